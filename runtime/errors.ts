@@ -1,0 +1,60 @@
+// Errors are values with a machine-readable code and the HTTP status they map to. The runtime
+// throws StrandError only to abort the current transaction; the HTTP layer turns it into
+// `{"error", "code"}`. Anything else that escapes is a bug and becomes a 500.
+
+export type ErrorCode =
+  | "INVALID_JSON"
+  | "INVALID_BODY"
+  | "MISSING_PARAMETER"
+  | "INVALID_PARAMETER"
+  | "UNKNOWN_PARAMETER"
+  | "INVALID_VALUE"
+  | "INVALID_WEIGHT"
+  | "EDGE_TYPE_MISMATCH"
+  | "NOT_FOUND"
+  | "UNKNOWN_QUERY"
+  | "UNIQUE_VIOLATION"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "UNAUTHORIZED"
+  | "METHOD_NOT_ALLOWED"
+  | "INTERNAL";
+
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_JSON: 400,
+  INVALID_BODY: 400,
+  MISSING_PARAMETER: 400,
+  INVALID_PARAMETER: 400,
+  UNKNOWN_PARAMETER: 400,
+  INVALID_VALUE: 400,
+  INVALID_WEIGHT: 400,
+  EDGE_TYPE_MISMATCH: 400,
+  NOT_FOUND: 404,
+  UNKNOWN_QUERY: 404,
+  UNIQUE_VIOLATION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHORIZED: 401,
+  METHOD_NOT_ALLOWED: 405,
+  INTERNAL: 500,
+};
+
+export class StrandError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "StrandError";
+    this.code = code;
+    this.status = STATUS[code];
+  }
+
+  toJSON(): { error: string; code: ErrorCode } {
+    return { error: this.message, code: this.code };
+  }
+}
+
+export function isStrandError(value: unknown): value is StrandError {
+  return value instanceof StrandError;
+}

@@ -1,0 +1,61 @@
+// What generated query code calls. One QueryContext is bound to one LMDB transaction (read or
+// write) for the duration of one request; every method is synchronous. Generated modules import
+// this file for types only, so they can be loaded without resolving any runtime import.
+import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
+
+export type CompareOp = "EQ" | "NEQ" | "GT" | "GTE" | "LT" | "LTE";
+export type SortDirection = "asc" | "desc";
+
+/** `::To(id)`: paths from each source to `id`; `::From(id)`: paths from `id` to each source. */
+export type PathEndpoint = { to: string } | { from: string };
+
+/** Edge weight for Dijkstra; must yield a finite number ≥ 0 or the query fails with INVALID_WEIGHT. */
+export type WeightFn = (edge: EdgeItem) => PropValue;
+
+export interface QueryContext {
+  // ---- sources
+  /** The node with this id and label; NOT_FOUND (404) when absent or of another label. */
+  nodeById(label: string, id: string): NodeItem;
+  /** All nodes of a label in id (= creation) order. */
+  nodesByLabel(label: string): NodeItem[];
+  /** Nodes whose INDEX / UNIQUE INDEX field equals value, in id order. */
+  nodesByIndex(label: string, field: string, value: PropValue): NodeItem[];
+  edgeById(label: string, id: string): EdgeItem;
+  edgesByLabel(label: string): EdgeItem[];
+
+  // ---- writes (only on a write transaction)
+  /** Validates props against the schema, fills defaults, enforces UNIQUE INDEX (409). */
+  addNode(label: string, props: Props): NodeItem;
+  /** Both endpoints must exist (404) and have the declared From/To labels (400). */
+  addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem;
+  /** Changes only the listed properties of each item; returns the updated records. */
+  updateNodes(items: readonly NodeItem[], props: Props): NodeItem[];
+  updateEdges(items: readonly EdgeItem[], props: Props): EdgeItem[];
+
+  // ---- graph steps (adjacency lookups, never scans)
+  out(items: readonly NodeItem[], edgeLabel: string): NodeItem[];
+  in(items: readonly NodeItem[], edgeLabel: string): NodeItem[];
+  outE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
+  inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
+  fromN(edges: readonly EdgeItem[]): NodeItem[];
+  toN(edges: readonly EdgeItem[]): NodeItem[];
+  /** BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at most 16. */
+  shortestPath(sources: readonly NodeItem[], edgeLabel: string, endpoint: PathEndpoint, weight: WeightFn | null): Path[];
+
+  // ---- sequence operations
+  count(items: readonly unknown[]): number;
+  /** 0-based, half-open; start and end must be integers ≥ 0 (INVALID_VALUE otherwise). */
+  range<T>(items: readonly T[], start: number, end: number): T[];
+  order<T>(items: readonly T[], key: (item: T) => PropValue, direction: SortDirection): T[];
+  first<T>(items: readonly T[]): T | null;
+  filter<T>(items: readonly T[], predicate: (item: T) => boolean): T[];
+  groupBy(items: readonly GraphItem[], properties: readonly string[]): GroupCount[];
+  aggregateBy<T extends GraphItem>(items: readonly T[], properties: readonly string[]): AggregateGroup<T>[];
+
+  // ---- values
+  /** item[name], or null when the item lacks it. */
+  prop(item: GraphItem, name: string): PropValue;
+  compare(op: CompareOp, left: PropValue, right: PropValue): boolean;
+  /** The current time as the wire form of a Date. */
+  now(): string;
+}

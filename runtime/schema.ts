@@ -1,0 +1,69 @@
+// The schema as the runtime sees it: plain JSON data emitted by the compiler into `schema.ts`.
+// The runtime validates every written value against it and keeps the indexes it declares.
+
+export type ScalarName =
+  | "String"
+  | "Boolean"
+  | "I8"
+  | "I16"
+  | "I32"
+  | "I64"
+  | "U8"
+  | "U16"
+  | "U32"
+  | "U64"
+  | "U128"
+  | "F32"
+  | "F64"
+  | "ID"
+  | "Date";
+
+export type ValueType =
+  | { kind: "scalar"; name: ScalarName }
+  | { kind: "array"; element: ValueType }
+  | { kind: "object"; fields: ObjectFieldType[] };
+
+export interface ObjectFieldType {
+  name: string;
+  type: ValueType;
+  optional: boolean;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export type FieldDefault = { kind: "literal"; value: JsonValue } | { kind: "now" };
+
+export interface FieldDescriptor {
+  name: string;
+  type: ValueType;
+  index: "none" | "index" | "unique";
+  default: FieldDefault | null;
+}
+
+export interface NodeTypeDescriptor {
+  name: string;
+  fields: FieldDescriptor[];
+}
+
+export interface VectorTypeDescriptor {
+  name: string;
+  fields: FieldDescriptor[];
+}
+
+export interface EdgeTypeDescriptor {
+  name: string;
+  from: string;
+  to: string;
+  /** `E::T UNIQUE`: at most one edge of this type per (from, to). */
+  unique: boolean;
+  fields: FieldDescriptor[];
+}
+
+export interface SchemaDescriptor {
+  nodes: NodeTypeDescriptor[];
+  vectors: VectorTypeDescriptor[];
+  edges: EdgeTypeDescriptor[];
+}
+
+/** Names every record carries besides its fields; a schema may not declare them. */
+export const RESERVED_FIELD_NAMES: readonly string[] = ["id", "label", "from_node", "to_node", "data", "score"];
