@@ -1,0 +1,55 @@
+// Sequence operations over the item lists a query step produces. All are pure and never mutate
+// their input.
+import { StrandError } from "../errors.js";
+import type { PropValue } from "../items.js";
+import type { SortDirection } from "../query-context.js";
+import { compareForSort } from "./compare.js";
+
+export function count(items: readonly unknown[]): number {
+  return items.length;
+}
+
+function checkBound(name: "start" | "end", value: number): void {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new StrandError("INVALID_VALUE", `RANGE ${name} must be an integer >= 0, got ${String(value)}`);
+  }
+}
+
+/** Elements start..end-1 (0-based, half-open). An end past the length is clamped. */
+export function range<T>(items: readonly T[], start: number, end: number): T[] {
+  checkBound("start", start);
+  checkBound("end", end);
+  if (end < start) {
+    throw new StrandError("INVALID_VALUE", `RANGE end (${end}) must not be less than start (${start})`);
+  }
+  return items.slice(start, end);
+}
+
+/**
+ * Stable sort by `key` using `compareForSort` (see compare.ts for the total order). Descending
+ * reverses that order except that null/missing keys stay last in both directions.
+ */
+export function order<T>(items: readonly T[], key: (item: T) => PropValue, direction: SortDirection): T[] {
+  const sign = direction === "desc" ? -1 : 1;
+  // Compute each key once; the index breaks ties so stability does not depend on the engine.
+  const keys: PropValue[] = items.map((item) => key(item) ?? null);
+  const indexes = items.map((_, i) => i);
+  indexes.sort((i, j) => {
+    const a = keys[i] as PropValue;
+    const b = keys[j] as PropValue;
+    if (a === null || b === null) {
+      if (a === null && b === null) return i - j;
+      return a === null ? 1 : -1;
+    }
+    return sign * compareForSort(a, b) || i - j;
+  });
+  return indexes.map((i) => items[i]!);
+}
+
+export function first<T>(items: readonly T[]): T | null {
+  return items.length > 0 ? items[0]! : null;
+}
+
+export function filter<T>(items: readonly T[], predicate: (item: T) => boolean): T[] {
+  return items.filter((item) => predicate(item));
+}
