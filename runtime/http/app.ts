@@ -1,0 +1,78 @@
+// The Hono application: routes, optional api-key check, and JSON for every error and unknown path.
+//
+//   GET  /health        → {"status":"ok"}            (never requires the api key)
+//   GET  /introspect    → see introspect.ts
+//   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
+//   other methods on those paths → 405; any other path → 404 NOT_FOUND
+import { Hono } from "hono";
+import { StrandError } from "../errors.js";
+import type { QueryModule } from "../query-module.js";
+import type { SchemaDescriptor } from "../schema.js";
+import { apiKeyMiddleware } from "./api-key.js";
+import { errorToResponse, jsonErrorResponse } from "./error-response.js";
+import { introspect } from "./introspect.js";
+import { queryRoute } from "./query-route.js";
+import type { StoreAccess } from "./store-access.js";
+
+export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+export interface AppOptions {
+  store: StoreAccess;
+  queries: readonly QueryModule[];
+  schema: SchemaDescriptor;
+  /** When set, every request except `GET /health` must send it as `x-api-key`. */
+  apiKey?: string | undefined;
+  /** Largest accepted request body; default 32 MiB. */
+  bodyLimitBytes?: number | undefined;
+}
+
+const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
+const GET_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect"]);
+const HEALTH_BODY = JSON.stringify({ status: "ok" });
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+export function createApp(options: AppOptions): Hono {
+  const queries = indexQueries(options.queries);
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 0) {
+    throw new RangeError(`bodyLimitBytes must be a non-negative integer, got ${bodyLimitBytes}`);
+  }
+  const introspection = JSON.stringify(introspect(options.schema, options.queries));
+
+  const app = new Hono();
+  if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
+
+  app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
+  app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
+  app.post("/:name", queryRoute({ store: options.store, queries, bodyLimitBytes }));
+  app.all("*", (c) => {
+    const path = c.req.path;
+    if (GET_PATHS.has(path)) return methodNotAllowed(c.req.method, path, "GET");
+    if (queries.has(path.slice(1))) return methodNotAllowed(c.req.method, path, "POST");
+    return notFound(c.req.method, path);
+  });
+
+  app.notFound((c) => notFound(c.req.method, c.req.path));
+  app.onError((error) => errorToResponse(error));
+  return app;
+}
+
+function indexQueries(list: readonly QueryModule[]): ReadonlyMap<string, QueryModule> {
+  const byName = new Map<string, QueryModule>();
+  for (const q of list) {
+    if (byName.has(q.name)) throw new Error(`duplicate query name "${q.name}"`);
+    byName.set(q.name, q);
+  }
+  return byName;
+}
+
+function methodNotAllowed(method: string, path: string, allow: string): Response {
+  return jsonErrorResponse(
+    new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use ${allow}`),
+    { allow },
+  );
+}
+
+function notFound(method: string, path: string): Response {
+  return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
+}

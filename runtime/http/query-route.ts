@@ -1,0 +1,46 @@
+// `POST /<QueryName>`: the hot path. Look the query up, check the media type, read the body under
+// the size limit, validate the parameters, run the query in one read snapshot or one durable write
+// transaction, and answer with the object it returns. Errors are thrown as StrandErrors and turned
+// into JSON by the app's error handler.
+import type { Context, Handler } from "hono";
+import { StrandError } from "../errors.js";
+import { validateParams } from "../params.js";
+import type { QueryContext } from "../query-context.js";
+import type { QueryModule } from "../query-module.js";
+import type { JsonValue } from "../schema.js";
+import { checkJsonContentType } from "./content-type.js";
+import { parseJsonBody } from "./json-body.js";
+import { readBody } from "./read-body.js";
+import { incomingOf, requestHeader } from "./request-header.js";
+import type { StoreAccess } from "./store-access.js";
+import { closestName } from "./suggest.js";
+
+export interface QueryRouteOptions {
+  store: StoreAccess;
+  queries: ReadonlyMap<string, QueryModule>;
+  bodyLimitBytes: number;
+}
+
+export function unknownQuery(name: string, known: readonly string[]): StrandError {
+  const suggestion = closestName(name, known);
+  return new StrandError(
+    "UNKNOWN_QUERY",
+    suggestion === undefined ? `unknown query "${name}"` : `unknown query "${name}"; did you mean "${suggestion}"?`,
+  );
+}
+
+export function queryRoute({ store, queries, bodyLimitBytes }: QueryRouteOptions): Handler {
+  const names = [...queries.keys()];
+  return async (c: Context) => {
+    const name = c.req.param("name") ?? "";
+    const query = queries.get(name);
+    if (query === undefined) throw unknownQuery(name, names);
+    const incoming = incomingOf(c);
+    checkJsonContentType(requestHeader(c, incoming, "content-type"));
+    const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
+    const params = validateParams(query.params, body);
+    const run = (db: QueryContext): unknown => query.run(db, params);
+    const result = query.writes ? await store.write(run) : store.read(run);
+    return c.json(result as JsonValue);
+  };
+}

@@ -1,0 +1,60 @@
+// Serves a Strand app over HTTP/1.1 with @hono/node-server. `close()` stops accepting connections,
+// lets in-flight requests finish (so acknowledged writes are acknowledged), then resolves; the
+// caller closes the store afterwards.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { createApp, type AppOptions } from "./app.js";
+
+export interface ServerOptions extends AppOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Default 127.0.0.1 (local only); use 0.0.0.0 to listen on every interface. */
+  host?: string | undefined;
+}
+
+export interface RunningServer {
+  port: number;
+  host: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HOST = "127.0.0.1";
+const FORCE_CLOSE_AFTER_MS = 10_000;
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const app = createApp(options);
+  const host = options.host ?? DEFAULT_HOST;
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    host,
+    close(): Promise<void> {
+      closing ??= closeGracefully(server);
+      return closing;
+    },
+  };
+}
+
+function closeGracefully(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+    force.unref();
+    server.close((error) => {
+      clearTimeout(force);
+      if (error !== undefined) reject(error);
+      else resolve();
+    });
+    // Keep-alive connections with no request in flight would otherwise hold close() open.
+    server.closeIdleConnections();
+  });
+}
