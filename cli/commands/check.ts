@@ -1,0 +1,16 @@
+// `strand check [dir]`: diagnostics with source snippets on stderr; exit 1 on any error.
+import { compileDir, countErrors } from "../compile-dir.js";
+
+export function runCheck(dir: string): number {
+  const compiled = compileDir(dir);
+  if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
+  if (!compiled.ok) {
+    const errors = Math.max(1, countErrors(compiled.result.diagnostics));
+    process.stderr.write(`${errors} error${errors === 1 ? "" : "s"}\n`);
+    return 1;
+  }
+  const schema = compiled.result.schema;
+  const types = schema === null ? 0 : schema.nodes.length + schema.vectors.length + schema.edges.length;
+  process.stdout.write(`ok: ${compiled.queryFiles.length} queries, ${types} types\n`);
+  return 0;
+}

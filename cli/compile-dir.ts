@@ -1,0 +1,40 @@
+// Compiles a project folder and renders its diagnostics the way every command prints them.
+import { compileProject } from "../compiler/index.js";
+import { formatDiagnostic, hasErrors, type Diagnostic } from "../compiler/diagnostics.js";
+import { readProjectSources, type SourceFile } from "./sources.js";
+
+export type CompileResult = ReturnType<typeof compileProject>;
+
+export interface CompiledDir {
+  sources: SourceFile[];
+  result: CompileResult;
+  ok: boolean;
+  /** All diagnostics, formatted with their source snippets, in order. */
+  report: string;
+  queryFiles: { path: string; text: string }[];
+}
+
+export const DEFAULT_RUNTIME_IMPORT = "strand/runtime";
+const QUERY_FILE = /^queries\/[^/]+\.ts$/;
+
+export function compileDir(dir: string, runtimeImport: string = DEFAULT_RUNTIME_IMPORT): CompiledDir {
+  const sources = readProjectSources(dir);
+  const result = compileProject(sources, { runtimeImport });
+  const ok = result.ok && !hasErrors(result.diagnostics);
+  return {
+    sources,
+    result,
+    ok,
+    report: formatDiagnostics(result.diagnostics, sources),
+    queryFiles: result.files.filter((f) => QUERY_FILE.test(f.path)),
+  };
+}
+
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], sources: readonly SourceFile[]): string {
+  const byFile = new Map(sources.map((s) => [s.file, s.text]));
+  return diagnostics.map((d) => formatDiagnostic(d, byFile)).join("\n\n");
+}
+
+export function countErrors(diagnostics: readonly Diagnostic[]): number {
+  return diagnostics.filter((d) => d.severity === "error").length;
+}

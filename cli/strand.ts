@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// The `strand` command line. Exit codes: 0 success, 1 the project or the server failed, 2 bad usage.
+import { parseCommand, type Command } from "./args.js";
+import { runCheck } from "./commands/check.js";
+import { runCompile } from "./commands/compile.js";
+import { runInit } from "./commands/init.js";
+import { runServe } from "./commands/serve.js";
+import { ProjectError } from "./sources.js";
+import { USAGE, UsageError } from "./usage.js";
+
+async function run(command: Command): Promise<number> {
+  switch (command.kind) {
+    case "help":
+      process.stdout.write(USAGE);
+      return 0;
+    case "init":
+      return runInit(command.dir);
+    case "check":
+      return runCheck(command.dir);
+    case "compile":
+      return runCompile(command.dir, command.outDir, command.runtimeImport);
+    case "serve":
+      return runServe({
+        dir: command.dir,
+        port: command.port,
+        host: command.host,
+        dataDir: command.dataDir,
+        apiKey: command.apiKey,
+        bodyLimitBytes: command.bodyLimitBytes,
+      });
+  }
+}
+
+async function main(): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`strand: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await run(command);
+  } catch (error) {
+    if (error instanceof ProjectError) {
+      process.stderr.write(`strand: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`strand: unexpected failure\n${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

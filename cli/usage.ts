@@ -1,0 +1,26 @@
+// Command-line usage text and the error type for bad invocations (exit code 2).
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export const USAGE = `usage: strand <command> [options]
+
+commands:
+  init [dir]       create a new project (schema.hx, queries.hx) in dir (default .)
+  check [dir]      type-check the project's *.hx files; exit 1 on errors
+  compile [dir]    write the generated TypeScript
+      --out <dir>               output directory (default: generated)
+      --runtime-import <spec>   module generated code imports types from (default: strand/runtime)
+  serve [dir]      compile in process and serve every query as POST /<QueryName>
+      --port <n>                port (default: 6969; 0 picks a free one)
+      --host <addr>             interface (default: 127.0.0.1, local only; 0.0.0.0 for all)
+      --data <dir>              database directory (default: ./data)
+      --api-key <key>           require this x-api-key header (default: env STRAND_API_KEY)
+      --body-limit <bytes>      largest request body (default: 33554432 = 32 MiB)
+
+dir defaults to the current directory. Options: -h, --help
+`;
