@@ -1,13 +1,16 @@
 // Shortest paths over ids only; the caller supplies adjacency and weights (and validates weights).
 //
 // 1. A search from `source` (BFS for fewest hops, Dijkstra for least summed weight) records, for
-//    every reached node, its "tight" predecessors: edges u→v with dist(u) + w = dist(v).
-// 2. The nodes that can reach `target` through tight edges form the shortest-path subgraph.
-// 3. A depth-first walk from `source` over that subgraph yields paths until `maxPaths` is reached,
-//    so graphs with exponentially many shortest paths cost only what is returned.
+//    every reached node, its "tight" incoming edges: u→v with dist(u) + w = dist(v).
+// 2. The nodes that reach `target` through tight edges form the shortest-path subgraph.
+// 3. A depth-first walk from `source` over that subgraph emits paths until `maxPaths`, so graphs
+//    with exponentially many shortest paths cost only what is returned.
 //
 // Order: paths are lexicographic by the position of each edge in its node's `neighbors`
 // enumeration, i.e. the first path takes the earliest-yielded usable edge at every step.
+//
+// Nodes get dense integer indexes and tight edges live in flat parallel arrays (linked lists by
+// index), so a 100k-node search allocates no object per node or edge.
 
 export interface PathNeighbor {
   edgeId: string;
@@ -17,6 +20,7 @@ export interface PathNeighbor {
 export interface ShortestPathsInput {
   source: string;
   target: string;
+  /** Called at most once per node. */
   neighbors: (nodeId: string) => Iterable<PathNeighbor>;
   /** null → BFS (every edge counts 1); otherwise a non-negative weight per edge. */
   weight: ((edgeId: string) => number) | null;
@@ -28,107 +32,123 @@ export interface IdPath {
   edges: string[];
 }
 
-/** Tight incoming edges of one node, as parallel arrays to avoid an object per edge. */
-interface Preds {
-  nodes: string[];
-  edges: string[];
-  /** The edge's position in its tail node's `neighbors` enumeration (for the path order). */
-  seqs: number[];
-}
-
 /** Distances equal within floating-point noise of summed weights. */
 function sameDistance(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
 }
 
 /**
- * When only pathological zero-weight cycles make the walk hit dead ends, give up after this many
- * steps rather than explore exponentially many simple paths; results found so far are returned.
+ * Only zero-weight cycles can make the walk hit dead ends (the simple-path rule); rather than
+ * explore exponentially many of those, it stops after this many steps with what it has found.
  */
 const WALK_STEP_BUDGET = 5_000_000;
+
+const NONE = -1;
+
+/** Search state: nodes by index, and tight edges ("entries") as linked lists per head node. */
+class SearchState {
+  readonly ids: string[] = [];
+  readonly index = new Map<string, number>();
+  readonly dist: number[] = [];
+  readonly predHead: number[] = [];
+  readonly entFrom: number[] = [];
+  readonly entTo: number[] = [];
+  readonly entEdge: string[] = [];
+  readonly entSeq: number[] = [];
+  readonly entNext: number[] = [];
+
+  node(id: string, dist: number): number {
+    const i = this.ids.length;
+    this.ids.push(id);
+    this.index.set(id, i);
+    this.dist.push(dist);
+    this.predHead.push(NONE);
+    return i;
+  }
+
+  /** Records the tight edge u→v; `reset` first forgets v's earlier (now longer) predecessors. */
+  addPred(v: number, u: number, edge: string, seq: number, reset: boolean): void {
+    const e = this.entFrom.length;
+    this.entFrom.push(u);
+    this.entTo.push(v);
+    this.entEdge.push(edge);
+    this.entSeq.push(seq);
+    this.entNext.push(reset ? NONE : this.predHead[v]!);
+    this.predHead[v] = e;
+  }
+}
 
 export function shortestPaths(input: ShortestPathsInput): IdPath[] {
   const { source, target, maxPaths } = input;
   if (!(maxPaths >= 1)) return [];
   if (source === target) return [{ nodes: [source], edges: [] }];
-  const preds = input.weight === null ? bfs(input) : dijkstra(input, input.weight);
-  if (!preds.has(target)) return [];
-  return walk(source, target, successors(target, preds), maxPaths);
-}
-
-function addPred(preds: Map<string, Preds>, v: string, u: string, edge: string, seq: number, reset: boolean): void {
-  const p = preds.get(v);
-  if (p === undefined || reset) {
-    preds.set(v, { nodes: [u], edges: [edge], seqs: [seq] });
-  } else {
-    p.nodes.push(u);
-    p.edges.push(edge);
-    p.seqs.push(seq);
-  }
+  const state = new SearchState();
+  state.node(source, 0);
+  if (input.weight === null) bfs(input, state);
+  else dijkstra(input, input.weight, state);
+  const t = state.index.get(target);
+  if (t === undefined) return [];
+  return walk(state, t, successors(state, t), maxPaths);
 }
 
 /** Fewest hops. Stops once every node one hop short of the target has been expanded. */
-function bfs(input: ShortestPathsInput): Map<string, Preds> {
-  const { source, target, neighbors } = input;
-  const dist = new Map<string, number>([[source, 0]]);
-  const preds = new Map<string, Preds>();
-  const queue: string[] = [source];
+function bfs(input: ShortestPathsInput, s: SearchState): void {
+  const { target, neighbors } = input;
   let targetDist = Infinity;
-  for (let head = 0; head < queue.length; head++) {
-    const u = queue[head]!;
-    const du = dist.get(u)!;
+  // Nodes are indexed in discovery order, which is BFS queue order: the index doubles as the queue.
+  for (let u = 0; u < s.ids.length; u++) {
+    const du = s.dist[u]!;
     if (du >= targetDist) break;
+    const uid = s.ids[u]!;
+    if (uid === target) continue; // the target is never expanded
     let seq = 0;
-    for (const { edgeId, nodeId: v } of neighbors(u)) {
-      const dv = dist.get(v);
-      if (dv === undefined) {
-        dist.set(v, du + 1);
-        if (v === target) targetDist = du + 1;
-        else queue.push(v); // the target is never expanded
-        addPred(preds, v, u, edgeId, seq, true);
-      } else if (dv === du + 1) {
-        addPred(preds, v, u, edgeId, seq, false);
+    for (const { edgeId, nodeId } of neighbors(uid)) {
+      const v = s.index.get(nodeId);
+      if (v === undefined) {
+        const w = s.node(nodeId, du + 1);
+        if (nodeId === target) targetDist = du + 1;
+        s.addPred(w, u, edgeId, seq, true);
+      } else if (s.dist[v] === du + 1) {
+        s.addPred(v, u, edgeId, seq, false);
       }
       seq++;
     }
   }
-  return preds;
 }
 
-/** Binary min-heap of (distance, node) in parallel arrays; stale entries are skipped on pop. */
+/** Binary min-heap of (distance, node index) in parallel arrays; stale entries are skipped on pop. */
 class Heap {
   private readonly keys: number[] = [];
-  private readonly ids: string[] = [];
+  private readonly vals: number[] = [];
 
   get size(): number {
     return this.keys.length;
   }
 
-  push(key: number, id: string): void {
-    const keys = this.keys;
-    const ids = this.ids;
+  push(key: number, val: number): void {
+    const { keys, vals } = this;
     let i = keys.length;
     keys.push(key);
-    ids.push(id);
+    vals.push(val);
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (keys[parent]! <= key) break;
       keys[i] = keys[parent]!;
-      ids[i] = ids[parent]!;
+      vals[i] = vals[parent]!;
       i = parent;
     }
     keys[i] = key;
-    ids[i] = id;
+    vals[i] = val;
   }
 
-  /** Removes the minimum; read it first with `peekKey` / `peekId`. */
-  pop(): void {
-    const keys = this.keys;
-    const ids = this.ids;
+  /** Removes and returns the value with the least key (read the key first with `minKey`). */
+  pop(): number {
+    const { keys, vals } = this;
+    const top = vals[0]!;
     const lastKey = keys.pop()!;
-    const lastId = ids.pop()!;
+    const lastVal = vals.pop()!;
     const n = keys.length;
-    if (n === 0) return;
+    if (n === 0) return top;
     let i = 0;
     for (;;) {
       let child = 2 * i + 1;
@@ -136,121 +156,129 @@ class Heap {
       if (child + 1 < n && keys[child + 1]! < keys[child]!) child++;
       if (keys[child]! >= lastKey) break;
       keys[i] = keys[child]!;
-      ids[i] = ids[child]!;
+      vals[i] = vals[child]!;
       i = child;
     }
     keys[i] = lastKey;
-    ids[i] = lastId;
+    vals[i] = lastVal;
+    return top;
   }
 
-  peekKey(): number {
+  minKey(): number {
     return this.keys[0]!;
-  }
-
-  peekId(): string {
-    return this.ids[0]!;
   }
 }
 
 /**
  * Least summed weight. Keeps settling nodes while their distance does not exceed the target's,
- * because zero-weight edges from such nodes can still be tight edges into the target.
+ * because zero-weight edges out of such nodes can still be tight edges into the target.
  */
-function dijkstra(input: ShortestPathsInput, weight: (edgeId: string) => number): Map<string, Preds> {
-  const { source, target, neighbors } = input;
-  const dist = new Map<string, number>([[source, 0]]);
-  const settled = new Set<string>();
-  const preds = new Map<string, Preds>();
+function dijkstra(input: ShortestPathsInput, weight: (edgeId: string) => number, s: SearchState): void {
+  const { target, neighbors } = input;
+  const settled: boolean[] = [];
   const heap = new Heap();
-  heap.push(0, source);
+  heap.push(0, 0);
+  let t = NONE;
   while (heap.size > 0) {
-    const du = heap.peekKey();
-    const u = heap.peekId();
-    heap.pop();
-    if (settled.has(u)) continue;
-    const targetDist = dist.get(target);
-    if (targetDist !== undefined && du > targetDist && !sameDistance(du, targetDist)) break;
-    settled.add(u);
+    const du = heap.minKey();
+    const u = heap.pop();
+    if (settled[u] === true || du !== s.dist[u]) continue;
+    if (t !== NONE && du > s.dist[t]! && !sameDistance(du, s.dist[t]!)) break;
+    settled[u] = true;
+    const uid = s.ids[u]!;
+    if (uid === target) continue; // paths through the target are never shortest paths to it
     let seq = 0;
-    for (const { edgeId, nodeId: v } of neighbors(u)) {
+    for (const { edgeId, nodeId } of neighbors(uid)) {
       const nd = du + weight(edgeId);
-      const dv = dist.get(v);
-      if (dv === undefined || (nd < dv && !sameDistance(nd, dv))) {
-        dist.set(v, nd);
-        addPred(preds, v, u, edgeId, seq, true);
-        heap.push(nd, v);
-      } else if (sameDistance(nd, dv)) {
-        // Also for already-settled v (a zero-weight edge); the walk keeps paths simple.
-        addPred(preds, v, u, edgeId, seq, false);
+      const v = s.index.get(nodeId);
+      if (v === undefined) {
+        const w = s.node(nodeId, nd);
+        if (nodeId === target) t = w;
+        s.addPred(w, u, edgeId, seq, true);
+        heap.push(nd, w);
+      } else {
+        const dv = s.dist[v]!;
+        if (sameDistance(nd, dv)) {
+          // Also for an already-settled v (a zero-weight edge); the walk keeps paths simple.
+          s.addPred(v, u, edgeId, seq, false);
+        } else if (nd < dv) {
+          s.dist[v] = nd;
+          s.addPred(v, u, edgeId, seq, true);
+          heap.push(nd, v);
+        }
       }
       seq++;
     }
   }
-  return preds;
 }
 
-/** Tight edges among nodes that reach `target`, as successor lists in enumeration order. */
-function successors(target: string, preds: Map<string, Preds>): Map<string, Preds> {
-  const useful = new Set<string>([target]);
-  const stack = [target];
+/**
+ * The tight edges among nodes that reach `t`, as successor lists (linked by entry index, in
+ * `neighbors` enumeration order): returns the first entry per node and the next-entry links.
+ */
+function successors(s: SearchState, t: number): { head: Int32Array; next: Int32Array } {
+  const n = s.ids.length;
+  const useful = new Uint8Array(n);
+  useful[t] = 1;
+  const stack = [t];
+  const head = new Int32Array(n).fill(NONE);
+  const next = new Int32Array(s.entFrom.length).fill(NONE);
+  const outDegree = new Int32Array(n);
   while (stack.length > 0) {
-    const p = preds.get(stack.pop()!);
-    if (p === undefined) continue;
-    for (const u of p.nodes) {
-      if (!useful.has(u)) {
-        useful.add(u);
+    const v = stack.pop()!;
+    for (let e = s.predHead[v]!; e !== NONE; e = s.entNext[e]!) {
+      const u = s.entFrom[e]!;
+      next[e] = head[u]!;
+      head[u] = e;
+      outDegree[u]!++;
+      if (useful[u] === 0) {
+        useful[u] = 1;
         stack.push(u);
       }
     }
   }
-  const succ = new Map<string, Preds>();
-  for (const v of useful) {
-    const p = preds.get(v);
-    if (p === undefined) continue; // the source
-    for (let i = 0; i < p.nodes.length; i++) addPred(succ, p.nodes[i]!, v, p.edges[i]!, p.seqs[i]!, false);
+  // Lists were built by prepending in discovery order; put branching ones in enumeration order.
+  for (let u = 0; u < n; u++) {
+    if (outDegree[u]! < 2) continue;
+    const list: number[] = [];
+    for (let e = head[u]!; e !== NONE; e = next[e]!) list.push(e);
+    list.sort((a, b) => s.entSeq[a]! - s.entSeq[b]!);
+    for (let i = 0; i < list.length; i++) next[list[i]!] = i + 1 < list.length ? list[i + 1]! : NONE;
+    head[u] = list[0]!;
   }
-  for (const s of succ.values()) sortBySeq(s);
-  return succ;
+  return { head, next };
 }
 
-function sortBySeq(s: Preds): void {
-  const order = s.seqs.map((_, i) => i).sort((a, b) => s.seqs[a]! - s.seqs[b]!);
-  const nodes = order.map((i) => s.nodes[i]!);
-  const edges = order.map((i) => s.edges[i]!);
-  const seqs = order.map((i) => s.seqs[i]!);
-  s.nodes = nodes;
-  s.edges = edges;
-  s.seqs = seqs;
-}
-
-/** Iterative DFS (paths can be far longer than the call stack allows), simple paths only. */
-function walk(source: string, target: string, succ: Map<string, Preds>, maxPaths: number): IdPath[] {
+/** Iterative DFS from the source (index 0): paths can be longer than the call stack allows. */
+function walk(s: SearchState, t: number, succ: { head: Int32Array; next: Int32Array }, maxPaths: number): IdPath[] {
   const results: IdPath[] = [];
-  const nodes: string[] = [source];
-  const edges: string[] = [];
-  const next: number[] = [0]; // next successor index to try at each depth
-  const onPath = new Set<string>([source]);
+  const nodes: number[] = [0];
+  const entries: number[] = []; // entries[d] = the edge taken from nodes[d]
+  const cursor: number[] = [succ.head[0]!]; // next successor entry to try at each depth
+  const onPath = new Uint8Array(s.ids.length);
+  onPath[0] = 1;
   let steps = 0;
   while (nodes.length > 0 && results.length < maxPaths && steps++ < WALK_STEP_BUDGET) {
     const depth = nodes.length - 1;
     const u = nodes[depth]!;
-    const s = succ.get(u);
-    const i = next[depth]!;
-    if (u === target || s === undefined || i >= s.nodes.length) {
-      if (u === target) results.push({ nodes: nodes.slice(), edges: edges.slice() });
-      onPath.delete(u);
+    const e = cursor[depth]!;
+    if (u === t || e === NONE) {
+      if (u === t) {
+        results.push({ nodes: nodes.map((i) => s.ids[i]!), edges: entries.map((i) => s.entEdge[i]!) });
+      }
+      onPath[u] = 0;
       nodes.pop();
-      next.pop();
-      edges.pop();
+      cursor.pop();
+      entries.pop();
       continue;
     }
-    next[depth] = i + 1;
-    const v = s.nodes[i]!;
-    if (onPath.has(v)) continue; // only possible through a zero-weight cycle
-    onPath.add(v);
+    cursor[depth] = succ.next[e]!;
+    const v = s.entTo[e]!;
+    if (onPath[v] === 1) continue; // only possible through a zero-weight cycle
+    onPath[v] = 1;
     nodes.push(v);
-    edges.push(s.edges[i]!);
-    next.push(0);
+    entries.push(e);
+    cursor.push(succ.head[v]!);
   }
   return results;
 }
