@@ -1,0 +1,395 @@
+// QueryContext over one LMDB transaction. A read context carries an explicit read transaction
+// (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
+// where reads see the request's own writes.
+import type { Database, RangeOptions, Transaction } from "lmdb";
+import { StrandError } from "./errors.js";
+import { uuidv7 } from "./ids.js";
+import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
+import { compareValues } from "./ops/compare.js";
+import { aggregateBy, groupBy } from "./ops/grouping.js";
+import { shortestPaths } from "./ops/paths.js";
+import * as seq from "./ops/sequence.js";
+import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
+import type { StoreDbs } from "./store/dbs.js";
+import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
+import { MAX_KEY, indexValue, type Key } from "./store/keys.js";
+import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
+import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
+import { checkValue, describeValue } from "./values.js";
+
+/** At most this many equally short paths per source (QueryContext.shortestPath contract). */
+const MAX_PATHS = 16;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+interface ReadOptions {
+  transaction: Transaction;
+}
+
+/**
+ * Ids are compared exactly (ID-typed parameters are lower-cased by validation). Anything that
+ * is not a 36-character string cannot be an id and is reported as NOT_FOUND, like any other
+ * id that names nothing; it also never reaches LMDB as an oversized key.
+ */
+function plausibleId(id: unknown): id is string {
+  return typeof id === "string" && id.length === 36;
+}
+
+function notFound(kind: "N" | "E", label: string, id: unknown): StrandError {
+  return new StrandError("NOT_FOUND", `${kind}::${label} with id '${String(id)}' not found`);
+}
+
+export class TxnQueryContext implements QueryContext {
+  /** Passed to every lmdb read; undefined inside a write transaction (lmdb then reads from it). */
+  private readonly opts: ReadOptions | undefined;
+
+  /**
+   * @param readTransaction the snapshot to read from, or null for a context that runs inside
+   *   an open lmdb write transaction (only then are the write methods allowed).
+   */
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly schema: SchemaInfo,
+    readTransaction: Transaction | null,
+  ) {
+    this.opts = readTransaction ? { transaction: readTransaction } : undefined;
+  }
+
+  private get writable(): boolean {
+    return this.opts === undefined;
+  }
+
+  private requireWrite(method: string): void {
+    if (!this.writable) throw new Error(`${method} called in a read transaction`);
+  }
+
+  // ---- record access
+
+  private getNode(label: string, id: string): NodeItem | undefined {
+    return this.dbs.nodes.get([label, id], this.opts);
+  }
+
+  private getEdge(label: string, id: string): EdgeItem | undefined {
+    return this.dbs.edges.get([label, id], this.opts);
+  }
+
+  /** [start, end) options for every key extending `prefix`, in this context's transaction. */
+  private prefixOptions(prefix: Key): RangeOptions {
+    const end = prefix.slice();
+    end.push(MAX_KEY);
+    return this.opts ? { start: prefix, end, transaction: this.opts.transaction } : { start: prefix, end };
+  }
+
+  /** Entries whose key extends `prefix`, in key order. */
+  private scan<V>(db: Database<V, Key>, prefix: Key): Iterable<{ key: Key; value: V }> {
+    return db.getRange(this.prefixOptions(prefix));
+  }
+
+  /** Keys extending `prefix`, in key order (values are not decoded). */
+  private scanKeys(db: Database<unknown, Key>, prefix: Key): Iterable<Key> {
+    return db.getKeys(this.prefixOptions(prefix));
+  }
+
+  // ---- sources
+
+  nodeById(label: string, id: string): NodeItem {
+    this.schema.node(label);
+    const rec = plausibleId(id) ? this.getNode(label, id) : undefined;
+    if (rec === undefined) throw notFound("N", label, id);
+    return rec;
+  }
+
+  nodesByLabel(label: string): NodeItem[] {
+    this.schema.node(label);
+    return this.recordsByLabel(this.dbs.nodes, label);
+  }
+
+  edgeById(label: string, id: string): EdgeItem {
+    this.schema.edge(label);
+    const rec = plausibleId(id) ? this.getEdge(label, id) : undefined;
+    if (rec === undefined) throw notFound("E", label, id);
+    return rec;
+  }
+
+  edgesByLabel(label: string): EdgeItem[] {
+    this.schema.edge(label);
+    return this.recordsByLabel(this.dbs.edges, label);
+  }
+
+  private recordsByLabel<T extends NodeItem>(db: Database<T, Key>, label: string): T[] {
+    const out: T[] = [];
+    for (const entry of this.scan(db, [label])) out.push(entry.value);
+    return out;
+  }
+
+  /**
+   * The value is canonicalised with the field's type first (so an upper-case ID or a date in
+   * another notation still matches); a value that is not valid for the field matches nothing.
+   */
+  nodesByIndex(label: string, field: string, value: PropValue): NodeItem[] {
+    const info = this.schema.node(label);
+    const f = info.fieldByName.get(field);
+    if (!f || f.descriptor.index === "none") throw new Error(`N::${label}.${field} is not indexed`);
+    if (value === null || value === undefined) return [];
+    const r = checkValue(f.descriptor.type, value, `${label}.${field}`);
+    if (!r.ok) return [];
+    if (f.descriptor.index === "unique") {
+      const id = this.dbs.unique.get(["N", label, field, indexValue(r.value)], this.opts);
+      const rec = id === undefined ? undefined : this.getNode(label, id);
+      return rec ? [rec] : [];
+    }
+    const out: NodeItem[] = [];
+    for (const key of this.scanKeys(this.dbs.index, ["N", label, field, indexValue(r.value)])) {
+      const rec = this.getNode(label, key[4] as string);
+      if (rec) out.push(rec);
+    }
+    return out;
+  }
+
+  // ---- writes
+
+  addNode(label: string, props: Props): NodeItem {
+    this.requireWrite("addNode");
+    const info = this.schema.node(label);
+    const values = validateProps(info, props);
+    const rec = newNodeRecord(info, uuidv7(), values, this.now());
+    indexNew(this.dbs, info, rec);
+    this.dbs.nodes.putSync([label, rec.id], rec);
+    return rec;
+  }
+
+  addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem {
+    this.requireWrite("addEdge");
+    const info = this.schema.edge(label);
+    const values = validateProps(info, props);
+    this.checkEndpoint(info, "from", info.from, fromId);
+    this.checkEndpoint(info, "to", info.to, toId);
+    const rec = newEdgeRecord(info, uuidv7(), fromId, toId, values, this.now());
+    claimEdgeUnique(this.dbs, info, rec.id, fromId, toId);
+    indexNew(this.dbs, info, rec);
+    this.dbs.edges.putSync([label, rec.id], rec);
+    this.dbs.out.putSync([fromId, label, rec.id], toId);
+    this.dbs.in.putSync([toId, label, rec.id], fromId);
+    return rec;
+  }
+
+  /** NOT_FOUND when no node has the id; EDGE_TYPE_MISMATCH when it has another label. */
+  private checkEndpoint(info: EdgeTypeInfo, end: "from" | "to", expected: string, id: string): void {
+    if (plausibleId(id) && this.getNode(expected, id) !== undefined) return;
+    if (plausibleId(id)) {
+      for (const other of this.schema.nodes.keys()) {
+        if (other !== expected && this.getNode(other, id) !== undefined) {
+          throw new StrandError(
+            "EDGE_TYPE_MISMATCH",
+            `E::${info.name} must go ${end} a ${expected} node, but node '${id}' is a ${other}`,
+          );
+        }
+      }
+    }
+    throw new StrandError("NOT_FOUND", `${end} node '${String(id)}' of E::${info.name} not found`);
+  }
+
+  updateNodes(items: readonly NodeItem[], props: Props): NodeItem[] {
+    this.requireWrite("updateNodes");
+    return this.update(items, props, "N");
+  }
+
+  updateEdges(items: readonly EdgeItem[], props: Props): EdgeItem[] {
+    this.requireWrite("updateEdges");
+    return this.update(items, props, "E");
+  }
+
+  private update<T extends NodeItem>(items: readonly T[], props: Props, kind: "N" | "E"): T[] {
+    const out: T[] = [];
+    let info: TypeInfo | undefined;
+    let values: ReturnType<typeof validateProps> | undefined;
+    for (const item of items) {
+      if (!info || info.name !== item.label) {
+        info = kind === "N" ? this.schema.node(item.label) : this.schema.edge(item.label);
+        values = validateProps(info, props);
+      }
+      // Re-read: the item may be stale if this query changed it since.
+      const db = (kind === "N" ? this.dbs.nodes : this.dbs.edges) as unknown as Database<T, Key>;
+      const current = plausibleId(item.id) ? db.get([item.label, item.id]) : undefined;
+      if (current === undefined) throw notFound(kind, item.label, item.id);
+      const next = updatedRecord(info, current, values!);
+      indexUpdate(this.dbs, info, current, next);
+      db.putSync([item.label, item.id], next);
+      out.push(next);
+    }
+    return out;
+  }
+
+  // ---- graph steps
+
+  out(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
+    const to = this.schema.edge(edgeLabel).to;
+    const res: NodeItem[] = [];
+    for (const item of items) {
+      for (const entry of this.scan(this.dbs.out, [item.id, edgeLabel])) {
+        const rec = this.getNode(to, entry.value);
+        if (rec) res.push(rec);
+      }
+    }
+    return res;
+  }
+
+  in(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
+    const from = this.schema.edge(edgeLabel).from;
+    const res: NodeItem[] = [];
+    for (const item of items) {
+      for (const entry of this.scan(this.dbs.in, [item.id, edgeLabel])) {
+        const rec = this.getNode(from, entry.value);
+        if (rec) res.push(rec);
+      }
+    }
+    return res;
+  }
+
+  outE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[] {
+    this.schema.edge(edgeLabel);
+    return this.incident(items, edgeLabel, this.dbs.out);
+  }
+
+  inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[] {
+    this.schema.edge(edgeLabel);
+    return this.incident(items, edgeLabel, this.dbs.in);
+  }
+
+  private incident(items: readonly NodeItem[], edgeLabel: string, adjacency: StoreDbs["out"]): EdgeItem[] {
+    const res: EdgeItem[] = [];
+    for (const item of items) {
+      for (const key of this.scanKeys(adjacency, [item.id, edgeLabel])) {
+        const rec = this.getEdge(edgeLabel, key[2] as string);
+        if (rec) res.push(rec);
+      }
+    }
+    return res;
+  }
+
+  fromN(edges: readonly EdgeItem[]): NodeItem[] {
+    const res: NodeItem[] = [];
+    for (const e of edges) {
+      const rec = this.getNode(this.schema.edge(e.label).from, e.from_node);
+      if (rec) res.push(rec);
+    }
+    return res;
+  }
+
+  toN(edges: readonly EdgeItem[]): NodeItem[] {
+    const res: NodeItem[] = [];
+    for (const e of edges) {
+      const rec = this.getNode(this.schema.edge(e.label).to, e.to_node);
+      if (rec) res.push(rec);
+    }
+    return res;
+  }
+
+  shortestPath(sources: readonly NodeItem[], edgeLabel: string, endpoint: PathEndpoint, weight: WeightFn | null): Path[] {
+    const info = this.schema.edge(edgeLabel);
+    const isTo = "to" in endpoint;
+    const endId = isTo ? endpoint.to : endpoint.from;
+    // The fixed endpoint is a path's last node (::To) or first node (::From).
+    const endLabel = isTo ? info.to : info.from;
+    if (!plausibleId(endId) || this.getNode(endLabel, endId) === undefined) throw notFound("N", endLabel, endId);
+
+    const neighbors = (nodeId: string): Array<{ edgeId: string; nodeId: string }> => {
+      const res: Array<{ edgeId: string; nodeId: string }> = [];
+      for (const { key, value } of this.scan(this.dbs.out, [nodeId, edgeLabel])) {
+        res.push({ edgeId: key[2] as string, nodeId: value });
+      }
+      return res;
+    };
+    const edgeCache = new Map<string, EdgeItem>();
+    const loadEdge = (id: string): EdgeItem => {
+      let e = edgeCache.get(id);
+      if (e === undefined) {
+        e = this.getEdge(edgeLabel, id);
+        if (e === undefined) throw new Error(`adjacency names missing edge ${edgeLabel}/${id}`);
+        edgeCache.set(id, e);
+      }
+      return e;
+    };
+    const weightOf =
+      weight === null
+        ? null
+        : (edgeId: string): number => {
+            const w = weight(loadEdge(edgeId));
+            if (typeof w !== "number" || !Number.isFinite(w) || w < 0) {
+              throw new StrandError(
+                "INVALID_WEIGHT",
+                `weight of edge '${edgeId}' must be a finite number >= 0, got ${describeValue(w)}`,
+              );
+            }
+            return w;
+          };
+
+    const paths: Path[] = [];
+    for (const node of sources) {
+      const found = shortestPaths({
+        source: isTo ? node.id : endId,
+        target: isTo ? endId : node.id,
+        neighbors,
+        weight: weightOf,
+        maxPaths: MAX_PATHS,
+      });
+      for (const p of found) {
+        const nodes: NodeItem[] = [];
+        for (let i = 0; i < p.nodes.length; i++) {
+          const id = p.nodes[i]!;
+          const label = i === 0 ? (isTo ? node.label : info.from) : info.to;
+          const rec = this.getNode(label, id);
+          if (rec === undefined) throw new Error(`path names missing node ${label}/${id}`);
+          nodes.push(rec);
+        }
+        paths.push([nodes, p.edges.map(loadEdge)]);
+      }
+    }
+    return paths;
+  }
+
+  // ---- sequence operations (pure; see runtime/ops)
+
+  count(items: readonly unknown[]): number {
+    return seq.count(items);
+  }
+
+  range<T>(items: readonly T[], start: number, end: number): T[] {
+    return seq.range(items, start, end);
+  }
+
+  order<T>(items: readonly T[], key: (item: T) => PropValue, direction: SortDirection): T[] {
+    return seq.order(items, key, direction);
+  }
+
+  first<T>(items: readonly T[]): T | null {
+    return seq.first(items);
+  }
+
+  filter<T>(items: readonly T[], predicate: (item: T) => boolean): T[] {
+    return seq.filter(items, predicate);
+  }
+
+  groupBy(items: readonly GraphItem[], properties: readonly string[]): GroupCount[] {
+    return groupBy(items, properties);
+  }
+
+  aggregateBy<T extends GraphItem>(items: readonly T[], properties: readonly string[]): AggregateGroup<T>[] {
+    return aggregateBy(items, properties);
+  }
+
+  // ---- values
+
+  prop(item: GraphItem, name: string): PropValue {
+    // Own members only: a field name must never resolve to something on Object.prototype.
+    return hasOwn.call(item, name) ? (item[name] as PropValue) : null;
+  }
+
+  compare(op: CompareOp, left: PropValue, right: PropValue): boolean {
+    return compareValues(op, left, right);
+  }
+
+  now(): string {
+    return new Date().toISOString();
+  }
+}

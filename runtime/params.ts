@@ -1,0 +1,35 @@
+// Validation of a request body against a query's declared parameters.
+import { StrandError } from "./errors.js";
+import type { ParamSpec } from "./query-module.js";
+import type { JsonValue } from "./schema.js";
+import { checkValue } from "./values.js";
+
+/**
+ * Checks `body` (parsed JSON) against `specs` and returns the canonical parameter values.
+ * A required parameter that is absent or null is MISSING_PARAMETER; an optional one that is
+ * absent or null is left out of the result.
+ */
+export function validateParams(specs: readonly ParamSpec[], body: unknown): Record<string, JsonValue> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new StrandError("INVALID_BODY", "request body must be a JSON object of parameters");
+  }
+  const input = body as Record<string, unknown>;
+  for (const key of Object.keys(input)) {
+    if (!specs.some((s) => s.name === key)) {
+      const known = specs.length > 0 ? specs.map((s) => s.name).join(", ") : "none";
+      throw new StrandError("UNKNOWN_PARAMETER", `unknown parameter '${key}' (parameters: ${known})`);
+    }
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const spec of specs) {
+    const value = Object.prototype.hasOwnProperty.call(input, spec.name) ? input[spec.name] : undefined;
+    if (value === undefined || value === null) {
+      if (spec.optional) continue;
+      throw new StrandError("MISSING_PARAMETER", `missing required parameter '${spec.name}'`);
+    }
+    const r = checkValue(spec.type, value, spec.name);
+    if (!r.ok) throw new StrandError("INVALID_PARAMETER", `parameter ${r.message}`);
+    out[spec.name] = r.value;
+  }
+  return out;
+}

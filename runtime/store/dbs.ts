@@ -1,0 +1,40 @@
+// The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
+import { open, type Database, type RootDatabase } from "lmdb";
+import type { EdgeItem, NodeItem } from "../items.js";
+import { DB_NAMES, FORMAT_VERSION, type Key } from "./keys.js";
+
+export interface StoreDbs {
+  readonly env: RootDatabase;
+  readonly meta: Database<unknown, string>;
+  readonly nodes: Database<NodeItem, Key>;
+  readonly edges: Database<EdgeItem, Key>;
+  readonly out: Database<string, Key>;
+  readonly in: Database<string, Key>;
+  readonly index: Database<null, Key>;
+  readonly unique: Database<string, Key>;
+  readonly edgeUnique: Database<string, Key>;
+}
+
+export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
+  // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
+  const env = open({ path, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
+  const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name });
+  const dbs: StoreDbs = {
+    env,
+    meta: env.openDB<unknown, string>({ name: "meta" }),
+    nodes: db<NodeItem>("nodes"),
+    edges: db<EdgeItem>("edges"),
+    out: db<string>("out"),
+    in: db<string>("in"),
+    index: db<null>("index"),
+    unique: db<string>("unique"),
+    edgeUnique: db<string>("edge_unique"),
+  };
+  const format = dbs.meta.get("format");
+  if (format === undefined) {
+    dbs.meta.putSync("format", FORMAT_VERSION);
+  } else if (format !== FORMAT_VERSION) {
+    throw new Error(`${path}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);
+  }
+  return dbs;
+}

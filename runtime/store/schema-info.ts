@@ -1,0 +1,79 @@
+// Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
+import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor } from "../schema.js";
+import { checkValue } from "../values.js";
+import type { ItemKind } from "./keys.js";
+
+export interface FieldInfo {
+  readonly name: string;
+  readonly descriptor: FieldDescriptor;
+  /** The canonical literal default, or undefined. */
+  readonly literalDefault: JsonValue | undefined;
+  readonly defaultNow: boolean;
+}
+
+export interface TypeInfo {
+  readonly kind: ItemKind;
+  readonly name: string;
+  /** Declaration order. */
+  readonly fields: readonly FieldInfo[];
+  readonly fieldByName: ReadonlyMap<string, FieldInfo>;
+  /** Fields with INDEX or UNIQUE INDEX. */
+  readonly indexed: readonly FieldInfo[];
+  readonly hasDefaults: boolean;
+  /** "name, age" for messages. */
+  readonly fieldList: string;
+}
+
+export interface EdgeTypeInfo extends TypeInfo {
+  readonly from: string;
+  readonly to: string;
+  readonly unique: boolean;
+}
+
+function buildType(kind: ItemKind, name: string, fields: readonly FieldDescriptor[]): TypeInfo {
+  const infos: FieldInfo[] = fields.map((f) => {
+    let literalDefault: JsonValue | undefined;
+    if (f.default?.kind === "literal") {
+      const r = checkValue(f.type, f.default.value, `${name}.${f.name}`);
+      if (!r.ok) throw new Error(`schema: invalid DEFAULT for ${name}.${f.name}: ${r.message}`);
+      literalDefault = r.value;
+    }
+    return { name: f.name, descriptor: f, literalDefault, defaultNow: f.default?.kind === "now" };
+  });
+  return {
+    kind,
+    name,
+    fields: infos,
+    fieldByName: new Map(infos.map((f) => [f.name, f])),
+    indexed: infos.filter((f) => f.descriptor.index !== "none"),
+    hasDefaults: infos.some((f) => f.literalDefault !== undefined || f.defaultNow),
+    fieldList: infos.length > 0 ? infos.map((f) => f.name).join(", ") : "none",
+  };
+}
+
+function buildEdge(e: EdgeTypeDescriptor): EdgeTypeInfo {
+  return { ...buildType("E", e.name, e.fields), from: e.from, to: e.to, unique: e.unique };
+}
+
+export class SchemaInfo {
+  readonly nodes: ReadonlyMap<string, TypeInfo>;
+  readonly edges: ReadonlyMap<string, EdgeTypeInfo>;
+
+  constructor(readonly descriptor: SchemaDescriptor) {
+    this.nodes = new Map(descriptor.nodes.map((n) => [n.name, buildType("N", n.name, n.fields)]));
+    this.edges = new Map(descriptor.edges.map((e) => [e.name, buildEdge(e)]));
+  }
+
+  /** An unknown label means generated code and schema disagree: a bug, not a user error. */
+  node(label: string): TypeInfo {
+    const t = this.nodes.get(label);
+    if (!t) throw new Error(`unknown node type '${label}'`);
+    return t;
+  }
+
+  edge(label: string): EdgeTypeInfo {
+    const t = this.edges.get(label);
+    if (!t) throw new Error(`unknown edge type '${label}'`);
+    return t;
+  }
+}

@@ -1,0 +1,202 @@
+// Validation and normalisation of one value against a schema ValueType. Used for query parameters
+// and for every property written to the store, so what is stored is always in canonical form:
+// ID lower-cased, Date as `Date.toISOString()` (so Dates sort and compare as strings), objects
+// rebuilt in declared field order.
+import type { JsonValue, ScalarName, ValueType } from "./schema.js";
+
+export type CheckResult = { ok: true; value: JsonValue } | { ok: false; message: string };
+
+interface IntRange {
+  min: number;
+  max: number;
+}
+
+const INT_RANGES: Partial<Record<ScalarName, IntRange>> = {
+  I8: { min: -128, max: 127 },
+  I16: { min: -32768, max: 32767 },
+  I32: { min: -2147483648, max: 2147483647 },
+  // 64/128-bit integers travel as JSON numbers; only the exactly representable part is accepted.
+  I64: { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
+  U8: { min: 0, max: 255 },
+  U16: { min: 0, max: 65535 },
+  U32: { min: 0, max: 4294967295 },
+  U64: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  U128: { min: 0, max: Number.MAX_SAFE_INTEGER },
+};
+
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// RFC 3339 date-time; the offset is mandatory (a local time would be ambiguous).
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const DATE_ONLY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const SAFE_UNIX_SECONDS = 8.64e12; // the ECMAScript Date range, in seconds
+
+/** A short rendering of the offending value for messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? text.slice(0, 57) + "..." : text;
+}
+
+/** "an integer between 0 and 255 (U8)", "an array of strings (String)", ... */
+export function describeType(type: ValueType): string {
+  switch (type.kind) {
+    case "scalar": {
+      const range = INT_RANGES[type.name];
+      if (range) return `an integer between ${range.min} and ${range.max} (${type.name})`;
+      switch (type.name) {
+        case "F32":
+        case "F64":
+          return `a finite number (${type.name})`;
+        case "Boolean":
+          return "a boolean (Boolean)";
+        case "String":
+          return "a string (String)";
+        case "ID":
+          return "a UUID string (ID)";
+        case "Date":
+          return "a date: an RFC 3339 string with offset, YYYY-MM-DD, or integer unix seconds (Date)";
+      }
+      return type.name;
+    }
+    case "array":
+      return `an array of ${typeName(type.element)}`;
+    case "object":
+      return `an object {${type.fields.map((f) => f.name + (f.optional ? "?" : "")).join(", ")}}`;
+  }
+}
+
+function typeName(type: ValueType): string {
+  switch (type.kind) {
+    case "scalar":
+      return type.name;
+    case "array":
+      return `[${typeName(type.element)}]`;
+    case "object":
+      return "object";
+  }
+}
+
+function fail(type: ValueType, value: unknown, path: string, extra = ""): CheckResult {
+  return { ok: false, message: `'${path}' must be ${describeType(type)}${extra}, got ${describeValue(value)}` };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function validDayOfMonth(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate(); // last day of month m
+  return d <= days;
+}
+
+function checkDate(type: ValueType, value: unknown, path: string): CheckResult {
+  let ms: number;
+  if (typeof value === "number") {
+    if (!Number.isInteger(value) || Math.abs(value) > SAFE_UNIX_SECONDS) return fail(type, value, path);
+    ms = value * 1000;
+  } else if (typeof value === "string") {
+    let m = DATE_ONLY_RE.exec(value);
+    if (m) {
+      const y = +m[1]!;
+      const mo = +m[2]!;
+      const d = +m[3]!;
+      if (!validDayOfMonth(y, mo, d)) return fail(type, value, path);
+      ms = Date.UTC(y, mo - 1, d);
+    } else {
+      m = DATE_TIME_RE.exec(value);
+      if (!m) return fail(type, value, path);
+      const y = +m[1]!;
+      const mo = +m[2]!;
+      const d = +m[3]!;
+      const h = +m[4]!;
+      const mi = +m[5]!;
+      const s = m[6] === undefined ? 0 : +m[6];
+      if (!validDayOfMonth(y, mo, d) || h > 23 || mi > 59 || s > 60) return fail(type, value, path);
+      ms = Date.parse(value.replace(" ", "T"));
+    }
+  } else {
+    return fail(type, value, path);
+  }
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return fail(type, value, path);
+  return { ok: true, value: new Date(ms).toISOString() };
+}
+
+function checkScalar(type: ValueType & { kind: "scalar" }, value: unknown, path: string): CheckResult {
+  const name = type.name;
+  const range = INT_RANGES[name];
+  if (range) {
+    if (typeof value !== "number" || !Number.isInteger(value)) return fail(type, value, path);
+    if (value < range.min || value > range.max) {
+      const unsafe = value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER;
+      return fail(type, value, path, unsafe ? " (larger magnitudes exceed Number.MAX_SAFE_INTEGER and cannot be represented exactly)" : "");
+    }
+    return { ok: true, value: value === 0 ? 0 : value }; // normalise -0
+  }
+  switch (name) {
+    case "F32":
+    case "F64":
+      return typeof value === "number" && Number.isFinite(value) ? { ok: true, value } : fail(type, value, path);
+    case "Boolean":
+      return typeof value === "boolean" ? { ok: true, value } : fail(type, value, path);
+    case "String":
+      return typeof value === "string" ? { ok: true, value } : fail(type, value, path);
+    case "ID":
+      return typeof value === "string" && UUID_RE.test(value) ? { ok: true, value: value.toLowerCase() } : fail(type, value, path);
+    case "Date":
+      return checkDate(type, value, path);
+  }
+  return fail(type, value, path);
+}
+
+/**
+ * Validates `value` against `type` and returns its canonical form. `path` names the value in
+ * messages ("age", "address.city", "tags[2]"); callers prefix it ("parameter 'age' must be ...").
+ * Absent optional object members are left out; a null optional member counts as absent.
+ */
+export function checkValue(type: ValueType, value: unknown, path: string): CheckResult {
+  switch (type.kind) {
+    case "scalar":
+      return checkScalar(type, value, path);
+    case "array": {
+      if (!Array.isArray(value)) return fail(type, value, path);
+      const out: JsonValue[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) {
+        const r = checkValue(type.element, value[i], `${path}[${i}]`);
+        if (!r.ok) return r;
+        out[i] = r.value;
+      }
+      return { ok: true, value: out };
+    }
+    case "object": {
+      if (!isPlainObject(value)) return fail(type, value, path);
+      for (const key of Object.keys(value)) {
+        if (!type.fields.some((f) => f.name === key)) {
+          return {
+            ok: false,
+            message: `'${path}' has unknown member '${key}'; expected ${describeType(type)}`,
+          };
+        }
+      }
+      const out: { [key: string]: JsonValue } = {};
+      for (const field of type.fields) {
+        const member = value[field.name];
+        const memberPath = `${path}.${field.name}`;
+        if (member === undefined || member === null) {
+          if (field.optional) continue;
+          return { ok: false, message: `'${memberPath}' is required: must be ${describeType(field.type)}` };
+        }
+        const r = checkValue(field.type, member, memberPath);
+        if (!r.ok) return r;
+        out[field.name] = r.value;
+      }
+      return { ok: true, value: out };
+    }
+  }
+}
