@@ -1,0 +1,97 @@
+// The compiler's entry point: HelixQL source texts in; diagnostics, the schema descriptor and the
+// generated TypeScript files out. Pure (no I/O) and total: it never throws on user input.
+import type { Migration, QueryDef, SchemaItem, SourceFile } from "./ast.js";
+import { error, hasErrors, type Diagnostic } from "./diagnostics.js";
+import { parseSource } from "./parser.js";
+import { checkSchema } from "./schema-check.js";
+import { checkQueries } from "./query-check.js";
+import { generateModules, type GeneratedFile } from "./codegen/modules.js";
+import type { QueryIr } from "./ir.js";
+import type { SchemaDescriptor } from "../runtime/schema.js";
+
+export type { Diagnostic } from "./diagnostics.js";
+export type { GeneratedFile } from "./codegen/modules.js";
+export { formatDiagnostic, hasErrors } from "./diagnostics.js";
+
+export interface SourceText {
+  file: string;
+  text: string;
+}
+
+export interface CompileOptions {
+  /** module specifier generated code imports runtime types from; default "strand/runtime" */
+  runtimeImport?: string;
+  /** skip code generation (for `strand check`) */
+  checkOnly?: boolean;
+}
+
+export interface CompileResult {
+  ok: boolean;
+  diagnostics: Diagnostic[];
+  schema: SchemaDescriptor | null;
+  queries: QueryIr[];
+  files: GeneratedFile[];
+}
+
+export function compileProject(sources: readonly SourceText[], options: CompileOptions = {}): CompileResult {
+  const diagnostics: Diagnostic[] = [];
+  try {
+    const asts: SourceFile[] = [];
+    for (const source of sources) {
+      const parsed = parseSource(source.text, source.file);
+      diagnostics.push(...parsed.diagnostics);
+      if (parsed.ast !== null) asts.push(parsed.ast);
+    }
+    const { schemaItems, queries } = collect(asts, diagnostics);
+    const schema = checkSchema(schemaItems, diagnostics);
+    const checked = checkQueries(queries, schema, diagnostics);
+    sortDiagnostics(diagnostics);
+    if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };
+    const files = options.checkOnly === true ? [] : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });
+    return { ok: true, diagnostics, schema: schema.descriptor, queries: checked, files };
+  } catch (e) {
+    // A bug in the compiler, not in the user's program: report it instead of crashing the caller.
+    const span = { file: sources[0]?.file ?? "<input>", start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
+    diagnostics.push(error("E999", `internal compiler error: ${e instanceof Error ? e.message : String(e)}`, span, "please report this with the .hx files"));
+    return { ok: false, diagnostics, schema: null, queries: [], files: [] };
+  }
+}
+
+/**
+ * Gathers schema items and queries from all files. Versioned schemas (`schema::N { .. }`) use the
+ * highest version as the current schema; migrations between versions are not executable yet.
+ */
+function collect(asts: readonly SourceFile[], diagnostics: Diagnostic[]): { schemaItems: SchemaItem[]; queries: QueryDef[] } {
+  const plain: SchemaItem[] = [];
+  const versions = new Map<number, SchemaItem[]>();
+  const migrations: Migration[] = [];
+  const queries: QueryDef[] = [];
+  for (const ast of asts) {
+    for (const item of ast.items) {
+      switch (item.kind) {
+        case "NodeSchema":
+        case "VectorSchema":
+        case "EdgeSchema":
+          plain.push(item);
+          break;
+        case "SchemaVersionBlock":
+          versions.set(item.version, [...(versions.get(item.version) ?? []), ...item.items]);
+          break;
+        case "Migration":
+          migrations.push(item);
+          break;
+        case "Query":
+          queries.push(item);
+          break;
+      }
+    }
+  }
+  for (const m of migrations) diagnostics.push(error("E900", "MIGRATION blocks are not supported yet", m.span));
+  const latest = Math.max(-Infinity, ...versions.keys());
+  const versioned = Number.isFinite(latest) ? versions.get(latest)! : [];
+  return { schemaItems: [...plain, ...versioned], queries };
+}
+
+function sortDiagnostics(diagnostics: Diagnostic[]): void {
+  diagnostics.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.start.offset - b.span.start.offset));
+}
