@@ -44,15 +44,16 @@ export function createApp(options: AppOptions): Hono {
 
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
+  // Registered before `/:name` so that POST /health is a 405, not an unknown query.
+  for (const path of GET_PATHS) app.all(path, (c) => methodNotAllowed(c.req.method, path, "GET"));
   app.post("/:name", queryRoute({ store: options.store, queries, bodyLimitBytes }));
-  app.all("*", (c) => {
+
+  // Not a catch-all route: that would put every query request through Hono's middleware composer.
+  app.notFound((c) => {
     const path = c.req.path;
-    if (GET_PATHS.has(path)) return methodNotAllowed(c.req.method, path, "GET");
     if (queries.has(path.slice(1))) return methodNotAllowed(c.req.method, path, "POST");
     return notFound(c.req.method, path);
   });
-
-  app.notFound((c) => notFound(c.req.method, c.req.path));
   app.onError((error) => errorToResponse(error));
   return app;
 }
