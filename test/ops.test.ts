@@ -427,6 +427,32 @@ describe("shortestPaths", () => {
     ]);
   });
 
+  it("zero-weight cliques: no exponential dead-end search, capped enumeration", () => {
+    // S reaches T directly (weight 1); S also opens into a zero-weight clique whose nodes all lead
+    // back to S only. Every simple path into the clique is a dead end.
+    const clique = Array.from({ length: 10 }, (_, i) => `a${i}`);
+    const edges: Edge[] = [];
+    for (const a of clique) edges.push([`S-${a}`, "S", a, 0]);
+    for (const a of clique) for (const b of clique) if (a !== b) edges.push([`${a}-${b}`, a, b, 0]);
+    for (const a of clique) edges.push([`${a}-S`, a, "S", 0]);
+    edges.push(["S-T", "S", "T", 1]);
+    const started = performance.now();
+    expect(paths(graph(edges), "S", "T", true)).toEqual([{ nodes: ["S", "T"], edges: ["S-T"] }]);
+    // Now a9 also reaches T at the same cost: ~10! simple paths, the first 16 come back quickly.
+    edges.push(["a9-T", "a9", "T", 1]);
+    const out = paths(graph(edges), "S", "T", true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(out).toHaveLength(16);
+    expect(out[0]).toEqual({
+      nodes: ["S", ...clique, "T"],
+      edges: ["S-a0", ...clique.slice(0, 9).map((a, i) => `${a}-${clique[i + 1]}`), "a9-T"],
+    });
+    for (const p of out) {
+      expect(new Set(p.nodes).size).toBe(p.nodes.length);
+      expect(p.nodes.at(-2)).toBe("a9");
+    }
+  });
+
   it("caps at maxPaths on a ladder with 2^20 shortest paths, quickly", () => {
     // 20 diamonds in a row: N0 → {U0, L0} → N1 → ... → N20.
     const edges: Edge[] = [];

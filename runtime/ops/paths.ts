@@ -37,12 +37,6 @@ function sameDistance(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
 }
 
-/**
- * Only zero-weight cycles can make the walk hit dead ends (the simple-path rule); rather than
- * explore exponentially many of those, it stops after this many steps with what it has found.
- */
-const WALK_STEP_BUDGET = 5_000_000;
-
 const NONE = -1;
 
 /** Search state: nodes by index, and tight edges ("entries") as linked lists per head node. */
@@ -212,11 +206,17 @@ function dijkstra(input: ShortestPathsInput, weight: (edgeId: string) => number,
   }
 }
 
-/**
- * The tight edges among nodes that reach `t`, as successor lists (linked by entry index, in
- * `neighbors` enumeration order): returns the first entry per node and the next-entry links.
- */
-function successors(s: SearchState, t: number): { head: Int32Array; next: Int32Array } {
+interface Successors {
+  /** First successor entry per node, NONE when it has none. */
+  head: Int32Array;
+  /** Next successor entry after an entry, in `neighbors` enumeration order. */
+  next: Int32Array;
+  /** Whether some tight edge joins two nodes at the same distance (zero weight): cycles possible. */
+  cyclic: boolean;
+}
+
+/** The tight edges among nodes that reach `t`, as successor lists linked by entry index. */
+function successors(s: SearchState, t: number): Successors {
   const n = s.ids.length;
   const useful = new Uint8Array(n);
   useful[t] = 1;
@@ -224,10 +224,12 @@ function successors(s: SearchState, t: number): { head: Int32Array; next: Int32A
   const head = new Int32Array(n).fill(NONE);
   const next = new Int32Array(s.entFrom.length).fill(NONE);
   const outDegree = new Int32Array(n);
+  let cyclic = false;
   while (stack.length > 0) {
     const v = stack.pop()!;
     for (let e = s.predHead[v]!; e !== NONE; e = s.entNext[e]!) {
       const u = s.entFrom[e]!;
+      if (sameDistance(s.dist[u]!, s.dist[v]!)) cyclic = true;
       next[e] = head[u]!;
       head[u] = e;
       outDegree[u]!++;
@@ -246,19 +248,25 @@ function successors(s: SearchState, t: number): { head: Int32Array; next: Int32A
     for (let i = 0; i < list.length; i++) next[list[i]!] = i + 1 < list.length ? list[i + 1]! : NONE;
     head[u] = list[0]!;
   }
-  return { head, next };
+  return { head, next, cyclic };
 }
 
-/** Iterative DFS from the source (index 0): paths can be longer than the call stack allows. */
-function walk(s: SearchState, t: number, succ: { head: Int32Array; next: Int32Array }, maxPaths: number): IdPath[] {
+/**
+ * Iterative DFS from the source (index 0; paths can be longer than the call stack allows),
+ * simple paths only. Without zero-weight cycles every successor leads to the target, so each step
+ * makes progress towards a result. With them, a successor may reach the target only through nodes
+ * already on the path; such dead ends are pruned with a reachability check, which keeps the work
+ * per returned path polynomial instead of exploring exponentially many simple paths.
+ */
+function walk(s: SearchState, t: number, succ: Successors, maxPaths: number): IdPath[] {
   const results: IdPath[] = [];
   const nodes: number[] = [0];
   const entries: number[] = []; // entries[d] = the edge taken from nodes[d]
   const cursor: number[] = [succ.head[0]!]; // next successor entry to try at each depth
   const onPath = new Uint8Array(s.ids.length);
   onPath[0] = 1;
-  let steps = 0;
-  while (nodes.length > 0 && results.length < maxPaths && steps++ < WALK_STEP_BUDGET) {
+  const reaches = succ.cyclic ? reachabilityCheck(s, t, succ, onPath) : null;
+  while (nodes.length > 0 && results.length < maxPaths) {
     const depth = nodes.length - 1;
     const u = nodes[depth]!;
     const e = cursor[depth]!;
@@ -275,10 +283,36 @@ function walk(s: SearchState, t: number, succ: { head: Int32Array; next: Int32Ar
     cursor[depth] = succ.next[e]!;
     const v = s.entTo[e]!;
     if (onPath[v] === 1) continue; // only possible through a zero-weight cycle
+    if (reaches !== null && !reaches(v)) continue;
     onPath[v] = 1;
     nodes.push(v);
     entries.push(e);
     cursor.push(succ.head[v]!);
   }
   return results;
+}
+
+/** `reaches(v)`: can v reach t over successor edges without touching a node on the path? */
+function reachabilityCheck(s: SearchState, t: number, succ: Successors, onPath: Uint8Array): (v: number) => boolean {
+  const seen = new Int32Array(s.ids.length); // seen[x] === stamp: visited in the current check
+  let stamp = 0;
+  const stack: number[] = [];
+  return (v) => {
+    stamp++;
+    stack.length = 0;
+    stack.push(v);
+    seen[v] = stamp;
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      if (x === t) return true;
+      for (let e = succ.head[x]!; e !== NONE; e = succ.next[e]!) {
+        const y = s.entTo[e]!;
+        if (seen[y] !== stamp && onPath[y] === 0) {
+          seen[y] = stamp;
+          stack.push(y);
+        }
+      }
+    }
+    return false;
+  };
 }
