@@ -7,6 +7,7 @@ import { closest, error, type Diagnostic } from "./diagnostics.js";
 import { literalFitsType, describeValueType } from "./value-types.js";
 import {
   RESERVED_FIELD_NAMES,
+  RESERVED_VECTOR_FIELD_NAMES,
   type EdgeTypeDescriptor,
   type FieldDescriptor,
   type NodeTypeDescriptor,
@@ -87,7 +88,8 @@ function checkFields(item: NodeSchema | VectorSchema | EdgeSchema, diagnostics: 
   const names = new Set<string>();
   for (const field of item.fields) {
     const name = field.name.name;
-    if (RESERVED_FIELD_NAMES.includes(name)) {
+    const reserved = item.kind === "VectorSchema" ? RESERVED_VECTOR_FIELD_NAMES : RESERVED_FIELD_NAMES;
+    if (reserved.includes(name)) {
       diagnostics.push(error("E104", `field name '${name}' is reserved: every record already carries it`, field.name.span, "rename the field"));
       continue;
     }
@@ -102,26 +104,26 @@ function checkFields(item: NodeSchema | VectorSchema | EdgeSchema, diagnostics: 
       diagnostics.push(error("E107", `only scalar fields can be indexed; '${name}' is ${describeValueType(type)}`, field.name.span));
       continue;
     }
-    const descriptor = checkDefault(field, type, diagnostics);
-    if (descriptor !== null) fields.push(descriptor);
+    fields.push(checkDefault(field, type, diagnostics));
   }
   return fields;
 }
 
-function checkDefault(field: FieldDef, type: ValueType, diagnostics: Diagnostic[]): FieldDescriptor | null {
+function checkDefault(field: FieldDef, type: ValueType, diagnostics: Diagnostic[]): FieldDescriptor {
   const base = { name: field.name.name, type, index: field.index };
   if (field.default === null) return { ...base, default: null };
   if (field.default.kind === "DefaultNow") {
     if (type.kind !== "scalar" || type.name !== "Date") {
       diagnostics.push(error("E202", `DEFAULT NOW needs a Date field; '${field.name.name}' is ${describeValueType(type)}`, field.default.span));
-      return null;
+      return { ...base, default: null };
     }
     return { ...base, default: { kind: "now" } };
   }
   const fit = literalFitsType(field.default.value, type);
   if (!fit.ok) {
     diagnostics.push(error("E201", `default of '${field.name.name}': ${fit.message}`, field.default.span));
-    return null;
+    // Keep the field (without its default) so that uses of it do not cascade into more errors.
+    return { ...base, default: null };
   }
   return { ...base, default: { kind: "literal", value: fit.value } };
 }

@@ -66,4 +66,7 @@ export interface SchemaDescriptor {
 }
 
 /** Names every record carries besides its fields; a schema may not declare them. */
-export const RESERVED_FIELD_NAMES: readonly string[] = ["id", "label", "from_node", "to_node", "data", "score"];
+export const RESERVED_FIELD_NAMES: readonly string[] = ["id", "label", "from_node", "to_node"];
+
+/** Vectors also carry their embedding and, in search results, a similarity score. */
+export const RESERVED_VECTOR_FIELD_NAMES: readonly string[] = [...RESERVED_FIELD_NAMES, "data", "score"];
