@@ -17,9 +17,18 @@ export interface CompiledDir {
 export const DEFAULT_RUNTIME_IMPORT = "strand/runtime";
 const QUERY_FILE = /^queries\/[^/]+\.ts$/;
 
-export function compileDir(dir: string, runtimeImport: string = DEFAULT_RUNTIME_IMPORT): CompiledDir {
+export interface CompileDirOptions {
+  runtimeImport?: string;
+  /** Check only: no generated files (for `strand check`). */
+  checkOnly?: boolean;
+}
+
+export function compileDir(dir: string, options: CompileDirOptions = {}): CompiledDir {
   const sources = readProjectSources(dir);
-  const result = compileProject(sources, { runtimeImport });
+  const result = compileProject(sources, {
+    runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+    checkOnly: options.checkOnly ?? false,
+  });
   const ok = result.ok && !hasErrors(result.diagnostics);
   return {
     sources,

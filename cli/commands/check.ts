@@ -2,7 +2,7 @@
 import { compileDir, countErrors } from "../compile-dir.js";
 
 export function runCheck(dir: string): number {
-  const compiled = compileDir(dir);
+  const compiled = compileDir(dir, { checkOnly: true });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));
@@ -11,6 +11,6 @@ export function runCheck(dir: string): number {
   }
   const schema = compiled.result.schema;
   const types = schema === null ? 0 : schema.nodes.length + schema.vectors.length + schema.edges.length;
-  process.stdout.write(`ok: ${compiled.queryFiles.length} queries, ${types} types\n`);
+  process.stdout.write(`ok: ${compiled.result.queries.length} queries, ${types} types\n`);
   return 0;
 }

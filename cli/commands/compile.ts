@@ -7,7 +7,7 @@ import { compileDir, countErrors } from "../compile-dir.js";
 import { displayPath } from "../sources.js";
 
 export function runCompile(dir: string, outDir: string, runtimeImport: string): number {
-  const compiled = compileDir(dir, runtimeImport);
+  const compiled = compileDir(dir, { runtimeImport });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));
