@@ -11,6 +11,7 @@ import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
 import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
 import type { StoreDbs } from "./store/dbs.js";
+import { ENTRY_LENGTH, ID_LENGTH, appendAdjacency, readAdjacency, type AdjacencyDb } from "./store/adjacency.js";
 import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
 import { MAX_KEY, indexValue, type Key } from "./store/keys.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
@@ -67,6 +68,12 @@ export class TxnQueryContext implements QueryContext {
 
   private getNode(label: string, id: string): NodeItem | undefined {
     return this.dbs.nodes.get([label, id], this.opts);
+  }
+
+  /** Existence without decoding the record. */
+  private hasNode(label: string, id: string): boolean {
+    // doesExist(key, undefined, options) is a getBinaryFast: no msgpack decode.
+    return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem, this.opts);
   }
 
   private getEdge(label: string, id: string): EdgeItem | undefined {
@@ -152,7 +159,7 @@ export class TxnQueryContext implements QueryContext {
     this.requireWrite("addNode");
     const info = this.schema.node(label);
     const values = validateProps(info, props);
-    const rec = newNodeRecord(info, uuidv7(), values, this.now());
+    const rec = newNodeRecord(info, uuidv7(), values, info.hasNowDefault ? this.now() : "");
     indexNew(this.dbs, info, rec);
     this.dbs.nodes.putSync([label, rec.id], rec);
     return rec;
@@ -164,21 +171,21 @@ export class TxnQueryContext implements QueryContext {
     const values = validateProps(info, props);
     this.checkEndpoint(info, "from", info.from, fromId);
     this.checkEndpoint(info, "to", info.to, toId);
-    const rec = newEdgeRecord(info, uuidv7(), fromId, toId, values, this.now());
+    const rec = newEdgeRecord(info, uuidv7(), fromId, toId, values, info.hasNowDefault ? this.now() : "");
     claimEdgeUnique(this.dbs, info, rec.id, fromId, toId);
     indexNew(this.dbs, info, rec);
     this.dbs.edges.putSync([label, rec.id], rec);
-    this.dbs.out.putSync([fromId, label, rec.id], toId);
-    this.dbs.in.putSync([toId, label, rec.id], fromId);
+    appendAdjacency(this.dbs.out, fromId, label, rec.id, toId);
+    appendAdjacency(this.dbs.in, toId, label, rec.id, fromId);
     return rec;
   }
 
   /** NOT_FOUND when no node has the id; EDGE_TYPE_MISMATCH when it has another label. */
   private checkEndpoint(info: EdgeTypeInfo, end: "from" | "to", expected: string, id: string): void {
-    if (plausibleId(id) && this.getNode(expected, id) !== undefined) return;
+    if (plausibleId(id) && this.hasNode(expected, id)) return;
     if (plausibleId(id)) {
       for (const other of this.schema.nodes.keys()) {
-        if (other !== expected && this.getNode(other, id) !== undefined) {
+        if (other !== expected && this.hasNode(other, id)) {
           throw new StrandError(
             "EDGE_TYPE_MISMATCH",
             `E::${info.name} must go ${end} a ${expected} node, but node '${id}' is a ${other}`,
@@ -223,23 +230,20 @@ export class TxnQueryContext implements QueryContext {
   // ---- graph steps
 
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
-    const to = this.schema.edge(edgeLabel).to;
-    const res: NodeItem[] = [];
-    for (const item of items) {
-      for (const entry of this.scan(this.dbs.out, [item.id, edgeLabel])) {
-        const rec = this.getNode(to, entry.value);
-        if (rec) res.push(rec);
-      }
-    }
-    return res;
+    return this.neighbours(items, edgeLabel, this.dbs.out, this.schema.edge(edgeLabel).to);
   }
 
   in(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
-    const from = this.schema.edge(edgeLabel).from;
+    return this.neighbours(items, edgeLabel, this.dbs.in, this.schema.edge(edgeLabel).from);
+  }
+
+  /** The other endpoint of each listed edge (one result per edge, so parallel edges repeat). */
+  private neighbours(items: readonly NodeItem[], edgeLabel: string, adjacency: AdjacencyDb, label: string): NodeItem[] {
     const res: NodeItem[] = [];
     for (const item of items) {
-      for (const entry of this.scan(this.dbs.in, [item.id, edgeLabel])) {
-        const rec = this.getNode(from, entry.value);
+      const list = readAdjacency(adjacency, item.id, edgeLabel, this.opts);
+      for (let off = ID_LENGTH; off < list.length; off += ENTRY_LENGTH) {
+        const rec = this.getNode(label, list.slice(off, off + ID_LENGTH));
         if (rec) res.push(rec);
       }
     }
@@ -256,11 +260,12 @@ export class TxnQueryContext implements QueryContext {
     return this.incident(items, edgeLabel, this.dbs.in);
   }
 
-  private incident(items: readonly NodeItem[], edgeLabel: string, adjacency: StoreDbs["out"]): EdgeItem[] {
+  private incident(items: readonly NodeItem[], edgeLabel: string, adjacency: AdjacencyDb): EdgeItem[] {
     const res: EdgeItem[] = [];
     for (const item of items) {
-      for (const key of this.scanKeys(adjacency, [item.id, edgeLabel])) {
-        const rec = this.getEdge(edgeLabel, key[2] as string);
+      const list = readAdjacency(adjacency, item.id, edgeLabel, this.opts);
+      for (let off = 0; off < list.length; off += ENTRY_LENGTH) {
+        const rec = this.getEdge(edgeLabel, list.slice(off, off + ID_LENGTH));
         if (rec) res.push(rec);
       }
     }
@@ -291,12 +296,13 @@ export class TxnQueryContext implements QueryContext {
     const endId = isTo ? endpoint.to : endpoint.from;
     // The fixed endpoint is a path's last node (::To) or first node (::From).
     const endLabel = isTo ? info.to : info.from;
-    if (!plausibleId(endId) || this.getNode(endLabel, endId) === undefined) throw notFound("N", endLabel, endId);
+    if (!plausibleId(endId) || !this.hasNode(endLabel, endId)) throw notFound("N", endLabel, endId);
 
     const neighbors = (nodeId: string): Array<{ edgeId: string; nodeId: string }> => {
       const res: Array<{ edgeId: string; nodeId: string }> = [];
-      for (const { key, value } of this.scan(this.dbs.out, [nodeId, edgeLabel])) {
-        res.push({ edgeId: key[2] as string, nodeId: value });
+      const list = readAdjacency(this.dbs.out, nodeId, edgeLabel, this.opts);
+      for (let off = 0; off < list.length; off += ENTRY_LENGTH) {
+        res.push({ edgeId: list.slice(off, off + ID_LENGTH), nodeId: list.slice(off + ID_LENGTH, off + ENTRY_LENGTH) });
       }
       return res;
     };

@@ -18,14 +18,16 @@ export interface StoreDbs {
 export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   const env = open({ path, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
-  const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name });
+  // Plain msgpack maps: without shared structures, msgpackr "records" only add an inline
+  // structure definition to every value.
+  const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name, encoder: { useRecords: false } });
   const dbs: StoreDbs = {
     env,
     meta: env.openDB<unknown, string>({ name: "meta" }),
     nodes: db<NodeItem>("nodes"),
     edges: db<EdgeItem>("edges"),
-    out: db<string>("out"),
-    in: db<string>("in"),
+    out: env.openDB<string, Key>({ name: "out", encoding: "string" }),
+    in: env.openDB<string, Key>({ name: "in", encoding: "string" }),
     index: db<null>("index"),
     unique: db<string>("unique"),
     edgeUnique: db<string>("edge_unique"),

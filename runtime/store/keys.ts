@@ -6,8 +6,9 @@
 //   meta         "format"                                → FORMAT_VERSION (number)
 //   nodes        [label, nodeId]                         → node record, wire form {id, label, ...fields}
 //   edges        [label, edgeId]                         → edge record, wire form {id, label, from_node, to_node, ...fields}
-//   out          [fromId, edgeLabel, edgeId]             → toId
-//   in           [toId, edgeLabel, edgeId]               → fromId
+//   out          [fromId, edgeLabel]                     → "<n>|" + tail entries   (string encoding)
+//                [fromId, edgeLabel, i]  (i < n)         → CHUNK full entries
+//   in           [toId, edgeLabel] / [toId, edgeLabel, i]  the same, listing incoming edges
 //   index        [kind, type, field, indexValue, itemId] → null      (INDEX fields)
 //   unique       [kind, type, field, indexValue]         → itemId    (UNIQUE INDEX fields)
 //   edge_unique  [edgeLabel, fromId, toId]               → edgeId    (edge types declared UNIQUE)
@@ -21,8 +22,11 @@
 // - Keying records by [label, id] makes "all nodes of a label" one contiguous range (no
 //   separate label index) and makes a lookup under the wrong label a plain miss. Every caller
 //   knows the label: from the query, or from the edge type's From/To declaration.
-// - Every edge has exactly one `out` and one `in` entry; neither is ever written without the
-//   other (both in the same transaction as the edge record). There are no deletes yet.
+// - Adjacency (see adjacency.ts): an entry is the 72-character string edgeId + otherNodeId; the
+//   list of (node, edge label) is the full chunks 0..n-1 followed by the tail, in creation
+//   (= edge id) order, so a neighbourhood of degree d is 1 + floor(d / 32) point gets.
+//   Every edge has exactly one entry in `out` (under its from node) and one in `in` (under its
+//   to node), written in the same transaction as the edge record. There are no deletes yet.
 // - `kind` is "N" (node type) or "E" (edge type). A field with no value is not indexed.
 //   For a UNIQUE field, `unique` holds at most one id per value; INDEX fields list every id.
 //   Index entries are rewritten in the same transaction as the record they describe.
@@ -62,7 +66,6 @@ export function indexValue(value: JsonValue): string | number | boolean {
 
 export const nodeKey = (label: string, id: string): Key => [label, id];
 export const edgeKey = (label: string, id: string): Key => [label, id];
-export const adjacencyKey = (nodeId: string, edgeLabel: string, edgeId: string): Key => [nodeId, edgeLabel, edgeId];
 export const indexKey = (kind: ItemKind, type: string, field: string, value: JsonValue, id: string): Key => [
   kind,
   type,

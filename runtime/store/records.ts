@@ -50,7 +50,7 @@ function appendFields(target: Record<string, PropValue>, info: TypeInfo, values:
   }
 }
 
-/** A new node record; `nowIso` is the creation time used for DEFAULT NOW. */
+/** A new node record; `nowIso` is the creation time used for DEFAULT NOW (unused otherwise). */
 export function newNodeRecord(info: TypeInfo, id: string, values: Map<string, JsonValue>, nowIso: string): NodeItem {
   const rec: NodeItem = { id, label: info.name };
   appendFields(rec, info, values, nowIso);

@@ -20,6 +20,8 @@ export interface TypeInfo {
   /** Fields with INDEX or UNIQUE INDEX. */
   readonly indexed: readonly FieldInfo[];
   readonly hasDefaults: boolean;
+  /** Some field is DEFAULT NOW (so creating a record needs the clock). */
+  readonly hasNowDefault: boolean;
   /** "name, age" for messages. */
   readonly fieldList: string;
 }
@@ -47,6 +49,7 @@ function buildType(kind: ItemKind, name: string, fields: readonly FieldDescripto
     fieldByName: new Map(infos.map((f) => [f.name, f])),
     indexed: infos.filter((f) => f.descriptor.index !== "none"),
     hasDefaults: infos.some((f) => f.literalDefault !== undefined || f.defaultNow),
+    hasNowDefault: infos.some((f) => f.defaultNow),
     fieldList: infos.length > 0 ? infos.map((f) => f.name).join(", ") : "none",
   };
 }

@@ -1,0 +1,54 @@
+// Adjacency lists: for each (node, edge label) the incident edges in creation order, packed into
+// strings so that a node's neighbourhood is one `get` instead of a cursor walk (an lmdb range
+// costs several times a get, and graph steps do one per input node).
+//
+// A list is a sequence of 72-character entries `edgeId + otherNodeId`. It is stored as
+//   [nodeId, edgeLabel]            → "<sealed>|" + up to CHUNK entries   (the open tail)
+//   [nodeId, edgeLabel, i]         → exactly CHUNK entries, i < sealed  (full chunks)
+// so appending touches at most the tail plus one new full chunk, and reading a node of degree
+// d costs 1 + floor(d / CHUNK) gets. Both databases use lmdb's `string` value encoding.
+import type { Database, Transaction } from "lmdb";
+import type { Key } from "./keys.js";
+
+export const ID_LENGTH = 36;
+export const ENTRY_LENGTH = 2 * ID_LENGTH;
+export const CHUNK = 32;
+
+export type AdjacencyDb = Database<string, Key>;
+type ReadOpts = { transaction: Transaction } | undefined;
+
+/** All entries of the list, concatenated, in creation order ("" when there are none). */
+export function readAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, opts: ReadOpts): string {
+  const tail = db.get([nodeId, edgeLabel], opts);
+  if (tail === undefined) return "";
+  const bar = tail.indexOf("|");
+  const sealed = bar === 1 ? tail.charCodeAt(0) - 48 : Number(tail.slice(0, bar));
+  if (sealed === 0) return tail.slice(bar + 1);
+  let all = "";
+  for (let i = 0; i < sealed; i++) {
+    const chunk = db.get([nodeId, edgeLabel, i], opts);
+    if (chunk === undefined) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing`);
+    all += chunk;
+  }
+  return all + tail.slice(bar + 1);
+}
+
+/** Appends `edgeId → otherId` to the list; must run inside a write transaction. */
+export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeId: string, otherId: string): void {
+  const key: Key = [nodeId, edgeLabel];
+  const tail = db.get(key);
+  let sealed = 0;
+  let entries = "";
+  if (tail !== undefined) {
+    const bar = tail.indexOf("|");
+    sealed = Number(tail.slice(0, bar));
+    entries = tail.slice(bar + 1);
+  }
+  entries += edgeId + otherId;
+  if (entries.length === CHUNK * ENTRY_LENGTH) {
+    db.putSync([nodeId, edgeLabel, sealed], entries);
+    sealed++;
+    entries = "";
+  }
+  db.putSync(key, `${sealed}|${entries}`);
+}

@@ -1,0 +1,131 @@
+import { describe, expect, test } from "vitest";
+import type { ScalarName, ValueType } from "../runtime/schema.js";
+import { checkValue } from "../runtime/values.js";
+
+const sc = (name: ScalarName): ValueType => ({ kind: "scalar", name });
+const ok = (type: ValueType, v: unknown) => {
+  const r = checkValue(type, v, "p");
+  if (!r.ok) throw new Error(r.message);
+  return r.value;
+};
+const err = (type: ValueType, v: unknown, path = "p") => {
+  const r = checkValue(type, v, path);
+  if (r.ok) throw new Error(`accepted ${JSON.stringify(v)}`);
+  return r.message;
+};
+
+describe("integers", () => {
+  test("the documented message", () => {
+    expect(err(sc("U8"), 300, "age")).toBe("'age' must be an integer between 0 and 255 (U8), got 300");
+  });
+  test.each([
+    ["I8", -128, 127],
+    ["I16", -32768, 32767],
+    ["I32", -2147483648, 2147483647],
+    ["U8", 0, 255],
+    ["U16", 0, 65535],
+    ["U32", 0, 4294967295],
+    ["I64", -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    ["U64", 0, Number.MAX_SAFE_INTEGER],
+    ["U128", 0, Number.MAX_SAFE_INTEGER],
+  ] as const)("%s accepts [%d, %d] and nothing outside", (name, min, max) => {
+    expect(ok(sc(name), min)).toBe(min);
+    expect(ok(sc(name), max)).toBe(max);
+    expect(err(sc(name), min - 1)).toMatch(new RegExp(`\\(${name}\\)`));
+    expect(err(sc(name), max + 1)).toContain("must be an integer");
+  });
+  test("non-integers and non-numbers are rejected", () => {
+    expect(err(sc("I32"), 1.5)).toBe("'p' must be an integer between -2147483648 and 2147483647 (I32), got 1.5");
+    expect(err(sc("I32"), "1")).toContain('got "1"');
+    expect(err(sc("I32"), null)).toContain("got null");
+    expect(err(sc("I32"), undefined)).toContain("got nothing");
+  });
+  test("beyond Number.MAX_SAFE_INTEGER says so", () => {
+    expect(err(sc("U64"), 2 ** 60)).toContain("MAX_SAFE_INTEGER");
+    expect(err(sc("I64"), -(2 ** 60))).toContain("MAX_SAFE_INTEGER");
+    expect(err(sc("U8"), 256)).not.toContain("MAX_SAFE_INTEGER");
+  });
+  test("-0 is normalised to 0", () => {
+    expect(Object.is(ok(sc("I32"), -0), 0)).toBe(true);
+  });
+});
+
+describe("other scalars", () => {
+  test("floats must be finite numbers", () => {
+    expect(ok(sc("F64"), 1.25)).toBe(1.25);
+    expect(ok(sc("F32"), -3)).toBe(-3);
+    expect(err(sc("F64"), Infinity)).toContain("finite number (F64)");
+    expect(err(sc("F64"), NaN)).toContain("F64");
+    expect(err(sc("F32"), "1.0")).toContain("F32");
+  });
+  test("Boolean and String are strict", () => {
+    expect(ok(sc("Boolean"), false)).toBe(false);
+    expect(err(sc("Boolean"), 0)).toContain("boolean");
+    expect(ok(sc("String"), "")).toBe("");
+    expect(err(sc("String"), 5)).toContain("string");
+  });
+  test("ID is a UUID, lower-cased", () => {
+    expect(ok(sc("ID"), "0190A2B4-1234-7ABC-8DEF-0123456789AB")).toBe("0190a2b4-1234-7abc-8def-0123456789ab");
+    expect(err(sc("ID"), "not-a-uuid", "id")).toBe("'id' must be a UUID string (ID), got \"not-a-uuid\"");
+    expect(err(sc("ID"), "0190a2b4-1234-7abc-8def-0123456789a")).toContain("UUID");
+  });
+});
+
+describe("Date", () => {
+  const D = sc("Date");
+  test("RFC 3339 with offset, normalised to UTC ISO", () => {
+    expect(ok(D, "2024-03-05T10:20:30Z")).toBe("2024-03-05T10:20:30.000Z");
+    expect(ok(D, "2024-03-05T10:20:30.5+02:00")).toBe("2024-03-05T08:20:30.500Z");
+    expect(ok(D, "2024-03-05 10:20:30-01:30")).toBe("2024-03-05T11:50:30.000Z");
+    expect(ok(D, "2024-03-05t10:20z")).toBe("2024-03-05T10:20:00.000Z");
+  });
+  test("date-only is midnight UTC; unix seconds are accepted", () => {
+    expect(ok(D, "2024-02-29")).toBe("2024-02-29T00:00:00.000Z");
+    expect(ok(D, 0)).toBe("1970-01-01T00:00:00.000Z");
+    expect(ok(D, 1700000000)).toBe("2023-11-14T22:13:20.000Z");
+  });
+  test("normalised dates sort as strings", () => {
+    const a = ok(D, "2024-01-01T00:00:00+05:00") as string;
+    const b = ok(D, "2023-12-31T20:00:00Z") as string;
+    expect(a < b).toBe(true);
+  });
+  test("rejects missing offsets, impossible dates and other types", () => {
+    expect(err(D, "2024-03-05T10:20:30")).toContain("(Date)");
+    expect(err(D, "2023-02-29")).toContain("Date");
+    expect(err(D, "2024-13-01")).toContain("Date");
+    expect(err(D, "2024-01-01T24:00:00Z")).toContain("Date");
+    expect(err(D, 1.5)).toContain("Date");
+    expect(err(D, true)).toContain("Date");
+    expect(err(D, "yesterday")).toContain("Date");
+  });
+});
+
+describe("arrays and objects", () => {
+  const addr: ValueType = {
+    kind: "object",
+    fields: [
+      { name: "city", type: sc("String"), optional: false },
+      { name: "zip", type: sc("U32"), optional: true },
+    ],
+  };
+  test("arrays are checked element by element, with the element path", () => {
+    const t: ValueType = { kind: "array", element: sc("ID") };
+    expect(ok(t, ["0190A2B4-1234-7ABC-8DEF-0123456789AB"])).toEqual(["0190a2b4-1234-7abc-8def-0123456789ab"]);
+    expect(err(t, ["0190a2b4-1234-7abc-8def-0123456789ab", "x"], "ids")).toMatch(/^'ids\[1\]' must be a UUID/);
+    expect(err(t, "x", "ids")).toBe("'ids' must be an array of ID, got \"x\"");
+  });
+  test("objects: declared order, optional members may be absent or null", () => {
+    expect(ok(addr, { zip: 5, city: "Oslo" })).toEqual({ city: "Oslo", zip: 5 });
+    expect(Object.keys(ok(addr, { zip: 5, city: "Oslo" }) as object)).toEqual(["city", "zip"]);
+    expect(ok(addr, { city: "Oslo" })).toEqual({ city: "Oslo" });
+    expect(ok(addr, { city: "Oslo", zip: null })).toEqual({ city: "Oslo" });
+  });
+  test("objects: unknown and missing members, nested paths", () => {
+    expect(err(addr, { city: "x", street: "y" }, "a")).toContain("unknown member 'street'");
+    expect(err(addr, { zip: 1 }, "a")).toContain("'a.city' is required");
+    expect(err(addr, { city: "x", zip: -1 }, "a")).toMatch(/^'a\.zip' must be an integer between 0 and 4294967295 \(U32\)/);
+    expect(err(addr, [], "a")).toContain("must be an object");
+    const nested: ValueType = { kind: "array", element: addr };
+    expect(err(nested, [{ city: "a" }, { city: 1 }], "xs")).toMatch(/^'xs\[1\]\.city' must be a string/);
+  });
+});
