@@ -49,7 +49,7 @@ function render(sf: SourceFile): GeneratedFile {
 function schemaModule(project: Project, schema: SchemaDescriptor, options: CodegenOptions): SourceFile {
   const statements: Statement[] = [];
   const path = "/schema.ts";
-  statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: options.runtimeImport, namedImports: ["EdgeItem", "NodeItem", "SchemaDescriptor"] });
+  statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: options.runtimeImport, namedImports: [...(schema.edges.length > 0 ? ["EdgeItem"] : []), ...(schema.nodes.length > 0 ? ["NodeItem"] : []), "SchemaDescriptor"] });
   for (const node of schema.nodes) {
     statements.push({ kind: StructureKind.TypeAlias,  isExported: true, name: node.name, type: recordType("NodeItem", node.name, node.fields), docs: [`A ${node.name} node as clients receive it.`] });
   }

@@ -1,0 +1,135 @@
+// The compiler as a whole: multi-file projects, diagnostic formatting, totality on garbage, and
+// generated code that type-checks under `tsc --strict`.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileProject, formatDiagnostic } from "../compiler/index.js";
+import { parseCaseFile } from "./support/case-file.js";
+
+const repo = path.resolve(import.meta.dirname, "..");
+
+describe("compileProject", () => {
+  it("reads schema and queries split across files", () => {
+    const result = compileProject([
+      { file: "queries.hx", text: "QUERY Get(id: ID) =>\n    u <- N<User>(id)\n    RETURN u\n" },
+      { file: "schema.hx", text: "N::User { name: String }\n" },
+    ]);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.schema).toEqual({
+      nodes: [{ name: "User", fields: [{ name: "name", type: { kind: "scalar", name: "String" }, index: "none", default: null }] }],
+      vectors: [],
+      edges: [],
+    });
+    expect(result.files.map((f) => f.path)).toEqual(["schema.ts", "queries/Get.ts", "index.ts", "client.ts"]);
+  });
+
+  it("reports a query defined in two files at the second one", () => {
+    const q = "QUERY Get() =>\n    u <- N<User>\n    RETURN u\n";
+    const result = compileProject([
+      { file: "a.hx", text: `N::User { name: String }\n${q}` },
+      { file: "b.hx", text: q },
+    ]);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.span.file, d.span.start.line, d.span.start.column, d.hint])).toEqual([
+      ["E301", "b.hx", 1, 7, "the first definition is at a.hx:2:7"],
+    ]);
+  });
+
+  it("formats a diagnostic as file:line:col, the source line, a caret under the span, and a hint", () => {
+    const text = "N::User { name: String }\nQUERY Q() =>\n    u <- AddN<User>({nmae: \"x\"})\n    RETURN u\n";
+    const result = compileProject([{ file: "q.hx", text }]);
+    expect(result.diagnostics).toHaveLength(1);
+    expect(formatDiagnostic(result.diagnostics[0]!, new Map([["q.hx", text]]))).toBe(
+      [
+        "q.hx:3:22: error E110: unknown field 'nmae' on User",
+        "3 |     u <- AddN<User>({nmae: \"x\"})",
+        "  |                      ^^^^",
+        "  hint: did you mean 'name'?",
+      ].join("\n"),
+    );
+  });
+
+  it("never throws and always explains itself on garbage and on mutations of valid programs", () => {
+    const seedText = fs.readFileSync(path.join(repo, "examples/social/queries.hx"), "utf8") + fs.readFileSync(path.join(repo, "examples/social/schema.hx"), "utf8");
+    let state = 12345;
+    const rand = (n: number): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % n;
+    };
+    const alphabet = "N::E<>(){}[]_,:\"'!#@ \n\tQUERY RETURN AddN WHERE GT 0 1.5 -3 User Follows =>";
+    for (let i = 0; i < 400; i++) {
+      let text: string;
+      if (i % 2 === 0) {
+        const start = rand(seedText.length);
+        const cut = rand(40);
+        const insert = Array.from({ length: rand(6) }, () => alphabet[rand(alphabet.length)]).join("");
+        text = seedText.slice(0, start) + insert + seedText.slice(start + cut);
+      } else {
+        text = Array.from({ length: rand(200) }, () => alphabet[rand(alphabet.length)]).join("");
+      }
+      const result = compileProject([{ file: "fuzz.hx", text }]);
+      expect(result.diagnostics.every((d) => d.code !== "E999"), result.diagnostics.map((d) => d.message).join("\n")).toBe(true);
+      if (!result.ok) expect(result.diagnostics.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("generated code", () => {
+  it("type-checks under tsc --strict for the example and every conformance case", () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "strand-typecheck-"));
+    try {
+      const projects: { name: string; sources: { file: string; text: string }[] }[] = [];
+      const example = path.join(repo, "examples/social");
+      projects.push({
+        name: "example",
+        sources: fs.readdirSync(example).filter((f) => f.endsWith(".hx")).map((f) => ({ file: f, text: fs.readFileSync(path.join(example, f), "utf8") })),
+      });
+      const casesDir = path.join(repo, "test/conformance");
+      for (const f of fs.readdirSync(casesDir).filter((f) => f.endsWith(".case"))) {
+        const c = parseCaseFile(fs.readFileSync(path.join(casesDir, f), "utf8"), f);
+        if (c.diagnostics === null) projects.push({ name: f.replace(/\.case$/, ""), sources: [{ file: "case.hx", text: c.hx }] });
+      }
+      for (const p of projects) {
+        const result = compileProject(p.sources);
+        expect(result.ok, `${p.name}: ${result.diagnostics.map((d) => d.message).join("; ")}`).toBe(true);
+        for (const file of result.files) {
+          const target = path.join(out, p.name, file.path);
+          fs.mkdirSync(path.dirname(target), { recursive: true });
+          fs.writeFileSync(target, file.text);
+        }
+      }
+      fs.writeFileSync(
+        path.join(out, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            noUnusedLocals: true,
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            lib: ["ES2023", "DOM"],
+            types: [],
+            skipLibCheck: true,
+            baseUrl: ".",
+            paths: { "strand/runtime": [path.join(repo, "runtime/index.ts")] },
+          },
+          include: ["**/*.ts"],
+        }),
+      );
+      const tsc = path.join(repo, "node_modules/typescript/bin/tsc");
+      let output = "";
+      try {
+        execFileSync(process.execPath, [tsc, "-p", out], { encoding: "utf8", stdio: "pipe" });
+      } catch (e) {
+        output = String((e as { stdout?: string }).stdout ?? e);
+      }
+      expect(output).toBe("");
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
