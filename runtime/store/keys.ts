@@ -31,8 +31,9 @@
 //   For a UNIQUE field, `unique` holds at most one id per value; INDEX fields list every id.
 //   Index entries are rewritten in the same transaction as the record they describe.
 // - indexValue is the canonical field value when it is a number, a boolean, or a string of at
-//   most MAX_INLINE_STRING characters not starting with "\x01"; anything else (long strings,
-//   arrays, objects) is replaced by "\x01" + sha256 of its JSON (equality lookups only).
+//   most MAX_INLINE_STRING characters with no character U+0000..U+0004; anything else (long
+//   or control-character strings, arrays, objects) is replaced by "\x01" + base64url(sha256 of
+//   its JSON), which no inline value can equal (equality lookups only).
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../schema.js";
 
@@ -51,6 +52,10 @@ export type Key = KeyPart[];
 
 export const MAX_INLINE_STRING = 256;
 
+// ordered-binary escapes the bytes 0x00-0x04 (its separators) only in strings shorter than 64
+// characters, so such characters never go into a key inline.
+const KEY_UNSAFE = /[\x00-\x04]/;
+
 /** The key component for a field value in `index` / `unique`. */
 export function indexValue(value: JsonValue): string | number | boolean {
   switch (typeof value) {
@@ -58,10 +63,11 @@ export function indexValue(value: JsonValue): string | number | boolean {
     case "boolean":
       return value;
     case "string":
-      if (value.length <= MAX_INLINE_STRING && value.charCodeAt(0) !== 1) return value;
+      if (value.length <= MAX_INLINE_STRING && !KEY_UNSAFE.test(value)) return value;
       break;
   }
-  return "\x01" + createHash("sha256").update(JSON.stringify(value)).digest("hex");
+  // 44 characters: short enough to be escaped properly, and no inline string starts with \x01.
+  return "\x01" + createHash("sha256").update(JSON.stringify(value)).digest("base64url");
 }
 
 export const nodeKey = (label: string, id: string): Key => [label, id];
