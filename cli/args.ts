@@ -1,7 +1,7 @@
 // Parses `strand <command> [dir] [flags]` into a typed command. Bad input throws UsageError.
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { DEFAULT_RUNTIME_IMPORT } from "./compile-dir.js";
+import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "./defaults.js";
 import { UsageError } from "./usage.js";
 
 export type Command =
@@ -30,10 +30,6 @@ const SERVE_FLAGS = {
   "body-limit": { type: "string" },
 } as const;
 
-export const DEFAULT_PORT = 6969;
-export const DEFAULT_SERVE_HOST = "127.0.0.1";
-export const DEFAULT_DATA_DIR = "data";
-
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const [name, ...rest] = argv;
   if (name === undefined || name === "-h" || name === "--help" || name === "help") return { kind: "help" };
@@ -50,7 +46,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       return {
         kind: "compile",
         dir: projectDir(positionals),
-        outDir: resolve(nonEmpty("--out", values.out) ?? "generated"),
+        outDir: resolve(nonEmpty("--out", values.out) ?? DEFAULT_OUT_DIR),
         runtimeImport: nonEmpty("--runtime-import", values["runtime-import"]) ?? DEFAULT_RUNTIME_IMPORT,
       };
     }

@@ -1,6 +1,7 @@
 // Compiles a project folder and renders its diagnostics the way every command prints them.
 import { compileProject } from "../compiler/index.js";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "../compiler/diagnostics.js";
+import { DEFAULT_RUNTIME_IMPORT } from "./defaults.js";
 import { readProjectSources, type SourceFile } from "./sources.js";
 
 export type CompileResult = ReturnType<typeof compileProject>;
@@ -14,7 +15,6 @@ export interface CompiledDir {
   queryFiles: { path: string; text: string }[];
 }
 
-export const DEFAULT_RUNTIME_IMPORT = "strand/runtime";
 const QUERY_FILE = /^queries\/[^/]+\.ts$/;
 
 export interface CompileDirOptions {

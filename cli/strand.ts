@@ -1,26 +1,23 @@
 #!/usr/bin/env node
 // The `strand` command line. Exit codes: 0 success, 1 the project or the server failed, 2 bad usage.
 import { parseCommand, type Command } from "./args.js";
-import { runCheck } from "./commands/check.js";
-import { runCompile } from "./commands/compile.js";
-import { runInit } from "./commands/init.js";
-import { runServe } from "./commands/serve.js";
 import { ProjectError } from "./sources.js";
 import { USAGE, UsageError } from "./usage.js";
 
+// Commands are imported on demand: the compiler (and TypeScript with it) loads only when needed.
 async function run(command: Command): Promise<number> {
   switch (command.kind) {
     case "help":
       process.stdout.write(USAGE);
       return 0;
     case "init":
-      return runInit(command.dir);
+      return (await import("./commands/init.js")).runInit(command.dir);
     case "check":
-      return runCheck(command.dir);
+      return (await import("./commands/check.js")).runCheck(command.dir);
     case "compile":
-      return runCompile(command.dir, command.outDir, command.runtimeImport);
+      return (await import("./commands/compile.js")).runCompile(command.dir, command.outDir, command.runtimeImport);
     case "serve":
-      return runServe({
+      return (await import("./commands/serve.js")).runServe({
         dir: command.dir,
         port: command.port,
         host: command.host,

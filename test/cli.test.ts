@@ -1,0 +1,99 @@
+// The `strand` command line (built dist/cli/strand.js): init, check, compile, usage errors, and
+// serve refusing a project that does not compile.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, REPO_ROOT, SOCIAL_EXAMPLE, tempDir } from "./support/server.js";
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function strand(args: string[], cwd = REPO_ROOT): Run {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const work = tempDir("strand-cli-");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const BROKEN = "N::User {\n    name: String\n}\n\nQUERY GetUser(id: ID) =>\n    user <- N<Usr>(id)\n    RETURN user\n";
+const BROKEN_REPORT =
+  "broken/app.hx:6:15: error E101: unknown node type 'Usr'\n" +
+  "6 |     user <- N<Usr>(id)\n" +
+  "  |               ^^^\n" +
+  "  hint: did you mean 'User'?\n";
+
+describe("strand CLI", () => {
+  it("--help prints usage; bad commands and flags exit 2 with usage", () => {
+    const help = strand(["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: strand <command> \[options\]/);
+    const unknown = strand(["frobnicate"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^strand: unknown command "frobnicate"\n\nusage: strand/);
+    const badFlag = strand(["serve", "--bogus"]);
+    expect(badFlag.status).toBe(2);
+    expect(badFlag.stderr).toContain("Unknown option '--bogus'");
+    const badPort = strand(["serve", "--port", "http"]);
+    expect(badPort.status).toBe(2);
+    expect(badPort.stderr).toMatch(/^strand: --port must be an integer from 0 to 65535, got "http"\n/);
+    expect(strand(["check", "a", "b"]).status).toBe(2);
+  });
+
+  it("init copies the template and refuses to overwrite .hx files", () => {
+    const dir = join(work, "fresh");
+    const first = strand(["init", dir]);
+    expect(first.status).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["queries.hx", "schema.hx"]);
+    for (const f of ["queries.hx", "schema.hx"]) {
+      expect(readFileSync(join(dir, f), "utf8")).toBe(readFileSync(join(SOCIAL_EXAMPLE, f), "utf8"));
+    }
+    writeFileSync(join(dir, "schema.hx"), "// mine\n");
+    const again = strand(["init", dir]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("already contains queries.hx, schema.hx; refusing to overwrite");
+    expect(readFileSync(join(dir, "schema.hx"), "utf8")).toBe("// mine\n");
+  });
+
+  it("check reports ok with counts, or diagnostics with snippets and exit 1", () => {
+    const good = strand(["check", "examples/social"]);
+    expect(good).toEqual({ status: 0, stdout: "ok: 22 queries, 4 types\n", stderr: "" });
+
+    mkdirSync(join(work, "broken"), { recursive: true });
+    writeFileSync(join(work, "broken", "app.hx"), BROKEN);
+    expect(strand(["check", "broken"], work)).toEqual({ status: 1, stdout: "", stderr: `${BROKEN_REPORT}1 error\n` });
+
+    mkdirSync(join(work, "empty"), { recursive: true });
+    expect(strand(["check", "empty"], work)).toEqual({ status: 1, stdout: "", stderr: "strand: no .hx files in empty\n" });
+  });
+
+  it("compile writes the generated files and removes stale query modules", () => {
+    const out = join(work, "generated");
+    const first = strand(["compile", "examples/social", "--out", out]);
+    expect(first.status).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["client.ts", "index.ts", "queries", "schema.ts"]);
+    expect(readdirSync(join(out, "queries"))).toHaveLength(22);
+    expect(readFileSync(join(out, "queries", "GetUser.ts"), "utf8")).toContain('from "strand/runtime"');
+
+    writeFileSync(join(out, "queries", "Removed.ts"), "export {};\n");
+    const second = strand(["compile", "examples/social", "--out", out, "--runtime-import", "strand/runtime"]);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/\(0 written, 25 unchanged, 1 removed\)\n$/);
+    expect(existsSync(join(out, "queries", "Removed.ts"))).toBe(false);
+
+    const custom = join(work, "custom");
+    expect(strand(["compile", "examples/social", "--out", custom, "--runtime-import", "../../runtime/index.js"]).status).toBe(0);
+    expect(readFileSync(join(custom, "queries", "GetUser.ts"), "utf8")).toContain('from "../../runtime/index.js"');
+  });
+
+  it("serve refuses a project that does not compile", () => {
+    const data = join(work, "never");
+    const r = strand(["serve", "broken", "--port", "0", "--data", data], work);
+    expect(r).toEqual({ status: 1, stdout: "", stderr: `${BROKEN_REPORT}the project has 1 error; not serving\n` });
+    expect(existsSync(data)).toBe(false);
+  });
+});
