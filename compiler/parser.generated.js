@@ -8,6 +8,11 @@
     "String", "Boolean", "I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "U128", "F32", "F64", "ID", "Date",
   ]);
 
+  // Keywords (and the anonymous `_`) are never identifiers.
+  const RESERVED = new Set([
+    "QUERY", "RETURN", "FOR", "IN", "DROP", "NONE", "NOW", "INDEX", "UNIQUE", "DEFAULT", "MIGRATION", "AS", "true", "false", "_",
+  ]);
+
   // Marker for `..` inside a projection or closure body.
   const SPREAD = { spread: true };
 
@@ -236,13 +241,14 @@ function peg$parse(input, options) {
   const peg$r0 = /^[ENV]/;
   const peg$r1 = /^[0-9]/;
   const peg$r2 = /^[A-Za-z_]/;
-  const peg$r3 = /^[^"\\]/;
-  const peg$r4 = /^[0-9a-fA-F]/;
-  const peg$r5 = /^[eE]/;
-  const peg$r6 = /^[+\-]/;
-  const peg$r7 = /^[A-Za-z0-9_]/;
-  const peg$r8 = /^[ \t\r\n\uFEFF]/;
-  const peg$r9 = /^[^\n]/;
+  const peg$r3 = /^[A-Za-z0-9_]/;
+  const peg$r4 = /^[^"\\]/;
+  const peg$r5 = /^[0-9a-fA-F]/;
+  const peg$r6 = /^[eE]/;
+  const peg$r7 = /^[+\-]/;
+  const peg$r8 = /^[ \t\r\n\uFEFF\/]/;
+  const peg$r9 = /^[ \t\r\n\uFEFF]/;
+  const peg$r10 = /^[^\n]/;
 
   const peg$e0 = peg$classExpectation(["E", "N", "V"], false, false, false);
   const peg$e1 = peg$literalExpectation("::", false);
@@ -265,38 +271,38 @@ function peg$parse(input, options) {
   const peg$e18 = peg$literalExpectation("?", false);
   const peg$e19 = peg$otherExpectation("type");
   const peg$e20 = peg$classExpectation([["A", "Z"], ["a", "z"], "_"], false, false, false);
-  const peg$e21 = peg$literalExpectation("(", false);
-  const peg$e22 = peg$literalExpectation(")", false);
-  const peg$e23 = peg$literalExpectation(",", false);
-  const peg$e24 = peg$literalExpectation("<-", false);
-  const peg$e25 = peg$literalExpectation("!", false);
-  const peg$e26 = peg$literalExpectation("<", false);
-  const peg$e27 = peg$literalExpectation(">", false);
-  const peg$e28 = peg$literalExpectation("|", false);
-  const peg$e29 = peg$literalExpectation("..", false);
-  const peg$e30 = peg$otherExpectation("string");
-  const peg$e31 = peg$literalExpectation("\"", false);
-  const peg$e32 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e33 = peg$literalExpectation("\\", false);
-  const peg$e34 = peg$literalExpectation("/", false);
-  const peg$e35 = peg$literalExpectation("'", false);
-  const peg$e36 = peg$literalExpectation("n", false);
-  const peg$e37 = peg$literalExpectation("t", false);
-  const peg$e38 = peg$literalExpectation("r", false);
-  const peg$e39 = peg$literalExpectation("b", false);
-  const peg$e40 = peg$literalExpectation("f", false);
-  const peg$e41 = peg$literalExpectation("0", false);
-  const peg$e42 = peg$literalExpectation("u{", false);
-  const peg$e43 = peg$classExpectation([["0", "9"], ["a", "f"], ["A", "F"]], false, false, false);
-  const peg$e44 = peg$literalExpectation("u", false);
-  const peg$e45 = peg$otherExpectation("number");
-  const peg$e46 = peg$literalExpectation("-", false);
-  const peg$e47 = peg$literalExpectation(".", false);
-  const peg$e48 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e49 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e50 = peg$otherExpectation("name");
-  const peg$e51 = peg$otherExpectation("identifier");
-  const peg$e52 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
+  const peg$e21 = peg$classExpectation([["A", "Z"], ["a", "z"], ["0", "9"], "_"], false, false, false);
+  const peg$e22 = peg$literalExpectation("(", false);
+  const peg$e23 = peg$literalExpectation(")", false);
+  const peg$e24 = peg$literalExpectation(",", false);
+  const peg$e25 = peg$literalExpectation("<-", false);
+  const peg$e26 = peg$literalExpectation("!", false);
+  const peg$e27 = peg$literalExpectation("<", false);
+  const peg$e28 = peg$literalExpectation(">", false);
+  const peg$e29 = peg$literalExpectation("|", false);
+  const peg$e30 = peg$literalExpectation("..", false);
+  const peg$e31 = peg$otherExpectation("string");
+  const peg$e32 = peg$literalExpectation("\"", false);
+  const peg$e33 = peg$classExpectation(["\"", "\\"], true, false, false);
+  const peg$e34 = peg$literalExpectation("\\", false);
+  const peg$e35 = peg$literalExpectation("/", false);
+  const peg$e36 = peg$literalExpectation("'", false);
+  const peg$e37 = peg$literalExpectation("n", false);
+  const peg$e38 = peg$literalExpectation("t", false);
+  const peg$e39 = peg$literalExpectation("r", false);
+  const peg$e40 = peg$literalExpectation("b", false);
+  const peg$e41 = peg$literalExpectation("f", false);
+  const peg$e42 = peg$literalExpectation("0", false);
+  const peg$e43 = peg$literalExpectation("u{", false);
+  const peg$e44 = peg$classExpectation([["0", "9"], ["a", "f"], ["A", "F"]], false, false, false);
+  const peg$e45 = peg$literalExpectation("u", false);
+  const peg$e46 = peg$otherExpectation("number");
+  const peg$e47 = peg$literalExpectation("-", false);
+  const peg$e48 = peg$literalExpectation(".", false);
+  const peg$e49 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e50 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e51 = peg$otherExpectation("name");
+  const peg$e52 = peg$otherExpectation("identifier");
   const peg$e53 = peg$literalExpectation("QUERY", false);
   const peg$e54 = peg$literalExpectation("RETURN", false);
   const peg$e55 = peg$literalExpectation("FOR", false);
@@ -311,9 +317,11 @@ function peg$parse(input, options) {
   const peg$e64 = peg$literalExpectation("AS", false);
   const peg$e65 = peg$literalExpectation("true", false);
   const peg$e66 = peg$literalExpectation("false", false);
-  const peg$e67 = peg$classExpectation([" ", "\t", "\r", "\n", "\uFEFF"], false, false, false);
-  const peg$e68 = peg$literalExpectation("//", false);
-  const peg$e69 = peg$classExpectation(["\n"], true, false, false);
+  const peg$e67 = peg$otherExpectation("whitespace");
+  const peg$e68 = peg$classExpectation([" ", "\t", "\r", "\n", "\uFEFF", "/"], false, false, false);
+  const peg$e69 = peg$classExpectation([" ", "\t", "\r", "\n", "\uFEFF"], false, false, false);
+  const peg$e70 = peg$literalExpectation("//", false);
+  const peg$e71 = peg$classExpectation(["\n"], true, false, false);
 
   function peg$f0(items) {    return { kind: "SourceFile", items, span: span() };  }
   function peg$f1(name, fields) {    return { kind: "NodeSchema", name, fields, span: span() };  }
@@ -357,67 +365,74 @@ function peg$parse(input, options) {
   function peg$f21(element) {    return { kind: "ArrayType", element, span: span() };  }
   function peg$f22(fields) {    return { kind: "ObjectType", fields: fields ?? [], span: span() };  }
   function peg$f23(name, optional, type) {    return { name, optional: optional !== null, type, span: span() };  }
-  function peg$f24(name) {
+  function peg$f24(name) {    return RESERVED.has(name);  }
+  function peg$f25(name) {
     const scalar = SCALARS.has(name);
     return scalar ? { kind: "ScalarType", name, span: span() } : { kind: "NamedType", name, span: span() };
   }
-  function peg$f25(attributes, name, params, body, returns) {    return { kind: "Query", attributes, name, params: params ?? [], body, returns, span: span() };  }
-  function peg$f26(name, args) {    return { name, args: args ?? [], span: span() };  }
-  function peg$f27(name, optional, type) {    return { name, optional: optional !== null, type, span: span() };  }
-  function peg$f28() {    return { kind: "ReturnNone", span: span() };  }
-  function peg$f29(values) {    return { kind: "ReturnValues", values, span: span() };  }
-  function peg$f30(name, value) {    return { kind: "Assign", name, value, span: span() };  }
-  function peg$f31(target) {    return { kind: "Drop", target, span: span() };  }
-  function peg$f32(binding, iterable, body) {    return { kind: "For", binding, iterable, body, span: span() };  }
-  function peg$f33(names) {    return { kind: "ForDestructure", names, span: span() };  }
-  function peg$f34(name) {    return { kind: "ForName", name, span: span() };  }
-  function peg$f35(expr) {    return { kind: "ExprStatement", expr, span: span() };  }
-  function peg$f36(operand) {    return { kind: "Not", operand, span: span() };  }
-  function peg$f37(literal) {    return { kind: "Literal", literal, span: span() };  }
-  function peg$f38(elements) {    return { kind: "Array", elements: elements ?? [], span: span() };  }
-  function peg$f39(entries) {    return { kind: "Object", entries: entries ?? [], span: span() };  }
-  function peg$f40(key, value) {    return { key, value, span: span() };  }
-  function peg$f41(key) {    return { key, value: { kind: "Ident", name: key.name, span: key.span }, span: span() };  }
-  function peg$f42(source, steps) {    return traversal(source, steps);  }
-  function peg$f43() {    return { kind: "Anonymous", span: span() };  }
-  function peg$f44(source, steps) {    return traversal(source, steps);  }
-  function peg$f45(item, typeArg, args) {    return { kind: "Lookup", item, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
-  function peg$f46(source, steps) {    return traversal(source, steps);  }
-  function peg$f47(name, typeArg, args) {    return { kind: "GenericCall", name, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
-  function peg$f48(callee, args) {    return { kind: "Call", callee, args, span: span() };  }
-  function peg$f49(source, steps) {    return traversal(source, steps);  }
-  function peg$f50(name) {    return { kind: "Var", name, span: span() };  }
-  function peg$f51(name, value) {    return { name, value, span: span() };  }
-  function peg$f52(value) {    return { name: null, value, span: span() };  }
-  function peg$f53(name, typeArg, args) {    return { kind: "Call", name, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
-  function peg$f54(items) {    return { kind: "Projection", ...projectionParts(items), span: span() };  }
-  function peg$f55(fields) {    return { kind: "Exclusion", fields: fields ?? [], span: span() };  }
-  function peg$f56(param, items) {    return { kind: "Closure", param, ...projectionParts(items), span: span() };  }
-  function peg$f57() {    return SPREAD;  }
-  function peg$f58(key, value) {    return { key, value, span: span() };  }
-  function peg$f59(key) {    return { key, value: null, span: span() };  }
-  function peg$f60(chars) {    return { kind: "String", value: chars.join(""), span: span() };  }
-  function peg$f61() {    return '"';  }
-  function peg$f62() {    return "\\";  }
-  function peg$f63() {    return "/";  }
-  function peg$f64() {    return "'";  }
-  function peg$f65() {    return "\n";  }
-  function peg$f66() {    return "\t";  }
-  function peg$f67() {    return "\r";  }
-  function peg$f68() {    return "\b";  }
-  function peg$f69() {    return "\f";  }
-  function peg$f70() {    return "\0";  }
-  function peg$f71(hex) {    return parseInt(hex, 16) <= 0x10ffff;  }
-  function peg$f72(hex) {    return String.fromCodePoint(parseInt(hex, 16));  }
-  function peg$f73(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
-  function peg$f74(raw) {    return { kind: "Number", value: Number(raw), raw, isFloat: /[.eE]/.test(raw), span: span() };  }
-  function peg$f75() {    return { kind: "Boolean", value: true, span: span() };  }
-  function peg$f76() {    return { kind: "Boolean", value: false, span: span() };  }
-  function peg$f77() {    return { kind: "None", span: span() };  }
-  function peg$f78() {    return { kind: "Now", span: span() };  }
-  function peg$f79(digits) {    return Number(digits);  }
-  function peg$f80(name) {    return ident(name);  }
-  function peg$f81(name) {    return ident(name);  }
+  function peg$f26(attributes, name, params, body, returns) {    return { kind: "Query", attributes, name, params: params ?? [], body, returns, span: span() };  }
+  function peg$f27(name, args) {    return { name, args: args ?? [], span: span() };  }
+  function peg$f28(name, optional, type) {    return { name, optional: optional !== null, type, span: span() };  }
+  function peg$f29() {    return { kind: "ReturnNone", span: span() };  }
+  function peg$f30(values) {    return { kind: "ReturnValues", values, span: span() };  }
+  function peg$f31(name, value) {    return { kind: "Assign", name, value, span: span() };  }
+  function peg$f32(target) {    return { kind: "Drop", target, span: span() };  }
+  function peg$f33(binding, iterable, body) {    return { kind: "For", binding, iterable, body, span: span() };  }
+  function peg$f34(names) {    return { kind: "ForDestructure", names, span: span() };  }
+  function peg$f35(name) {    return { kind: "ForName", name, span: span() };  }
+  function peg$f36(expr) {    return { kind: "ExprStatement", expr, span: span() };  }
+  function peg$f37(operand) {    return { kind: "Not", operand, span: span() };  }
+  function peg$f38(literal) {    return { kind: "Literal", literal, span: span() };  }
+  function peg$f39(elements) {    return { kind: "Array", elements: elements ?? [], span: span() };  }
+  function peg$f40(entries) {    return { kind: "Object", entries: entries ?? [], span: span() };  }
+  function peg$f41(key, value) {    return { key, value, span: span() };  }
+  function peg$f42(key) {    return { key, value: { kind: "Ident", name: key.name, span: key.span }, span: span() };  }
+  function peg$f43(source, steps) {    return traversal(source, steps);  }
+  function peg$f44() {    return { kind: "Anonymous", span: span() };  }
+  function peg$f45(source, steps) {    return traversal(source, steps);  }
+  function peg$f46(item, typeArg, args) {    return { kind: "Lookup", item, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
+  function peg$f47(head) {    return head.kind === "Call";  }
+  function peg$f48(head, steps) {    return head.kind === "Call" ? head : traversal(head, steps ?? []);  }
+  function peg$f49(name, tail) {
+    if (tail === null) return { kind: "Var", name, span: span() };
+    if (tail.typeArg === undefined) return { kind: "Call", callee: name, args: tail.args, span: span() };
+    return { kind: "GenericCall", name, typeArg: tail.typeArg, args: tail.args ?? [], hasParens: tail.args !== null, span: span() };
+  }
+  function peg$f50(typeArg, args) {    return { typeArg, args };  }
+  function peg$f51(args) {    return { args };  }
+  function peg$f52(args) {    return args ?? [];  }
+  function peg$f53(name, value) {    return { name, value, span: span() };  }
+  function peg$f54(value) {    return { name: null, value, span: span() };  }
+  function peg$f55(name, typeArg, args) {    return { kind: "Call", name, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
+  function peg$f56(items) {    return { kind: "Projection", ...projectionParts(items), span: span() };  }
+  function peg$f57(fields) {    return { kind: "Exclusion", fields: fields ?? [], span: span() };  }
+  function peg$f58(param, items) {    return { kind: "Closure", param, ...projectionParts(items), span: span() };  }
+  function peg$f59() {    return SPREAD;  }
+  function peg$f60(key, value) {    return { key, value, span: span() };  }
+  function peg$f61(key) {    return { key, value: null, span: span() };  }
+  function peg$f62(chars) {    return { kind: "String", value: chars.join(""), span: span() };  }
+  function peg$f63() {    return '"';  }
+  function peg$f64() {    return "\\";  }
+  function peg$f65() {    return "/";  }
+  function peg$f66() {    return "'";  }
+  function peg$f67() {    return "\n";  }
+  function peg$f68() {    return "\t";  }
+  function peg$f69() {    return "\r";  }
+  function peg$f70() {    return "\b";  }
+  function peg$f71() {    return "\f";  }
+  function peg$f72() {    return "\0";  }
+  function peg$f73(hex) {    return parseInt(hex, 16) <= 0x10ffff;  }
+  function peg$f74(hex) {    return String.fromCodePoint(parseInt(hex, 16));  }
+  function peg$f75(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
+  function peg$f76(raw) {    return { kind: "Number", value: Number(raw), raw, isFloat: /[.eE]/.test(raw), span: span() };  }
+  function peg$f77() {    return { kind: "Boolean", value: true, span: span() };  }
+  function peg$f78() {    return { kind: "Boolean", value: false, span: span() };  }
+  function peg$f79() {    return { kind: "None", span: span() };  }
+  function peg$f80() {    return { kind: "Now", span: span() };  }
+  function peg$f81(digits) {    return Number(digits);  }
+  function peg$f82(name) {    return ident(name);  }
+  function peg$f83(name) {    return RESERVED.has(name);  }
+  function peg$f84(name) {    return ident(name);  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -595,9 +610,14 @@ function peg$parse(input, options) {
     s1 = [];
     s2 = peg$currPos;
     s3 = peg$parse_();
-    s4 = peg$parseTopLevelItem();
-    if (s4 !== peg$FAILED) {
-      s2 = s4;
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parseTopLevelItem();
+      if (s4 !== peg$FAILED) {
+        s2 = s4;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
     } else {
       peg$currPos = s2;
       s2 = peg$FAILED;
@@ -606,17 +626,27 @@ function peg$parse(input, options) {
       s1.push(s2);
       s2 = peg$currPos;
       s3 = peg$parse_();
-      s4 = peg$parseTopLevelItem();
-      if (s4 !== peg$FAILED) {
-        s2 = s4;
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseTopLevelItem();
+        if (s4 !== peg$FAILED) {
+          s2 = s4;
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
       }
     }
     s2 = peg$parse_();
-    peg$savedPos = s0;
-    s0 = peg$f0(s1);
+    if (s2 !== peg$FAILED) {
+      peg$savedPos = s0;
+      s0 = peg$f0(s1);
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
 
     return s0;
   }
@@ -651,31 +681,46 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseWord();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseUNIQUE();
-          if (s7 === peg$FAILED) {
-            if (input.charCodeAt(peg$currPos) === 123) {
-              s7 = peg$c1;
-              peg$currPos++;
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseWord();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                s7 = peg$parseUNIQUE();
+                if (s7 === peg$FAILED) {
+                  if (input.charCodeAt(peg$currPos) === 123) {
+                    s7 = peg$c1;
+                    peg$currPos++;
+                  } else {
+                    s7 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                  }
+                }
+                if (s7 !== peg$FAILED) {
+                  s1 = [s1, s2, s3, s4, s5, s6, s7];
+                  s0 = s1;
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
-              s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e2); }
+              peg$currPos = s0;
+              s0 = peg$FAILED;
             }
-          }
-          if (s7 !== peg$FAILED) {
-            s1 = [s1, s2, s3, s4, s5, s6, s7];
-            s0 = s1;
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -703,25 +748,35 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        if (input.substr(peg$currPos, 2) === peg$c0) {
-          s3 = peg$c0;
-          peg$currPos += 2;
-        } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
-        }
-        if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          s5 = input.charAt(peg$currPos);
-          if (peg$r1.test(s5)) {
-            peg$currPos++;
+        if (s2 !== peg$FAILED) {
+          if (input.substr(peg$currPos, 2) === peg$c0) {
+            s3 = peg$c0;
+            peg$currPos += 2;
           } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e4); }
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e1); }
           }
-          if (s5 !== peg$FAILED) {
-            s1 = [s1, s2, s3, s4, s5];
-            s0 = s1;
+          if (s3 !== peg$FAILED) {
+            s4 = peg$parse_();
+            if (s4 !== peg$FAILED) {
+              s5 = input.charAt(peg$currPos);
+              if (peg$r1.test(s5)) {
+                peg$currPos++;
+              } else {
+                s5 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e4); }
+              }
+              if (s5 !== peg$FAILED) {
+                s1 = [s1, s2, s3, s4, s5];
+                s0 = s1;
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -781,22 +836,37 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseIdentifier();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseFieldBlock();
-          if (s7 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f1(s5, s7);
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseIdentifier();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                s7 = peg$parseFieldBlock();
+                if (s7 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f1(s5, s7);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -830,22 +900,37 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseIdentifier();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseFieldBlock();
-          if (s7 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f2(s5, s7);
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseIdentifier();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                s7 = peg$parseFieldBlock();
+                if (s7 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f2(s5, s7);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -879,55 +964,85 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseIdentifier();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$currPos;
-          s7 = peg$parse_();
-          s8 = peg$parseUNIQUE();
-          if (s8 !== peg$FAILED) {
-            s7 = [s7, s8];
-            s6 = s7;
-          } else {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
-          }
-          if (s6 === peg$FAILED) {
-            s6 = null;
-          }
-          s7 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 123) {
-            s8 = peg$c1;
-            peg$currPos++;
-          } else {
-            s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e2); }
-          }
-          if (s8 !== peg$FAILED) {
-            s9 = peg$parse_();
-            s10 = peg$parseEdgeEntries();
-            if (s10 === peg$FAILED) {
-              s10 = null;
-            }
-            s11 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 125) {
-              s12 = peg$c7;
-              peg$currPos++;
-            } else {
-              s12 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e9); }
-            }
-            if (s12 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f3(s5, s6, s10);
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseIdentifier();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$currPos;
+              s7 = peg$parse_();
+              if (s7 !== peg$FAILED) {
+                s8 = peg$parseUNIQUE();
+                if (s8 !== peg$FAILED) {
+                  s7 = [s7, s8];
+                  s6 = s7;
+                } else {
+                  peg$currPos = s6;
+                  s6 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s6;
+                s6 = peg$FAILED;
+              }
+              if (s6 === peg$FAILED) {
+                s6 = null;
+              }
+              s7 = peg$parse_();
+              if (s7 !== peg$FAILED) {
+                if (input.charCodeAt(peg$currPos) === 123) {
+                  s8 = peg$c1;
+                  peg$currPos++;
+                } else {
+                  s8 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                }
+                if (s8 !== peg$FAILED) {
+                  s9 = peg$parse_();
+                  if (s9 !== peg$FAILED) {
+                    s10 = peg$parseEdgeEntries();
+                    if (s10 === peg$FAILED) {
+                      s10 = null;
+                    }
+                    s11 = peg$parse_();
+                    if (s11 !== peg$FAILED) {
+                      if (input.charCodeAt(peg$currPos) === 125) {
+                        s12 = peg$c7;
+                        peg$currPos++;
+                      } else {
+                        s12 = peg$FAILED;
+                        if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                      }
+                      if (s12 !== peg$FAILED) {
+                        peg$savedPos = s0;
+                        s0 = peg$f3(s5, s6, s10);
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1016,19 +1131,29 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 58) {
-          s4 = peg$c9;
-          peg$currPos++;
-        } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          s6 = peg$parseIdentifier();
-          if (s6 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f4(s6);
+        if (s3 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 58) {
+            s4 = peg$c9;
+            peg$currPos++;
+          } else {
+            s4 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parseIdentifier();
+              if (s6 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f4(s6);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1067,19 +1192,29 @@ function peg$parse(input, options) {
         }
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 58) {
-            s4 = peg$c9;
-            peg$currPos++;
-          } else {
-            s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e11); }
-          }
-          if (s4 !== peg$FAILED) {
-            s5 = peg$parse_();
-            s6 = peg$parseIdentifier();
-            if (s6 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f5(s6);
+          if (s3 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 58) {
+              s4 = peg$c9;
+              peg$currPos++;
+            } else {
+              s4 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            }
+            if (s4 !== peg$FAILED) {
+              s5 = peg$parse_();
+              if (s5 !== peg$FAILED) {
+                s6 = peg$parseIdentifier();
+                if (s6 !== peg$FAILED) {
+                  peg$savedPos = s0;
+                  s0 = peg$f5(s6);
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1118,19 +1253,29 @@ function peg$parse(input, options) {
           }
           if (s2 !== peg$FAILED) {
             s3 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 58) {
-              s4 = peg$c9;
-              peg$currPos++;
-            } else {
-              s4 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e11); }
-            }
-            if (s4 !== peg$FAILED) {
-              s5 = peg$parse_();
-              s6 = peg$parseFieldBlock();
-              if (s6 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f6(s6);
+            if (s3 !== peg$FAILED) {
+              if (input.charCodeAt(peg$currPos) === 58) {
+                s4 = peg$c9;
+                peg$currPos++;
+              } else {
+                s4 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e11); }
+              }
+              if (s4 !== peg$FAILED) {
+                s5 = peg$parse_();
+                if (s5 !== peg$FAILED) {
+                  s6 = peg$parseFieldBlock();
+                  if (s6 !== peg$FAILED) {
+                    peg$savedPos = s0;
+                    s0 = peg$f6(s6);
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -1166,21 +1311,31 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseFieldList();
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 125) {
-        s5 = peg$c7;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e9); }
-      }
-      if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f7(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseFieldList();
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 125) {
+            s5 = peg$c7;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f7(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1241,7 +1396,12 @@ function peg$parse(input, options) {
     s2 = peg$parseIndexModifier();
     if (s2 !== peg$FAILED) {
       s3 = peg$parse_();
-      s1 = s2;
+      if (s3 !== peg$FAILED) {
+        s1 = s2;
+      } else {
+        peg$currPos = s1;
+        s1 = peg$FAILED;
+      }
     } else {
       peg$currPos = s1;
       s1 = peg$FAILED;
@@ -1252,31 +1412,46 @@ function peg$parse(input, options) {
     s2 = peg$parseIdentifier();
     if (s2 !== peg$FAILED) {
       s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 58) {
-        s4 = peg$c9;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseType();
-        if (s6 !== peg$FAILED) {
-          s7 = peg$currPos;
-          s8 = peg$parse_();
-          s9 = peg$parseDefaultClause();
-          if (s9 !== peg$FAILED) {
-            s7 = s9;
+      if (s3 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 58) {
+          s4 = peg$c9;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parseType();
+            if (s6 !== peg$FAILED) {
+              s7 = peg$currPos;
+              s8 = peg$parse_();
+              if (s8 !== peg$FAILED) {
+                s9 = peg$parseDefaultClause();
+                if (s9 !== peg$FAILED) {
+                  s7 = s9;
+                } else {
+                  peg$currPos = s7;
+                  s7 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s7;
+                s7 = peg$FAILED;
+              }
+              if (s7 === peg$FAILED) {
+                s7 = null;
+              }
+              peg$savedPos = s0;
+              s0 = peg$f8(s1, s2, s6, s7);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
-            peg$currPos = s7;
-            s7 = peg$FAILED;
+            peg$currPos = s0;
+            s0 = peg$FAILED;
           }
-          if (s7 === peg$FAILED) {
-            s7 = null;
-          }
-          peg$savedPos = s0;
-          s0 = peg$f8(s1, s2, s6, s7);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1300,10 +1475,15 @@ function peg$parse(input, options) {
     s1 = peg$parseUNIQUE();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseINDEX();
-      if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f9();
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseINDEX();
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f9();
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1332,9 +1512,14 @@ function peg$parse(input, options) {
     s1 = peg$parseDEFAULT();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseDefaultValue();
-      if (s3 !== peg$FAILED) {
-        s0 = s3;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseDefaultValue();
+        if (s3 !== peg$FAILED) {
+          s0 = s3;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1383,59 +1568,89 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseInteger();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 123) {
-            s7 = peg$c1;
-            peg$currPos++;
-          } else {
-            s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e2); }
-          }
-          if (s7 !== peg$FAILED) {
-            s8 = [];
-            s9 = peg$currPos;
-            s10 = peg$parse_();
-            s11 = peg$parseSchemaItem();
-            if (s11 !== peg$FAILED) {
-              s9 = s11;
-            } else {
-              peg$currPos = s9;
-              s9 = peg$FAILED;
-            }
-            while (s9 !== peg$FAILED) {
-              s8.push(s9);
-              s9 = peg$currPos;
-              s10 = peg$parse_();
-              s11 = peg$parseSchemaItem();
-              if (s11 !== peg$FAILED) {
-                s9 = s11;
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseInteger();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                if (input.charCodeAt(peg$currPos) === 123) {
+                  s7 = peg$c1;
+                  peg$currPos++;
+                } else {
+                  s7 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                }
+                if (s7 !== peg$FAILED) {
+                  s8 = [];
+                  s9 = peg$currPos;
+                  s10 = peg$parse_();
+                  if (s10 !== peg$FAILED) {
+                    s11 = peg$parseSchemaItem();
+                    if (s11 !== peg$FAILED) {
+                      s9 = s11;
+                    } else {
+                      peg$currPos = s9;
+                      s9 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s9;
+                    s9 = peg$FAILED;
+                  }
+                  while (s9 !== peg$FAILED) {
+                    s8.push(s9);
+                    s9 = peg$currPos;
+                    s10 = peg$parse_();
+                    if (s10 !== peg$FAILED) {
+                      s11 = peg$parseSchemaItem();
+                      if (s11 !== peg$FAILED) {
+                        s9 = s11;
+                      } else {
+                        peg$currPos = s9;
+                        s9 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s9;
+                      s9 = peg$FAILED;
+                    }
+                  }
+                  s9 = peg$parse_();
+                  if (s9 !== peg$FAILED) {
+                    if (input.charCodeAt(peg$currPos) === 125) {
+                      s10 = peg$c7;
+                      peg$currPos++;
+                    } else {
+                      s10 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                    }
+                    if (s10 !== peg$FAILED) {
+                      peg$savedPos = s0;
+                      s0 = peg$f13(s5, s8);
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
-                peg$currPos = s9;
-                s9 = peg$FAILED;
+                peg$currPos = s0;
+                s0 = peg$FAILED;
               }
-            }
-            s9 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 125) {
-              s10 = peg$c7;
-              peg$currPos++;
-            } else {
-              s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e9); }
-            }
-            if (s10 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f13(s5, s8);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1467,62 +1682,97 @@ function peg$parse(input, options) {
     s1 = peg$parseMIGRATION();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseSchemaRef();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        if (input.substr(peg$currPos, 2) === peg$c12) {
-          s5 = peg$c12;
-          peg$currPos += 2;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e14); }
-        }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseSchemaRef();
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 123) {
-              s9 = peg$c1;
-              peg$currPos++;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseSchemaRef();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            if (input.substr(peg$currPos, 2) === peg$c12) {
+              s5 = peg$c12;
+              peg$currPos += 2;
             } else {
-              s9 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e2); }
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e14); }
             }
-            if (s9 !== peg$FAILED) {
-              s10 = [];
-              s11 = peg$currPos;
-              s12 = peg$parse_();
-              s13 = peg$parseMigrationItem();
-              if (s13 !== peg$FAILED) {
-                s11 = s13;
-              } else {
-                peg$currPos = s11;
-                s11 = peg$FAILED;
-              }
-              while (s11 !== peg$FAILED) {
-                s10.push(s11);
-                s11 = peg$currPos;
-                s12 = peg$parse_();
-                s13 = peg$parseMigrationItem();
-                if (s13 !== peg$FAILED) {
-                  s11 = s13;
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                s7 = peg$parseSchemaRef();
+                if (s7 !== peg$FAILED) {
+                  s8 = peg$parse_();
+                  if (s8 !== peg$FAILED) {
+                    if (input.charCodeAt(peg$currPos) === 123) {
+                      s9 = peg$c1;
+                      peg$currPos++;
+                    } else {
+                      s9 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                    }
+                    if (s9 !== peg$FAILED) {
+                      s10 = [];
+                      s11 = peg$currPos;
+                      s12 = peg$parse_();
+                      if (s12 !== peg$FAILED) {
+                        s13 = peg$parseMigrationItem();
+                        if (s13 !== peg$FAILED) {
+                          s11 = s13;
+                        } else {
+                          peg$currPos = s11;
+                          s11 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s11;
+                        s11 = peg$FAILED;
+                      }
+                      while (s11 !== peg$FAILED) {
+                        s10.push(s11);
+                        s11 = peg$currPos;
+                        s12 = peg$parse_();
+                        if (s12 !== peg$FAILED) {
+                          s13 = peg$parseMigrationItem();
+                          if (s13 !== peg$FAILED) {
+                            s11 = s13;
+                          } else {
+                            peg$currPos = s11;
+                            s11 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s11;
+                          s11 = peg$FAILED;
+                        }
+                      }
+                      s11 = peg$parse_();
+                      if (s11 !== peg$FAILED) {
+                        if (input.charCodeAt(peg$currPos) === 125) {
+                          s12 = peg$c7;
+                          peg$currPos++;
+                        } else {
+                          s12 = peg$FAILED;
+                          if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                        }
+                        if (s12 !== peg$FAILED) {
+                          peg$savedPos = s0;
+                          s0 = peg$f14(s3, s7, s10);
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
                 } else {
-                  peg$currPos = s11;
-                  s11 = peg$FAILED;
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
                 }
-              }
-              s11 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 125) {
-                s12 = peg$c7;
-                peg$currPos++;
-              } else {
-                s12 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e9); }
-              }
-              if (s12 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f14(s3, s7, s10);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -1564,18 +1814,28 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseInteger();
-        if (s5 !== peg$FAILED) {
-          s0 = s5;
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseInteger();
+            if (s5 !== peg$FAILED) {
+              s0 = s5;
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1599,54 +1859,89 @@ function peg$parse(input, options) {
     s1 = peg$parseItemKind();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseIdentifier();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          if (input.substr(peg$currPos, 2) === peg$c12) {
-            s7 = peg$c12;
-            peg$currPos += 2;
-          } else {
-            s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e14); }
-          }
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseMigrationTarget();
-            if (s9 !== peg$FAILED) {
-              s10 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 123) {
-                s11 = peg$c1;
-                peg$currPos++;
-              } else {
-                s11 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e2); }
-              }
-              if (s11 !== peg$FAILED) {
-                s12 = peg$parse_();
-                s13 = peg$parseMappingList();
-                if (s13 === peg$FAILED) {
-                  s13 = null;
-                }
-                s14 = peg$parse_();
-                if (input.charCodeAt(peg$currPos) === 125) {
-                  s15 = peg$c7;
-                  peg$currPos++;
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseIdentifier();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                if (input.substr(peg$currPos, 2) === peg$c12) {
+                  s7 = peg$c12;
+                  peg$currPos += 2;
                 } else {
-                  s15 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                  s7 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e14); }
                 }
-                if (s15 !== peg$FAILED) {
-                  peg$savedPos = s0;
-                  s0 = peg$f15(s1, s5, s9, s13);
+                if (s7 !== peg$FAILED) {
+                  s8 = peg$parse_();
+                  if (s8 !== peg$FAILED) {
+                    s9 = peg$parseMigrationTarget();
+                    if (s9 !== peg$FAILED) {
+                      s10 = peg$parse_();
+                      if (s10 !== peg$FAILED) {
+                        if (input.charCodeAt(peg$currPos) === 123) {
+                          s11 = peg$c1;
+                          peg$currPos++;
+                        } else {
+                          s11 = peg$FAILED;
+                          if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                        }
+                        if (s11 !== peg$FAILED) {
+                          s12 = peg$parse_();
+                          if (s12 !== peg$FAILED) {
+                            s13 = peg$parseMappingList();
+                            if (s13 === peg$FAILED) {
+                              s13 = null;
+                            }
+                            s14 = peg$parse_();
+                            if (s14 !== peg$FAILED) {
+                              if (input.charCodeAt(peg$currPos) === 125) {
+                                s15 = peg$c7;
+                                peg$currPos++;
+                              } else {
+                                s15 = peg$FAILED;
+                                if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                              }
+                              if (s15 !== peg$FAILED) {
+                                peg$savedPos = s0;
+                                s0 = peg$f15(s1, s5, s9, s13);
+                              } else {
+                                peg$currPos = s0;
+                                s0 = peg$FAILED;
+                              }
+                            } else {
+                              peg$currPos = s0;
+                              s0 = peg$FAILED;
+                            }
+                          } else {
+                            peg$currPos = s0;
+                            s0 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -1737,15 +2032,20 @@ function peg$parse(input, options) {
     s1 = peg$parseAnonymousTarget();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s0 = s1;
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s0 = s1;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1759,38 +2059,53 @@ function peg$parse(input, options) {
       s1 = peg$parseItemKind();
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        if (input.substr(peg$currPos, 2) === peg$c0) {
-          s3 = peg$c0;
-          peg$currPos += 2;
-        } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
-        }
-        if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          s5 = peg$parseIdentifier();
-          if (s5 !== peg$FAILED) {
-            s6 = peg$currPos;
-            s7 = peg$parse_();
-            if (input.substr(peg$currPos, 2) === peg$c0) {
-              s8 = peg$c0;
-              peg$currPos += 2;
+        if (s2 !== peg$FAILED) {
+          if (input.substr(peg$currPos, 2) === peg$c0) {
+            s3 = peg$c0;
+            peg$currPos += 2;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          }
+          if (s3 !== peg$FAILED) {
+            s4 = peg$parse_();
+            if (s4 !== peg$FAILED) {
+              s5 = peg$parseIdentifier();
+              if (s5 !== peg$FAILED) {
+                s6 = peg$currPos;
+                s7 = peg$parse_();
+                if (s7 !== peg$FAILED) {
+                  if (input.substr(peg$currPos, 2) === peg$c0) {
+                    s8 = peg$c0;
+                    peg$currPos += 2;
+                  } else {
+                    s8 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e1); }
+                  }
+                  if (s8 !== peg$FAILED) {
+                    s7 = [s7, s8];
+                    s6 = s7;
+                  } else {
+                    peg$currPos = s6;
+                    s6 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s6;
+                  s6 = peg$FAILED;
+                }
+                if (s6 === peg$FAILED) {
+                  s6 = null;
+                }
+                peg$savedPos = s0;
+                s0 = peg$f17(s5);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
-              s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              peg$currPos = s0;
+              s0 = peg$FAILED;
             }
-            if (s8 !== peg$FAILED) {
-              s7 = [s7, s8];
-              s6 = s7;
-            } else {
-              peg$currPos = s6;
-              s6 = peg$FAILED;
-            }
-            if (s6 === peg$FAILED) {
-              s6 = null;
-            }
-            peg$savedPos = s0;
-            s0 = peg$f17(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1872,39 +2187,59 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 58) {
-          s4 = peg$c9;
-          peg$currPos++;
-        } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 123) {
-            s6 = peg$c1;
+        if (s3 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 58) {
+            s4 = peg$c9;
             peg$currPos++;
           } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e2); }
+            s4 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
           }
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parse_();
-            s8 = peg$parseMappingList();
-            if (s8 === peg$FAILED) {
-              s8 = null;
-            }
-            s9 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 125) {
-              s10 = peg$c7;
-              peg$currPos++;
-            } else {
-              s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e9); }
-            }
-            if (s10 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f18(s8);
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
+            if (s5 !== peg$FAILED) {
+              if (input.charCodeAt(peg$currPos) === 123) {
+                s6 = peg$c1;
+                peg$currPos++;
+              } else {
+                s6 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e2); }
+              }
+              if (s6 !== peg$FAILED) {
+                s7 = peg$parse_();
+                if (s7 !== peg$FAILED) {
+                  s8 = peg$parseMappingList();
+                  if (s8 === peg$FAILED) {
+                    s8 = null;
+                  }
+                  s9 = peg$parse_();
+                  if (s9 !== peg$FAILED) {
+                    if (input.charCodeAt(peg$currPos) === 125) {
+                      s10 = peg$c7;
+                      peg$currPos++;
+                    } else {
+                      s10 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                    }
+                    if (s10 !== peg$FAILED) {
+                      peg$savedPos = s0;
+                      s0 = peg$f18(s8);
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1930,55 +2265,75 @@ function peg$parse(input, options) {
       s1 = peg$parseIdentifier();
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 58) {
-          s3 = peg$c9;
-          peg$currPos++;
-        } else {
-          s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
-        }
-        if (s3 !== peg$FAILED) {
-          s4 = peg$currPos;
-          peg$silentFails++;
+        if (s2 !== peg$FAILED) {
           if (input.charCodeAt(peg$currPos) === 58) {
-            s5 = peg$c9;
+            s3 = peg$c9;
             peg$currPos++;
           } else {
-            s5 = peg$FAILED;
+            s3 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e11); }
           }
-          peg$silentFails--;
-          if (s5 === peg$FAILED) {
-            s4 = undefined;
-          } else {
-            peg$currPos = s4;
-            s4 = peg$FAILED;
-          }
-          if (s4 !== peg$FAILED) {
-            s5 = peg$parse_();
-            s6 = peg$parseExpr();
-            if (s6 !== peg$FAILED) {
-              s7 = peg$currPos;
-              s8 = peg$parse_();
-              s9 = peg$parseAS();
-              if (s9 !== peg$FAILED) {
-                s10 = peg$parse_();
-                s11 = peg$parseType();
-                if (s11 !== peg$FAILED) {
-                  s7 = s11;
+          if (s3 !== peg$FAILED) {
+            s4 = peg$currPos;
+            peg$silentFails++;
+            if (input.charCodeAt(peg$currPos) === 58) {
+              s5 = peg$c9;
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            }
+            peg$silentFails--;
+            if (s5 === peg$FAILED) {
+              s4 = undefined;
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
+            if (s4 !== peg$FAILED) {
+              s5 = peg$parse_();
+              if (s5 !== peg$FAILED) {
+                s6 = peg$parseExpr();
+                if (s6 !== peg$FAILED) {
+                  s7 = peg$currPos;
+                  s8 = peg$parse_();
+                  if (s8 !== peg$FAILED) {
+                    s9 = peg$parseAS();
+                    if (s9 !== peg$FAILED) {
+                      s10 = peg$parse_();
+                      if (s10 !== peg$FAILED) {
+                        s11 = peg$parseType();
+                        if (s11 !== peg$FAILED) {
+                          s7 = s11;
+                        } else {
+                          peg$currPos = s7;
+                          s7 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s7;
+                        s7 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s7;
+                      s7 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s7;
+                    s7 = peg$FAILED;
+                  }
+                  if (s7 === peg$FAILED) {
+                    s7 = null;
+                  }
+                  peg$savedPos = s0;
+                  s0 = peg$f19(s1, s6, s7);
                 } else {
-                  peg$currPos = s7;
-                  s7 = peg$FAILED;
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
                 }
               } else {
-                peg$currPos = s7;
-                s7 = peg$FAILED;
+                peg$currPos = s0;
+                s0 = peg$FAILED;
               }
-              if (s7 === peg$FAILED) {
-                s7 = null;
-              }
-              peg$savedPos = s0;
-              s0 = peg$f19(s1, s6, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2036,19 +2391,29 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseType();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 93) {
-          s5 = peg$c15;
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e17); }
-        }
-        if (s5 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f21(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseType();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 93) {
+              s5 = peg$c15;
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e17); }
+            }
+            if (s5 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f21(s3);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2078,21 +2443,31 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseObjectTypeFields();
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 125) {
-        s5 = peg$c7;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e9); }
-      }
-      if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f22(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseObjectTypeFields();
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 125) {
+            s5 = peg$c7;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f22(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2153,16 +2528,21 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
       s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 63) {
-        s4 = peg$c16;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e18); }
-      }
-      if (s4 !== peg$FAILED) {
-        s3 = [s3, s4];
-        s2 = s3;
+      if (s3 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 63) {
+          s4 = peg$c16;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e18); }
+        }
+        if (s4 !== peg$FAILED) {
+          s3 = [s3, s4];
+          s2 = s3;
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2171,19 +2551,29 @@ function peg$parse(input, options) {
         s2 = null;
       }
       s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 58) {
-        s4 = peg$c9;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseType();
-        if (s6 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f23(s1, s2, s6);
+      if (s3 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 58) {
+          s4 = peg$c9;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parseType();
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f23(s1, s2, s6);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2201,43 +2591,40 @@ function peg$parse(input, options) {
   }
 
   function peg$parseNamedOrScalarType() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = peg$currPos;
-    s3 = peg$currPos;
-    peg$silentFails++;
-    s4 = peg$parseReservedWord();
-    peg$silentFails--;
-    if (s4 === peg$FAILED) {
-      s3 = undefined;
+    s3 = input.charAt(peg$currPos);
+    if (peg$r2.test(s3)) {
+      peg$currPos++;
     } else {
-      peg$currPos = s3;
       s3 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e20); }
     }
     if (s3 !== peg$FAILED) {
-      s4 = input.charAt(peg$currPos);
-      if (peg$r2.test(s4)) {
+      s4 = [];
+      s5 = input.charAt(peg$currPos);
+      if (peg$r3.test(s5)) {
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e20); }
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e21); }
       }
-      if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = peg$parseIdentChar();
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = peg$parseIdentChar();
+      while (s5 !== peg$FAILED) {
+        s4.push(s5);
+        s5 = input.charAt(peg$currPos);
+        if (peg$r3.test(s5)) {
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e21); }
         }
-        s3 = [s3, s4, s5];
-        s2 = s3;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
       }
+      s3 = [s3, s4];
+      s2 = s3;
     } else {
       peg$currPos = s2;
       s2 = peg$FAILED;
@@ -2248,10 +2635,24 @@ function peg$parse(input, options) {
       s1 = s2;
     }
     if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f24(s1);
+      peg$savedPos = peg$currPos;
+      s2 = peg$f24(s1);
+      if (s2) {
+        s2 = peg$FAILED;
+      } else {
+        s2 = undefined;
+      }
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f25(s1);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
     }
-    s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
@@ -2270,7 +2671,12 @@ function peg$parse(input, options) {
     s3 = peg$parseAttribute();
     if (s3 !== peg$FAILED) {
       s4 = peg$parse_();
-      s2 = s3;
+      if (s4 !== peg$FAILED) {
+        s2 = s3;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
     } else {
       peg$currPos = s2;
       s2 = peg$FAILED;
@@ -2281,7 +2687,12 @@ function peg$parse(input, options) {
       s3 = peg$parseAttribute();
       if (s3 !== peg$FAILED) {
         s4 = peg$parse_();
-        s2 = s3;
+        if (s4 !== peg$FAILED) {
+          s2 = s3;
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2290,76 +2701,116 @@ function peg$parse(input, options) {
     s2 = peg$parseQUERY();
     if (s2 !== peg$FAILED) {
       s3 = peg$parse_();
-      s4 = peg$parseIdentifier();
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 40) {
-          s6 = peg$c17;
-          peg$currPos++;
-        } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e21); }
-        }
-        if (s6 !== peg$FAILED) {
-          s7 = peg$parse_();
-          s8 = peg$parseParamList();
-          if (s8 === peg$FAILED) {
-            s8 = null;
-          }
-          s9 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 41) {
-            s10 = peg$c18;
-            peg$currPos++;
-          } else {
-            s10 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e22); }
-          }
-          if (s10 !== peg$FAILED) {
-            s11 = peg$parse_();
-            if (input.substr(peg$currPos, 2) === peg$c12) {
-              s12 = peg$c12;
-              peg$currPos += 2;
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseIdentifier();
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          if (s5 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 40) {
+              s6 = peg$c17;
+              peg$currPos++;
             } else {
-              s12 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e14); }
+              s6 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e22); }
             }
-            if (s12 !== peg$FAILED) {
-              s13 = [];
-              s14 = peg$currPos;
-              s15 = peg$parse_();
-              s16 = peg$parseStatement();
-              if (s16 !== peg$FAILED) {
-                s14 = s16;
-              } else {
-                peg$currPos = s14;
-                s14 = peg$FAILED;
-              }
-              while (s14 !== peg$FAILED) {
-                s13.push(s14);
-                s14 = peg$currPos;
-                s15 = peg$parse_();
-                s16 = peg$parseStatement();
-                if (s16 !== peg$FAILED) {
-                  s14 = s16;
-                } else {
-                  peg$currPos = s14;
-                  s14 = peg$FAILED;
+            if (s6 !== peg$FAILED) {
+              s7 = peg$parse_();
+              if (s7 !== peg$FAILED) {
+                s8 = peg$parseParamList();
+                if (s8 === peg$FAILED) {
+                  s8 = null;
                 }
-              }
-              s14 = peg$currPos;
-              s15 = peg$parse_();
-              s16 = peg$parseReturnClause();
-              if (s16 !== peg$FAILED) {
-                s14 = s16;
+                s9 = peg$parse_();
+                if (s9 !== peg$FAILED) {
+                  if (input.charCodeAt(peg$currPos) === 41) {
+                    s10 = peg$c18;
+                    peg$currPos++;
+                  } else {
+                    s10 = peg$FAILED;
+                    if (peg$silentFails === 0) { peg$fail(peg$e23); }
+                  }
+                  if (s10 !== peg$FAILED) {
+                    s11 = peg$parse_();
+                    if (s11 !== peg$FAILED) {
+                      if (input.substr(peg$currPos, 2) === peg$c12) {
+                        s12 = peg$c12;
+                        peg$currPos += 2;
+                      } else {
+                        s12 = peg$FAILED;
+                        if (peg$silentFails === 0) { peg$fail(peg$e14); }
+                      }
+                      if (s12 !== peg$FAILED) {
+                        s13 = [];
+                        s14 = peg$currPos;
+                        s15 = peg$parse_();
+                        if (s15 !== peg$FAILED) {
+                          s16 = peg$parseStatement();
+                          if (s16 !== peg$FAILED) {
+                            s14 = s16;
+                          } else {
+                            peg$currPos = s14;
+                            s14 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s14;
+                          s14 = peg$FAILED;
+                        }
+                        while (s14 !== peg$FAILED) {
+                          s13.push(s14);
+                          s14 = peg$currPos;
+                          s15 = peg$parse_();
+                          if (s15 !== peg$FAILED) {
+                            s16 = peg$parseStatement();
+                            if (s16 !== peg$FAILED) {
+                              s14 = s16;
+                            } else {
+                              peg$currPos = s14;
+                              s14 = peg$FAILED;
+                            }
+                          } else {
+                            peg$currPos = s14;
+                            s14 = peg$FAILED;
+                          }
+                        }
+                        s14 = peg$currPos;
+                        s15 = peg$parse_();
+                        if (s15 !== peg$FAILED) {
+                          s16 = peg$parseReturnClause();
+                          if (s16 !== peg$FAILED) {
+                            s14 = s16;
+                          } else {
+                            peg$currPos = s14;
+                            s14 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s14;
+                          s14 = peg$FAILED;
+                        }
+                        if (s14 === peg$FAILED) {
+                          s14 = null;
+                        }
+                        peg$savedPos = s0;
+                        s0 = peg$f26(s1, s4, s8, s13, s14);
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
               } else {
-                peg$currPos = s14;
-                s14 = peg$FAILED;
+                peg$currPos = s0;
+                s0 = peg$FAILED;
               }
-              if (s14 === peg$FAILED) {
-                s14 = null;
-              }
-              peg$savedPos = s0;
-              s0 = peg$f25(s1, s4, s8, s13, s14);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -2397,54 +2848,74 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseWord();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
-        if (input.charCodeAt(peg$currPos) === 40) {
-          s5 = peg$c17;
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e21); }
-        }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseLiteralList();
-          if (s7 === peg$FAILED) {
-            s7 = null;
-          }
-          s8 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 41) {
-            s9 = peg$c18;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseWord();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$currPos;
+          if (input.charCodeAt(peg$currPos) === 40) {
+            s5 = peg$c17;
             peg$currPos++;
           } else {
-            s9 = peg$FAILED;
+            s5 = peg$FAILED;
             if (peg$silentFails === 0) { peg$fail(peg$e22); }
           }
-          if (s9 !== peg$FAILED) {
-            s4 = s7;
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parse_();
+            if (s6 !== peg$FAILED) {
+              s7 = peg$parseLiteralList();
+              if (s7 === peg$FAILED) {
+                s7 = null;
+              }
+              s8 = peg$parse_();
+              if (s8 !== peg$FAILED) {
+                if (input.charCodeAt(peg$currPos) === 41) {
+                  s9 = peg$c18;
+                  peg$currPos++;
+                } else {
+                  s9 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e23); }
+                }
+                if (s9 !== peg$FAILED) {
+                  s4 = s7;
+                } else {
+                  peg$currPos = s4;
+                  s4 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s4;
+                s4 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s4;
+              s4 = peg$FAILED;
+            }
           } else {
             peg$currPos = s4;
             s4 = peg$FAILED;
           }
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 === peg$FAILED) {
-          s4 = null;
-        }
-        s5 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 93) {
-          s6 = peg$c15;
-          peg$currPos++;
-        } else {
-          s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e17); }
-        }
-        if (s6 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f26(s3, s4);
+          if (s4 === peg$FAILED) {
+            s4 = null;
+          }
+          s5 = peg$parse_();
+          if (s5 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 93) {
+              s6 = peg$c15;
+              peg$currPos++;
+            } else {
+              s6 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e17); }
+            }
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f27(s3, s4);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2549,16 +3020,21 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
       s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 63) {
-        s4 = peg$c16;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e18); }
-      }
-      if (s4 !== peg$FAILED) {
-        s3 = [s3, s4];
-        s2 = s3;
+      if (s3 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 63) {
+          s4 = peg$c16;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e18); }
+        }
+        if (s4 !== peg$FAILED) {
+          s3 = [s3, s4];
+          s2 = s3;
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
@@ -2567,19 +3043,29 @@ function peg$parse(input, options) {
         s2 = null;
       }
       s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 58) {
-        s4 = peg$c9;
-        peg$currPos++;
-      } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseType();
-        if (s6 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f27(s1, s2, s6);
+      if (s3 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 58) {
+          s4 = peg$c9;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          if (s5 !== peg$FAILED) {
+            s6 = peg$parseType();
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f28(s1, s2, s6);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2603,45 +3089,55 @@ function peg$parse(input, options) {
     s1 = peg$parseRETURN();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseNONE();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
-        peg$silentFails++;
-        s5 = peg$currPos;
-        s6 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 44) {
-          s7 = peg$c19;
-          peg$currPos++;
-        } else {
-          s7 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e23); }
-        }
-        if (s7 === peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c0) {
-            s7 = peg$c0;
-            peg$currPos += 2;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseNONE();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$currPos;
+          peg$silentFails++;
+          s5 = peg$currPos;
+          s6 = peg$parse_();
+          if (s6 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 44) {
+              s7 = peg$c19;
+              peg$currPos++;
+            } else {
+              s7 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e24); }
+            }
+            if (s7 === peg$FAILED) {
+              if (input.substr(peg$currPos, 2) === peg$c0) {
+                s7 = peg$c0;
+                peg$currPos += 2;
+              } else {
+                s7 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              }
+            }
+            if (s7 !== peg$FAILED) {
+              s6 = [s6, s7];
+              s5 = s6;
+            } else {
+              peg$currPos = s5;
+              s5 = peg$FAILED;
+            }
           } else {
-            s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            peg$currPos = s5;
+            s5 = peg$FAILED;
           }
-        }
-        if (s7 !== peg$FAILED) {
-          s6 = [s6, s7];
-          s5 = s6;
-        } else {
-          peg$currPos = s5;
-          s5 = peg$FAILED;
-        }
-        peg$silentFails--;
-        if (s5 === peg$FAILED) {
-          s4 = undefined;
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f28();
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f29();
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2659,34 +3155,39 @@ function peg$parse(input, options) {
       s1 = peg$parseRETURN();
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
-        s3 = peg$currPos;
-        s4 = [];
-        s5 = peg$parseExpr();
-        while (s5 !== peg$FAILED) {
-          s4.push(s5);
-          s5 = peg$currPos;
-          s6 = peg$parseComma();
-          if (s6 !== peg$FAILED) {
-            s6 = peg$parseExpr();
-            if (s6 === peg$FAILED) {
-              peg$currPos = s5;
-              s5 = peg$FAILED;
+        if (s2 !== peg$FAILED) {
+          s3 = peg$currPos;
+          s4 = [];
+          s5 = peg$parseExpr();
+          while (s5 !== peg$FAILED) {
+            s4.push(s5);
+            s5 = peg$currPos;
+            s6 = peg$parseComma();
+            if (s6 !== peg$FAILED) {
+              s6 = peg$parseExpr();
+              if (s6 === peg$FAILED) {
+                peg$currPos = s5;
+                s5 = peg$FAILED;
+              } else {
+                s5 = s6;
+              }
             } else {
               s5 = s6;
             }
-          } else {
-            s5 = s6;
           }
-        }
-        if (s4.length < 1) {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
-        } else {
-          s3 = s4;
-        }
-        if (s3 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f29(s3);
+          if (s4.length < 1) {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          } else {
+            s3 = s4;
+          }
+          if (s3 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f30(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2746,19 +3247,29 @@ function peg$parse(input, options) {
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c20) {
-        s3 = peg$c20;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e24); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseExpr();
-        if (s5 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f30(s1, s5);
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c20) {
+          s3 = peg$c20;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e25); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseExpr();
+            if (s5 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f31(s1, s5);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2782,10 +3293,15 @@ function peg$parse(input, options) {
     s1 = peg$parseDROP();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExpr();
-      if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f31(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseExpr();
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f32(s3);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2805,56 +3321,91 @@ function peg$parse(input, options) {
     s1 = peg$parseFOR();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseForBinding();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseIN();
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s7 = peg$parseExpr();
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 123) {
-              s9 = peg$c1;
-              peg$currPos++;
-            } else {
-              s9 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e2); }
-            }
-            if (s9 !== peg$FAILED) {
-              s10 = [];
-              s11 = peg$currPos;
-              s12 = peg$parse_();
-              s13 = peg$parseStatement();
-              if (s13 !== peg$FAILED) {
-                s11 = s13;
-              } else {
-                peg$currPos = s11;
-                s11 = peg$FAILED;
-              }
-              while (s11 !== peg$FAILED) {
-                s10.push(s11);
-                s11 = peg$currPos;
-                s12 = peg$parse_();
-                s13 = peg$parseStatement();
-                if (s13 !== peg$FAILED) {
-                  s11 = s13;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseForBinding();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseIN();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                s7 = peg$parseExpr();
+                if (s7 !== peg$FAILED) {
+                  s8 = peg$parse_();
+                  if (s8 !== peg$FAILED) {
+                    if (input.charCodeAt(peg$currPos) === 123) {
+                      s9 = peg$c1;
+                      peg$currPos++;
+                    } else {
+                      s9 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                    }
+                    if (s9 !== peg$FAILED) {
+                      s10 = [];
+                      s11 = peg$currPos;
+                      s12 = peg$parse_();
+                      if (s12 !== peg$FAILED) {
+                        s13 = peg$parseStatement();
+                        if (s13 !== peg$FAILED) {
+                          s11 = s13;
+                        } else {
+                          peg$currPos = s11;
+                          s11 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s11;
+                        s11 = peg$FAILED;
+                      }
+                      while (s11 !== peg$FAILED) {
+                        s10.push(s11);
+                        s11 = peg$currPos;
+                        s12 = peg$parse_();
+                        if (s12 !== peg$FAILED) {
+                          s13 = peg$parseStatement();
+                          if (s13 !== peg$FAILED) {
+                            s11 = s13;
+                          } else {
+                            peg$currPos = s11;
+                            s11 = peg$FAILED;
+                          }
+                        } else {
+                          peg$currPos = s11;
+                          s11 = peg$FAILED;
+                        }
+                      }
+                      s11 = peg$parse_();
+                      if (s11 !== peg$FAILED) {
+                        if (input.charCodeAt(peg$currPos) === 125) {
+                          s12 = peg$c7;
+                          peg$currPos++;
+                        } else {
+                          s12 = peg$FAILED;
+                          if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                        }
+                        if (s12 !== peg$FAILED) {
+                          peg$savedPos = s0;
+                          s0 = peg$f33(s3, s7, s10);
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
                 } else {
-                  peg$currPos = s11;
-                  s11 = peg$FAILED;
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
                 }
-              }
-              s11 = peg$parse_();
-              if (input.charCodeAt(peg$currPos) === 125) {
-                s12 = peg$c7;
-                peg$currPos++;
-              } else {
-                s12 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e9); }
-              }
-              if (s12 !== peg$FAILED) {
-                peg$savedPos = s0;
-                s0 = peg$f32(s3, s7, s10);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -2896,19 +3447,29 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseIdentifierList();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 125) {
-          s5 = peg$c7;
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e9); }
-        }
-        if (s5 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f33(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseIdentifierList();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 125) {
+              s5 = peg$c7;
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e9); }
+            }
+            if (s5 !== peg$FAILED) {
+              peg$savedPos = s0;
+              s0 = peg$f34(s3);
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2926,7 +3487,7 @@ function peg$parse(input, options) {
       s1 = peg$parseIdentifier();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f34(s1);
+        s1 = peg$f35(s1);
       }
       s0 = s1;
     }
@@ -2941,7 +3502,7 @@ function peg$parse(input, options) {
     s1 = peg$parseExpr();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f35(s1);
+      s1 = peg$f36(s1);
     }
     s0 = s1;
 
@@ -2968,14 +3529,19 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+      if (peg$silentFails === 0) { peg$fail(peg$e26); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExpr();
-      if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f36(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseExpr();
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f37(s3);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3001,13 +3567,7 @@ function peg$parse(input, options) {
           if (s0 === peg$FAILED) {
             s0 = peg$parseLookupTraversal();
             if (s0 === peg$FAILED) {
-              s0 = peg$parseGenericCallTraversal();
-              if (s0 === peg$FAILED) {
-                s0 = peg$parseCallExpr();
-                if (s0 === peg$FAILED) {
-                  s0 = peg$parseVarExpr();
-                }
-              }
+              s0 = peg$parseNamedExpr();
             }
           }
         }
@@ -3024,7 +3584,7 @@ function peg$parse(input, options) {
     s1 = peg$parseLiteral();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f37(s1);
+      s1 = peg$f38(s1);
     }
     s0 = s1;
 
@@ -3044,21 +3604,31 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseExprList();
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 93) {
-        s5 = peg$c15;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e17); }
-      }
-      if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f38(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseExprList();
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 93) {
+            s5 = peg$c15;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e17); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f39(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3124,21 +3694,31 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseObjectEntries();
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 125) {
-        s5 = peg$c7;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e9); }
-      }
-      if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f39(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseObjectEntries();
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 125) {
+            s5 = peg$c7;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f40(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3198,36 +3778,46 @@ function peg$parse(input, options) {
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 58) {
-        s3 = peg$c9;
-        peg$currPos++;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
-        peg$silentFails++;
+      if (s2 !== peg$FAILED) {
         if (input.charCodeAt(peg$currPos) === 58) {
-          s5 = peg$c9;
+          s3 = peg$c9;
           peg$currPos++;
         } else {
-          s5 = peg$FAILED;
+          s3 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
-        peg$silentFails--;
-        if (s5 === peg$FAILED) {
-          s4 = undefined;
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          s6 = peg$parseExpr();
-          if (s6 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f40(s1, s6);
+        if (s3 !== peg$FAILED) {
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.charCodeAt(peg$currPos) === 58) {
+            s5 = peg$c9;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parseExpr();
+              if (s6 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f41(s1, s6);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3249,7 +3839,7 @@ function peg$parse(input, options) {
       s1 = peg$parseIdentifier();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f41(s1);
+        s1 = peg$f42(s1);
       }
       s0 = s1;
     }
@@ -3265,7 +3855,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseSteps();
       peg$savedPos = s0;
-      s0 = peg$f42(s1, s2);
+      s0 = peg$f43(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3298,7 +3888,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f43();
+        s0 = peg$f44();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3319,7 +3909,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parseSteps();
       peg$savedPos = s0;
-      s0 = peg$f44(s1, s2);
+      s0 = peg$f45(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3354,7 +3944,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f45(s1, s3, s4);
+        s0 = peg$f46(s1, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3367,15 +3957,32 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseGenericCallTraversal() {
-    let s0, s1, s2;
+  function peg$parseNamedExpr() {
+    let s0, s1, s2, s3, s4;
 
     s0 = peg$currPos;
-    s1 = peg$parseGenericCallSource();
+    s1 = peg$parseNamedHead();
     if (s1 !== peg$FAILED) {
-      s2 = peg$parseSteps();
+      s2 = peg$currPos;
+      peg$savedPos = peg$currPos;
+      s3 = peg$f47(s1);
+      if (s3) {
+        s3 = peg$FAILED;
+      } else {
+        s3 = undefined;
+      }
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parseSteps();
+        s2 = s4;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
       peg$savedPos = s0;
-      s0 = peg$f46(s1, s2);
+      s0 = peg$f48(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3384,61 +3991,19 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseGenericCallSource() {
-    let s0, s1, s2, s3;
-
-    s0 = peg$currPos;
-    s1 = peg$parseIdentifier();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseTypeArg();
-      if (s2 !== peg$FAILED) {
-        s3 = peg$parseArgList();
-        if (s3 === peg$FAILED) {
-          s3 = null;
-        }
-        peg$savedPos = s0;
-        s0 = peg$f47(s1, s2, s3);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseCallExpr() {
+  function peg$parseNamedHead() {
     let s0, s1, s2;
 
     s0 = peg$currPos;
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
-      s2 = peg$parseArgList();
-      if (s2 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f48(s1, s2);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
+      s2 = peg$parseGenericTail();
+      if (s2 === peg$FAILED) {
+        s2 = peg$parseCallTail();
       }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseVarExpr() {
-    let s0, s1, s2;
-
-    s0 = peg$currPos;
-    s1 = peg$parseVarSource();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseSteps();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
       peg$savedPos = s0;
       s0 = peg$f49(s1, s2);
     } else {
@@ -3449,14 +4014,34 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseVarSource() {
+  function peg$parseGenericTail() {
+    let s0, s1, s2;
+
+    s0 = peg$currPos;
+    s1 = peg$parseTypeArg();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseArgList();
+      if (s2 === peg$FAILED) {
+        s2 = null;
+      }
+      peg$savedPos = s0;
+      s0 = peg$f50(s1, s2);
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseCallTail() {
     let s0, s1;
 
     s0 = peg$currPos;
-    s1 = peg$parseIdentifier();
+    s1 = peg$parseArgList();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f50(s1);
+      s1 = peg$f51(s1);
     }
     s0 = s1;
 
@@ -3472,22 +4057,32 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e26); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseWord();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 62) {
-          s5 = peg$c23;
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e27); }
-        }
-        if (s5 !== peg$FAILED) {
-          s0 = s3;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseWord();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 62) {
+              s5 = peg$c23;
+              peg$currPos++;
+            } else {
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e28); }
+            }
+            if (s5 !== peg$FAILED) {
+              s0 = s3;
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3513,56 +4108,67 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e21); }
+      if (peg$silentFails === 0) { peg$fail(peg$e22); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$currPos;
-      s4 = peg$currPos;
-      s5 = [];
-      s6 = peg$parseArg();
-      while (s6 !== peg$FAILED) {
-        s5.push(s6);
-        s6 = peg$currPos;
-        s7 = peg$parseComma();
-        if (s7 !== peg$FAILED) {
-          s7 = peg$parseArg();
-          if (s7 === peg$FAILED) {
-            peg$currPos = s6;
-            s6 = peg$FAILED;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        s4 = peg$currPos;
+        s5 = [];
+        s6 = peg$parseArg();
+        while (s6 !== peg$FAILED) {
+          s5.push(s6);
+          s6 = peg$currPos;
+          s7 = peg$parseComma();
+          if (s7 !== peg$FAILED) {
+            s7 = peg$parseArg();
+            if (s7 === peg$FAILED) {
+              peg$currPos = s6;
+              s6 = peg$FAILED;
+            } else {
+              s6 = s7;
+            }
           } else {
             s6 = s7;
           }
-        } else {
-          s6 = s7;
         }
-      }
-      if (s5.length < 1) {
-        peg$currPos = s4;
-        s4 = peg$FAILED;
-      } else {
-        s4 = s5;
-      }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parseTrailingComma();
-        s3 = s4;
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 41) {
-        s5 = peg$c18;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e22); }
-      }
-      if (s5 !== peg$FAILED) {
-        s0 = s3;
+        if (s5.length < 1) {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        } else {
+          s4 = s5;
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseTrailingComma();
+          s3 = s4;
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 41) {
+            s5 = peg$c18;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e23); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f52(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3582,36 +4188,46 @@ function peg$parse(input, options) {
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 58) {
-        s3 = peg$c9;
-        peg$currPos++;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
-        peg$silentFails++;
+      if (s2 !== peg$FAILED) {
         if (input.charCodeAt(peg$currPos) === 58) {
-          s5 = peg$c9;
+          s3 = peg$c9;
           peg$currPos++;
         } else {
-          s5 = peg$FAILED;
+          s3 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
-        peg$silentFails--;
-        if (s5 === peg$FAILED) {
-          s4 = undefined;
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          s6 = peg$parseExpr();
-          if (s6 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f51(s1, s6);
+        if (s3 !== peg$FAILED) {
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.charCodeAt(peg$currPos) === 58) {
+            s5 = peg$c9;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parseExpr();
+              if (s6 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f53(s1, s6);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3633,7 +4249,7 @@ function peg$parse(input, options) {
       s1 = peg$parseExpr();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f52(s1);
+        s1 = peg$f54(s1);
       }
       s0 = s1;
     }
@@ -3647,18 +4263,28 @@ function peg$parse(input, options) {
     s0 = [];
     s1 = peg$currPos;
     s2 = peg$parse_();
-    if (input.substr(peg$currPos, 2) === peg$c0) {
-      s3 = peg$c0;
-      peg$currPos += 2;
-    } else {
-      s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e1); }
-    }
-    if (s3 !== peg$FAILED) {
-      s4 = peg$parse_();
-      s5 = peg$parseStep();
-      if (s5 !== peg$FAILED) {
-        s1 = s5;
+    if (s2 !== peg$FAILED) {
+      if (input.substr(peg$currPos, 2) === peg$c0) {
+        s3 = peg$c0;
+        peg$currPos += 2;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e1); }
+      }
+      if (s3 !== peg$FAILED) {
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parseStep();
+          if (s5 !== peg$FAILED) {
+            s1 = s5;
+          } else {
+            peg$currPos = s1;
+            s1 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s1;
+          s1 = peg$FAILED;
+        }
       } else {
         peg$currPos = s1;
         s1 = peg$FAILED;
@@ -3671,18 +4297,28 @@ function peg$parse(input, options) {
       s0.push(s1);
       s1 = peg$currPos;
       s2 = peg$parse_();
-      if (input.substr(peg$currPos, 2) === peg$c0) {
-        s3 = peg$c0;
-        peg$currPos += 2;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseStep();
-        if (s5 !== peg$FAILED) {
-          s1 = s5;
+      if (s2 !== peg$FAILED) {
+        if (input.substr(peg$currPos, 2) === peg$c0) {
+          s3 = peg$c0;
+          peg$currPos += 2;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseStep();
+            if (s5 !== peg$FAILED) {
+              s1 = s5;
+            } else {
+              peg$currPos = s1;
+              s1 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s1;
+            s1 = peg$FAILED;
+          }
         } else {
           peg$currPos = s1;
           s1 = peg$FAILED;
@@ -3728,7 +4364,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f53(s1, s2, s3);
+      s0 = peg$f55(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3750,21 +4386,31 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseProjectionItems();
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      s4 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 125) {
-        s5 = peg$c7;
-        peg$currPos++;
-      } else {
-        s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e9); }
-      }
-      if (s5 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f54(s3);
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseProjectionItems();
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$parse_();
+        if (s4 !== peg$FAILED) {
+          if (input.charCodeAt(peg$currPos) === 125) {
+            s5 = peg$c7;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          }
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f56(s3);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3786,34 +4432,49 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+      if (peg$silentFails === 0) { peg$fail(peg$e26); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 123) {
-        s3 = peg$c1;
-        peg$currPos++;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e2); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseIdentifierList();
-        if (s5 === peg$FAILED) {
-          s5 = null;
-        }
-        s6 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 125) {
-          s7 = peg$c7;
+      if (s2 !== peg$FAILED) {
+        if (input.charCodeAt(peg$currPos) === 123) {
+          s3 = peg$c1;
           peg$currPos++;
         } else {
-          s7 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e2); }
         }
-        if (s7 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f55(s5);
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parseIdentifierList();
+            if (s5 === peg$FAILED) {
+              s5 = null;
+            }
+            s6 = peg$parse_();
+            if (s6 !== peg$FAILED) {
+              if (input.charCodeAt(peg$currPos) === 125) {
+                s7 = peg$c7;
+                peg$currPos++;
+              } else {
+                s7 = peg$FAILED;
+                if (peg$silentFails === 0) { peg$fail(peg$e9); }
+              }
+              if (s7 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f57(s5);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3839,46 +4500,71 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e28); }
+      if (peg$silentFails === 0) { peg$fail(peg$e29); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      s3 = peg$parseIdentifier();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        if (input.charCodeAt(peg$currPos) === 124) {
-          s5 = peg$c24;
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e28); }
-        }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 123) {
-            s7 = peg$c1;
-            peg$currPos++;
-          } else {
-            s7 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e2); }
-          }
-          if (s7 !== peg$FAILED) {
-            s8 = peg$parse_();
-            s9 = peg$parseProjectionItems();
-            if (s9 === peg$FAILED) {
-              s9 = null;
-            }
-            s10 = peg$parse_();
-            if (input.charCodeAt(peg$currPos) === 125) {
-              s11 = peg$c7;
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parseIdentifier();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          if (s4 !== peg$FAILED) {
+            if (input.charCodeAt(peg$currPos) === 124) {
+              s5 = peg$c24;
               peg$currPos++;
             } else {
-              s11 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e9); }
+              s5 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e29); }
             }
-            if (s11 !== peg$FAILED) {
-              peg$savedPos = s0;
-              s0 = peg$f56(s3, s9);
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parse_();
+              if (s6 !== peg$FAILED) {
+                if (input.charCodeAt(peg$currPos) === 123) {
+                  s7 = peg$c1;
+                  peg$currPos++;
+                } else {
+                  s7 = peg$FAILED;
+                  if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                }
+                if (s7 !== peg$FAILED) {
+                  s8 = peg$parse_();
+                  if (s8 !== peg$FAILED) {
+                    s9 = peg$parseProjectionItems();
+                    if (s9 === peg$FAILED) {
+                      s9 = null;
+                    }
+                    s10 = peg$parse_();
+                    if (s10 !== peg$FAILED) {
+                      if (input.charCodeAt(peg$currPos) === 125) {
+                        s11 = peg$c7;
+                        peg$currPos++;
+                      } else {
+                        s11 = peg$FAILED;
+                        if (peg$silentFails === 0) { peg$fail(peg$e9); }
+                      }
+                      if (s11 !== peg$FAILED) {
+                        peg$savedPos = s0;
+                        s0 = peg$f58(s3, s9);
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3952,11 +4638,11 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e29); }
+      if (peg$silentFails === 0) { peg$fail(peg$e30); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f57();
+      s1 = peg$f59();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -3973,36 +4659,46 @@ function peg$parse(input, options) {
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 58) {
-        s3 = peg$c9;
-        peg$currPos++;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
-      }
-      if (s3 !== peg$FAILED) {
-        s4 = peg$currPos;
-        peg$silentFails++;
+      if (s2 !== peg$FAILED) {
         if (input.charCodeAt(peg$currPos) === 58) {
-          s5 = peg$c9;
+          s3 = peg$c9;
           peg$currPos++;
         } else {
-          s5 = peg$FAILED;
+          s3 = peg$FAILED;
           if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
-        peg$silentFails--;
-        if (s5 === peg$FAILED) {
-          s4 = undefined;
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          s6 = peg$parseExpr();
-          if (s6 !== peg$FAILED) {
-            peg$savedPos = s0;
-            s0 = peg$f58(s1, s6);
+        if (s3 !== peg$FAILED) {
+          s4 = peg$currPos;
+          peg$silentFails++;
+          if (input.charCodeAt(peg$currPos) === 58) {
+            s5 = peg$c9;
+            peg$currPos++;
+          } else {
+            s5 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          }
+          peg$silentFails--;
+          if (s5 === peg$FAILED) {
+            s4 = undefined;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
+            if (s5 !== peg$FAILED) {
+              s6 = peg$parseExpr();
+              if (s6 !== peg$FAILED) {
+                peg$savedPos = s0;
+                s0 = peg$f60(s1, s6);
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            } else {
+              peg$currPos = s0;
+              s0 = peg$FAILED;
+            }
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4024,7 +4720,7 @@ function peg$parse(input, options) {
       s1 = peg$parseIdentifier();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f59(s1);
+        s1 = peg$f61(s1);
       }
       s0 = s1;
     }
@@ -4062,7 +4758,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e31); }
+      if (peg$silentFails === 0) { peg$fail(peg$e32); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4082,11 +4778,11 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e31); }
+        if (peg$silentFails === 0) { peg$fail(peg$e32); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f60(s2);
+        s0 = peg$f62(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4098,7 +4794,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      if (peg$silentFails === 0) { peg$fail(peg$e31); }
     }
 
     return s0;
@@ -4110,21 +4806,21 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = [];
     s2 = input.charAt(peg$currPos);
-    if (peg$r3.test(s2)) {
+    if (peg$r4.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e32); }
+      if (peg$silentFails === 0) { peg$fail(peg$e33); }
     }
     if (s2 !== peg$FAILED) {
       while (s2 !== peg$FAILED) {
         s1.push(s2);
         s2 = input.charAt(peg$currPos);
-        if (peg$r3.test(s2)) {
+        if (peg$r4.test(s2)) {
           peg$currPos++;
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e32); }
+          if (peg$silentFails === 0) { peg$fail(peg$e33); }
         }
       }
     } else {
@@ -4148,7 +4844,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e34); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseEscapeBody();
@@ -4175,11 +4871,11 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e31); }
+      if (peg$silentFails === 0) { peg$fail(peg$e32); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f61();
+      s1 = peg$f63();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4189,11 +4885,11 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e33); }
+        if (peg$silentFails === 0) { peg$fail(peg$e34); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f62();
+        s1 = peg$f64();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -4203,11 +4899,11 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e34); }
+          if (peg$silentFails === 0) { peg$fail(peg$e35); }
         }
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f63();
+          s1 = peg$f65();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -4217,11 +4913,11 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e35); }
+            if (peg$silentFails === 0) { peg$fail(peg$e36); }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f64();
+            s1 = peg$f66();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -4231,11 +4927,11 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e36); }
+              if (peg$silentFails === 0) { peg$fail(peg$e37); }
             }
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f65();
+              s1 = peg$f67();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
@@ -4245,11 +4941,11 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e37); }
+                if (peg$silentFails === 0) { peg$fail(peg$e38); }
               }
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f66();
+                s1 = peg$f68();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
@@ -4259,11 +4955,11 @@ function peg$parse(input, options) {
                   peg$currPos++;
                 } else {
                   s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e38); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e39); }
                 }
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f67();
+                  s1 = peg$f69();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
@@ -4273,11 +4969,11 @@ function peg$parse(input, options) {
                     peg$currPos++;
                   } else {
                     s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e39); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e40); }
                   }
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f68();
+                    s1 = peg$f70();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
@@ -4287,11 +4983,11 @@ function peg$parse(input, options) {
                       peg$currPos++;
                     } else {
                       s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e41); }
                     }
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f69();
+                      s1 = peg$f71();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
@@ -4301,11 +4997,11 @@ function peg$parse(input, options) {
                         peg$currPos++;
                       } else {
                         s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e41); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e42); }
                       }
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f70();
+                        s1 = peg$f72();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
@@ -4315,18 +5011,18 @@ function peg$parse(input, options) {
                           peg$currPos += 2;
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e42); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e43); }
                         }
                         if (s1 !== peg$FAILED) {
                           s2 = peg$currPos;
                           s3 = peg$currPos;
                           s4 = [];
                           s5 = input.charAt(peg$currPos);
-                          if (peg$r4.test(s5)) {
+                          if (peg$r5.test(s5)) {
                             peg$currPos++;
                           } else {
                             s5 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e44); }
                           }
                           while (s5 !== peg$FAILED) {
                             s4.push(s5);
@@ -4334,11 +5030,11 @@ function peg$parse(input, options) {
                               s5 = peg$FAILED;
                             } else {
                               s5 = input.charAt(peg$currPos);
-                              if (peg$r4.test(s5)) {
+                              if (peg$r5.test(s5)) {
                                 peg$currPos++;
                               } else {
                                 s5 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e44); }
                               }
                             }
                           }
@@ -4363,7 +5059,7 @@ function peg$parse(input, options) {
                             }
                             if (s3 !== peg$FAILED) {
                               peg$savedPos = peg$currPos;
-                              s4 = peg$f71(s2);
+                              s4 = peg$f73(s2);
                               if (s4) {
                                 s4 = undefined;
                               } else {
@@ -4371,7 +5067,7 @@ function peg$parse(input, options) {
                               }
                               if (s4 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f72(s2);
+                                s0 = peg$f74(s2);
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -4395,18 +5091,18 @@ function peg$parse(input, options) {
                             peg$currPos++;
                           } else {
                             s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e44); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e45); }
                           }
                           if (s1 !== peg$FAILED) {
                             s2 = peg$currPos;
                             s3 = peg$currPos;
                             s4 = [];
                             s5 = input.charAt(peg$currPos);
-                            if (peg$r4.test(s5)) {
+                            if (peg$r5.test(s5)) {
                               peg$currPos++;
                             } else {
                               s5 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e44); }
                             }
                             while (s5 !== peg$FAILED) {
                               s4.push(s5);
@@ -4414,11 +5110,11 @@ function peg$parse(input, options) {
                                 s5 = peg$FAILED;
                               } else {
                                 s5 = input.charAt(peg$currPos);
-                                if (peg$r4.test(s5)) {
+                                if (peg$r5.test(s5)) {
                                   peg$currPos++;
                                 } else {
                                   s5 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e44); }
                                 }
                               }
                             }
@@ -4435,7 +5131,7 @@ function peg$parse(input, options) {
                             }
                             if (s2 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s0 = peg$f73(s2);
+                              s0 = peg$f75(s2);
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
@@ -4471,7 +5167,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
@@ -4505,7 +5201,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e47); }
+        if (peg$silentFails === 0) { peg$fail(peg$e48); }
       }
       if (s6 !== peg$FAILED) {
         s7 = [];
@@ -4546,19 +5242,19 @@ function peg$parse(input, options) {
       }
       s6 = peg$currPos;
       s7 = input.charAt(peg$currPos);
-      if (peg$r5.test(s7)) {
+      if (peg$r6.test(s7)) {
         peg$currPos++;
       } else {
         s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e48); }
+        if (peg$silentFails === 0) { peg$fail(peg$e49); }
       }
       if (s7 !== peg$FAILED) {
         s8 = input.charAt(peg$currPos);
-        if (peg$r6.test(s8)) {
+        if (peg$r7.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e49); }
+          if (peg$silentFails === 0) { peg$fail(peg$e50); }
         }
         if (s8 === peg$FAILED) {
           s8 = null;
@@ -4612,13 +5308,13 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f74(s1);
+      s1 = peg$f76(s1);
     }
     s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
 
     return s0;
@@ -4631,7 +5327,7 @@ function peg$parse(input, options) {
     s1 = peg$parseTRUE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f75();
+      s1 = peg$f77();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4639,7 +5335,7 @@ function peg$parse(input, options) {
       s1 = peg$parseFALSE();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f76();
+        s1 = peg$f78();
       }
       s0 = s1;
     }
@@ -4654,7 +5350,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNONE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f77();
+      s1 = peg$f79();
     }
     s0 = s1;
 
@@ -4668,7 +5364,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNOW();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f78();
+      s1 = peg$f80();
     }
     s0 = s1;
 
@@ -4710,13 +5406,13 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f79(s1);
+      s1 = peg$f81(s1);
     }
     s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
 
     return s0;
@@ -4738,10 +5434,22 @@ function peg$parse(input, options) {
     }
     if (s3 !== peg$FAILED) {
       s4 = [];
-      s5 = peg$parseIdentChar();
+      s5 = input.charAt(peg$currPos);
+      if (peg$r3.test(s5)) {
+        peg$currPos++;
+      } else {
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e21); }
+      }
       while (s5 !== peg$FAILED) {
         s4.push(s5);
-        s5 = peg$parseIdentChar();
+        s5 = input.charAt(peg$currPos);
+        if (peg$r3.test(s5)) {
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e21); }
+        }
       }
       s3 = [s3, s4];
       s2 = s3;
@@ -4756,64 +5464,73 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f80(s1);
+      s1 = peg$f82(s1);
     }
     s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+      if (peg$silentFails === 0) { peg$fail(peg$e51); }
     }
 
     return s0;
   }
 
   function peg$parseIdentifier() {
-    let s0, s1, s2, s3, s4, s5, s6;
+    let s0, s1, s2, s3, s4, s5;
 
     peg$silentFails++;
     s0 = peg$currPos;
     s1 = peg$currPos;
-    peg$silentFails++;
-    s2 = peg$parseReservedWord();
-    peg$silentFails--;
-    if (s2 === peg$FAILED) {
-      s1 = undefined;
+    s2 = peg$currPos;
+    s3 = input.charAt(peg$currPos);
+    if (peg$r2.test(s3)) {
+      peg$currPos++;
     } else {
-      peg$currPos = s1;
-      s1 = peg$FAILED;
+      s3 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e20); }
     }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$currPos;
-      s4 = input.charAt(peg$currPos);
-      if (peg$r2.test(s4)) {
+    if (s3 !== peg$FAILED) {
+      s4 = [];
+      s5 = input.charAt(peg$currPos);
+      if (peg$r3.test(s5)) {
         peg$currPos++;
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e20); }
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e21); }
       }
-      if (s4 !== peg$FAILED) {
-        s5 = [];
-        s6 = peg$parseIdentChar();
-        while (s6 !== peg$FAILED) {
-          s5.push(s6);
-          s6 = peg$parseIdentChar();
+      while (s5 !== peg$FAILED) {
+        s4.push(s5);
+        s5 = input.charAt(peg$currPos);
+        if (peg$r3.test(s5)) {
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e21); }
         }
-        s4 = [s4, s5];
-        s3 = s4;
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
       }
-      if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
+      s3 = [s3, s4];
+      s2 = s3;
+    } else {
+      peg$currPos = s2;
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s1 = input.substring(s1, peg$currPos);
+    } else {
+      s1 = s2;
+    }
+    if (s1 !== peg$FAILED) {
+      peg$savedPos = peg$currPos;
+      s2 = peg$f83(s1);
+      if (s2) {
+        s2 = peg$FAILED;
       } else {
-        s2 = s3;
+        s2 = undefined;
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f81(s2);
+        s0 = peg$f84(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4825,7 +5542,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e51); }
+      if (peg$silentFails === 0) { peg$fail(peg$e52); }
     }
 
     return s0;
@@ -4875,174 +5592,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r7.test(s0)) {
+    if (peg$r3.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e52); }
-    }
-
-    return s0;
-  }
-
-  function peg$parseReservedWord() {
-    let s0, s1, s2, s3;
-
-    s0 = peg$currPos;
-    if (input.substr(peg$currPos, 5) === peg$c40) {
-      s1 = peg$c40;
-      peg$currPos += 5;
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
-    }
-    if (s1 === peg$FAILED) {
-      if (input.substr(peg$currPos, 6) === peg$c41) {
-        s1 = peg$c41;
-        peg$currPos += 6;
-      } else {
-        s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e54); }
-      }
-      if (s1 === peg$FAILED) {
-        if (input.substr(peg$currPos, 3) === peg$c42) {
-          s1 = peg$c42;
-          peg$currPos += 3;
-        } else {
-          s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e55); }
-        }
-        if (s1 === peg$FAILED) {
-          if (input.substr(peg$currPos, 2) === peg$c43) {
-            s1 = peg$c43;
-            peg$currPos += 2;
-          } else {
-            s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e56); }
-          }
-          if (s1 === peg$FAILED) {
-            if (input.substr(peg$currPos, 4) === peg$c44) {
-              s1 = peg$c44;
-              peg$currPos += 4;
-            } else {
-              s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e57); }
-            }
-            if (s1 === peg$FAILED) {
-              if (input.substr(peg$currPos, 4) === peg$c45) {
-                s1 = peg$c45;
-                peg$currPos += 4;
-              } else {
-                s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e58); }
-              }
-              if (s1 === peg$FAILED) {
-                if (input.substr(peg$currPos, 3) === peg$c46) {
-                  s1 = peg$c46;
-                  peg$currPos += 3;
-                } else {
-                  s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e59); }
-                }
-                if (s1 === peg$FAILED) {
-                  if (input.substr(peg$currPos, 5) === peg$c47) {
-                    s1 = peg$c47;
-                    peg$currPos += 5;
-                  } else {
-                    s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e60); }
-                  }
-                  if (s1 === peg$FAILED) {
-                    if (input.substr(peg$currPos, 6) === peg$c48) {
-                      s1 = peg$c48;
-                      peg$currPos += 6;
-                    } else {
-                      s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e61); }
-                    }
-                    if (s1 === peg$FAILED) {
-                      if (input.substr(peg$currPos, 7) === peg$c49) {
-                        s1 = peg$c49;
-                        peg$currPos += 7;
-                      } else {
-                        s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e62); }
-                      }
-                      if (s1 === peg$FAILED) {
-                        if (input.substr(peg$currPos, 9) === peg$c50) {
-                          s1 = peg$c50;
-                          peg$currPos += 9;
-                        } else {
-                          s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e63); }
-                        }
-                        if (s1 === peg$FAILED) {
-                          if (input.substr(peg$currPos, 2) === peg$c51) {
-                            s1 = peg$c51;
-                            peg$currPos += 2;
-                          } else {
-                            s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e64); }
-                          }
-                          if (s1 === peg$FAILED) {
-                            if (input.substr(peg$currPos, 4) === peg$c52) {
-                              s1 = peg$c52;
-                              peg$currPos += 4;
-                            } else {
-                              s1 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e65); }
-                            }
-                            if (s1 === peg$FAILED) {
-                              if (input.substr(peg$currPos, 5) === peg$c53) {
-                                s1 = peg$c53;
-                                peg$currPos += 5;
-                              } else {
-                                s1 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e66); }
-                              }
-                              if (s1 === peg$FAILED) {
-                                if (input.charCodeAt(peg$currPos) === 95) {
-                                  s1 = peg$c13;
-                                  peg$currPos++;
-                                } else {
-                                  s1 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e15); }
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentChar();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s1 = [s1, s2];
-        s0 = s1;
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e21); }
     }
 
     return s0;
@@ -5557,17 +6111,27 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    if (input.charCodeAt(peg$currPos) === 44) {
-      s2 = peg$c19;
-      peg$currPos++;
-    } else {
-      s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e23); }
-    }
-    if (s2 !== peg$FAILED) {
-      s3 = peg$parse_();
-      s1 = [s1, s2, s3];
-      s0 = s1;
+    if (s1 !== peg$FAILED) {
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s2 = peg$c19;
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parse_();
+        if (s3 !== peg$FAILED) {
+          s1 = [s1, s2, s3];
+          s0 = s1;
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5581,16 +6145,21 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = peg$parse_();
-    if (input.charCodeAt(peg$currPos) === 44) {
-      s2 = peg$c19;
-      peg$currPos++;
-    } else {
-      s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e23); }
-    }
-    if (s2 !== peg$FAILED) {
-      s1 = [s1, s2];
-      s0 = s1;
+    if (s1 !== peg$FAILED) {
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s2 = peg$c19;
+        peg$currPos++;
+      } else {
+        s2 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5603,64 +6172,95 @@ function peg$parse(input, options) {
   }
 
   function peg$parse_() {
-    let s0, s1, s2;
+    let s0, s1, s2, s3, s4;
 
     peg$silentFails++;
-    s0 = [];
-    s1 = [];
+    s0 = peg$currPos;
+    s1 = peg$currPos;
+    peg$silentFails++;
     s2 = input.charAt(peg$currPos);
     if (peg$r8.test(s2)) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e67); }
+      if (peg$silentFails === 0) { peg$fail(peg$e68); }
     }
+    peg$silentFails--;
     if (s2 !== peg$FAILED) {
-      while (s2 !== peg$FAILED) {
-        s1.push(s2);
-        s2 = input.charAt(peg$currPos);
-        if (peg$r8.test(s2)) {
-          peg$currPos++;
-        } else {
-          s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e67); }
-        }
-      }
+      peg$currPos = s1;
+      s1 = undefined;
     } else {
       s1 = peg$FAILED;
     }
-    if (s1 === peg$FAILED) {
-      s1 = peg$parseComment();
-    }
-    while (s1 !== peg$FAILED) {
-      s0.push(s1);
-      s1 = [];
-      s2 = input.charAt(peg$currPos);
-      if (peg$r8.test(s2)) {
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = [];
+      s4 = input.charAt(peg$currPos);
+      if (peg$r9.test(s4)) {
         peg$currPos++;
       } else {
-        s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e67); }
+        s4 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e69); }
       }
-      if (s2 !== peg$FAILED) {
-        while (s2 !== peg$FAILED) {
-          s1.push(s2);
-          s2 = input.charAt(peg$currPos);
-          if (peg$r8.test(s2)) {
+      if (s4 !== peg$FAILED) {
+        while (s4 !== peg$FAILED) {
+          s3.push(s4);
+          s4 = input.charAt(peg$currPos);
+          if (peg$r9.test(s4)) {
             peg$currPos++;
           } else {
-            s2 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e67); }
+            s4 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e69); }
           }
         }
       } else {
-        s1 = peg$FAILED;
+        s3 = peg$FAILED;
       }
-      if (s1 === peg$FAILED) {
-        s1 = peg$parseComment();
+      if (s3 === peg$FAILED) {
+        s3 = peg$parseComment();
       }
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = [];
+        s4 = input.charAt(peg$currPos);
+        if (peg$r9.test(s4)) {
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e69); }
+        }
+        if (s4 !== peg$FAILED) {
+          while (s4 !== peg$FAILED) {
+            s3.push(s4);
+            s4 = input.charAt(peg$currPos);
+            if (peg$r9.test(s4)) {
+              peg$currPos++;
+            } else {
+              s4 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e69); }
+            }
+          }
+        } else {
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = peg$parseComment();
+        }
+      }
+      s1 = [s1, s2];
+      s0 = s1;
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    if (s0 === peg$FAILED) {
+      s0 = '';
     }
     peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e67); }
+    }
 
     return s0;
   }
@@ -5674,25 +6274,25 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e68); }
+      if (peg$silentFails === 0) { peg$fail(peg$e70); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
       s3 = input.charAt(peg$currPos);
-      if (peg$r9.test(s3)) {
+      if (peg$r10.test(s3)) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e69); }
+        if (peg$silentFails === 0) { peg$fail(peg$e71); }
       }
       while (s3 !== peg$FAILED) {
         s2.push(s3);
         s3 = input.charAt(peg$currPos);
-        if (peg$r9.test(s3)) {
+        if (peg$r10.test(s3)) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e69); }
+          if (peg$silentFails === 0) { peg$fail(peg$e71); }
         }
       }
       s1 = [s1, s2];
@@ -5708,9 +6308,25 @@ function peg$parse(input, options) {
 
   const file = typeof options.grammarSource === "string" ? options.grammarSource : "<input>";
 
+  // Offsets of line starts, for 1-based line/column the way peggy counts them (only "\n" breaks a
+  // line). Cheaper than location(), which matters because every node records a span.
+  const lineStarts = [0];
+  for (let i = input.indexOf("\n"); i !== -1; i = input.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+
+  function position(offset) {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { offset, line: lo + 1, column: offset - lineStarts[lo] + 1 };
+  }
+
   function span() {
-    const l = location();
-    return { file, start: l.start, end: l.end };
+    const r = range();
+    return { file, start: position(r.start), end: position(r.end) };
   }
 
   function ident(name) {

@@ -145,16 +145,19 @@ function syntaxDiagnostic(e: PeggySyntaxError, text: string, file: string): Diag
   if (hidden > 0) expected += ` (${hidden} more not shown)`;
 
   const code = found.kind === "end" ? "E005" : "E001";
-  return error(code, `expected ${expected}, found ${found.display}`, span, hintFor(found, rawKeys));
+  return error(code, `expected ${expected}, found ${found.display}`, span, hintFor(text, found, rawKeys));
 }
 
-function hintFor(found: Token, keys: ReadonlySet<string>): string | undefined {
+function hintFor(text: string, found: Token, keys: ReadonlySet<string>): string | undefined {
   if (found.kind === "word") {
     const upper = found.text.toUpperCase();
     if (upper !== found.text && keys.has(`'${upper}'`)) return `keywords are case-sensitive: did you mean '${upper}'?`;
     if (found.text === "True" || found.text === "False") return `booleans are written '${found.text.toLowerCase()}'`;
   }
   if (found.text === "=" && keys.has("'<-'")) return "assignments are written 'name <- expression'";
+  if (found.kind === "word" && !keys.has("'<-'") && !keys.has("an identifier") && tokenAt(text, skipLayout(text, found.offset + found.length)).text === "<-") {
+    return "RETURN must come last in a query; move this statement before it";
+  }
   if (found.text === ";") return "HelixQL statements are not terminated by ';'; remove it";
   if (found.text === "'") return "string literals use double quotes: \"...\"";
   if (found.text === "/*") return "only line comments ('// ...') are supported";
