@@ -19,8 +19,9 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   const env = open({ path, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
   // Plain msgpack maps: without shared structures, msgpackr "records" only add an inline
-  // structure definition to every value.
-  const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name, encoder: { useRecords: false } });
+  // structure definition to every value. (lmdb's typings list `encoder` for open() only.)
+  const plainMaps: object = { encoder: { useRecords: false } };
+  const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name, ...plainMaps });
   const dbs: StoreDbs = {
     env,
     meta: env.openDB<unknown, string>({ name: "meta" }),
