@@ -4,14 +4,14 @@
 //   GET  /introspect    → see introspect.ts
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { StrandError } from "../errors.js";
 import type { QueryModule } from "../query-module.js";
 import type { SchemaDescriptor } from "../schema.js";
 import { apiKeyMiddleware } from "./api-key.js";
 import { errorToResponse, jsonErrorResponse } from "./error-response.js";
 import { introspect } from "./introspect.js";
-import { queryRoute } from "./query-route.js";
+import { queryRoute, unknownQuery } from "./query-route.js";
 import type { StoreAccess } from "./store-access.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -42,18 +42,23 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
 
+  const names = [...queries.keys()];
+  /** Every request no route answers: 405 on known paths with the wrong method, else 404. */
+  const unrouted = (c: Context): Response => {
+    const { method, path } = c.req;
+    if (GET_PATHS.has(path)) return methodNotAllowed(method, path, "GET");
+    const name = path.slice(1);
+    if (queries.has(name)) return methodNotAllowed(method, path, "POST");
+    if (method === "POST" && name !== "" && !name.includes("/")) return jsonErrorResponse(unknownQuery(name, names));
+    return notFound(method, path);
+  };
+
+  // Exactly these three routes, so Hono's RegExpRouter serves them and no request goes through
+  // the middleware composer unless an api key adds a middleware.
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
-  // Registered before `/:name` so that POST /health is a 405, not an unknown query.
-  for (const path of GET_PATHS) app.all(path, (c) => methodNotAllowed(c.req.method, path, "GET"));
-  app.post("/:name", queryRoute({ store: options.store, queries, bodyLimitBytes }));
-
-  // Not a catch-all route: that would put every query request through Hono's middleware composer.
-  app.notFound((c) => {
-    const path = c.req.path;
-    if (queries.has(path.slice(1))) return methodNotAllowed(c.req.method, path, "POST");
-    return notFound(c.req.method, path);
-  });
+  app.post("/:name", queryRoute({ store: options.store, queries, bodyLimitBytes, notAQuery: unrouted }));
+  app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));
   return app;
 }

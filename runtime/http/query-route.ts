@@ -19,6 +19,8 @@ export interface QueryRouteOptions {
   store: StoreAccess;
   queries: ReadonlyMap<string, QueryModule>;
   bodyLimitBytes: number;
+  /** Answers a POST whose name is not a query (404 with a suggestion, or 405 for a GET-only path). */
+  notAQuery: (c: Context) => Response;
 }
 
 export function unknownQuery(name: string, known: readonly string[]): StrandError {
@@ -29,12 +31,10 @@ export function unknownQuery(name: string, known: readonly string[]): StrandErro
   );
 }
 
-export function queryRoute({ store, queries, bodyLimitBytes }: QueryRouteOptions): Handler {
-  const names = [...queries.keys()];
+export function queryRoute({ store, queries, bodyLimitBytes, notAQuery }: QueryRouteOptions): Handler {
   return async (c: Context) => {
-    const name = c.req.param("name") ?? "";
-    const query = queries.get(name);
-    if (query === undefined) throw unknownQuery(name, names);
+    const query = queries.get(c.req.param("name") ?? "");
+    if (query === undefined) return notAQuery(c);
     const incoming = incomingOf(c);
     checkJsonContentType(requestHeader(c, incoming, "content-type"));
     const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
