@@ -13,7 +13,7 @@ import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } f
 import type { StoreDbs } from "./store/dbs.js";
 import { ENTRY_LENGTH, ID_LENGTH, appendAdjacency, readAdjacency, type AdjacencyDb } from "./store/adjacency.js";
 import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
-import { MAX_KEY, indexValue, type Key } from "./store/keys.js";
+import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import { checkValue, describeValue } from "./values.js";
@@ -141,12 +141,13 @@ export class TxnQueryContext implements QueryContext {
     const r = checkValue(f.descriptor.type, value, `${label}.${field}`);
     if (!r.ok) return [];
     if (f.descriptor.index === "unique") {
-      const id = this.dbs.unique.get(["N", label, field, indexValue(r.value)], this.opts);
+      const id = this.dbs.unique.get(uniqueKey("N", label, field, r.value), this.opts);
       const rec = id === undefined ? undefined : this.getNode(label, id);
       return rec ? [rec] : [];
     }
     const out: NodeItem[] = [];
-    for (const key of this.scanKeys(this.dbs.index, ["N", label, field, indexValue(r.value)])) {
+    // Same layout as indexKey() minus the trailing item id: every id indexed under this value.
+    for (const key of this.scanKeys(this.dbs.index, uniqueKey("N", label, field, r.value))) {
       const rec = this.getNode(label, key[4] as string);
       if (rec) out.push(rec);
     }

@@ -70,8 +70,6 @@ export function indexValue(value: JsonValue): string | number | boolean {
   return "\x01" + createHash("sha256").update(JSON.stringify(value)).digest("base64url");
 }
 
-export const nodeKey = (label: string, id: string): Key => [label, id];
-export const edgeKey = (label: string, id: string): Key => [label, id];
 export const indexKey = (kind: ItemKind, type: string, field: string, value: JsonValue, id: string): Key => [
   kind,
   type,
@@ -86,8 +84,3 @@ export const uniqueKey = (kind: ItemKind, type: string, field: string, value: Js
   indexValue(value),
 ];
 export const edgeUniqueKey = (edgeLabel: string, fromId: string, toId: string): Key => [edgeLabel, fromId, toId];
-
-/** [start, end) covering every key that extends `prefix` by at least one element. */
-export function prefixRange(prefix: Key): { start: Key; end: Key } {
-  return { start: prefix, end: [...prefix, MAX_KEY] };
-}
