@@ -1,0 +1,92 @@
+// Command-line flags of `npm run bench` (bench/run.ts). `--quick` picks small sizes and short
+// runs for a smoke test; explicit flags override it.
+import { parseArgs } from "node:util";
+
+export interface BenchOptions {
+  /** Seconds of each measured load run. */
+  durationSeconds: number;
+  /** Seconds of the unmeasured warm-up run per route and server. */
+  warmupSeconds: number;
+  /** Measured rounds; each round runs every route on both servers, alternating which goes first. */
+  rounds: number;
+  /** Records pre-filled into both servers for the point reads. */
+  records: number;
+  connections: number;
+  /** Nodes of the traversal graph; each gets `fanout` out-edges. */
+  graphNodes: number;
+  fanout: number;
+  /** Timed 2-hop samples (after `traversalWarmup` untimed ones). */
+  traversalSamples: number;
+  traversalWarmup: number;
+  skipHttp: boolean;
+  skipTraversal: boolean;
+  quick: boolean;
+  /** Seed of the PRNG behind the graph's edges and every random choice. */
+  seed: number;
+}
+
+export const USAGE = `usage: node dist/bench/run.js [flags]
+  --duration <s>      seconds per measured load run (default 10)
+  --rounds <n>        measured rounds, alternating which server goes first (default 2)
+  --records <n>       records pre-filled into both servers (default 100000)
+  --connections <n>   concurrent HTTP connections (default 32)
+  --graph-nodes <n>   nodes of the traversal graph, 10 out-edges each (default 100000)
+  --samples <n>       timed 2-hop samples (default 20000)
+  --seed <n>          PRNG seed (default 42)
+  --skip-http         skip the HTTP read/write comparisons
+  --skip-traversal    skip the in-process 2-hop traversal
+  --quick             smoke run: short runs, small data, small graph
+`;
+
+export class OptionsError extends Error {}
+
+const FLAGS = {
+  duration: { type: "string" },
+  rounds: { type: "string" },
+  records: { type: "string" },
+  connections: { type: "string" },
+  "graph-nodes": { type: "string" },
+  samples: { type: "string" },
+  seed: { type: "string" },
+  "skip-http": { type: "boolean" },
+  "skip-traversal": { type: "boolean" },
+  quick: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function positive(flag: string, value: string | undefined, fallback: number, integer = true): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new OptionsError(`--${flag} must be a positive ${integer ? "integer" : "number"}, got "${value}"`);
+  }
+  return n;
+}
+
+/** Parsed flags, or null when --help was asked for. */
+export function parseOptions(argv: readonly string[]): BenchOptions | null {
+  let values: { [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string };
+  try {
+    values = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: false, strict: true }).values;
+  } catch (error) {
+    throw new OptionsError((error as Error).message);
+  }
+  if (values.help === true) return null;
+  const quick = values.quick === true;
+  const durationSeconds = positive("duration", values.duration, quick ? 2 : 10, false);
+  return {
+    durationSeconds,
+    warmupSeconds: quick ? 1 : Math.min(3, durationSeconds),
+    rounds: positive("rounds", values.rounds, 2),
+    records: positive("records", values.records, quick ? 10_000 : 100_000),
+    connections: positive("connections", values.connections, 32),
+    graphNodes: positive("graph-nodes", values["graph-nodes"], quick ? 10_000 : 100_000),
+    fanout: 10,
+    traversalSamples: positive("samples", values.samples, quick ? 2_000 : 20_000),
+    traversalWarmup: quick ? 500 : 3_000,
+    skipHttp: values["skip-http"] === true,
+    skipTraversal: values["skip-traversal"] === true,
+    quick,
+    seed: positive("seed", values.seed, 42),
+  };
+}

@@ -1,0 +1,100 @@
+// The end of a bench run: a table for people and one `BENCH_JSON {...}` line for tools, both with
+// Strand/floor ratios and PASS/MISS against the targets.
+import { cpus } from "node:os";
+import type { Comparison } from "./http-bench.js";
+import type { BenchOptions } from "./options.js";
+import type { TraversalResult } from "./traversal.js";
+
+export const TARGETS = {
+  readRatio: 0.6,
+  readP99Ms: 5,
+  writeRatio: 0.4,
+  twoHopMeanUs: 200,
+} as const;
+
+export interface Verdict {
+  name: string;
+  target: string;
+  value: number;
+  pass: boolean;
+}
+
+export interface BenchReport {
+  read: Comparison | null;
+  write: Comparison | null;
+  traversal: TraversalResult | null;
+}
+
+export function verdicts(report: BenchReport): Verdict[] {
+  const out: Verdict[] = [];
+  if (report.read) {
+    out.push({ name: "read ratio", target: `>= ${TARGETS.readRatio}`, value: report.read.ratio, pass: report.read.ratio >= TARGETS.readRatio });
+    const p99 = report.read.strand.p99Ms;
+    out.push({ name: "read p99 ms", target: `<= ${TARGETS.readP99Ms}`, value: p99, pass: p99 <= TARGETS.readP99Ms });
+  }
+  if (report.write) {
+    out.push({ name: "write ratio", target: `>= ${TARGETS.writeRatio}`, value: report.write.ratio, pass: report.write.ratio >= TARGETS.writeRatio });
+  }
+  if (report.traversal) {
+    const us = report.traversal.strand.meanUs;
+    out.push({ name: "2-hop mean us", target: `<= ${TARGETS.twoHopMeanUs}`, value: us, pass: us <= TARGETS.twoHopMeanUs });
+  }
+  return out;
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString("en-US");
+const fixed = (n: number, digits = 2): string => n.toFixed(digits);
+const verdict = (pass: boolean): string => (pass ? "PASS" : "MISS");
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+  const line = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd();
+  const rule = widths.map((w) => "-".repeat(w)).join("  ");
+  return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join("\n");
+}
+
+function httpRows(c: Comparison, unit: string, ratioTarget: number, p99Target: number | null): string[][] {
+  const invalid = c.valid ? "" : " (INVALID: errors/non-2xx)";
+  const ratios = c.roundRatios.map((r) => fixed(r)).join(" / ");
+  const rows = [
+    [`${c.title}${invalid}`, `${unit}`, int(c.strand.requestsPerSec), int(c.floor.requestsPerSec), `${fixed(c.ratio)}x (${ratios})`, `>= ${ratioTarget}x`, verdict(c.ratio >= ratioTarget)],
+    ["", "p50 ms (median)", String(c.strand.p50Ms), String(c.floor.p50Ms), "", "", ""],
+    ["", "p99 ms (worst)", String(c.strand.p99Ms), String(c.floor.p99Ms), "", p99Target === null ? "" : `<= ${p99Target} ms`, p99Target === null ? "" : verdict(c.strand.p99Ms <= p99Target)],
+  ];
+  return rows;
+}
+
+export function renderTable(report: BenchReport, options: BenchOptions): string {
+  const rows: string[][] = [["benchmark", "metric", "strand", "floor", "strand/floor (rounds)", "target", "result"]];
+  if (report.read) rows.push(...httpRows(report.read, "req/s", TARGETS.readRatio, TARGETS.readP99Ms));
+  if (report.write) rows.push(...httpRows(report.write, "writes/s", TARGETS.writeRatio, null));
+  const t = report.traversal;
+  if (t) {
+    const title = `2-hop traversal (${int(t.nodes)} nodes, ${int(t.edges)} edges)`;
+    rows.push(
+      [title, "mean us", fixed(t.strand.meanUs, 1), fixed(t.floor.meanUs, 1), `${fixed(t.slowdown)}x slower`, `<= ${TARGETS.twoHopMeanUs} us`, verdict(t.strand.meanUs <= TARGETS.twoHopMeanUs)],
+      ["", "p50 us", fixed(t.strand.p50Us, 1), fixed(t.floor.p50Us, 1), "", "", ""],
+      ["", "p99 us", fixed(t.strand.p99Us, 1), fixed(t.floor.p99Us, 1), "", "", ""],
+      ["", "expansions/s", int(t.strand.expansionsPerSec), int(t.floor.expansionsPerSec), `${fixed(t.strand.expansionsPerCall, 1)} nodes per call`, "", ""],
+    );
+  }
+  const header =
+    `Strand bench: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ` +
+    `${int(options.records)} records, ${cpus().length} CPUs, node ${process.version}` +
+    (t ? `; 2-hop: ${int(t.samples)} samples, graph built in ${fixed(t.buildSeconds, 1)} s` : "");
+  return `${header}\n\n${table(rows)}\n`;
+}
+
+export function renderJson(report: BenchReport, options: BenchOptions): string {
+  const json = {
+    version: 1,
+    at: new Date().toISOString(),
+    machine: { cpus: cpus().length, node: process.version },
+    options,
+    read: report.read,
+    write: report.write,
+    traversal: report.traversal,
+    verdicts: verdicts(report),
+  };
+  return `BENCH_JSON ${JSON.stringify(json)}`;
+}

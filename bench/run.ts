@@ -1,0 +1,156 @@
+// `npm run bench`: Strand against its floors, side by side in one run (see bench/README.md).
+//   1. HTTP point read:  POST /GetItem  vs the floor's /floor/read
+//   2. durable writes:   POST /AddItem  vs the floor's /floor/write
+//   3. 2-hop traversal in process through GraphStore vs the same gets on raw lmdb
+// Both HTTP servers run in their own child processes and the load in a third (load.ts); the
+// orchestrator only fills data, starts and stops them, and reports.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { GraphStore } from "../runtime/store/graph-store.js";
+import type { SchemaDescriptor } from "../runtime/schema.js";
+import { cleanup, installCleanupHandlers, tempDir } from "./cleanup.js";
+import { fillItems } from "./fill.js";
+import { floorRecordId } from "./floor-server.js";
+import { compareRoutes, type Comparison } from "./http-bench.js";
+import { OptionsError, parseOptions, USAGE, type BenchOptions } from "./options.js";
+import { benchSchema } from "./project.js";
+import { randomIndex, seededRandom } from "./random.js";
+import { renderJson, renderTable, type BenchReport } from "./report.js";
+import { startFloor, startStrand, type ChildServer } from "./servers.js";
+import { runTraversal } from "./traversal.js";
+
+const started = performance.now();
+const log = (line: string): void => {
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
+};
+
+async function post(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as unknown };
+}
+
+/** One request per route before any load: a wrong route or body would otherwise measure 404s. */
+async function sanityCheck(url: string, body: unknown, mustContain: string): Promise<void> {
+  const { status, json } = await post(url, body);
+  const text = JSON.stringify(json);
+  if (status !== 200 || !text.includes(mustContain)) {
+    throw new Error(`sanity check of ${url} failed: ${status} ${text.slice(0, 300)}`);
+  }
+}
+
+async function benchHttp(options: BenchOptions, schema: SchemaDescriptor, root: string): Promise<Comparison[]> {
+  const strandDir = join(root, "strand");
+  const floorDir = join(root, "floor");
+  mkdirSync(strandDir);
+  mkdirSync(floorDir);
+
+  // The floor fills itself in its own process while this one fills Strand's directory.
+  const floorStarting = startFloor(floorDir, options.records);
+  floorStarting.catch(() => undefined); // awaited below; keeps an early failure from being unhandled
+  const t0 = performance.now();
+  const store = GraphStore.open({ path: strandDir, schema });
+  let ids: string[];
+  try {
+    ids = await fillItems(store, options.records);
+  } finally {
+    await store.close();
+  }
+  log(`filled ${options.records.toLocaleString("en-US")} items through GraphStore in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  const servers: ChildServer[] = [];
+  try {
+    const floor = await floorStarting;
+    servers.push(floor);
+    const strand = await startStrand(strandDir);
+    servers.push(strand);
+    log(`servers up: strand ${strand.url} (pid ${strand.child.pid}), floor ${floor.url} (pid ${floor.child.pid})`);
+
+    await sanityCheck(`${strand.url}/GetItem`, { id: ids[0] }, ids[0]!);
+    await sanityCheck(`${floor.url}/floor/read`, { id: floorRecordId(0) }, floorRecordId(0));
+    await sanityCheck(`${strand.url}/AddItem`, { name: "sanity", n: -1 }, "sanity");
+    await sanityCheck(`${floor.url}/floor/write`, { name: "sanity" }, "sanity");
+
+    const random = seededRandom(options.seed);
+    let written = 0;
+    return await compareRoutes(
+      [
+        {
+          key: "read",
+          title: "HTTP point read",
+          strand: { url: `${strand.url}/GetItem`, bodies: () => JSON.stringify({ id: ids[randomIndex(random, ids.length)] }) },
+          floor: { url: `${floor.url}/floor/read`, bodies: () => JSON.stringify({ id: floorRecordId(randomIndex(random, options.records)) }) },
+        },
+        {
+          key: "write",
+          title: "HTTP durable write",
+          strand: { url: `${strand.url}/AddItem`, bodies: () => JSON.stringify({ name: `written ${written}`, n: written++ }) },
+          floor: { url: `${floor.url}/floor/write`, bodies: () => JSON.stringify({ name: `written ${written++}` }) },
+        },
+      ],
+      { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, log },
+    );
+  } catch (error) {
+    for (const server of servers) process.stderr.write(`--- output of ${server.url} (pid ${server.child.pid}):\n${server.output()}\n`);
+    throw error;
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | null;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof OptionsError)) throw error;
+    process.stderr.write(`bench: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === null) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  installCleanupHandlers();
+  const schema = benchSchema();
+  const root = tempDir("strand-bench-");
+  const report: BenchReport = { read: null, write: null, traversal: null };
+  try {
+    if (!options.skipHttp) {
+      const [read, write] = await benchHttp(options, schema, root);
+      report.read = read ?? null;
+      report.write = write ?? null;
+    }
+    if (!options.skipTraversal) {
+      const dir = join(root, "graph");
+      mkdirSync(dir);
+      report.traversal = await runTraversal({
+        dir,
+        schema,
+        nodes: options.graphNodes,
+        fanout: options.fanout,
+        samples: options.traversalSamples,
+        warmup: options.traversalWarmup,
+        seed: options.seed,
+        log,
+      });
+    }
+  } finally {
+    await cleanup();
+  }
+  log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  process.stdout.write(`\n${renderTable(report, options)}\n${renderJson(report, options)}\n`);
+  const invalid = [report.read, report.write].some((c) => c !== null && !c.valid);
+  if (invalid) process.stderr.write("bench: some runs had connection errors or non-2xx responses; their figures are not valid\n");
+  return invalid ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  async (error: unknown) => {
+    process.stderr.write(`bench: failed\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await cleanup();
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,96 @@
+// The two HTTP servers under load, each in its own child process: Strand (`strand serve` on a
+// pre-filled data directory) and the floor (bench/floor-server.ts run as a script).
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stopChild, trackChild } from "./cleanup.js";
+
+/** dist/bench/ when compiled; the repository root is two levels up. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = resolve(HERE, "../..");
+export const CLI = join(REPO_ROOT, "dist/cli/strand.js");
+export const BENCH_PROJECT = join(REPO_ROOT, "bench/project");
+const FLOOR_SCRIPT = join(HERE, "floor-server.js");
+const START_TIMEOUT_MS = 120_000;
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  /** The last output of the process, for error reports. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function captureOutput(child: ChildProcess, onText?: (all: string) => void): () => string {
+  let log = "";
+  const append = (text: string): void => {
+    log = (log + text).slice(-20_000);
+    onText?.(log);
+  };
+  child.stdout?.setEncoding("utf8").on("data", append);
+  child.stderr?.setEncoding("utf8").on("data", append);
+  return () => log;
+}
+
+function waitFor<T>(child: ChildProcess, what: string, output: () => string, attach: (done: (value: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolveReady, reject) => {
+    let settled = false;
+    const finish = (error: Error | null, value?: T): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      if (error) reject(error);
+      else resolveReady(value as T);
+    };
+    const onExit = (code: number | null, signal: string | null): void =>
+      finish(new Error(`${what} exited (${code ?? signal}) before it was ready:\n${output()}`));
+    const timer = setTimeout(() => finish(new Error(`${what} not ready after ${START_TIMEOUT_MS} ms:\n${output()}`)), START_TIMEOUT_MS);
+    child.once("exit", onExit);
+    attach((value) => finish(null, value));
+  });
+}
+
+/** `strand serve <project> --port 0 --data <dataDir>`; resolves once it prints its listening line. */
+export async function startStrand(dataDir: string, project = BENCH_PROJECT): Promise<ChildServer> {
+  const child = spawn(process.execPath, [CLI, "serve", project, "--port", "0", "--data", dataDir], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  trackChild(child);
+  let onLog: ((all: string) => void) | undefined;
+  const output = captureOutput(child, (all) => onLog?.(all));
+  const url = await waitFor<string>(child, "strand serve", output, (done) => {
+    onLog = (all) => {
+      const match = /strand listening on (http:\/\/\S+)/.exec(all);
+      if (match) done(match[1]!);
+    };
+  });
+  return { url, child, output, stop: () => stopChild(child) };
+}
+
+interface FloorReady {
+  ready: true;
+  url: string;
+  records: number;
+}
+
+function isFloorReady(message: unknown): message is FloorReady {
+  return typeof message === "object" && message !== null && (message as { ready?: unknown }).ready === true;
+}
+
+/** bench/floor-server.js as a forked child, pre-filling `records` records into `dataDir`. */
+export async function startFloor(dataDir: string, records: number): Promise<ChildServer> {
+  const child = fork(FLOOR_SCRIPT, ["--path", dataDir, "--port", "0", "--records", String(records)], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  trackChild(child);
+  const output = captureOutput(child);
+  const ready = await waitFor<FloorReady>(child, "floor server", output, (done) => {
+    child.on("message", (message: unknown) => {
+      if (isFloorReady(message)) done(message);
+    });
+  });
+  return { url: ready.url, child, output, stop: () => stopChild(child) };
+}
