@@ -193,7 +193,13 @@ export type Expr =
   /** `NAME(args)` that is not a source: AND, OR, EXISTS, math functions, Embed, ... */
   | ({ kind: "Call"; callee: Identifier; args: Arg[] } & Spanned)
   /** `!expr` */
-  | ({ kind: "Not"; operand: Expr } & Spanned);
+  | ({ kind: "Not"; operand: Expr } & Spanned)
+  /**
+   * `user.name`, `a.b.c` (nested left to right): a field of an object value, e.g. of a FOR variable
+   * bound to an array of objects (`FOR user IN users { AddN<User>({ name: user.name }) }`).
+   * `object` is an Ident or another Member; no steps follow a member access.
+   */
+  | ({ kind: "Member"; object: Expr; property: Identifier } & Spanned);
 
 export interface ObjectEntry extends Spanned {
   key: Identifier;

@@ -204,24 +204,24 @@ function peg$parse(input, options) {
   const peg$c19 = ",";
   const peg$c20 = "<-";
   const peg$c21 = "!";
-  const peg$c22 = "<";
-  const peg$c23 = ">";
-  const peg$c24 = "|";
-  const peg$c25 = "..";
-  const peg$c26 = "\"";
-  const peg$c27 = "\\";
-  const peg$c28 = "/";
-  const peg$c29 = "'";
-  const peg$c30 = "n";
-  const peg$c31 = "t";
-  const peg$c32 = "r";
-  const peg$c33 = "b";
-  const peg$c34 = "f";
-  const peg$c35 = "0";
-  const peg$c36 = "u{";
-  const peg$c37 = "u";
-  const peg$c38 = "-";
-  const peg$c39 = ".";
+  const peg$c22 = ".";
+  const peg$c23 = "<";
+  const peg$c24 = ">";
+  const peg$c25 = "|";
+  const peg$c26 = "..";
+  const peg$c27 = "\"";
+  const peg$c28 = "\\";
+  const peg$c29 = "/";
+  const peg$c30 = "'";
+  const peg$c31 = "n";
+  const peg$c32 = "t";
+  const peg$c33 = "r";
+  const peg$c34 = "b";
+  const peg$c35 = "f";
+  const peg$c36 = "0";
+  const peg$c37 = "u{";
+  const peg$c38 = "u";
+  const peg$c39 = "-";
   const peg$c40 = "QUERY";
   const peg$c41 = "RETURN";
   const peg$c42 = "FOR";
@@ -277,28 +277,28 @@ function peg$parse(input, options) {
   const peg$e24 = peg$literalExpectation(",", false);
   const peg$e25 = peg$literalExpectation("<-", false);
   const peg$e26 = peg$literalExpectation("!", false);
-  const peg$e27 = peg$literalExpectation("<", false);
-  const peg$e28 = peg$literalExpectation(">", false);
-  const peg$e29 = peg$literalExpectation("|", false);
-  const peg$e30 = peg$literalExpectation("..", false);
-  const peg$e31 = peg$otherExpectation("string");
-  const peg$e32 = peg$literalExpectation("\"", false);
-  const peg$e33 = peg$classExpectation(["\"", "\\"], true, false, false);
-  const peg$e34 = peg$literalExpectation("\\", false);
-  const peg$e35 = peg$literalExpectation("/", false);
-  const peg$e36 = peg$literalExpectation("'", false);
-  const peg$e37 = peg$literalExpectation("n", false);
-  const peg$e38 = peg$literalExpectation("t", false);
-  const peg$e39 = peg$literalExpectation("r", false);
-  const peg$e40 = peg$literalExpectation("b", false);
-  const peg$e41 = peg$literalExpectation("f", false);
-  const peg$e42 = peg$literalExpectation("0", false);
-  const peg$e43 = peg$literalExpectation("u{", false);
-  const peg$e44 = peg$classExpectation([["0", "9"], ["a", "f"], ["A", "F"]], false, false, false);
-  const peg$e45 = peg$literalExpectation("u", false);
-  const peg$e46 = peg$otherExpectation("number");
-  const peg$e47 = peg$literalExpectation("-", false);
-  const peg$e48 = peg$literalExpectation(".", false);
+  const peg$e27 = peg$literalExpectation(".", false);
+  const peg$e28 = peg$literalExpectation("<", false);
+  const peg$e29 = peg$literalExpectation(">", false);
+  const peg$e30 = peg$literalExpectation("|", false);
+  const peg$e31 = peg$literalExpectation("..", false);
+  const peg$e32 = peg$otherExpectation("string");
+  const peg$e33 = peg$literalExpectation("\"", false);
+  const peg$e34 = peg$classExpectation(["\"", "\\"], true, false, false);
+  const peg$e35 = peg$literalExpectation("\\", false);
+  const peg$e36 = peg$literalExpectation("/", false);
+  const peg$e37 = peg$literalExpectation("'", false);
+  const peg$e38 = peg$literalExpectation("n", false);
+  const peg$e39 = peg$literalExpectation("t", false);
+  const peg$e40 = peg$literalExpectation("r", false);
+  const peg$e41 = peg$literalExpectation("b", false);
+  const peg$e42 = peg$literalExpectation("f", false);
+  const peg$e43 = peg$literalExpectation("0", false);
+  const peg$e44 = peg$literalExpectation("u{", false);
+  const peg$e45 = peg$classExpectation([["0", "9"], ["a", "f"], ["A", "F"]], false, false, false);
+  const peg$e46 = peg$literalExpectation("u", false);
+  const peg$e47 = peg$otherExpectation("number");
+  const peg$e48 = peg$literalExpectation("-", false);
   const peg$e49 = peg$classExpectation(["e", "E"], false, false, false);
   const peg$e50 = peg$classExpectation(["+", "-"], false, false, false);
   const peg$e51 = peg$otherExpectation("name");
@@ -391,48 +391,56 @@ function peg$parse(input, options) {
   function peg$f44() {    return { kind: "Anonymous", span: span() };  }
   function peg$f45(source, steps) {    return traversal(source, steps);  }
   function peg$f46(item, typeArg, args) {    return { kind: "Lookup", item, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
-  function peg$f47(head) {    return head.kind === "Call";  }
-  function peg$f48(head, steps) {    return head.kind === "Call" ? head : traversal(head, steps ?? []);  }
+  function peg$f47(head) {    return head.kind === "Call" || head.kind === "Member";  }
+  function peg$f48(head, steps) {    return head.kind === "Call" || head.kind === "Member" ? head : traversal(head, steps ?? []);  }
   function peg$f49(name, tail) {
     if (tail === null) return { kind: "Var", name, span: span() };
+    if (tail.members !== undefined) {
+      let object = { kind: "Ident", name: name.name, span: name.span };
+      for (const property of tail.members) {
+        object = { kind: "Member", object, property, span: { file, start: name.span.start, end: property.span.end } };
+      }
+      return object;
+    }
     if (tail.typeArg === undefined) return { kind: "Call", callee: name, args: tail.args, span: span() };
     return { kind: "GenericCall", name, typeArg: tail.typeArg, args: tail.args ?? [], hasParens: tail.args !== null, span: span() };
   }
   function peg$f50(typeArg, args) {    return { typeArg, args };  }
   function peg$f51(args) {    return { args };  }
-  function peg$f52(args) {    return args ?? [];  }
-  function peg$f53(name, value) {    return { name, value, span: span() };  }
-  function peg$f54(value) {    return { name: null, value, span: span() };  }
-  function peg$f55(name, typeArg, args) {    return { kind: "Call", name, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
-  function peg$f56(items) {    return { kind: "Projection", ...projectionParts(items), span: span() };  }
-  function peg$f57(fields) {    return { kind: "Exclusion", fields: fields ?? [], span: span() };  }
-  function peg$f58(param, items) {    return { kind: "Closure", param, ...projectionParts(items), span: span() };  }
-  function peg$f59() {    return SPREAD;  }
-  function peg$f60(key, value) {    return { key, value, span: span() };  }
-  function peg$f61(key) {    return { key, value: null, span: span() };  }
-  function peg$f62(chars) {    return { kind: "String", value: chars.join(""), span: span() };  }
-  function peg$f63() {    return '"';  }
-  function peg$f64() {    return "\\";  }
-  function peg$f65() {    return "/";  }
-  function peg$f66() {    return "'";  }
-  function peg$f67() {    return "\n";  }
-  function peg$f68() {    return "\t";  }
-  function peg$f69() {    return "\r";  }
-  function peg$f70() {    return "\b";  }
-  function peg$f71() {    return "\f";  }
-  function peg$f72() {    return "\0";  }
-  function peg$f73(hex) {    return parseInt(hex, 16) <= 0x10ffff;  }
-  function peg$f74(hex) {    return String.fromCodePoint(parseInt(hex, 16));  }
-  function peg$f75(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
-  function peg$f76(raw) {    return { kind: "Number", value: Number(raw), raw, isFloat: /[.eE]/.test(raw), span: span() };  }
-  function peg$f77() {    return { kind: "Boolean", value: true, span: span() };  }
-  function peg$f78() {    return { kind: "Boolean", value: false, span: span() };  }
-  function peg$f79() {    return { kind: "None", span: span() };  }
-  function peg$f80() {    return { kind: "Now", span: span() };  }
-  function peg$f81(digits) {    return Number(digits);  }
-  function peg$f82(name) {    return ident(name);  }
-  function peg$f83(name) {    return RESERVED.has(name);  }
-  function peg$f84(name) {    return ident(name);  }
+  function peg$f52(members) {    return { members };  }
+  function peg$f53(args) {    return args ?? [];  }
+  function peg$f54(name, value) {    return { name, value, span: span() };  }
+  function peg$f55(value) {    return { name: null, value, span: span() };  }
+  function peg$f56(name, typeArg, args) {    return { kind: "Call", name, typeArg, args: args ?? [], hasParens: args !== null, span: span() };  }
+  function peg$f57(items) {    return { kind: "Projection", ...projectionParts(items), span: span() };  }
+  function peg$f58(fields) {    return { kind: "Exclusion", fields: fields ?? [], span: span() };  }
+  function peg$f59(param, items) {    return { kind: "Closure", param, ...projectionParts(items), span: span() };  }
+  function peg$f60() {    return SPREAD;  }
+  function peg$f61(key, value) {    return { key, value, span: span() };  }
+  function peg$f62(key) {    return { key, value: null, span: span() };  }
+  function peg$f63(chars) {    return { kind: "String", value: chars.join(""), span: span() };  }
+  function peg$f64() {    return '"';  }
+  function peg$f65() {    return "\\";  }
+  function peg$f66() {    return "/";  }
+  function peg$f67() {    return "'";  }
+  function peg$f68() {    return "\n";  }
+  function peg$f69() {    return "\t";  }
+  function peg$f70() {    return "\r";  }
+  function peg$f71() {    return "\b";  }
+  function peg$f72() {    return "\f";  }
+  function peg$f73() {    return "\0";  }
+  function peg$f74(hex) {    return parseInt(hex, 16) <= 0x10ffff;  }
+  function peg$f75(hex) {    return String.fromCodePoint(parseInt(hex, 16));  }
+  function peg$f76(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
+  function peg$f77(raw) {    return { kind: "Number", value: Number(raw), raw, isFloat: /[.eE]/.test(raw), span: span() };  }
+  function peg$f78() {    return { kind: "Boolean", value: true, span: span() };  }
+  function peg$f79() {    return { kind: "Boolean", value: false, span: span() };  }
+  function peg$f80() {    return { kind: "None", span: span() };  }
+  function peg$f81() {    return { kind: "Now", span: span() };  }
+  function peg$f82(digits) {    return Number(digits);  }
+  function peg$f83(name) {    return ident(name);  }
+  function peg$f84(name) {    return RESERVED.has(name);  }
+  function peg$f85(name) {    return ident(name);  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -4000,6 +4008,9 @@ function peg$parse(input, options) {
       s2 = peg$parseGenericTail();
       if (s2 === peg$FAILED) {
         s2 = peg$parseCallTail();
+        if (s2 === peg$FAILED) {
+          s2 = peg$parseMemberTail();
+        }
       }
       if (s2 === peg$FAILED) {
         s2 = null;
@@ -4048,16 +4059,77 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseMemberTail() {
+    let s0, s1, s2, s3, s4;
+
+    s0 = peg$currPos;
+    s1 = [];
+    s2 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 46) {
+      s3 = peg$c22;
+      peg$currPos++;
+    } else {
+      s3 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
+    }
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parseIdentifier();
+      if (s4 !== peg$FAILED) {
+        s2 = s4;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s2;
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      while (s2 !== peg$FAILED) {
+        s1.push(s2);
+        s2 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 46) {
+          s3 = peg$c22;
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e27); }
+        }
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parseIdentifier();
+          if (s4 !== peg$FAILED) {
+            s2 = s4;
+          } else {
+            peg$currPos = s2;
+            s2 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s2;
+          s2 = peg$FAILED;
+        }
+      }
+    } else {
+      s1 = peg$FAILED;
+    }
+    if (s1 !== peg$FAILED) {
+      peg$savedPos = s0;
+      s1 = peg$f52(s1);
+    }
+    s0 = s1;
+
+    return s0;
+  }
+
   function peg$parseTypeArg() {
     let s0, s1, s2, s3, s4, s5;
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 60) {
-      s1 = peg$c22;
+      s1 = peg$c23;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e27); }
+      if (peg$silentFails === 0) { peg$fail(peg$e28); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -4067,11 +4139,11 @@ function peg$parse(input, options) {
           s4 = peg$parse_();
           if (s4 !== peg$FAILED) {
             if (input.charCodeAt(peg$currPos) === 62) {
-              s5 = peg$c23;
+              s5 = peg$c24;
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e28); }
+              if (peg$silentFails === 0) { peg$fail(peg$e29); }
             }
             if (s5 !== peg$FAILED) {
               s0 = s3;
@@ -4160,7 +4232,7 @@ function peg$parse(input, options) {
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f52(s3);
+            s0 = peg$f53(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4219,7 +4291,7 @@ function peg$parse(input, options) {
               s6 = peg$parseExpr();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f53(s1, s6);
+                s0 = peg$f54(s1, s6);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -4249,7 +4321,7 @@ function peg$parse(input, options) {
       s1 = peg$parseExpr();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f54(s1);
+        s1 = peg$f55(s1);
       }
       s0 = s1;
     }
@@ -4364,7 +4436,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f55(s1, s2, s3);
+      s0 = peg$f56(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -4402,7 +4474,7 @@ function peg$parse(input, options) {
           }
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f56(s3);
+            s0 = peg$f57(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4462,7 +4534,7 @@ function peg$parse(input, options) {
               }
               if (s7 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f57(s5);
+                s0 = peg$f58(s5);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -4496,11 +4568,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 124) {
-      s1 = peg$c24;
+      s1 = peg$c25;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e29); }
+      if (peg$silentFails === 0) { peg$fail(peg$e30); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -4510,11 +4582,11 @@ function peg$parse(input, options) {
           s4 = peg$parse_();
           if (s4 !== peg$FAILED) {
             if (input.charCodeAt(peg$currPos) === 124) {
-              s5 = peg$c24;
+              s5 = peg$c25;
               peg$currPos++;
             } else {
               s5 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e29); }
+              if (peg$silentFails === 0) { peg$fail(peg$e30); }
             }
             if (s5 !== peg$FAILED) {
               s6 = peg$parse_();
@@ -4544,7 +4616,7 @@ function peg$parse(input, options) {
                       }
                       if (s11 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s0 = peg$f58(s3, s9);
+                        s0 = peg$f59(s3, s9);
                       } else {
                         peg$currPos = s0;
                         s0 = peg$FAILED;
@@ -4633,16 +4705,16 @@ function peg$parse(input, options) {
     let s0, s1;
 
     s0 = peg$currPos;
-    if (input.substr(peg$currPos, 2) === peg$c25) {
-      s1 = peg$c25;
+    if (input.substr(peg$currPos, 2) === peg$c26) {
+      s1 = peg$c26;
       peg$currPos += 2;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      if (peg$silentFails === 0) { peg$fail(peg$e31); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f59();
+      s1 = peg$f60();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4690,7 +4762,7 @@ function peg$parse(input, options) {
               s6 = peg$parseExpr();
               if (s6 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f60(s1, s6);
+                s0 = peg$f61(s1, s6);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -4720,7 +4792,7 @@ function peg$parse(input, options) {
       s1 = peg$parseIdentifier();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f61(s1);
+        s1 = peg$f62(s1);
       }
       s0 = s1;
     }
@@ -4754,11 +4826,11 @@ function peg$parse(input, options) {
     peg$silentFails++;
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c26;
+      s1 = peg$c27;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e32); }
+      if (peg$silentFails === 0) { peg$fail(peg$e33); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -4774,15 +4846,15 @@ function peg$parse(input, options) {
         }
       }
       if (input.charCodeAt(peg$currPos) === 34) {
-        s3 = peg$c26;
+        s3 = peg$c27;
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e32); }
+        if (peg$silentFails === 0) { peg$fail(peg$e33); }
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f62(s2);
+        s0 = peg$f63(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4794,7 +4866,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e31); }
+      if (peg$silentFails === 0) { peg$fail(peg$e32); }
     }
 
     return s0;
@@ -4810,7 +4882,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e33); }
+      if (peg$silentFails === 0) { peg$fail(peg$e34); }
     }
     if (s2 !== peg$FAILED) {
       while (s2 !== peg$FAILED) {
@@ -4820,7 +4892,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e33); }
+          if (peg$silentFails === 0) { peg$fail(peg$e34); }
         }
       }
     } else {
@@ -4840,11 +4912,11 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 92) {
-      s1 = peg$c27;
+      s1 = peg$c28;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e34); }
+      if (peg$silentFails === 0) { peg$fail(peg$e35); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseEscapeBody();
@@ -4867,151 +4939,151 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c26;
+      s1 = peg$c27;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e32); }
+      if (peg$silentFails === 0) { peg$fail(peg$e33); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f63();
+      s1 = peg$f64();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 92) {
-        s1 = peg$c27;
+        s1 = peg$c28;
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e34); }
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f64();
+        s1 = peg$f65();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 47) {
-          s1 = peg$c28;
+          s1 = peg$c29;
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e35); }
+          if (peg$silentFails === 0) { peg$fail(peg$e36); }
         }
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f65();
+          s1 = peg$f66();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
           s0 = peg$currPos;
           if (input.charCodeAt(peg$currPos) === 39) {
-            s1 = peg$c29;
+            s1 = peg$c30;
             peg$currPos++;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e36); }
+            if (peg$silentFails === 0) { peg$fail(peg$e37); }
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f66();
+            s1 = peg$f67();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
             s0 = peg$currPos;
             if (input.charCodeAt(peg$currPos) === 110) {
-              s1 = peg$c30;
+              s1 = peg$c31;
               peg$currPos++;
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e37); }
+              if (peg$silentFails === 0) { peg$fail(peg$e38); }
             }
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f67();
+              s1 = peg$f68();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
               s0 = peg$currPos;
               if (input.charCodeAt(peg$currPos) === 116) {
-                s1 = peg$c31;
+                s1 = peg$c32;
                 peg$currPos++;
               } else {
                 s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e38); }
+                if (peg$silentFails === 0) { peg$fail(peg$e39); }
               }
               if (s1 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s1 = peg$f68();
+                s1 = peg$f69();
               }
               s0 = s1;
               if (s0 === peg$FAILED) {
                 s0 = peg$currPos;
                 if (input.charCodeAt(peg$currPos) === 114) {
-                  s1 = peg$c32;
+                  s1 = peg$c33;
                   peg$currPos++;
                 } else {
                   s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e39); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e40); }
                 }
                 if (s1 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s1 = peg$f69();
+                  s1 = peg$f70();
                 }
                 s0 = s1;
                 if (s0 === peg$FAILED) {
                   s0 = peg$currPos;
                   if (input.charCodeAt(peg$currPos) === 98) {
-                    s1 = peg$c33;
+                    s1 = peg$c34;
                     peg$currPos++;
                   } else {
                     s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e40); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e41); }
                   }
                   if (s1 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s1 = peg$f70();
+                    s1 = peg$f71();
                   }
                   s0 = s1;
                   if (s0 === peg$FAILED) {
                     s0 = peg$currPos;
                     if (input.charCodeAt(peg$currPos) === 102) {
-                      s1 = peg$c34;
+                      s1 = peg$c35;
                       peg$currPos++;
                     } else {
                       s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e41); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e42); }
                     }
                     if (s1 !== peg$FAILED) {
                       peg$savedPos = s0;
-                      s1 = peg$f71();
+                      s1 = peg$f72();
                     }
                     s0 = s1;
                     if (s0 === peg$FAILED) {
                       s0 = peg$currPos;
                       if (input.charCodeAt(peg$currPos) === 48) {
-                        s1 = peg$c35;
+                        s1 = peg$c36;
                         peg$currPos++;
                       } else {
                         s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e42); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e43); }
                       }
                       if (s1 !== peg$FAILED) {
                         peg$savedPos = s0;
-                        s1 = peg$f72();
+                        s1 = peg$f73();
                       }
                       s0 = s1;
                       if (s0 === peg$FAILED) {
                         s0 = peg$currPos;
-                        if (input.substr(peg$currPos, 2) === peg$c36) {
-                          s1 = peg$c36;
+                        if (input.substr(peg$currPos, 2) === peg$c37) {
+                          s1 = peg$c37;
                           peg$currPos += 2;
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e44); }
                         }
                         if (s1 !== peg$FAILED) {
                           s2 = peg$currPos;
@@ -5022,7 +5094,7 @@ function peg$parse(input, options) {
                             peg$currPos++;
                           } else {
                             s5 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e44); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e45); }
                           }
                           while (s5 !== peg$FAILED) {
                             s4.push(s5);
@@ -5034,7 +5106,7 @@ function peg$parse(input, options) {
                                 peg$currPos++;
                               } else {
                                 s5 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e44); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e45); }
                               }
                             }
                           }
@@ -5059,7 +5131,7 @@ function peg$parse(input, options) {
                             }
                             if (s3 !== peg$FAILED) {
                               peg$savedPos = peg$currPos;
-                              s4 = peg$f73(s2);
+                              s4 = peg$f74(s2);
                               if (s4) {
                                 s4 = undefined;
                               } else {
@@ -5067,7 +5139,7 @@ function peg$parse(input, options) {
                               }
                               if (s4 !== peg$FAILED) {
                                 peg$savedPos = s0;
-                                s0 = peg$f74(s2);
+                                s0 = peg$f75(s2);
                               } else {
                                 peg$currPos = s0;
                                 s0 = peg$FAILED;
@@ -5087,11 +5159,11 @@ function peg$parse(input, options) {
                         if (s0 === peg$FAILED) {
                           s0 = peg$currPos;
                           if (input.charCodeAt(peg$currPos) === 117) {
-                            s1 = peg$c37;
+                            s1 = peg$c38;
                             peg$currPos++;
                           } else {
                             s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e45); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e46); }
                           }
                           if (s1 !== peg$FAILED) {
                             s2 = peg$currPos;
@@ -5102,7 +5174,7 @@ function peg$parse(input, options) {
                               peg$currPos++;
                             } else {
                               s5 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e44); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e45); }
                             }
                             while (s5 !== peg$FAILED) {
                               s4.push(s5);
@@ -5114,7 +5186,7 @@ function peg$parse(input, options) {
                                   peg$currPos++;
                                 } else {
                                   s5 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e44); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e45); }
                                 }
                               }
                             }
@@ -5131,7 +5203,7 @@ function peg$parse(input, options) {
                             }
                             if (s2 !== peg$FAILED) {
                               peg$savedPos = s0;
-                              s0 = peg$f75(s2);
+                              s0 = peg$f76(s2);
                             } else {
                               peg$currPos = s0;
                               s0 = peg$FAILED;
@@ -5163,11 +5235,11 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 45) {
-      s3 = peg$c38;
+      s3 = peg$c39;
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e48); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
@@ -5197,11 +5269,11 @@ function peg$parse(input, options) {
     if (s4 !== peg$FAILED) {
       s5 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c39;
+        s6 = peg$c22;
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e48); }
+        if (peg$silentFails === 0) { peg$fail(peg$e27); }
       }
       if (s6 !== peg$FAILED) {
         s7 = [];
@@ -5308,13 +5380,13 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f76(s1);
+      s1 = peg$f77(s1);
     }
     s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
 
     return s0;
@@ -5327,7 +5399,7 @@ function peg$parse(input, options) {
     s1 = peg$parseTRUE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f77();
+      s1 = peg$f78();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5335,7 +5407,7 @@ function peg$parse(input, options) {
       s1 = peg$parseFALSE();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f78();
+        s1 = peg$f79();
       }
       s0 = s1;
     }
@@ -5350,7 +5422,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNONE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f79();
+      s1 = peg$f80();
     }
     s0 = s1;
 
@@ -5364,7 +5436,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNOW();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f80();
+      s1 = peg$f81();
     }
     s0 = s1;
 
@@ -5406,13 +5478,13 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f81(s1);
+      s1 = peg$f82(s1);
     }
     s0 = s1;
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e46); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
 
     return s0;
@@ -5464,7 +5536,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f82(s1);
+      s1 = peg$f83(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -5522,7 +5594,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f83(s1);
+      s2 = peg$f84(s1);
       if (s2) {
         s2 = peg$FAILED;
       } else {
@@ -5530,7 +5602,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f84(s1);
+        s0 = peg$f85(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
