@@ -119,6 +119,8 @@ async function generateLoad(request: WorkerRequest): Promise<LoadResult> {
 }
 
 if (process.argv.includes(WORKER_FLAG)) {
+  // The orchestrator went away (finished, crashed or interrupted): stop loading a server nobody measures.
+  process.once("disconnect", () => process.exit(0));
   process.once("message", (request: WorkerRequest) => {
     generateLoad(request).then(
       (result) => process.send?.({ ok: true, result } satisfies WorkerReply, () => process.exit(0)),
