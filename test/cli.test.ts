@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, REPO_ROOT, SOCIAL_EXAMPLE, tempDir } from "./support/server.js";
+import { call, CLI, REPO_ROOT, SOCIAL_EXAMPLE, startStrand, tempDir } from "./support/server.js";
 
 interface Run {
   status: number | null;
@@ -95,5 +95,29 @@ describe("strand CLI", () => {
     const r = strand(["serve", "broken", "--port", "0", "--data", data], work);
     expect(r).toEqual({ status: 1, stdout: "", stderr: `${BROKEN_REPORT}the project has 1 error; not serving\n` });
     expect(existsSync(data)).toBe(false);
+  });
+
+  it("serve takes --api-key, STRAND_API_KEY and --body-limit, and reports a port in use", async () => {
+    const flagged = await startStrand({ extraArgs: ["--api-key", "flag-key", "--body-limit", "100"] });
+    const fromEnv = await startStrand({ env: { STRAND_API_KEY: "env-key" } });
+    try {
+      expect(await call(flagged, "CountUsers", {})).toEqual({ status: 401, body: { error: "missing x-api-key header", code: "UNAUTHORIZED" } });
+      expect(await call(flagged, "CountUsers", {}, { "x-api-key": "flag-key" })).toEqual({ status: 200, body: { total: 0 } });
+      expect(await call(flagged, "UserByHandle", { handle: "x".repeat(100) }, { "x-api-key": "flag-key" })).toEqual({
+        status: 413,
+        body: { error: "request body exceeds the limit of 100 bytes", code: "PAYLOAD_TOO_LARGE" },
+      });
+      expect(await call(fromEnv, "CountUsers", {}, { "x-api-key": "flag-key" })).toEqual({
+        status: 401,
+        body: { error: "invalid api key", code: "UNAUTHORIZED" },
+      });
+      expect(await call(fromEnv, "CountUsers", {}, { "x-api-key": "env-key" })).toEqual({ status: 200, body: { total: 0 } });
+
+      const clash = strand(["serve", "examples/social", "--port", String(flagged.port), "--data", join(work, "clash")]);
+      expect(clash.status).toBe(1);
+      expect(clash.stderr).toMatch(new RegExp(`^strand: cannot listen on 127\\.0\\.0\\.1:${flagged.port}: .*EADDRINUSE`));
+    } finally {
+      await Promise.all([flagged.stop(), fromEnv.stop()]);
+    }
   });
 });

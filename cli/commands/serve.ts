@@ -41,6 +41,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
     });
   } catch (error) {
     await store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+      process.stderr.write(`strand: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
+      return 1;
+    }
     throw error;
   }
 
