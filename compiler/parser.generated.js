@@ -179,6 +179,8 @@ function peg$parse(input, options) {
     Statement: peg$parseStatement,
     TopLevelItem: peg$parseTopLevelItem,
     SchemaItem: peg$parseSchemaItem,
+    Step: peg$parseStep,
+    Literal: peg$parseLiteral,
   };
   let peg$startRuleFunction = peg$parseSourceFile;
 
@@ -6463,7 +6465,9 @@ const peg$allowedStartRules = [
   "Type",
   "Statement",
   "TopLevelItem",
-  "SchemaItem"
+  "SchemaItem",
+  "Step",
+  "Literal"
 ];
 
 export {

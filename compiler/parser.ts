@@ -36,7 +36,7 @@ export function parseSource(text: string, file: string): ParseResult {
 // ---------------------------------------------------------------- the generated parser
 
 /** The start rules compiled into parser.generated.js (see the build:parser script). */
-type StartRule = "SourceFile" | "Expr" | "Type" | "Statement" | "TopLevelItem" | "SchemaItem";
+type StartRule = "SourceFile" | "Expr" | "Type" | "Statement" | "TopLevelItem" | "SchemaItem" | "Step" | "Literal";
 
 interface PeggyExpectation {
   type: string;
@@ -217,6 +217,8 @@ const CATEGORIES: readonly Category[] = [
   { rule: "TopLevelItem", label: "a QUERY or schema definition" },
   { rule: "Expr", label: "an expression" },
   { rule: "SchemaItem", label: "an N::, E:: or V:: item" },
+  { rule: "Step", label: "a step or projection" },
+  { rule: "Literal", label: "a literal" },
   { rule: "Type", label: "a type" },
 ];
 
@@ -257,7 +259,10 @@ function summarize(keys: ReadonlySet<string>): string[] {
   const covered = new Set<string>();
   for (const c of matched) for (const k of startSet(c.rule)) covered.add(k);
   const rest = [...keys].filter((k) => !covered.has(k));
+  // Punctuation first, then kinds of token, keywords, end of file; the tokens that could merely
+  // continue a name (`f(`, `N<`, `a.b`) come last since they are rarely what was missing.
   const rank = (k: string): number => {
+    if (k === "'('" || k === "'<'" || k === "'.'") return 5;
     if (k === "end of file") return 4;
     if (!k.startsWith("'")) return 2;
     return /^'[A-Za-z_]/.test(k) ? 3 : 1;

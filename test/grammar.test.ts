@@ -839,6 +839,9 @@ describe("syntax diagnostics", () => {
     { name: "UNIQUE without INDEX", text: "N::A { UNIQUE name: String }", code: "E001", line: 1, column: 15, message: "expected 'INDEX', found 'name'" },
     { name: "space before type argument", text: "QUERY A() => x <- N <User>", code: "E001", line: 1, column: 21, message: /found '<'$/ },
     { name: "control character", text: "QUERY A() => x <- \u0001", code: "E001", line: 1, column: 19, message: "expected an expression, found the control character U+0001" },
+    { name: "nothing after ::", text: "QUERY A() => x <- y::", code: "E005", line: 1, column: 22, message: "expected a step or projection, found end of file" },
+    { name: "non-literal default", text: "N::A { x: I32 DEFAULT y }", code: "E001", line: 1, column: 23, message: "expected a literal, found 'y'" },
+    { name: "missing comma between arguments", text: "QUERY A() => x <- f(a b)", code: "E001", line: 1, column: 23, message: /^expected ',', '::', .*'\)' to close the argument list of f, found 'b'$/ },
     { name: "empty destructure", text: "QUERY A() => FOR {} IN xs {}", code: "E001", line: 1, column: 19, message: "expected an identifier, found '}'" },
   ];
 
