@@ -23,13 +23,23 @@ export interface ParseResult {
 }
 
 export function parseSource(text: string, file: string): ParseResult {
-  const source = typeof text === "string" ? text : String(text);
-  const fileName = typeof file === "string" ? file : String(file);
+  // The signature says strings, but JavaScript callers may pass anything; never throw on it.
+  const source = asString(text, "");
+  const fileName = asString(file, "<input>");
   try {
     const ast = runParser(source, fileName, "SourceFile") as SourceFile;
     return { ast, diagnostics: [] };
   } catch (e) {
     return { ast: null, diagnostics: [diagnosticFor(e, source, fileName)] };
+  }
+}
+
+function asString(value: unknown, fallback: string): string {
+  if (typeof value === "string") return value;
+  try {
+    return String(value);
+  } catch {
+    return fallback;
   }
 }
 
@@ -77,7 +87,7 @@ const MAX_EXPECTATIONS = 6;
 function diagnosticFor(e: unknown, text: string, file: string): Diagnostic {
   try {
     if (isPeggySyntaxError(e)) return syntaxDiagnostic(e, text, file);
-    if (e instanceof RangeError) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
       return error("E006", "input is nested too deeply to parse", startOfFile(file), "split deeply nested expressions into several assignments");
     }
     const message = e instanceof Error ? e.message : String(e);
