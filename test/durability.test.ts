@@ -48,7 +48,29 @@ describe("durability", () => {
     });
     // The unique index survived too.
     expect((await call(second, "AddUser", { handle: "r1", name: "again", city: "Kyiv", age: 1 })).status).toBe(409);
-    expect(await second.stop()).toBe(0);
+    expect(await second.stop("SIGINT")).toBe(0);
+    expect(second.output()).toContain("strand: SIGINT, shutting down");
+  });
+
+  it("finishes in-flight writes on SIGTERM before closing the store", async () => {
+    const dataDir = tempDir("strand-drain-");
+    dirs.push(dataDir);
+    const server = await start(dataDir);
+    const outcomes = Array.from({ length: 40 }, (_, i) =>
+      call(server, "AddUser", { handle: `drain${i}`, name: "Drain", city: "Riga", age: i }).catch(() => null),
+    );
+    await outcomes[0];
+    const exit = server.stop();
+    const replies = await Promise.all(outcomes);
+    expect(await exit).toBe(0);
+    // Every request either completed normally or never reached a handler; none saw a store error.
+    const acknowledged = replies.filter((r) => r !== null && r.status === 200).map((r) => (r!.body as { user: User }).user);
+    for (const r of replies) if (r !== null) expect(r.status).toBe(200);
+    expect(acknowledged.length).toBeGreaterThan(0);
+
+    const restarted = await start(dataDir);
+    for (const user of acknowledged) expect(await call(restarted, "GetUser", { id: user.id })).toEqual({ status: 200, body: { user } });
+    expect(await restarted.stop()).toBe(0);
   });
 
   it("keeps every acknowledged write when the process is killed with SIGKILL mid-stream", async () => {

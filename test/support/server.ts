@@ -17,8 +17,8 @@ export interface StrandServer {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** SIGTERM, then wait for exit; resolves to the exit code. */
-  stop(): Promise<number | null>;
+  /** SIGTERM (or the given signal), then wait for exit; resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** SIGKILL, then wait for exit. */
   kill(): Promise<void>;
 }
@@ -73,8 +73,8 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
       dataDir,
       child,
       output: () => log,
-      async stop() {
-        child.kill("SIGTERM");
+      async stop(signal: NodeJS.Signals = "SIGTERM") {
+        child.kill(signal);
         return exited(child);
       },
       async kill() {
