@@ -26,8 +26,14 @@ export async function runServe(options: ServeOptions): Promise<number> {
   }
   if (project.warnings !== "") process.stderr.write(`${project.warnings}\n`);
 
-  mkdirSync(options.dataDir, { recursive: true });
-  const store = GraphStore.open({ path: options.dataDir, schema: project.schema });
+  let store: GraphStore;
+  try {
+    mkdirSync(options.dataDir, { recursive: true });
+    store = GraphStore.open({ path: options.dataDir, schema: project.schema });
+  } catch (error) {
+    process.stderr.write(`strand: cannot open the data directory ${displayPath(options.dataDir)}: ${(error as Error).message}\n`);
+    return 1;
+  }
   let server: RunningServer;
   try {
     server = await startServer({
