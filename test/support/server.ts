@@ -1,6 +1,6 @@
 // Spawns real `strand serve` processes (from the built dist/) on free ports for end-to-end tests.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -25,7 +25,7 @@ export interface StrandServer {
 
 export interface StartOptions {
   project?: string;
-  /** Reuse a data directory (restart tests); a fresh temp dir otherwise. */
+  /** Reuse a data directory (restart tests; the caller removes it); otherwise a fresh temp dir, removed on stop/kill. */
   dataDir?: string;
   extraArgs?: string[];
   env?: Record<string, string>;
@@ -56,6 +56,9 @@ function exited(child: ChildProcess): Promise<number | null> {
 export async function startStrand(options: StartOptions = {}): Promise<StrandServer> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before the end-to-end tests`);
   const dataDir = options.dataDir ?? tempDir("strand-e2e-data-");
+  const removeOwnDataDir = (): void => {
+    if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+  };
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const child = spawn(
@@ -75,17 +78,22 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
       output: () => log,
       async stop(signal: NodeJS.Signals = "SIGTERM") {
         child.kill(signal);
-        return exited(child);
+        const code = await exited(child);
+        removeOwnDataDir();
+        return code;
       },
       async kill() {
         child.kill("SIGKILL");
         await exited(child);
+        removeOwnDataDir();
       },
     };
     const ready = await waitForHealth(server, 30_000);
     if (ready) return server;
-    await server.kill();
+    child.kill("SIGKILL");
+    await exited(child);
     if (attempt < 2 && log.includes("EADDRINUSE")) continue;
+    removeOwnDataDir();
     throw new Error(`strand serve did not become healthy on ${url}:\n${log}`);
   }
 }
