@@ -923,29 +923,18 @@ function bigFile(lines: number): string {
   return parts.join("\n");
 }
 
-describe("performance", () => {
-  it("parses a 2,000-line file well under 100 ms", () => {
+// Speed is measured by `npm run bench` (compile times), never by timed unit tests; these pin that
+// large and pathological inputs finish (vitest's timeout catches a hang) with the right outcome.
+describe("large and pathological inputs", () => {
+  it("parses a 2,000-line file", () => {
     const text = bigFile(2000);
     expect(text.split("\n").length).toBeGreaterThanOrEqual(2000);
-    parseOk(text); // warm up the JIT
-    // CPU time of this (forked) test process measures the parser rather than the scheduler of a
-    // busy machine; the best of several runs drops GC and JIT noise. A real regression fails every run.
-    const cpu: number[] = [];
-    const wall: number[] = [];
-    for (let i = 0; i < 20 && Math.min(...cpu) >= 100; i++) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      const r = parseSource(text, FILE);
-      wall.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
-      expect(r.ast).not.toBeNull();
-    }
-    const report = `cpu ms: ${cpu.map((t) => t.toFixed(1)).join(", ")}; wall ms: ${wall.map((t) => t.toFixed(1)).join(", ")}`;
-    expect(Math.min(...cpu), report).toBeLessThan(100);
+    const r = parseSource(text, FILE);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ast).not.toBeNull();
   });
 
-  it("fails fast on pathological invalid input", () => {
+  it("rejects pathological invalid input with exactly one diagnostic", () => {
     const inputs = [
       `QUERY A() => x <- ${"f(".repeat(2000)}`,
       `QUERY A() => x <- ${"N<User>(".repeat(1500)}`,
@@ -958,12 +947,9 @@ describe("performance", () => {
       "QUERY A() => x <- " + "a, ".repeat(20000),
     ];
     for (const text of inputs) {
-      const t0 = performance.now();
       const r = parseSource(text, FILE);
-      const ms = performance.now() - t0;
       expect(r.ast).toBeNull();
-      expect(r.diagnostics.length).toBe(1);
-      expect(ms, text.slice(0, 40)).toBeLessThan(500);
+      expect(r.diagnostics.length, text.slice(0, 40)).toBe(1);
     }
   });
 });
