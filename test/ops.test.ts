@@ -436,12 +436,10 @@ describe("shortestPaths", () => {
     for (const a of clique) for (const b of clique) if (a !== b) edges.push([`${a}-${b}`, a, b, 0]);
     for (const a of clique) edges.push([`${a}-S`, a, "S", 0]);
     edges.push(["S-T", "S", "T", 1]);
-    const started = performance.now();
     expect(paths(graph(edges), "S", "T", true)).toEqual([{ nodes: ["S", "T"], edges: ["S-T"] }]);
     // Now a9 also reaches T at the same cost: ~10! simple paths, the first 16 come back quickly.
     edges.push(["a9-T", "a9", "T", 1]);
     const out = paths(graph(edges), "S", "T", true);
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(out).toHaveLength(16);
     expect(out[0]).toEqual({
       nodes: ["S", ...clique, "T"],
@@ -453,7 +451,7 @@ describe("shortestPaths", () => {
     }
   });
 
-  it("caps at maxPaths on a ladder with 2^20 shortest paths, quickly", () => {
+  it("caps at maxPaths on a ladder with 2^20 shortest paths (an exhaustive search would time out)", () => {
     // 20 diamonds in a row: N0 → {U0, L0} → N1 → ... → N20.
     const edges: Edge[] = [];
     for (let i = 0; i < 20; i++) {
@@ -462,9 +460,7 @@ describe("shortestPaths", () => {
     }
     const g = graph(edges);
     for (const weighted of [false, true]) {
-      const started = performance.now();
       const out = paths(g, "N0", "N20", weighted);
-      expect(performance.now() - started).toBeLessThan(500);
       expect(out).toHaveLength(16);
       // Lexicographic: the first 16 differ only in the last 4 diamonds, counted in binary.
       out.forEach((p, k) => {
@@ -487,9 +483,7 @@ describe("shortestPaths", () => {
     };
     let calls = 0;
     const counted = (id: string): PathNeighbor[] => (calls++, neighbors(id));
-    const started = performance.now();
     const chain = shortestPaths({ source: "0", target: String(size - 1), neighbors: counted, weight: null, maxPaths: 16 });
-    expect(performance.now() - started).toBeLessThan(5_000);
     // With i > 1 the doubling edges never parallel a step edge; 0→1→2 then ×2 / +1 as in the binary
     // expansion of 99999 is the unique fewest-hop route.
     let hops = 0;
