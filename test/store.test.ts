@@ -425,3 +425,20 @@ describe("property: store matches a simple model", () => {
     }
   });
 });
+
+describe("data directory", () => {
+  test("a directory whose name contains a dot is a directory, and data survives reopening", async () => {
+    const root = tempDir();
+    const dir = `${root}/my.data`;
+    try {
+      const first = GraphStore.open({ path: dir, schema });
+      const user = await first.write((db) => db.addNode("User", { name: "Dot" }));
+      await first.close();
+      const second = GraphStore.open({ path: dir, schema });
+      expect(second.read((db) => db.nodeById("User", user.id))).toEqual(user);
+      await second.close();
+    } finally {
+      removeDir(root);
+    }
+  });
+});

@@ -17,7 +17,8 @@ export interface StoreDbs {
 
 export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
-  const env = open({ path, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
+  // noSubdir is explicit: lmdb otherwise guesses from the path, and takes "./my.data" for a file.
+  const env = open({ path, noSubdir: false, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
   // Plain msgpack maps: without shared structures, msgpackr "records" only add an inline
   // structure definition to every value. (lmdb's typings list `encoder` for open() only.)
   const plainMaps: object = { encoder: { useRecords: false } };
