@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { StrandError } from "../runtime/errors.js";
 import { isUuid, uuidv7, uuidv7Time } from "../runtime/ids.js";
@@ -430,6 +431,7 @@ describe("data directory", () => {
   test("a directory whose name contains a dot is a directory, and data survives reopening", async () => {
     const root = tempDir();
     const dir = `${root}/my.data`;
+    fs.mkdirSync(dir); // as `mktemp -d` or a user would have made it
     try {
       const first = GraphStore.open({ path: dir, schema });
       const user = await first.write((db) => db.addNode("User", { name: "Dot" }));
