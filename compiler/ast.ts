@@ -26,23 +26,10 @@ export interface Identifier extends Spanned {
 }
 
 // ---------------------------------------------------------------- types
+import type { ScalarName } from "../runtime/schema.js";
 
-export type ScalarTypeName =
-  | "String"
-  | "Boolean"
-  | "I8"
-  | "I16"
-  | "I32"
-  | "I64"
-  | "U8"
-  | "U16"
-  | "U32"
-  | "U64"
-  | "U128"
-  | "F32"
-  | "F64"
-  | "ID"
-  | "Date";
+/** The scalar types of HelixQL: the same set the runtime validates values against. */
+export type ScalarTypeName = ScalarName;
 
 export type TypeExpr =
   | ({ kind: "ScalarType"; name: ScalarTypeName } & Spanned)
