@@ -1,5 +1,6 @@
 // Command-line flags of `npm run bench` (bench/run.ts). `--quick` picks small sizes and short
 // runs for a smoke test; explicit flags override it.
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 export interface BenchOptions {
@@ -23,6 +24,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
+  /** When set, `strand serve` runs under `node --cpu-prof` and writes its profile here on exit. */
+  profileDir: string | null;
 }
 
 export const USAGE = `usage: node dist/bench/run.js [flags]
@@ -33,6 +36,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --graph-nodes <n>   nodes of the traversal graph, 10 out-edges each (default 100000)
   --samples <n>       timed 2-hop samples (default 20000)
   --seed <n>          PRNG seed (default 42)
+  --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
   --skip-traversal    skip the in-process 2-hop traversal
   --quick             smoke run: short runs, small data, small graph
@@ -48,6 +52,7 @@ const FLAGS = {
   "graph-nodes": { type: "string" },
   samples: { type: "string" },
   seed: { type: "string" },
+  profile: { type: "string" },
   "skip-http": { type: "boolean" },
   "skip-traversal": { type: "boolean" },
   quick: { type: "boolean" },
@@ -88,5 +93,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipTraversal: values["skip-traversal"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
+    profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),
   };
 }

@@ -61,7 +61,7 @@ async function benchHttp(options: BenchOptions, schema: SchemaDescriptor, root: 
   try {
     const floor = await floorStarting;
     servers.push(floor);
-    const strand = await startStrand(strandDir);
+    const strand = await startStrand(strandDir, options.profileDir);
     servers.push(strand);
     log(`servers up: strand ${strand.url} (pid ${strand.child.pid}), floor ${floor.url} (pid ${floor.child.pid})`);
 
@@ -77,14 +77,14 @@ async function benchHttp(options: BenchOptions, schema: SchemaDescriptor, root: 
         {
           key: "read",
           title: "HTTP point read",
-          strand: { url: `${strand.url}/GetItem`, bodies: () => JSON.stringify({ id: ids[randomIndex(random, ids.length)] }) },
-          floor: { url: `${floor.url}/floor/read`, bodies: () => JSON.stringify({ id: floorRecordId(randomIndex(random, options.records)) }) },
+          strand: { url: `${strand.url}/GetItem`, pid: strand.child.pid, bodies: () => JSON.stringify({ id: ids[randomIndex(random, ids.length)] }) },
+          floor: { url: `${floor.url}/floor/read`, pid: floor.child.pid, bodies: () => JSON.stringify({ id: floorRecordId(randomIndex(random, options.records)) }) },
         },
         {
           key: "write",
           title: "HTTP durable write",
-          strand: { url: `${strand.url}/AddItem`, bodies: () => JSON.stringify({ name: `written ${written}`, n: written++ }) },
-          floor: { url: `${floor.url}/floor/write`, bodies: () => JSON.stringify({ name: `written ${written++}` }) },
+          strand: { url: `${strand.url}/AddItem`, pid: strand.child.pid, bodies: () => JSON.stringify({ name: `written ${written}`, n: written++ }) },
+          floor: { url: `${floor.url}/floor/write`, pid: floor.child.pid, bodies: () => JSON.stringify({ name: `written ${written++}` }) },
         },
       ],
       { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, log },

@@ -51,9 +51,13 @@ function waitFor<T>(child: ChildProcess, what: string, output: () => string, att
   });
 }
 
-/** `strand serve <project> --port 0 --data <dataDir>`; resolves once it prints its listening line. */
-export async function startStrand(dataDir: string, project = BENCH_PROJECT): Promise<ChildServer> {
-  const child = spawn(process.execPath, [CLI, "serve", project, "--port", "0", "--data", dataDir], {
+/**
+ * `strand serve <project> --port 0 --data <dataDir>`; resolves once it prints its listening line.
+ * With a profile directory, node writes a .cpuprofile there when the server exits after SIGTERM.
+ */
+export async function startStrand(dataDir: string, profileDir: string | null, project = BENCH_PROJECT): Promise<ChildServer> {
+  const profile = profileDir === null ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
+  const child = spawn(process.execPath, [...profile, CLI, "serve", project, "--port", "0", "--data", dataDir], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

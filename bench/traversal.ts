@@ -1,8 +1,8 @@
 // The in-process 2-hop traversal: `db.out(db.out([start], "Link"), "Link")` in one read snapshot,
 // timed per call from random start nodes, against a raw-lmdb floor doing the same point gets
-// (start's adjacency, 10 node records, 10 adjacencies, 100 node records) on a minimal layout
-// (string keys, one packed adjacency string per node) in the same process. Blocks of Strand and
-// floor samples alternate so that noise hits both.
+// (start's adjacency, 10 node records, 10 adjacencies, 100 node records) on a minimal layout:
+// string keys, one packed adjacency string per node, records as plain msgpack maps like Strand's.
+// Both run in this process; blocks of Strand and floor samples alternate so noise hits both.
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { NodeItem } from "../runtime/items.js";
@@ -61,7 +61,9 @@ interface RawFloor {
 async function buildRawFloor(path: string, graph: Graph): Promise<RawFloor> {
   const env = open({ path, maxDbs: 4 });
   const adjacency = env.openDB<string, string>({ name: "adjacency", encoding: "string" });
-  const nodes = env.openDB<NodeItem, string>({ name: "nodes" });
+  // Plain msgpack maps, as Strand stores records (lmdb's typings list `encoder` for open() only).
+  const plainMaps: object = { encoder: { useRecords: false } };
+  const nodes = env.openDB<NodeItem, string>({ name: "nodes", ...plainMaps });
   const { ids, fanout, targets } = graph;
   for (let start = 0; start < ids.length; start += FLOOR_BATCH) {
     await env.transaction(() => {
