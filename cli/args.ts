@@ -17,6 +17,7 @@ export type Command =
       dataDir: string;
       apiKey: string | undefined;
       bodyLimitBytes: number | undefined;
+      cacheEntries: number | undefined;
     };
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
@@ -28,6 +29,7 @@ const SERVE_FLAGS = {
   data: { type: "string" },
   "api-key": { type: "string" },
   "body-limit": { type: "string" },
+  "cache-entries": { type: "string" },
 } as const;
 
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
@@ -55,6 +57,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       if (values.help === true) return { kind: "help" };
       const apiKey = nonEmpty("--api-key", values["api-key"]) ?? (env.STRAND_API_KEY || undefined);
       const bodyLimit = values["body-limit"];
+      const cacheEntries = values["cache-entries"];
       return {
         kind: "serve",
         dir: projectDir(positionals),
@@ -63,6 +66,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
         apiKey,
         bodyLimitBytes: bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, 0, Number.MAX_SAFE_INTEGER),
+        cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
       };
     }
     default:

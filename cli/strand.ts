@@ -24,6 +24,7 @@ async function run(command: Command): Promise<number> {
         dataDir: command.dataDir,
         apiKey: command.apiKey,
         bodyLimitBytes: command.bodyLimitBytes,
+        cacheEntries: command.cacheEntries,
       });
   }
 }

@@ -21,6 +21,7 @@ commands:
       --data <dir>              database directory (default: ./data)
       --api-key <key>           require this x-api-key header (default: env STRAND_API_KEY)
       --body-limit <bytes>      largest request body (default: 33554432 = 32 MiB)
+      --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
 
 dir defaults to the current directory. Options: -h, --help
 `;

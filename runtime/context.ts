@@ -11,9 +11,10 @@ import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
 import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
 import type { StoreDbs } from "./store/dbs.js";
-import { ENTRY_LENGTH, ID_LENGTH, appendAdjacency, readAdjacency, type AdjacencyDb } from "./store/adjacency.js";
+import { ENTRY_LENGTH, ID_LENGTH, appendAdjacency, readAdjacency } from "./store/adjacency.js";
 import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
 import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
+import { adjacencyKey, edgeKey, nodeKey, type ReadCache } from "./store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import { checkValue, describeValue } from "./values.js";
@@ -47,11 +48,15 @@ export class TxnQueryContext implements QueryContext {
   /**
    * @param readTransaction the snapshot to read from, or null for a context that runs inside
    *   an open lmdb write transaction (only then are the write methods allowed).
+   * @param cache shared decoded reads (see read-cache.ts): a read context reads through it; a
+   *   write context never reads it and marks every existing key it changes in `touched`.
    */
   constructor(
     private readonly dbs: StoreDbs,
     private readonly schema: SchemaInfo,
     readTransaction: Transaction | null,
+    private readonly cache: ReadCache,
+    private readonly touched: string[] = [],
   ) {
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
   }
@@ -67,17 +72,38 @@ export class TxnQueryContext implements QueryContext {
   // ---- record access
 
   private getNode(label: string, id: string): NodeItem | undefined {
-    return this.dbs.nodes.get([label, id], this.opts);
+    if (this.opts === undefined) return this.dbs.nodes.get([label, id]);
+    const key = nodeKey(label, id);
+    const hit = this.cache.get(key) as NodeItem | undefined;
+    if (hit !== undefined) return hit;
+    const rec = this.dbs.nodes.get([label, id], this.opts);
+    return rec === undefined ? undefined : this.cache.fill(key, rec);
   }
 
   /** Existence without decoding the record. */
   private hasNode(label: string, id: string): boolean {
+    if (this.opts !== undefined && this.cache.get(nodeKey(label, id)) !== undefined) return true;
     // doesExist(key, undefined, options) is a getBinaryFast: no msgpack decode.
     return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem, this.opts);
   }
 
   private getEdge(label: string, id: string): EdgeItem | undefined {
-    return this.dbs.edges.get([label, id], this.opts);
+    if (this.opts === undefined) return this.dbs.edges.get([label, id]);
+    const key = edgeKey(label, id);
+    const hit = this.cache.get(key) as EdgeItem | undefined;
+    if (hit !== undefined) return hit;
+    const rec = this.dbs.edges.get([label, id], this.opts);
+    return rec === undefined ? undefined : this.cache.fill(key, rec);
+  }
+
+  /** The packed adjacency list of (node, edge label) in one direction (see adjacency.ts). */
+  private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): string {
+    const db = direction === "out" ? this.dbs.out : this.dbs.in;
+    if (this.opts === undefined) return readAdjacency(db, nodeId, edgeLabel, undefined);
+    const key = adjacencyKey(direction, nodeId, edgeLabel);
+    const hit = this.cache.get(key) as string | undefined;
+    if (hit !== undefined) return hit;
+    return this.cache.fill(key, readAdjacency(db, nodeId, edgeLabel, this.opts));
   }
 
   /** [start, end) options for every key extending `prefix`, in this context's transaction. */
@@ -176,6 +202,8 @@ export class TxnQueryContext implements QueryContext {
     claimEdgeUnique(this.dbs, info, rec.id, fromId, toId);
     indexNew(this.dbs, info, rec);
     this.dbs.edges.putSync([label, rec.id], rec);
+    this.cache.beginWrite(adjacencyKey("out", fromId, label), this.touched);
+    this.cache.beginWrite(adjacencyKey("in", toId, label), this.touched);
     appendAdjacency(this.dbs.out, fromId, label, rec.id, toId);
     appendAdjacency(this.dbs.in, toId, label, rec.id, fromId);
     return rec;
@@ -222,6 +250,7 @@ export class TxnQueryContext implements QueryContext {
       if (current === undefined) throw notFound(kind, item.label, item.id);
       const next = updatedRecord(info, current, values!);
       indexUpdate(this.dbs, info, current, next);
+      this.cache.beginWrite(kind === "N" ? nodeKey(item.label, item.id) : edgeKey(item.label, item.id), this.touched);
       db.putSync([item.label, item.id], next);
       out.push(next);
     }
@@ -231,18 +260,18 @@ export class TxnQueryContext implements QueryContext {
   // ---- graph steps
 
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
-    return this.neighbours(items, edgeLabel, this.dbs.out, this.schema.edge(edgeLabel).to);
+    return this.neighbours(items, edgeLabel, "out", this.schema.edge(edgeLabel).to);
   }
 
   in(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
-    return this.neighbours(items, edgeLabel, this.dbs.in, this.schema.edge(edgeLabel).from);
+    return this.neighbours(items, edgeLabel, "in", this.schema.edge(edgeLabel).from);
   }
 
   /** The other endpoint of each listed edge (one result per edge, so parallel edges repeat). */
-  private neighbours(items: readonly NodeItem[], edgeLabel: string, adjacency: AdjacencyDb, label: string): NodeItem[] {
+  private neighbours(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in", label: string): NodeItem[] {
     const res: NodeItem[] = [];
     for (const item of items) {
-      const list = readAdjacency(adjacency, item.id, edgeLabel, this.opts);
+      const list = this.adjacency(direction, item.id, edgeLabel);
       for (let off = ID_LENGTH; off < list.length; off += ENTRY_LENGTH) {
         const rec = this.getNode(label, list.slice(off, off + ID_LENGTH));
         if (rec) res.push(rec);
@@ -253,18 +282,18 @@ export class TxnQueryContext implements QueryContext {
 
   outE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[] {
     this.schema.edge(edgeLabel);
-    return this.incident(items, edgeLabel, this.dbs.out);
+    return this.incident(items, edgeLabel, "out");
   }
 
   inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[] {
     this.schema.edge(edgeLabel);
-    return this.incident(items, edgeLabel, this.dbs.in);
+    return this.incident(items, edgeLabel, "in");
   }
 
-  private incident(items: readonly NodeItem[], edgeLabel: string, adjacency: AdjacencyDb): EdgeItem[] {
+  private incident(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in"): EdgeItem[] {
     const res: EdgeItem[] = [];
     for (const item of items) {
-      const list = readAdjacency(adjacency, item.id, edgeLabel, this.opts);
+      const list = this.adjacency(direction, item.id, edgeLabel);
       for (let off = 0; off < list.length; off += ENTRY_LENGTH) {
         const rec = this.getEdge(edgeLabel, list.slice(off, off + ID_LENGTH));
         if (rec) res.push(rec);
@@ -301,7 +330,7 @@ export class TxnQueryContext implements QueryContext {
 
     const neighbors = (nodeId: string): Array<{ edgeId: string; nodeId: string }> => {
       const res: Array<{ edgeId: string; nodeId: string }> = [];
-      const list = readAdjacency(this.dbs.out, nodeId, edgeLabel, this.opts);
+      const list = this.adjacency("out", nodeId, edgeLabel);
       for (let off = 0; off < list.length; off += ENTRY_LENGTH) {
         res.push({ edgeId: list.slice(off, off + ID_LENGTH), nodeId: list.slice(off + ID_LENGTH, off + ENTRY_LENGTH) });
       }

@@ -120,4 +120,26 @@ describe("strand CLI", () => {
       await Promise.all([flagged.stop(), fromEnv.stop()]);
     }
   });
+
+  it("serve refuses a data directory another server holds, and takes --cache-entries", async () => {
+    const first = await startStrand({ extraArgs: ["--cache-entries", "0"] });
+    try {
+      const created = await call(first, "AddUser", { handle: "ada", name: "Ada", city: "London", age: 36 });
+      expect(created.status).toBe(200);
+      const second = strand(["serve", "examples/social", "--port", "0", "--data", first.dataDir]);
+      expect(second).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          `strand: cannot open the data directory ${first.dataDir}: data directory ${first.dataDir} is in use by process ${first.child.pid}; ` +
+          `stop that server first (or, if no Strand process is running, delete ${join(first.dataDir, "strand.lock")})\n`,
+      });
+      expect(await call(first, "CountUsers", {})).toEqual({ status: 200, body: { total: 1 } });
+    } finally {
+      await first.stop();
+    }
+    const bad = strand(["serve", "examples/social", "--cache-entries", "lots"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.split("\n")[0]).toBe('strand: --cache-entries must be an integer from 0 to 100000000, got "lots"');
+  });
 });

@@ -444,3 +444,32 @@ describe("data directory", () => {
     }
   });
 });
+
+describe("data directory lock", () => {
+  test("a second store on the same directory is refused until the first closes", async () => {
+    const dir = tempDir();
+    try {
+      const first = GraphStore.open({ path: dir, schema });
+      expect(() => GraphStore.open({ path: dir, schema })).toThrow(`data directory ${dir} is in use by process ${process.pid}`);
+      await first.close();
+      const second = GraphStore.open({ path: dir, schema });
+      await second.close();
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test("a lock left by a process that no longer exists is taken over", async () => {
+    const dir = tempDir();
+    try {
+      // A pid far above any real one (Linux pid_max is at most 2^22).
+      fs.writeFileSync(`${dir}/strand.lock`, "99999999\n");
+      const store = GraphStore.open({ path: dir, schema });
+      expect(fs.readFileSync(`${dir}/strand.lock`, "utf8")).toBe(`${process.pid}\n`);
+      await store.close();
+      expect(fs.existsSync(`${dir}/strand.lock`)).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

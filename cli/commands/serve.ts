@@ -13,6 +13,7 @@ export interface ServeOptions {
   dataDir: string;
   apiKey: string | undefined;
   bodyLimitBytes: number | undefined;
+  cacheEntries: number | undefined;
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
@@ -29,7 +30,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
   let store: GraphStore;
   try {
     mkdirSync(options.dataDir, { recursive: true });
-    store = GraphStore.open({ path: options.dataDir, schema: project.schema });
+    store = GraphStore.open({
+      path: options.dataDir,
+      schema: project.schema,
+      ...(options.cacheEntries === undefined ? {} : { cacheEntries: options.cacheEntries }),
+    });
   } catch (error) {
     process.stderr.write(`strand: cannot open the data directory ${displayPath(options.dataDir)}: ${(error as Error).message}\n`);
     return 1;

@@ -4,6 +4,8 @@ import { TxnQueryContext } from "../context.js";
 import type { QueryContext } from "../query-context.js";
 import type { SchemaDescriptor } from "../schema.js";
 import { openDbs, type StoreDbs } from "./dbs.js";
+import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./read-cache.js";
+import { lockDirectory } from "./dir-lock.js";
 import { SchemaInfo } from "./schema-info.js";
 
 export interface GraphStoreOptions {
@@ -12,6 +14,8 @@ export interface GraphStoreOptions {
   schema: SchemaDescriptor;
   /** Initial map size in bytes; lmdb grows it as needed. */
   mapSize?: number;
+  /** Decoded records and adjacency lists kept for reads (read-cache.ts); 0 disables. */
+  cacheEntries?: number;
 }
 
 export class GraphStore {
@@ -20,18 +24,27 @@ export class GraphStore {
   private constructor(
     private readonly dbs: StoreDbs,
     readonly schema: SchemaInfo,
+    private readonly cache: ReadCache,
+    private readonly unlock: () => void,
   ) {}
 
   static open(options: GraphStoreOptions): GraphStore {
     const schema = new SchemaInfo(options.schema); // validate before touching the disk
-    return new GraphStore(openDbs(options.path, options.mapSize), schema);
+    const cache = new ReadCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+    const unlock = lockDirectory(options.path);
+    try {
+      return new GraphStore(openDbs(options.path, options.mapSize), schema, cache, unlock);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
 
   /** Runs fn synchronously against one consistent snapshot. */
   read<T>(fn: (db: QueryContext) => T): T {
     const transaction = this.dbs.env.useReadTransaction();
     try {
-      return fn(new TxnQueryContext(this.dbs, this.schema, transaction));
+      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache));
     } finally {
       transaction.done();
     }
@@ -46,14 +59,24 @@ export class GraphStore {
    * additionally wait for `flushed`.
    */
   async write<T>(fn: (db: QueryContext) => T): Promise<T> {
-    const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null)));
-    await this.dbs.env.flushed;
-    return result;
+    const touched: string[] = [];
+    try {
+      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched)));
+      await this.dbs.env.flushed;
+      return result;
+    } finally {
+      // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
+      this.cache.settle(touched);
+    }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.dbs.env.close();
+    try {
+      await this.dbs.env.close();
+    } finally {
+      this.unlock();
+    }
   }
 }

@@ -1,0 +1,121 @@
+// The shared read cache (runtime/store/read-cache.ts): its own rules, and that a store reading
+// through it never shows a value other than what its snapshot holds.
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { NodeItem } from "../runtime/items.js";
+import { ReadCache } from "../runtime/store/read-cache.js";
+import type { GraphStore } from "../runtime/store/graph-store.js";
+import { openTempStore } from "./support/store-fixtures.js";
+
+describe("ReadCache", () => {
+  test("fills, hits, and evicts the oldest entry at capacity", () => {
+    const cache = new ReadCache(2);
+    cache.fill("a", { v: 1 });
+    cache.fill("b", { v: 2 });
+    cache.fill("c", { v: 3 });
+    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.size]).toEqual([undefined, { v: 2 }, { v: 3 }, 2]);
+  });
+
+  test("a key with a write in flight is dropped and not filled until every write on it settles", () => {
+    const cache = new ReadCache(10);
+    cache.fill("k", { v: "old" });
+    const first: string[] = [];
+    const second: string[] = [];
+    cache.beginWrite("k", first);
+    cache.beginWrite("k", second);
+    expect(cache.get("k")).toBeUndefined();
+    cache.fill("k", { v: "stale snapshot" });
+    expect(cache.get("k")).toBeUndefined();
+    cache.settle(first);
+    cache.fill("k", { v: "still pending" });
+    expect(cache.get("k")).toBeUndefined();
+    cache.settle(second);
+    cache.fill("k", { v: "new" });
+    expect(cache.get("k")).toEqual({ v: "new" });
+    expect([first, second]).toEqual([["k"], ["k"]]);
+  });
+
+  test("capacity 0 caches nothing; cached values are deep-frozen", () => {
+    const off = new ReadCache(0);
+    off.fill("k", { v: 1 });
+    expect(off.size).toBe(0);
+    const on = new ReadCache(1);
+    const value = { tags: ["a"], nested: { x: 1 } };
+    on.fill("k", value);
+    expect([Object.isFrozen(value), Object.isFrozen(value.tags), Object.isFrozen(value.nested)]).toEqual([true, true, true]);
+    expect(() => new ReadCache(-1)).toThrow(RangeError);
+  });
+});
+
+describe("GraphStore reads through the cache", () => {
+  let store: GraphStore;
+  let cleanup: () => Promise<void>;
+  beforeEach(() => {
+    ({ store, cleanup } = openTempStore());
+  });
+  afterEach(async () => {
+    await cleanup();
+  });
+
+  test("an acknowledged update is what the next read returns, for records and adjacency", async () => {
+    const [a, b, c] = await store.write((db) => [db.addNode("User", { name: "a" }), db.addNode("User", { name: "b" }), db.addNode("User", { name: "c" })]);
+    await store.write((db) => db.addEdge("Follows", {}, a!.id, b!.id));
+    // Warm the cache with the current record and neighbourhood.
+    expect(store.read((db) => db.out([db.nodeById("User", a!.id)], "Follows").map((n) => n.name))).toEqual(["b"]);
+    await store.write((db) => db.updateNodes([db.nodeById("User", b!.id)], { name: "b2" }));
+    await store.write((db) => db.addEdge("Follows", {}, a!.id, c!.id));
+    expect(store.read((db) => db.out([db.nodeById("User", a!.id)], "Follows").map((n) => n.name))).toEqual(["b2", "c"]);
+    expect(store.read((db) => db.nodeById("User", b!.id).name)).toBe("b2");
+  });
+
+  test("a failed write leaves reads on the old value", async () => {
+    const a = await store.write((db) => db.addNode("User", { name: "a" }));
+    expect(store.read((db) => db.nodeById("User", a.id).name)).toBe("a");
+    await expect(
+      store.write((db) => {
+        db.updateNodes([db.nodeById("User", a.id)], { name: "never" });
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    expect(store.read((db) => db.nodeById("User", a.id).name)).toBe("a");
+  });
+
+  test("records handed to queries are frozen: in-place changes fail instead of leaking to others", async () => {
+    const a = await store.write((db) => db.addNode("User", { name: "a", tags: ["x"] }));
+    const first = store.read((db) => db.nodeById("User", a.id));
+    const second = store.read((db) => db.nodeById("User", a.id));
+    expect(second).toBe(first);
+    expect(() => {
+      (first as NodeItem).name = "changed";
+    }).toThrow(TypeError);
+    expect(store.read((db) => db.nodeById("User", a.id))).toEqual({ ...a });
+  });
+
+  test("interleaved writers and readers: reads never go backwards and always include every acknowledged write", async () => {
+    const counter = await store.write((db) => db.addNode("User", { name: "n", age: 0 }));
+    let acknowledged = 0;
+    let lastSeen = 0;
+    const writes: Promise<void>[] = [];
+    for (let i = 1; i <= 60; i++) {
+      writes.push(
+        store
+          .write((db) => {
+            const current = db.nodeById("User", counter.id);
+            db.updateNodes([current], { age: (current.age as number) + 1 });
+          })
+          .then(() => {
+            acknowledged = Math.max(acknowledged, i);
+          }),
+      );
+      // Read between enqueuing writes and while earlier ones commit.
+      for (let r = 0; r < 3; r++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const seen = store.read((db) => db.nodeById("User", counter.id).age as number);
+        expect(seen).toBeGreaterThanOrEqual(lastSeen);
+        expect(seen).toBeGreaterThanOrEqual(acknowledged);
+        lastSeen = seen;
+      }
+    }
+    await Promise.all(writes);
+    expect(store.read((db) => db.nodeById("User", counter.id).age)).toBe(60);
+  });
+});
