@@ -11,10 +11,10 @@ import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
 import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
 import type { StoreDbs } from "./store/dbs.js";
-import { ENTRY_LENGTH, ID_LENGTH, appendAdjacency, readAdjacency } from "./store/adjacency.js";
+import { appendAdjacency, readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
 import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
 import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
-import { adjacencyKey, edgeKey, nodeKey, type ReadCache } from "./store/read-cache.js";
+import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import { checkValue, describeValue } from "./values.js";
@@ -72,38 +72,40 @@ export class TxnQueryContext implements QueryContext {
   // ---- record access
 
   private getNode(label: string, id: string): NodeItem | undefined {
-    if (this.opts === undefined) return this.dbs.nodes.get([label, id]);
-    const key = nodeKey(label, id);
-    const hit = this.cache.get(key) as NodeItem | undefined;
-    if (hit !== undefined) return hit;
-    const rec = this.dbs.nodes.get([label, id], this.opts);
-    return rec === undefined ? undefined : this.cache.fill(key, rec);
+    return this.getRecord(this.dbs.nodes, label, id);
   }
 
   /** Existence without decoding the record. */
   private hasNode(label: string, id: string): boolean {
-    if (this.opts !== undefined && this.cache.get(nodeKey(label, id)) !== undefined) return true;
+    if (this.opts !== undefined) {
+      const hit = this.cache.get(recordKey(id)) as NodeItem | undefined;
+      if (hit !== undefined) return hit.label === label;
+    }
     // doesExist(key, undefined, options) is a getBinaryFast: no msgpack decode.
     return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem, this.opts);
   }
 
   private getEdge(label: string, id: string): EdgeItem | undefined {
-    if (this.opts === undefined) return this.dbs.edges.get([label, id]);
-    const key = edgeKey(label, id);
-    const hit = this.cache.get(key) as EdgeItem | undefined;
-    if (hit !== undefined) return hit;
-    const rec = this.dbs.edges.get([label, id], this.opts);
-    return rec === undefined ? undefined : this.cache.fill(key, rec);
+    return this.getRecord(this.dbs.edges, label, id);
   }
 
-  /** The packed adjacency list of (node, edge label) in one direction (see adjacency.ts). */
-  private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): string {
+  /** A record by (label, id); read contexts go through the shared cache (ids are unique across labels). */
+  private getRecord<T extends NodeItem>(db: Database<T, Key>, label: string, id: string): T | undefined {
+    if (this.opts === undefined) return db.get([label, id]);
+    const hit = this.cache.get(recordKey(id)) as T | undefined;
+    if (hit !== undefined) return hit.label === label ? hit : undefined;
+    const rec = db.get([label, id], this.opts);
+    return rec === undefined ? undefined : this.cache.fill(recordKey(id), rec);
+  }
+
+  /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
+  private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): Adjacency {
     const db = direction === "out" ? this.dbs.out : this.dbs.in;
-    if (this.opts === undefined) return readAdjacency(db, nodeId, edgeLabel, undefined);
+    if (this.opts === undefined) return splitAdjacency(readAdjacency(db, nodeId, edgeLabel, undefined));
     const key = adjacencyKey(direction, nodeId, edgeLabel);
-    const hit = this.cache.get(key) as string | undefined;
+    const hit = this.cache.get(key) as Adjacency | undefined;
     if (hit !== undefined) return hit;
-    return this.cache.fill(key, readAdjacency(db, nodeId, edgeLabel, this.opts));
+    return this.cache.fill(key, splitAdjacency(readAdjacency(db, nodeId, edgeLabel, this.opts)));
   }
 
   /** [start, end) options for every key extending `prefix`, in this context's transaction. */
@@ -250,7 +252,7 @@ export class TxnQueryContext implements QueryContext {
       if (current === undefined) throw notFound(kind, item.label, item.id);
       const next = updatedRecord(info, current, values!);
       indexUpdate(this.dbs, info, current, next);
-      this.cache.beginWrite(kind === "N" ? nodeKey(item.label, item.id) : edgeKey(item.label, item.id), this.touched);
+      this.cache.beginWrite(recordKey(item.id), this.touched);
       db.putSync([item.label, item.id], next);
       out.push(next);
     }
@@ -271,9 +273,9 @@ export class TxnQueryContext implements QueryContext {
   private neighbours(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in", label: string): NodeItem[] {
     const res: NodeItem[] = [];
     for (const item of items) {
-      const list = this.adjacency(direction, item.id, edgeLabel);
-      for (let off = ID_LENGTH; off < list.length; off += ENTRY_LENGTH) {
-        const rec = this.getNode(label, list.slice(off, off + ID_LENGTH));
+      const { otherIds } = this.adjacency(direction, item.id, edgeLabel);
+      for (const id of otherIds) {
+        const rec = this.getNode(label, id);
         if (rec) res.push(rec);
       }
     }
@@ -293,9 +295,9 @@ export class TxnQueryContext implements QueryContext {
   private incident(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in"): EdgeItem[] {
     const res: EdgeItem[] = [];
     for (const item of items) {
-      const list = this.adjacency(direction, item.id, edgeLabel);
-      for (let off = 0; off < list.length; off += ENTRY_LENGTH) {
-        const rec = this.getEdge(edgeLabel, list.slice(off, off + ID_LENGTH));
+      const { edgeIds } = this.adjacency(direction, item.id, edgeLabel);
+      for (const id of edgeIds) {
+        const rec = this.getEdge(edgeLabel, id);
         if (rec) res.push(rec);
       }
     }
@@ -329,11 +331,9 @@ export class TxnQueryContext implements QueryContext {
     if (!plausibleId(endId) || !this.hasNode(endLabel, endId)) throw notFound("N", endLabel, endId);
 
     const neighbors = (nodeId: string): Array<{ edgeId: string; nodeId: string }> => {
-      const res: Array<{ edgeId: string; nodeId: string }> = [];
-      const list = this.adjacency("out", nodeId, edgeLabel);
-      for (let off = 0; off < list.length; off += ENTRY_LENGTH) {
-        res.push({ edgeId: list.slice(off, off + ID_LENGTH), nodeId: list.slice(off + ID_LENGTH, off + ENTRY_LENGTH) });
-      }
+      const { edgeIds, otherIds } = this.adjacency("out", nodeId, edgeLabel);
+      const res = new Array<{ edgeId: string; nodeId: string }>(edgeIds.length);
+      for (let i = 0; i < edgeIds.length; i++) res[i] = { edgeId: edgeIds[i]!, nodeId: otherIds[i]! };
       return res;
     };
     const edgeCache = new Map<string, EdgeItem>();

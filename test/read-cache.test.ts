@@ -1,7 +1,9 @@
 // The shared read cache (runtime/store/read-cache.ts): its own rules, and that a store reading
 // through it never shows a value other than what its snapshot holds.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { StrandError } from "../runtime/errors.js";
 import type { NodeItem } from "../runtime/items.js";
+import type { QueryContext } from "../runtime/query-context.js";
 import { ReadCache } from "../runtime/store/read-cache.js";
 import type { GraphStore } from "../runtime/store/graph-store.js";
 import { openTempStore } from "./support/store-fixtures.js";
@@ -65,6 +67,20 @@ describe("GraphStore reads through the cache", () => {
     await store.write((db) => db.addEdge("Follows", {}, a!.id, c!.id));
     expect(store.read((db) => db.out([db.nodeById("User", a!.id)], "Follows").map((n) => n.name))).toEqual(["b2", "c"]);
     expect(store.read((db) => db.nodeById("User", b!.id).name)).toBe("b2");
+  });
+
+  test("a cached record is found only under its own label", async () => {
+    const a = await store.write((db) => db.addNode("User", { name: "a" }));
+    expect(store.read((db) => db.nodeById("User", a.id).name)).toBe("a"); // now cached
+    for (const lookup of [(db: QueryContext) => db.nodeById("Post", a.id), (db: QueryContext) => db.edgeById("Follows", a.id)]) {
+      let code = "";
+      try {
+        store.read(lookup);
+      } catch (e) {
+        code = (e as StrandError).code;
+      }
+      expect(code).toBe("NOT_FOUND");
+    }
   });
 
   test("a failed write leaves reads on the old value", async () => {

@@ -33,6 +33,23 @@ export function readAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string
   return all + tail.slice(bar + 1);
 }
 
+/** A list split into parallel arrays: edge i goes to (or comes from) node otherIds[i]. */
+export interface Adjacency {
+  readonly edgeIds: readonly string[];
+  readonly otherIds: readonly string[];
+}
+
+export function splitAdjacency(list: string): Adjacency {
+  const n = list.length / ENTRY_LENGTH;
+  const edgeIds = new Array<string>(n);
+  const otherIds = new Array<string>(n);
+  for (let i = 0, off = 0; i < n; i++, off += ENTRY_LENGTH) {
+    edgeIds[i] = list.slice(off, off + ID_LENGTH);
+    otherIds[i] = list.slice(off + ID_LENGTH, off + ENTRY_LENGTH);
+  }
+  return { edgeIds, otherIds };
+}
+
 /** Appends `edgeId → otherId` to the list; must run inside a write transaction. */
 export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeId: string, otherId: string): void {
   const key: Key = [nodeId, edgeLabel];

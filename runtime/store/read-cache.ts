@@ -64,16 +64,18 @@ export class ReadCache {
   }
 }
 
-export function nodeKey(label: string, id: string): string {
-  return `N\u0000${label}\u0000${id}`;
+/**
+ * Records are cached under their id alone: ids are unique across nodes and edges, and using the
+ * very string objects an adjacency list holds lets the Map reuse their cached hashes (a key built
+ * by concatenation per lookup cost more than the lookup itself). Callers check the label.
+ */
+export function recordKey(id: string): string {
+  return id;
 }
 
-export function edgeKey(label: string, id: string): string {
-  return `E\u0000${label}\u0000${id}`;
-}
-
+/** Cannot collide with a record key: ids are UUIDs, these start with a NUL character. */
 export function adjacencyKey(direction: "out" | "in", nodeId: string, edgeLabel: string): string {
-  return `${direction === "out" ? "O" : "I"}\u0000${nodeId}\u0000${edgeLabel}`;
+  return `\u0000${direction === "out" ? "O" : "I"}${edgeLabel}\u0000${nodeId}`;
 }
 
 function deepFreeze<T>(value: T): T {
