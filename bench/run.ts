@@ -18,6 +18,7 @@ import { randomIndex, seededRandom } from "./random.js";
 import { renderJson, renderTable, type BenchReport } from "./report.js";
 import { startFloor, startStrand, type ChildServer } from "./servers.js";
 import { runTraversal } from "./traversal.js";
+import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -114,7 +115,9 @@ async function main(): Promise<number> {
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
   const report: BenchReport = { read: null, write: null, traversal: null };
+  let compile: CompileTiming[] = [];
   try {
+    compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
       const [read, write] = await benchHttp(options, schema, root);
       report.read = read ?? null;
@@ -138,7 +141,7 @@ async function main(): Promise<number> {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  process.stdout.write(`\n${renderTable(report, options)}\n${renderJson(report, options)}\n`);
+  process.stdout.write(`\n${renderTable(report, options)}\n${renderCompile(compile)}\n${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n`);
   const invalid = [report.read, report.write].some((c) => c !== null && !c.valid);
   if (invalid) process.stderr.write("bench: some runs had connection errors or non-2xx responses; their figures are not valid\n");
   return invalid ? 1 : 0;
