@@ -24,7 +24,8 @@ export interface IrProp {
 }
 
 export type IrNode =
-  | { op: "param"; name: string }
+  /** `optional`: declared `p?: T`; absent in the request, it reads as null (a field "not given"). */
+  | { op: "param"; name: string; optional: boolean }
   | { op: "var"; name: string }
   /** the item `_` stands for inside a lambda; depth counts nested lambdas from 0 */
   | { op: "anon"; depth: number }

@@ -66,7 +66,7 @@ const STEPS_LATER = [
 
 const SOURCES_LATER = ["AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25", "SearchHybrid", "Embed"];
 
-type Binding = { kind: "param"; type: ValueType } | { kind: "var"; type: StaticType };
+type Binding = { kind: "param"; type: ValueType; optional: boolean } | { kind: "var"; type: StaticType };
 
 const ERROR_TYPE: StaticType = { kind: "error" };
 const COUNT_TYPE: StaticType = { kind: "value", type: { kind: "scalar", name: "I64" } };
@@ -144,7 +144,7 @@ class QueryChecker {
       }
       const type = resolveValueType(p.type, this.diagnostics);
       if (type === null) continue;
-      this.scope.set(p.name.name, { kind: "param", type });
+      this.scope.set(p.name.name, { kind: "param", type, optional: p.optional });
       specs.push({ name: p.name.name, type, optional: p.optional });
     }
     return specs;
@@ -216,7 +216,7 @@ class QueryChecker {
       this.report("E120", `'${name}' is not a parameter or variable of query '${this.query.name.name}'`, span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
       return bad();
     }
-    if (binding.kind === "param") return { op: "param", name, type: { kind: "value", type: binding.type } };
+    if (binding.kind === "param") return { op: "param", name, optional: binding.optional, type: { kind: "value", type: binding.type } };
     return { op: "var", name, type: binding.type };
   }
 
@@ -442,6 +442,7 @@ class QueryChecker {
     const ir = expr.kind === "Ident" ? this.checkIdent(expr.name, expr.span) : expr.kind === "Traversal" ? this.checkTraversal(expr) : (this.notYet("this kind of id expression", expr.span), bad());
     const t = ir.type;
     if (t.kind === "error") return ir;
+    if (ir.op === "param" && ir.optional) return this.requiredHere(ir.name, expr.span, "an id");
     if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
     if (t.kind === "items" && t.card === "one") {
       if (expectedLabel !== undefined && t.label !== expectedLabel) {
@@ -465,6 +466,7 @@ class QueryChecker {
     }
     const ir = this.checkExpr(expr);
     if (ir.type.kind === "error") return ir;
+    if (ir.op === "param" && ir.optional) return this.requiredHere(ir.name, expr.span, what);
     if (ir.type.kind === "value" && isIntegerType(ir.type.type)) return ir;
     this.report("E205", `${what} must be an integer, but this is ${describeStatic(ir.type)}`, expr.span, "declare the parameter as U32, I64, ...");
     return bad();
@@ -769,6 +771,11 @@ class QueryChecker {
       guess !== undefined ? `did you mean '${guess}'?` : fields.length > 0 ? `${label} has: ${fields.map((f) => f.name).join(", ")}` : `${label} has no fields`,
     );
     return null;
+  }
+
+  private requiredHere(name: string, span: A.Span, what: string): Ir {
+    this.report("E206", `optional parameter '${name}' cannot be used as ${what}: it may be absent`, span, `declare it as '${name}: ...' (without '?')`);
+    return bad();
   }
 
   private notYet(what: string, span: A.Span): void {

@@ -53,7 +53,7 @@ export function tsTypeOfStatic(t: StaticType, ctx: ExpressionContext): string {
 export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
   switch (ir.op) {
     case "param":
-      return `params.${ir.name}`;
+      return ir.optional ? `(params.${ir.name} ?? null)` : `params.${ir.name}`;
     case "var":
       return localName(ir.name);
     case "anon":
