@@ -47,34 +47,5 @@ export function formatDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, str
   return lines.join("\n");
 }
 
-/** Edit distance counting a swap of two neighbouring letters as one edit (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array<number>(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
-      d[i * cols + j] = best;
-    }
-  }
-  return d[rows * cols - 1]!;
-}
-
-/** The closest candidate within a small edit distance, or undefined. */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(name.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
-}
+/** The closest candidate within a small edit distance, or undefined (shared with the runtime). */
+export { closestName as closest, editDistance } from "../runtime/suggest.js";

@@ -13,7 +13,7 @@ import { parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
 import { incomingOf, requestHeader } from "./request-header.js";
 import type { StoreAccess } from "./store-access.js";
-import { closestName } from "./suggest.js";
+import { closestName } from "../suggest.js";
 
 export interface QueryRouteOptions {
   store: StoreAccess;
