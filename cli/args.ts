@@ -3,22 +3,14 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "./defaults.js";
 import { UsageError } from "./usage.js";
+import type { ServeOptions } from "./commands/serve.js";
 
 export type Command =
   | { kind: "help" }
   | { kind: "init"; dir: string }
   | { kind: "check"; dir: string }
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
-  | {
-      kind: "serve";
-      dir: string;
-      port: number;
-      host: string;
-      dataDir: string;
-      apiKey: string | undefined;
-      bodyLimitBytes: number | undefined;
-      cacheEntries: number | undefined;
-    };
+  | ({ kind: "serve" } & ServeOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;

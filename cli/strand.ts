@@ -17,15 +17,7 @@ async function run(command: Command): Promise<number> {
     case "compile":
       return (await import("./commands/compile.js")).runCompile(command.dir, command.outDir, command.runtimeImport);
     case "serve":
-      return (await import("./commands/serve.js")).runServe({
-        dir: command.dir,
-        port: command.port,
-        host: command.host,
-        dataDir: command.dataDir,
-        apiKey: command.apiKey,
-        bodyLimitBytes: command.bodyLimitBytes,
-        cacheEntries: command.cacheEntries,
-      });
+      return (await import("./commands/serve.js")).runServe(command);
   }
 }
 
