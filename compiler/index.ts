@@ -23,6 +23,8 @@ export interface CompileOptions {
   runtimeImport?: string;
   /** skip code generation (for `strand check`) */
   checkOnly?: boolean;
+  /** false when the project disables the BM25 keyword index (strand.toml `bm25 = false`) */
+  bm25?: boolean;
 }
 
 export interface CompileResult {
@@ -44,7 +46,7 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
     }
     const { schemaItems, queries } = collect(asts, diagnostics);
     const schema = checkSchema(schemaItems, diagnostics);
-    const checked = checkQueries(queries, schema, diagnostics);
+    const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true });
     sortDiagnostics(diagnostics);
     if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };
     const files = options.checkOnly === true ? [] : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });

@@ -2,15 +2,29 @@
 // expression carries its static type, so the generator never re-derives meaning from syntax.
 import type { ParamSpec } from "../runtime/query-module.js";
 import type { CompareOp } from "../runtime/query-context.js";
+import type { AggregateFn, MathFn } from "./check/functions.js";
 import type { JsonValue, ValueType } from "../runtime/schema.js";
 
 /** How many items a traversal holds: exactly one (else 404), zero or one, or a list. */
 export type Cardinality = "one" | "optional" | "many";
-export type ItemKind = "node" | "edge";
+/** Vectors are graph items like nodes (they have edges), with an embedding and a search score. */
+export type ItemKind = "node" | "edge" | "vector";
+
+export interface ObjectFieldType {
+  name: string;
+  type: StaticType;
+}
 
 export type StaticType =
   | { kind: "items"; item: ItemKind; label: string; card: Cardinality }
-  | { kind: "value"; type: ValueType }
+  /** one value; `nullable` when it may be absent (a field without a default, an optional param) */
+  | { kind: "value"; type: ValueType; nullable?: boolean }
+  /** a list of values: a property read across several items */
+  | { kind: "values"; type: ValueType }
+  /** projected objects (one, zero-or-one, or a list), or an object literal (card "one") */
+  | { kind: "object"; fields: ObjectFieldType[]; card: Cardinality; base?: { label: string; omit: string[] } }
+  /** an array literal of mixed content */
+  | { kind: "array"; elements: StaticType[] }
   | { kind: "boolean" }
   | { kind: "groups" }
   | { kind: "aggregates"; item: ItemKind; label: string }
@@ -23,6 +37,12 @@ export interface IrProp {
   value: Ir;
 }
 
+/** One member of a projection: its output name and its value as a function of the item. */
+export interface IrProjField {
+  name: string;
+  value: Ir;
+}
+
 export type IrNode =
   /** `optional`: declared `p?: T`; absent in the request, it reads as null (a field "not given"). */
   | { op: "param"; name: string; optional: boolean }
@@ -31,29 +51,64 @@ export type IrNode =
   | { op: "anon"; depth: number }
   | { op: "literal"; value: JsonValue }
   | { op: "now" }
-  | { op: "nodeById"; label: string; id: Ir }
-  | { op: "nodesByLabel"; label: string }
-  | { op: "nodesByIndex"; label: string; field: string; value: Ir }
-  | { op: "edgeById"; label: string; id: Ir }
-  | { op: "edgesByLabel"; label: string }
+  | { op: "member"; input: Ir; name: string }
+  | { op: "objectLit"; entries: IrProp[] }
+  | { op: "arrayLit"; elements: Ir[] }
+  // ---- sources
+  | { op: "byId"; item: ItemKind; label: string; id: Ir }
+  | { op: "byIds"; item: ItemKind; label: string; ids: Ir[] }
+  | { op: "byLabel"; item: ItemKind; label: string }
+  | { op: "byIndex"; item: ItemKind; label: string; field: string; value: Ir }
+  // ---- writes
   | { op: "addNode"; label: string; props: IrProp[] }
   | { op: "addEdge"; label: string; props: IrProp[]; from: Ir; to: Ir }
+  | { op: "addVector"; label: string; vector: Ir; props: IrProp[] }
   | { op: "update"; input: Ir; props: IrProp[] }
+  | { op: "upsertNode"; input: Ir; label: string; props: IrProp[] }
+  | { op: "upsertEdge"; input: Ir; label: string; props: IrProp[]; from: Ir; to: Ir }
+  | { op: "upsertVector"; input: Ir; label: string; vector: Ir; props: IrProp[] }
+  // ---- search
+  | { op: "searchVectors"; label: string; vector: Ir; k: Ir }
+  | { op: "searchBM25"; label: string; text: Ir; limit: Ir }
+  | { op: "embed"; text: Ir; model: string | null }
+  | { op: "rerankRRF"; inputs: Ir[]; k: Ir | null }
+  | { op: "rerankMMR"; input: Ir; lambda: Ir; distance: "cosine" | "euclidean" | "dotproduct" }
+  // ---- steps
   | { op: "adjacent"; direction: "out" | "in" | "outE" | "inE"; input: Ir; label: string }
   | { op: "endpoint"; end: "fromN" | "toN"; input: Ir }
   | { op: "count"; input: Ir }
   | { op: "range"; input: Ir; start: Ir; end: Ir }
   | { op: "order"; input: Ir; key: Lambda; direction: "asc" | "desc" }
   | { op: "first"; input: Ir }
+  | { op: "dedup"; input: Ir }
   | { op: "filter"; input: Ir; predicate: Lambda }
+  | { op: "intersect"; input: Ir; sub: Lambda }
   | { op: "groupBy"; input: Ir; properties: string[] }
   | { op: "aggregateBy"; input: Ir; properties: string[] }
-  | { op: "shortestPath"; input: Ir; label: string; endpoint: "to" | "from"; target: Ir; weight: Lambda | null }
+  | {
+      op: "shortestPath";
+      input: Ir;
+      label: string;
+      endpoint: "to" | "from";
+      target: Ir;
+      weight: Lambda | null;
+      /** A*: the node property holding the heuristic (estimated remaining cost) */
+      heuristic: string | null;
+    }
+  // ---- values
+  /** a property of one item (value) or of each item of a list (values) */
   | { op: "prop"; input: Ir; name: string }
+  /** `::{..}`, `::!{..}`, `::|x|{..}`: each field a function of the item at `depth` */
+  | { op: "project"; input: Ir; depth: number; fields: IrProjField[]; keepAll: boolean; omit: string[]; closureVar: string | null }
   | { op: "compare"; cmp: CompareOp; left: Ir; right: Ir }
+  | { op: "contains"; left: Ir; right: Ir }
+  | { op: "isIn"; left: Ir; right: Ir }
   | { op: "logic"; kind: "and" | "or"; args: Ir[] }
   | { op: "not"; operand: Ir }
-  /** the id of a single item, or an ID value passed through */
+  | { op: "exists"; input: Ir }
+  | { op: "math"; fn: MathFn; args: Ir[] }
+  | { op: "aggregate"; fn: AggregateFn; input: Ir }
+  /** the id of a single item (or of each item of a list), or an ID value passed through */
   | { op: "idOf"; input: Ir };
 
 export type Ir = IrNode & { type: StaticType };
@@ -64,12 +119,20 @@ export interface Lambda {
   body: Ir;
 }
 
-export type IrStatement = { kind: "let"; name: string; value: Ir } | { kind: "eval"; value: Ir };
+export type IrStatement =
+  | { kind: "let"; name: string; value: Ir }
+  | { kind: "eval"; value: Ir }
+  | { kind: "drop"; target: Ir }
+  /** `names` has one entry for `FOR x IN ..`, several for `FOR {a, b} IN ..` */
+  | { kind: "for"; names: string[]; destructure: boolean; iterable: Ir; body: IrStatement[] };
 
 export interface IrReturn {
   key: string;
   value: Ir;
 }
+
+/** `RETURN a, b` → an object of members; `RETURN {..}` / `RETURN NONE` → that value itself. */
+export type IrReturns = { kind: "members"; members: IrReturn[] } | { kind: "value"; value: Ir };
 
 export interface QueryIr {
   name: string;
@@ -79,8 +142,8 @@ export interface QueryIr {
   /** `#[model("...")]`, null when absent */
   model: string | null;
   statements: IrStatement[];
-  /** null for a query without RETURN; [] for RETURN NONE */
-  returns: IrReturn[] | null;
+  /** null for a query without RETURN */
+  returns: IrReturns | null;
   /** the source file the query came from, for the generated header */
   file: string;
 }

@@ -9,6 +9,8 @@ import { compareValues } from "./ops/compare.js";
 import { aggregateBy, groupBy } from "./ops/grouping.js";
 import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
+import { rerankMMR, rerankRRF, type MmrDistance } from "./ops/rerank.js";
+import type { EmbeddingLookup } from "./embedding-lookup.js";
 import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
 import type { StoreDbs } from "./store/dbs.js";
 import { appendAdjacency, readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
@@ -416,9 +418,9 @@ export class TxnQueryContext implements QueryContext {
 
   // ---- values
 
-  prop(item: GraphItem, name: string): PropValue {
+  prop(item: GraphItem | null, name: string): PropValue {
     // Own members only: a field name must never resolve to something on Object.prototype.
-    return hasOwn.call(item, name) ? (item[name] as PropValue) : null;
+    return item !== null && hasOwn.call(item, name) ? (item[name] as PropValue) : null;
   }
 
   compare(op: CompareOp, left: PropValue, right: PropValue): boolean {
@@ -427,5 +429,39 @@ export class TxnQueryContext implements QueryContext {
 
   now(): string {
     return new Date().toISOString();
+  }
+
+  // ---- reshaping and retrieval helpers
+
+  omit(item: GraphItem, names: readonly string[]): Props {
+    const out: Props = {};
+    for (const key of Object.keys(item)) if (!names.includes(key)) out[key] = item[key] as PropValue;
+    return out;
+  }
+
+  dedup<T extends GraphItem>(items: readonly T[]): T[] {
+    return seq.dedup(items);
+  }
+
+  intersect<I, T extends GraphItem>(items: readonly I[], sub: (item: I) => readonly T[]): T[] {
+    return seq.intersect(items, sub);
+  }
+
+  /** Set by the query runner when the project has an embedder (see embedding-lookup.ts). */
+  embeddings: EmbeddingLookup | null = null;
+
+  embed(text: string, model: string | null): number[] {
+    if (this.embeddings === null) throw new StrandError("EMBEDDING_FAILED", "Embed(..) needs an embedding model, and none is configured");
+    const found = this.embeddings.get(text, model);
+    if (found !== undefined) return found;
+    return this.embeddings.miss(text, model);
+  }
+
+  rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
+    return rerankRRF(lists, k);
+  }
+
+  rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: MmrDistance): T[] {
+    return rerankMMR(items, lambda, distance);
   }
 }

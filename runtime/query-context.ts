@@ -40,7 +40,7 @@ export interface QueryContext {
   fromN(edges: readonly EdgeItem[]): NodeItem[];
   toN(edges: readonly EdgeItem[]): NodeItem[];
   /** BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at most 16. */
-  shortestPath(sources: readonly NodeItem[], edgeLabel: string, endpoint: PathEndpoint, weight: WeightFn | null): Path[];
+  shortestPath(sources: readonly NodeItem[], edgeLabel: string, endpoint: PathEndpoint, weight: WeightFn | null, heuristic?: string | null): Path[];
 
   // ---- sequence operations
   count(items: readonly unknown[]): number;
@@ -53,9 +53,26 @@ export interface QueryContext {
   aggregateBy<T extends GraphItem>(items: readonly T[], properties: readonly string[]): AggregateGroup<T>[];
 
   // ---- values
-  /** item[name], or null when the item lacks it. */
-  prop(item: GraphItem, name: string): PropValue;
+  /** item[name], or null when the item lacks it (or is null). */
+  prop(item: GraphItem | null, name: string): PropValue;
   compare(op: CompareOp, left: PropValue, right: PropValue): boolean;
   /** The current time as the wire form of a Date. */
   now(): string;
+
+  // ---- reshaping and retrieval helpers (compiler-emitted)
+  /** A copy of item without the named members (`::!{a, b}`, spreads with overrides). */
+  omit(item: GraphItem, names: readonly string[]): Props;
+  /** The first occurrence of each item by id. */
+  dedup<T extends GraphItem>(items: readonly T[]): T[];
+  /** Items reached by `sub` from every input item (`::INTERSECT(_::In<E>)`). */
+  intersect<I, T extends GraphItem>(items: readonly I[], sub: (item: I) => readonly T[]): T[];
+  /**
+   * The embedding of text (model null = the project's `embedding_model`). Never calls out from
+   * inside a transaction: see embedding-lookup.ts for the speculative run that precedes it.
+   */
+  embed(text: string, model: string | null): number[];
+  /** Reciprocal rank fusion of ranked lists (matched by id); `score` becomes the fused score. */
+  rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[];
+  /** Maximal marginal relevance over vectors: diversifies a ranked list. */
+  rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: "cosine" | "euclidean" | "dotproduct"): T[];
 }

@@ -21,7 +21,7 @@ const RESERVED = new Set(
 
 /** The TypeScript name of a HelixQL variable. */
 export function localName(name: string): string {
-  return RESERVED.has(name) ? `${name}_` : name;
+  return RESERVED.has(name) || /^it\d+$/.test(name) ? `${name}_` : name;
 }
 
 export function lambdaParam(depth: number): string {
@@ -35,7 +35,21 @@ export function tsTypeOfStatic(t: StaticType, ctx: ExpressionContext): string {
       ctx.usedTypes.add(t.label);
       return t.card === "many" ? `${t.label}[]` : t.card === "optional" ? `${t.label} | null` : t.label;
     case "value":
-      return tsTypeOf(t.type);
+      return t.nullable === true ? `${tsTypeOf(t.type)} | null` : tsTypeOf(t.type);
+    case "values":
+      return `Array<${tsTypeOf(t.type)} | null>`;
+    case "object": {
+      const members = t.fields.map((f) => `${propertyKey(f.name)}: ${tsTypeOfStatic(f.type, ctx)}`);
+      let one = `{ ${members.join("; ")} }`;
+      if (t.base !== undefined) {
+        ctx.usedTypes.add(t.base.label);
+        const base = t.base.omit.length === 0 ? t.base.label : `Omit<${t.base.label}, ${t.base.omit.map((o) => JSON.stringify(o)).join(" | ")}>`;
+        one = members.length === 0 ? base : `${base} & ${one}`;
+      }
+      return t.card === "many" ? `Array<${one}>` : t.card === "optional" ? `(${one}) | null` : one;
+    }
+    case "array":
+      return `[${t.elements.map((e) => tsTypeOfStatic(e, ctx)).join(", ")}]`;
     case "boolean":
       return "boolean";
     case "groups":
@@ -62,27 +76,55 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return JSON.stringify(ir.value);
     case "now":
       return "db.now()";
-    case "nodeById":
-      return cast(`db.nodeById(${q(ir.label)}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
-    case "nodesByLabel":
-      return cast(`db.nodesByLabel(${q(ir.label)})`, ir.type, ctx);
-    case "nodesByIndex": {
+    case "member": {
+      const nullable = ir.input.type.kind === "value" && ir.input.type.nullable === true;
+      const plain = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(ir.name);
+      const access = `${emitExpr(ir.input, ctx)}${nullable ? "?." : plain ? "." : ""}${propertyAccess(ir.name)}`;
+      return ir.type.kind === "value" && ir.type.nullable === true ? `(${access} ?? null)` : access;
+    }
+    case "objectLit":
+      return emitProps(ir.entries, ctx);
+    case "arrayLit":
+      return ir.type.kind === "items" ? cast("[]", ir.type, ctx) : `[${ir.elements.map((e) => emitExpr(e, ctx)).join(", ")}]`;
+    case "byId":
+      return cast(`db.${ir.item === "edge" ? "edgeById" : ir.item === "vector" ? "vectorById" : "nodeById"}(${q(ir.label)}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
+    case "byIds": {
+      const method = ir.item === "edge" ? "edgeById" : ir.item === "vector" ? "vectorById" : "nodeById";
+      return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.${method}(${q(ir.label)}, id))`, ir.type, ctx);
+    }
+    case "byLabel":
+      return cast(`db.${ir.item === "edge" ? "edgesByLabel" : ir.item === "vector" ? "vectorsByLabel" : "nodesByLabel"}(${q(ir.label)})`, ir.type, ctx);
+    case "byIndex": {
       const lookup = `db.nodesByIndex(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)})`;
-      // A UNIQUE INDEX finds at most one node: the result is that node or null.
+      // A UNIQUE INDEX finds at most one item: the result is that item or null.
       return ir.type.kind === "items" && ir.type.card === "optional" ? cast(`db.first(${lookup})`, ir.type, ctx) : cast(lookup, ir.type, ctx);
     }
-    case "edgeById":
-      return cast(`db.edgeById(${q(ir.label)}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
-    case "edgesByLabel":
-      return cast(`db.edgesByLabel(${q(ir.label)})`, ir.type, ctx);
     case "addNode":
       return cast(`db.addNode(${q(ir.label)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "addEdge":
       return cast(`db.addEdge(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`, ir.type, ctx);
+    case "addVector":
+      return cast(`db.addVector(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "update": {
       const method = ir.type.kind === "items" && ir.type.item === "edge" ? "updateEdges" : "updateNodes";
       return sameCardinality(`db.${method}(${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.input.type, ir.type, ctx);
     }
+    case "upsertNode":
+      return cast(`db.upsertNode(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
+    case "upsertEdge":
+      return cast(`db.upsertEdge(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`, ir.type, ctx);
+    case "upsertVector":
+      return cast(`db.upsertVector(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
+    case "searchVectors":
+      return cast(`db.searchVectors(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitExpr(ir.k, ctx)})`, ir.type, ctx);
+    case "searchBM25":
+      return cast(`db.searchBM25(${q(ir.label)}, ${emitExpr(ir.text, ctx)}, ${emitExpr(ir.limit, ctx)})`, ir.type, ctx);
+    case "embed":
+      return `db.embed(${emitExpr(ir.text, ctx)}, ${ir.model === null ? "null" : q(ir.model)})`;
+    case "rerankRRF":
+      return cast(`db.rerankRRF([${ir.inputs.map((i) => emitList(i, ctx)).join(", ")}], ${ir.k === null ? "60" : emitExpr(ir.k, ctx)})`, ir.type, ctx);
+    case "rerankMMR":
+      return cast(`db.rerankMMR(${emitList(ir.input, ctx)}, ${emitExpr(ir.lambda, ctx)}, ${q(ir.distance)})`, ir.type, ctx);
     case "adjacent":
       return cast(`db.${ir.direction === "in" ? "in" : ir.direction}(${emitList(ir.input, ctx)}, ${q(ir.label)})`, ir.type, ctx);
     case "endpoint":
@@ -95,10 +137,14 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `db.order(${emitList(ir.input, ctx)}, ${emitLambda(ir.key, ctx)}, ${q(ir.direction)})`;
     case "first":
       return `db.first(${emitList(ir.input, ctx)})`;
+    case "dedup":
+      return `db.dedup(${emitList(ir.input, ctx)})`;
     case "filter": {
       const filtered = `db.filter(${emitList(ir.input, ctx)}, ${emitLambda(ir.predicate, ctx)})`;
       return ir.type.kind === "items" && ir.type.card === "many" ? filtered : `db.first(${filtered})`;
     }
+    case "intersect":
+      return cast(`db.intersect(${emitList(ir.input, ctx)}, ${emitListLambda(ir.sub, ctx)})`, ir.type, ctx);
     case "groupBy":
       return `db.groupBy(${emitList(ir.input, ctx)}, ${JSON.stringify(ir.properties)})`;
     case "aggregateBy":
@@ -106,26 +152,73 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "shortestPath": {
       const endpoint = `{ ${ir.endpoint}: ${emitExpr(ir.target, ctx)} }`;
       const weight = ir.weight === null ? "null" : emitLambda(ir.weight, ctx);
-      return `db.shortestPath(${emitList(ir.input, ctx)}, ${q(ir.label)}, ${endpoint}, ${weight})`;
+      const heuristic = ir.heuristic === null ? "" : `, ${q(ir.heuristic)}`;
+      return `db.shortestPath(${emitList(ir.input, ctx)}, ${q(ir.label)}, ${endpoint}, ${weight}${heuristic})`;
     }
     case "prop":
-      return `db.prop(${emitExpr(ir.input, ctx)}, ${q(ir.name)})`;
-    case "compare":
-      return `db.compare(${q(ir.cmp)}, ${emitExpr(ir.left, ctx)}, ${emitExpr(ir.right, ctx)})`;
+      return emitProp(ir, ctx);
+    case "project":
+      return emitProject(ir, ctx);
+    case "compare": {
+      const right = emitExpr(ir.right, ctx);
+      if (ir.left.type.kind === "values") return `${emitExpr(ir.left, ctx)}.some((v) => db.compare(${q(ir.cmp)}, v, ${right}))`;
+      return `db.compare(${q(ir.cmp)}, ${emitExpr(ir.left, ctx)}, ${right})`;
+    }
+    case "contains":
+      return `db.contains(${emitExpr(ir.left, ctx)}, ${emitExpr(ir.right, ctx)})`;
+    case "isIn":
+      return `db.isIn(${emitExpr(ir.left, ctx)}, ${emitExpr(ir.right, ctx)})`;
     case "logic":
       return `(${ir.args.map((a) => emitExpr(a, ctx)).join(ir.kind === "and" ? " && " : " || ")})`;
     case "not":
       return `!${emitExpr(ir.operand, ctx)}`;
-    case "idOf":
-      return ir.input.type.kind === "items" ? `${emitExpr(ir.input, ctx)}.id` : emitExpr(ir.input, ctx);
+    case "exists":
+      return `(${emitList(ir.input, ctx)}.length > 0)`;
+    case "math":
+      return `db.math(${q(ir.fn)}, [${ir.args.map((a) => emitExpr(a, ctx)).join(", ")}])`;
+    case "aggregate":
+      return `db.aggregate(${q(ir.fn)}, ${emitExpr(ir.input, ctx)})`;
+    case "idOf": {
+      const t = ir.input.type;
+      if (t.kind !== "items") return emitExpr(ir.input, ctx);
+      if (t.card === "one") return `${emitExpr(ir.input, ctx)}.id`;
+      if (t.card === "optional") return `(${emitExpr(ir.input, ctx)}?.id ?? null)`;
+      return `${emitList(ir.input, ctx)}.map((v) => v.id)`;
+    }
   }
+}
+
+function emitProp(ir: Ir & { op: "prop" }, ctx: ExpressionContext): string {
+  const t = ir.input.type;
+  const valueType = ir.type.kind === "value" ? tsTypeOfStatic(ir.type, ctx) : ir.type.kind === "values" ? `${tsTypeOf(ir.type.type)} | null` : "unknown";
+  if (t.kind === "items" && t.card === "many") return `${emitList(ir.input, ctx)}.map((v) => db.prop(v, ${q(ir.name)}) as ${valueType})`;
+  return `(db.prop(${emitExpr(ir.input, ctx)}, ${q(ir.name)}) as ${valueType})`;
+}
+
+function emitProject(ir: Ir & { op: "project" }, ctx: ExpressionContext): string {
+  const it = lambdaParam(ir.depth);
+  const parts: string[] = [];
+  if (ir.keepAll) parts.push(ir.omit.length === 0 ? `...${it}` : `...db.omit(${it}, ${JSON.stringify(ir.omit)})`);
+  for (const f of ir.fields) parts.push(`${propertyKey(f.name)}: ${emitExpr(f.value, ctx)}`);
+  const object = `({ ${parts.join(", ")} })`;
+  const body = ir.closureVar === null ? object : `{ const ${localName(ir.closureVar)} = ${it}; return ${object}; }`;
+  const t = ir.input.type;
+  const oneType = ir.type.kind === "object" ? tsTypeOfStatic({ ...ir.type, card: "one" }, ctx) : "unknown";
+  const fn = `(${it}): ${oneType} => ${body}`;
+  if (t.kind === "items" && t.card === "many") return `${emitExpr(ir.input, ctx)}.map(${fn})`;
+  if (t.kind === "items" && t.card === "optional") {
+    ctx.usesList = true;
+    return `db.first(list(${emitExpr(ir.input, ctx)}).map(${fn}))`;
+  }
+  return `[${emitExpr(ir.input, ctx)}].map(${fn})[0]!`;
 }
 
 /** An expression that evaluates to an array of the items `ir` holds. */
 function emitList(ir: Ir, ctx: ExpressionContext): string {
   const text = emitExpr(ir, ctx);
-  if (ir.type.kind !== "items" || ir.type.card === "many") return text;
-  if (ir.type.card === "one") return `[${text}]`;
+  const card = ir.type.kind === "items" || ir.type.kind === "object" ? ir.type.card : "many";
+  if (card === "many") return text;
+  if (card === "one") return `[${text}]`;
   ctx.usesList = true;
   return `list(${text})`;
 }
@@ -140,6 +233,10 @@ function sameCardinality(listCall: string, input: StaticType, target: StaticType
 
 function emitLambda(lambda: Lambda, ctx: ExpressionContext): string {
   return `(${lambdaParam(lambda.depth)}) => ${emitExpr(lambda.body, ctx)}`;
+}
+
+function emitListLambda(lambda: Lambda, ctx: ExpressionContext): string {
+  return `(${lambdaParam(lambda.depth)}) => ${emitList(lambda.body, ctx)}`;
 }
 
 function emitProps(props: readonly IrProp[], ctx: ExpressionContext): string {
@@ -158,4 +255,8 @@ function q(s: string): string {
 
 export function propertyKey(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+}
+
+function propertyAccess(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : `[${JSON.stringify(name)}]`;
 }

@@ -12,7 +12,7 @@ import {
 } from "ts-morph";
 
 type Statement = StatementStructures | WriterFunction | string;
-import type { QueryIr } from "../ir.js";
+import type { IrStatement, QueryIr } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
 import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext } from "./expressions.js";
 import type { FieldDescriptor, SchemaDescriptor } from "../../runtime/schema.js";
@@ -49,9 +49,14 @@ function render(sf: SourceFile): GeneratedFile {
 function schemaModule(project: Project, schema: SchemaDescriptor, options: CodegenOptions): SourceFile {
   const statements: Statement[] = [];
   const path = "/schema.ts";
-  statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: options.runtimeImport, namedImports: [...(schema.edges.length > 0 ? ["EdgeItem"] : []), ...(schema.nodes.length > 0 ? ["NodeItem"] : []), "SchemaDescriptor"] });
+  statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: options.runtimeImport, namedImports: [...(schema.edges.length > 0 ? ["EdgeItem"] : []), ...(schema.nodes.length + schema.vectors.length > 0 ? ["NodeItem"] : []), "SchemaDescriptor"] });
   for (const node of schema.nodes) {
     statements.push({ kind: StructureKind.TypeAlias,  isExported: true, name: node.name, type: recordType("NodeItem", node.name, node.fields), docs: [`A ${node.name} node as clients receive it.`] });
+  }
+  for (const vector of schema.vectors) {
+    // The embedding is `data` unless the type declares an `embedding` field; `score` is set in search results.
+    const extra = vector.fields.some((f) => f.name === "embedding") ? "score?: number" : "data?: number[]; score?: number";
+    statements.push({ kind: StructureKind.TypeAlias, isExported: true, name: vector.name, type: recordType("NodeItem", vector.name, vector.fields, extra), docs: [`A ${vector.name} vector as clients receive it.`] });
   }
   for (const edge of schema.edges) {
     statements.push({ kind: StructureKind.TypeAlias, 
@@ -85,8 +90,8 @@ function schemaLiteral(schema: SchemaDescriptor): string {
 }
 
 /** Fields with a default are always present; others only when written. */
-function recordType(base: string, label: string, fields: readonly FieldDescriptor[]): string {
-  const members = [`label: ${JSON.stringify(label)}`, ...fields.map((f) => `${propertyKey(f.name)}${f.default === null ? "?" : ""}: ${tsTypeOf(f.type)}`)];
+function recordType(base: string, label: string, fields: readonly FieldDescriptor[], extra?: string): string {
+  const members = [`label: ${JSON.stringify(label)}`, ...(extra !== undefined ? [extra] : []), ...fields.map((f) => `${propertyKey(f.name)}${f.default === null ? "?" : ""}: ${tsTypeOf(f.type)}`)];
   return `${base} & { ${members.join("; ")} }`;
 }
 
@@ -99,26 +104,27 @@ function queryModule(project: Project, query: QueryIr, options: CodegenOptions):
   const paramsType = `${query.name}Params`;
   const resultType = `${query.name}Result`;
 
-  const bodyLines: string[] = [];
-  for (const stmt of query.statements) {
-    const text = emitExpr(stmt.value, ctx);
-    bodyLines.push(stmt.kind === "let" ? `const ${localName(stmt.name)} = ${text};` : `${text};`);
-  }
+  const bodyLines = emitStatements(query.statements, ctx);
   // Variables bound but never used are still evaluated (they may write); keep tsc quiet about them.
-  for (const stmt of query.statements) {
-    if (stmt.kind === "let" && countOccurrences(bodyLines, localName(stmt.name)) + countReturnUses(query, stmt.name) <= 1) bodyLines.push(`void ${localName(stmt.name)};`);
+  const returnText = query.returns === null ? "" : query.returns.kind === "value" ? emitExpr(query.returns.value, ctx) : query.returns.members.map((r) => emitExpr(r.value, ctx)).join("\n");
+  for (const name of boundNames(query.statements)) {
+    if (countOccurrences([...bodyLines, returnText], localName(name)) <= 1) bodyLines.push(`void ${localName(name)};`);
   }
   let resultTypeText: string;
-  if (query.returns === null || query.returns.length === 0) {
+  if (query.returns === null) {
     resultTypeText = "null";
     bodyLines.push("return null;");
+  } else if (query.returns.kind === "value") {
+    resultTypeText = tsTypeOfStatic(query.returns.value.type, ctx);
+    bodyLines.push(`return ${returnText};`);
   } else {
-    resultTypeText = `{ ${query.returns.map((r) => `${propertyKey(r.key)}: ${tsTypeOfStatic(r.value.type, ctx)}`).join("; ")} }`;
-    const members = query.returns.map((r) => {
+    const members = query.returns.members;
+    resultTypeText = `{ ${members.map((r) => `${propertyKey(r.key)}: ${tsTypeOfStatic(r.value.type, ctx)}`).join("; ")} }`;
+    const parts = members.map((r) => {
       const value = emitExpr(r.value, ctx);
       return value === r.key ? value : `${propertyKey(r.key)}: ${value}`;
     });
-    bodyLines.push(`return { ${members.join(", ")} };`);
+    bodyLines.push(`return { ${parts.join(", ")} };`);
   }
 
   const runtimeTypes = ["QueryContext", "QueryModule"];
@@ -165,7 +171,7 @@ function queryModule(project: Project, query: QueryIr, options: CodegenOptions):
       `  params: ${JSON.stringify(query.params)},`,
       `  writes: ${query.writes},`,
       `  mcp: ${query.mcp},`,
-      `  returns: ${JSON.stringify((query.returns ?? []).map((r) => r.key))},`,
+      `  returns: ${JSON.stringify(query.returns?.kind === "members" ? query.returns.members.map((r) => r.key) : [])},`,
       "  run,",
       "};",
     ].join("\n"),
@@ -174,8 +180,42 @@ function queryModule(project: Project, query: QueryIr, options: CodegenOptions):
   return project.createSourceFile(path, { statements }, { overwrite: true });
 }
 
-function countReturnUses(query: QueryIr, name: string): number {
-  return (query.returns ?? []).filter((r) => r.value.op === "var" && r.value.name === name).length;
+function emitStatements(statements: readonly IrStatement[], ctx: ExpressionContext): string[] {
+  const lines: string[] = [];
+  for (const stmt of statements) {
+    switch (stmt.kind) {
+      case "let":
+        lines.push(`const ${localName(stmt.name)} = ${emitExpr(stmt.value, ctx)};`);
+        break;
+      case "eval":
+        lines.push(`${emitExpr(stmt.value, ctx)};`);
+        break;
+      case "drop": {
+        const t = stmt.target.type;
+        const text = emitExpr(stmt.target, ctx);
+        const list = t.kind === "items" && t.card === "one" ? `[${text}]` : t.kind === "items" && t.card === "optional" ? `[${text}].filter((v) => v !== null)` : text;
+        lines.push(`db.drop(${list});`);
+        break;
+      }
+      case "for": {
+        const binding = stmt.destructure ? `{ ${stmt.names.map((n) => (localName(n) === n ? n : `${propertyKey(n)}: ${localName(n)}`)).join(", ")} }` : localName(stmt.names[0]!);
+        lines.push(`for (const ${binding} of ${emitExpr(stmt.iterable, ctx)}) {`);
+        const body = emitStatements(stmt.body, ctx);
+        for (const name of [...stmt.names, ...boundNames(stmt.body)]) {
+          if (countOccurrences(body, localName(name)) === (boundNames(stmt.body).includes(name) ? 1 : 0)) body.push(`void ${localName(name)};`);
+        }
+        for (const line of body) lines.push(`  ${line}`);
+        lines.push("}");
+        break;
+      }
+    }
+  }
+  return lines;
+}
+
+/** Names bound by `let` at this level (loop bodies handle their own). */
+function boundNames(statements: readonly IrStatement[]): string[] {
+  return statements.flatMap((s) => (s.kind === "let" ? [s.name] : []));
 }
 
 function countOccurrences(lines: readonly string[], name: string): number {

@@ -53,3 +53,20 @@ export function first<T>(items: readonly T[]): T | null {
 export function filter<T>(items: readonly T[], predicate: (item: T) => boolean): T[] {
   return items.filter((item) => predicate(item));
 }
+
+/** The first occurrence of each item (by id), in order. */
+export function dedup<T extends { id: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
+}
+
+/** The items every input item's sub-traversal reaches (by id), in the order of the first one's. */
+export function intersect<I, T extends { id: string }>(items: readonly I[], sub: (item: I) => readonly T[]): T[] {
+  if (items.length === 0) return [];
+  let common: T[] = dedup(sub(items[0]!));
+  for (let i = 1; i < items.length && common.length > 0; i++) {
+    const ids = new Set(sub(items[i]!).map((t) => t.id));
+    common = common.filter((t) => ids.has(t.id));
+  }
+  return common;
+}

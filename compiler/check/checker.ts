@@ -1,0 +1,230 @@
+// The state of checking one query: its scopes, the stack of items `_` stands for, whether it
+// writes, and how it reports diagnostics. The checking functions (expressions.ts, sources.ts,
+// steps.ts, projections.ts) take a Checker and return IR; none of them throws on user input.
+import type * as A from "../ast.js";
+import { closest, error, warning, type Diagnostic } from "../diagnostics.js";
+import type { Cardinality, Ir, ItemKind, StaticType } from "../ir.js";
+import type { CheckedSchema } from "../schema-check.js";
+import { describeValueType } from "../value-types.js";
+import type { FieldDescriptor, ValueType } from "../../runtime/schema.js";
+
+export type Binding =
+  | { kind: "param"; type: ValueType; optional: boolean; span: A.Span }
+  | { kind: "var"; type: StaticType; span: A.Span; used: boolean };
+
+export type ItemsType = StaticType & { kind: "items" };
+
+export const ERROR_TYPE: StaticType = { kind: "error" };
+export const BOOLEAN_TYPE: StaticType = { kind: "boolean" };
+export const COUNT_TYPE: StaticType = { kind: "value", type: { kind: "scalar", name: "I64" } };
+export const ID_VALUE: ValueType = { kind: "scalar", name: "ID" };
+export const STRING_VALUE: ValueType = { kind: "scalar", name: "String" };
+export const F64_VALUE: ValueType = { kind: "scalar", name: "F64" };
+export const VECTOR_VALUE: ValueType = { kind: "array", element: F64_VALUE };
+
+export function bad(): Ir {
+  return { op: "literal", value: null, type: ERROR_TYPE };
+}
+
+export function items(item: ItemKind, label: string, card: Cardinality): ItemsType {
+  return { kind: "items", item, label, card };
+}
+
+export function withCard(t: ItemsType, card: Cardinality): ItemsType {
+  return { ...t, card };
+}
+
+export function value(type: ValueType, nullable = false): StaticType {
+  return nullable ? { kind: "value", type, nullable: true } : { kind: "value", type };
+}
+
+const ITEM_WORD: Record<ItemKind, string> = { node: "node", edge: "edge", vector: "vector" };
+
+export function describeStatic(t: StaticType): string {
+  switch (t.kind) {
+    case "items":
+      return t.card === "many" ? `a list of ${t.label} ${ITEM_WORD[t.item]}s` : `one ${t.label} ${ITEM_WORD[t.item]}`;
+    case "value":
+      return `a value of type ${describeValueType(t.type)}`;
+    case "values":
+      return `a list of ${describeValueType(t.type)} values`;
+    case "object":
+      return t.card === "many" ? "a list of projected objects" : "an object";
+    case "array":
+      return "an array";
+    case "boolean":
+      return "a condition";
+    case "groups":
+      return "group counts";
+    case "aggregates":
+      return "aggregate groups";
+    case "paths":
+      return "paths";
+    case "error":
+      return "an invalid expression";
+  }
+}
+
+export class Checker {
+  private readonly scopes: Map<string, Binding>[] = [new Map()];
+  /** item types that `_` stands for, innermost last */
+  readonly anon: StaticType[] = [];
+  writes = false;
+  private readonly errorsBefore: number;
+
+  constructor(
+    readonly query: A.QueryDef,
+    readonly schema: CheckedSchema,
+    readonly diagnostics: Diagnostic[],
+    /** false when the project disables BM25 (strand.toml `bm25 = false`) */
+    readonly bm25: boolean,
+  ) {
+    this.errorsBefore = diagnostics.length;
+  }
+
+  get failed(): boolean {
+    return this.diagnostics.length > this.errorsBefore && this.diagnostics.slice(this.errorsBefore).some((d) => d.severity === "error");
+  }
+
+  // ---- scopes
+
+  lookup(name: string): Binding | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const b = this.scopes[i]!.get(name);
+      if (b !== undefined) return b;
+    }
+    return undefined;
+  }
+
+  declare(name: string, binding: Binding): void {
+    this.scopes[this.scopes.length - 1]!.set(name, binding);
+  }
+
+  visibleNames(): string[] {
+    return this.scopes.flatMap((s) => [...s.keys()]);
+  }
+
+  /** Runs fn in a nested scope (a FOR body); reports the scope's unused variables afterwards. */
+  inScope<T>(fn: () => T): T {
+    this.scopes.push(new Map());
+    try {
+      return fn();
+    } finally {
+      this.warnUnused(this.scopes.pop()!);
+    }
+  }
+
+  finish(): void {
+    this.warnUnused(this.scopes[0]!);
+  }
+
+  private warnUnused(scope: Map<string, Binding>): void {
+    for (const [name, b] of scope) {
+      if (b.kind !== "var" || b.used || name.startsWith("_")) continue;
+      // A write whose result is not needed is the normal way to write; only pure reads are suspicious.
+      this.diagnostics.push(
+        warning("W002", `variable '${name}' is never used`, b.span, "remove it, use it, or start its name with '_' to keep it"),
+      );
+    }
+  }
+
+  /** Evaluates fn with `_` bound to one item of `t`; returns its result and the lambda depth. */
+  withAnon<T>(t: StaticType, fn: () => T): { result: T; depth: number } {
+    this.anon.push(t);
+    const depth = this.anon.length - 1;
+    try {
+      return { result: fn(), depth };
+    } finally {
+      this.anon.pop();
+    }
+  }
+
+  // ---- schema
+
+  resolveLabel(name: A.Identifier, item: ItemKind): string | null {
+    const table = this.table(item);
+    if (table.has(name.name)) return name.name;
+    const kinds: ItemKind[] = ["node", "edge", "vector"];
+    const actual = kinds.find((k) => k !== item && this.table(k).has(name.name));
+    const guess = closest(name.name, table.keys());
+    const hint = actual !== undefined ? `'${name.name}' is a${actual === "edge" ? "n" : ""} ${actual} type` : guess !== undefined ? `did you mean '${guess}'?` : undefined;
+    this.report("E101", `unknown ${item} type '${name.name}'`, name.span, hint);
+    return null;
+  }
+
+  /** A type name that may be a node or a vector type (N<T> and V<T> sources both accept either). */
+  itemKindOf(label: string): ItemKind | null {
+    if (this.schema.nodes.has(label)) return "node";
+    if (this.schema.vectors.has(label)) return "vector";
+    if (this.schema.edges.has(label)) return "edge";
+    return null;
+  }
+
+  private table(item: ItemKind): ReadonlyMap<string, { fields: readonly FieldDescriptor[] }> {
+    return item === "node" ? this.schema.nodes : item === "edge" ? this.schema.edges : this.schema.vectors;
+  }
+
+  fieldsOf(item: ItemKind, label: string): readonly FieldDescriptor[] {
+    return this.table(item).get(label)?.fields ?? [];
+  }
+
+  /** The members every record of this kind carries besides its fields. */
+  implicitFields(item: ItemKind, label: string): FieldDescriptor[] {
+    const f = (name: string, type: ValueType): FieldDescriptor => ({ name, type, index: "none", default: { kind: "literal", value: null } });
+    const out = [f("id", ID_VALUE), f("label", STRING_VALUE)];
+    if (item === "edge") out.push(f("from_node", ID_VALUE), f("to_node", ID_VALUE));
+    if (item === "vector") {
+      if (!this.fieldsOf(item, label).some((x) => x.name === "embedding")) out.push(f("data", VECTOR_VALUE));
+      out.push({ name: "score", type: F64_VALUE, index: "none", default: null });
+    }
+    return out;
+  }
+
+  /** A declared field (or, when `implicit`, also id/label/from_node/to_node/data/score for reading). */
+  resolveField(item: ItemKind, label: string, key: A.Identifier, implicit = true): FieldDescriptor | null {
+    const fields = this.fieldsOf(item, label);
+    const found = fields.find((f) => f.name === key.name);
+    if (found !== undefined) return found;
+    if (implicit) {
+      const imp = this.implicitFields(item, label).find((f) => f.name === key.name);
+      if (imp !== undefined) return imp;
+      if (key.name === "ID") return this.implicitFields(item, label)[0]!;
+    }
+    const guess = closest(key.name, fields.map((f) => f.name));
+    this.report(
+      "E110",
+      `unknown field '${key.name}' on ${label}`,
+      key.span,
+      guess !== undefined ? `did you mean '${guess}'?` : fields.length > 0 ? `${label} has: ${fields.map((f) => f.name).join(", ")}` : `${label} has no fields`,
+    );
+    return null;
+  }
+
+  // ---- diagnostics
+
+  requireItems(input: Ir, at: A.Spanned & { name?: A.Identifier }, what: string, kinds: readonly ItemKind[]): ItemsType | null {
+    const t = input.type;
+    if (t.kind === "error") return null;
+    if (t.kind === "items" && kinds.includes(t.item)) return t;
+    const want = kinds.map((k) => `${k}s`).join(" or ");
+    this.report("E203", `${what} works on ${want}, but its input is ${describeStatic(t)}`, at.name?.span ?? at.span);
+    return null;
+  }
+
+  requiredHere(name: string, span: A.Span, what: string): Ir {
+    this.report("E206", `optional parameter '${name}' cannot be used as ${what}: it may be absent`, span, `declare it as '${name}: ...' (without '?')`);
+    return bad();
+  }
+
+  notYet(what: string, span: A.Span): void {
+    this.report("E900", `${what} is not supported yet`, span);
+  }
+
+  report(code: string, message: string, span: A.Span, hint?: string): void {
+    this.diagnostics.push(error(code, message, span, hint));
+  }
+
+  warn(code: string, message: string, span: A.Span, hint?: string): void {
+    this.diagnostics.push(warning(code, message, span, hint));
+  }
+}

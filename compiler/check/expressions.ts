@@ -1,0 +1,309 @@
+// Expressions that are not traversals: literals, names, `a.b` members, object and array
+// literals, and calls of built-in functions (AND/OR/EXISTS, math, aggregates, Embed, RerankRRF).
+// Also the helpers every checker uses to demand a value of a given type (an id, an integer, a
+// condition, a number).
+import type * as A from "../ast.js";
+import { closest } from "../diagnostics.js";
+import type { Ir, IrProp } from "../ir.js";
+import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType } from "../value-types.js";
+import type { ValueType } from "../../runtime/schema.js";
+import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "./functions.js";
+import {
+  BOOLEAN_TYPE,
+  COUNT_TYPE,
+  Checker,
+  F64_VALUE,
+  ID_VALUE,
+  STRING_VALUE,
+  VECTOR_VALUE,
+  bad,
+  describeStatic,
+  value,
+} from "./checker.js";
+import { checkTraversal } from "./steps.js";
+import { checkRerankRRF } from "./search.js";
+
+export interface ExprOptions {
+  /** the type the context expects (a field's type, a parameter's), used to type literals */
+  expected?: ValueType | null;
+  /** the value of an object member: a single-field projection `x::{f}` then yields f itself */
+  fieldValue?: boolean;
+}
+
+const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", ...Object.keys(MATH_ARITY), ...AGGREGATE_FNS];
+
+export function checkExpr(cx: Checker, expr: A.Expr, options: ExprOptions = {}): Ir {
+  switch (expr.kind) {
+    case "Traversal":
+      return checkTraversal(cx, expr, options.fieldValue === true);
+    case "Ident":
+      return checkIdent(cx, expr.name, expr.span);
+    case "Literal":
+      return checkLiteral(cx, expr.literal, options.expected ?? null);
+    case "Member":
+      return checkMember(cx, expr);
+    case "Object":
+      return checkObjectLiteral(cx, expr);
+    case "Array":
+      return checkArrayLiteral(cx, expr, options.expected ?? null);
+    case "Not":
+      return { op: "not", operand: checkCondition(cx, expr.operand), type: BOOLEAN_TYPE };
+    case "Call":
+      return checkCall(cx, expr);
+  }
+}
+
+export function checkIdent(cx: Checker, name: string, span: A.Span): Ir {
+  const binding = cx.lookup(name);
+  if (binding === undefined) {
+    const guess = closest(name, cx.visibleNames());
+    cx.report("E120", `'${name}' is not a parameter or variable of query '${cx.query.name.name}'`, span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
+    return bad();
+  }
+  if (binding.kind === "param") return { op: "param", name, optional: binding.optional, type: value(binding.type, binding.optional) };
+  binding.used = true;
+  return { op: "var", name, type: binding.type };
+}
+
+export function checkLiteral(cx: Checker, literal: A.Literal, expected: ValueType | null): Ir {
+  if (literal.kind === "Now") return { op: "now", type: value({ kind: "scalar", name: "Date" }) };
+  if (expected !== null) {
+    const fit = literalFitsType(literal, expected);
+    if (!fit.ok) {
+      cx.report("E201", fit.message, literal.span);
+      return bad();
+    }
+    return { op: "literal", value: fit.value, type: value(expected, fit.value === null) };
+  }
+  switch (literal.kind) {
+    case "String":
+      return { op: "literal", value: literal.value, type: value(STRING_VALUE) };
+    case "Number":
+      return { op: "literal", value: literal.value, type: value({ kind: "scalar", name: literal.isFloat ? "F64" : "I64" }) };
+    case "Boolean":
+      return { op: "literal", value: literal.value, type: value({ kind: "scalar", name: "Boolean" }) };
+    case "None":
+      return { op: "literal", value: null, type: { kind: "value", type: STRING_VALUE, nullable: true } };
+  }
+}
+
+function checkMember(cx: Checker, expr: A.Expr & { kind: "Member" }): Ir {
+  const input = checkExpr(cx, expr.object);
+  const t = input.type;
+  if (t.kind === "error") return bad();
+  const name = expr.property.name;
+  if (t.kind === "value" && t.type.kind === "object") {
+    const field = t.type.fields.find((f) => f.name === name);
+    if (field === undefined) {
+      const guess = closest(name, t.type.fields.map((f) => f.name));
+      cx.report("E110", `unknown field '${name}' in ${describeValueType(t.type)}`, expr.property.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
+      return bad();
+    }
+    return { op: "member", input, name, type: value(field.type, field.optional || t.nullable === true) };
+  }
+  if (t.kind === "items" && t.card !== "many") {
+    const field = cx.resolveField(t.item, t.label, expr.property);
+    if (field === null) return bad();
+    return { op: "prop", input, name: field.name, type: value(field.type, field.default === null || t.card === "optional") };
+  }
+  cx.report("E206", `'.${name}' reads a field of an object, but this is ${describeStatic(t)}`, expr.property.span, t.kind === "items" ? "use ::{field} to read a property of several items" : undefined);
+  return bad();
+}
+
+function checkObjectLiteral(cx: Checker, expr: A.Expr & { kind: "Object" }): Ir {
+  const entries: IrProp[] = [];
+  const seen = new Set<string>();
+  for (const entry of expr.entries) {
+    if (seen.has(entry.key.name)) {
+      cx.report("E105", `member '${entry.key.name}' is given twice`, entry.key.span);
+      continue;
+    }
+    seen.add(entry.key.name);
+    entries.push({ name: entry.key.name, value: checkExpr(cx, entry.value, { fieldValue: true }) });
+  }
+  return { op: "objectLit", entries, type: { kind: "object", card: "one", fields: entries.map((e) => ({ name: e.name, type: e.value.type })) } };
+}
+
+function checkArrayLiteral(cx: Checker, expr: A.Expr & { kind: "Array" }, expected: ValueType | null): Ir {
+  const element = expected?.kind === "array" ? expected.element : null;
+  const elements = expr.elements.map((e) => checkExpr(cx, e, { expected: element }));
+  if (elements.some((e) => e.type.kind === "error")) return bad();
+  // An array of plain values of one type is a value of array type (a vector literal, an IS_IN list).
+  const types = elements.map((e) => (e.type.kind === "value" ? e.type.type : null));
+  if (types.every((t) => t !== null)) {
+    const first = element ?? types[0] ?? F64_VALUE;
+    const numeric = types.every((t) => isNumericType(t!));
+    const elementType: ValueType = element ?? (numeric && types.some((t) => !isIntegerType(t!)) ? F64_VALUE : first);
+    if (types.every((t) => assignable(t!, elementType))) return { op: "arrayLit", elements, type: value({ kind: "array", element: elementType }) };
+  }
+  return { op: "arrayLit", elements, type: { kind: "array", elements: elements.map((e) => e.type) } };
+}
+
+// ---------------------------------------------------------------- calls
+
+function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
+  const name = expr.callee.name;
+  const named = expr.args.find((a) => a.name !== null && name !== "RerankRRF");
+  if (named !== undefined) {
+    cx.report("E209", `${name} takes no named arguments`, named.span);
+    return bad();
+  }
+  switch (name) {
+    case "AND":
+    case "OR":
+      if (expr.args.length < 1) {
+        cx.report("E209", `${name} needs at least one condition`, expr.span);
+        return bad();
+      }
+      return { op: "logic", kind: name === "AND" ? "and" : "or", args: expr.args.map((a) => checkCondition(cx, a.value)), type: BOOLEAN_TYPE };
+    case "EXISTS": {
+      if (expr.args.length !== 1) {
+        cx.report("E209", "EXISTS takes one traversal, e.g. EXISTS(_::Out<Follows>)", expr.span);
+        return bad();
+      }
+      const input = checkExpr(cx, expr.args[0]!.value);
+      if (input.type.kind === "error") return bad();
+      if (input.type.kind !== "items" && input.type.kind !== "values") {
+        cx.report("E206", `EXISTS needs a traversal of items, but this is ${describeStatic(input.type)}`, expr.args[0]!.span);
+        return bad();
+      }
+      return { op: "exists", input, type: BOOLEAN_TYPE };
+    }
+    case "Embed": {
+      if (expr.args.length !== 1) {
+        cx.report("E209", "Embed takes one text, e.g. Embed(question)", expr.span);
+        return bad();
+      }
+      const text = checkValueFor(cx, expr.args[0]!.value, STRING_VALUE, "the text to embed");
+      return { op: "embed", text, model: null, type: value(VECTOR_VALUE) };
+    }
+    case "RerankRRF":
+      return checkRerankRRF(cx, expr.args, null, expr.span);
+  }
+  if (expr.args.length === 1 && (AGGREGATE_FNS as readonly string[]).includes(name)) {
+    const arg = checkExpr(cx, expr.args[0]!.value);
+    if (arg.type.kind !== "error" || name === "COUNT") {
+      const agg = aggregate(cx, name as AggregateFn, arg, expr.args[0]!.span);
+      if (agg !== null) return agg;
+      if (name !== "MIN" && name !== "MAX") return bad();
+    } else return bad();
+  }
+  if (isMathFn(name)) {
+    const arity = MATH_ARITY[name];
+    if (expr.args.length !== arity) {
+      cx.report("E209", `${name} takes ${arity} argument${arity === 1 ? "" : "s"}, found ${expr.args.length}`, expr.span);
+      return bad();
+    }
+    const args = expr.args.map((a) => checkNumber(cx, a.value, `argument of ${name}`));
+    if (args.some((a) => a.type.kind === "error")) return bad();
+    const allIntegers = args.every((a) => a.type.kind === "value" && isIntegerType(a.type.type));
+    const integer = INTEGER_RESULT.has(name) || (INTEGER_PRESERVING.has(name) && allIntegers && args.length > 0);
+    return { op: "math", fn: name, args, type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE) };
+  }
+  const guess = closest(name, CALLS);
+  cx.report("E902", `unknown function '${name}'`, expr.callee.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
+  return bad();
+}
+
+/** SUM/AVG/MIN/MAX/COUNT over a list of values (or COUNT over items); null when `arg` is not a list. */
+function aggregate(cx: Checker, fn: AggregateFn, arg: Ir, span: A.Span): Ir | null {
+  const t = arg.type;
+  if (fn === "COUNT" && (t.kind === "items" || t.kind === "values")) return { op: "count", input: arg, type: COUNT_TYPE };
+  if (t.kind !== "values") {
+    if (fn === "MIN" || fn === "MAX") return null;
+    cx.report("E206", `${fn} needs a list of numbers, e.g. ${fn}(_::Out<Rated>::{stars}), but this is ${describeStatic(t)}`, span);
+    return null;
+  }
+  if (!isNumericType(t.type)) {
+    cx.report("E214", `${fn} needs numbers, but the list holds ${describeValueType(t.type)} values`, span);
+    return null;
+  }
+  const integer = fn === "COUNT" || ((fn === "SUM" || fn === "MIN" || fn === "MAX") && isIntegerType(t.type));
+  return { op: "aggregate", fn, input: arg, type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE, fn !== "COUNT" && fn !== "SUM") };
+}
+
+// ---------------------------------------------------------------- demanded values
+
+/** A condition: an expression of boolean type. */
+export function checkCondition(cx: Checker, expr: A.Expr): Ir {
+  const ir = checkExpr(cx, expr);
+  if (ir.type.kind === "error" || ir.type.kind === "boolean") return ir;
+  if (ir.type.kind === "value" && ir.type.type.kind === "scalar" && ir.type.type.name === "Boolean") return ir;
+  cx.report("E212", `expected a condition, but this is ${describeStatic(ir.type)}`, expr.span, "compare it, e.g. _::{age}::GT(18), or test a traversal with EXISTS(..)");
+  return bad();
+}
+
+/** A number (math arguments, weights). */
+export function checkNumber(cx: Checker, expr: A.Expr, what: string): Ir {
+  const ir = checkExpr(cx, expr, { fieldValue: true });
+  if (ir.type.kind === "error") return ir;
+  if (ir.type.kind === "value" && isNumericType(ir.type.type)) return ir;
+  cx.report("E214", `${what} must be a number, but this is ${describeStatic(ir.type)}`, expr.span);
+  return bad();
+}
+
+/** A value written into a field or compared with one. */
+export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: string): Ir {
+  const ir = checkExpr(cx, expr, { expected: type, fieldValue: true });
+  const t = ir.type;
+  if (t.kind === "error") return ir;
+  if (t.kind === "value") {
+    if (!assignable(t.type, type) && !(isNumericType(t.type) && isNumericType(type))) {
+      cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeValueType(t.type)}`, expr.span);
+      return bad();
+    }
+    return ir;
+  }
+  if (t.kind === "items" && t.card === "one" && type.kind === "scalar" && type.name === "ID") return { op: "idOf", input: ir, type: value(ID_VALUE) };
+  if (t.kind === "values" && type.kind === "array" && assignable(t.type, type.element)) return ir;
+  cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeStatic(t)}`, expr.span);
+  return bad();
+}
+
+/** An expression that names one item: an ID parameter, a string literal, or a single item. */
+export function checkIdExpr(cx: Checker, expr: A.Expr, expectedLabel?: string): Ir {
+  if (expr.kind === "Literal") return checkLiteral(cx, expr.literal, ID_VALUE);
+  const ir = checkExpr(cx, expr, { fieldValue: true });
+  const t = ir.type;
+  if (t.kind === "error") return ir;
+  if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, "an id");
+  if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
+  if (t.kind === "items" && t.card === "one") {
+    if (expectedLabel !== undefined && t.label !== expectedLabel) {
+      cx.report("E204", `expected a ${expectedLabel}, but this is a ${t.label}`, expr.span);
+      return bad();
+    }
+    return { op: "idOf", input: ir, type: value(ID_VALUE) };
+  }
+  cx.report("E206", `expected an ID or a single item, found ${describeStatic(t)}`, expr.span, t.kind === "items" ? "add ::FIRST to pick one item" : undefined);
+  return bad();
+}
+
+/** A non-negative integer (RANGE bounds, k, limits). */
+export function checkIntegerArg(cx: Checker, expr: A.Expr, what: string): Ir {
+  if (expr.kind === "Literal") {
+    const lit = expr.literal;
+    if (lit.kind !== "Number" || !Number.isInteger(lit.value) || lit.value < 0 || lit.isFloat) {
+      cx.report("E205", `${what} must be a non-negative integer, found ${lit.kind === "Number" ? lit.raw : lit.kind.toLowerCase()}`, expr.span);
+      return bad();
+    }
+    return { op: "literal", value: lit.value, type: COUNT_TYPE };
+  }
+  const ir = checkExpr(cx, expr, { fieldValue: true });
+  if (ir.type.kind === "error") return ir;
+  if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, what);
+  if (ir.type.kind === "value" && isIntegerType(ir.type.type)) return ir;
+  cx.report("E205", `${what} must be an integer, but this is ${describeStatic(ir.type)}`, expr.span, "declare the parameter as U32, I64, ...");
+  return bad();
+}
+
+/** A vector: a [F64] parameter or variable, an array literal, or Embed(text). */
+export function checkVectorArg(cx: Checker, expr: A.Expr, what: string): Ir {
+  const ir = checkExpr(cx, expr, { expected: VECTOR_VALUE });
+  const t = ir.type;
+  if (t.kind === "error") return ir;
+  if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, what);
+  if (t.kind === "value" && t.type.kind === "array" && isNumericType(t.type.element)) return ir;
+  cx.report("E206", `${what} must be a vector ([F64]) or Embed(text), but this is ${describeStatic(t)}`, expr.span);
+  return bad();
+}

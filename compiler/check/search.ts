@@ -1,0 +1,97 @@
+// Retrieval: SearchV (nearest vectors), SearchBM25 (keyword ranking), and the rerankers that fuse
+// (RerankRRF) or diversify (RerankMMR) ranked lists.
+import type * as A from "../ast.js";
+import type { Ir } from "../ir.js";
+import { Checker, STRING_VALUE, bad, describeStatic, items, value } from "./checker.js";
+import { checkExpr, checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./expressions.js";
+
+/** `SearchV<T>(vector | Embed(text), k)`: the k nearest vectors of type T, best first. */
+export function checkSearchV(cx: Checker, label: string, source: A.Source & { kind: "GenericCall" }): Ir {
+  if (source.args.length !== 2) {
+    cx.report("E209", `SearchV takes a vector and k, e.g. SearchV<${label}>(Embed(question), 10)`, source.span);
+    return bad();
+  }
+  const vector = checkVectorArg(cx, source.args[0]!.value, "the query vector");
+  const k = checkIntegerArg(cx, source.args[1]!.value, "k");
+  return { op: "searchVectors", label, vector, k, type: items("vector", label, "many") };
+}
+
+/** `SearchBM25<T>(text, limit)`: up to `limit` items of type T ranked by BM25, best first. */
+export function checkSearchBM25(cx: Checker, label: string, source: A.Source & { kind: "GenericCall" }): Ir {
+  if (!cx.bm25) {
+    cx.report("E310", "SearchBM25 needs the keyword index, which this project disables", source.name.span, "set `bm25 = true` in strand.toml (or remove the line: it is on by default)");
+    return bad();
+  }
+  if (source.args.length !== 2) {
+    cx.report("E209", `SearchBM25 takes a text and a limit, e.g. SearchBM25<${label}>(text, 10)`, source.span);
+    return bad();
+  }
+  const text = checkValueFor(cx, source.args[0]!.value, STRING_VALUE, "the search text");
+  const limit = checkIntegerArg(cx, source.args[1]!.value, "the limit");
+  const kind = cx.schema.vectors.has(label) ? "vector" : "node";
+  return { op: "searchBM25", label, text, limit, type: items(kind, label, "many") };
+}
+
+/**
+ * Reciprocal rank fusion of ranked lists of one type: `a::RerankRRF(b, k: 60)` or
+ * `RerankRRF(a, b, k: 60)`. With only the input list it keeps that ranking (scores become RRF).
+ */
+export function checkRerankRRF(cx: Checker, args: readonly A.Arg[], input: Ir | null, span: A.Span): Ir {
+  const lists: Ir[] = input === null ? [] : [input];
+  let k: Ir | null = null;
+  for (const arg of args) {
+    if (arg.name !== null) {
+      if (arg.name.name !== "k") {
+        cx.report("E209", `RerankRRF takes the lists to fuse and an optional k (default 60), not '${arg.name.name}'`, arg.name.span);
+        return bad();
+      }
+      k = checkIntegerArg(cx, arg.value, "k");
+      continue;
+    }
+    lists.push(checkExpr(cx, arg.value));
+  }
+  if (lists.length === 0) {
+    cx.report("E209", "RerankRRF needs at least one ranked list, e.g. RerankRRF(byVector, byKeyword)", span);
+    return bad();
+  }
+  const first = lists[0]!.type;
+  for (const l of lists) {
+    if (l.type.kind === "error") return bad();
+    if (l.type.kind !== "items" || l.type.item === "edge") {
+      cx.report("E206", `RerankRRF fuses lists of nodes or vectors, but this is ${describeStatic(l.type)}`, span);
+      return bad();
+    }
+    if (first.kind === "items" && l.type.label !== first.label) {
+      cx.report("E204", `RerankRRF fuses lists of one type, but got ${first.label} and ${l.type.label}`, span, "search the same type with SearchV and SearchBM25");
+      return bad();
+    }
+  }
+  if (first.kind !== "items") return bad();
+  return { op: "rerankRRF", inputs: lists, k, type: items(first.item, first.label, "many") };
+}
+
+const DISTANCES = ["cosine", "euclidean", "dotproduct"] as const;
+
+/** `::RerankMMR(lambda: 0.7, distance: "cosine")`: maximal marginal relevance over vectors. */
+export function checkRerankMMR(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir {
+  const t = cx.requireItems(input, step, "::RerankMMR", ["vector"]);
+  if (t === null) return bad();
+  let lambda: Ir = { op: "literal", value: 0.7, type: value({ kind: "scalar", name: "F64" }) };
+  let distance: (typeof DISTANCES)[number] = "cosine";
+  for (const [i, arg] of step.args.entries()) {
+    const name = arg.name?.name ?? (i === 0 ? "lambda" : i === 1 ? "distance" : "");
+    if (name === "lambda") lambda = checkNumber(cx, arg.value, "lambda");
+    else if (name === "distance") {
+      const v = arg.value;
+      if (v.kind !== "Literal" || v.literal.kind !== "String" || !(DISTANCES as readonly string[]).includes(v.literal.value)) {
+        cx.report("E209", `distance is one of "cosine", "euclidean", "dotproduct"`, v.span);
+        return bad();
+      }
+      distance = v.literal.value as (typeof DISTANCES)[number];
+    } else {
+      cx.report("E209", "RerankMMR takes lambda (0..1) and distance", arg.span);
+      return bad();
+    }
+  }
+  return { op: "rerankMMR", input, lambda, distance, type: { ...t, card: "many" } };
+}

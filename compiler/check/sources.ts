@@ -1,0 +1,148 @@
+// Where a traversal starts: a variable, `_`, a lookup (`N<T>`, `N<T>(id)`, `N<T>(a, b)`,
+// `N<T>({field: v})`, `E<T>..`, `V<T>..`), or a generic call (AddN, AddE, AddV, Upsert*, SearchV,
+// SearchBM25). Also the `({field: value})` property objects of writes.
+import type * as A from "../ast.js";
+import { closest } from "../diagnostics.js";
+import type { Ir, IrProp, ItemKind } from "../ir.js";
+import { Checker, bad, items } from "./checker.js";
+import { checkIdExpr, checkIdent, checkValueFor, checkVectorArg } from "./expressions.js";
+import { edgeEnds, upsert } from "./steps.js";
+import { checkSearchBM25, checkSearchV } from "./search.js";
+
+const SOURCES = ["AddN", "AddE", "AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25"];
+const ITEM_OF: Record<"N" | "E" | "V", ItemKind> = { N: "node", E: "edge", V: "vector" };
+
+export function checkSource(cx: Checker, source: A.Source, steps: readonly A.Step[]): { ir: Ir; consumed: number } {
+  switch (source.kind) {
+    case "Var":
+      return { ir: checkIdent(cx, source.name.name, source.name.span), consumed: 0 };
+    case "Anonymous": {
+      const type = cx.anon[cx.anon.length - 1];
+      if (type === undefined) {
+        cx.report("E121", "'_' stands for the current item and can only be used inside a step's argument", source.span, "e.g. ::WHERE(_::{age}::GT(18))");
+        return { ir: bad(), consumed: 0 };
+      }
+      return { ir: { op: "anon", depth: cx.anon.length - 1, type }, consumed: 0 };
+    }
+    case "Lookup":
+      return { ir: checkLookup(cx, source), consumed: 0 };
+    case "GenericCall":
+      return checkGenericSource(cx, source, steps);
+  }
+}
+
+function checkLookup(cx: Checker, source: A.Source & { kind: "Lookup" }): Ir {
+  if (source.typeArg === null) {
+    cx.notYet(`untyped ${source.item} (write ${source.item}<Type>)`, source.span);
+    return bad();
+  }
+  const item = ITEM_OF[source.item];
+  const label = cx.resolveLabel(source.typeArg, item);
+  if (label === null) return bad();
+  if (source.args.length === 0) return { op: "byLabel", item, label, type: items(item, label, "many") };
+  const first = source.args[0]!.value;
+  if (first.kind === "Object") {
+    if (source.args.length > 1) {
+      cx.report("E209", `a lookup by field takes exactly one object, e.g. ${source.item}<${label}>({email: email})`, source.args[1]!.span);
+      return bad();
+    }
+    return checkIndexLookup(cx, item, label, first, source.item);
+  }
+  const ids = source.args.map((a) => checkIdExpr(cx, a.value));
+  if (ids.some((i) => i.type.kind === "error")) return bad();
+  if (ids.length === 1) return { op: "byId", item, label, id: ids[0]!, type: items(item, label, "one") };
+  return { op: "byIds", item, label, ids, type: items(item, label, "many") };
+}
+
+function checkIndexLookup(cx: Checker, item: ItemKind, label: string, arg: A.Expr & { kind: "Object" }, letter: string): Ir {
+  if (arg.entries.length !== 1) {
+    cx.report("E209", `a lookup by field takes exactly one field, e.g. ${letter}<${label}>({email: email})`, arg.span);
+    return bad();
+  }
+  const entry = arg.entries[0]!;
+  const field = cx.resolveField(item, label, entry.key, false);
+  if (field === null) return bad();
+  if (field.index === "none") {
+    cx.report("E111", `field '${field.name}' of ${label} is not indexed, so it cannot be looked up`, entry.key.span, `declare it as 'INDEX ${field.name}: ...' in ${letter}::${label}`);
+    return bad();
+  }
+  const value = checkValueFor(cx, entry.value, field.type, `field '${field.name}'`);
+  return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, field.index === "unique" ? "optional" : "many") };
+}
+
+function checkGenericSource(cx: Checker, source: A.Source & { kind: "GenericCall" }, steps: readonly A.Step[]): { ir: Ir; consumed: number } {
+  const name = source.name.name;
+  const none = { ir: bad(), consumed: 0 };
+  if (!SOURCES.includes(name)) {
+    const guess = closest(name, SOURCES);
+    cx.report("E902", `unknown source '${name}'`, source.name.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
+    return none;
+  }
+  const kind: ItemKind = name === "AddE" || name === "UpsertE" ? "edge" : name === "AddN" || name === "UpsertN" || name === "SearchBM25" ? "node" : "vector";
+  if (source.typeArg === null) {
+    const word = kind === "edge" ? "EdgeType" : kind === "vector" ? "VectorType" : "NodeType";
+    cx.report("E209", `${name} needs a type argument`, source.span, `write ${name}<${word}>`);
+    return none;
+  }
+  // SearchBM25 ranks nodes, or vectors by their String fields.
+  const label = name === "SearchBM25" && cx.schema.vectors.has(source.typeArg.name) ? source.typeArg.name : cx.resolveLabel(source.typeArg, kind);
+  if (label === null) return none;
+  switch (name) {
+    case "AddN":
+      cx.writes = true;
+      return { ir: { op: "addNode", label, props: checkPropsArg(cx, source.args, "node", label), type: items("node", label, "one") }, consumed: 0 };
+    case "AddE": {
+      cx.writes = true;
+      const props = checkPropsArg(cx, source.args, "edge", label);
+      const ends = edgeEnds(cx, label, steps, source, "AddE");
+      if (ends === null) return none;
+      return { ir: { op: "addEdge", label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") }, consumed: ends.consumed };
+    }
+    case "AddV": {
+      cx.writes = true;
+      if (source.args.length < 1 || source.args.length > 2) {
+        cx.report("E209", `AddV takes a vector and an optional object of properties, e.g. AddV<${label}>(vector, {text: text})`, source.span);
+        return none;
+      }
+      const vector = checkVectorArg(cx, source.args[0]!.value, "the vector");
+      const props = checkPropsArg(cx, source.args.slice(1), "vector", label);
+      return { ir: { op: "addVector", label, vector, props, type: items("vector", label, "one") }, consumed: 0 };
+    }
+    case "UpsertN":
+    case "UpsertE":
+    case "UpsertV": {
+      // Without an input traversal there is nothing to update: the upsert creates.
+      const empty: Ir = { op: "arrayLit", elements: [], type: items(kind, label, "many") };
+      const r = upsert(cx, name, empty, label, source.args, source, steps);
+      return { ir: r.ir, consumed: r.extra };
+    }
+    case "SearchV":
+      return { ir: checkSearchV(cx, label, source), consumed: 0 };
+    default:
+      return { ir: checkSearchBM25(cx, label, source), consumed: 0 };
+  }
+}
+
+/** `({field: value, ...})` of AddN/AddE/AddV/UPDATE/Upsert*, checked against the type's fields. */
+export function checkPropsArg(cx: Checker, args: readonly A.Arg[], item: ItemKind, label: string): IrProp[] {
+  if (args.length === 0) return [];
+  const arg = args[0]!.value;
+  if (args.length > 1 || arg.kind !== "Object") {
+    cx.report("E209", `expected one object of properties, e.g. ({name: name})`, args.length > 1 ? args[1]!.span : arg.span);
+    return [];
+  }
+  const props: IrProp[] = [];
+  const seen = new Set<string>();
+  for (const entry of arg.entries) {
+    const field = cx.resolveField(item, label, entry.key, false);
+    if (field === null) continue;
+    if (seen.has(field.name)) {
+      cx.report("E105", `property '${field.name}' is given twice`, entry.key.span);
+      continue;
+    }
+    seen.add(field.name);
+    props.push({ name: field.name, value: checkValueFor(cx, entry.value, field.type, `field '${field.name}'`) });
+  }
+  return props;
+}
+
