@@ -3,9 +3,14 @@
 //   GET  /health        → {"status":"ok"}            (never requires the api key)
 //   GET  /introspect    → see introspect.ts
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
+//   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
 import { Hono, type Context } from "hono";
 import { StrandError } from "../errors.js";
+import type { ConnectionOptions } from "../mcp/connections.js";
+import type { TextEmbedder } from "../mcp/env.js";
+import { isMcpPath, MCP_PATH, mcpHandler } from "../mcp/routes.js";
+import { McpService } from "../mcp/service.js";
 import type { QueryModule } from "../query-module.js";
 import type { SchemaDescriptor } from "../schema.js";
 import { apiKeyMiddleware } from "./api-key.js";
@@ -24,6 +29,12 @@ export interface AppOptions {
   apiKey?: string | undefined;
   /** Largest accepted request body; default 32 MiB. */
   bodyLimitBytes?: number | undefined;
+  /** Serve the agent tools under /mcp (default true; `mcp = false` answers 404 there). */
+  mcp?: boolean | undefined;
+  /** Idle timeout, cap and clock of the /mcp connections (defaults: 30 min, 10,000). */
+  mcpConnections?: ConnectionOptions | undefined;
+  /** Embeds the text of the search_vector_text tool; without one that tool answers 400. */
+  embedder?: TextEmbedder | undefined;
 }
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
@@ -43,9 +54,15 @@ export function createApp(options: AppOptions): Hono {
   if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
 
   const names = [...queries.keys()];
-  /** Every request no route answers: 405 on known paths with the wrong method, else 404. */
-  const unrouted = (c: Context): Response => {
+  const mcpEnabled = options.mcp !== false;
+  if (mcpEnabled && queries.has(MCP_PATH.slice(1))) {
+    throw new Error(`a query named "${MCP_PATH.slice(1)}" collides with the MCP endpoint ${MCP_PATH}; rename it or set mcp = false`);
+  }
+  const mcp = mcpHandler(mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections }) : null, bodyLimitBytes);
+  /** Every request no route answers: /mcp paths, 405 on known paths with the wrong method, else 404. */
+  const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
+    if (isMcpPath(path)) return mcp(c);
     if (GET_PATHS.has(path)) return methodNotAllowed(method, path, "GET");
     const name = path.slice(1);
     if (queries.has(name)) return methodNotAllowed(method, path, "POST");

@@ -19,8 +19,8 @@ export interface QueryRouteOptions {
   store: StoreAccess;
   queries: ReadonlyMap<string, QueryModule>;
   bodyLimitBytes: number;
-  /** Answers a POST whose name is not a query (404 with a suggestion, or 405 for a GET-only path). */
-  notAQuery: (c: Context) => Response;
+  /** Answers a POST whose name is not a query (404 with a suggestion, 405 for a GET-only path, or /mcp). */
+  notAQuery: (c: Context) => Response | Promise<Response>;
 }
 
 export function unknownQuery(name: string, known: readonly string[]): StrandError {

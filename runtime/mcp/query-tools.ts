@@ -1,0 +1,25 @@
+// `#[mcp]` queries as tools: `<QueryName>Mcp` with `{connection_id, data: {params}}` answers what
+// `POST /<QueryName>` answers for those parameters: the same validation, the same read snapshot or
+// durable write transaction.
+import type { QueryModule } from "../query-module.js";
+import type { QueryContext } from "../query-context.js";
+import { validateParams } from "../params.js";
+import type { JsonValue } from "../schema.js";
+import { invalid, isObject, member } from "./body.js";
+import type { ToolEnv } from "./env.js";
+import { openCall } from "./tools.js";
+
+export const QUERY_TOOL_SUFFIX = "Mcp";
+
+export function queryToolName(query: QueryModule): string {
+  return `${query.name}${QUERY_TOOL_SUFFIX}`;
+}
+
+export async function callQueryTool(env: ToolEnv, query: QueryModule, body: unknown): Promise<JsonValue> {
+  const { body: b } = openCall(env, body, ["data"]);
+  const data = member(b, "data") ?? {};
+  if (!isObject(data)) throw invalid("data", `an object of ${query.name}'s parameters`, data);
+  const params = validateParams(query.params, data);
+  const run = (db: QueryContext): JsonValue => query.run(db, params) as JsonValue;
+  return query.writes ? await env.store.write(run) : env.store.read(run);
+}

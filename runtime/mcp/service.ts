@@ -1,0 +1,91 @@
+// The agent tools behind one name → function table, shared by the `/mcp/<tool>` HTTP routes and
+// the MCP protocol server: `call(tool, body)` validates the body, runs the tool and returns JSON
+// (or throws a StrandError naming the culprit).
+import { StrandError } from "../errors.js";
+import type { StoreAccess } from "../http/store-access.js";
+import { introspect } from "../http/introspect.js";
+import type { QueryModule } from "../query-module.js";
+import type { JsonValue, SchemaDescriptor } from "../schema.js";
+import { closestName } from "../suggest.js";
+import { ConnectionRegistry, type ConnectionOptions } from "./connections.js";
+import type { TextEmbedder, ToolEnv } from "./env.js";
+import { callQueryTool, queryToolName } from "./query-tools.js";
+import { SchemaView } from "./schema-view.js";
+import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
+import * as tools from "./tools.js";
+
+type ToolFn = (env: ToolEnv, body: unknown) => JsonValue | Promise<JsonValue>;
+
+/** The built-in tools, in the order they are listed. */
+const BUILTIN: ReadonlyMap<string, ToolFn> = new Map<string, ToolFn>([
+  ["init", tools.init],
+  ["n_from_type", tools.nFromType],
+  ["e_from_type", tools.eFromType],
+  ["out_step", tools.step("out_step")],
+  ["in_step", tools.step("in_step")],
+  ["out_e_step", tools.step("out_e_step")],
+  ["in_e_step", tools.step("in_e_step")],
+  ["filter_items", tools.filterItems],
+  ["order_by", tools.orderBy],
+  ["next", tools.next],
+  ["collect", tools.collect],
+  ["reset", tools.reset],
+  ["schema_resource", tools.schemaResource],
+  ["group_by", tools.groupByTool],
+  ["aggregate_by", tools.aggregateByTool],
+  ["search_vector", searchVector],
+  ["search_vector_text", searchVectorText],
+  ["search_keyword", searchKeyword],
+]);
+
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...BUILTIN.keys()];
+
+export interface McpServiceOptions {
+  store: StoreAccess;
+  schema: SchemaDescriptor;
+  queries: readonly QueryModule[];
+  connections?: ConnectionOptions | undefined;
+  /** Needed by search_vector_text only; without one it answers 400. */
+  embedder?: TextEmbedder | undefined;
+}
+
+export class McpService {
+  readonly env: ToolEnv;
+
+  constructor(options: McpServiceOptions) {
+    const mcpQueries = options.queries.filter((q) => q.mcp);
+    const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
+    const description = introspect(options.schema, mcpQueries);
+    this.env = {
+      store: options.store,
+      schema: new SchemaView(options.schema),
+      connections: new ConnectionRegistry(options.connections),
+      // Edges keep their from/to: an agent needs them to choose a step's direction.
+      schemaResource: description as unknown as JsonValue,
+      queryTools,
+      embedder: options.embedder,
+    };
+  }
+
+  /** Built-in tools, then one `<QueryName>Mcp` per `#[mcp]` query. */
+  toolNames(): string[] {
+    return [...BUILTIN.keys(), ...this.env.queryTools.keys()];
+  }
+
+  /** The `#[mcp]` query behind a tool name, if it is one. */
+  queryTool(name: string): QueryModule | undefined {
+    return this.env.queryTools.get(name);
+  }
+
+  async call(name: string, body: unknown): Promise<JsonValue> {
+    const fn = BUILTIN.get(name);
+    if (fn !== undefined) return fn(this.env, body);
+    const query = this.env.queryTools.get(name);
+    if (query !== undefined) return callQueryTool(this.env, query, body);
+    const suggestion = closestName(name, this.toolNames());
+    throw new StrandError(
+      "UNKNOWN_TOOL",
+      suggestion === undefined ? `unknown MCP tool '${name}'` : `unknown MCP tool '${name}'; did you mean '${suggestion}'?`,
+    );
+  }
+}
