@@ -26,8 +26,11 @@ import { checkRerankRRF } from "./search.js";
 export interface ExprOptions {
   /** the type the context expects (a field's type, a parameter's), used to type literals */
   expected?: ValueType | null;
-  /** the value of an object member: a single-field projection `x::{f}` then yields f itself */
-  fieldValue?: boolean;
+  /**
+   * A single-field projection `x::{f}` at the end yields f itself (not `{f: ..}`): `true` for the
+   * value of an object member when x is one item; `"any"` also for a list (aggregate arguments).
+   */
+  fieldValue?: boolean | "any";
 }
 
 const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", ...Object.keys(MATH_ARITY), ...AGGREGATE_FNS];
@@ -35,7 +38,7 @@ const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", ...Object.keys(MATH_
 export function checkExpr(cx: Checker, expr: A.Expr, options: ExprOptions = {}): Ir {
   switch (expr.kind) {
     case "Traversal":
-      return checkTraversal(cx, expr, options.fieldValue === true);
+      return checkTraversal(cx, expr, options.fieldValue ?? false);
     case "Ident":
       return checkIdent(cx, expr.name, expr.span);
     case "Literal":
@@ -181,7 +184,7 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
       return checkRerankRRF(cx, expr.args, null, expr.span);
   }
   if (expr.args.length === 1 && (AGGREGATE_FNS as readonly string[]).includes(name)) {
-    const arg = checkExpr(cx, expr.args[0]!.value);
+    const arg = checkExpr(cx, expr.args[0]!.value, { fieldValue: "any" });
     if (arg.type.kind !== "error" || name === "COUNT") {
       const agg = aggregate(cx, name as AggregateFn, arg, expr.args[0]!.span);
       if (agg !== null) return agg;

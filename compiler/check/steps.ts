@@ -27,7 +27,7 @@ type StepResult = { ir: Ir; extra: number };
  * @param fieldValue the traversal is the value of an object member: a final single-field
  *   projection `x::{f}` on one item then yields the field's value rather than `{f: ..}`.
  */
-export function checkTraversal(cx: Checker, t: A.Expr & { kind: "Traversal" }, fieldValue = false): Ir {
+export function checkTraversal(cx: Checker, t: A.Expr & { kind: "Traversal" }, fieldValue: boolean | "any" = false): Ir {
   let { ir, consumed } = checkSource(cx, t.source, t.steps);
   for (let i = consumed; i < t.steps.length; ) {
     const rest = t.steps.slice(i + 1);
@@ -39,9 +39,13 @@ export function checkTraversal(cx: Checker, t: A.Expr & { kind: "Traversal" }, f
   return ir;
 }
 
-function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[], fieldValue: boolean): StepResult {
+function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[], fieldValue: boolean | "any"): StepResult {
   if (input.type.kind === "error") return { ir: bad(), extra: 0 };
-  if (step.kind !== "Call") return { ir: checkProjectionStep(cx, input, step, rest.length > 0 || fieldValue), extra: 0 };
+  if (step.kind !== "Call") {
+    const single = input.type.kind === "items" && input.type.card !== "many";
+    const bare = rest.length > 0 || fieldValue === "any" || (fieldValue === true && single);
+    return { ir: checkProjectionStep(cx, input, step, bare), extra: 0 };
+  }
   const name = step.name.name;
   const one = (ir: Ir): StepResult => ({ ir, extra: 0 });
   switch (name) {
@@ -351,7 +355,7 @@ function checkMembership(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }
     const needle = t.type.kind === "array" ? t.type.element : t.type;
     return { op: "contains", left: input, right: checkComparable(cx, step.args[0]!.value, needle, "::CONTAINS"), type: BOOLEAN_TYPE };
   }
-  const list = checkExpr(cx, step.args[0]!.value, { expected: { kind: "array", element: t.type }, fieldValue: true });
+  const list = checkExpr(cx, step.args[0]!.value, { expected: { kind: "array", element: t.type }, fieldValue: "any" });
   const lt = list.type;
   if (lt.kind === "error") return bad();
   const element = lt.kind === "value" && lt.type.kind === "array" ? lt.type.element : lt.kind === "values" ? lt.type : null;
