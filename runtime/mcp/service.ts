@@ -9,7 +9,7 @@ import type { JsonValue, SchemaDescriptor } from "../schema.js";
 import { closestName } from "../suggest.js";
 import { ConnectionRegistry, type ConnectionOptions } from "./connections.js";
 import type { TextEmbedder, ToolEnv } from "./env.js";
-import { callQueryTool, queryToolName } from "./query-tools.js";
+import { callQueryTool, QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
 import { SchemaView } from "./schema-view.js";
 import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
 import * as tools from "./tools.js";
@@ -51,10 +51,13 @@ export interface McpServiceOptions {
 
 export class McpService {
   readonly env: ToolEnv;
+  /** Queries without `#[mcp]`, to explain why `<Name>Mcp` is not a tool. */
+  private readonly unmarked: ReadonlySet<string>;
 
   constructor(options: McpServiceOptions) {
     const mcpQueries = options.queries.filter((q) => q.mcp);
     const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
+    this.unmarked = new Set(options.queries.filter((q) => !q.mcp).map((q) => q.name));
     const description = introspect(options.schema, mcpQueries);
     this.env = {
       store: options.store,
@@ -82,6 +85,10 @@ export class McpService {
     if (fn !== undefined) return fn(this.env, body);
     const query = this.env.queryTools.get(name);
     if (query !== undefined) return callQueryTool(this.env, query, body);
+    const base = name.endsWith(QUERY_TOOL_SUFFIX) ? name.slice(0, -QUERY_TOOL_SUFFIX.length) : "";
+    if (this.unmarked.has(base)) {
+      throw new StrandError("UNKNOWN_TOOL", `unknown MCP tool '${name}': query ${base} is not marked #[mcp]`);
+    }
     const suggestion = closestName(name, this.toolNames());
     throw new StrandError(
       "UNKNOWN_TOOL",
