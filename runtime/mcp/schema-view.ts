@@ -69,7 +69,7 @@ export class SchemaView {
     const what = kind === "vector" ? "vector type" : `${kind} type`;
     const hint =
       view !== undefined
-        ? ` ('${name}' is a ${view.kind} type)`
+        ? ` ('${name}' is ${view.kind === "edge" ? "an" : "a"} ${view.kind} type)`
         : suggestion !== undefined
           ? `; did you mean '${suggestion}'?`
           : ` (known: ${known.length > 0 ? known.join(", ") : "none"})`;
