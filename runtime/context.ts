@@ -15,11 +15,15 @@ import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } f
 import type { StoreDbs } from "./store/dbs.js";
 import { appendAdjacency, readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
 import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
-import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
+import { MAX_KEY, uniqueKey, type ItemKind, type Key } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import { checkValue, describeValue } from "./values.js";
+import type { VectorLog } from "./vector/changes.js";
+import type { VectorAccess } from "./vector/vector-indexes.js";
+import { addVector, dropVector, replaceVector, vectorUpdated } from "./vector/vector-writes.js";
+import type { VectorSnapshot } from "./vector/search.js";
 
 /** At most this many equally short paths per source (QueryContext.shortestPath contract). */
 const MAX_PATHS = 16;
@@ -39,7 +43,7 @@ function plausibleId(id: unknown): id is string {
   return typeof id === "string" && id.length === 36;
 }
 
-function notFound(kind: "N" | "E", label: string, id: unknown): StrandError {
+function notFound(kind: ItemKind, label: string, id: unknown): StrandError {
   return new StrandError("NOT_FOUND", `${kind}::${label} with id '${String(id)}' not found`);
 }
 
@@ -52,6 +56,7 @@ export class TxnQueryContext implements QueryContext {
    *   an open lmdb write transaction (only then are the write methods allowed).
    * @param cache shared decoded reads (see read-cache.ts): a read context reads through it; a
    *   write context never reads it and marks every existing key it changes in `touched`.
+   * @param vectors the store's vector indexes, and the write's change log (null when reading).
    */
   constructor(
     private readonly dbs: StoreDbs,
@@ -59,6 +64,7 @@ export class TxnQueryContext implements QueryContext {
     readTransaction: Transaction | null,
     private readonly cache: ReadCache,
     private readonly touched: string[] = [],
+    private readonly vectors: VectorAccess,
   ) {
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
   }
@@ -130,9 +136,9 @@ export class TxnQueryContext implements QueryContext {
   // ---- sources
 
   nodeById(label: string, id: string): NodeItem {
-    this.schema.node(label);
+    const info = this.schema.node(label);
     const rec = plausibleId(id) ? this.getNode(label, id) : undefined;
-    if (rec === undefined) throw notFound("N", label, id);
+    if (rec === undefined) throw notFound(info.kind, label, id);
     return rec;
   }
 
@@ -171,13 +177,13 @@ export class TxnQueryContext implements QueryContext {
     const r = checkValue(f.descriptor.type, value, `${label}.${field}`);
     if (!r.ok) return [];
     if (f.descriptor.index === "unique") {
-      const id = this.dbs.unique.get(uniqueKey("N", label, field, r.value), this.opts);
+      const id = this.dbs.unique.get(uniqueKey(info.kind, label, field, r.value), this.opts);
       const rec = id === undefined ? undefined : this.getNode(label, id);
       return rec ? [rec] : [];
     }
     const out: NodeItem[] = [];
     // Same layout as indexKey() minus the trailing item id: every id indexed under this value.
-    for (const key of this.scanKeys(this.dbs.index, uniqueKey("N", label, field, r.value))) {
+    for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
       const rec = this.getNode(label, key[4] as string);
       if (rec) out.push(rec);
     }
@@ -189,6 +195,7 @@ export class TxnQueryContext implements QueryContext {
   addNode(label: string, props: Props): NodeItem {
     this.requireWrite("addNode");
     const info = this.schema.node(label);
+    if (info.kind !== "N") throw new Error(`addNode on vector type '${label}' (use addVector)`);
     const values = validateProps(info, props);
     const rec = newNodeRecord(info, uuidv7(), values, info.hasNowDefault ? this.now() : "");
     indexNew(this.dbs, info, rec);
@@ -217,7 +224,7 @@ export class TxnQueryContext implements QueryContext {
   private checkEndpoint(info: EdgeTypeInfo, end: "from" | "to", expected: string, id: string): void {
     if (plausibleId(id) && this.hasNode(expected, id)) return;
     if (plausibleId(id)) {
-      for (const other of this.schema.nodes.keys()) {
+      for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
         if (other !== expected && this.hasNode(other, id)) {
           throw new StrandError(
             "EDGE_TYPE_MISMATCH",
@@ -253,12 +260,80 @@ export class TxnQueryContext implements QueryContext {
       const current = plausibleId(item.id) ? db.get([item.label, item.id]) : undefined;
       if (current === undefined) throw notFound(kind, item.label, item.id);
       const next = updatedRecord(info, current, values!);
+      if (info.kind === "V") vectorUpdated(this.dbs, this.schema.vector(info.name), current, next, this.vectorLog("updateNodes"));
       indexUpdate(this.dbs, info, current, next);
       this.cache.beginWrite(recordKey(item.id), this.touched);
       db.putSync([item.label, item.id], next);
       out.push(next);
     }
     return out;
+  }
+
+  // ---- vectors (runtime/vector/): V items are stored, read and traversed like nodes
+
+  vectorById(label: string, id: string): NodeItem {
+    this.schema.vector(label);
+    return this.nodeById(label, id);
+  }
+
+  vectorsByLabel(label: string): NodeItem[] {
+    this.schema.vector(label);
+    return this.recordsByLabel(this.dbs.nodes, label);
+  }
+
+  addVector(label: string, vector: readonly number[], props: Props): NodeItem {
+    this.requireWrite("addVector");
+    const info = this.schema.vector(label);
+    return addVector(this.dbs, info, vector, props, info.hasNowDefault ? this.now() : "", this.vectorLog("addVector"));
+  }
+
+  upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem {
+    this.requireWrite("upsertVector");
+    const info = this.schema.vector(label);
+    for (const item of existing) {
+      if (item.label !== label) throw new Error(`upsertVector<${label}> given a ${item.label}`);
+      const current = plausibleId(item.id) ? this.dbs.nodes.get([label, item.id]) : undefined;
+      if (current === undefined) continue;
+      this.cache.beginWrite(recordKey(item.id), this.touched);
+      return replaceVector(this.dbs, info, current, vector, props, this.vectorLog("upsertVector"));
+    }
+    return this.addVector(label, vector, props);
+  }
+
+  searchVectors(label: string, query: readonly number[], k: number, ef: number | null = null): NodeItem[] {
+    const info = this.schema.vector(label);
+    return this.vectors.indexes.search(info, this.vectorSnapshot(), query, k, ef).items;
+  }
+
+  dropVector(item: NodeItem): void {
+    this.requireWrite("dropVector");
+    const info = this.schema.vector(item.label);
+    const current = plausibleId(item.id) ? this.dbs.nodes.get([item.label, item.id]) : undefined;
+    if (current === undefined) return;
+    this.cache.beginWrite(recordKey(item.id), this.touched);
+    dropVector(this.dbs, info, current, this.vectorLog("dropVector"));
+  }
+
+  private vectorLog(method: string): VectorLog {
+    if (this.vectors.log === null) throw new Error(`${method} called in a read transaction`);
+    return this.vectors.log;
+  }
+
+  /** This context's transaction as vector search reads it. */
+  private vectorSnapshot(): VectorSnapshot {
+    return {
+      meta: (label) => this.dbs.vectorTypes.get([label], this.opts),
+      slotOf: (label, id) => this.dbs.vectorIds.get([label, id], this.opts),
+      record: (label, id) => this.getNode(label, id),
+      slots: (label) => {
+        const entries = this.scan(this.dbs.vectorIds, [label]);
+        return {
+          *[Symbol.iterator]() {
+            for (const { key, value } of entries) yield { slot: value, id: key[1] as string };
+          },
+        };
+      },
+    };
   }
 
   // ---- graph steps

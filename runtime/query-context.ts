@@ -22,6 +22,20 @@ export interface QueryContext {
   nodesByIndex(label: string, field: string, value: PropValue): NodeItem[];
   edgeById(label: string, id: string): EdgeItem;
   edgesByLabel(label: string): EdgeItem[];
+  /**
+   * Vectors are graph items stored like nodes: nodeById, nodesByLabel, nodesByIndex and every
+   * graph step accept V labels too. These two accept only V labels (NOT_FOUND says `V::T`).
+   */
+  vectorById(label: string, id: string): NodeItem;
+  vectorsByLabel(label: string): NodeItem[];
+  /**
+   * `SearchV<T>(vector, k)`: the min(k, live) vectors of T most similar to `query`, each with
+   * `score` (cosine similarity for metric cosine, minus the squared euclidean distance for l2,
+   * the inner product for ip), sorted by score descending, then id. k: integer >= 0; ef:
+   * optional search breadth (integer >= 1; default max(ef_search, 40·k)). A query of another
+   * dimension than T's is DIMENSION_MISMATCH (400); a non-finite or empty query INVALID_VALUE.
+   */
+  searchVectors(label: string, query: readonly number[], k: number, ef?: number | null): NodeItem[];
 
   // ---- writes (only on a write transaction)
   /** Validates props against the schema, fills defaults, enforces UNIQUE INDEX (409). */
@@ -31,6 +45,21 @@ export interface QueryContext {
   /** Changes only the listed properties of each item; returns the updated records. */
   updateNodes(items: readonly NodeItem[], props: Props): NodeItem[];
   updateEdges(items: readonly EdgeItem[], props: Props): EdgeItem[];
+  /**
+   * `AddV<T>(vector, {fields})`: a vector record `{id, label, data, ...fields}` (with an
+   * `embedding: [F64]` field the vector is that field and `data` is absent). Props as addNode.
+   * The first vector of T fixes its dimension; another size is DIMENSION_MISMATCH (400); an
+   * empty vector or a non-finite number is INVALID_VALUE. Updating a vector's fields with
+   * updateNodes keeps it searchable; updating its `embedding` field re-indexes it.
+   */
+  addVector(label: string, vector: readonly number[], props: Props): NodeItem;
+  /** `UpsertV`: the first of `existing` that still exists gets props and `vector`; else addVector. */
+  upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem;
+  /**
+   * Deletes a vector record, its index entries and its search slot (already gone: no-op).
+   * Edges to or from it are not touched: drop() removes them before calling this.
+   */
+  dropVector(item: NodeItem): void;
 
   // ---- graph steps (adjacency lookups, never scans)
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[];

@@ -1,6 +1,7 @@
 // The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { EdgeItem, NodeItem } from "../items.js";
+import type { VectorTypeMeta } from "../vector/type-meta.js";
 import { DB_NAMES, FORMAT_VERSION, type Key } from "./keys.js";
 
 export interface StoreDbs {
@@ -13,6 +14,8 @@ export interface StoreDbs {
   readonly index: Database<null, Key>;
   readonly unique: Database<string, Key>;
   readonly edgeUnique: Database<string, Key>;
+  readonly vectorTypes: Database<VectorTypeMeta, Key>;
+  readonly vectorIds: Database<number, Key>;
 }
 
 export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
@@ -33,6 +36,8 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
     index: db<null>("index"),
     unique: db<string>("unique"),
     edgeUnique: db<string>("edge_unique"),
+    vectorTypes: db<VectorTypeMeta>("vector_types"),
+    vectorIds: db<number>("vector_ids"),
   };
   const format = dbs.meta.get("format");
   if (format === undefined) {

@@ -7,6 +7,8 @@ import { openDbs, type StoreDbs } from "./dbs.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./read-cache.js";
 import { lockDirectory } from "./dir-lock.js";
 import { SchemaInfo } from "./schema-info.js";
+import { resolveVectorOptions, type VectorOptions } from "../vector/metric.js";
+import { VectorIndexes, type VectorAccess, type VectorIndexStatus } from "../vector/vector-indexes.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -16,25 +18,37 @@ export interface GraphStoreOptions {
   mapSize?: number;
   /** Decoded records and adjacency lists kept for reads (read-cache.ts); 0 disables. */
   cacheEntries?: number;
+  /** HNSW parameters of every vector type (strand.toml [vector]); defaults m 16, ef_construction 128, ef_search 64, cosine. */
+  vector?: Partial<VectorOptions>;
 }
 
 export class GraphStore {
   private closed = false;
+  private readonly readVectors: VectorAccess;
 
   private constructor(
     private readonly dbs: StoreDbs,
     readonly schema: SchemaInfo,
     private readonly cache: ReadCache,
     private readonly unlock: () => void,
-  ) {}
+    private readonly vectors: VectorIndexes,
+  ) {
+    this.readVectors = { indexes: vectors, log: null };
+  }
 
   static open(options: GraphStoreOptions): GraphStore {
     const schema = new SchemaInfo(options.schema); // validate before touching the disk
     const cache = new ReadCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+    const vectorOptions = resolveVectorOptions(options.vector);
     const unlock = lockDirectory(options.path);
+    let dbs: StoreDbs | undefined;
     try {
-      return new GraphStore(openDbs(options.path, options.mapSize), schema, cache, unlock);
+      dbs = openDbs(options.path, options.mapSize);
+      // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
+      const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
+      return new GraphStore(dbs, schema, cache, unlock, vectors);
     } catch (error) {
+      void dbs?.env.close();
       unlock();
       throw error;
     }
@@ -44,7 +58,7 @@ export class GraphStore {
   read<T>(fn: (db: QueryContext) => T): T {
     const transaction = this.dbs.env.useReadTransaction();
     try {
-      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache));
+      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, [], this.readVectors));
     } finally {
       transaction.done();
     }
@@ -60,21 +74,40 @@ export class GraphStore {
    */
   async write<T>(fn: (db: QueryContext) => T): Promise<T> {
     const touched: string[] = [];
+    // Searchable (in snapshots that contain it) from now until applied or failed.
+    const log = this.vectors.newLog();
     try {
-      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched)));
+      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched, { indexes: this.vectors, log })));
+      // Committed: the in-memory vector indexes follow LMDB (never before the commit).
+      this.vectors.apply(log);
       await this.dbs.env.flushed;
       return result;
     } finally {
+      this.vectors.settle(log);
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
       this.cache.settle(touched);
     }
+  }
+
+  /** How a vector type's index was obtained at open (loaded from its files or rebuilt), and its size. */
+  vectorIndexStatus(label: string): VectorIndexStatus {
+    return this.vectors.status(label);
+  }
+
+  /** Saves the vector indexes that changed since open or the last save (close does it too). */
+  saveVectorIndexes(): void {
+    this.vectors.save();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
-      await this.dbs.env.close();
+      try {
+        this.vectors.save();
+      } finally {
+        await this.dbs.env.close();
+      }
     } finally {
       this.unlock();
     }

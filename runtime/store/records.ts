@@ -78,6 +78,8 @@ export function updatedRecord<T extends NodeItem>(info: TypeInfo, current: T, va
     (rec as unknown as EdgeItem).from_node = edge.from_node;
     (rec as unknown as EdgeItem).to_node = edge.to_node;
   }
+  // A vector without an `embedding` field keeps its vector in `data` (see runtime/vector/).
+  if (info.kind === "V" && current.data !== undefined) (rec as Record<string, PropValue>).data = current.data;
   for (const field of info.fields) {
     const v = values.has(field.name) ? values.get(field.name) : current[field.name];
     if (v !== undefined) (rec as Record<string, PropValue>)[field.name] = v;

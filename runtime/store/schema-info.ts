@@ -1,5 +1,5 @@
 // Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
-import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor } from "../schema.js";
+import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, VectorTypeDescriptor } from "../schema.js";
 import { checkValue } from "../values.js";
 import type { ItemKind } from "./keys.js";
 
@@ -58,19 +58,44 @@ function buildEdge(e: EdgeTypeDescriptor): EdgeTypeInfo {
   return { ...buildType("E", e.name, e.fields), from: e.from, to: e.to, unique: e.unique };
 }
 
+export interface VectorTypeInfo extends TypeInfo {
+  /** The `embedding: [F64]` field that holds the vector, or null: the vector is the `data` member. */
+  readonly embedding: FieldInfo | null;
+}
+
+function buildVector(v: VectorTypeDescriptor): VectorTypeInfo {
+  const info = buildType("V", v.name, v.fields);
+  const field = info.fieldByName.get("embedding");
+  const t = field?.descriptor.type;
+  const isVector = t?.kind === "array" && t.element.kind === "scalar" && (t.element.name === "F64" || t.element.name === "F32");
+  return { ...info, embedding: isVector ? field! : null };
+}
+
 export class SchemaInfo {
   readonly nodes: ReadonlyMap<string, TypeInfo>;
   readonly edges: ReadonlyMap<string, EdgeTypeInfo>;
+  readonly vectors: ReadonlyMap<string, VectorTypeInfo>;
 
   constructor(readonly descriptor: SchemaDescriptor) {
     this.nodes = new Map(descriptor.nodes.map((n) => [n.name, buildType("N", n.name, n.fields)]));
     this.edges = new Map(descriptor.edges.map((e) => [e.name, buildEdge(e)]));
+    this.vectors = new Map((descriptor.vectors ?? []).map((v) => [v.name, buildVector(v)]));
   }
 
-  /** An unknown label means generated code and schema disagree: a bug, not a user error. */
+  /**
+   * A node or vector type: vectors are graph items stored like nodes (N and V names are
+   * distinct), so every node read, graph step and edge endpoint accepts V labels.
+   * An unknown label means generated code and schema disagree: a bug, not a user error.
+   */
   node(label: string): TypeInfo {
-    const t = this.nodes.get(label);
+    const t = this.nodes.get(label) ?? this.vectors.get(label);
     if (!t) throw new Error(`unknown node type '${label}'`);
+    return t;
+  }
+
+  vector(label: string): VectorTypeInfo {
+    const t = this.vectors.get(label);
+    if (!t) throw new Error(`unknown vector type '${label}'`);
     return t;
   }
 

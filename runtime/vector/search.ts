@@ -1,0 +1,128 @@
+// SearchV: the k most similar vectors of a type that exist in the caller's snapshot.
+//
+// Candidates come from the in-memory structures, which may be ahead of the snapshot (a vector
+// added or dropped after it began) or behind it (a committed write whose log is not applied yet,
+// searched through the pending logs). Every candidate is therefore checked against the snapshot
+// (its id must map to its slot there), re-scored in f64 from the stored record, and the search
+// widens until it has min(k, live vectors in the snapshot) results. When the structures cannot
+// supply that many, it ranks every vector of the snapshot from LMDB: never fewer than k.
+import { StrandError } from "../errors.js";
+import type { NodeItem } from "../items.js";
+import type { VectorTypeInfo } from "../store/schema-info.js";
+import { TopN, type Scored } from "./brute-force.js";
+import type { VectorAdd } from "./changes.js";
+import { EF_PER_K, EXACT_LIMIT, checkVector, dimensionMismatch, similarity, type VectorOptions } from "./metric.js";
+import type { VectorTypeMeta } from "./type-meta.js";
+import type { IndexedVector, VectorIndex } from "./vector-index.js";
+import { vectorOf } from "./vector-writes.js";
+
+/** The caller's transaction, as search needs it. */
+export interface VectorSnapshot {
+  meta(label: string): VectorTypeMeta | undefined;
+  slotOf(label: string, id: string): number | undefined;
+  record(label: string, id: string): NodeItem | undefined;
+  /** Every live vector of the type: (id, slot) in id order. */
+  slots(label: string): Iterable<IndexedVector>;
+}
+
+export interface SearchRequest {
+  info: VectorTypeInfo;
+  index: VectorIndex;
+  /** Adds of logs not yet applied (their vectors may or may not be in the snapshot). */
+  pending: readonly VectorAdd[];
+  snapshot: VectorSnapshot;
+  options: VectorOptions;
+  query: unknown;
+  k: unknown;
+  ef: unknown;
+}
+
+/** Which path answered, for tests and benchmarks. */
+export type SearchPath = "exact-copy" | "hnsw" | "lmdb-scan" | "empty";
+
+export interface SearchOutcome {
+  items: NodeItem[];
+  path: SearchPath;
+}
+
+function checkCount(value: unknown, what: string, min: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    throw new StrandError("INVALID_VALUE", `${what} must be an integer >= ${min}, got ${typeof value === "number" ? String(value) : typeof value}`);
+  }
+  return value;
+}
+
+/** `rec` with `score` after `data` (or after `label` when the vector is a field). */
+export function withScore(rec: NodeItem, score: number): NodeItem {
+  const out: NodeItem = { id: rec.id, label: rec.label };
+  if (rec.data !== undefined) out.data = rec.data;
+  out.score = score;
+  for (const key in rec) if (key !== "id" && key !== "label" && key !== "data") out[key] = rec[key]!;
+  return out;
+}
+
+export function searchVectors(req: SearchRequest): SearchOutcome {
+  const { info, index, snapshot, options } = req;
+  const label = info.name;
+  const query = checkVector(req.query, `query vector for V::${label}`);
+  const k = checkCount(req.k, "k", 0);
+  const efOverride = req.ef === null || req.ef === undefined ? null : checkCount(req.ef, "ef", 1);
+  const meta = snapshot.meta(label);
+  if (meta === undefined) return { items: [], path: "empty" };
+  if (query.length !== meta.dimension) throw dimensionMismatch(label, meta.dimension, query.length);
+  const target = Math.min(k, meta.live);
+  if (target === 0) return { items: [], path: "empty" };
+
+  const rescore = (c: IndexedVector): Scored | null => {
+    if (snapshot.slotOf(label, c.id) !== c.slot) return null; // not (or no longer) in this snapshot
+    const rec = snapshot.record(label, c.id);
+    if (rec === undefined) throw new Error(`V::${label} '${c.id}' has a slot but no record`);
+    return { slot: c.slot, id: c.id, score: similarity(options.metric, query, vectorOf(info, rec)) };
+  };
+
+  const exact = meta.live <= EXACT_LIMIT ? index.exact : null;
+  let path: SearchPath = exact ? "exact-copy" : "hnsw";
+  // Only an index that mirrors LMDB up to some generation is a complete source; otherwise scan.
+  const available = exact ? exact.size : index.live;
+  const ef = efOverride ?? Math.max(options.efSearch, EF_PER_K * target);
+  let found: Scored[] = [];
+  if (meta.live > EXACT_LIMIT || exact) {
+    for (let n = target; ; n *= 2) {
+      const candidates: IndexedVector[] = exact ? exact.top(query, options.metric, n) : index.nearest(query, n, ef);
+      found = collect(candidates, req.pending, label, rescore);
+      if (found.length >= target || n >= available) break;
+    }
+  }
+  if (found.length < target) {
+    path = "lmdb-scan";
+    found = [];
+    for (const c of snapshot.slots(label)) {
+      const s = rescore(c);
+      if (s) found.push(s);
+    }
+  }
+  const best = new TopN(target);
+  for (const s of found) best.push(s);
+  const items = best.sorted().map((s) => withScore(snapshot.record(label, s.id)!, s.score));
+  return { items, path };
+}
+
+/** Candidates plus pending adds of the type, each slot once, kept when visible in the snapshot. */
+function collect(
+  candidates: readonly IndexedVector[],
+  pending: readonly VectorAdd[],
+  label: string,
+  rescore: (c: IndexedVector) => Scored | null,
+): Scored[] {
+  const seen = new Set<number>();
+  const out: Scored[] = [];
+  const consider = (c: IndexedVector): void => {
+    if (seen.has(c.slot)) return;
+    seen.add(c.slot);
+    const s = rescore(c);
+    if (s) out.push(s);
+  };
+  for (const c of candidates) consider(c);
+  for (const p of pending) if (p.label === label) consider(p);
+  return out;
+}

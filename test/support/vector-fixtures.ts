@@ -1,0 +1,88 @@
+// Vector test data: a schema with vector types, seeded generators and exact ground truth.
+import type { SchemaDescriptor, ValueType } from "../../runtime/schema.js";
+import { similarity, type Metric } from "../../runtime/vector/metric.js";
+
+const s = (name: "String" | "F64" | "U32"): ValueType => ({ kind: "scalar", name });
+
+export const vectorSchema: SchemaDescriptor = {
+  nodes: [{ name: "Author", fields: [{ name: "name", type: s("String"), index: "none", default: null }] }],
+  vectors: [
+    {
+      name: "Doc",
+      fields: [
+        { name: "title", type: s("String"), index: "none", default: null },
+        { name: "topic", type: s("String"), index: "index", default: null },
+        { name: "slug", type: s("String"), index: "unique", default: null },
+        { name: "rank", type: s("U32"), index: "none", default: { kind: "literal", value: 0 } },
+      ],
+    },
+    {
+      name: "Chunk",
+      fields: [
+        { name: "text", type: s("String"), index: "none", default: null },
+        { name: "embedding", type: { kind: "array", element: s("F64") }, index: "none", default: null },
+      ],
+    },
+  ],
+  edges: [
+    { name: "Wrote", from: "Author", to: "Doc", unique: false, fields: [] },
+    { name: "Cites", from: "Doc", to: "Doc", unique: false, fields: [] },
+    { name: "HasChunk", from: "Doc", to: "Chunk", unique: false, fields: [] },
+  ],
+};
+
+/** mulberry32: a small seeded generator of floats in [0, 1). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Standard normal samples (Box-Muller) from a seeded uniform generator. */
+export function gaussian(random: () => number): () => number {
+  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+export function unitVector(normal: () => number, dim: number): number[] {
+  const v = Array.from({ length: dim }, normal);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+}
+
+/** n points around `clusters` random centres (centre spread 1, point spread `sigma` per axis). */
+export function clusteredVectors(seed: number, n: number, dim: number, clusters: number, sigma: number): { points: number[][]; sample: () => number[] } {
+  const random = rng(seed);
+  const normal = gaussian(random);
+  const centres = Array.from({ length: clusters }, () => Array.from({ length: dim }, normal));
+  const sample = (): number[] => {
+    const c = centres[Math.floor(random() * clusters)]!;
+    return c.map((x) => x + sigma * normal());
+  };
+  return { points: Array.from({ length: n }, sample), sample };
+}
+
+/** Indices of the k most similar points (score descending, then index ascending). */
+export function exactTopK(points: readonly (readonly number[])[], query: readonly number[], k: number, metric: Metric = "cosine"): number[] {
+  return points
+    .map((p, i) => ({ i, score: similarity(metric, query, p) }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, k)
+    .map((x) => x.i);
+}
+
+/** Mean fraction of the exact top-k found by `found` (one list per query). */
+export function recallAtK(exact: readonly (readonly (number | string)[])[], found: readonly (readonly (number | string)[])[]): number {
+  let hits = 0;
+  let total = 0;
+  exact.forEach((truth, q) => {
+    const got = new Set(found[q]);
+    for (const t of truth) if (got.has(t)) hits++;
+    total += truth.length;
+  });
+  return hits / total;
+}
