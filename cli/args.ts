@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "./defaults.js";
 import { UsageError } from "./usage.js";
+import type { McpOptions } from "./commands/mcp.js";
 import type { ServeOptions } from "./commands/serve.js";
 
 export type Command =
@@ -10,7 +11,8 @@ export type Command =
   | { kind: "init"; dir: string }
   | { kind: "check"; dir: string }
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
-  | ({ kind: "serve" } & ServeOptions);
+  | ({ kind: "serve" } & ServeOptions)
+  | ({ kind: "mcp" } & McpOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -23,6 +25,8 @@ const SERVE_FLAGS = {
   "body-limit": { type: "string" },
   "cache-entries": { type: "string" },
 } as const;
+
+const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
 
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const [name, ...rest] = argv;
@@ -58,6 +62,18 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
         apiKey,
         bodyLimitBytes: bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, 0, Number.MAX_SAFE_INTEGER),
+        cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
+      };
+    }
+    case "mcp": {
+      const { values, positionals } = parse(rest, MCP_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      if (values.stdio !== true) throw new UsageError("strand mcp needs --stdio (over HTTP, `strand serve` answers MCP at /mcp)");
+      const cacheEntries = values["cache-entries"];
+      return {
+        kind: "mcp",
+        dir: projectDir(positionals),
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
       };
     }

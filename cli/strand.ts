@@ -18,6 +18,8 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/compile.js")).runCompile(command.dir, command.outDir, command.runtimeImport);
     case "serve":
       return (await import("./commands/serve.js")).runServe(command);
+    case "mcp":
+      return (await import("./commands/mcp.js")).runMcp(command);
   }
 }
 

@@ -22,6 +22,9 @@ commands:
       --api-key <key>           require this x-api-key header (default: env STRAND_API_KEY)
       --body-limit <bytes>      largest request body (default: 33554432 = 32 MiB)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
+  mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
+      --data <dir>              database directory (default: ./data; not shared with a running serve)
+      --cache-entries <n>       as for serve
 
 dir defaults to the current directory. Options: -h, --help
 `;
