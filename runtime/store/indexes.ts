@@ -38,8 +38,13 @@ function checkUnique(dbs: StoreDbs, info: TypeInfo, prev: NodeItem | null, next:
 function remove(dbs: StoreDbs, info: TypeInfo, field: FieldInfo, record: NodeItem): void {
   const v = record[field.name];
   if (v === undefined) return;
-  if (field.descriptor.index === "unique") dbs.unique.removeSync(uniqueKey(info.kind, info.name, field.name, v));
-  else dbs.index.removeSync(indexKey(info.kind, info.name, field.name, v, record.id));
+  if (field.descriptor.index === "unique") {
+    // Only the owner's claim: the value may already belong to another item of this transaction.
+    const key = uniqueKey(info.kind, info.name, field.name, v);
+    if (dbs.unique.get(key) === record.id) dbs.unique.removeSync(key);
+  } else {
+    dbs.index.removeSync(indexKey(info.kind, info.name, field.name, v, record.id));
+  }
 }
 
 function insert(dbs: StoreDbs, info: TypeInfo, field: FieldInfo, record: NodeItem): void {
@@ -69,6 +74,11 @@ export function indexUpdate(dbs: StoreDbs, info: TypeInfo, prev: NodeItem, next:
   }
 }
 
+/** Index entries of a record being deleted. */
+export function indexRemove(dbs: StoreDbs, info: TypeInfo, record: NodeItem): void {
+  for (const field of info.indexed) remove(dbs, info, field, record);
+}
+
 /** For `E::T UNIQUE`: claims (from, to) for this edge, or throws UNIQUE_VIOLATION. */
 export function claimEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: string, fromId: string, toId: string): void {
   if (!info.unique) return;
@@ -77,4 +87,11 @@ export function claimEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: strin
     throw new StrandError("UNIQUE_VIOLATION", `E::${info.name} from ${fromId} to ${toId} already exists (the edge type is UNIQUE)`);
   }
   dbs.edgeUnique.putSync(key, edgeId);
+}
+
+/** For `E::T UNIQUE`: frees (from, to) when the deleted edge holds it. */
+export function releaseEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: string, fromId: string, toId: string): void {
+  if (!info.unique) return;
+  const key = edgeUniqueKey(info.name, fromId, toId);
+  if (dbs.edgeUnique.get(key) === edgeId) dbs.edgeUnique.removeSync(key);
 }
