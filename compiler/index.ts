@@ -5,6 +5,7 @@ import { error, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { parseSource } from "./parser.js";
 import { checkSchema } from "./schema-check.js";
 import { checkQueries } from "./query-check.js";
+import { checkMigrations, checkVersions } from "./migration-check.js";
 import { generateModules, type GeneratedFile } from "./codegen/modules.js";
 import type { QueryIr } from "./ir.js";
 import type { SchemaDescriptor } from "../runtime/schema.js";
@@ -44,8 +45,18 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
       diagnostics.push(...parsed.diagnostics);
       if (parsed.ast !== null) asts.push(parsed.ast);
     }
-    const { schemaItems, queries } = collect(asts, diagnostics);
+    const { schemaItems, queries, versions, migrations } = collect(asts, diagnostics);
     const schema = checkSchema(schemaItems, diagnostics);
+    if (versions.size > 0) {
+      // The current version is checked above; the older ones only to check the migrations.
+      const older = new Map([...versions].filter(([v]) => v !== Math.max(...versions.keys())));
+      const checkedVersions = checkVersions(older, diagnostics);
+      checkedVersions.set(Math.max(...versions.keys()), schema.descriptor);
+      schema.descriptor.version = Math.max(...versions.keys());
+      schema.descriptor.migrations = checkMigrations(migrations, checkedVersions, diagnostics);
+    } else {
+      for (const m of migrations) diagnostics.push(error("E311", "a MIGRATION needs versioned schemas (schema::1 { .. }, schema::2 { .. })", m.span));
+    }
     const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true });
     sortDiagnostics(diagnostics);
     if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };
@@ -60,10 +71,13 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
 }
 
 /**
- * Gathers schema items and queries from all files. Versioned schemas (`schema::N { .. }`) use the
- * highest version as the current schema; migrations between versions are not executable yet.
+ * Gathers schema items, versions, migrations and queries from all files. Versioned schemas
+ * (`schema::N { .. }`) use the highest version as the current schema.
  */
-function collect(asts: readonly SourceFile[], diagnostics: Diagnostic[]): { schemaItems: SchemaItem[]; queries: QueryDef[] } {
+function collect(
+  asts: readonly SourceFile[],
+  diagnostics: Diagnostic[],
+): { schemaItems: SchemaItem[]; queries: QueryDef[]; versions: Map<number, SchemaItem[]>; migrations: Migration[] } {
   const plain: SchemaItem[] = [];
   const versions = new Map<number, SchemaItem[]>();
   const migrations: Migration[] = [];
@@ -88,10 +102,12 @@ function collect(asts: readonly SourceFile[], diagnostics: Diagnostic[]): { sche
       }
     }
   }
-  for (const m of migrations) diagnostics.push(error("E900", "MIGRATION blocks are not supported yet", m.span));
+  if (plain.length > 0 && versions.size > 0) {
+    diagnostics.push(error("E312", "a project declares its schema either in schema::N blocks or outside them, not both", plain[0]!.span, "move these types into the current schema::N block"));
+  }
   const latest = Math.max(-Infinity, ...versions.keys());
   const versioned = Number.isFinite(latest) ? versions.get(latest)! : [];
-  return { schemaItems: [...plain, ...versioned], queries };
+  return { schemaItems: [...plain, ...versioned], queries, versions, migrations };
 }
 
 function sortDiagnostics(diagnostics: Diagnostic[]): void {

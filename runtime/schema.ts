@@ -63,6 +63,31 @@ export interface SchemaDescriptor {
   nodes: NodeTypeDescriptor[];
   vectors: VectorTypeDescriptor[];
   edges: EdgeTypeDescriptor[];
+  /** `schema::N` of a versioned project (absent when the project declares no versions) */
+  version?: number;
+  /** how stored records of older versions become records of this one, oldest first */
+  migrations?: MigrationDescriptor[];
+}
+
+/** `MIGRATION schema::from => schema::to { .. }` as data (see runtime/store/migrate.ts). */
+export interface MigrationDescriptor {
+  from: number;
+  to: number;
+  items: MigrationItemDescriptor[];
+}
+
+export interface MigrationItemDescriptor {
+  kind: "N" | "E" | "V";
+  type: string;
+  /** the fields the mapping names; other fields of the new type keep the old field of that name */
+  fields: MigrationFieldDescriptor[];
+}
+
+export interface MigrationFieldDescriptor {
+  name: string;
+  source: { kind: "field"; name: string } | { kind: "literal"; value: JsonValue };
+  /** `AS T`: convert the value to this type first */
+  cast: ValueType | null;
 }
 
 /** Names every record carries besides its fields; a schema may not declare them. */

@@ -85,6 +85,8 @@ function schemaLiteral(schema: SchemaDescriptor): string {
       "edges",
       schema.edges.map((e) => typeBlock(e, ` "from": ${JSON.stringify(e.from)}, "to": ${JSON.stringify(e.to)}, "unique": ${e.unique},`)),
     ),
+    ...(schema.version !== undefined ? [`  "version": ${schema.version},`] : []),
+    ...(schema.migrations !== undefined ? [`  "migrations": [${schema.migrations.map((m) => `\n    ${JSON.stringify(m)},`).join("")}${schema.migrations.length > 0 ? "\n  " : ""}],`] : []),
     "}",
   ].join("\n");
 }
