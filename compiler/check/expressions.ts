@@ -7,6 +7,7 @@ import { closest } from "../diagnostics.js";
 import type { Ir, IrProp } from "../ir.js";
 import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
+import type { CompareOp } from "../../runtime/query-context.js";
 import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "./functions.js";
 import {
   BOOLEAN_TYPE,
@@ -33,7 +34,7 @@ export interface ExprOptions {
   fieldValue?: boolean | "any";
 }
 
-const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", ...Object.keys(MATH_ARITY), ...AGGREGATE_FNS];
+const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", "EQ", "NEQ", "GT", "GTE", "LT", "LTE", ...Object.keys(MATH_ARITY), ...AGGREGATE_FNS];
 
 export function checkExpr(cx: Checker, expr: A.Expr, options: ExprOptions = {}): Ir {
   switch (expr.kind) {
@@ -182,6 +183,13 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
     }
     case "RerankRRF":
       return checkRerankRRF(cx, expr.args, null, expr.span);
+    case "EQ":
+    case "NEQ":
+    case "GT":
+    case "GTE":
+    case "LT":
+    case "LTE":
+      return checkCompareCall(cx, expr, name);
   }
   if (expr.args.length === 1 && (AGGREGATE_FNS as readonly string[]).includes(name)) {
     const arg = checkExpr(cx, expr.args[0]!.value, { fieldValue: "any" });
@@ -206,6 +214,22 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
   const guess = closest(name, CALLS);
   cx.report("E902", `unknown function '${name}'`, expr.callee.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
   return bad();
+}
+
+/** `GT(a, b)`: the function form of `a::GT(b)`, for values that are not traversals (math results). */
+function checkCompareCall(cx: Checker, expr: A.Expr & { kind: "Call" }, cmp: CompareOp): Ir {
+  if (expr.args.length !== 2) {
+    cx.report("E209", `${cmp} takes two values, e.g. ${cmp}(DIV(_::{pop}, _::{area}), 100)`, expr.span);
+    return bad();
+  }
+  const left = checkExpr(cx, expr.args[0]!.value, { fieldValue: true });
+  if (left.type.kind === "error") return bad();
+  if (left.type.kind !== "value") {
+    cx.report("E206", `${cmp} compares values, but this is ${describeStatic(left.type)}`, expr.args[0]!.span);
+    return bad();
+  }
+  const right = checkValueFor(cx, expr.args[1]!.value, left.type.type, `the right side of ${cmp}`);
+  return { op: "compare", cmp, left, right, type: BOOLEAN_TYPE };
 }
 
 /** SUM/AVG/MIN/MAX/COUNT over a list of values (or COUNT over items); null when `arg` is not a list. */

@@ -4,7 +4,7 @@
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
 import type { Ir, IrProp, ItemKind } from "../ir.js";
-import { Checker, bad, items } from "./checker.js";
+import { Checker, bad, items, value } from "./checker.js";
 import { checkIdExpr, checkIdent, checkValueFor, checkVectorArg } from "./expressions.js";
 import { edgeEnds, upsert } from "./steps.js";
 import { checkSearchBM25, checkSearchV } from "./search.js";
@@ -32,6 +32,10 @@ export function checkSource(cx: Checker, source: A.Source, steps: readonly A.Ste
 }
 
 function checkLookup(cx: Checker, source: A.Source & { kind: "Lookup" }): Ir {
+  // `E()` is Euler's number, not an untyped edge lookup.
+  if (source.item === "E" && source.typeArg === null && source.hasParens && source.args.length === 0) {
+    return { op: "math", fn: "E", args: [], type: value({ kind: "scalar", name: "F64" }) };
+  }
   if (source.typeArg === null) {
     cx.notYet(`untyped ${source.item} (write ${source.item}<Type>)`, source.span);
     return bad();
