@@ -12,6 +12,7 @@ import type { TextEmbedder } from "../mcp/env.js";
 import { isMcpPath, MCP_PATH, mcpHandler } from "../mcp/routes.js";
 import { McpService } from "../mcp/service.js";
 import type { QueryModule } from "../query-module.js";
+import { QueryRunner, type EmbedderFor } from "../query-runner.js";
 import type { SchemaDescriptor } from "../schema.js";
 import { apiKeyMiddleware } from "./api-key.js";
 import { errorToResponse, jsonErrorResponse } from "./error-response.js";
@@ -29,6 +30,8 @@ export interface AppOptions {
   apiKey?: string | undefined;
   /** Largest accepted request body; default 32 MiB. */
   bodyLimitBytes?: number | undefined;
+  /** Embedding providers for Embed(..) in queries (by model string; null = the default model). */
+  embedders?: EmbedderFor | null | undefined;
   /** Serve the agent tools under /mcp (default true; `mcp = false` answers 404 there). */
   mcp?: boolean | undefined;
   /** Idle timeout, cap and clock of the /mcp connections (defaults: 30 min, 10,000). */
@@ -74,7 +77,8 @@ export function createApp(options: AppOptions): Hono {
   // the middleware composer unless an api key adds a middleware.
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
-  app.post("/:name", queryRoute({ store: options.store, queries, bodyLimitBytes, notAQuery: unrouted }));
+  const runner = new QueryRunner(options.store, options.embedders ?? null);
+  app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));
   return app;

@@ -1,22 +1,21 @@
 // `POST /<QueryName>`: the hot path. Look the query up, check the media type, read the body under
 // the size limit, validate the parameters, run the query in one read snapshot or one durable write
 // transaction, and answer with the object it returns. Errors are thrown as StrandErrors and turned
-// into JSON by the app's error handler.
+// into JSON by the app's error handler. Embeddings a query needs are fetched first (query-runner.ts).
 import type { Context, Handler } from "hono";
 import { StrandError } from "../errors.js";
 import { validateParams } from "../params.js";
-import type { QueryContext } from "../query-context.js";
 import type { QueryModule } from "../query-module.js";
 import type { JsonValue } from "../schema.js";
 import { checkJsonContentType } from "./content-type.js";
 import { parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
 import { incomingOf, requestHeader } from "./request-header.js";
-import type { StoreAccess } from "./store-access.js";
+import type { QueryRunner } from "../query-runner.js";
 import { closestName } from "../suggest.js";
 
 export interface QueryRouteOptions {
-  store: StoreAccess;
+  runner: QueryRunner;
   queries: ReadonlyMap<string, QueryModule>;
   bodyLimitBytes: number;
   /** Answers a POST whose name is not a query (404 with a suggestion, 405 for a GET-only path, or /mcp). */
@@ -31,7 +30,7 @@ export function unknownQuery(name: string, known: readonly string[]): StrandErro
   );
 }
 
-export function queryRoute({ store, queries, bodyLimitBytes, notAQuery }: QueryRouteOptions): Handler {
+export function queryRoute({ runner, queries, bodyLimitBytes, notAQuery }: QueryRouteOptions): Handler {
   return async (c: Context) => {
     const query = queries.get(c.req.param("name") ?? "");
     if (query === undefined) return notAQuery(c);
@@ -39,8 +38,7 @@ export function queryRoute({ store, queries, bodyLimitBytes, notAQuery }: QueryR
     checkJsonContentType(requestHeader(c, incoming, "content-type"));
     const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
     const params = validateParams(query.params, body);
-    const run = (db: QueryContext): unknown => query.run(db, params);
-    const result = query.writes ? await store.write(run) : store.read(run);
+    const result = await runner.run(query, params);
     return c.json(result as JsonValue);
   };
 }
