@@ -35,7 +35,8 @@ export function checkSchema(items: readonly SchemaItem[], diagnostics: Diagnosti
     }
     seen.set(item.name.name, item);
   }
-  const nodeNames = [...seen.values()].filter((i): i is NodeSchema => i.kind === "NodeSchema").map((i) => i.name.name);
+  // Edges connect nodes and vectors alike (E::HasChunk { From: Doc, To: Chunk } with V::Chunk).
+  const nodeNames = [...seen.values()].filter((i): i is NodeSchema | VectorSchema => i.kind === "NodeSchema" || i.kind === "VectorSchema").map((i) => i.name.name);
 
   const nodes = new Map<string, NodeTypeDescriptor>();
   const vectors = new Map<string, VectorTypeDescriptor>();
@@ -71,7 +72,7 @@ function checkEdge(item: EdgeSchema, nodeNames: ReadonlySet<string>, diagnostics
       diagnostics.push(
         error(
           "E101",
-          `unknown node type '${end.name}' in '${role}' of edge type '${item.name.name}'`,
+          `unknown node or vector type '${end.name}' in '${role}' of edge type '${item.name.name}'`,
           end.span,
           guess !== undefined ? `did you mean '${guess}'?` : `declare it with 'N::${end.name} { ... }'`,
         ),
