@@ -173,10 +173,9 @@ export class Checker {
     const f = (name: string, type: ValueType): FieldDescriptor => ({ name, type, index: "none", default: { kind: "literal", value: null } });
     const out = [f("id", ID_VALUE), f("label", STRING_VALUE)];
     if (item === "edge") out.push(f("from_node", ID_VALUE), f("to_node", ID_VALUE));
-    if (item === "vector") {
-      if (!this.fieldsOf(item, label).some((x) => x.name === "embedding")) out.push(f("data", VECTOR_VALUE));
-      out.push({ name: "score", type: F64_VALUE, index: "none", default: null });
-    }
+    if (item === "vector" && !this.fieldsOf(item, label).some((x) => x.name === "embedding")) out.push(f("data", VECTOR_VALUE));
+    // Search results (SearchV, SearchBM25, RerankRRF) carry their score; elsewhere it is absent.
+    if (item !== "edge") out.push({ name: "score", type: F64_VALUE, index: "none", default: null });
     return out;
   }
 

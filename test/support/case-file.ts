@@ -8,7 +8,8 @@
 //                                 diagnostics, one per line: `CODE line:col` (line/col in the hx text)
 //
 // In expected JSON, a string "$x" captures the value found there the first time and must match it
-// at every later use; "$date" matches any ISO 8601 timestamp and "$any" anything.
+// at every later use; "$date" matches any ISO 8601 timestamp, "$any" anything, and "$~1.2345"
+// a number equal to 1.2345 within 1e-12 relative (scores computed by a formula).
 
 export interface CallStep {
   query: string;
@@ -86,6 +87,12 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
 export function matchJson(expected: unknown, actual: unknown, bindings: Map<string, unknown>, path = "$"): string | null {
   if (typeof expected === "string" && expected.startsWith("$") && expected.length > 1) {
     if (expected === "$any") return null;
+    if (expected.startsWith("$~")) {
+      // A float computed by a formula: equal to 1e-12 relative (the last bits depend on operation order).
+      const want = Number(expected.slice(2));
+      const ok = typeof actual === "number" && Math.abs(actual - want) <= 1e-12 * Math.max(1, Math.abs(want));
+      return ok ? null : `${path}: expected ${want} (to 1e-12), got ${JSON.stringify(actual)}`;
+    }
     if (expected === "$date") return typeof actual === "string" && ISO_DATE.test(actual) ? null : `${path}: expected an ISO date, got ${JSON.stringify(actual)}`;
     if (!bindings.has(expected)) {
       bindings.set(expected, actual);
