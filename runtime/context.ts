@@ -5,16 +5,25 @@ import type { Database, RangeOptions, Transaction } from "lmdb";
 import { StrandError } from "./errors.js";
 import { uuidv7 } from "./ids.js";
 import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
-import { compareValues } from "./ops/compare.js";
+import { compareValues, contains, isIn } from "./ops/compare.js";
+import { aggregate, math } from "./ops/math.js";
 import { aggregateBy, groupBy } from "./ops/grouping.js";
 import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
 import { rerankMMR, rerankRRF, type MmrDistance } from "./ops/rerank.js";
 import type { EmbeddingLookup } from "./embedding-lookup.js";
-import type { CompareOp, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
+import type { AggregateFn, CompareOp, MathFn, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
 import type { StoreDbs } from "./store/dbs.js";
-import { appendAdjacency, readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
-import { claimEdgeUnique, indexNew, indexUpdate } from "./store/indexes.js";
+import {
+  adjacencyLabels,
+  appendAdjacency,
+  deleteAdjacency,
+  readAdjacency,
+  removeAdjacency,
+  splitAdjacency,
+  type Adjacency,
+} from "./store/adjacency.js";
+import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./store/indexes.js";
 import { MAX_KEY, uniqueKey, type ItemKind, type Key } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
@@ -269,6 +278,114 @@ export class TxnQueryContext implements QueryContext {
     return out;
   }
 
+  upsertNode(label: string, existing: readonly NodeItem[], props: Props): NodeItem {
+    this.requireWrite("upsertNode");
+    const current = this.firstExisting(this.dbs.nodes, label, existing);
+    return current === undefined ? this.addNode(label, props) : this.update([current], props, "N")[0]!;
+  }
+
+  upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem {
+    this.requireWrite("upsertEdge");
+    const current = this.firstExisting(this.dbs.edges, label, existing);
+    return current === undefined ? this.addEdge(label, props, fromId, toId) : this.update([current], props, "E")[0]!;
+  }
+
+  /** The first item still stored (an earlier DROP of this query may have removed some). */
+  private firstExisting<T extends NodeItem>(db: Database<T, Key>, label: string, items: readonly T[]): T | undefined {
+    for (const item of items) {
+      if (item.label !== label) throw new Error(`upsert of ${label} given an item of label ${item.label}`);
+      if (plausibleId(item.id) && db.doesExist([label, item.id], undefined as unknown as T)) return item;
+    }
+    return undefined;
+  }
+
+  // ---- DROP
+
+  drop(items: readonly GraphItem[]): void {
+    this.requireWrite("drop");
+    for (const item of items) {
+      if (!plausibleId(item.id)) continue;
+      if (this.schema.edges.has(item.label) && "from_node" in item) this.dropEdge(item.label, item.id);
+      else this.dropNode(item.label, item.id);
+    }
+  }
+
+  /** Removes the edge and its adjacency entries, unless it is already gone. */
+  private dropEdge(label: string, id: string): void {
+    const rec = this.removeEdgeRecord(label, id);
+    if (rec === undefined) return;
+    const one = new Set([id]);
+    this.cache.beginWrite(adjacencyKey("out", rec.from_node, label), this.touched);
+    removeAdjacency(this.dbs.out, rec.from_node, label, one);
+    this.cache.beginWrite(adjacencyKey("in", rec.to_node, label), this.touched);
+    removeAdjacency(this.dbs.in, rec.to_node, label, one);
+  }
+
+  /**
+   * Removes the node, every edge incident to it (each cut out of the other endpoint's list in
+   * one rewrite per list), and its own adjacency lists, unless it is already gone.
+   */
+  private dropNode(label: string, id: string): void {
+    const info = this.schema.node(label);
+    const rec = this.dbs.nodes.get([label, id]);
+    if (rec === undefined) return;
+    for (const direction of ["out", "in"] as const) {
+      const db = direction === "out" ? this.dbs.out : this.dbs.in;
+      const otherDirection = direction === "out" ? "in" : "out";
+      const otherDb = direction === "out" ? this.dbs.in : this.dbs.out;
+      for (const edgeLabel of adjacencyLabels(db, id, undefined)) {
+        const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
+        const cuts = new Map<string, Set<string>>(); // other endpoint → its entries to remove
+        for (let i = 0; i < edgeIds.length; i++) {
+          // A self-loop's record is gone once its first list has been seen.
+          if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!) === undefined) continue;
+          const other = otherIds[i]!;
+          if (other === id) continue; // the node's own lists are deleted below
+          let set = cuts.get(other);
+          if (set === undefined) cuts.set(other, (set = new Set()));
+          set.add(edgeIds[i]!);
+        }
+        for (const [other, ids] of cuts) {
+          this.cache.beginWrite(adjacencyKey(otherDirection, other, edgeLabel), this.touched);
+          removeAdjacency(otherDb, other, edgeLabel, ids);
+        }
+        this.cache.beginWrite(adjacencyKey(direction, id, edgeLabel), this.touched);
+        deleteAdjacency(db, id, edgeLabel);
+      }
+    }
+    if (info.kind === "V") {
+      this.dropVector(rec); // its record, index entries and HNSW slot (and postings)
+      return;
+    }
+    indexRemove(this.dbs, info, rec);
+    this.cache.beginWrite(recordKey(id), this.touched);
+    this.dbs.nodes.removeSync([label, id]);
+    this.onItemRemoved(info, rec);
+  }
+
+  /** Deletes an edge record with its index entries and UNIQUE claim; undefined when already gone. */
+  private removeEdgeRecord(label: string, id: string): EdgeItem | undefined {
+    const info = this.schema.edge(label);
+    const rec = this.dbs.edges.get([label, id]);
+    if (rec === undefined) return undefined;
+    releaseEdgeUnique(this.dbs, info, id, rec.from_node, rec.to_node);
+    indexRemove(this.dbs, info, rec);
+    this.cache.beginWrite(recordKey(id), this.touched);
+    this.dbs.edges.removeSync([label, id]);
+    this.onItemRemoved(info, rec);
+    return rec;
+  }
+
+  /**
+   * Called once for every node or edge record DROP removed (`info.kind` tells which), after its
+   * record, index entries and edges are gone, inside the same write transaction: the hook for
+   * state kept elsewhere (BM25 postings). Vectors go through dropVector instead.
+   */
+  private onItemRemoved(info: TypeInfo, record: NodeItem): void {
+    void info;
+    void record;
+  }
+
   // ---- vectors (runtime/vector/): V items are stored, read and traversed like nodes
 
   vectorById(label: string, id: string): NodeItem {
@@ -500,6 +617,22 @@ export class TxnQueryContext implements QueryContext {
 
   compare(op: CompareOp, left: PropValue, right: PropValue): boolean {
     return compareValues(op, left, right);
+  }
+
+  contains(haystack: PropValue, needle: PropValue): boolean {
+    return contains(haystack, needle);
+  }
+
+  isIn(value: PropValue, list: PropValue): boolean {
+    return isIn(value, list);
+  }
+
+  math(fn: MathFn, args: readonly PropValue[]): number {
+    return math(fn, args);
+  }
+
+  aggregate(fn: AggregateFn, values: readonly PropValue[]): number | null {
+    return aggregate(fn, values);
   }
 
   now(): string {

@@ -6,6 +6,15 @@ import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, P
 export type CompareOp = "EQ" | "NEQ" | "GT" | "GTE" | "LT" | "LTE";
 export type SortDirection = "asc" | "desc";
 
+/** The math functions of `QueryContext.math`: ADD(a, b) ... LOG(x, base), ATAN2(y, x), PI(), E(), MIN(a, b), MAX(a, b). */
+export type MathFn =
+  | "ADD" | "SUB" | "MUL" | "DIV" | "POW" | "MOD" | "ABS" | "SQRT" | "LN" | "LOG10" | "LOG" | "EXP"
+  | "CEIL" | "FLOOR" | "ROUND" | "SIN" | "COS" | "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "PI" | "E"
+  | "MIN" | "MAX";
+
+/** The list aggregates of `QueryContext.aggregate`. */
+export type AggregateFn = "SUM" | "AVG" | "MIN" | "MAX" | "COUNT";
+
 /** `::To(id)`: paths from each source to `id`; `::From(id)`: paths from `id` to each source. */
 export type PathEndpoint = { to: string } | { from: string };
 
@@ -60,6 +69,26 @@ export interface QueryContext {
    * Edges to or from it are not touched: drop() removes them before calling this.
    */
   dropVector(item: NodeItem): void;
+  /**
+   * `DROP`: deletes each item. A node (or vector) takes with it every incident edge in both
+   * directions, its index and unique entries (postings, vector slot) and its adjacency lists; an
+   * edge takes its adjacency entries, its `E::T UNIQUE` claim and its index entries. Items
+   * listed twice, or already gone, are skipped (no error). Freed unique values are reusable in
+   * the same transaction.
+   */
+  drop(items: readonly GraphItem[]): void;
+  /**
+   * `UpsertN`: updates the first of `existing` that still exists with props (as updateNodes),
+   * else creates a `label` node (as addNode: defaults apply). UNIQUE INDEX is enforced (409)
+   * either way. Every existing item must have `label`.
+   */
+  upsertNode(label: string, existing: readonly NodeItem[], props: Props): NodeItem;
+  /**
+   * `UpsertE`: updates the first of `existing` that still exists with props (its endpoints stay
+   * as they are; fromId/toId are not used), else creates a `label` edge fromId → toId with
+   * addEdge's endpoint checks (404/400) and `E::T UNIQUE` (409).
+   */
+  upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem;
 
   // ---- graph steps (adjacency lookups, never scans)
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[];
@@ -84,7 +113,35 @@ export interface QueryContext {
   // ---- values
   /** item[name], or null when the item lacks it (or is null). */
   prop(item: GraphItem | null, name: string): PropValue;
+  /**
+   * A HelixQL comparison (ops/compare.ts): numbers numerically (integer and float alike);
+   * strings (and IDs) by Unicode code point, except that two Date strings (RFC 3339 with
+   * offset, or YYYY-MM-DD) compare as instants; false < true. EQ/NEQ are structural on arrays
+   * and objects. null EQ null is true and null equals nothing else. Values of different kinds
+   * (and null, arrays, objects under GT/GTE/LT/LTE) are unequal and unordered: EQ and the order
+   * operators are false, NEQ is true.
+   */
   compare(op: CompareOp, left: PropValue, right: PropValue): boolean;
+  /**
+   * `CONTAINS`: a String haystack contains a String needle as a substring ("" always); an array
+   * contains an element EQ (compare) to the needle; a null haystack (absent field) contains
+   * nothing. Any other haystack is INVALID_VALUE.
+   */
+  contains(haystack: PropValue, needle: PropValue): boolean;
+  /** `IS_IN`: list holds an element EQ to value; a null list holds nothing; a non-array list is INVALID_VALUE. */
+  isIn(value: PropValue, list: PropValue): boolean;
+  /**
+   * A math function of numbers (ops/math.ts; arity as MATH_ARITY there). A non-number argument
+   * (null included), DIV or MOD by zero, and a result that is not a finite number (SQRT(-1),
+   * LN(0), overflow) are INVALID_VALUE naming the function. ROUND rounds half away from zero.
+   */
+  math(fn: MathFn, args: readonly PropValue[]): number;
+  /**
+   * An aggregate over a list of values: SUM (0 when empty), AVG, MIN, MAX (null when no
+   * number), COUNT (every element, like ::COUNT). SUM/AVG/MIN/MAX skip nulls (absent fields);
+   * any other non-number is INVALID_VALUE.
+   */
+  aggregate(fn: AggregateFn, values: readonly PropValue[]): number | null;
   /** The current time as the wire form of a Date. */
   now(): string;
 

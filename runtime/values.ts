@@ -28,8 +28,13 @@ const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
 // RFC 3339 date-time; the offset is mandatory (a local time would be ambiguous).
 const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 const DATE_ONLY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// The canonical form, Date.prototype.toISOString() of a 4-digit year.
+const CANONICAL_DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const SAFE_UNIX_SECONDS = 8.64e12; // the ECMAScript Date range, in seconds
+// Instants whose RFC 3339 form has a four-digit year: 0000-01-01T00:00:00Z .. 9999-12-31T23:59:59.999Z
+// (toISOString() would write other years as +275760 or -000001, which RFC 3339 has no room for).
+const MIN_DATE_MS = -62167219200000;
+const MAX_DATE_MS = 253402300799999;
 
 /** A short rendering of the offending value for messages. */
 export function describeValue(value: unknown): string {
@@ -96,10 +101,16 @@ function validDayOfMonth(y: number, m: number, d: number): boolean {
   return d <= days;
 }
 
-function checkDate(type: ValueType, value: unknown, path: string): CheckResult {
+/**
+ * The instant a Date input denotes, in ms since the epoch: an RFC 3339 date-time with offset
+ * (fractional seconds beyond milliseconds are truncated), YYYY-MM-DD (midnight UTC), or integer
+ * unix seconds. undefined when the value is none of these, or when the instant falls outside
+ * years 0000-9999 (UTC), the range the canonical RFC 3339 form can express.
+ */
+export function dateMillis(value: unknown): number | undefined {
   let ms: number;
   if (typeof value === "number") {
-    if (!Number.isInteger(value) || Math.abs(value) > SAFE_UNIX_SECONDS) return fail(type, value, path);
+    if (!Number.isInteger(value)) return undefined;
     ms = value * 1000;
   } else if (typeof value === "string") {
     let m = DATE_ONLY_RE.exec(value);
@@ -107,25 +118,35 @@ function checkDate(type: ValueType, value: unknown, path: string): CheckResult {
       const y = +m[1]!;
       const mo = +m[2]!;
       const d = +m[3]!;
-      if (!validDayOfMonth(y, mo, d)) return fail(type, value, path);
+      if (!validDayOfMonth(y, mo, d)) return undefined;
       ms = Date.UTC(y, mo - 1, d);
     } else {
       m = DATE_TIME_RE.exec(value);
-      if (!m) return fail(type, value, path);
+      if (!m) return undefined;
       const y = +m[1]!;
       const mo = +m[2]!;
       const d = +m[3]!;
       const h = +m[4]!;
       const mi = +m[5]!;
       const s = m[6] === undefined ? 0 : +m[6];
-      if (!validDayOfMonth(y, mo, d) || h > 23 || mi > 59 || s > 60) return fail(type, value, path);
+      if (!validDayOfMonth(y, mo, d) || h > 23 || mi > 59 || s > 60) return undefined;
       ms = Date.parse(value.replace(" ", "T"));
     }
   } else {
-    return fail(type, value, path);
+    return undefined;
   }
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return fail(type, value, path);
-  return { ok: true, value: new Date(ms).toISOString() };
+  if (!Number.isFinite(ms) || ms < MIN_DATE_MS || ms > MAX_DATE_MS) return undefined;
+  return ms;
+}
+
+/** Whether `value` is already a Date in canonical form (what checkValue returns for it). */
+export function isCanonicalDate(value: string): boolean {
+  return value.length === 24 && CANONICAL_DATE_RE.test(value);
+}
+
+function checkDate(type: ValueType, value: unknown, path: string): CheckResult {
+  const ms = dateMillis(value);
+  return ms === undefined ? fail(type, value, path) : { ok: true, value: new Date(ms).toISOString() };
 }
 
 function checkScalar(type: ValueType & { kind: "scalar" }, value: unknown, path: string): CheckResult {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { StrandError } from "../runtime/errors.js";
 import type { GraphItem, NodeItem, PropValue } from "../runtime/items.js";
-import type { CompareOp } from "../runtime/query-context.js";
-import { compareForSort, compareValues } from "../runtime/ops/compare.js";
+import type { CompareOp, MathFn } from "../runtime/query-context.js";
+import { compareForSort, compareValues, contains, isIn } from "../runtime/ops/compare.js";
+import { aggregate, math } from "../runtime/ops/math.js";
 import { aggregateBy, groupBy } from "../runtime/ops/grouping.js";
 import { shortestPaths, type PathNeighbor } from "../runtime/ops/paths.js";
 import { count, filter, first, order, range } from "../runtime/ops/sequence.js";
@@ -519,5 +520,199 @@ describe("shortestPaths", () => {
     ]);
     expect(paths(g, "A", "B", false)).toEqual([{ nodes: ["A", "B"], edges: ["ab"] }]);
     expect(g.calls()).toBe(1);
+  });
+});
+
+describe("compareValues (issue 5): numbers, code points, Dates as instants, null and mixed kinds", () => {
+  const ops: CompareOp[] = ["EQ", "NEQ", "GT", "GTE", "LT", "LTE"];
+  const row = (l: PropValue, r: PropValue): boolean[] => ops.map((op) => compareValues(op, l, r));
+  //                                     EQ     NEQ    GT     GTE    LT     LTE
+  const LESS = [false, true, false, false, true, true];
+  const GREATER = [false, true, true, true, false, false];
+  const EQUAL = [true, false, false, true, false, true];
+  const UNRELATED = [false, true, false, false, false, false];
+  it("integers and floats are one number line", () => {
+    expect(row(3, 3.0)).toEqual(EQUAL);
+    expect(row(2, 2.5)).toEqual(LESS);
+    expect(row(-1.5, -2)).toEqual(GREATER);
+    expect(row(Number.MAX_SAFE_INTEGER, 9007199254740990.5)).toEqual(GREATER);
+  });
+  it("strings and IDs by code point, not UTF-16 code unit", () => {
+    // U+1F600 (a surrogate pair, D83D DE00) is above U+FF5E even though D83D < FF5E.
+    expect(row("\u{1F600}", "\uFF5E")).toEqual(GREATER);
+    expect(row("a\uFFFF", "a\u{10000}")).toEqual(LESS);
+    expect(row("\u{1F600}", "\u{1F601}")).toEqual(LESS);
+    expect(row("abc", "ab")).toEqual(GREATER);
+    expect(row("", "a")).toEqual(LESS);
+    expect(row("0190a2b4-1234-7abc-8def-0123456789ab", "0190a2b4-1234-7abc-8def-0123456789ac")).toEqual(LESS);
+    expect(row("Zebra", "apple")).toEqual(LESS);
+  });
+  it("Dates as instants whatever the offset form", () => {
+    expect(row("2024-03-05T10:00:00.000Z", "2024-03-05T12:00:00+02:00")).toEqual(EQUAL);
+    expect(row("2024-03-05T12:00:00+02:00", "2024-03-05T10:00:00Z")).toEqual(EQUAL);
+    expect(row("2024-03-05T09:59:59.999Z", "2024-03-05T12:00:00+02:00")).toEqual(LESS);
+    // 2024-03-04T20:00Z: earlier, though as strings it would sort later.
+    expect(row("2024-03-05T01:00:00+05:00", "2024-03-04T21:00:00.000Z")).toEqual(LESS);
+    expect(row("2024-03-05", "2024-03-05T00:00:00.000Z")).toEqual(EQUAL);
+    expect(row("2024-03-05", "2024-03-04T23:59:59-01:00")).toEqual(LESS);
+    // Both canonical: plain string order, which is chronological.
+    expect(row("2023-12-31T23:59:59.999Z", "2024-01-01T00:00:00.000Z")).toEqual(LESS);
+    // Not both Dates: strings.
+    expect(row("2024-03-05", "2024-03-05 and more")).toEqual(LESS);
+    expect(row("2024-13-05", "2024-03-05T00:00:00Z")).toEqual(GREATER);
+  });
+  it("null: only null EQ null; never ordered", () => {
+    expect(row(null, null)).toEqual([true, false, false, false, false, false]);
+    expect(row(null, 0)).toEqual(UNRELATED);
+    expect(row("", null)).toEqual(UNRELATED);
+    expect(row(null, false)).toEqual(UNRELATED);
+  });
+  it("incompatible kinds: EQ and the order operators false, NEQ true", () => {
+    expect(row(1, "1")).toEqual(UNRELATED);
+    expect(row(true, 1)).toEqual(UNRELATED);
+    expect(row("2024-03-05", 1709596800)).toEqual(UNRELATED);
+    expect(row([1], [1])).toEqual([true, false, false, false, false, false]);
+    expect(row({ a: 1 }, [1])).toEqual(UNRELATED);
+  });
+});
+
+describe("contains / isIn", () => {
+  it("CONTAINS on a String: substring (case-sensitive); a non-string needle is never contained", () => {
+    expect(contains("hello world", "o w")).toBe(true);
+    expect(contains("hello", "Hello")).toBe(false);
+    expect(contains("hello", "")).toBe(true);
+    expect(contains("", "a")).toBe(false);
+    expect(contains("123", 2)).toBe(false);
+    expect(contains("a\u{1F600}b", "\u{1F600}")).toBe(true);
+  });
+  it("CONTAINS on an array: an element EQ to the needle (numbers, Dates as instants, arrays structurally)", () => {
+    expect(contains(["a", "b"], "b")).toBe(true);
+    expect(contains(["ab"], "a")).toBe(false);
+    expect(contains([1, 2.5], 2.5)).toBe(true);
+    expect(contains([1, 2], "1")).toBe(false);
+    expect(contains(["2024-03-05T10:00:00.000Z"], "2024-03-05T12:00:00+02:00")).toBe(true);
+    expect(contains([[1, 2], [3]], [3])).toBe(true);
+    expect(contains([null], null)).toBe(true);
+    expect(contains([], "a")).toBe(false);
+  });
+  it("CONTAINS on null (an absent field) is false; on anything else INVALID_VALUE", () => {
+    expect(contains(null, "a")).toBe(false);
+    expectCode(() => contains(42, 4), "INVALID_VALUE", "CONTAINS needs a String or an array to search, got 42");
+    expectCode(() => contains({ a: "x" }, "x"), "INVALID_VALUE", "CONTAINS");
+    expectCode(() => contains(true, true), "INVALID_VALUE", "CONTAINS");
+  });
+  it("IS_IN: membership with EQ; null list holds nothing; a non-array is INVALID_VALUE", () => {
+    expect(isIn("b", ["a", "b"])).toBe(true);
+    expect(isIn(3, [1, 2, 3.0])).toBe(true);
+    expect(isIn("3", [3])).toBe(false);
+    expect(isIn(null, [null])).toBe(true);
+    expect(isIn(null, ["a"])).toBe(false);
+    expect(isIn("2024-03-05", ["2024-03-05T00:00:00.000Z"])).toBe(true);
+    expect(isIn("a", [])).toBe(false);
+    expect(isIn("a", null)).toBe(false);
+    expectCode(() => isIn("a", "abc"), "INVALID_VALUE", 'IS_IN needs an array of values, got "abc"');
+  });
+});
+
+describe("math", () => {
+  it("arithmetic, exact values", () => {
+    expect(math("ADD", [2, 3.5])).toBe(5.5);
+    expect(math("SUB", [2, 3])).toBe(-1);
+    expect(math("MUL", [-4, 2.5])).toBe(-10);
+    expect(math("DIV", [7, 2])).toBe(3.5);
+    expect(math("DIV", [-9, 3])).toBe(-3);
+    expect(math("POW", [2, 10])).toBe(1024);
+    expect(math("POW", [4, 0.5])).toBe(2);
+    expect(math("MOD", [7, 3])).toBe(1);
+    expect(math("MOD", [-7, 3])).toBe(-1);
+    expect(math("MOD", [7.5, 2])).toBe(1.5);
+    expect(math("ABS", [-3.25])).toBe(3.25);
+    expect(math("MIN", [3, -1])).toBe(-1);
+    expect(math("MAX", [3, -1])).toBe(3);
+  });
+  it("roots, logs, exponentials", () => {
+    expect(math("SQRT", [16])).toBe(4);
+    expect(math("LN", [1])).toBe(0);
+    expect(math("LN", [Math.E])).toBe(1);
+    expect(math("LOG10", [1000])).toBe(3);
+    expect(math("LOG", [1000, 10])).toBe(3);
+    expect(math("LOG", [8, 2])).toBe(3);
+    // Other bases divide natural logs: as exact as binary floating point gets.
+    expect(math("LOG", [81, 3])).toBe(4.000000000000001);
+    expect(math("EXP", [0])).toBe(1);
+    expect(math("EXP", [1])).toBe(Math.E);
+  });
+  it("rounding: CEIL, FLOOR, and ROUND half away from zero; no -0", () => {
+    expect(math("CEIL", [1.2])).toBe(2);
+    expect(math("CEIL", [-1.8])).toBe(-1);
+    expect(math("FLOOR", [-1.2])).toBe(-2);
+    expect(math("ROUND", [2.5])).toBe(3);
+    expect(math("ROUND", [-2.5])).toBe(-3);
+    expect(math("ROUND", [-2.4])).toBe(-2);
+    expect(math("ROUND", [0.49999999999999994])).toBe(0);
+    expect(Object.is(math("ROUND", [-0.4]), 0)).toBe(true);
+    expect(Object.is(math("CEIL", [-0.5]), 0)).toBe(true);
+    expect(Object.is(math("MUL", [-1, 0]), 0)).toBe(true);
+  });
+  it("trigonometry and constants", () => {
+    expect(math("PI", [])).toBe(Math.PI);
+    expect(math("E", [])).toBe(Math.E);
+    expect(math("SIN", [0])).toBe(0);
+    expect(math("COS", [0])).toBe(1);
+    expect(math("TAN", [0])).toBe(0);
+    expect(math("ASIN", [1])).toBe(Math.PI / 2);
+    expect(math("ACOS", [1])).toBe(0);
+    expect(math("ATAN", [1])).toBe(Math.PI / 4);
+    expect(math("ATAN2", [1, -1])).toBe((3 * Math.PI) / 4);
+    expect(math("ATAN2", [0, -1])).toBe(Math.PI);
+  });
+  it("non-numbers are INVALID_VALUE naming the function and the argument", () => {
+    expectCode(() => math("ADD", [1, "2"]), "INVALID_VALUE", 'ADD: argument 2 must be a number, got "2"');
+    expectCode(() => math("SQRT", [null]), "INVALID_VALUE", "SQRT: argument 1 must be a number, got null");
+    expectCode(() => math("MAX", [[1], 2]), "INVALID_VALUE", "MAX: argument 1");
+  });
+  it("DIV and MOD by zero, and non-finite results, are INVALID_VALUE (JSON carries no NaN or Infinity)", () => {
+    expectCode(() => math("DIV", [1, 0]), "INVALID_VALUE", "DIV: division by zero (1 / 0)");
+    expectCode(() => math("DIV", [0, 0]), "INVALID_VALUE", "DIV: division by zero");
+    expectCode(() => math("MOD", [5, 0]), "INVALID_VALUE", "MOD: modulo by zero (5 % 0)");
+    expectCode(() => math("SQRT", [-1]), "INVALID_VALUE", "SQRT(-1) is not a finite number");
+    expectCode(() => math("LN", [0]), "INVALID_VALUE", "LN(0) is not a finite number");
+    expectCode(() => math("LOG", [8, 1]), "INVALID_VALUE", "LOG(8, 1) is not a finite number");
+    expectCode(() => math("ASIN", [2]), "INVALID_VALUE", "ASIN(2)");
+    expectCode(() => math("POW", [10, 400]), "INVALID_VALUE", "POW(10, 400) is not a finite number");
+    expectCode(() => math("POW", [0, -1]), "INVALID_VALUE", "POW(0, -1)");
+    expectCode(() => math("EXP", [1000]), "INVALID_VALUE", "EXP(1000)");
+    expectCode(() => math("MUL", [1e308, 10]), "INVALID_VALUE", "MUL");
+  });
+  it("a wrong argument count is a bug in generated code, not a user error", () => {
+    expect(() => math("ADD", [1])).toThrow("ADD takes 2 arguments, got 1");
+    expect(() => math("ADD", [1])).not.toThrow(StrandError);
+    expect(() => math("NOPE" as MathFn, [])).toThrow("unknown math function 'NOPE'");
+  });
+});
+
+describe("aggregate", () => {
+  it("SUM, AVG, MIN, MAX, COUNT with exact values", () => {
+    const xs = [3, 1.5, -2, 10];
+    expect(aggregate("SUM", xs)).toBe(12.5);
+    expect(aggregate("AVG", xs)).toBe(3.125);
+    expect(aggregate("MIN", xs)).toBe(-2);
+    expect(aggregate("MAX", xs)).toBe(10);
+    expect(aggregate("COUNT", xs)).toBe(4);
+  });
+  it("empty lists: SUM 0, COUNT 0, AVG/MIN/MAX null", () => {
+    expect([aggregate("SUM", []), aggregate("COUNT", []), aggregate("AVG", []), aggregate("MIN", []), aggregate("MAX", [])]).toEqual([0, 0, null, null, null]);
+  });
+  it("nulls (absent fields) are skipped by SUM/AVG/MIN/MAX and counted by COUNT", () => {
+    const xs = [4, null, 2, null];
+    expect([aggregate("SUM", xs), aggregate("AVG", xs), aggregate("MIN", xs), aggregate("MAX", xs), aggregate("COUNT", xs)]).toEqual([6, 3, 2, 4, 4]);
+    expect(aggregate("AVG", [null, null])).toBeNull();
+    expect(aggregate("SUM", [null])).toBe(0);
+  });
+  it("other non-numbers are INVALID_VALUE naming the function and the element; overflow too", () => {
+    expectCode(() => aggregate("SUM", [1, "2"]), "INVALID_VALUE", 'SUM: element 1 must be a number, got "2"');
+    expectCode(() => aggregate("MAX", [true]), "INVALID_VALUE", "MAX: element 0 must be a number, got true");
+    expect(aggregate("COUNT", ["a", true, null])).toBe(3);
+    expectCode(() => aggregate("SUM", [1e308, 1e308]), "INVALID_VALUE", "SUM of 2 values is not a finite number");
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "vitest";
 import type { ScalarName, ValueType } from "../runtime/schema.js";
-import { checkValue } from "../runtime/values.js";
+import { StrandError } from "../runtime/errors.js";
+import { validateParams } from "../runtime/params.js";
+import type { ParamSpec } from "../runtime/query-module.js";
+import { checkValue, dateMillis, isCanonicalDate } from "../runtime/values.js";
 
 const sc = (name: ScalarName): ValueType => ({ kind: "scalar", name });
 const ok = (type: ValueType, v: unknown) => {
@@ -127,5 +130,78 @@ describe("arrays and objects", () => {
     expect(err(addr, [], "a")).toContain("must be an object");
     const nested: ValueType = { kind: "array", element: addr };
     expect(err(nested, [{ city: "a" }, { city: 1 }], "xs")).toMatch(/^'xs\[1\]\.city' must be a string/);
+  });
+});
+
+describe("Date input forms (issue 5)", () => {
+  const D = sc("Date");
+  test("RFC 3339: offsets, fractional seconds (beyond ms truncated), T/space/lower case", () => {
+    expect(ok(D, "2024-03-05T10:20:30.123456789Z")).toBe("2024-03-05T10:20:30.123Z");
+    expect(ok(D, "2024-03-05T10:20:30.1+00:00")).toBe("2024-03-05T10:20:30.100Z");
+    expect(ok(D, "2024-03-05T00:30:00+05:45")).toBe("2024-03-04T18:45:00.000Z");
+    expect(ok(D, "2024-12-31T23:30:00-01:00")).toBe("2025-01-01T00:30:00.000Z");
+    expect(ok(D, "2024-03-05 10:20:30z")).toBe("2024-03-05T10:20:30.000Z");
+  });
+  test("YYYY-MM-DD is midnight UTC; integer unix seconds, negative too", () => {
+    expect(ok(D, "1999-12-31")).toBe("1999-12-31T00:00:00.000Z");
+    expect(ok(D, -86400)).toBe("1969-12-31T00:00:00.000Z");
+    expect(ok(D, 1709634030)).toBe("2024-03-05T10:20:30.000Z");
+  });
+  test("the canonical form is kept: it validates to itself", () => {
+    expect(ok(D, "2024-03-05T10:20:30.123Z")).toBe("2024-03-05T10:20:30.123Z");
+    expect(isCanonicalDate("2024-03-05T10:20:30.123Z")).toBe(true);
+    expect(isCanonicalDate("2024-03-05T10:20:30Z")).toBe(false);
+    expect(isCanonicalDate("2024-03-05")).toBe(false);
+  });
+  test.each([
+    ["2024-03-05T10:20:30+25:00", "offset hour"],
+    ["2024-03-05T10:20:60Z", "second 60"],
+    ["2024-03-05T10:60:00Z", "minute 60"],
+    ["2024-02-30", "day of month"],
+    ["2024-3-5", "unpadded"],
+    ["2024-03", "year-month"],
+    ["20240305", "basic format"],
+    ["2024-03-05T10:20:30.Z", "empty fraction"],
+    [" 2024-03-05", "leading space"],
+  ])("rejects %j (%s)", (input) => {
+    expect(err(D, input, "since")).toBe(
+      `'since' must be a date: an RFC 3339 string with offset, YYYY-MM-DD, or integer unix seconds (Date), got ${JSON.stringify(input)}`,
+    );
+    expect(dateMillis(input)).toBeUndefined();
+  });
+  test("unix seconds must be integers; every Date is within years 0000-9999 UTC, so its output is RFC 3339", () => {
+    expect(err(D, 1.5)).toContain("(Date), got 1.5");
+    expect(ok(D, 253402300799)).toBe("9999-12-31T23:59:59.000Z");
+    expect(err(D, 253402300800)).toContain("(Date), got 253402300800");
+    expect(ok(D, -62167219200)).toBe("0000-01-01T00:00:00.000Z");
+    expect(err(D, -62167219201)).toContain("(Date)");
+    expect(err(D, 8.64e12)).toContain("(Date)");
+    expect(err(D, 1e300)).toContain("(Date)");
+    // An offset may not carry the instant past the range either.
+    expect(ok(D, "9999-12-31T23:00:00+01:00")).toBe("9999-12-31T22:00:00.000Z");
+    expect(err(D, "9999-12-31T23:00:00-01:00")).toContain("(Date)");
+    expect(err(D, "0000-01-01T00:30:00+01:00")).toContain("(Date)");
+  });
+  test("dateMillis gives the instant of every accepted form", () => {
+    expect(dateMillis("2024-03-05T12:20:30+02:00")).toBe(Date.UTC(2024, 2, 5, 10, 20, 30));
+    expect(dateMillis("2024-03-05")).toBe(Date.UTC(2024, 2, 5));
+    expect(dateMillis(1709634030)).toBe(1709634030000);
+    expect(dateMillis(null)).toBeUndefined();
+  });
+  test("a Date parameter that is not one names the parameter and the expected type (400)", () => {
+    const specs: ParamSpec[] = [{ name: "since", type: D, optional: false }];
+    let caught: unknown;
+    try {
+      validateParams(specs, { since: "next tuesday" });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(StrandError);
+    expect([(caught as StrandError).code, (caught as StrandError).status, (caught as StrandError).message]).toEqual([
+      "INVALID_PARAMETER",
+      400,
+      `parameter 'since' must be a date: an RFC 3339 string with offset, YYYY-MM-DD, or integer unix seconds (Date), got "next tuesday"`,
+    ]);
+    expect(validateParams(specs, { since: "2024-03-05T12:00:00-03:00" })).toEqual({ since: "2024-03-05T15:00:00.000Z" });
   });
 });

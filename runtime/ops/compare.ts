@@ -1,8 +1,11 @@
-// Value comparison shared by WHERE-style predicates (`compareValues`) and ORDER (`compareForSort`).
-// Both work on wire values (JSON); Dates arrive as normalised ISO-8601 UTC strings, so comparing
-// them as strings by code unit is chronological.
+// Value comparison shared by WHERE-style predicates (`compareValues`), CONTAINS / IS_IN and
+// ORDER (`compareForSort`). All work on wire values (JSON). Stored and parameter Dates are
+// canonical ISO-8601 UTC strings, which sort chronologically as strings; comparisons also accept
+// Dates in any other RFC 3339 / YYYY-MM-DD form (a literal, say) by comparing instants.
+import { StrandError } from "../errors.js";
 import type { PropValue } from "../items.js";
 import type { CompareOp } from "../query-context.js";
+import { dateMillis, describeValue, isCanonicalDate } from "../values.js";
 
 /** Kinds in the order `compareForSort` ranks values of different kinds; null is always last. */
 type Kind = "number" | "string" | "boolean" | "array" | "object" | "null";
@@ -58,15 +61,46 @@ function compareNumbers(a: number, b: number): number {
   return a < b ? -1 : a > b ? 1 : 0; // -0 and 0 compare equal
 }
 
-function compareStrings(a: string, b: string): number {
-  // JS relational operators on strings compare UTF-16 code units, not locale collation.
-  return a < b ? -1 : a > b ? 1 : 0;
+/** A UTF-16 code unit remapped so that code units compare in code point order (surrogates last). */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
+/** Strings by Unicode code point (JS relational operators compare UTF-16 code units instead). */
+export function compareStrings(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Could be a Date (YYYY-MM-DD...): a cheap test before parsing. */
+function dateShaped(s: string): boolean {
+  return s.length >= 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45;
+}
+
+/**
+ * Two strings as HelixQL compares them: by code point, except that when both are Dates (RFC
+ * 3339 with offset, or YYYY-MM-DD) and one is not canonical, by the instants they denote.
+ */
+export function compareStringValues(a: string, b: string): number {
+  if (a === b) return 0;
+  if (dateShaped(a) && dateShaped(b) && !(isCanonicalDate(a) && isCanonicalDate(b))) {
+    const x = dateMillis(a);
+    const y = dateMillis(b);
+    if (x !== undefined && y !== undefined) return x - y;
+  }
+  return compareStrings(a, b);
 }
 
 /**
  * The total order used by ORDER (ascending; `order` reverses it for descending but keeps null last):
  * - different kinds rank number < string < boolean < array < object < null;
- * - numbers numerically, strings by UTF-16 code unit, false < true;
+ * - numbers numerically, strings by code point (Dates are canonical here), false < true;
  * - arrays lexicographically element by element, a proper prefix first;
  * - objects by their sorted key lists (lexicographically), then by values in sorted-key order.
  * Returns a negative number, zero, or a positive number.
@@ -115,22 +149,43 @@ export function compareForSort(a: PropValue | undefined, b: PropValue | undefine
 }
 
 /**
- * A HelixQL comparison. EQ/NEQ are structural (null EQ null is true; different kinds are unequal).
- * GT/GTE/LT/LTE are defined only between two numbers, two strings or two booleans; anything
- * else (null, arrays, objects, mixed kinds) makes them false.
+ * A HelixQL comparison (the contract is on QueryContext.compare):
+ * - numbers numerically; strings by code point, Dates as instants (compareStringValues);
+ *   false < true;
+ * - EQ/NEQ on arrays and objects are structural (deepEqual, exact members);
+ * - null EQ null is true (an absent field equals an absent optional parameter); null is never
+ *   equal to a value and never ordered;
+ * - different kinds are unequal and unordered: EQ and GT/GTE/LT/LTE false, NEQ true.
  */
 export function compareValues(op: CompareOp, left: PropValue, right: PropValue): boolean {
+  const kind = kindOf(left);
+  if (kind === "string" && typeof right === "string") {
+    const c = compareStringValues(left as string, right);
+    switch (op) {
+      case "EQ":
+        return c === 0;
+      case "NEQ":
+        return c !== 0;
+      case "GT":
+        return c > 0;
+      case "GTE":
+        return c >= 0;
+      case "LT":
+        return c < 0;
+      case "LTE":
+        return c <= 0;
+    }
+  }
   switch (op) {
     case "EQ":
       return deepEqual(left, right);
     case "NEQ":
       return !deepEqual(left, right);
     default: {
-      const kind = kindOf(left);
-      if (kind !== kindOf(right) || (kind !== "number" && kind !== "string" && kind !== "boolean")) return false;
-      // Same scalar kind: the native operators give numeric / code-unit / false<true order (NaN → false).
-      const l = left as number | string | boolean;
-      const r = right as number | string | boolean;
+      if (kind !== kindOf(right) || (kind !== "number" && kind !== "boolean")) return false;
+      // Same kind: numeric order / false < true (NaN, which JSON cannot carry, → false).
+      const l = left as number | boolean;
+      const r = right as number | boolean;
       switch (op) {
         case "GT":
           return l > r;
@@ -143,4 +198,19 @@ export function compareValues(op: CompareOp, left: PropValue, right: PropValue):
       }
     }
   }
+}
+
+/** `CONTAINS` (QueryContext.contains): substring of a String, or an element EQ to needle. */
+export function contains(haystack: PropValue, needle: PropValue): boolean {
+  if (haystack === null || haystack === undefined) return false;
+  if (typeof haystack === "string") return typeof needle === "string" && haystack.includes(needle);
+  if (Array.isArray(haystack)) return haystack.some((element) => compareValues("EQ", element, needle));
+  throw new StrandError("INVALID_VALUE", `CONTAINS needs a String or an array to search, got ${describeValue(haystack)}`);
+}
+
+/** `IS_IN` (QueryContext.isIn): list holds an element EQ to value. */
+export function isIn(value: PropValue, list: PropValue): boolean {
+  if (list === null || list === undefined) return false;
+  if (!Array.isArray(list)) throw new StrandError("INVALID_VALUE", `IS_IN needs an array of values, got ${describeValue(list)}`);
+  return list.some((element) => compareValues("EQ", value, element));
 }

@@ -1,0 +1,124 @@
+// HelixQL's math functions and list aggregates over wire values. Results must travel as JSON,
+// which has no NaN or Infinity, so any non-finite result is an INVALID_VALUE naming the
+// function instead of a silent null.
+import { StrandError } from "../errors.js";
+import type { PropValue } from "../items.js";
+import type { AggregateFn, MathFn } from "../query-context.js";
+import { describeValue } from "../values.js";
+
+export const MATH_ARITY: Readonly<Record<MathFn, number>> = {
+  ADD: 2, SUB: 2, MUL: 2, DIV: 2, POW: 2, MOD: 2, ABS: 1, SQRT: 1, LN: 1, LOG10: 1, LOG: 2, EXP: 1,
+  CEIL: 1, FLOOR: 1, ROUND: 1, SIN: 1, COS: 1, TAN: 1, ASIN: 1, ACOS: 1, ATAN: 1, ATAN2: 2, PI: 0, E: 0,
+  MIN: 2, MAX: 2,
+};
+
+function invalid(message: string): StrandError {
+  return new StrandError("INVALID_VALUE", message);
+}
+
+/** Half away from zero (Math.round rounds -2.5 to -2). */
+function roundHalfAway(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
+/** log_base(x); bases 2 and 10 use the exact library functions (LOG(1000, 10) is 3, not 2.9999999999999996). */
+function logBase(x: number, base: number): number {
+  if (base === 10) return Math.log10(x);
+  if (base === 2) return Math.log2(x);
+  return Math.log(x) / Math.log(base);
+}
+
+function apply(fn: MathFn, a: number, b: number): number {
+  switch (fn) {
+    case "ADD": return a + b;
+    case "SUB": return a - b;
+    case "MUL": return a * b;
+    case "DIV":
+      if (b === 0) throw invalid(`DIV: division by zero (${a} / 0)`);
+      return a / b;
+    case "POW": return Math.pow(a, b);
+    case "MOD":
+      if (b === 0) throw invalid(`MOD: modulo by zero (${a} % 0)`);
+      return a % b; // the sign of the dividend, like Rust's %
+    case "ABS": return Math.abs(a);
+    case "SQRT": return Math.sqrt(a);
+    case "LN": return Math.log(a);
+    case "LOG10": return Math.log10(a);
+    case "LOG": return logBase(a, b);
+    case "EXP": return Math.exp(a);
+    case "CEIL": return Math.ceil(a);
+    case "FLOOR": return Math.floor(a);
+    case "ROUND": return roundHalfAway(a);
+    case "SIN": return Math.sin(a);
+    case "COS": return Math.cos(a);
+    case "TAN": return Math.tan(a);
+    case "ASIN": return Math.asin(a);
+    case "ACOS": return Math.acos(a);
+    case "ATAN": return Math.atan(a);
+    case "ATAN2": return Math.atan2(a, b);
+    case "PI": return Math.PI;
+    case "E": return Math.E;
+    case "MIN": return Math.min(a, b);
+    case "MAX": return Math.max(a, b);
+  }
+}
+
+/**
+ * `fn` applied to `args` (see QueryContext.math). Each argument must be a number; the wrong
+ * number of arguments is a bug in generated code (a plain Error, not a user error).
+ */
+export function math(fn: MathFn, args: readonly PropValue[]): number {
+  const arity = MATH_ARITY[fn];
+  if (arity === undefined) throw new Error(`unknown math function '${String(fn)}'`);
+  if (args.length !== arity) throw new Error(`${fn} takes ${arity} arguments, got ${args.length}`);
+  for (let i = 0; i < args.length; i++) {
+    if (typeof args[i] !== "number") {
+      throw invalid(`${fn}: argument ${i + 1} must be a number, got ${describeValue(args[i])}`);
+    }
+  }
+  const a = args[0] as number;
+  const b = args[1] as number;
+  const result = apply(fn, a, b);
+  if (!Number.isFinite(result)) {
+    throw invalid(`${fn}(${(args as number[]).join(", ")}) is not a finite number`);
+  }
+  return result === 0 ? 0 : result; // normalise -0
+}
+
+/** `fn` over a list of values (see QueryContext.aggregate). */
+export function aggregate(fn: AggregateFn, values: readonly PropValue[]): number | null {
+  if (fn === "COUNT") return values.length;
+  let n = 0;
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue; // an absent field contributes nothing
+    if (typeof v !== "number") throw invalid(`${fn}: element ${i} must be a number, got ${describeValue(v)}`);
+    n++;
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  let result: number;
+  switch (fn) {
+    case "SUM":
+      result = sum;
+      break;
+    case "AVG":
+      if (n === 0) return null;
+      result = sum / n;
+      break;
+    case "MIN":
+      if (n === 0) return null;
+      result = min;
+      break;
+    case "MAX":
+      if (n === 0) return null;
+      result = max;
+      break;
+  }
+  if (!Number.isFinite(result)) throw invalid(`${fn} of ${n} values is not a finite number`);
+  return result === 0 ? 0 : result;
+}

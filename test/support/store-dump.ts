@@ -1,0 +1,105 @@
+// The exact on-disk state of a store's graph databases, and the state keys.ts/adjacency.ts say
+// a given set of records must have, so tests can compare the two entry for entry.
+import type { EdgeItem, NodeItem } from "../../runtime/items.js";
+import { CHUNK, readAdjacency, splitAdjacency } from "../../runtime/store/adjacency.js";
+import type { StoreDbs } from "../../runtime/store/dbs.js";
+import type { GraphStore } from "../../runtime/store/graph-store.js";
+import { edgeUniqueKey, indexKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
+import type { TypeInfo } from "../../runtime/store/schema-info.js";
+
+const DUMPED = ["nodes", "edges", "out", "in", "index", "unique", "edgeUnique"] as const;
+type Dumped = (typeof DUMPED)[number];
+
+/** db name → JSON of the key → value. */
+export type StoreDump = Record<Dumped, Record<string, unknown>>;
+
+function empty(): StoreDump {
+  return { nodes: {}, edges: {}, out: {}, in: {}, index: {}, unique: {}, edgeUnique: {} };
+}
+
+const k = (key: Key): string => JSON.stringify(key);
+
+/** Every committed entry (the store's handles are private: tests reach in on purpose). */
+export function dumpStore(store: GraphStore): StoreDump {
+  const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
+  const out = empty();
+  for (const name of DUMPED) {
+    for (const { key, value } of (dbs[name] as StoreDbs["nodes"]).getRange({})) out[name][k(key)] = value;
+  }
+  return out;
+}
+
+function putIndexes(dump: StoreDump, info: TypeInfo, rec: NodeItem): void {
+  for (const field of info.indexed) {
+    const v = rec[field.name];
+    if (v === undefined) continue;
+    if (field.descriptor.index === "unique") dump.unique[k(uniqueKey(info.kind, info.name, field.name, v))] = rec.id;
+    else dump.index[k(indexKey(info.kind, info.name, field.name, v, rec.id))] = null;
+  }
+}
+
+/** Full chunks of CHUNK entries, then the tail "<sealed>|<rest>", as appendAdjacency leaves them. */
+function putList(target: Record<string, unknown>, nodeId: string, label: string, entries: string[]): void {
+  const sealed = Math.floor(entries.length / CHUNK);
+  for (let i = 0; i < sealed; i++) target[k([nodeId, label, i])] = entries.slice(i * CHUNK, (i + 1) * CHUNK).join("");
+  target[k([nodeId, label])] = `${sealed}|${entries.slice(sealed * CHUNK).join("")}`;
+}
+
+/** The state the layout invariants require for exactly these nodes and edges. */
+export function expectedDump(store: GraphStore, nodes: Iterable<NodeItem>, edges: Iterable<EdgeItem>): StoreDump {
+  const dump = empty();
+  for (const n of nodes) {
+    dump.nodes[k([n.label, n.id])] = n;
+    putIndexes(dump, store.schema.node(n.label), n);
+  }
+  const byId = [...edges].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const outs = new Map<string, string[]>();
+  const ins = new Map<string, string[]>();
+  const push = (m: Map<string, string[]>, key: string, entry: string) => {
+    const list = m.get(key);
+    if (list) list.push(entry);
+    else m.set(key, [entry]);
+  };
+  for (const e of byId) {
+    const info = store.schema.edge(e.label);
+    dump.edges[k([e.label, e.id])] = e;
+    putIndexes(dump, info, e);
+    if (info.unique) dump.edgeUnique[k(edgeUniqueKey(e.label, e.from_node, e.to_node))] = e.id;
+    push(outs, k([e.from_node, e.label]), e.id + e.to_node);
+    push(ins, k([e.to_node, e.label]), e.id + e.from_node);
+  }
+  for (const [key, entries] of outs) {
+    const [nodeId, label] = JSON.parse(key) as [string, string];
+    putList(dump.out, nodeId, label, entries);
+  }
+  for (const [key, entries] of ins) {
+    const [nodeId, label] = JSON.parse(key) as [string, string];
+    putList(dump.in, nodeId, label, entries);
+  }
+  return dump;
+}
+
+/**
+ * Keys of the store's read cache whose value differs from what the database now holds (the
+ * cache invariant says: none, once every write has settled). Reaches into private state.
+ */
+export function staleCacheEntries(store: GraphStore): string[] {
+  const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
+  const entries = (store as unknown as { cache: { entries: Map<string, unknown> } }).cache.entries;
+  const stale: string[] = [];
+  for (const [key, value] of entries) {
+    let now: unknown;
+    if (key.startsWith("\u0000")) {
+      const sep = key.indexOf("\u0000", 1);
+      const label = key.slice(2, sep);
+      const nodeId = key.slice(sep + 1);
+      const db = key[1] === "O" ? dbs.out : dbs.in;
+      now = splitAdjacency(readAdjacency(db, nodeId, label, undefined));
+    } else {
+      const rec = value as NodeItem;
+      now = dbs.nodes.get([rec.label, key]) ?? dbs.edges.get([rec.label, key]);
+    }
+    if (JSON.stringify(now) !== JSON.stringify(value)) stale.push(JSON.stringify(key));
+  }
+  return stale;
+}
