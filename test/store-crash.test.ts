@@ -1,46 +1,18 @@
 // Durability: every write whose promise resolved must survive kill -9 of the writing process.
-// The child runs the store compiled to JS: the runtime sources are transpiled (no type check)
-// into node_modules/.cache so the child resolves `lmdb` from this checkout.
+// The child runs the store compiled to JS (see support/transpile-tree.ts).
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import ts from "typescript";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import { removeDir, schema, tempDir } from "./support/store-fixtures.js";
+import { buildStore, root } from "./support/transpile-tree.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 let buildDir = "";
 let dataDir = "";
 
-/** Transpiles `entry` and everything it imports relatively into `outDir`, mirroring paths. */
-function transpileTree(entry: string, outDir: string): void {
-  const seen = new Set<string>();
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const source = fs.readFileSync(file, "utf8");
-    const out = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
-      fileName: file,
-    });
-    const target = path.join(outDir, path.relative(root, file)).replace(/\.ts$/, ".js");
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, out.outputText);
-    for (const m of source.matchAll(/^(?:import|export)[^;]*?from\s+"(\.[^"]+)\.js";/gms)) {
-      queue.push(path.resolve(path.dirname(file), m[1]! + ".ts"));
-    }
-  }
-}
-
 beforeAll(() => {
-  const cache = path.join(root, "node_modules", ".cache");
-  fs.mkdirSync(cache, { recursive: true });
-  buildDir = fs.mkdtempSync(path.join(cache, "strand-crash-"));
-  transpileTree(path.join(root, "runtime/store/graph-store.ts"), buildDir);
+  buildDir = buildStore("strand-crash-").buildDir;
   dataDir = tempDir("strand-crash-");
 });
 

@@ -1,6 +1,7 @@
 // Vector test data: a schema with vector types, seeded generators and exact ground truth.
 import type { SchemaDescriptor, ValueType } from "../../runtime/schema.js";
 import { similarity, type Metric } from "../../runtime/vector/metric.js";
+import type { VectorSnapshot } from "../../runtime/vector/search.js";
 
 const s = (name: "String" | "F64" | "U32"): ValueType => ({ kind: "scalar", name });
 
@@ -54,7 +55,7 @@ export function unitVector(normal: () => number, dim: number): number[] {
   return v.map((x) => x / n);
 }
 
-/** n points around `clusters` random centres (centre spread 1, point spread `sigma` per axis). */
+/** n points around `clusters` random centres (centre spread 1 and point spread `sigma` per axis). */
 export function clusteredVectors(seed: number, n: number, dim: number, clusters: number, sigma: number): { points: number[][]; sample: () => number[] } {
   const random = rng(seed);
   const normal = gaussian(random);
@@ -66,13 +67,19 @@ export function clusteredVectors(seed: number, n: number, dim: number, clusters:
   return { points: Array.from({ length: n }, sample), sample };
 }
 
-/** Indices of the k most similar points (score descending, then index ascending). */
+/** Indices of the k most similar points (score descending, then index ascending), by a full scan. */
 export function exactTopK(points: readonly (readonly number[])[], query: readonly number[], k: number, metric: Metric = "cosine"): number[] {
-  return points
-    .map((p, i) => ({ i, score: similarity(metric, query, p) }))
-    .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, k)
-    .map((x) => x.i);
+  // Insertion into a sorted list of at most k: each point is scored once.
+  const best: { i: number; score: number }[] = [];
+  points.forEach((p, i) => {
+    const score = similarity(metric, query, p);
+    if (best.length === k && score <= best[k - 1]!.score) return;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.score < score) at--;
+    best.splice(at, 0, { i, score });
+    if (best.length > k) best.pop();
+  });
+  return best.map((x) => x.i);
 }
 
 /** Mean fraction of the exact top-k found by `found` (one list per query). */
@@ -85,4 +92,29 @@ export function recallAtK(exact: readonly (readonly (number | string)[])[], foun
     total += truth.length;
   });
   return hits / total;
+}
+
+/**
+ * A VectorSnapshot over plain arrays: vector i has id `v<i padded>`, slot i and record
+ * {id, label, data}; `hidden` ids are absent from the snapshot (not yet, or no longer, in it).
+ */
+export function memorySnapshot(label: string, points: readonly (readonly number[])[], hidden: ReadonlySet<string> = new Set()): {
+  snapshot: VectorSnapshot;
+  ids: string[];
+} {
+  const ids = points.map((_, i) => `v${String(i).padStart(35, "0")}`);
+  const slotById = new Map<string, number>();
+  ids.forEach((id, i) => {
+    if (!hidden.has(id)) slotById.set(id, i);
+  });
+  const snapshot: VectorSnapshot = {
+    meta: (l) => (l === label ? { epoch: "e", dimension: points[0]!.length, nextSlot: points.length, live: slotById.size, generation: points.length } : undefined),
+    slotOf: (l, id) => (l === label ? slotById.get(id) : undefined),
+    record: (l, id) => {
+      const slot = l === label ? slotById.get(id) : undefined;
+      return slot === undefined ? undefined : { id, label, data: points[slot] as number[] };
+    },
+    slots: () => [...slotById].map(([id, slot]) => ({ id, slot })),
+  };
+  return { snapshot, ids };
 }
