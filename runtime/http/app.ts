@@ -8,12 +8,12 @@
 import { Hono, type Context } from "hono";
 import { StrandError } from "../errors.js";
 import type { ConnectionOptions } from "../mcp/connections.js";
-import type { TextEmbedder } from "../mcp/env.js";
 import { isMcpPath, MCP_PATH, mcpHandler } from "../mcp/routes.js";
 import { McpService } from "../mcp/service.js";
 import type { QueryModule } from "../query-module.js";
 import { QueryRunner, type EmbedderFor } from "../query-runner.js";
 import type { SchemaDescriptor } from "../schema.js";
+import type { Metric } from "../vector/metric.js";
 import { apiKeyMiddleware } from "./api-key.js";
 import { errorToResponse, jsonErrorResponse } from "./error-response.js";
 import { introspect } from "./introspect.js";
@@ -36,8 +36,8 @@ export interface AppOptions {
   mcp?: boolean | undefined;
   /** Idle timeout, cap and clock of the /mcp connections (defaults: 30 min, 10,000). */
   mcpConnections?: ConnectionOptions | undefined;
-  /** Embeds the text of the search_vector_text tool; without one that tool answers 400. */
-  embedder?: TextEmbedder | undefined;
+  /** The store's vector metric (strand.toml [vector] metric), for search_vector's exact scores; default cosine. */
+  vectorMetric?: Metric | undefined;
 }
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
@@ -61,7 +61,8 @@ export function createApp(options: AppOptions): Hono {
   if (mcpEnabled && queries.has(MCP_PATH.slice(1))) {
     throw new Error(`a query named "${MCP_PATH.slice(1)}" collides with the MCP endpoint ${MCP_PATH}; rename it or set mcp = false`);
   }
-  const mcp = mcpHandler(mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections }) : null, bodyLimitBytes);
+  const runner = new QueryRunner(options.store, options.embedders ?? null);
+  const mcp = mcpHandler(mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null, bodyLimitBytes);
   /** Every request no route answers: /mcp paths, 405 on known paths with the wrong method, else 404. */
   const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
@@ -77,7 +78,6 @@ export function createApp(options: AppOptions): Hono {
   // the middleware composer unless an api key adds a middleware.
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
-  const runner = new QueryRunner(options.store, options.embedders ?? null);
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));

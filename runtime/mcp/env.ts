@@ -1,15 +1,12 @@
-// What every tool function receives: the store, the schema, the live connections and the
-// optional text embedder. Built once per app by McpService.
+// What every tool function receives: the store, the schema, the live connections, the query
+// runner and the embedding providers. Built once per app by McpService.
 import type { StoreAccess } from "../http/store-access.js";
 import type { QueryModule } from "../query-module.js";
+import type { EmbedderFor, QueryRunner } from "../query-runner.js";
 import type { JsonValue } from "../schema.js";
+import type { Metric } from "../vector/metric.js";
 import type { ConnectionRegistry } from "./connections.js";
 import type { SchemaView } from "./schema-view.js";
-
-/** Turns texts into embeddings (one vector per text); runtime/embed's embedders satisfy it. */
-export interface TextEmbedder {
-  embed(texts: string[]): Promise<number[][]>;
-}
 
 export interface ToolEnv {
   readonly store: StoreAccess;
@@ -19,5 +16,10 @@ export interface ToolEnv {
   readonly schemaResource: JsonValue;
   /** `#[mcp]` queries by tool name (`<QueryName>Mcp`). */
   readonly queryTools: ReadonlyMap<string, QueryModule>;
-  readonly embedder: TextEmbedder | undefined;
+  /** Runs `#[mcp]` queries exactly as `POST /<Query>` does (embeddings included). */
+  readonly runner: QueryRunner;
+  /** Embedding providers by model (null: the project's default, used by search_vector_text); null when none is configured. */
+  readonly embedders: EmbedderFor | null;
+  /** The store's vector metric, for exact scores over held vectors (search_vector). */
+  readonly vectorMetric: Metric;
 }

@@ -1,8 +1,7 @@
 // `#[mcp]` queries as tools: `<QueryName>Mcp` with `{connection_id, data: {params}}` answers what
-// `POST /<QueryName>` answers for those parameters: the same validation, the same read snapshot or
-// durable write transaction.
+// `POST /<QueryName>` answers for those parameters: the same validation, the same QueryRunner (one
+// read snapshot or one durable write transaction, after fetching the embeddings it needs).
 import type { QueryModule } from "../query-module.js";
-import type { QueryContext } from "../query-context.js";
 import { validateParams } from "../params.js";
 import type { JsonValue } from "../schema.js";
 import { invalid, isObject, member } from "./body.js";
@@ -19,7 +18,5 @@ export async function callQueryTool(env: ToolEnv, query: QueryModule, body: unkn
   const { body: b } = openCall(env, body, ["data"]);
   const data = member(b, "data") ?? {};
   if (!isObject(data)) throw invalid("data", `an object of ${query.name}'s parameters`, data);
-  const params = validateParams(query.params, data);
-  const run = (db: QueryContext): JsonValue => query.run(db, params) as JsonValue;
-  return query.writes ? await env.store.write(run) : env.store.read(run);
+  return (await env.runner.run(query, validateParams(query.params, data))) as JsonValue;
 }

@@ -12,6 +12,8 @@ export interface TypeView {
   readonly kind: TypeKind;
   /** Property name → declared type, identity members included (id, label, from_node, ...). */
   readonly properties: ReadonlyMap<string, ValueType>;
+  /** Vector types: the member holding the vector (`embedding` when declared as a number list, else `data`). */
+  readonly vectorField?: string;
 }
 
 export interface EdgeView extends TypeView {
@@ -40,8 +42,9 @@ export class SchemaView {
     for (const n of descriptor.nodes) this.add({ name: n.name, kind: "node", properties: propertyMap(n.fields, base) });
     for (const v of descriptor.vectors) {
       // A vector also carries its embedding (`data`) and, in search results, `score`.
-      const identity: Array<[string, ValueType]> = [...base, ["data", F64S], ["score", scalar("F64")]];
-      this.add({ name: v.name, kind: "vector", properties: propertyMap(v.fields, identity) });
+      const embedding = v.fields.find((f) => f.name === "embedding" && isNumberList(f.type));
+      const identity: Array<[string, ValueType]> = [...base, ...(embedding ? [] : [["data", F64S] as [string, ValueType]]), ["score", scalar("F64")]];
+      this.add({ name: v.name, kind: "vector", properties: propertyMap(v.fields, identity), vectorField: embedding ? "embedding" : "data" });
     }
     for (const e of descriptor.edges) this.add(edgeView(e, base));
   }
@@ -79,6 +82,10 @@ export class SchemaView {
   edge(name: string, field: string): EdgeView {
     return this.require(name, "edge", field) as EdgeView;
   }
+}
+
+function isNumberList(type: ValueType): boolean {
+  return type.kind === "array" && type.element.kind === "scalar" && (type.element.name === "F64" || type.element.name === "F32");
 }
 
 function edgeView(e: EdgeTypeDescriptor, base: Array<[string, ValueType]>): EdgeView {

@@ -8,11 +8,13 @@ import type { QueryModule } from "../query-module.js";
 import type { JsonValue, SchemaDescriptor } from "../schema.js";
 import { closestName } from "../suggest.js";
 import { ConnectionRegistry, type ConnectionOptions } from "./connections.js";
-import type { TextEmbedder, ToolEnv } from "./env.js";
+import type { ToolEnv } from "./env.js";
+import { QueryRunner, type EmbedderFor } from "../query-runner.js";
 import { callQueryTool, QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
 import { SchemaView } from "./schema-view.js";
 import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
 import * as tools from "./tools.js";
+import { DEFAULT_VECTOR_OPTIONS, type Metric } from "../vector/metric.js";
 
 type ToolFn = (env: ToolEnv, body: unknown) => JsonValue | Promise<JsonValue>;
 
@@ -45,8 +47,12 @@ export interface McpServiceOptions {
   schema: SchemaDescriptor;
   queries: readonly QueryModule[];
   connections?: ConnectionOptions | undefined;
-  /** Needed by search_vector_text only; without one it answers 400. */
-  embedder?: TextEmbedder | undefined;
+  /** Embedding providers (AppOptions.embedders); search_vector_text uses the default model's. */
+  embedders?: EmbedderFor | null | undefined;
+  /** The runner of `POST /<Query>`, so `#[mcp]` queries share its embedding cache; default: a new one. */
+  runner?: QueryRunner | undefined;
+  /** The metric the store's vector types use (strand.toml [vector] metric); default cosine, as the store's. */
+  vectorMetric?: Metric | undefined;
 }
 
 export class McpService {
@@ -66,7 +72,9 @@ export class McpService {
       // Edges keep their from/to: an agent needs them to choose a step's direction.
       schemaResource: description as unknown as JsonValue,
       queryTools,
-      embedder: options.embedder,
+      runner: options.runner ?? new QueryRunner(options.store, options.embedders ?? null),
+      embedders: options.embedders ?? null,
+      vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
     };
   }
 

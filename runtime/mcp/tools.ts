@@ -65,7 +65,10 @@ export function reset(env: ToolEnv, body: unknown): ToolResult {
 export function nFromType(env: ToolEnv, body: unknown): ToolResult {
   const { connection, body: b } = openCall(env, body, ["data"]);
   const data = requiredObject(b, "data", "", ["node_type"], "{node_type}");
-  const label = env.schema.require(requiredString(data, "node_type", "data", "a node type name"), "node", "data.node_type").name;
+  const name = requiredString(data, "node_type", "data", "a node type name");
+  // A vector type is accepted too: vectors are graph items like nodes.
+  if (env.schema.get(name)?.kind === "vector") return held(connection, loaded(env.store.read((db) => db.vectorsByLabel(name)), [name]));
+  const label = env.schema.require(name, "node", "data.node_type").name;
   return held(connection, loaded(env.store.read((db) => db.nodesByLabel(label)), [label]));
 }
 
