@@ -5,8 +5,9 @@ import type { StrandError } from "../runtime/errors.js";
 import type { EdgeItem, NodeItem, Props } from "../runtime/items.js";
 import type { QueryContext } from "../runtime/query-context.js";
 import { CHUNK } from "../runtime/store/adjacency.js";
-import type { GraphStore } from "../runtime/store/graph-store.js";
-import { openTempStore } from "./support/store-fixtures.js";
+import { GraphStore } from "../runtime/store/graph-store.js";
+import { openTempStore, removeDir, tempDir } from "./support/store-fixtures.js";
+import { vectorSchema } from "./support/vector-fixtures.js";
 import { dumpStore, expectedDump, staleCacheEntries } from "./support/store-dump.js";
 
 async function rejection(p: Promise<unknown>): Promise<StrandError> {
@@ -367,5 +368,43 @@ describe("property: drops keep the store equal to a model", () => {
     await w((db) => db.drop(hubs));
     for (const h of hubs) live.drop(h);
     live.expectExact();
+  });
+});
+
+describe("DROP of a vector", () => {
+  test("takes its edges, index entries and HNSW slot: search no longer returns it, its slug is free", async () => {
+    const dir = tempDir("strand-drop-vec-");
+    const vstore = GraphStore.open({ path: dir, schema: vectorSchema });
+    try {
+      const live = new Live();
+      const g = await vstore.write((db) => {
+        const author = live.add(db.addNode("Author", { name: "ann" }));
+        const a = live.add(db.addVector("Doc", [1, 0, 0], { title: "a", topic: "t", slug: "s-a" }));
+        const b = live.add(db.addVector("Doc", [0, 1, 0], { title: "b", topic: "t", slug: "s-b" }));
+        const chunk = live.add(db.addVector("Chunk", [0.5, 0.5], { text: "x" }));
+        live.add(db.addEdge("Wrote", {}, author.id, a.id));
+        live.add(db.addEdge("Cites", {}, a.id, b.id));
+        live.add(db.addEdge("Cites", {}, b.id, a.id));
+        live.add(db.addEdge("HasChunk", {}, a.id, chunk.id));
+        return { author, a, b, chunk };
+      });
+      expect(vstore.read((db) => ids(db.searchVectors("Doc", [1, 0, 0], 2)))).toEqual([g.a.id, g.b.id]);
+      await vstore.write((db) => db.drop([g.a, g.a]));
+      live.drop(g.a);
+      expect(dumpStore(vstore)).toEqual(expectedDump(vstore, live.nodes.values(), live.edges.values()));
+      vstore.read((db) => {
+        expect(ids(db.searchVectors("Doc", [1, 0, 0], 2))).toEqual([g.b.id]);
+        expect(db.out([g.author], "Wrote")).toEqual([]);
+        expect(db.in([g.b], "Cites")).toEqual([]);
+        expect(db.nodesByIndex("Doc", "slug", "s-a")).toEqual([]);
+        expect(ids(db.nodesByIndex("Doc", "topic", "t"))).toEqual([g.b.id]);
+        expect(ids(db.vectorsByLabel("Chunk"))).toEqual([g.chunk.id]);
+      });
+      const again = await vstore.write((db) => db.addVector("Doc", [1, 0, 0], { slug: "s-a" }));
+      expect(vstore.read((db) => ids(db.searchVectors("Doc", [1, 0, 0], 1)))).toEqual([again.id]);
+    } finally {
+      await vstore.close();
+      removeDir(dir);
+    }
   });
 });

@@ -6,7 +6,9 @@
 //   [nodeId, edgeLabel]            → "<sealed>|" + up to CHUNK entries   (the open tail)
 //   [nodeId, edgeLabel, i]         → exactly CHUNK entries, i < sealed  (full chunks)
 // so appending touches at most the tail plus one new full chunk, and reading a node of degree
-// d costs 1 + floor(d / CHUNK) gets. Both databases use lmdb's `string` value encoding.
+// d costs 1 + floor(d / CHUNK) gets. Removing entries (DROP) rewrites the list from the chunk
+// of the first removed entry on, so it stays in this form. An empty list has no keys. Both
+// databases use lmdb's `string` value encoding.
 import type { Database, Transaction } from "lmdb";
 import { MAX_KEY, type Key } from "./keys.js";
 

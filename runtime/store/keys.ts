@@ -28,7 +28,8 @@
 //   list of (node, edge label) is the full chunks 0..n-1 followed by the tail, in creation
 //   (= edge id) order, so a neighbourhood of degree d is 1 + floor(d / 32) point gets.
 //   Every edge has exactly one entry in `out` (under its from node) and one in `in` (under its
-//   to node), written in the same transaction as the edge record. There are no deletes yet.
+//   to node), written in the same transaction as the edge record; deleting an edge removes both
+//   in its transaction (removeAdjacency keeps each list compact and in creation order).
 // - `kind` is "N" (node type), "E" (edge type) or "V" (vector type). A field with no value is not indexed.
 //   For a UNIQUE field, `unique` holds at most one id per value; INDEX fields list every id.
 //   Index entries are rewritten in the same transaction as the record they describe.
