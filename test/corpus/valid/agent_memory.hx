@@ -298,6 +298,7 @@ QUERY DecayedScores(agent: ID, half_life_days: F64) =>
         boosted: MIN(1.0, ADD(_::{importance}, 0.1)),
         logAccess: LN(ADD(_::{access_count}, 1)),
         recency: EXP(MUL(-0.1, _::{access_count})),
+        natural: POW(E(), MUL(-0.1, _::{access_count})),
     }
     RETURN scores
 
@@ -453,6 +454,12 @@ QUERY ToolsOf(agent: ID) =>
 QUERY SlowCalls(tool: ID, millis: U32) =>
     calls <- N<Tool>(tool)::InE<Invoked>::WHERE(_::{millis}::GT(millis))::{millis, message: _::FromN::{content}}
     RETURN calls
+
+// Intentionally binds a read it never uses: the one warning of this project.
+QUERY WarmUp(agent: ID) =>
+    memories <- N<Agent>(agent)::Out<Remembers>
+//  ^ W002
+    RETURN "warm"
 
 QUERY Health() =>
     RETURN {agents: N<Agent>::COUNT, memories: N<Memory>::COUNT, status: "ok"}

@@ -1,7 +1,8 @@
 // Document store for retrieval-augmented generation: collections of documents split into ordered
 // chunks, chunk embeddings for semantic search, BM25 for keywords, authors and cross references.
-// The schema is versioned; the current schema is the highest version (schema::2). Every query
-// here must be accepted by `strand check` (see test/corpus.test.ts).
+// The schema is versioned: the current schema is the highest version (schema::2), and a
+// MIGRATION converts records stored under schema::1. Every query here must be accepted by
+// `strand check` (see test/corpus.test.ts).
 
 schema::1 {
     N::Document { UNIQUE INDEX path: String, title: String, body: String }
@@ -51,6 +52,7 @@ schema::2 {
     E::AuthoredBy { From: Document, To: Author, Properties: { role: String DEFAULT "author", share: F32 DEFAULT 1.0 } }
     E::References { From: Document, To: Document, Properties: { anchor: String DEFAULT "", weight: F64 DEFAULT 1.0 } }
     E::Supersedes UNIQUE { From: Document, To: Document }
+    E::EmbeddedAs UNIQUE { From: Chunk, To: ChunkEmbedding }
 
     V::ChunkEmbedding {
         text: String,
@@ -58,6 +60,12 @@ schema::2 {
         position: U32,
         collection: String DEFAULT "default",
     }
+}
+
+MIGRATION schema::1 => schema::2 {
+    N::Document => _::{ path: path, title: _::{title}, version: 1, checksum: "" }
+    N::Chunk => _::{ text, position, token_count: 0 AS U32 }
+    E::HasChunk => _::{ Properties: { position: 0 } }
 }
 
 // ---------------------------------------------------------------- collections
@@ -302,7 +310,8 @@ QUERY IngestDocument(path: String, title: String, collection: ID, chunks: [{text
     FOR {text, position, token_count, vector} IN chunks {
         chunk <- AddN<Chunk>({text: text, position: position, token_count: token_count})
         AddE<HasChunk>({position: position})::From(document)::To(chunk)
-        AddV<ChunkEmbedding>(vector, {text: text, doc_path: path, position: position})
+        embedding <- AddV<ChunkEmbedding>(vector, {text: text, doc_path: path, position: position})
+        AddE<EmbeddedAs>::From(chunk)::To(embedding)
     }
     RETURN document
 
@@ -343,6 +352,23 @@ QUERY EmbeddingById(id: ID) =>
     embedding <- V<ChunkEmbedding>(id)
     RETURN embedding
 
+QUERY EmbedChunk(chunk: ID, vector: [F64], path: String, position: U32) =>
+    embedding <- AddV<ChunkEmbedding>(vector, {text: N<Chunk>(chunk)::{text}, doc_path: path, position: position})
+    AddE<EmbeddedAs>::From(chunk)::To(embedding)
+    RETURN embedding::ID
+
+QUERY EmbeddingOfChunk(chunk: ID) =>
+    embedding <- N<Chunk>(chunk)::OutE<EmbeddedAs>::ToV::{doc_path, position}
+    RETURN embedding
+
+QUERY ChunkOfEmbedding(id: ID) =>
+    chunk <- V<ChunkEmbedding>(id)::In<EmbeddedAs>::{text, position}
+    RETURN chunk
+
+QUERY UnembeddedChunks(document: ID) =>
+    chunks <- N<Document>(document)::Out<HasChunk>::WHERE(!EXISTS(_::Out<EmbeddedAs>))::{position}
+    RETURN chunks
+
 // ---------------------------------------------------------------- retrieval
 
 #[mcp]
@@ -358,6 +384,10 @@ QUERY RetrieveVoyage(question: String) =>
 QUERY RetrieveInCollection(question: String, collection: String) =>
     hits <- SearchV<ChunkEmbedding>(Embed(question), 50)::WHERE(_::{collection}::EQ(collection))::RANGE(0, 10)
     RETURN hits
+
+QUERY RetrieveChunks(question: String) =>
+    chunks <- SearchV<ChunkEmbedding>(Embed(question), 10)::In<EmbeddedAs>::{text, position, document: _::In<HasChunk>::{path}}
+    RETURN chunks
 
 QUERY RetrieveByVector(vector: [F64], k: U32) =>
     hits <- SearchV<ChunkEmbedding>(vector, k)::{doc_path, position, score}

@@ -221,6 +221,14 @@ QUERY SteepSegments(max: F64) =>
     segments <- E<Segment>::WHERE(OR(_::{grade}::GT(max), _::{grade}::LT(MUL(-1, max))))
     RETURN segments
 
+QUERY FastSegments(kmh: F64) =>
+    segments <- E<Segment>::WHERE(GTE(DIV(_::{km}, DIV(_::{minutes}, 60)), kmh))::{line_code, km, minutes}
+    RETURN segments
+
+QUERY ShortHops() =>
+    segments <- E<Segment>::WHERE(AND(LT(MUL(_::{km}, 1000), 500), NEQ(MOD(_::{minutes}, 1), 0.5)))::COUNT
+    RETURN segments
+
 QUERY Departures(stop: ID) =>
     departures <- N<Stop>(stop)::OutE<Segment>::WHERE(_::{closed}::EQ(false))::ORDER<Asc>(_::{minutes})::{line_code, minutes, to: _::ToN::{name}}
     RETURN departures

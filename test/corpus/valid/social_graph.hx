@@ -143,6 +143,11 @@ QUERY Seen(id: ID) =>
     N<User>(id)::UPDATE({last_seen: NOW})
     RETURN NONE
 
+// Intentionally without RETURN: the one warning of this project.
+QUERY Heartbeat(id: ID) =>
+//    ^ W001
+    N<User>(id)::UPDATE({last_seen: NOW})
+
 QUERY SetKarma(id: ID, karma: I64) =>
     user <- N<User>(id)::UPDATE({karma: karma})
     RETURN user::{karma}
@@ -333,6 +338,10 @@ QUERY TrendingPosts(since: Date) =>
 
 QUERY HotScore(limit: U32) =>
     posts <- N<Post>::{text, hot: DIV(LOG10(MAX(_::{likes}, 1)), POW(ADD(_::In<CommentOn>::COUNT, 2), 1.5))}::RANGE(0, limit)
+    RETURN posts
+
+QUERY Controversial(ratio: F64) =>
+    posts <- N<Post>::WHERE(GT(DIV(_::In<CommentOn>::COUNT, ADD(_::{likes}, 1)), ratio))::{text}
     RETURN posts
 
 QUERY Comment(author: ID, post: ID, text: String) =>
