@@ -2,7 +2,7 @@
 // not yet applied) vectors, deleted points, the exact paths and the LMDB fallback.
 import { describe, expect, test } from "vitest";
 import type { VectorAdd } from "../runtime/vector/changes.js";
-import { DEFAULT_VECTOR_OPTIONS, EXACT_LIMIT, similarity } from "../runtime/vector/metric.js";
+import { DEFAULT_VECTOR_OPTIONS, EXACT_LIMIT, resolveVectorOptions, similarity } from "../runtime/vector/metric.js";
 import { searchVectors, type SearchOutcome, type VectorSnapshot } from "../runtime/vector/search.js";
 import { VectorIndex } from "../runtime/vector/vector-index.js";
 import { exactTopK, gaussian, memorySnapshot, rng, unitVector } from "./support/vector-fixtures.js";
@@ -110,5 +110,31 @@ describe("exact path (at most EXACT_LIMIT live vectors)", () => {
     const ps2 = points(3, 2 * EXACT_LIMIT + 1, 4);
     ps2.forEach((p, i) => index.add(i, `id${i}`, p));
     expect(index.exact).toBe(null);
+  });
+});
+
+describe("options", () => {
+  test("defaults, partial options, and invalid values named by key", () => {
+    expect(resolveVectorOptions(undefined)).toEqual({ m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" });
+    expect(resolveVectorOptions({ efSearch: 200, m: undefined })).toEqual({ m: 16, efConstruction: 128, efSearch: 200, metric: "cosine" });
+    expect(() => resolveVectorOptions({ m: 1 })).toThrow("vector option m must be an integer from 2 to 1000000, got 1");
+    expect(() => resolveVectorOptions({ efSearch: 1.5 })).toThrow("vector option efSearch must be an integer from 1 to 1000000, got 1.5");
+    expect(() => resolveVectorOptions({ metric: "dot" as "ip" })).toThrow("vector option metric must be one of cosine, l2, ip, got dot");
+  });
+
+  test("l2 and ip scores", () => {
+    expect(similarity("l2", [1, 2], [4, 6])).toBe(-25);
+    expect(similarity("ip", [1, 2], [4, 6])).toBe(16);
+    expect(similarity("cosine", [0, 0], [4, 6])).toBe(0);
+  });
+
+  test("an l2 index ranks by distance, scores are minus the squared distance", () => {
+    const options = { ...DEFAULT_VECTOR_OPTIONS, metric: "l2" as const };
+    const ps = [[0, 0], [3, 4], [1, 1], [10, 0]];
+    const { snapshot, ids } = memorySnapshot("Doc", ps);
+    const index = new VectorIndex("Doc", options);
+    ps.forEach((p, i) => index.add(i, ids[i]!, p));
+    const out = searchVectors({ info, index, pending: [], snapshot, options, query: [1, 0], k: 3, ef: null });
+    expect(out.items.map((d) => [d.id, d.score])).toEqual([[ids[0], -1], [ids[2], -1], [ids[1], -20]]);
   });
 });

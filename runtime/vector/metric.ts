@@ -30,7 +30,9 @@ export const EXACT_LIMIT = 4096;
 
 /** Validates options (e.g. from strand.toml); an Error names the offending key. */
 export function resolveVectorOptions(given: Partial<VectorOptions> | undefined): VectorOptions {
-  const o: VectorOptions = { ...DEFAULT_VECTOR_OPTIONS, ...given };
+  const o: VectorOptions = { ...DEFAULT_VECTOR_OPTIONS };
+  // An option given as undefined keeps its default.
+  for (const [key, value] of Object.entries(given ?? {})) if (value !== undefined) (o as unknown as Record<string, unknown>)[key] = value;
   const int = (key: "m" | "efConstruction" | "efSearch", min: number): void => {
     const v = o[key];
     if (!Number.isInteger(v) || v < min || v > 1_000_000) throw new Error(`vector option ${key} must be an integer from ${min} to 1000000, got ${String(v)}`);
