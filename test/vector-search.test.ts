@@ -64,6 +64,17 @@ describe("HNSW path", () => {
     expect(out.items[0]!.score).toBe(1);
   });
 
+  test("a pending add of a rolled-back write does not hide a committed one that reused its slot", () => {
+    const { snapshot, ids } = memorySnapshot("Doc", ps);
+    const index = indexOf(ps, ids, (i) => i !== nearest[0]);
+    const slot = nearest[0]!;
+    const pending: VectorAdd[] = [
+      { kind: "add", label: "Doc", slot, id: "rolled-back-00000000000000000000000000", vector: q, generation: LARGE + 1, epoch: "e" },
+      { kind: "add", label: "Doc", slot, id: ids[slot]!, vector: ps[slot]!, generation: LARGE + 1, epoch: "e" },
+    ];
+    expect(run(index, snapshot, q, 1, pending).items.map((d) => d.id)).toEqual([ids[slot]]);
+  });
+
   test("an index that cannot supply k visible vectors falls back to ranking the snapshot exactly", () => {
     const { snapshot, ids } = memorySnapshot("Doc", ps);
     const out = run(new VectorIndex("Doc", DEFAULT_VECTOR_OPTIONS), snapshot, q, 10);

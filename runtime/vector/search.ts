@@ -107,7 +107,11 @@ export function searchVectors(req: SearchRequest): SearchOutcome {
   return { items, path };
 }
 
-/** Candidates plus pending adds of the type, each slot once, kept when visible in the snapshot. */
+/**
+ * Candidates plus pending adds of the type, kept when visible in the snapshot, each slot once.
+ * A slot is marked seen only once visible: a rolled-back write may have used the same slot
+ * number as a later one (slots are allocated in the transaction).
+ */
 function collect(
   candidates: readonly IndexedVector[],
   pending: readonly VectorAdd[],
@@ -118,9 +122,10 @@ function collect(
   const out: Scored[] = [];
   const consider = (c: IndexedVector): void => {
     if (seen.has(c.slot)) return;
-    seen.add(c.slot);
     const s = rescore(c);
-    if (s) out.push(s);
+    if (s === null) return;
+    seen.add(c.slot);
+    out.push(s);
   };
   for (const c of candidates) consider(c);
   for (const p of pending) if (p.label === label) consider(p);
