@@ -56,6 +56,16 @@ function notFound(kind: ItemKind, label: string, id: unknown): StrandError {
   return new StrandError("NOT_FOUND", `${kind}::${label} with id '${String(id)}' not found`);
 }
 
+/** Adjacency entries a DROP still has to remove, by list (keyed by the list's cache key). */
+type PendingCuts = Map<string, { direction: "out" | "in"; nodeId: string; edgeLabel: string; edgeIds: Set<string> }>;
+
+function addCut(cuts: PendingCuts, direction: "out" | "in", nodeId: string, edgeLabel: string, edgeId: string): void {
+  const key = adjacencyKey(direction, nodeId, edgeLabel);
+  const cut = cuts.get(key);
+  if (cut !== undefined) cut.edgeIds.add(edgeId);
+  else cuts.set(key, { direction, nodeId, edgeLabel, edgeIds: new Set([edgeId]) });
+}
+
 export class TxnQueryContext implements QueryContext {
   /** Passed to every lmdb read; undefined inside a write transaction (lmdb then reads from it). */
   private readonly opts: ReadOptions | undefined;
@@ -303,53 +313,50 @@ export class TxnQueryContext implements QueryContext {
 
   drop(items: readonly GraphItem[]): void {
     this.requireWrite("drop");
+    // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
+    // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
+    const cuts: PendingCuts = new Map();
     for (const item of items) {
       if (!plausibleId(item.id)) continue;
-      if (this.schema.edges.has(item.label) && "from_node" in item) this.dropEdge(item.label, item.id);
-      else this.dropNode(item.label, item.id);
+      if (this.schema.edges.has(item.label) && "from_node" in item) this.dropEdge(item.label, item.id, cuts);
+      else this.dropNode(item.label, item.id, cuts);
+    }
+    for (const [key, cut] of cuts) {
+      this.cache.beginWrite(key, this.touched);
+      removeAdjacency(cut.direction === "out" ? this.dbs.out : this.dbs.in, cut.nodeId, cut.edgeLabel, cut.edgeIds);
     }
   }
 
-  /** Removes the edge and its adjacency entries, unless it is already gone. */
-  private dropEdge(label: string, id: string): void {
+  /** Removes the edge (its list entries go into `cuts`), unless it is already gone. */
+  private dropEdge(label: string, id: string, cuts: PendingCuts): void {
     const rec = this.removeEdgeRecord(label, id);
     if (rec === undefined) return;
-    const one = new Set([id]);
-    this.cache.beginWrite(adjacencyKey("out", rec.from_node, label), this.touched);
-    removeAdjacency(this.dbs.out, rec.from_node, label, one);
-    this.cache.beginWrite(adjacencyKey("in", rec.to_node, label), this.touched);
-    removeAdjacency(this.dbs.in, rec.to_node, label, one);
+    addCut(cuts, "out", rec.from_node, label, id);
+    addCut(cuts, "in", rec.to_node, label, id);
   }
 
   /**
-   * Removes the node, every edge incident to it (each cut out of the other endpoint's list in
-   * one rewrite per list), and its own adjacency lists, unless it is already gone.
+   * Removes the node, every edge incident to it (their entries in other nodes' lists go into
+   * `cuts`), and its own adjacency lists, unless it is already gone. Entries of its own lists
+   * whose edge is already gone (dropped earlier in the call, or a self-loop seen from its other
+   * list) are skipped.
    */
-  private dropNode(label: string, id: string): void {
+  private dropNode(label: string, id: string, cuts: PendingCuts): void {
     const info = this.schema.node(label);
     const rec = this.dbs.nodes.get([label, id]);
     if (rec === undefined) return;
     for (const direction of ["out", "in"] as const) {
       const db = direction === "out" ? this.dbs.out : this.dbs.in;
       const otherDirection = direction === "out" ? "in" : "out";
-      const otherDb = direction === "out" ? this.dbs.in : this.dbs.out;
       for (const edgeLabel of adjacencyLabels(db, id, undefined)) {
         const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
-        const cuts = new Map<string, Set<string>>(); // other endpoint → its entries to remove
         for (let i = 0; i < edgeIds.length; i++) {
-          // A self-loop's record is gone once its first list has been seen.
           if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!) === undefined) continue;
-          const other = otherIds[i]!;
-          if (other === id) continue; // the node's own lists are deleted below
-          let set = cuts.get(other);
-          if (set === undefined) cuts.set(other, (set = new Set()));
-          set.add(edgeIds[i]!);
+          if (otherIds[i] !== id) addCut(cuts, otherDirection, otherIds[i]!, edgeLabel, edgeIds[i]!);
         }
-        for (const [other, ids] of cuts) {
-          this.cache.beginWrite(adjacencyKey(otherDirection, other, edgeLabel), this.touched);
-          removeAdjacency(otherDb, other, edgeLabel, ids);
-        }
-        this.cache.beginWrite(adjacencyKey(direction, id, edgeLabel), this.touched);
+        const key = adjacencyKey(direction, id, edgeLabel);
+        cuts.delete(key); // the whole list goes
+        this.cache.beginWrite(key, this.touched);
         deleteAdjacency(db, id, edgeLabel);
       }
     }
