@@ -1,20 +1,152 @@
-// search_vector, search_vector_text, search_keyword (wired once the vector and BM25 APIs land).
-import { StrandError } from "../errors.js";
+// The search tools. Each returns the items it found (best first, each with `score`) and the
+// traversal continues from them.
+//
+//   search_vector       {vector, k, min_score?, label?}
+//     loaded traversal: exact scores of the held vectors (their `data`, or their `embedding`
+//       field when the V type declares one), with the store's metric; `label` is refused.
+//     blank traversal: the V type `label` when given, else every V type whose dimension matches
+//       the query, merged by score (scores of one metric are comparable across types).
+//     min_score defaults to 0.0, except with metric l2, whose scores (minus the squared
+//       distance) are all <= 0: there no threshold applies unless one is given.
+//   search_vector_text  {query, label}         the configured model's embedding, top 5 of V type label
+//   search_keyword      {query, label, limit}  BM25 over the nodes (or vectors) of label
+import { isStrandError, StrandError } from "../errors.js";
+import type { GraphItem, NodeItem } from "../items.js";
+import type { QueryContext } from "../query-context.js";
 import type { JsonValue } from "../schema.js";
+import { better, checkVector, dimensionMismatch, similarity, type Metric } from "../vector/metric.js";
+import { withScore } from "../vector/search.js";
+import { fieldPath, integerAt, invalid, member, requiredMember, requiredObject, requiredString } from "./body.js";
+import type { Connection } from "./connections.js";
 import type { ToolEnv } from "./env.js";
+import type { TypeView } from "./schema-view.js";
+import { openCall } from "./tools.js";
+import { loaded } from "./traversal.js";
 
-function pending(tool: string): never {
-  throw new StrandError("INTERNAL", `${tool} is not wired yet`);
+/** search_vector_text returns this many vectors. */
+export const TEXT_SEARCH_K = 5;
+
+function continueFrom(connection: Connection, items: NodeItem[], types: readonly string[]): JsonValue {
+  connection.traversal = loaded(items, types);
+  return items as unknown as JsonValue;
 }
 
-export function searchVector(_env: ToolEnv, _body: unknown): JsonValue {
-  return pending("search_vector");
+function byScore(a: NodeItem, b: NodeItem): number {
+  const sa = a.score as number;
+  const sb = b.score as number;
+  return better(sa, a.id, sb, b.id) ? -1 : better(sb, b.id, sa, a.id) ? 1 : 0;
 }
 
-export function searchVectorText(_env: ToolEnv, _body: unknown): JsonValue {
-  return pending("search_vector_text");
+/** The record without a score an earlier search gave it, scored anew. */
+function rescored(item: GraphItem, score: number): NodeItem {
+  const { score: _previous, ...rest } = item;
+  return withScore(rest as NodeItem, score);
 }
 
-export function searchKeyword(_env: ToolEnv, _body: unknown): JsonValue {
-  return pending("search_keyword");
+function scoreHeld(env: ToolEnv, items: readonly GraphItem[], query: number[], metric: Metric): NodeItem[] {
+  const seen = new Set<string>();
+  const out: NodeItem[] = [];
+  for (const item of items) {
+    if (seen.has(item.id)) continue;
+    seen.add(item.id);
+    const view = env.schema.get(item.label)!;
+    const vector = item[view.vectorField ?? "data"];
+    if (!Array.isArray(vector)) throw new Error(`V::${item.label} '${item.id}' carries no vector`);
+    if (vector.length !== query.length) throw dimensionMismatch(item.label, vector.length, query.length);
+    out.push(rescored(item, similarity(metric, query, vector as number[])));
+  }
+  return out;
+}
+
+export function searchVector(env: ToolEnv, body: unknown): JsonValue {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["vector", "k", "min_score", "label"], "{vector, k, min_score?, label?}");
+  const query = checkVector(requiredMember(data, "vector", "data", "an array of numbers"), "data.vector");
+  const k = integerAt(requiredMember(data, "k", "data", "how many vectors"), "data.k", 1);
+  const minRaw = member(data, "min_score");
+  if (minRaw !== undefined && (typeof minRaw !== "number" || !Number.isFinite(minRaw))) throw invalid("data.min_score", "a number", minRaw);
+  const minScore = (minRaw as number | undefined) ?? (env.vectorMetric === "l2" ? -Infinity : 0);
+  const labelRaw = member(data, "label");
+  const current = connection.traversal;
+
+  let found: NodeItem[];
+  let types: readonly string[];
+  if (!current.blank) {
+    if (labelRaw !== undefined) {
+      throw new StrandError("INVALID_PARAMETER", "'data.label' applies only to a search over every vector: the traversal holds items (reset it first)");
+    }
+    const notVectors = current.types.filter((t) => env.schema.get(t)?.kind !== "vector");
+    if (notVectors.length > 0) {
+      throw new StrandError("INVALID_VALUE", `search_vector over the held items needs vectors, but the traversal holds ${notVectors.join(", ")}`);
+    }
+    found = scoreHeld(env, current.items, query, env.vectorMetric);
+    types = current.types;
+  } else if (labelRaw !== undefined) {
+    if (typeof labelRaw !== "string") throw invalid("data.label", "a vector type name", labelRaw);
+    const label = env.schema.require(labelRaw, "vector", "data.label").name;
+    found = env.store.read((db) => db.searchVectors(label, query, k));
+    types = [label];
+  } else {
+    types = env.schema.names("vector");
+    found = env.store.read((db) => searchEveryType(db, types, query, k));
+  }
+  const top = found.filter((item) => (item.score as number) >= minScore).sort(byScore).slice(0, k);
+  return continueFrom(connection, top, types);
+}
+
+/** The top k of each V type whose dimension fits the query; a mismatch of every type is the error. */
+function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number): NodeItem[] {
+  const out: NodeItem[] = [];
+  let mismatch: StrandError | undefined;
+  let fitted = false;
+  for (const label of types) {
+    try {
+      out.push(...db.searchVectors(label, query, k));
+      fitted = true;
+    } catch (error) {
+      if (!isStrandError(error) || error.code !== "DIMENSION_MISMATCH") throw error;
+      mismatch ??= error;
+    }
+  }
+  if (!fitted && mismatch !== undefined) throw mismatch;
+  return out;
+}
+
+async function embedQuery(env: ToolEnv, text: string): Promise<number[]> {
+  const embedders = env.embedders;
+  if (embedders === null) {
+    throw new StrandError("INVALID_VALUE", "search_vector_text needs an embedding model, and none is configured (embedding_model in strand.toml)");
+  }
+  let vectors: number[][];
+  try {
+    vectors = await embedders(null).embed([text]);
+  } catch (error) {
+    if (isStrandError(error)) throw error;
+    throw new StrandError("EMBEDDING_FAILED", `embedding the query failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const vector = vectors[0];
+  if (vectors.length !== 1 || vector === undefined) throw new StrandError("EMBEDDING_FAILED", `the embedder returned ${vectors.length} vectors for 1 text`);
+  return vector;
+}
+
+export async function searchVectorText(env: ToolEnv, body: unknown): Promise<JsonValue> {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["query", "label"], "{query, label}");
+  const text = requiredString(data, "query", "data", "the text to search for");
+  const label = env.schema.require(requiredString(data, "label", "data", "a vector type name"), "vector", "data.label").name;
+  const vector = await embedQuery(env, text);
+  const found = env.store.read((db) => db.searchVectors(label, vector, TEXT_SEARCH_K));
+  return continueFrom(connection, found, [label]);
+}
+
+export function searchKeyword(env: ToolEnv, body: unknown): JsonValue {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["query", "label", "limit"], "{query, label, limit}");
+  const text = requiredString(data, "query", "data", "the words to search for");
+  const labelName = requiredString(data, "label", "data", "a node type name");
+  const view: TypeView =
+    env.schema.get(labelName)?.kind === "vector" ? env.schema.get(labelName)! : env.schema.require(labelName, "node", "data.label");
+  const limit = integerAt(requiredMember(data, "limit", "data", "how many results"), fieldPath("data", "limit"), 1);
+  const found = env.store.read((db) => db.searchBM25(view.name, text, limit));
+  return continueFrom(connection, found, [view.name]);
 }

@@ -115,7 +115,7 @@ export function orderBy(env: ToolEnv, body: unknown): ToolResult {
   checkProperty(env, current, property, "data.properties");
   // Stored values are canonical (Dates as UTC ISO strings), so the sort order is the typed order.
   const sorted = order(current.items, (item) => (Object.prototype.hasOwnProperty.call(item, property) ? item[property]! : null), dir);
-  connection.traversal = { ...loaded(sorted, current.types) };
+  connection.traversal = loaded(sorted, current.types);
   return sorted[0] ?? null;
 }
 
