@@ -13,6 +13,7 @@ import * as seq from "./ops/sequence.js";
 import { rerankMMR, rerankRRF, type MmrDistance } from "./ops/rerank.js";
 import type { EmbeddingLookup } from "./embedding-lookup.js";
 import type { AggregateFn, CompareOp, MathFn, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
+import type { Bm25Index } from "./search/bm25-index.js";
 import type { StoreDbs } from "./store/dbs.js";
 import {
   adjacencyLabels,
@@ -84,6 +85,8 @@ export class TxnQueryContext implements QueryContext {
     private readonly cache: ReadCache,
     private readonly touched: string[] = [],
     private readonly vectors: VectorAccess,
+    /** The BM25 keyword index, or null when bm25 is disabled. */
+    private readonly bm25: Bm25Index | null,
   ) {
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
   }
@@ -219,6 +222,7 @@ export class TxnQueryContext implements QueryContext {
     const rec = newNodeRecord(info, uuidv7(), values, info.hasNowDefault ? this.now() : "");
     indexNew(this.dbs, info, rec);
     this.dbs.nodes.putSync([label, rec.id], rec);
+    this.bm25?.indexDocument(rec);
     return rec;
   }
 
@@ -283,6 +287,7 @@ export class TxnQueryContext implements QueryContext {
       indexUpdate(this.dbs, info, current, next);
       this.cache.beginWrite(recordKey(item.id), this.touched);
       db.putSync([item.label, item.id], next);
+      if (kind === "N") this.bm25?.reindexDocument(current, next);
       out.push(next);
     }
     return out;
@@ -389,8 +394,7 @@ export class TxnQueryContext implements QueryContext {
    * state kept elsewhere (BM25 postings). Vectors go through dropVector instead.
    */
   private onItemRemoved(info: TypeInfo, record: NodeItem): void {
-    void info;
-    void record;
+    if (info.kind !== "E") this.bm25?.unindexDocument(record);
   }
 
   // ---- vectors (runtime/vector/): V items are stored, read and traversed like nodes
@@ -408,7 +412,9 @@ export class TxnQueryContext implements QueryContext {
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
     this.requireWrite("addVector");
     const info = this.schema.vector(label);
-    return addVector(this.dbs, info, vector, props, info.hasNowDefault ? this.now() : "", this.vectorLog("addVector"));
+    const rec = addVector(this.dbs, info, vector, props, info.hasNowDefault ? this.now() : "", this.vectorLog("addVector"));
+    this.bm25?.indexDocument(rec);
+    return rec;
   }
 
   upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem {
@@ -419,7 +425,9 @@ export class TxnQueryContext implements QueryContext {
       const current = plausibleId(item.id) ? this.dbs.nodes.get([label, item.id]) : undefined;
       if (current === undefined) continue;
       this.cache.beginWrite(recordKey(item.id), this.touched);
-      return replaceVector(this.dbs, info, current, vector, props, this.vectorLog("upsertVector"));
+      const next = replaceVector(this.dbs, info, current, vector, props, this.vectorLog("upsertVector"));
+      this.bm25?.reindexDocument(current, next);
+      return next;
     }
     return this.addVector(label, vector, props);
   }
@@ -436,6 +444,7 @@ export class TxnQueryContext implements QueryContext {
     if (current === undefined) return;
     this.cache.beginWrite(recordKey(item.id), this.touched);
     dropVector(this.dbs, info, current, this.vectorLog("dropVector"));
+    this.bm25?.unindexDocument(current);
   }
 
   private vectorLog(method: string): VectorLog {
@@ -458,6 +467,22 @@ export class TxnQueryContext implements QueryContext {
         };
       },
     };
+  }
+
+  // ---- keyword search (runtime/search/)
+
+  searchBM25(label: string, text: string, limit: number): NodeItem[] {
+    this.schema.node(label);
+    if (this.bm25 === null) throw new Error(`SearchBM25<${label}> needs the BM25 index: set bm25 = true in strand.toml`);
+    if (typeof text !== "string") throw new StrandError("INVALID_VALUE", `SearchBM25 text must be a string, got ${describeValue(text)}`);
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new StrandError("INVALID_VALUE", `SearchBM25 limit must be an integer >= 0, got ${describeValue(limit)}`);
+    }
+    return this.bm25.search(label, text, limit, this.opts?.transaction).map(({ id, score }) => {
+      const rec = this.getNode(label, id);
+      if (rec === undefined) throw new Error(`bm25 postings name missing ${label} ${id}`);
+      return { ...rec, score };
+    });
   }
 
   // ---- graph steps

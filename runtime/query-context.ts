@@ -45,6 +45,13 @@ export interface QueryContext {
    * dimension than T's is DIMENSION_MISMATCH (400); a non-finite or empty query INVALID_VALUE.
    */
   searchVectors(label: string, query: readonly number[], k: number, ef?: number | null): NodeItem[];
+  /**
+   * `SearchBM25<T>(text, limit)`: up to `limit` nodes (or vectors) of T ranked by Okapi BM25 over
+   * their String and [String] fields (runtime/search/), each record plus `score`, best first,
+   * ties by id ascending. Only documents containing a term of `text` are returned; text without
+   * terms gives []. limit: integer >= 0 (INVALID_VALUE otherwise).
+   */
+  searchBM25(label: string, text: string, limit: number): NodeItem[];
 
   // ---- writes (only on a write transaction)
   /** Validates props against the schema, fills defaults, enforces UNIQUE INDEX (409). */

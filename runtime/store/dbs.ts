@@ -1,6 +1,7 @@
 // The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { EdgeItem, NodeItem } from "../items.js";
+import type { Bm25DocEntry, Bm25Stats } from "../search/bm25-index.js";
 import type { VectorTypeMeta } from "../vector/type-meta.js";
 import { DB_NAMES, FORMAT_VERSION, type Key } from "./keys.js";
 
@@ -14,6 +15,10 @@ export interface StoreDbs {
   readonly index: Database<null, Key>;
   readonly unique: Database<string, Key>;
   readonly edgeUnique: Database<string, Key>;
+  readonly bm25Post: Database<Uint8Array, Key>;
+  readonly bm25Docs: Database<Bm25DocEntry, Key>;
+  readonly bm25Ids: Database<string, Key>;
+  readonly bm25Stats: Database<Bm25Stats, Key>;
   readonly vectorTypes: Database<VectorTypeMeta, Key>;
   readonly vectorIds: Database<number, Key>;
 }
@@ -36,6 +41,10 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
     index: db<null>("index"),
     unique: db<string>("unique"),
     edgeUnique: db<string>("edge_unique"),
+    bm25Post: env.openDB<Uint8Array, Key>({ name: "bm25_post", encoding: "binary" }),
+    bm25Docs: db<Bm25DocEntry>("bm25_docs"),
+    bm25Ids: db<string>("bm25_ids"),
+    bm25Stats: db<Bm25Stats>("bm25_stats"),
     vectorTypes: db<VectorTypeMeta>("vector_types"),
     vectorIds: db<number>("vector_ids"),
   };

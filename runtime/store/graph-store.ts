@@ -7,6 +7,8 @@ import { openDbs, type StoreDbs } from "./dbs.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./read-cache.js";
 import { lockDirectory } from "./dir-lock.js";
 import { SchemaInfo } from "./schema-info.js";
+import { Bm25Index } from "../search/bm25-index.js";
+import type { Stemmer } from "../search/tokenizer.js";
 import { resolveVectorOptions, type VectorOptions } from "../vector/metric.js";
 import { VectorIndexes, type VectorAccess, type VectorIndexStatus } from "../vector/vector-indexes.js";
 
@@ -20,6 +22,10 @@ export interface GraphStoreOptions {
   cacheEntries?: number;
   /** HNSW parameters of every vector type (strand.toml [vector]); defaults m 16, ef_construction 128, ef_search 64, cosine. */
   vector?: Partial<VectorOptions>;
+  /** Keep the BM25 keyword index (strand.toml `bm25`, default true); see runtime/search/. */
+  bm25?: boolean;
+  /** Stemming of BM25 terms (strand.toml `bm25_stemmer`, default "none"). */
+  bm25Stemmer?: Stemmer;
 }
 
 export class GraphStore {
@@ -32,6 +38,7 @@ export class GraphStore {
     private readonly cache: ReadCache,
     private readonly unlock: () => void,
     private readonly vectors: VectorIndexes,
+    private readonly bm25: Bm25Index | null,
   ) {
     this.readVectors = { indexes: vectors, log: null };
   }
@@ -46,7 +53,10 @@ export class GraphStore {
       dbs = openDbs(options.path, options.mapSize);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
       const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
-      return new GraphStore(dbs, schema, cache, unlock, vectors);
+      let bm25: Bm25Index | null = null;
+      if (options.bm25 === false) Bm25Index.disable(dbs);
+      else bm25 = Bm25Index.open(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
+      return new GraphStore(dbs, schema, cache, unlock, vectors, bm25);
     } catch (error) {
       void dbs?.env.close();
       unlock();
@@ -58,7 +68,7 @@ export class GraphStore {
   read<T>(fn: (db: QueryContext) => T): T {
     const transaction = this.dbs.env.useReadTransaction();
     try {
-      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, [], this.readVectors));
+      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, [], this.readVectors, this.bm25));
     } finally {
       transaction.done();
     }
@@ -77,7 +87,7 @@ export class GraphStore {
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     try {
-      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched, { indexes: this.vectors, log })));
+      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched, { indexes: this.vectors, log }, this.bm25)));
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
       await this.dbs.env.flushed;
