@@ -19,8 +19,14 @@ export interface BenchOptions {
   /** Timed 2-hop samples (after `traversalWarmup` untimed ones). */
   traversalSamples: number;
   traversalWarmup: number;
+  /** Person nodes of the in-process scan benchmark (3 Knows out-edges each). */
+  scanNodes: number;
+  /** Timed calls per scan query and side (after `scanWarmup` untimed ones). */
+  scanSamples: number;
+  scanWarmup: number;
   skipHttp: boolean;
   skipTraversal: boolean;
+  skipScan: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -35,10 +41,13 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --connections <n>   concurrent HTTP connections (default 32)
   --graph-nodes <n>   nodes of the traversal graph, 10 out-edges each (default 100000)
   --samples <n>       timed 2-hop samples (default 20000)
+  --scan-nodes <n>    people scanned by the WHERE-filtered scan and projection (default 100000)
+  --scan-samples <n>  timed calls per scan query and side (default 20)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
   --skip-traversal    skip the in-process 2-hop traversal
+  --skip-scan         skip the in-process WHERE scan and projection
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -51,10 +60,13 @@ const FLAGS = {
   connections: { type: "string" },
   "graph-nodes": { type: "string" },
   samples: { type: "string" },
+  "scan-nodes": { type: "string" },
+  "scan-samples": { type: "string" },
   seed: { type: "string" },
   profile: { type: "string" },
   "skip-http": { type: "boolean" },
   "skip-traversal": { type: "boolean" },
+  "skip-scan": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -89,8 +101,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     fanout: 10,
     traversalSamples: positive("samples", values.samples, quick ? 2_000 : 20_000),
     traversalWarmup: quick ? 500 : 3_000,
+    scanNodes: positive("scan-nodes", values["scan-nodes"], quick ? 10_000 : 100_000),
+    scanSamples: positive("scan-samples", values["scan-samples"], quick ? 10 : 20),
+    scanWarmup: quick ? 2 : 3,
     skipHttp: values["skip-http"] === true,
     skipTraversal: values["skip-traversal"] === true,
+    skipScan: values["skip-scan"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -3,6 +3,7 @@
 import { cpus } from "node:os";
 import type { Comparison } from "./http-bench.js";
 import type { BenchOptions } from "./options.js";
+import type { ScanResult } from "./scan.js";
 import type { TraversalResult } from "./traversal.js";
 
 export const TARGETS = {
@@ -10,6 +11,8 @@ export const TARGETS = {
   readP99Ms: 5,
   writeRatio: 0.4,
   twoHopMeanUs: 200,
+  /** Each scan query's mean time per call, at most this many times its hand-written floor's (issue 5). */
+  scanRatio: 2,
 } as const;
 
 export interface Verdict {
@@ -23,6 +26,7 @@ export interface BenchReport {
   read: Comparison | null;
   write: Comparison | null;
   traversal: TraversalResult | null;
+  scan: ScanResult | null;
 }
 
 export function verdicts(report: BenchReport): Verdict[] {
@@ -38,6 +42,9 @@ export function verdicts(report: BenchReport): Verdict[] {
   if (report.traversal) {
     const us = report.traversal.strand.meanUs;
     out.push({ name: "2-hop mean us", target: `<= ${TARGETS.twoHopMeanUs}`, value: us, pass: us <= TARGETS.twoHopMeanUs });
+  }
+  for (const q of report.scan?.queries ?? []) {
+    out.push({ name: `${q.query} ratio`, target: `<= ${TARGETS.scanRatio}`, value: q.ratio, pass: q.ratio <= TARGETS.scanRatio });
   }
   return out;
 }
@@ -84,10 +91,20 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
       ["", "expansions/s", int(t.strand.expansionsPerSec), int(t.floor.expansionsPerSec), `${fixed(t.strand.expansionsPerCall, 1)} nodes per call`, "", ""],
     );
   }
+  const s = report.scan;
+  for (const q of s?.queries ?? []) {
+    const title = `${q.query} (${int(s!.nodes)} people, ${int(q.rows)} rows)`;
+    rows.push(
+      [title, "mean us/call", fixed(q.strand.meanUs, 0), fixed(q.floor.meanUs, 0), `${fixed(q.ratio)}x the floor's time`, `<= ${TARGETS.scanRatio}x`, verdict(q.ratio <= TARGETS.scanRatio)],
+      ["", "p50 us", fixed(q.strand.p50Us, 0), fixed(q.floor.p50Us, 0), "", "", ""],
+      ["", "p99 us", fixed(q.strand.p99Us, 0), fixed(q.floor.p99Us, 0), "", "", ""],
+    );
+  }
   const header =
     `Strand bench: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ` +
     `${int(options.records)} records, ${cpus().length} CPUs, node ${process.version}` +
-    (t ? `; 2-hop: ${int(t.samples)} samples, graph built in ${fixed(t.buildSeconds, 1)} s` : "");
+    (t ? `; 2-hop: ${int(t.samples)} samples, graph built in ${fixed(t.buildSeconds, 1)} s` : "") +
+    (s ? `; scans: ${int(s.samples)} calls per query and side, data built in ${fixed(s.buildSeconds, 1)} s` : "");
   return `${header}\n\n${table(rows)}\n`;
 }
 
@@ -100,6 +117,7 @@ export function renderJson(report: BenchReport, options: BenchOptions): string {
     read: report.read,
     write: report.write,
     traversal: report.traversal,
+    scan: report.scan,
     verdicts: verdicts(report),
   };
   return `BENCH_JSON ${JSON.stringify(json)}`;

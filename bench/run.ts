@@ -2,6 +2,8 @@
 //   1. HTTP point read:  POST /GetItem  vs the floor's /floor/read
 //   2. durable writes:   POST /AddItem  vs the floor's /floor/write
 //   3. 2-hop traversal in process through GraphStore vs the same gets on raw lmdb
+//   4. WHERE-filtered scan and projection in process (generated query code) vs hand-written
+//      loops over the same LMDB data
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -18,6 +20,7 @@ import { randomIndex, seededRandom } from "./random.js";
 import { renderJson, renderTable, type BenchReport } from "./report.js";
 import { startFloor, startStrand, type ChildServer } from "./servers.js";
 import { runTraversal } from "./traversal.js";
+import { runScan } from "./scan.js";
 import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
 
 const started = performance.now();
@@ -114,7 +117,7 @@ async function main(): Promise<number> {
   installCleanupHandlers();
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
-  const report: BenchReport = { read: null, write: null, traversal: null };
+  const report: BenchReport = { read: null, write: null, traversal: null, scan: null };
   let compile: CompileTiming[] = [];
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
@@ -133,6 +136,17 @@ async function main(): Promise<number> {
         fanout: options.fanout,
         samples: options.traversalSamples,
         warmup: options.traversalWarmup,
+        seed: options.seed,
+        log,
+      });
+    }
+    if (!options.skipScan) {
+      report.scan = await runScan({
+        dir: root,
+        nodes: options.scanNodes,
+        knows: 3,
+        samples: options.scanSamples,
+        warmup: options.scanWarmup,
         seed: options.seed,
         log,
       });
