@@ -1,0 +1,153 @@
+// A project's settings: `strand.toml` in the project folder or, when there is none, the
+// `[local.<instance>]` section of an existing HelixDB project's `helix.toml`. No file: defaults.
+// Unknown keys and bad values are errors naming `file: key` and what is expected; they stop
+// startup (no silent fallback).
+//
+//   strand.toml                          helix.toml ([local.<instance>], one instance or "dev")
+//   bm25 = true                          bm25 = true
+//   bm25_stemmer = "none" | "english"    -
+//   mcp = true                           mcp = true
+//   embedding_model = "hash"             embedding_model = "..."
+//   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
+//   m = 16
+//   ef_construction = 128
+//   ef_search = 64
+//   metric = "cosine" | "l2" | "ip"
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse, TomlError, type TomlTable } from "smol-toml";
+import { parseModelName } from "../embed/model-name.js";
+import { STEMMERS, type Stemmer } from "../search/tokenizer.js";
+import { TomlReader } from "./toml-table.js";
+
+export type Metric = "cosine" | "l2" | "ip";
+export const METRICS: readonly Metric[] = ["cosine", "l2", "ip"];
+
+export interface ProjectConfig {
+  /** The file the settings came from, or null for the defaults. */
+  file: string | null;
+  bm25: boolean;
+  bm25Stemmer: Stemmer;
+  mcp: boolean;
+  embeddingModel: string;
+  /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
+  vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
+}
+
+export type ConfigResult = { ok: true; config: ProjectConfig } | { ok: false; errors: string[] };
+
+export const DEFAULT_CONFIG: ProjectConfig = {
+  file: null,
+  bm25: true,
+  bm25Stemmer: "none",
+  mcp: true,
+  embeddingModel: "hash",
+  vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
+};
+
+const MAX_PARAM = 1_000_000;
+
+const checkModel = (s: string): string | null => {
+  const r = parseModelName(s);
+  return r.ok ? null : r.error;
+};
+
+export function loadProjectConfig(projectDir: string): ConfigResult {
+  for (const [name, read] of [
+    ["strand.toml", strandConfig],
+    ["helix.toml", helixConfig],
+  ] as const) {
+    const file = join(projectDir, name);
+    if (!existsSync(file)) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      return { ok: false, errors: [`${file}: cannot read: ${(error as Error).message}`] };
+    }
+    return read(text, file);
+  }
+  return { ok: true, config: { ...DEFAULT_CONFIG } };
+}
+
+function parseToml(text: string, file: string): { ok: true; table: TomlTable } | { ok: false; errors: string[] } {
+  try {
+    return { ok: true, table: parse(text, { integersAsBigInt: true }) };
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    return { ok: false, errors: [`${file}:${error.line}:${error.column}: invalid TOML: ${error.message.split("\n")[0]}`] };
+  }
+}
+
+function result(config: ProjectConfig, errors: string[]): ConfigResult {
+  return errors.length === 0 ? { ok: true, config } : { ok: false, errors };
+}
+
+/** strand.toml: the keys above and nothing else. */
+export function strandConfig(text: string, file: string): ConfigResult {
+  const parsed = parseToml(text, file);
+  if (!parsed.ok) return parsed;
+  const errors: string[] = [];
+  const top = new TomlReader(parsed.table, `${file}: `, errors);
+  const d = DEFAULT_CONFIG;
+  const vector = top.table("vector");
+  const config: ProjectConfig = {
+    file,
+    bm25: top.boolean("bm25", d.bm25),
+    bm25Stemmer: top.oneOf("bm25_stemmer", STEMMERS, d.bm25Stemmer),
+    mcp: top.boolean("mcp", d.mcp),
+    embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
+    vector: {
+      m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
+      efConstruction: vector.integer("ef_construction", d.vector.efConstruction, 1, MAX_PARAM),
+      efSearch: vector.integer("ef_search", d.vector.efSearch, 1, MAX_PARAM),
+      metric: vector.oneOf("metric", METRICS, d.vector.metric),
+    },
+  };
+  vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
+  top.rejectUnknown("known: bm25, bm25_stemmer, mcp, embedding_model, [vector]");
+  return result(config, errors);
+}
+
+// HelixDB settings Strand has no use for; accepted so existing projects start unchanged.
+const HELIX_IGNORED_TOP = ["project", "cloud", "enterprise"];
+const HELIX_IGNORED_INSTANCE = ["port", "build_mode", "image", "tag", "storage", "graph_config", "db_max_size_gb", "graphvis_node_label"];
+
+/** helix.toml: the `[local.<instance>]` section (the only one, or `dev`). */
+export function helixConfig(text: string, file: string): ConfigResult {
+  const parsed = parseToml(text, file);
+  if (!parsed.ok) return parsed;
+  const errors: string[] = [];
+  const top = new TomlReader(parsed.table, `${file}: `, errors);
+  top.ignore(...HELIX_IGNORED_TOP);
+  const local = top.table("local");
+  top.rejectUnknown(`Strand reads [local.<instance>]; also accepted: ${HELIX_IGNORED_TOP.join(", ")}`);
+  const instances = local.keys();
+  const name = instances.length === 1 ? instances[0]! : instances.includes("dev") ? "dev" : null;
+  if (name === null) {
+    const found = instances.length === 0 ? "none" : instances.join(", ");
+    errors.push(`${file}: local: expected one [local.<instance>] section or [local.dev], found ${found}`);
+    return result(DEFAULT_CONFIG, errors);
+  }
+  local.ignore(...instances);
+  const inst = local.table(name);
+  inst.ignore(...HELIX_IGNORED_INSTANCE);
+  const d = DEFAULT_CONFIG;
+  const vector = inst.table("vector_config");
+  const config: ProjectConfig = {
+    file,
+    bm25: inst.boolean("bm25", d.bm25),
+    bm25Stemmer: d.bm25Stemmer,
+    mcp: inst.boolean("mcp", d.mcp),
+    embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
+    vector: {
+      m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
+      efConstruction: vector.integer("ef_construction", d.vector.efConstruction, 1, MAX_PARAM),
+      efSearch: vector.integer("ef_search", d.vector.efSearch, 1, MAX_PARAM),
+      metric: d.vector.metric,
+    },
+  };
+  vector.rejectUnknown("known: m, ef_construction, ef_search");
+  inst.rejectUnknown(`known: vector_config, bm25, mcp, embedding_model; ignored: ${HELIX_IGNORED_INSTANCE.join(", ")}`);
+  return result(config, errors);
+}

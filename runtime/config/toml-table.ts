@@ -1,0 +1,101 @@
+// Typed reads of one TOML table that collect errors naming the culprit as `file: key.path`.
+// Integers come from smol-toml as bigint (integersAsBigInt), so `m = 16.0` is not an integer.
+import type { TomlTable, TomlValue } from "smol-toml";
+
+export class TomlReader {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly values: TomlTable,
+    /** Prefix of every key in messages: "strand.toml: " plus the table's dotted path. */
+    private readonly where: string,
+    private readonly errors: string[],
+  ) {}
+
+  private name(key: string): string {
+    return `${this.where}${key}`;
+  }
+
+  private get(key: string): TomlValue | undefined {
+    this.seen.add(key);
+    return Object.prototype.hasOwnProperty.call(this.values, key) ? this.values[key] : undefined;
+  }
+
+  private fail(key: string, expected: string, value: TomlValue): void {
+    this.errors.push(`${this.name(key)}: expected ${expected}, got ${describe(value)}`);
+  }
+
+  boolean(key: string, fallback: boolean): boolean {
+    const v = this.get(key);
+    if (v === undefined) return fallback;
+    if (typeof v === "boolean") return v;
+    this.fail(key, "true or false", v);
+    return fallback;
+  }
+
+  integer(key: string, fallback: number, min: number, max: number): number {
+    const v = this.get(key);
+    if (v === undefined) return fallback;
+    if (typeof v === "bigint" && v >= BigInt(min) && v <= BigInt(max)) return Number(v);
+    this.fail(key, `an integer from ${min} to ${max}`, v);
+    return fallback;
+  }
+
+  oneOf<T extends string>(key: string, values: readonly T[], fallback: T): T {
+    const v = this.get(key);
+    if (v === undefined) return fallback;
+    if (typeof v === "string" && (values as readonly string[]).includes(v)) return v as T;
+    this.fail(key, `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`, v);
+    return fallback;
+  }
+
+  /** A string that `check` accepts (it returns an error message otherwise). */
+  string(key: string, fallback: string, check: (s: string) => string | null): string {
+    const v = this.get(key);
+    if (v === undefined) return fallback;
+    if (typeof v !== "string") {
+      this.fail(key, "a string", v);
+      return fallback;
+    }
+    const problem = check(v);
+    if (problem === null) return v;
+    this.errors.push(`${this.name(key)}: ${problem}`);
+    return fallback;
+  }
+
+  /** A sub-table (`[key]` or an inline table); an empty one when absent. */
+  table(key: string): TomlReader {
+    const v = this.get(key);
+    const sub = v === undefined ? {} : isTable(v) ? v : (this.fail(key, "a table", v), {});
+    return new TomlReader(sub, `${this.name(key)}.`, this.errors);
+  }
+
+  /** Marks keys as known and unused (another tool's settings). */
+  ignore(...keys: string[]): void {
+    for (const k of keys) this.seen.add(k);
+  }
+
+  /** Keys of this table that no read asked for. */
+  rejectUnknown(hint: string): void {
+    for (const key of Object.keys(this.values)) {
+      if (!this.seen.has(key)) this.errors.push(`${this.name(key)}: unknown key (${hint})`);
+    }
+  }
+
+  keys(): string[] {
+    return Object.keys(this.values);
+  }
+}
+
+export function isTable(v: TomlValue): v is TomlTable {
+  // Dates are TomlDate, a Date subclass (smol-toml's default useLegacyDate).
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function describe(v: TomlValue): string {
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return "an array";
+  return isTable(v) ? "a table" : "a date";
+}

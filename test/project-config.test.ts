@@ -1,0 +1,188 @@
+// strand.toml / helix.toml: defaults, every key, the HelixDB variant, and errors naming the key.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../runtime/config/project-config.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+function project(files: Record<string, string>): string {
+  const dir = tempDir("strand-config-");
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+/** The errors of a config that must fail, with the directory replaced by "<dir>". */
+function errorsOf(dir: string, result: ConfigResult): string[] {
+  if (result.ok) throw new Error(`expected errors, got ${JSON.stringify(result.config)}`);
+  return result.errors.map((e) => e.split(dir + path.sep).join("<dir>/"));
+}
+
+function strandErrors(text: string): string[] {
+  const dir = project({ "strand.toml": text });
+  return errorsOf(dir, loadProjectConfig(dir));
+}
+
+describe("strand.toml", () => {
+  test("no configuration file: the defaults", () => {
+    const dir = project({});
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: { file: null, bm25: true, bm25Stemmer: "none", mcp: true, embeddingModel: "hash", vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" } },
+    });
+  });
+
+  test("an empty file: the defaults, from that file", () => {
+    const dir = project({ "strand.toml": "# nothing\n" });
+    expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml") } });
+  });
+
+  test("every key", () => {
+    const dir = project({
+      "strand.toml": [
+        "bm25 = false",
+        'bm25_stemmer = "english"',
+        "mcp = false",
+        'embedding_model = "openai:text-embedding-3-small"',
+        "[vector]",
+        "m = 32",
+        "ef_construction = 200",
+        "ef_search = 100",
+        'metric = "l2"',
+      ].join("\n"),
+    });
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: {
+        file: path.join(dir, "strand.toml"),
+        bm25: false,
+        bm25Stemmer: "english",
+        mcp: false,
+        embeddingModel: "openai:text-embedding-3-small",
+        vector: { m: 32, efConstruction: 200, efSearch: 100, metric: "l2" },
+      },
+    });
+  });
+
+  test.each([
+    ['embedding_model = "gemini:text-embedding-004"', { embeddingModel: "gemini:text-embedding-004" }],
+    ['embedding_model = "local"', { embeddingModel: "local" }],
+    ['vector = { metric = "ip" }', { vector: { ...DEFAULT_CONFIG.vector, metric: "ip" } }],
+  ])("%s", (line, expected) => {
+    const dir = project({ "strand.toml": line });
+    expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), ...expected } });
+  });
+
+  test("unknown keys name the key and list the known ones", () => {
+    expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
+      "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
+      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, embedding_model, [vector])",
+      "<dir>/strand.toml: server: unknown key (known: bm25, bm25_stemmer, mcp, embedding_model, [vector])",
+    ]);
+  });
+
+  test("values of the wrong type or out of range", () => {
+    expect(
+      strandErrors(
+        ['bm25 = "yes"', "mcp = 1", 'bm25_stemmer = "porter"', "[vector]", "m = 16.0", "ef_construction = 0", "ef_search = -5", "metric = 3"].join("\n"),
+      ),
+    ).toEqual([
+      '<dir>/strand.toml: bm25: expected true or false, got "yes"',
+      '<dir>/strand.toml: bm25_stemmer: expected one of "none", "english", got "porter"',
+      "<dir>/strand.toml: mcp: expected true or false, got 1",
+      "<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 16",
+      "<dir>/strand.toml: vector.ef_construction: expected an integer from 1 to 1000000, got 0",
+      "<dir>/strand.toml: vector.ef_search: expected an integer from 1 to 1000000, got -5",
+      '<dir>/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got 3',
+    ]);
+    expect(strandErrors("vector = 3")).toEqual(["<dir>/strand.toml: vector: expected a table, got 3"]);
+    expect(strandErrors("[vector]\nm = 1")).toEqual(["<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1"]);
+  });
+
+  test("a bad metric", () => {
+    expect(strandErrors('[vector]\nmetric = "dot"')).toEqual(['<dir>/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got "dot"']);
+  });
+
+  test("an unknown embedding model string", () => {
+    const expected = (m: string) => `<dir>/strand.toml: embedding_model: unknown embedding model "${m}": expected "hash", "local", "openai:<model>" or "gemini:<model>"`;
+    for (const m of ["cohere:embed-v3", "openai:", "openai", "OPENAI:x", "gemini: x", ""]) {
+      expect(strandErrors(`embedding_model = ${JSON.stringify(m)}`)).toEqual([expected(m)]);
+    }
+    expect(strandErrors("embedding_model = true")).toEqual(["<dir>/strand.toml: embedding_model: expected a string, got true"]);
+  });
+
+  test("invalid TOML gives the position", () => {
+    expect(strandErrors("bm25 = \n")).toEqual(["<dir>/strand.toml:1:8: invalid TOML: Invalid TOML document: invalid value"]);
+  });
+
+  test("strand.toml wins over helix.toml", () => {
+    const dir = project({ "strand.toml": "mcp = false", "helix.toml": "[local.dev]\nmcp = true\nbm25 = false" });
+    expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), mcp: false } });
+  });
+});
+
+describe("helix.toml", () => {
+  const HELIX = `
+[project]
+name = "my-app"
+queries = "./db/"
+
+[local.dev]
+port = 6969
+build_mode = "debug"
+vector_config = { m = 32, ef_construction = 200, ef_search = 768 }
+graph_config = { secondary_indices = ["email"] }
+db_max_size_gb = 20
+mcp = false
+bm25 = false
+embedding_model = "openai:text-embedding-3-small"
+graphvis_node_label = "name"
+
+[cloud]
+`;
+
+  test("the [local.<instance>] section, with vector_config; other HelixDB settings are ignored", () => {
+    const dir = project({ "helix.toml": HELIX });
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: {
+        file: path.join(dir, "helix.toml"),
+        bm25: false,
+        bm25Stemmer: "none",
+        mcp: false,
+        embeddingModel: "openai:text-embedding-3-small",
+        vector: { m: 32, efConstruction: 200, efSearch: 768, metric: "cosine" },
+      },
+    });
+  });
+
+  test("a single instance of any name; several: the one named dev", () => {
+    let dir = project({ "helix.toml": "[local.staging]\nport = 9090\nbm25 = false" });
+    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: false } });
+    dir = project({ "helix.toml": "[local.staging]\nbm25 = false\n[local.dev]\nmcp = false" });
+    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: true, mcp: false } });
+    dir = project({ "helix.toml": "[local.a]\n[local.b]" });
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found a, b"]);
+    dir = project({ "helix.toml": '[project]\nname = "x"' });
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found none"]);
+  });
+
+  test("keys that are not HelixDB's, and bad values, name the key", () => {
+    const dir = project({
+      "helix.toml": '[local.dev]\nport = 6969\nvector_config = { m = "16", ef = 5 }\nbm25 = "on"\nembedding_model = "voyage:x"\nturbo = true\n[extras]\n',
+    });
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
+      "<dir>/helix.toml: extras: unknown key (Strand reads [local.<instance>]; also accepted: project, cloud, enterprise)",
+      '<dir>/helix.toml: local.dev.bm25: expected true or false, got "on"',
+      '<dir>/helix.toml: local.dev.embedding_model: unknown embedding model "voyage:x": expected "hash", "local", "openai:<model>" or "gemini:<model>"',
+      '<dir>/helix.toml: local.dev.vector_config.m: expected an integer from 2 to 1000000, got "16"',
+      "<dir>/helix.toml: local.dev.vector_config.ef: unknown key (known: m, ef_construction, ef_search)",
+      "<dir>/helix.toml: local.dev.turbo: unknown key (known: vector_config, bm25, mcp, embedding_model; ignored: port, build_mode, image, tag, storage, graph_config, db_max_size_gb, graphvis_node_label)",
+    ]);
+  });
+});
