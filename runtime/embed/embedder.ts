@@ -1,0 +1,65 @@
+// Embedding providers by model string (see model-name.ts). createEmbedder is called at startup:
+// an unknown model, a missing API key or a bad setting is an error value that stops startup,
+// never a fallback to another provider. At run time every provider failure is StrandError
+// EMBEDDING_FAILED (HTTP 502) with the provider's message (http.ts).
+import { geminiEmbedder } from "./gemini.js";
+import { hashEmbedder } from "./hash.js";
+import { DEFAULT_LOCAL_URL, localEmbedder } from "./local.js";
+import { parseModelName } from "./model-name.js";
+import { openaiEmbedder } from "./openai.js";
+
+export interface Embedder {
+  /** The model string it was created from. */
+  readonly model: string;
+  /** One vector per text, in order; batched where the provider's API allows. */
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+export type EmbedEnv = Readonly<Record<string, string | undefined>>;
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const OPENAI_URL = "https://api.openai.com";
+const GEMINI_URL = "https://generativelanguage.googleapis.com";
+
+export type EmbedderResult = { ok: true; embedder: Embedder } | { ok: false; error: string };
+
+/**
+ * Environment: OPENAI_API_KEY (required unless OPENAI_BASE_URL points elsewhere: Ollama and
+ * friends need none), OPENAI_BASE_URL, GEMINI_API_KEY (required), GEMINI_BASE_URL,
+ * STRAND_LOCAL_EMBED_URL, STRAND_EMBED_TIMEOUT_MS (default 30000).
+ */
+export function createEmbedder(model: string, env: EmbedEnv): EmbedderResult {
+  const parsed = parseModelName(model);
+  if (!parsed.ok) return parsed;
+  const timeout = timeoutFrom(env);
+  if (typeof timeout === "string") return { ok: false, error: timeout };
+  const set = (key: string): string | undefined => (env[key] === undefined || env[key] === "" ? undefined : env[key]);
+  const spec = parsed.spec;
+  switch (spec.provider) {
+    case "hash":
+      return { ok: true, embedder: hashEmbedder() };
+    case "local":
+      return { ok: true, embedder: localEmbedder(set("STRAND_LOCAL_EMBED_URL") ?? DEFAULT_LOCAL_URL, timeout) };
+    case "openai": {
+      const base = set("OPENAI_BASE_URL");
+      const key = set("OPENAI_API_KEY");
+      if (base === undefined && key === undefined) {
+        return { ok: false, error: `embedding model ${model} needs OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)` };
+      }
+      return { ok: true, embedder: openaiEmbedder(model, spec.model, base ?? OPENAI_URL, key, timeout) };
+    }
+    case "gemini": {
+      const key = set("GEMINI_API_KEY");
+      if (key === undefined) return { ok: false, error: `embedding model ${model} needs GEMINI_API_KEY` };
+      return { ok: true, embedder: geminiEmbedder(model, spec.model, set("GEMINI_BASE_URL") ?? GEMINI_URL, key, timeout) };
+    }
+  }
+}
+
+function timeoutFrom(env: EmbedEnv): number | string {
+  const raw = env.STRAND_EMBED_TIMEOUT_MS;
+  if (raw === undefined || raw === "") return DEFAULT_TIMEOUT_MS;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) return `STRAND_EMBED_TIMEOUT_MS must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`;
+  return n;
+}

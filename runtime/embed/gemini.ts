@@ -1,0 +1,33 @@
+// Google Gemini embeddings (Generative Language API, v1beta), key in the x-goog-api-key header:
+//   one text:   POST <base>/v1beta/models/<model>:embedContent
+//               {"content": {"parts": [{"text": "..."}]}}  →  {"embedding": {"values": [...]}}
+//   several:    POST <base>/v1beta/models/<model>:batchEmbedContents
+//               {"requests": [{"model": "models/<model>", "content": {"parts": [{"text": "..."}]}}, ...]}
+//               →  {"embeddings": [{"values": [...]}, ...]}  (in request order)
+// <base> is GEMINI_BASE_URL (default https://generativelanguage.googleapis.com).
+import { embeddingFailed, inBatches, postJson, vectorAt } from "./http.js";
+import type { Embedder } from "./embedder.js";
+
+/** The API's limit on requests per batchEmbedContents call. */
+const BATCH = 100;
+
+export function geminiEmbedder(name: string, model: string, base: string, apiKey: string, timeoutMs: number): Embedder {
+  const root = `${base.replace(/\/+$/, "")}/v1beta/models/${encodeURIComponent(model)}`;
+  const headers = { "x-goog-api-key": apiKey };
+  const content = (text: string) => ({ parts: [{ text }] });
+  return {
+    model: name,
+    embed: (texts) =>
+      inBatches(name, texts, BATCH, async (batch) => {
+        if (batch.length === 1) {
+          const json = await postJson({ model: name, url: `${root}:embedContent`, headers, body: { content: content(batch[0]!) }, timeoutMs });
+          return [vectorAt(name, (json as { embedding?: { values?: unknown } } | null)?.embedding?.values, "embedding.values")];
+        }
+        const requests = batch.map((text) => ({ model: `models/${model}`, content: content(text) }));
+        const json = await postJson({ model: name, url: `${root}:batchEmbedContents`, headers, body: { requests }, timeoutMs });
+        const embeddings = (json as { embeddings?: unknown } | null)?.embeddings;
+        if (!Array.isArray(embeddings)) throw embeddingFailed(name, "malformed response: no embeddings array");
+        return embeddings.map((e: unknown, i) => vectorAt(name, (e as { values?: unknown } | null)?.values, `embeddings[${i}].values`));
+      }),
+  };
+}

@@ -1,0 +1,87 @@
+// One JSON POST to an embedding provider. Every failure — network error, timeout, HTTP error
+// status, a body that is not JSON — becomes StrandError EMBEDDING_FAILED (502) carrying the
+// provider's own message when it sent one.
+import { StrandError } from "../errors.js";
+
+export interface PostOptions {
+  /** Names the provider in messages, e.g. "openai:text-embedding-3-small". */
+  model: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  timeoutMs: number;
+}
+
+const MAX_MESSAGE = 500;
+
+export function embeddingFailed(model: string, message: string): StrandError {
+  return new StrandError("EMBEDDING_FAILED", `embedding model ${model}: ${message}`);
+}
+
+export async function postJson(o: PostOptions): Promise<unknown> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(o.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...o.headers },
+      body: JSON.stringify(o.body),
+      signal: AbortSignal.timeout(o.timeoutMs),
+    });
+    text = await response.text();
+  } catch (error) {
+    const e = error as Error;
+    if (e.name === "TimeoutError" || e.name === "AbortError") throw embeddingFailed(o.model, `no response within ${o.timeoutMs} ms`);
+    const cause = (e as { cause?: { message?: unknown } }).cause;
+    const detail = typeof cause?.message === "string" ? `${e.message} (${cause.message})` : e.message;
+    throw embeddingFailed(o.model, `request failed: ${detail}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    if (!response.ok) throw embeddingFailed(o.model, `HTTP ${response.status}: ${clip(text)}`);
+    throw embeddingFailed(o.model, `the response is not JSON: ${clip(text)}`);
+  }
+  if (!response.ok) throw embeddingFailed(o.model, `HTTP ${response.status}: ${providerMessage(json) ?? clip(text)}`);
+  return json;
+}
+
+/** `{"error": {"message": ...}}` (OpenAI, Google) or `{"error": "..."}`. */
+function providerMessage(json: unknown): string | undefined {
+  if (typeof json !== "object" || json === null) return undefined;
+  const error = (json as { error?: unknown }).error;
+  if (typeof error === "string") return clip(error);
+  if (typeof error === "object" && error !== null) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === "string") return clip(message);
+  }
+  return undefined;
+}
+
+function clip(text: string): string {
+  const t = text.trim();
+  return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t;
+}
+
+/** A non-empty array of finite numbers, or a malformed-response error naming `what`. */
+export function vectorAt(model: string, value: unknown, what: string): number[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === "number" && Number.isFinite(x))) {
+    throw embeddingFailed(model, `malformed response: ${what} is not a non-empty array of numbers`);
+  }
+  return value as number[];
+}
+
+/** Splits texts into batches of at most `size`, embeds each in turn, and checks the count. */
+export async function inBatches(model: string, texts: readonly string[], size: number, embed: (batch: string[]) => Promise<number[][]>): Promise<number[][]> {
+  const out: number[][] = [];
+  for (let i = 0; i < texts.length; i += size) {
+    const batch = texts.slice(i, i + size);
+    const vectors = await embed(batch);
+    if (vectors.length !== batch.length) {
+      throw embeddingFailed(model, `malformed response: ${vectors.length} embeddings for ${batch.length} texts`);
+    }
+    out.push(...vectors);
+  }
+  return out;
+}
