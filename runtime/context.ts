@@ -169,6 +169,20 @@ export class TxnQueryContext implements QueryContext {
     return this.recordsByLabel(this.dbs.nodes, label);
   }
 
+  nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start = 0, end?: number): NodeItem[] {
+    this.schema.node(label);
+    seq.checkRange(start, end ?? start);
+    const out: NodeItem[] = [];
+    if (end === start) return out;
+    let matched = 0;
+    for (const { value } of this.scan(this.dbs.nodes, [label])) {
+      if (!predicate(value)) continue;
+      if (matched++ >= start) out.push(value);
+      if (matched === end) break; // leaving the loop closes lmdb's cursor
+    }
+    return out;
+  }
+
   edgeById(label: string, id: string): EdgeItem {
     this.schema.edge(label);
     const rec = plausibleId(id) ? this.getEdge(label, id) : undefined;

@@ -27,6 +27,14 @@ export interface QueryContext {
   nodeById(label: string, id: string): NodeItem;
   /** All nodes of a label in id (= creation) order. */
   nodesByLabel(label: string): NodeItem[];
+  /**
+   * `N<T>::WHERE(p)` and `N<T>::WHERE(p)::RANGE(start, end)` in one pass over the label: the
+   * matches of `predicate` in id order, from the start-th (default 0) to before the end-th
+   * (default: all). Equal to `range(filter(nodesByLabel(label), predicate), start, end)`, but
+   * non-matching records are never kept and the scan stops at the end-th match, so the predicate
+   * is not evaluated (and cannot fail) on later nodes. Bounds as `range` (INVALID_VALUE).
+   */
+  nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start?: number, end?: number): NodeItem[];
   /** Nodes whose INDEX / UNIQUE INDEX field equals value, in id order. */
   nodesByIndex(label: string, field: string, value: PropValue): NodeItem[];
   edgeById(label: string, id: string): EdgeItem;

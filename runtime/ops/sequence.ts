@@ -15,13 +15,18 @@ function checkBound(name: "start" | "end", value: number): void {
   }
 }
 
-/** Elements start..end-1 (0-based, half-open). An end past the length is clamped. */
-export function range<T>(items: readonly T[], start: number, end: number): T[] {
+/** RANGE's bounds: integers >= 0, end not less than start (INVALID_VALUE otherwise). */
+export function checkRange(start: number, end: number): void {
   checkBound("start", start);
   checkBound("end", end);
   if (end < start) {
     throw new StrandError("INVALID_VALUE", `RANGE end (${end}) must not be less than start (${start})`);
   }
+}
+
+/** Elements start..end-1 (0-based, half-open). An end past the length is clamped. */
+export function range<T>(items: readonly T[], start: number, end: number): T[] {
+  checkRange(start, end);
   return items.slice(start, end);
 }
 
