@@ -100,9 +100,10 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
       ["", "p99 us", fixed(q.strand.p99Us, 0), fixed(q.floor.p99Us, 0), "", "", ""],
     );
   }
+  const http = report.read !== null || report.write !== null;
   const header =
-    `Strand bench: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ` +
-    `${int(options.records)} records, ${cpus().length} CPUs, node ${process.version}` +
+    `Strand bench: ${cpus().length} CPUs, node ${process.version}` +
+    (http ? `; HTTP: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ${int(options.records)} records` : "") +
     (t ? `; 2-hop: ${int(t.samples)} samples, graph built in ${fixed(t.buildSeconds, 1)} s` : "") +
     (s ? `; scans: ${int(s.samples)} calls per query and side, data built in ${fixed(s.buildSeconds, 1)} s` : "");
   return `${header}\n\n${table(rows)}\n`;
