@@ -180,7 +180,7 @@ function checkReturn(cx: Checker): IrReturns | null {
   if (ret.values.length === 1 && ret.values[0]!.kind === "Object") return { kind: "value", value: checkExpr(cx, ret.values[0]!) };
   const members: IrReturn[] = [];
   for (const expr of ret.values) {
-    const key = returnKey(expr, members.length);
+    const key = returnKey(expr);
     if (members.some((m) => m.key === key)) {
       cx.report("E307", `RETURN names '${key}' twice`, expr.span, "return an object literal to name members yourself: RETURN {a: .., b: ..}");
       continue;
@@ -192,10 +192,10 @@ function checkReturn(cx: Checker): IrReturns | null {
 }
 
 /** A returned variable (or traversal from one) is named after it; any other value is `data`. */
-function returnKey(expr: A.Expr, index: number): string {
+function returnKey(expr: A.Expr): string {
   if (expr.kind === "Ident") return expr.name;
   if (expr.kind === "Traversal" && expr.source.kind === "Var") return expr.source.name.name;
-  return index === 0 ? "data" : `data${index + 1}`;
+  return "data";
 }
 
 // ------------------------------------------------------------ #[model]

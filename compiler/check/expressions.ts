@@ -34,6 +34,9 @@ export interface ExprOptions {
   fieldValue?: boolean | "any";
 }
 
+/** Sources written without their type argument parse as calls. */
+const SOURCE_NAMES = ["AddN", "AddE", "AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25"];
+
 const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", "EQ", "NEQ", "GT", "GTE", "LT", "LTE", ...Object.keys(MATH_ARITY), ...AGGREGATE_FNS];
 
 export function checkExpr(cx: Checker, expr: A.Expr, options: ExprOptions = {}): Ir {
@@ -210,6 +213,10 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
     const allIntegers = args.every((a) => a.type.kind === "value" && isIntegerType(a.type.type));
     const integer = INTEGER_RESULT.has(name) || (INTEGER_PRESERVING.has(name) && allIntegers && args.length > 0);
     return { op: "math", fn: name, args, type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE) };
+  }
+  if (SOURCE_NAMES.includes(name)) {
+    cx.report("E209", `${name} needs a type argument`, expr.callee.span, `write ${name}<Type>(..)`);
+    return bad();
   }
   const guess = closest(name, CALLS);
   cx.report("E902", `unknown function '${name}'`, expr.callee.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
