@@ -702,7 +702,11 @@ export class TxnQueryContext implements QueryContext {
   }
 
   /** Set by the query runner when the project has an embedder (see embedding-lookup.ts). */
-  embeddings: EmbeddingLookup | null = null;
+  private embeddings: EmbeddingLookup | null = null;
+
+  useEmbeddings(lookup: EmbeddingLookup | null): void {
+    this.embeddings = lookup;
+  }
 
   embed(text: string, model: string | null): number[] {
     if (this.embeddings === null) throw new StrandError("EMBEDDING_FAILED", "Embed(..) needs an embedding model, and none is configured");

@@ -1,6 +1,7 @@
 // What generated query code calls. One QueryContext is bound to one LMDB transaction (read or
 // write) for the duration of one request; every method is synchronous. Generated modules import
 // this file for types only, so they can be loaded without resolving any runtime import.
+import type { EmbeddingLookup } from "./embedding-lookup.js";
 import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
 
 export type CompareOp = "EQ" | "NEQ" | "GT" | "GTE" | "LT" | "LTE";
@@ -172,6 +173,8 @@ export interface QueryContext {
    * inside a transaction: see embedding-lookup.ts for the speculative run that precedes it.
    */
   embed(text: string, model: string | null): number[];
+  /** Set by the query runner before a query runs; null when no embedding model is configured. */
+  useEmbeddings(lookup: EmbeddingLookup | null): void;
   /** Reciprocal rank fusion of ranked lists (matched by id); `score` becomes the fused score. */
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[];
   /** Maximal marginal relevance over vectors: diversifies a ranked list. */

@@ -3,6 +3,7 @@
 import { TxnQueryContext } from "../context.js";
 import type { QueryContext } from "../query-context.js";
 import type { SchemaDescriptor } from "../schema.js";
+import { migrateStore } from "./migrate.js";
 import { openDbs, type StoreDbs } from "./dbs.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./read-cache.js";
 import { lockDirectory } from "./dir-lock.js";
@@ -51,6 +52,8 @@ export class GraphStore {
     let dbs: StoreDbs | undefined;
     try {
       dbs = openDbs(options.path, options.mapSize);
+      // Before any index is loaded: migrated records are what the indexes must describe.
+      migrateStore(dbs, schema, options.schema);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
       const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
       let bm25: Bm25Index | null = null;
