@@ -21,6 +21,8 @@ export interface CompileDirOptions {
   runtimeImport?: string;
   /** Check only: no generated files (for `strand check`). */
   checkOnly?: boolean;
+  /** strand.toml `bm25`: false makes SearchBM25 a diagnostic. Default true. */
+  bm25?: boolean;
 }
 
 export function compileDir(dir: string, options: CompileDirOptions = {}): CompiledDir {
@@ -28,6 +30,7 @@ export function compileDir(dir: string, options: CompileDirOptions = {}): Compil
   const result = compileProject(sources, {
     runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     checkOnly: options.checkOnly ?? false,
+    bm25: options.bm25 ?? true,
   });
   const ok = result.ok && !hasErrors(result.diagnostics);
   return {

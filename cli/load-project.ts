@@ -4,7 +4,7 @@
 import { ts } from "ts-morph";
 import type { QueryModule } from "../runtime/query-module.js";
 import type { SchemaDescriptor } from "../runtime/schema.js";
-import { compileDir } from "./compile-dir.js";
+import { compileDir, type CompileDirOptions } from "./compile-dir.js";
 import { ProjectError } from "./sources.js";
 
 export interface LoadedProject {
@@ -36,8 +36,8 @@ const TRANSPILE_OPTIONS: ts.TranspileOptions = {
   reportDiagnostics: true,
 };
 
-export async function loadProject(dir: string): Promise<LoadedProject> {
-  const compiled = compileDir(dir);
+export async function loadProject(dir: string, options: Pick<CompileDirOptions, "bm25"> = {}): Promise<LoadedProject> {
+  const compiled = compileDir(dir, options);
   if (!compiled.ok || compiled.result.schema === null) {
     const errors = compiled.result.diagnostics.filter((d) => d.severity === "error").length;
     throw new CompileFailed(compiled.report, Math.max(errors, 1));

@@ -1,8 +1,11 @@
 // `strand check [dir]`: diagnostics with source snippets on stderr; exit 1 on any error.
 import { compileDir, countErrors } from "../compile-dir.js";
+import { readProjectConfig } from "../project-config.js";
 
 export function runCheck(dir: string): number {
-  const compiled = compileDir(dir, { checkOnly: true });
+  const config = readProjectConfig(dir);
+  if (config === null) return 1;
+  const compiled = compileDir(dir, { checkOnly: true, bm25: config.bm25 });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));

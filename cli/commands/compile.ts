@@ -4,10 +4,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileDir, countErrors } from "../compile-dir.js";
+import { readProjectConfig } from "../project-config.js";
 import { displayPath } from "../sources.js";
 
 export function runCompile(dir: string, outDir: string, runtimeImport: string): number {
-  const compiled = compileDir(dir, { runtimeImport });
+  const config = readProjectConfig(dir);
+  if (config === null) return 1;
+  const compiled = compileDir(dir, { runtimeImport, bm25: config.bm25 });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));

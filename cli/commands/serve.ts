@@ -1,9 +1,12 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
 import { mkdirSync } from "node:fs";
+import { createEmbedder } from "../../runtime/embed/embedder.js";
+import { embeddersFor } from "../../runtime/embed/embedders.js";
 import { startServer, type RunningServer } from "../../runtime/http/server.js";
 import { GraphStore } from "../../runtime/store/graph-store.js";
 import { CompileFailed, loadProject } from "../load-project.js";
+import { readProjectConfig } from "../project-config.js";
 import { displayPath } from "../sources.js";
 
 export interface ServeOptions {
@@ -17,9 +20,18 @@ export interface ServeOptions {
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
+  // strand.toml (or helix.toml) and the embedding provider first: a bad setting stops startup.
+  const config = readProjectConfig(options.dir);
+  if (config === null) return 1;
+  const embedder = createEmbedder(config.embeddingModel, process.env);
+  if (!embedder.ok) {
+    process.stderr.write(`strand: ${embedder.error}\n`);
+    return 1;
+  }
+
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(options.dir);
+    project = await loadProject(options.dir, { bm25: config.bm25 });
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     process.stderr.write(`${error.report}\n${error.message}; not serving\n`);
@@ -34,6 +46,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
       path: options.dataDir,
       schema: project.schema,
       ...(options.cacheEntries === undefined ? {} : { cacheEntries: options.cacheEntries }),
+      bm25: config.bm25,
+      bm25Stemmer: config.bm25Stemmer,
+      vector: config.vector,
     });
   } catch (error) {
     process.stderr.write(`strand: cannot open the data directory ${displayPath(options.dataDir)}: ${(error as Error).message}\n`);
@@ -47,6 +62,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
       queries: project.queries,
       apiKey: options.apiKey,
       bodyLimitBytes: options.bodyLimitBytes,
+      embedders: embeddersFor(embedder.embedder, process.env),
+      mcp: config.mcp,
+      vectorMetric: config.vector.metric,
       port: options.port,
       host: options.host,
     });

@@ -52,7 +52,8 @@ const checkModel = (s: string): string | null => {
   return r.ok ? null : r.error;
 };
 
-export function loadProjectConfig(projectDir: string): ConfigResult {
+/** `show` renders the file's path in messages (e.g. relative to the working directory). */
+export function loadProjectConfig(projectDir: string, show: (file: string) => string = (f) => f): ConfigResult {
   for (const [name, read] of [
     ["strand.toml", strandConfig],
     ["helix.toml", helixConfig],
@@ -63,19 +64,19 @@ export function loadProjectConfig(projectDir: string): ConfigResult {
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
-      return { ok: false, errors: [`${file}: cannot read: ${(error as Error).message}`] };
+      return { ok: false, errors: [`${show(file)}: cannot read: ${(error as Error).message}`] };
     }
-    return read(text, file);
+    return read(text, file, show(file));
   }
   return { ok: true, config: { ...DEFAULT_CONFIG } };
 }
 
-function parseToml(text: string, file: string): { ok: true; table: TomlTable } | { ok: false; errors: string[] } {
+function parseToml(text: string, shown: string): { ok: true; table: TomlTable } | { ok: false; errors: string[] } {
   try {
     return { ok: true, table: parse(text, { integersAsBigInt: true }) };
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
-    return { ok: false, errors: [`${file}:${error.line}:${error.column}: invalid TOML: ${error.message.split("\n")[0]}`] };
+    return { ok: false, errors: [`${shown}:${error.line}:${error.column}: invalid TOML: ${error.message.split("\n")[0]}`] };
   }
 }
 
@@ -84,11 +85,11 @@ function result(config: ProjectConfig, errors: string[]): ConfigResult {
 }
 
 /** strand.toml: the keys above and nothing else. */
-export function strandConfig(text: string, file: string): ConfigResult {
-  const parsed = parseToml(text, file);
+export function strandConfig(text: string, file: string, shown = file): ConfigResult {
+  const parsed = parseToml(text, shown);
   if (!parsed.ok) return parsed;
   const errors: string[] = [];
-  const top = new TomlReader(parsed.table, `${file}: `, errors);
+  const top = new TomlReader(parsed.table, `${shown}: `, errors);
   const d = DEFAULT_CONFIG;
   const vector = top.table("vector");
   const config: ProjectConfig = {
@@ -114,11 +115,11 @@ const HELIX_IGNORED_TOP = ["project", "cloud", "enterprise"];
 const HELIX_IGNORED_INSTANCE = ["port", "build_mode", "image", "tag", "storage", "graph_config", "db_max_size_gb", "graphvis_node_label"];
 
 /** helix.toml: the `[local.<instance>]` section (the only one, or `dev`). */
-export function helixConfig(text: string, file: string): ConfigResult {
-  const parsed = parseToml(text, file);
+export function helixConfig(text: string, file: string, shown = file): ConfigResult {
+  const parsed = parseToml(text, shown);
   if (!parsed.ok) return parsed;
   const errors: string[] = [];
-  const top = new TomlReader(parsed.table, `${file}: `, errors);
+  const top = new TomlReader(parsed.table, `${shown}: `, errors);
   top.ignore(...HELIX_IGNORED_TOP);
   const local = top.table("local");
   top.rejectUnknown(`Strand reads [local.<instance>]; also accepted: ${HELIX_IGNORED_TOP.join(", ")}`);
@@ -126,7 +127,7 @@ export function helixConfig(text: string, file: string): ConfigResult {
   const name = instances.length === 1 ? instances[0]! : instances.includes("dev") ? "dev" : null;
   if (name === null) {
     const found = instances.length === 0 ? "none" : instances.join(", ");
-    errors.push(`${file}: local: expected one [local.<instance>] section or [local.dev], found ${found}`);
+    errors.push(`${shown}: local: expected one [local.<instance>] section or [local.dev], found ${found}`);
     return result(DEFAULT_CONFIG, errors);
   }
   local.ignore(...instances);

@@ -1,0 +1,96 @@
+// strand.toml / helix.toml through the built CLI: check passes `bm25` to the compiler, serve
+// stops on a bad setting or an embedding model it cannot serve, and serves SearchBM25 otherwise.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { call, CLI, startStrand, tempDir } from "./support/server.js";
+
+const work = tempDir("strand-cli-config-");
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const SCHEMA = "N::Doc { title: String, body: String }\n";
+const QUERIES = `
+QUERY AddDoc(title: String, body: String) =>
+    doc <- AddN<Doc>({title: title, body: body})
+    RETURN doc
+
+QUERY Find(q: String, k: I64) =>
+    docs <- SearchBM25<Doc>(q, k)
+    RETURN docs
+`;
+
+/** A project folder `name` under the work dir with the .hx files and the given config files. */
+function project(name: string, config: Record<string, string>): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "schema.hx"), SCHEMA);
+  writeFileSync(join(dir, "queries.hx"), QUERIES);
+  for (const [file, text] of Object.entries(config)) writeFileSync(join(dir, file), text);
+  return dir;
+}
+
+/** Runs the CLI in the work dir without any provider key in the environment. */
+function strand(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const env = { ...process.env };
+  for (const k of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY"]) delete env[k];
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: work, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("project configuration in the CLI", () => {
+  it("check: bm25 = false makes SearchBM25 an error (strand.toml and helix.toml)", () => {
+    project("on", {});
+    expect(strand(["check", "on"])).toEqual({ status: 0, stdout: "ok: 2 queries, 1 types\n", stderr: "" });
+    for (const [name, config] of [
+      ["off", { "strand.toml": "bm25 = false\n" }],
+      ["helix-off", { "helix.toml": "[project]\nname = \"x\"\n\n[local.dev]\nport = 6969\nbm25 = false\n" }],
+    ] as const) {
+      project(name, config);
+      const r = strand(["check", name]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`${name}/queries.hx:7:13: error E310: SearchBM25 needs the keyword index, which this project disables`);
+    }
+  });
+
+  it("check, compile and serve stop on a bad setting, naming file and key", () => {
+    project("bad", { "strand.toml": '[vector]\nmetric = "dot"\nm = 1\n' });
+    const expected =
+      'strand: bad/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1\n' +
+      'strand: bad/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got "dot"\n';
+    expect(strand(["check", "bad"])).toEqual({ status: 1, stdout: "", stderr: expected });
+    expect(strand(["compile", "bad", "--out", join(work, "bad-out")])).toEqual({ status: 1, stdout: "", stderr: expected });
+    expect(strand(["serve", "bad", "--port", "0", "--data", join(work, "bad-data")])).toEqual({ status: 1, stdout: "", stderr: expected });
+  });
+
+  it("serve stops when the embedding model cannot be served", () => {
+    project("nokey", { "strand.toml": 'embedding_model = "openai:text-embedding-3-small"\n' });
+    expect(strand(["serve", "nokey", "--port", "0", "--data", join(work, "nokey-data")])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: embedding model openai:text-embedding-3-small needs OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)\n",
+    });
+  });
+
+  it("serve: SearchBM25 over HTTP with the configured stemmer", async () => {
+    const dir = project("served", { "strand.toml": 'bm25_stemmer = "english"\nmcp = false\n' });
+    const server = await startStrand({ project: dir });
+    try {
+      const added = await call(server, "AddDoc", { title: "Running graphs", body: "connected nodes" });
+      expect(added.status).toBe(200);
+      await call(server, "AddDoc", { title: "Cooking", body: "slow beans" });
+      const found = await call(server, "Find", { q: "run connection", k: 5 });
+      expect(found.status).toBe(200);
+      // Stemmed, the documents are "run graph connect node" and "cook slow bean": N 2, avglen 3.5;
+      // both query terms have df 1, idf ln(1 + 1.5/1.5) = ln 2, and tf 1 in a document of 4 terms.
+      const each = (Math.LN2 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 4) / 3.5));
+      const docs = (found.body as { docs: { title: string; score: number }[] }).docs;
+      expect(docs.map((d) => d.title)).toEqual(["Running graphs"]);
+      expect(Math.abs(docs[0]!.score - 2 * each)).toBeLessThan(1e-9);
+      // mcp = false: the agent endpoints are not served.
+      expect((await fetch(`${server.url}/mcp`, { method: "POST" })).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});
