@@ -107,6 +107,8 @@ export type IrNode =
   | { op: "not"; operand: Ir }
   | { op: "exists"; input: Ir }
   | { op: "math"; fn: MathFn; args: Ir[] }
+  /** one member of each projected object of a list (aggregating a saved one-field projection) */
+  | { op: "pluck"; input: Ir; name: string }
   | { op: "aggregate"; fn: AggregateFn; input: Ir }
   /** the id of a single item (or of each item of a list), or an ID value passed through */
   | { op: "idOf"; input: Ir };

@@ -181,7 +181,7 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
         cx.report("E209", "Embed takes one text, e.g. Embed(question)", expr.span);
         return bad();
       }
-      const text = checkValueFor(cx, expr.args[0]!.value, STRING_VALUE, "the text to embed");
+      const text = checkValueFor(cx, expr.args[0]!.value, STRING_VALUE, "the text to embed", true);
       return { op: "embed", text, model: null, type: value(VECTOR_VALUE) };
     }
     case "RerankRRF":
@@ -204,6 +204,10 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
   }
   if (isMathFn(name)) {
     const arity = MATH_ARITY[name];
+    if ((name === "MIN" || name === "MAX") && expr.args.length === 1) {
+      cx.report("E206", `${name} takes two numbers, or one list of numbers such as ${name}(_::Out<Rated>::{stars})`, expr.args[0]!.span);
+      return bad();
+    }
     if (expr.args.length !== arity) {
       cx.report("E209", `${name} takes ${arity} argument${arity === 1 ? "" : "s"}, found ${expr.args.length}`, expr.span);
       return bad();
@@ -240,7 +244,13 @@ function checkCompareCall(cx: Checker, expr: A.Expr & { kind: "Call" }, cmp: Com
 }
 
 /** SUM/AVG/MIN/MAX/COUNT over a list of values (or COUNT over items); null when `arg` is not a list. */
-function aggregate(cx: Checker, fn: AggregateFn, arg: Ir, span: A.Span): Ir | null {
+function aggregate(cx: Checker, fn: AggregateFn, input: Ir, span: A.Span): Ir | null {
+  let arg = input;
+  // A saved one-field projection (`tokens <- ..::{n}` then `SUM(tokens)`) aggregates that field.
+  if (arg.type.kind === "object" && arg.type.card === "many" && arg.type.fields.length === 1 && arg.type.base === undefined) {
+    const only = arg.type.fields[0]!;
+    if (only.type.kind === "value") arg = { op: "pluck", input: arg, name: only.name, type: { kind: "values", type: only.type.type } };
+  }
   const t = arg.type;
   if (fn === "COUNT" && (t.kind === "items" || t.kind === "values")) return { op: "count", input: arg, type: COUNT_TYPE };
   if (t.kind !== "values") {
@@ -260,9 +270,13 @@ function aggregate(cx: Checker, fn: AggregateFn, arg: Ir, span: A.Span): Ir | nu
 
 /** A condition: an expression of boolean type. */
 export function checkCondition(cx: Checker, expr: A.Expr): Ir {
-  const ir = checkExpr(cx, expr);
+  const ir = checkExpr(cx, expr, { fieldValue: true });
   if (ir.type.kind === "error" || ir.type.kind === "boolean") return ir;
-  if (ir.type.kind === "value" && ir.type.type.kind === "scalar" && ir.type.type.name === "Boolean") return ir;
+  if (ir.type.kind === "value" && ir.type.type.kind === "scalar" && ir.type.type.name === "Boolean") {
+    // A Boolean field may be absent: only true passes.
+    if (ir.type.nullable !== true) return ir;
+    return { op: "compare", cmp: "EQ", left: ir, right: { op: "literal", value: true, type: value(ir.type.type) }, type: BOOLEAN_TYPE };
+  }
   cx.report("E212", `expected a condition, but this is ${describeStatic(ir.type)}`, expr.span, "compare it, e.g. _::{age}::GT(18), or test a traversal with EXISTS(..)");
   return bad();
 }
@@ -276,11 +290,15 @@ export function checkNumber(cx: Checker, expr: A.Expr, what: string): Ir {
   return bad();
 }
 
-/** A value written into a field or compared with one. */
-export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: string): Ir {
+/**
+ * A value written into a field or compared with one. `required`: an optional parameter (which
+ * may be absent) is refused, as where a missing value has no meaning (a search text, a lookup).
+ */
+export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: string, required = false): Ir {
   const ir = checkExpr(cx, expr, { expected: type, fieldValue: true });
   const t = ir.type;
   if (t.kind === "error") return ir;
+  if (required && ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, what);
   if (t.kind === "value") {
     if (!assignable(t.type, type) && !(isNumericType(t.type) && isNumericType(type))) {
       cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeValueType(t.type)}`, expr.span);
@@ -302,7 +320,8 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, expectedLabel?: string): 
   if (t.kind === "error") return ir;
   if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, "an id");
   if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
-  if (t.kind === "items" && t.card === "one") {
+  // One item, or zero-or-one (a UNIQUE INDEX lookup, ::FIRST): absent, it names nothing (404).
+  if (t.kind === "items" && t.card !== "many") {
     if (expectedLabel !== undefined && t.label !== expectedLabel) {
       cx.report("E204", `expected a ${expectedLabel}, but this is a ${t.label}`, expr.span);
       return bad();

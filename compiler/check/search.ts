@@ -26,7 +26,7 @@ export function checkSearchBM25(cx: Checker, label: string, source: A.Source & {
     cx.report("E209", `SearchBM25 takes a text and a limit, e.g. SearchBM25<${label}>(text, 10)`, source.span);
     return bad();
   }
-  const text = checkValueFor(cx, source.args[0]!.value, STRING_VALUE, "the search text");
+  const text = checkValueFor(cx, source.args[0]!.value, STRING_VALUE, "the search text", true);
   const limit = checkIntegerArg(cx, source.args[1]!.value, "the limit");
   const kind = cx.schema.vectors.has(label) ? "vector" : "node";
   return { op: "searchBM25", label, text, limit, type: items(kind, label, "many") };

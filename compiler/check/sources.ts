@@ -70,7 +70,7 @@ function checkIndexLookup(cx: Checker, item: ItemKind, label: string, arg: A.Exp
     cx.report("E111", `field '${field.name}' of ${label} is not indexed, so it cannot be looked up`, entry.key.span, `declare it as 'INDEX ${field.name}: ...' in ${letter}::${label}`);
     return bad();
   }
-  const value = checkValueFor(cx, entry.value, field.type, `field '${field.name}'`);
+  const value = checkValueFor(cx, entry.value, field.type, `the value of '${field.name}' to look up`, true);
   return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, field.index === "unique" ? "optional" : "many") };
 }
 

@@ -176,13 +176,19 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `(${emitList(ir.input, ctx)}.length > 0)`;
     case "math":
       return `db.math(${q(ir.fn)}, [${ir.args.map((a) => emitExpr(a, ctx)).join(", ")}])`;
-    case "aggregate":
-      return `db.aggregate(${q(ir.fn)}, ${emitExpr(ir.input, ctx)})`;
+    case "pluck":
+      return `${emitExpr(ir.input, ctx)}.map((o) => o${propertyAccess(ir.name).startsWith("[") ? "" : "."}${propertyAccess(ir.name)})`;
+    case "aggregate": {
+      const call = `db.aggregate(${q(ir.fn)}, ${emitExpr(ir.input, ctx)})`;
+      // SUM and COUNT of an empty list are 0, never null.
+      return ir.type.kind === "value" && ir.type.nullable === true ? call : `(${call} ?? 0)`;
+    }
     case "idOf": {
       const t = ir.input.type;
       if (t.kind !== "items") return emitExpr(ir.input, ctx);
       if (t.card === "one") return `${emitExpr(ir.input, ctx)}.id`;
-      if (t.card === "optional") return `(${emitExpr(ir.input, ctx)}?.id ?? null)`;
+      // Absent, an id in an id position names nothing: the lookup answers 404 for "(none)".
+      if (t.card === "optional") return `(${emitExpr(ir.input, ctx)}?.id ?? ${ir.type.kind === "value" && ir.type.nullable === true ? "null" : '"(none)"'})`;
       return `${emitList(ir.input, ctx)}.map((v) => v.id)`;
     }
   }
