@@ -10,6 +10,12 @@ import { createApp } from "../runtime/http/index.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import type { QueryModule } from "../runtime/query-module.js";
 import { matchJson, parseCaseFile, substitute } from "./support/case-file.js";
+import { createEmbedder } from "../runtime/embed/embedder.js";
+import { embeddersFor } from "../runtime/embed/embedders.js";
+
+const created = createEmbedder("hash", {});
+if (!created.ok) throw new Error(created.error);
+const hashEmbedder = created.embedder;
 
 const dir = path.join(import.meta.dirname, "conformance");
 const files = fs.readdirSync(dir).filter((f) => f.endsWith(".case")).sort();
@@ -35,7 +41,8 @@ describe("conformance corpus", () => {
       for (const f of compiled.files.filter((g) => g.path.startsWith("queries/"))) queries.push(await importQueryModule(f.path, f.text));
       const store = GraphStore.open({ path: fs.mkdtempSync(path.join(tmpRoot, "db-")), schema: compiled.schema! });
       try {
-        const app = createApp({ store, queries, schema: compiled.schema! });
+        // The project default: the built-in offline `hash` embedding model.
+        const app = createApp({ store, queries, schema: compiled.schema!, embedders: embeddersFor(hashEmbedder, {}) });
         const bindings = new Map<string, unknown>();
         for (const call of testCase.calls) {
           const response = await app.request(`/${call.query}`, {
