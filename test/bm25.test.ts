@@ -6,7 +6,7 @@ import { isStrandError } from "../runtime/errors.js";
 import type { NodeItem, Props } from "../runtime/items.js";
 import type { QueryContext } from "../runtime/query-context.js";
 import type { SchemaDescriptor, ValueType } from "../runtime/schema.js";
-import { CAPACITY } from "../runtime/search/postings.js";
+import { SEALED_CAPACITY, TAIL_CAPACITY } from "../runtime/search/postings.js";
 import { GraphStore, type GraphStoreOptions } from "../runtime/store/graph-store.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -59,15 +59,23 @@ interface Hit {
   score: number;
 }
 
+interface Corpus {
+  docs: readonly NodeItem[];
+  toks: string[][];
+}
+
+const corpus = (docs: readonly NodeItem[]): Corpus => ({ docs, toks: docs.map((d) => oracleTokens(docText(d))) });
+
 /** BM25 over `docs` (all documents of one type), ranked, ties by id, at most `limit`. */
-function oracle(docs: readonly NodeItem[], query: string, limit: number): Hit[] {
-  const toks = docs.map((d) => oracleTokens(docText(d)));
-  const n = docs.length;
+function oracle(docs: readonly NodeItem[] | Corpus, query: string, limit: number): Hit[] {
+  const c = "toks" in docs ? docs : corpus(docs);
+  const toks = c.toks;
+  const n = toks.length;
   const avg = toks.reduce((sum, t) => sum + t.length, 0) / n;
   const terms = [...new Set(oracleTokens(query))];
   const dfs = terms.map((term) => toks.filter((t) => t.includes(term)).length);
   const hits: Hit[] = [];
-  docs.forEach((doc, i) => {
+  c.docs.forEach((doc, i) => {
     let score = 0;
     let matched = false;
     for (const [j, term] of terms.entries()) {
@@ -335,7 +343,7 @@ describe("writes keep the index in step", () => {
   });
 });
 
-describe("many documents: posting blocks seal, split, shrink and empty", () => {
+describe("many documents: posting blocks seal, merge, split, shrink and empty", () => {
   const VOCAB = Array.from({ length: 40 }, (_, i) => `w${i}`);
   /** Zipf-like: low word numbers are frequent, so w0..w3 appear in hundreds of documents. */
   const word = (r: Random): string => VOCAB[Math.floor(VOCAB.length * r() ** 3)]!;
@@ -343,7 +351,7 @@ describe("many documents: posting blocks seal, split, shrink and empty", () => {
   const randomDoc = (r: Random): Props => ({ title: words(r, 4), body: words(r, 25), tags: Array.from({ length: Math.floor(r() * 3) }, () => word(r)) });
 
   function checkQueries(store: GraphStore, r: Random): void {
-    const docs = all(store, "Doc");
+    const docs = corpus(all(store, "Doc"));
     for (let i = 0; i < 12; i++) {
       const q = `${word(r)} ${word(r)} ${i % 3 === 0 ? "absent" : word(r)}`;
       expectHits(search(store, "Doc", q), oracle(docs, q, 1000));
@@ -354,15 +362,17 @@ describe("many documents: posting blocks seal, split, shrink and empty", () => {
   test("random adds, updates and drops agree with the oracle", async () => {
     const r = seededRandom(42);
     const { store } = newStore();
-    // Several batches so the frequent terms' tails seal many times.
-    for (let batch = 0; batch < 5; batch++) await addAll(store, "Doc", Array.from({ length: 150 }, () => randomDoc(r)));
-    expect(all(store, "Doc").length).toBeGreaterThan(4 * CAPACITY);
+    // Several batches: the frequent terms (w0 is in ~99% of documents, w1 in ~70%) seal their
+    // tails many times, merging them into sealed blocks until those are full.
+    for (let batch = 0; batch < 7; batch++) await addAll(store, "Doc", Array.from({ length: 200 }, () => randomDoc(r)));
+    expect(all(store, "Doc").length).toBeGreaterThan(SEALED_CAPACITY + 2 * TAIL_CAPACITY);
     checkQueries(store, r);
 
-    // Updates re-insert old documents into the middle of long lists (blocks split).
+    // Updates re-insert old documents into the middle of long lists: a document that gains w1
+    // lands in a full sealed block, which splits.
     let docs = all(store, "Doc");
     await store.write((db) => {
-      for (let i = 0; i < 200; i++) db.updateNodes([docs[Math.floor(r() * docs.length)]!], randomDoc(r));
+      for (let i = 0; i < 300; i++) db.updateNodes([docs[Math.floor(r() * docs.length)]!], randomDoc(r));
     });
     checkQueries(store, r);
 
@@ -370,7 +380,7 @@ describe("many documents: posting blocks seal, split, shrink and empty", () => {
     docs = all(store, "Doc");
     await store.write((db) => db.drop(docs.filter(() => r() < 0.3)));
     docs = all(store, "Doc");
-    await store.write((db) => db.drop(docs.slice(-CAPACITY - 20)));
+    await store.write((db) => db.drop(docs.slice(-TAIL_CAPACITY - 20)));
     checkQueries(store, r);
     await addAll(store, "Doc", Array.from({ length: 50 }, () => randomDoc(r)));
     checkQueries(store, r);

@@ -20,7 +20,7 @@ import type { NodeItem } from "../items.js";
 import type { SchemaDescriptor } from "../schema.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY } from "../store/keys.js";
-import { atLeastKth, idf, termScore } from "./bm25-score.js";
+import { accumulate, idf, topDocs } from "./bm25-score.js";
 import { documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
 import { blockEntries, ENTRY, insertPosting, MAX_DOC_NO, removePosting, termRange } from "./postings.js";
 import { createTokenizer, type Stemmer, type Tokenizer } from "./tokenizer.js";
@@ -47,20 +47,6 @@ const MARKER_VERSION = 1;
 
 export interface Bm25Options {
   stemmer: Stemmer;
-}
-
-/**
- * Adds one block's term contributions to `scores` (indexed by docNo), recording first-time
- * documents in `matched`. Every contribution is > 0 (idf > 0 since df <= N; tf >= 1), so a
- * score of 0 means "not seen yet". Kept small and monomorphic: this is the hot loop.
- */
-function accumulate(e: Uint32Array, idfValue: number, avgLen: number, scores: Float64Array, matched: number[]): void {
-  for (let i = 0; i < e.length; i += ENTRY) {
-    const docNo = e[i]!;
-    const prev = scores[docNo]!;
-    if (prev === 0) matched.push(docNo);
-    scores[docNo] = prev + termScore(idfValue, e[i + 1]!, e[i + 2]!, avgLen);
-  }
 }
 
 export class Bm25Index {
@@ -177,7 +163,6 @@ export class Bm25Index {
     const read: RangeOptions | undefined = transaction ? { transaction } : undefined;
 
     const scores = new Float64Array(stats.nextDocNo);
-    const matched: number[] = [];
     for (const term of terms) {
       const blocks: Uint32Array[] = [];
       let df = 0;
@@ -188,10 +173,10 @@ export class Bm25Index {
       }
       if (df === 0) continue;
       const w = idf(stats.docs, df);
-      for (const e of blocks) accumulate(e, w, avgLen, scores, matched);
+      for (const e of blocks) accumulate(e, w, avgLen, scores);
     }
 
-    const hits: ScoredId[] = atLeastKth(matched, scores, limit).map((docNo) => {
+    const hits: ScoredId[] = topDocs(scores, limit).map((docNo) => {
       const id = this.dbs.bm25Ids.get([label, docNo], read);
       if (id === undefined) throw new Error(`bm25: no id for ${label} document ${docNo}`);
       return { id, score: scores[docNo]! };

@@ -1,15 +1,17 @@
 // Posting lists in LMDB: for each (label, term), the documents containing the term as entries
 // (docNo, tf, len) of three little-endian u32, sorted by docNo and packed into blocks, so a
-// query reads a term's whole list in about df/128 range steps instead of df.
+// query reads a term's whole list in about df/1024 range steps instead of df.
 //
 //   bm25_post [label, term, firstDocNo] → a sealed block (its first entry's docNo is the key)
 //             [label, term, TAIL]       → the tail block, the last one; it exists iff the term
 //                                        has any posting
 //
 // A new document has the highest docNo of its type, so indexing it appends to the tail: one get
-// and one put per distinct term; a full tail (CAPACITY entries) is sealed and a new tail begins.
-// Re-indexing an updated document inserts into the middle: a block that overflows splits in two.
-// A block that empties is deleted; when the tail empties, the last sealed block becomes the tail.
+// and one put of at most TAIL_CAPACITY entries per distinct term. A full tail is sealed: merged
+// into the last sealed block while that stays within SEALED_CAPACITY (one larger rewrite per
+// TAIL_CAPACITY appends), else stored as a new sealed block; a new tail begins. Re-indexing an
+// updated document inserts into the middle: a block over its capacity splits in two. A block
+// that empties is deleted; when the tail empties, the last sealed block becomes the tail.
 // Storing the document length in every posting keeps scoring to this one range read; an update
 // rewrites all of a document's postings anyway.
 import type { Database, RangeOptions } from "lmdb";
@@ -18,7 +20,10 @@ import { MAX_KEY, type Key } from "../store/keys.js";
 
 export type PostingsDb = Database<Uint8Array, Key>;
 
-export const CAPACITY = 128;
+/** Entries in the tail, which every new document of the term rewrites. */
+export const TAIL_CAPACITY = 128;
+/** Entries in a sealed block: few, large blocks make a long list few range steps. */
+export const SEALED_CAPACITY = 1024;
 /** Words per entry: docNo, tf, len. */
 export const ENTRY = 3;
 /** docNos are u32, so this key sorts after every sealed block. */
@@ -117,8 +122,8 @@ class TermList {
       return;
     }
     const e = ref.entries;
-    if (ref.tail && docNo > lastDoc(e) && count(e) >= CAPACITY) {
-      this.db.putSync([...this.prefix, firstDoc(e)], encode(e));
+    if (ref.tail && docNo > lastDoc(e) && count(e) >= TAIL_CAPACITY) {
+      this.seal(e);
       this.db.putSync(this.tailKey, encode(entry));
       return;
     }
@@ -160,11 +165,24 @@ class TermList {
     }
   }
 
+  /** Stores a full tail's entries as sealed: appended to the last sealed block if they fit. */
+  private seal(tail: Uint32Array): void {
+    const last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
+    if (last === undefined || count(last.entries) + count(tail) > SEALED_CAPACITY) {
+      this.db.putSync([...this.prefix, firstDoc(tail)], encode(tail));
+      return;
+    }
+    const merged = new Uint32Array(last.entries.length + tail.length);
+    merged.set(last.entries);
+    merged.set(tail, last.entries.length);
+    this.db.putSync(last.key, encode(merged));
+  }
+
   /** Writes a changed block back: re-keyed when its first docNo changed, split when over capacity. */
   private store(ref: BlockRef, entries: Uint32Array): void {
     if (!ref.tail && (entries.length === 0 || firstDoc(entries) !== ref.key[2])) this.db.removeSync(ref.key);
     if (entries.length === 0) return;
-    const parts = count(entries) > CAPACITY ? split(entries) : [entries];
+    const parts = count(entries) > (ref.tail ? TAIL_CAPACITY : SEALED_CAPACITY) ? split(entries) : [entries];
     parts.forEach((part, i) => {
       const isTail = ref.tail && i === parts.length - 1;
       this.db.putSync(isTail ? this.tailKey : [...this.prefix, firstDoc(part)], encode(part));
