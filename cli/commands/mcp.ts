@@ -3,12 +3,10 @@
 // project in process and opens the store like `serve` (so the data directory must not be served
 // at the same time: one process per data directory). stdout carries only protocol messages;
 // diagnostics go to stderr. Runs until stdin closes or SIGINT/SIGTERM.
-import { mkdirSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createProtocolServer } from "../../runtime/mcp/protocol.js";
 import { McpService } from "../../runtime/mcp/service.js";
-import { GraphStore } from "../../runtime/store/graph-store.js";
-import { CompileFailed, loadProject } from "../load-project.js";
+import { openProject } from "../open-project.js";
 import { displayPath } from "../sources.js";
 
 export interface McpOptions {
@@ -18,30 +16,16 @@ export interface McpOptions {
 }
 
 export async function runMcp(options: McpOptions): Promise<number> {
-  let project: Awaited<ReturnType<typeof loadProject>>;
-  try {
-    project = await loadProject(options.dir);
-  } catch (error) {
-    if (!(error instanceof CompileFailed)) throw error;
-    process.stderr.write(`${error.report}\n${error.message}; not serving\n`);
+  const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "starting the MCP server");
+  if (opened === null) return 1;
+  const { config, project, store, embedders } = opened;
+
+  if (!config.mcp) {
+    process.stderr.write("strand: mcp = false in the project configuration; not starting the MCP server\n");
+    await store.close();
     return 1;
   }
-  if (project.warnings !== "") process.stderr.write(`${project.warnings}\n`);
-
-  let store: GraphStore;
-  try {
-    mkdirSync(options.dataDir, { recursive: true });
-    store = GraphStore.open({
-      path: options.dataDir,
-      schema: project.schema,
-      ...(options.cacheEntries === undefined ? {} : { cacheEntries: options.cacheEntries }),
-    });
-  } catch (error) {
-    process.stderr.write(`strand: cannot open the data directory ${displayPath(options.dataDir)}: ${(error as Error).message}\n`);
-    return 1;
-  }
-
-  const service = new McpService({ store, schema: project.schema, queries: project.queries });
+  const service = new McpService({ store, schema: project.schema, queries: project.queries, embedders, vectorMetric: config.vector.metric });
   const server = createProtocolServer(service);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -1,12 +1,7 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
-import { mkdirSync } from "node:fs";
-import { createEmbedder } from "../../runtime/embed/embedder.js";
-import { embeddersFor } from "../../runtime/embed/embedders.js";
 import { startServer, type RunningServer } from "../../runtime/http/server.js";
-import { GraphStore } from "../../runtime/store/graph-store.js";
-import { CompileFailed, loadProject } from "../load-project.js";
-import { readProjectConfig } from "../project-config.js";
+import { openProject } from "../open-project.js";
 import { displayPath } from "../sources.js";
 
 export interface ServeOptions {
@@ -20,40 +15,10 @@ export interface ServeOptions {
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
-  // strand.toml (or helix.toml) and the embedding provider first: a bad setting stops startup.
-  const config = readProjectConfig(options.dir);
-  if (config === null) return 1;
-  const embedder = createEmbedder(config.embeddingModel, process.env);
-  if (!embedder.ok) {
-    process.stderr.write(`strand: ${embedder.error}\n`);
-    return 1;
-  }
-
-  let project: Awaited<ReturnType<typeof loadProject>>;
-  try {
-    project = await loadProject(options.dir, { bm25: config.bm25 });
-  } catch (error) {
-    if (!(error instanceof CompileFailed)) throw error;
-    process.stderr.write(`${error.report}\n${error.message}; not serving\n`);
-    return 1;
-  }
-  if (project.warnings !== "") process.stderr.write(`${project.warnings}\n`);
-
-  let store: GraphStore;
-  try {
-    mkdirSync(options.dataDir, { recursive: true });
-    store = GraphStore.open({
-      path: options.dataDir,
-      schema: project.schema,
-      ...(options.cacheEntries === undefined ? {} : { cacheEntries: options.cacheEntries }),
-      bm25: config.bm25,
-      bm25Stemmer: config.bm25Stemmer,
-      vector: config.vector,
-    });
-  } catch (error) {
-    process.stderr.write(`strand: cannot open the data directory ${displayPath(options.dataDir)}: ${(error as Error).message}\n`);
-    return 1;
-  }
+  // strand.toml (or helix.toml), the embedding provider, the project, the store: a bad setting stops startup.
+  const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving");
+  if (opened === null) return 1;
+  const { config, project, store, embedders } = opened;
   let server: RunningServer;
   try {
     server = await startServer({
@@ -62,7 +27,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       queries: project.queries,
       apiKey: options.apiKey,
       bodyLimitBytes: options.bodyLimitBytes,
-      embedders: embeddersFor(embedder.embedder, process.env),
+      embedders,
       mcp: config.mcp,
       vectorMetric: config.vector.metric,
       port: options.port,

@@ -1,0 +1,54 @@
+// What `serve` and `mcp --stdio` both do before they answer anything: read strand.toml (or
+// helix.toml), create the embedding provider, compile the project, and open its store with the
+// configured keyword and vector settings. Every failure is printed and yields null (exit 1).
+import { mkdirSync } from "node:fs";
+import type { ProjectConfig } from "../runtime/config/project-config.js";
+import { createEmbedder } from "../runtime/embed/embedder.js";
+import { embeddersFor } from "../runtime/embed/embedders.js";
+import type { EmbedderFor } from "../runtime/query-runner.js";
+import { GraphStore } from "../runtime/store/graph-store.js";
+import { CompileFailed, loadProject } from "./load-project.js";
+import { readProjectConfig } from "./project-config.js";
+import { displayPath } from "./sources.js";
+
+export interface OpenedProject {
+  config: ProjectConfig;
+  project: Awaited<ReturnType<typeof loadProject>>;
+  store: GraphStore;
+  embedders: EmbedderFor;
+}
+
+export async function openProject(dir: string, dataDir: string, cacheEntries: number | undefined, purpose: string): Promise<OpenedProject | null> {
+  const config = readProjectConfig(dir);
+  if (config === null) return null;
+  const embedder = createEmbedder(config.embeddingModel, process.env);
+  if (!embedder.ok) {
+    process.stderr.write(`strand: ${embedder.error}\n`);
+    return null;
+  }
+  let project: Awaited<ReturnType<typeof loadProject>>;
+  try {
+    project = await loadProject(dir, { bm25: config.bm25 });
+  } catch (error) {
+    if (!(error instanceof CompileFailed)) throw error;
+    process.stderr.write(`${error.report}\n${error.message}; not ${purpose}\n`);
+    return null;
+  }
+  if (project.warnings !== "") process.stderr.write(`${project.warnings}\n`);
+  let store: GraphStore;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    store = GraphStore.open({
+      path: dataDir,
+      schema: project.schema,
+      ...(cacheEntries === undefined ? {} : { cacheEntries }),
+      bm25: config.bm25,
+      bm25Stemmer: config.bm25Stemmer,
+      vector: config.vector,
+    });
+  } catch (error) {
+    process.stderr.write(`strand: cannot open the data directory ${displayPath(dataDir)}: ${(error as Error).message}\n`);
+    return null;
+  }
+  return { config, project, store, embedders: embeddersFor(embedder.embedder, process.env) };
+}
