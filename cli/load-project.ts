@@ -11,6 +11,8 @@ export interface LoadedProject {
   schema: SchemaDescriptor;
   /** In generated-file order (sorted by name). */
   queries: QueryModule[];
+  /** the embedding models named by `#[model("..")]`, checked at startup */
+  models: string[];
   /** Formatted warnings (empty when none). */
   warnings: string;
 }
@@ -45,7 +47,8 @@ export async function loadProject(dir: string, options: Pick<CompileDirOptions, 
   const files = [...compiled.queryFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const queries: QueryModule[] = [];
   for (const file of files) queries.push(await importQueryModule(file.path, file.text));
-  return { schema: compiled.result.schema, queries, warnings: compiled.report };
+  const models = [...new Set(compiled.result.queries.flatMap((q) => (q.model === null ? [] : [q.model])))];
+  return { schema: compiled.result.schema, queries, warnings: compiled.report, models };
 }
 
 /** Transpiles one generated query file and evaluates it as an ES module. */

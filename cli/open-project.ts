@@ -35,6 +35,14 @@ export async function openProject(dir: string, dataDir: string, cacheEntries: nu
     return null;
   }
   if (project.warnings !== "") process.stderr.write(`${project.warnings}\n`);
+  // A #[model("..")] this environment cannot serve stops startup, like embedding_model does.
+  for (const model of project.models) {
+    const created = createEmbedder(model, process.env);
+    if (!created.ok) {
+      process.stderr.write(`strand: #[model("${model}")]: ${created.error}\n`);
+      return null;
+    }
+  }
   let store: GraphStore;
   try {
     mkdirSync(dataDir, { recursive: true });

@@ -72,6 +72,17 @@ describe("project configuration in the CLI", () => {
     });
   });
 
+  it("serve and mcp --stdio stop when a query's #[model(..)] cannot be served", () => {
+    const dir = project("model", {});
+    writeFileSync(join(dir, "ask.hx"), 'V::Chunk { text: String }\n#[model("gemini:text-embedding-004")]\nQUERY Ask(q: String) =>\n    hits <- SearchV<Chunk>(Embed(q), 3)\n    RETURN hits\n');
+    const expected = 'strand: #[model("gemini:text-embedding-004")]: embedding model gemini:text-embedding-004 needs GEMINI_API_KEY\n';
+    const serve = strand(["serve", "model", "--port", "0", "--data", join(work, "model-data")]);
+    expect({ status: serve.status, stderr: serve.stderr.split("\n").filter((l) => l.startsWith("strand:")).join("\n") + "\n" }).toEqual({ status: 1, stderr: expected });
+    const mcp = strand(["mcp", "--stdio", "model", "--data", join(work, "model-data2")]);
+    expect(mcp.status).toBe(1);
+    expect(mcp.stderr).toContain(expected);
+  });
+
   it("serve: SearchBM25 over HTTP with the configured stemmer", async () => {
     const dir = project("served", { "strand.toml": 'bm25_stemmer = "english"\nmcp = false\n' });
     const server = await startStrand({ project: dir });
