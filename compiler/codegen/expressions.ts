@@ -131,16 +131,26 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return sameCardinality(`db.${ir.end}(${emitList(ir.input, ctx)})`, ir.input.type, ir.type, ctx);
     case "count":
       return `db.count(${emitList(ir.input, ctx)})`;
-    case "range":
+    case "range": {
+      const scan = labelScan(ir.input);
+      if (scan !== null) return cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`, { ...scan.type, card: "many" }, ctx);
       return `db.range(${emitList(ir.input, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`;
+    }
     case "order":
       return `db.order(${emitList(ir.input, ctx)}, ${emitLambda(ir.key, ctx)}, ${q(ir.direction)})`;
-    case "first":
+    case "first": {
+      const scan = labelScan(ir.input);
+      if (scan !== null) return `db.first(${cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, 0, 1)`, { ...scan.type, card: "many" }, ctx)})`;
       return `db.first(${emitList(ir.input, ctx)})`;
+    }
     case "dedup":
       return `db.dedup(${emitList(ir.input, ctx)})`;
     case "filter": {
-      const filtered = `db.filter(${emitList(ir.input, ctx)}, ${emitLambda(ir.predicate, ctx)})`;
+      const scan = labelScan(ir);
+      const filtered =
+        scan !== null
+          ? cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)})`, { ...scan.type, card: "many" }, ctx)
+          : `db.filter(${emitList(ir.input, ctx)}, ${emitLambda(ir.predicate, ctx)})`;
       return ir.type.kind === "items" && ir.type.card === "many" ? filtered : `db.first(${filtered})`;
     }
     case "intersect":
@@ -217,6 +227,15 @@ function emitProject(ir: Ir & { op: "project" }, ctx: ExpressionContext): string
     return `db.first(list(${emitExpr(ir.input, ctx)}).map(${fn}))`;
   }
   return `[${emitExpr(ir.input, ctx)}].map(${fn})[0]!`;
+}
+
+/**
+ * `N<T>::WHERE(p)` (nodes or vectors): one pass over the label that keeps only matches, so
+ * RANGE and FIRST after it stop early instead of decoding every record first.
+ */
+function labelScan(ir: Ir): { label: string; predicate: Lambda; type: StaticType & { kind: "items" } } | null {
+  if (ir.op !== "filter" || ir.input.op !== "byLabel" || ir.input.item === "edge" || ir.type.kind !== "items" || ir.type.card !== "many") return null;
+  return { label: ir.input.label, predicate: ir.predicate, type: ir.type };
 }
 
 /** An expression that evaluates to an array of the items `ir` holds. */
