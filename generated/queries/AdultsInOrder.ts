@@ -6,7 +6,7 @@ export type AdultsInOrderParams = { min_age: number };
 /** The JSON response of POST /AdultsInOrder. */
 export type AdultsInOrderResult = { users: User[] };
 function run(db: QueryContext, params: AdultsInOrderParams): AdultsInOrderResult {
-  const users = db.order(db.filter((db.nodesByLabel("User") as User[]), (it0) => db.compare("GTE", db.prop(it0, "age"), params.min_age)), (it0) => db.prop(it0, "age"), "asc");
+  const users = db.order((db.nodesWhere("User", (it0) => db.compare("GTE", (db.prop(it0, "age") as number | null), params.min_age)) as User[]), (it0) => (db.prop(it0, "age") as number | null), "asc");
   return { users };
 }
 

@@ -6,7 +6,7 @@ export type CheapestRouteParams = { from: string; to: string };
 /** The JSON response of POST /CheapestRoute. */
 export type CheapestRouteResult = { paths: Path[] };
 function run(db: QueryContext, params: CheapestRouteParams): CheapestRouteResult {
-  const paths = db.shortestPath([(db.nodeById("User", params.from) as User)], "Follows", { to: params.to }, (it0) => db.prop(it0, "weight"));
+  const paths = db.shortestPath([(db.nodeById("User", params.from) as User)], "Follows", { to: params.to }, (it0) => (db.prop(it0, "weight") as number));
   return { paths };
 }
 

@@ -6,7 +6,7 @@ export type ListUsersParams = { start: number; end: number };
 /** The JSON response of POST /ListUsers. */
 export type ListUsersResult = { users: User[] };
 function run(db: QueryContext, params: ListUsersParams): ListUsersResult {
-  const users = db.range(db.order((db.nodesByLabel("User") as User[]), (it0) => db.prop(it0, "handle"), "asc"), params.start, params.end);
+  const users = db.range(db.order((db.nodesByLabel("User") as User[]), (it0) => (db.prop(it0, "handle") as string | null), "asc"), params.start, params.end);
   return { users };
 }
 

@@ -6,7 +6,7 @@ export type OldestFollowedParams = { id: string };
 /** The JSON response of POST /OldestFollowed. */
 export type OldestFollowedResult = { user: User | null };
 function run(db: QueryContext, params: OldestFollowedParams): OldestFollowedResult {
-  const user = db.first(db.order((db.out([(db.nodeById("User", params.id) as User)], "Follows") as User[]), (it0) => db.prop(it0, "age"), "desc"));
+  const user = db.first(db.order((db.out([(db.nodeById("User", params.id) as User)], "Follows") as User[]), (it0) => (db.prop(it0, "age") as number | null), "desc"));
   return { user };
 }
 

@@ -6,7 +6,7 @@ export type PostsOfParams = { id: string };
 /** The JSON response of POST /PostsOf. */
 export type PostsOfResult = { posts: Post[] };
 function run(db: QueryContext, params: PostsOfParams): PostsOfResult {
-  const posts = db.order((db.out([(db.nodeById("User", params.id) as User)], "Wrote") as Post[]), (it0) => db.prop(it0, "created"), "desc");
+  const posts = db.order((db.out([(db.nodeById("User", params.id) as User)], "Wrote") as Post[]), (it0) => (db.prop(it0, "created") as string), "desc");
   return { posts };
 }
 
