@@ -11,8 +11,8 @@ type Hnsw = InstanceType<typeof HierarchicalNSW>;
 /** The exact copy is kept up to twice the exact-search limit, so it is not rebuilt back and forth. */
 export const EXACT_COPY_LIMIT = 2 * EXACT_LIMIT;
 const INITIAL_CAPACITY = 1024;
-/** Fixed seed: the same inserts build the same graph. */
-const RANDOM_SEED = 100;
+/** Fixed seed: the same inserts build the same graph (bench/vector.ts builds its raw index with it too). */
+export const RANDOM_SEED = 100;
 
 export interface IndexedVector {
   readonly slot: number;
