@@ -52,7 +52,13 @@ function checkQuery(cx: Checker): QueryIr | null {
 function checkAttributes(cx: Checker): { mcp: boolean; model: string | null } {
   let mcp = false;
   let model: string | null = null;
+  const seen = new Set<string>();
   for (const attr of cx.query.attributes) {
+    if (seen.has(attr.name.name)) {
+      cx.report("E306", `attribute '#[${attr.name.name}]' is given twice`, attr.span);
+      continue;
+    }
+    seen.add(attr.name.name);
     if (attr.name.name === "mcp" && attr.args.length === 0) mcp = true;
     else if (attr.name.name === "model" && attr.args.length === 1 && attr.args[0]!.kind === "String") model = attr.args[0]!.value;
     else cx.report("E306", `unknown attribute '#[${attr.name.name}]'`, attr.span, `known attributes: #[mcp], #[model("<provider:model>")]`);

@@ -139,8 +139,12 @@ export function resolveValueType(type: TypeExpr, diagnostics: Diagnostic[]): Val
       return element === null ? null : { kind: "array", element };
     }
     case "ObjectType": {
-      const fields = [];
+      const fields: { name: string; type: ValueType; optional: boolean }[] = [];
       for (const f of type.fields) {
+        if (fields.some((g) => g.name === f.name.name)) {
+          diagnostics.push(error("E105", `field '${f.name.name}' is declared twice in this object type`, f.name.span));
+          return null;
+        }
         const t = resolveValueType(f.type, diagnostics);
         if (t === null) return null;
         fields.push({ name: f.name.name, type: t, optional: f.optional });

@@ -50,7 +50,12 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
   if (type.kind !== "scalar") return { ok: false, message: `a ${literal.kind.toLowerCase()} literal is not ${want}` };
   switch (literal.kind) {
     case "String":
-      if (type.name === "String" || type.name === "ID") return { ok: true, value: literal.value };
+      if (type.name === "String") return { ok: true, value: literal.value };
+      if (type.name === "ID") {
+        return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(literal.value)
+          ? { ok: true, value: literal.value.toLowerCase() }
+          : { ok: false, message: `"${literal.value}" is not an ID (a UUID such as "0193b4c2-…")` };
+      }
       if (type.name === "Date") {
         const time = Date.parse(literal.value);
         return Number.isNaN(time)
@@ -59,6 +64,9 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
       }
       return { ok: false, message: `expected ${want}, found a string` };
     case "Number": {
+      if (Number.isInteger(literal.value) && !Number.isSafeInteger(literal.value)) {
+        return { ok: false, message: `${literal.raw} is too large to be represented exactly (beyond ±2^53)` };
+      }
       const range = INTEGER_RANGES[type.name];
       if (range !== undefined) {
         if (!Number.isInteger(literal.value)) return { ok: false, message: `expected an integer (${want}), found ${literal.raw}` };

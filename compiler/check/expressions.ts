@@ -86,6 +86,10 @@ export function checkLiteral(cx: Checker, literal: A.Literal, expected: ValueTyp
     case "String":
       return { op: "literal", value: literal.value, type: value(STRING_VALUE) };
     case "Number":
+      if (!literal.isFloat && !Number.isSafeInteger(literal.value)) {
+        cx.report("E201", `${literal.raw} is too large to be represented exactly (beyond ±2^53)`, literal.span);
+        return bad();
+      }
       return { op: "literal", value: literal.value, type: value({ kind: "scalar", name: literal.isFloat ? "F64" : "I64" }) };
     case "Boolean":
       return { op: "literal", value: literal.value, type: value({ kind: "scalar", name: "Boolean" }) };
@@ -300,7 +304,9 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
   if (t.kind === "error") return ir;
   if (required && ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, what);
   if (t.kind === "value") {
-    if (!assignable(t.type, type) && !(isNumericType(t.type) && isNumericType(type))) {
+    // Computed numbers (math, aggregates) are checked at run time when written to an integer field.
+    const computed = ir.op === "math" || ir.op === "aggregate" || ir.op === "count";
+    if (!assignable(t.type, type) && !(computed && isNumericType(t.type) && isNumericType(type))) {
       cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeValueType(t.type)}`, expr.span);
       return bad();
     }
@@ -356,6 +362,10 @@ export function checkVectorArg(cx: Checker, expr: A.Expr, what: string): Ir {
   const t = ir.type;
   if (t.kind === "error") return ir;
   if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, what);
+  if (ir.op === "arrayLit" && ir.elements.length === 0) {
+    cx.report("E206", `${what} is empty; a vector has at least one number`, expr.span);
+    return bad();
+  }
   if (t.kind === "value" && t.type.kind === "array" && isNumericType(t.type.element)) return ir;
   cx.report("E206", `${what} must be a vector ([F64]) or Embed(text), but this is ${describeStatic(t)}`, expr.span);
   return bad();

@@ -80,7 +80,14 @@ export function checkRerankMMR(cx: Checker, input: Ir, step: A.Step & { kind: "C
   let distance: (typeof DISTANCES)[number] = "cosine";
   for (const [i, arg] of step.args.entries()) {
     const name = arg.name?.name ?? (i === 0 ? "lambda" : i === 1 ? "distance" : "");
-    if (name === "lambda") lambda = checkNumber(cx, arg.value, "lambda");
+    if (name === "lambda") {
+      const v = arg.value;
+      if (v.kind === "Literal" && v.literal.kind === "Number" && (v.literal.value < 0 || v.literal.value > 1)) {
+        cx.report("E209", `lambda is between 0 and 1 (1 = relevance only, 0 = diversity only), found ${v.literal.raw}`, v.span);
+        return bad();
+      }
+      lambda = checkNumber(cx, v, "lambda");
+    }
     else if (name === "distance") {
       const v = arg.value;
       if (v.kind !== "Literal" || v.literal.kind !== "String" || !(DISTANCES as readonly string[]).includes(v.literal.value)) {

@@ -190,6 +190,10 @@ function checkRange(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir
   }
   const start = checkIntegerArg(cx, step.args[0]!.value, "RANGE start");
   const end = checkIntegerArg(cx, step.args[1]!.value, "RANGE end");
+  if (start.op === "literal" && end.op === "literal" && typeof start.value === "number" && typeof end.value === "number" && end.value < start.value) {
+    cx.report("E205", `RANGE end (${end.value}) is before its start (${start.value})`, step.args[1]!.span);
+    return bad();
+  }
   return { op: "range", input, start, end, type: t.kind === "items" ? withCard(t, "many") : t };
 }
 
@@ -207,8 +211,9 @@ function checkOrder(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir
   }
   const key = checkItemLambda(cx, t, () => checkExpr(cx, step.args[0]!.value, { fieldValue: true }));
   if (key.body.type.kind === "error") return bad();
-  if (key.body.type.kind !== "value") {
-    cx.report("E206", `an ORDER key must be a value, but this is ${describeStatic(key.body.type)}`, step.args[0]!.span);
+  if (key.body.type.kind !== "value" || key.body.type.type.kind !== "scalar") {
+    const what = key.body.type.kind === "value" ? describeValueType(key.body.type.type) : describeStatic(key.body.type);
+    cx.report("E206", `an ORDER key must be a number, string, date, id or boolean, but this is ${what}`, step.args[0]!.span);
     return bad();
   }
   return { op: "order", input, key, direction: dir === "Asc" ? "asc" : "desc", type: withCard(t, "many") };
@@ -391,7 +396,12 @@ function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
       );
       return { ir: bad(), extra: 0 };
     }
-    weight = checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, step.args[0]!.value, "the weight"));
+    const w = step.args[0]!.value;
+    if (w.kind === "Literal" && w.literal.kind === "Number" && w.literal.value < 0) {
+      cx.report("E207", `a path weight must not be negative, found ${w.literal.raw}`, w.span);
+      return { ir: bad(), extra: 0 };
+    }
+    weight = checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, w, "the weight"));
     if (weight.body.type.kind === "error") {
       const last = cx.diagnostics[cx.diagnostics.length - 1];
       if (last !== undefined && last.code === "E214") last.code = "E207";
@@ -424,7 +434,7 @@ function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
     cx.report("E304", `::${name} must be followed by ::To(id) or ::From(id)`, step.span);
     return { ir: bad(), extra: 0 };
   }
-  const target = checkIdExpr(cx, next.args[0]!.value);
+  const target = checkIdExpr(cx, next.args[0]!.value, next.name.name === "To" ? edge.to : edge.from);
   return { ir: { op: "shortestPath", input, label, endpoint: next.name.name === "To" ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } }, extra: 1 };
 }
 

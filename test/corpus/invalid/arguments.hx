@@ -248,3 +248,27 @@ QUERY Bad() =>
     n <- N<User>::count
 //                ^ E902
     RETURN n
+
+// case: RANGE whose end is before its start
+QUERY Page() =>
+    users <- N<User>::RANGE(10, 5)
+//                              ^ E205
+    RETURN users
+
+// case: an MMR lambda outside 0..1
+QUERY Diverse(v: [F64]) =>
+    hits <- SearchV<Doc>(v, 10)::RerankMMR(lambda: 5)
+//                                                 ^ E209
+    RETURN hits
+
+// case: a field declared twice in a parameter's object type
+QUERY Bulk(p: {a: String, a: I64}) =>
+//                        ^ E105
+    RETURN NONE
+
+// case: an attribute given twice
+#[mcp]
+#[mcp]
+//^ E306
+QUERY Twice() =>
+    RETURN NONE

@@ -442,3 +442,45 @@ QUERY Bad(id: ID) =>
     DROP N<User>(id)::{handle}
 //       ^ E216
     RETURN NONE
+
+// case: a string literal that is not a UUID where an ID is expected
+QUERY Get() =>
+    user <- N<User>("not-a-uuid")
+//                  ^ E201
+    RETURN user
+
+// case: an integer literal beyond 2^53
+QUERY Big() =>
+    RETURN 123456789012345678901234567890
+//         ^ E201
+
+// case: an F64 parameter written to an integer field
+QUERY SetAge(id: ID, age: F64) =>
+    user <- N<User>(id)::UPDATE({age: age})
+//                                    ^ E206
+    RETURN user
+
+// case: an empty vector literal
+QUERY Near() =>
+    hits <- SearchV<PostVector>([], 3)
+//                              ^ E206
+    RETURN hits
+
+// case: ORDER by an array field
+QUERY ByTags() =>
+    users <- N<User>::ORDER<Asc>(_::{tags})
+//                               ^ E206
+    RETURN users
+
+// case: a path to a node of another type
+QUERY Path(a: ID, p: ID) =>
+    post <- N<Post>(p)
+    paths <- N<User>(a)::ShortestPath<Follows>::To(post)
+//                                                 ^ E204
+    RETURN paths
+
+// case: a negative literal path weight
+QUERY Path(a: ID, b: ID) =>
+    paths <- N<User>(a)::ShortestPathDijkstras<Follows>(-1)::To(b)
+//                                                      ^ E207
+    RETURN paths
