@@ -55,7 +55,7 @@ function checkAttributes(cx: Checker): { mcp: boolean; model: string | null } {
   const seen = new Set<string>();
   for (const attr of cx.query.attributes) {
     if (seen.has(attr.name.name)) {
-      cx.report("E306", `attribute '#[${attr.name.name}]' is given twice`, attr.span);
+      cx.report("E306", `attribute '#[${attr.name.name}]' is given twice`, attr.name.span);
       continue;
     }
     seen.add(attr.name.name);
