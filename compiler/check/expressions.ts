@@ -325,6 +325,10 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, expectedLabel?: string): 
   const t = ir.type;
   if (t.kind === "error") return ir;
   if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, "an id");
+  if (t.kind === "value" && t.nullable === true) {
+    cx.report("E206", "this value may be absent, so it cannot name an item", expr.span, "declare the field without '?'");
+    return bad();
+  }
   if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
   // One item, or zero-or-one (a UNIQUE INDEX lookup, ::FIRST): absent, it names nothing (404).
   if (t.kind === "items" && t.card !== "many") {

@@ -484,3 +484,12 @@ QUERY Path(a: ID, b: ID) =>
     paths <- N<User>(a)::ShortestPathDijkstras<Follows>(-1)::To(b)
 //                                                      ^ E207
     RETURN paths
+
+// case: an optional object field used as an id
+QUERY Touch(xs: [{id?: ID}]) =>
+    FOR {id} IN xs {
+        u <- N<User>(id)
+//                   ^ E206
+        DROP u
+    }
+    RETURN NONE
