@@ -24,9 +24,22 @@ export interface BenchOptions {
   /** Timed calls per scan query and side (after `scanWarmup` untimed ones). */
   scanSamples: number;
   scanWarmup: number;
+  /** Vectors of the SearchV comparison with raw hnswlib (dim 128, uniform unit vectors). */
+  vectorCount: number;
+  /** Query vectors: recall@10 is over all of them, timed searches cycle through them. */
+  vectorQueries: number;
+  /** Timed searches per side and ef. */
+  vectorSearches: number;
+  /** Documents of the SearchBM25 benchmark (bench/bm25.ts). */
+  bm25Docs: number;
+  bm25Queries: number;
   skipHttp: boolean;
   skipTraversal: boolean;
   skipScan: boolean;
+  skipVector: boolean;
+  /** Run the vector comparison in process only (no SearchV/AddV over HTTP). */
+  skipVectorHttp: boolean;
+  skipBm25: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -43,11 +56,16 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --samples <n>       timed 2-hop samples (default 20000)
   --scan-nodes <n>    people scanned by the WHERE-filtered scan and projection (default 100000)
   --scan-samples <n>  timed calls per scan query and side (default 20)
+  --vector-count <n>  vectors searched by SearchV vs raw hnswlib-node, dim 128 (default 20000)
+  --bm25-docs <n>     documents of the SearchBM25 corpus (default 100000)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
   --skip-traversal    skip the in-process 2-hop traversal
   --skip-scan         skip the in-process WHERE scan and projection
+  --skip-vector       skip SearchV/AddV (in process and over HTTP)
+  --skip-vector-http  run the SearchV comparison in process only
+  --skip-bm25         skip SearchBM25
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -62,11 +80,16 @@ const FLAGS = {
   samples: { type: "string" },
   "scan-nodes": { type: "string" },
   "scan-samples": { type: "string" },
+  "vector-count": { type: "string" },
+  "bm25-docs": { type: "string" },
   seed: { type: "string" },
   profile: { type: "string" },
   "skip-http": { type: "boolean" },
   "skip-traversal": { type: "boolean" },
   "skip-scan": { type: "boolean" },
+  "skip-vector": { type: "boolean" },
+  "skip-vector-http": { type: "boolean" },
+  "skip-bm25": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -104,9 +127,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     scanNodes: positive("scan-nodes", values["scan-nodes"], quick ? 10_000 : 100_000),
     scanSamples: positive("scan-samples", values["scan-samples"], quick ? 10 : 20),
     scanWarmup: quick ? 2 : 3,
+    vectorCount: positive("vector-count", values["vector-count"], quick ? 6_000 : 20_000),
+    vectorQueries: quick ? 100 : 500,
+    vectorSearches: quick ? 500 : 3_000,
+    bm25Docs: positive("bm25-docs", values["bm25-docs"], quick ? 10_000 : 100_000),
+    bm25Queries: quick ? 200 : 1_000,
     skipHttp: values["skip-http"] === true,
     skipTraversal: values["skip-traversal"] === true,
     skipScan: values["skip-scan"] === true,
+    skipVector: values["skip-vector"] === true,
+    skipVectorHttp: values["skip-vector-http"] === true,
+    skipBm25: values["skip-bm25"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

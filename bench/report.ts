@@ -5,6 +5,9 @@ import type { Comparison } from "./http-bench.js";
 import type { BenchOptions } from "./options.js";
 import type { ScanResult } from "./scan.js";
 import type { TraversalResult } from "./traversal.js";
+import { BM25_TARGET_P99_MS, renderBm25, type Bm25BenchResult } from "./bm25.js";
+import { VECTOR_TARGETS } from "./vector.js";
+import type { VectorBenchResult } from "./vector-suite.js";
 
 export const TARGETS = {
   readRatio: 0.6,
@@ -27,6 +30,8 @@ export interface BenchReport {
   write: Comparison | null;
   traversal: TraversalResult | null;
   scan: ScanResult | null;
+  vector: VectorBenchResult | null;
+  bm25: Bm25BenchResult | null;
 }
 
 export function verdicts(report: BenchReport): Verdict[] {
@@ -46,6 +51,14 @@ export function verdicts(report: BenchReport): Verdict[] {
   for (const q of report.scan?.queries ?? []) {
     out.push({ name: `${q.query} ratio`, target: `<= ${TARGETS.scanRatio}`, value: q.ratio, pass: q.ratio <= TARGETS.scanRatio });
   }
+  if (report.vector) {
+    const ratio = report.vector.inProcess.headline.ratio;
+    out.push({ name: "SearchV in-process / raw hnswlib QPS", target: `>= ${VECTOR_TARGETS.searchRatio}`, value: ratio, pass: ratio >= VECTOR_TARGETS.searchRatio });
+    const add = report.vector.http?.add.strand.requestsPerSec;
+    if (add !== undefined) out.push({ name: "AddV inserts/s over HTTP", target: `>= ${VECTOR_TARGETS.addPerSec}`, value: add, pass: add >= VECTOR_TARGETS.addPerSec });
+  }
+  const bm25 = report.bm25?.timings.find((t) => t.terms === 3);
+  if (bm25) out.push({ name: "SearchBM25 3-term p99 ms", target: `<= ${BM25_TARGET_P99_MS}`, value: bm25.p99Ms, pass: bm25.p99Ms <= BM25_TARGET_P99_MS });
   return out;
 }
 
@@ -60,11 +73,11 @@ function table(rows: string[][]): string {
   return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join("\n");
 }
 
-function httpRows(c: Comparison, unit: string, ratioTarget: number, p99Target: number | null): string[][] {
+function httpRows(c: Comparison, unit: string, ratioTarget: number | null, p99Target: number | null): string[][] {
   const invalid = c.valid ? "" : " (INVALID: errors/non-2xx)";
   const ratios = c.roundRatios.map((r) => fixed(r)).join(" / ");
   const rows = [
-    [`${c.title}${invalid}`, `${unit}`, int(c.strand.requestsPerSec), int(c.floor.requestsPerSec), `${fixed(c.ratio)}x (${ratios})`, `>= ${ratioTarget}x`, verdict(c.ratio >= ratioTarget)],
+    [`${c.title}${invalid}`, `${unit}`, int(c.strand.requestsPerSec), int(c.floor.requestsPerSec), `${fixed(c.ratio)}x (${ratios})`, ratioTarget === null ? "" : `>= ${ratioTarget}x`, ratioTarget === null ? "" : verdict(c.ratio >= ratioTarget)],
     ["", "p50 ms (median)", String(c.strand.p50Ms), String(c.floor.p50Ms), "", "", ""],
     ["", "p99 ms (worst)", String(c.strand.p99Ms), String(c.floor.p99Ms), "", p99Target === null ? "" : `<= ${p99Target} ms`, p99Target === null ? "" : verdict(c.strand.p99Ms <= p99Target)],
   ];
@@ -100,13 +113,37 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
       ["", "p99 us", fixed(q.strand.p99Us, 0), fixed(q.floor.p99Us, 0), "", "", ""],
     );
   }
+  if (report.vector) rows.push(...vectorRows(report.vector));
   const http = report.read !== null || report.write !== null;
   const header =
     `Strand bench: ${cpus().length} CPUs, node ${process.version}` +
     (http ? `; HTTP: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ${int(options.records)} records` : "") +
     (t ? `; 2-hop: ${int(t.samples)} samples, graph built in ${fixed(t.buildSeconds, 1)} s` : "") +
-    (s ? `; scans: ${int(s.samples)} calls per query and side, data built in ${fixed(s.buildSeconds, 1)} s` : "");
-  return `${header}\n\n${table(rows)}\n`;
+    (s ? `; scans: ${int(s.samples)} calls per query and side, data built in ${fixed(s.buildSeconds, 1)} s` : "") +
+    (report.vector ? `; SearchV: ${report.vector.inProcess.data}, ${report.vector.inProcess.strandPath} path, ${report.vector.inProcess.queries} queries, ${int(report.vector.inProcess.searches)} timed searches per side and ef` : "");
+  return `${header}\n\n${table(rows)}\n${report.bm25 ? `\n${renderBm25(report.bm25)}\n` : ""}`;
+}
+
+/** SearchV per ef in process (strand vs raw hnswlib), then SearchV and AddV over HTTP (vs the vector floor). */
+function vectorRows(v: VectorBenchResult): string[][] {
+  const p = v.inProcess;
+  const rows: string[][] = [];
+  p.rows.forEach((r, i) => {
+    const title = i === 0 ? `SearchV in process vs raw hnswlib (${int(p.count)} x ${p.dim})` : "";
+    const metric = `QPS (recall@${p.k}) ef ${r.ef}${r.strandDefault ? " default" : ""}`;
+    const target = r.strandDefault ? `>= ${VECTOR_TARGETS.searchRatio}x` : "";
+    rows.push([title, metric, `${int(r.strand.qps)} (${fixed(r.strand.recall, 3)})`, `${int(r.raw.qps)} (${fixed(r.raw.recall, 3)})`, `${fixed(r.ratio)}x`, target, r.strandDefault ? verdict(r.ratio >= VECTOR_TARGETS.searchRatio) : ""]);
+  });
+  const h = p.headline;
+  rows.push(["", `p50 / p99 us ef ${h.ef}`, `${fixed(h.strand.p50Us, 0)} / ${fixed(h.strand.p99Us, 0)}`, `${fixed(h.raw.p50Us, 0)} / ${fixed(h.raw.p99Us, 0)}`, `same neighbours: ${fixed(h.agreement, 3)}`, "", ""]);
+  if (v.http) {
+    rows.push(...httpRows(v.http.search, "req/s", null, null));
+    rows.push(["", `recall@${p.k}`, fixed(v.http.recall.strand, 3), fixed(v.http.recall.floor, 3), `${v.http.recall.queries} queries`, "", ""]);
+    const add = v.http.add;
+    rows.push(...httpRows(add, "inserts/s", null, null));
+    rows.push(["", "acknowledged inserts/s", int(add.strand.requestsPerSec), "", "", `>= ${int(VECTOR_TARGETS.addPerSec)}/s`, verdict(add.strand.requestsPerSec >= VECTOR_TARGETS.addPerSec)]);
+  }
+  return rows;
 }
 
 export function renderJson(report: BenchReport, options: BenchOptions): string {
@@ -119,6 +156,8 @@ export function renderJson(report: BenchReport, options: BenchOptions): string {
     write: report.write,
     traversal: report.traversal,
     scan: report.scan,
+    vector: report.vector,
+    bm25: report.bm25,
     verdicts: verdicts(report),
   };
   return `BENCH_JSON ${JSON.stringify(json)}`;

@@ -4,6 +4,9 @@
 //   3. 2-hop traversal in process through GraphStore vs the same gets on raw lmdb
 //   4. WHERE-filtered scan and projection in process (generated query code) vs hand-written
 //      loops over the same LMDB data
+//   5. SearchV in process vs raw hnswlib-node on the same vectors, then SearchV and AddV over
+//      HTTP vs a vector floor server (vector-suite.ts)
+//   6. SearchBM25 p50/p99 in process on a Zipf corpus (bm25.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -22,6 +25,8 @@ import { startFloor, startStrand, type ChildServer } from "./servers.js";
 import { runTraversal } from "./traversal.js";
 import { runScan } from "./scan.js";
 import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
+import { runVectorBench } from "./vector-suite.js";
+import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -117,7 +122,7 @@ async function main(): Promise<number> {
   installCleanupHandlers();
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
-  const report: BenchReport = { read: null, write: null, traversal: null, scan: null };
+  const report: BenchReport = { read: null, write: null, traversal: null, scan: null, vector: null, bm25: null };
   let compile: CompileTiming[] = [];
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
@@ -151,12 +156,16 @@ async function main(): Promise<number> {
         log,
       });
     }
+    if (!options.skipVector) report.vector = await runVectorBench(options, root, log);
+    if (!options.skipBm25) {
+      report.bm25 = await benchBm25({ ...DEFAULT_BM25_OPTIONS, docs: options.bm25Docs, queries: options.bm25Queries }, log);
+    }
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(`\n${renderTable(report, options)}\n${renderCompile(compile)}\n${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n`);
-  const invalid = [report.read, report.write].some((c) => c !== null && !c.valid);
+  const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some((c) => c !== null && !c.valid);
   if (invalid) process.stderr.write("bench: some runs had connection errors or non-2xx responses; their figures are not valid\n");
   return invalid ? 1 : 0;
 }

@@ -21,7 +21,7 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-function captureOutput(child: ChildProcess, onText?: (all: string) => void): () => string {
+export function captureOutput(child: ChildProcess, onText?: (all: string) => void): () => string {
   let log = "";
   const append = (text: string): void => {
     log = (log + text).slice(-20_000);
@@ -32,7 +32,7 @@ function captureOutput(child: ChildProcess, onText?: (all: string) => void): () 
   return () => log;
 }
 
-function waitFor<T>(child: ChildProcess, what: string, output: () => string, attach: (done: (value: T) => void) => void): Promise<T> {
+export function waitFor<T>(child: ChildProcess, what: string, output: () => string, attach: (done: (value: T) => void) => void): Promise<T> {
   return new Promise<T>((resolveReady, reject) => {
     let settled = false;
     const finish = (error: Error | null, value?: T): void => {

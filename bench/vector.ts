@@ -25,17 +25,30 @@ export const VECTOR_TARGETS = {
   addPerSec: 1_000,
 } as const;
 
-export interface VectorInProcessSettings {
-  count: number;
-  dim: number;
-  /** Query vectors (recall is over all of them; timed calls cycle through them). */
-  queries: number;
+/** The data both sides search: vectors, queries and the queries' exact top-k (vector numbers). */
+export interface VectorFixture {
+  set: VectorSet;
+  queries: number[][];
+  truth: number[][];
   k: number;
+  groundTruthSeconds: number;
+}
+
+export function vectorFixture(seed: number, count: number, dim: number, queries: number, k: number): VectorFixture {
+  const random = seededRandom(seed);
+  const set = unitVectors(random, count, dim);
+  const querySet = unitVectors(random, queries, dim);
+  const list = Array.from({ length: queries }, (_, i) => vectorAt(querySet, i));
+  const t0 = performance.now();
+  const truth = list.map((q) => exactTopK(set, q, k));
+  return { set, queries: list, truth, k, groundTruthSeconds: (performance.now() - t0) / 1000 };
+}
+
+export interface VectorInProcessSettings {
   /** Timed searches per side and ef. */
   searches: number;
   /** Explicit breadths measured besides the default one. */
   efs: readonly number[];
-  seed: number;
   log: (line: string) => void;
 }
 
@@ -152,13 +165,14 @@ function overlap(a: readonly (readonly number[])[], b: readonly (readonly number
   return recallAtK(b, a);
 }
 
-export async function runVectorInProcess(store: GraphStore, settings: VectorInProcessSettings): Promise<VectorInProcessResult> {
-  const { count, dim, k } = settings;
+export async function runVectorInProcess(
+  store: GraphStore,
+  fixture: VectorFixture,
+  settings: VectorInProcessSettings,
+): Promise<{ result: VectorInProcessResult; raw: RawIndex }> {
+  const { set, queries, truth, k } = fixture;
+  const { count, dim } = set;
   const options = DEFAULT_VECTOR_OPTIONS;
-  const random = seededRandom(settings.seed);
-  const set = unitVectors(random, count, dim);
-  const querySet = unitVectors(random, settings.queries, dim);
-  const queries = Array.from({ length: settings.queries }, (_, i) => vectorAt(querySet, i));
 
   let t0 = performance.now();
   await fillVectors(store, set);
@@ -167,10 +181,7 @@ export async function runVectorInProcess(store: GraphStore, settings: VectorInPr
   t0 = performance.now();
   const raw = buildRawIndex(set, options);
   const rawBuildSeconds = (performance.now() - t0) / 1000;
-  t0 = performance.now();
-  const truth = queries.map((q) => exactTopK(set, q, k));
-  const groundTruthSeconds = (performance.now() - t0) / 1000;
-  settings.log(`vector: raw hnswlib built in ${rawBuildSeconds.toFixed(1)} s, exact top-${k} of ${queries.length} queries in ${groundTruthSeconds.toFixed(1)} s`);
+  settings.log(`vector: raw hnswlib built in ${rawBuildSeconds.toFixed(1)} s; exact top-${k} of ${queries.length} queries took ${fixture.groundTruthSeconds.toFixed(1)} s`);
 
   const standard = defaultEf(options, k);
   const efs = [...new Set([...settings.efs, standard])].sort((a, b) => a - b);
@@ -201,7 +212,7 @@ export async function runVectorInProcess(store: GraphStore, settings: VectorInPr
       `vector: ef ${ef}${strandDefault ? " (Strand's default)" : ""}: strand ${row.strand.qps.toFixed(0)} QPS recall ${row.strand.recall.toFixed(3)}, raw ${row.raw.qps.toFixed(0)} QPS recall ${row.raw.recall.toFixed(3)}, ratio ${row.ratio.toFixed(2)}`,
     );
   }
-  return {
+  const result: VectorInProcessResult = {
     data: "uniform unit vectors",
     count,
     dim,
@@ -212,8 +223,9 @@ export async function runVectorInProcess(store: GraphStore, settings: VectorInPr
     strandPath: count > EXACT_LIMIT ? "hnsw" : "exact",
     strandBuildSeconds,
     rawBuildSeconds,
-    groundTruthSeconds,
+    groundTruthSeconds: fixture.groundTruthSeconds,
     rows,
     headline: rows.find((r) => r.strandDefault)!,
   };
+  return { result, raw };
 }
