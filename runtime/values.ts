@@ -2,6 +2,7 @@
 // and for every property written to the store, so what is stored is always in canonical form:
 // ID lower-cased, Date as `Date.toISOString()` (so Dates sort and compare as strings), objects
 // rebuilt in declared field order.
+import { ECHO_LIMIT, echo } from "./echo.js";
 import type { JsonValue, ScalarName, ValueType } from "./schema.js";
 
 export type CheckResult = { ok: true; value: JsonValue } | { ok: false; message: string };
@@ -36,16 +37,68 @@ const CANONICAL_DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MIN_DATE_MS = -62167219200000;
 const MAX_DATE_MS = 253402300799999;
 
-/** A short rendering of the offending value for messages. */
+/**
+ * A short rendering of the offending value for messages: its JSON, cut to ECHO_LIMIT characters
+ * (runtime/echo.ts). Total and bounded: it never throws, and however large or deeply nested the
+ * value, it looks at no more of it than the first ECHO_LIMIT characters of its JSON need (so an
+ * array nested 20,000 deep cannot overflow the stack, and a 1 MB string is not copied).
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
+  const out: Rendering = { text: "" };
+  render(value, out);
+  return echo(out.text);
+}
+
+interface Rendering {
+  text: string;
+}
+
+/** Appends `value` as JSON (what JSON.stringify writes) to `out`, stopping past ECHO_LIMIT characters. */
+function render(value: unknown, out: Rendering): void {
+  if (out.text.length > ECHO_LIMIT) return;
+  switch (typeof value) {
+    case "string":
+      out.text += JSON.stringify(value.length > ECHO_LIMIT ? value.slice(0, ECHO_LIMIT + 1) : value);
+      return;
+    case "number":
+      out.text += Number.isFinite(value) ? String(value) : "null";
+      return;
+    case "boolean":
+    case "bigint":
+    case "symbol":
+      out.text += String(value);
+      return;
+    case "undefined":
+    case "function":
+      out.text += "null";
+      return;
   }
-  return text.length > 60 ? text.slice(0, 57) + "..." : text;
+  if (value === null) {
+    out.text += "null";
+  } else if (value instanceof Date) {
+    out.text += Number.isFinite(value.getTime()) ? JSON.stringify(value.toISOString()) : "null";
+  } else if (Array.isArray(value)) {
+    out.text += "[";
+    for (let i = 0; i < value.length && out.text.length <= ECHO_LIMIT; i++) {
+      if (i > 0) out.text += ",";
+      render(value[i], out);
+    }
+    out.text += "]";
+  } else {
+    out.text += "{";
+    let first = true;
+    for (const key in value) {
+      if (out.text.length > ECHO_LIMIT) break;
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      const member = (value as Record<string, unknown>)[key];
+      if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+      out.text += (first ? "" : ",") + JSON.stringify(key.length > ECHO_LIMIT ? key.slice(0, ECHO_LIMIT + 1) : key) + ":";
+      first = false;
+      render(member, out);
+    }
+    out.text += "}";
+  }
 }
 
 /** "an integer between 0 and 255 (U8)", "an array of strings (String)", ... */
@@ -201,7 +254,7 @@ export function checkValue(type: ValueType, value: unknown, path: string): Check
         if (!type.fields.some((f) => f.name === key)) {
           return {
             ok: false,
-            message: `'${path}' has unknown member '${key}'; expected ${describeType(type)}`,
+            message: `'${path}' has unknown member '${echo(key)}'; expected ${describeType(type)}`,
           };
         }
       }

@@ -3,7 +3,7 @@ import type { ScalarName, ValueType } from "../runtime/schema.js";
 import { StrandError } from "../runtime/errors.js";
 import { validateParams } from "../runtime/params.js";
 import type { ParamSpec } from "../runtime/query-module.js";
-import { checkValue, dateMillis, isCanonicalDate } from "../runtime/values.js";
+import { checkValue, dateMillis, describeValue, isCanonicalDate } from "../runtime/values.js";
 
 const sc = (name: ScalarName): ValueType => ({ kind: "scalar", name });
 const ok = (type: ValueType, v: unknown) => {
@@ -203,5 +203,43 @@ describe("Date input forms (issue 5)", () => {
       `parameter 'since' must be a date: an RFC 3339 string with offset, YYYY-MM-DD, or integer unix seconds (Date), got "next tuesday"`,
     ]);
     expect(validateParams(specs, { since: "2024-03-05T12:00:00-03:00" })).toEqual({ since: "2024-03-05T15:00:00.000Z" });
+  });
+});
+
+describe("describeValue: total and bounded (audit D2)", () => {
+  test("short values are their JSON; long ones are cut to 60 characters with ...", () => {
+    expect(describeValue(undefined)).toBe("nothing");
+    expect(describeValue(null)).toBe("null");
+    expect(describeValue([1, "a", true, null, { b: [2] }])).toBe('[1,"a",true,null,{"b":[2]}]');
+    expect(describeValue({ a: undefined, b: Number.NaN, c: [undefined] })).toBe('{"b":null,"c":[null]}');
+    expect(describeValue("x".repeat(100))).toBe(`"${"x".repeat(56)}...`);
+    expect(describeValue(Array.from({ length: 100 }, (_, i) => i))).toBe("[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,...");
+    expect(describeValue(10n)).toBe("10");
+  });
+
+  test("arrays and objects nested 100,000 deep neither throw nor overflow the stack", () => {
+    const deepArray = JSON.parse("[".repeat(100_000) + "]".repeat(100_000)) as unknown;
+    expect(describeValue(deepArray)).toBe("[".repeat(57) + "...");
+    let deepObject: unknown = {};
+    for (let i = 0; i < 100_000; i++) deepObject = { a: deepObject };
+    expect(describeValue(deepObject)).toBe('{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"...');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(describeValue(cyclic)).toBe('{"self":{"self":{"self":{"self":{"self":{"self":{"self":{...');
+  });
+
+  test("a deeply nested parameter value is a 400 naming the parameter", () => {
+    const specs: ParamSpec[] = [{ name: "flag", type: sc("Boolean"), optional: false }];
+    const deep = JSON.parse("[".repeat(20_000) + "]".repeat(20_000)) as unknown;
+    expect(() => validateParams(specs, { flag: deep })).toThrow(
+      new StrandError("INVALID_PARAMETER", `parameter 'flag' must be a boolean (Boolean), got ${"[".repeat(57)}...`),
+    );
+  });
+
+  test("unknown parameter and member names are echoed at most 60 characters long", () => {
+    const long = "k".repeat(100_000);
+    expect(() => validateParams([], { [long]: 1 })).toThrow(`unknown parameter '${"k".repeat(57)}...' (parameters: none)`);
+    const t: ValueType = { kind: "object", fields: [{ name: "city", type: sc("String"), optional: false }] };
+    expect(err(t, { city: "x", [long]: 1 }, "a")).toBe(`'a' has unknown member '${"k".repeat(57)}...'; expected an object {city}`);
   });
 });

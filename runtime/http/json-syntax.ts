@@ -17,7 +17,9 @@ class Failure {
   ) {}
 }
 
-const MAX_DEPTH = 5_000;
+// Deeper nesting is reported as the problem (at the bracket that goes too deep) instead of being
+// scanned: two frames per level, so this stays far from the stack's limit in any calling context.
+const MAX_DEPTH = 1_000;
 
 class Scanner {
   private i = 0;
@@ -32,6 +34,8 @@ class Scanner {
       return null;
     } catch (e) {
       if (e instanceof Failure) return e;
+      // Never let a body crash the error report (a stack already nearly full when called).
+      if (e instanceof RangeError) return new Failure(this.i, "nesting too deep");
       throw e;
     }
   }

@@ -1,0 +1,18 @@
+// Echoing what a client sent inside an error message, bounded: a name, an id or a value of any
+// size comes back as at most ECHO_LIMIT characters, cut with "..." at the end. Every message
+// that repeats user input (connection ids, type, member, tool and query names, rendered values)
+// goes through `echo`, so a 100 KB name yields a short message. A leaf module with no imports.
+
+/** The longest echo of user input in a message, ellipsis included. */
+export const ECHO_LIMIT = 60;
+const ELLIPSIS = "...";
+
+/** `text` itself when it is at most ECHO_LIMIT characters long, else its start and "...". */
+export function echo(text: string): string {
+  if (text.length <= ECHO_LIMIT) return text;
+  let end = ECHO_LIMIT - ELLIPSIS.length;
+  // Never cut a surrogate pair in half.
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end) + ELLIPSIS;
+}
