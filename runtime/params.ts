@@ -1,4 +1,5 @@
 // Validation of a request body against a query's declared parameters.
+import { echo } from "./echo.js";
 import { StrandError } from "./errors.js";
 import type { ParamSpec } from "./query-module.js";
 import type { JsonValue } from "./schema.js";
@@ -17,7 +18,7 @@ export function validateParams(specs: readonly ParamSpec[], body: unknown): Reco
   for (const key of Object.keys(input)) {
     if (!specs.some((s) => s.name === key)) {
       const known = specs.length > 0 ? specs.map((s) => s.name).join(", ") : "none";
-      throw new StrandError("UNKNOWN_PARAMETER", `unknown parameter '${key}' (parameters: ${known})`);
+      throw new StrandError("UNKNOWN_PARAMETER", `unknown parameter '${echo(key)}' (parameters: ${known})`);
     }
   }
   const out: Record<string, JsonValue> = {};

@@ -22,14 +22,19 @@ export function editDistance(a: string, b: string): number {
 /** The candidate closest to `name` (case-insensitively), if it is close enough to be a likely typo. */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   const lower = name.toLowerCase();
+  const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const d = editDistance(lower, candidate.toLowerCase());
+    const other = candidate.toLowerCase();
+    // The distance is at least the difference in length: skip what cannot be close enough (and
+    // never spend length × length work on a huge mistyped name).
+    if (Math.abs(lower.length - other.length) > limit) continue;
+    const d = editDistance(lower, other);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
     }
   }
-  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+  return bestDistance <= limit ? best : undefined;
 }

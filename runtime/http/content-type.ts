@@ -1,5 +1,6 @@
 // Query bodies are JSON. Accepted: no Content-Type at all, or `application/json` with any
 // parameters as long as a declared charset is UTF-8. Everything else is 415.
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 
 const PLAIN = "application/json";
@@ -9,7 +10,7 @@ export function checkJsonContentType(header: string | null | undefined): void {
   if (!isJsonContentType(header)) {
     throw new StrandError(
       "UNSUPPORTED_MEDIA_TYPE",
-      `unsupported content type "${header}": send the parameters as application/json`,
+      `unsupported content type "${echo(header)}": send the parameters as application/json`,
     );
   }
 }

@@ -3,6 +3,7 @@
 // transaction, and answer with the object it returns. Errors are thrown as StrandErrors and turned
 // into JSON by the app's error handler. Embeddings a query needs are fetched first (query-runner.ts).
 import type { Context, Handler } from "hono";
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 import { validateParams } from "../params.js";
 import type { QueryModule } from "../query-module.js";
@@ -26,7 +27,7 @@ export function unknownQuery(name: string, known: readonly string[]): StrandErro
   const suggestion = closestName(name, known);
   return new StrandError(
     "UNKNOWN_QUERY",
-    suggestion === undefined ? `unknown query "${name}"` : `unknown query "${name}"; did you mean "${suggestion}"?`,
+    suggestion === undefined ? `unknown query "${echo(name)}"` : `unknown query "${echo(name)}"; did you mean "${suggestion}"?`,
   );
 }
 

@@ -1,6 +1,7 @@
 // Reading a tool's JSON body field by field. Every failure is a 400 that names the field by its
 // path in the body ("data.filter.properties[0][1].operator"); unknown members are refused so a
 // misspelt field is reported instead of silently ignored.
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 import { closestName } from "../suggest.js";
 import { describeValue } from "../values.js";
@@ -36,7 +37,7 @@ export function objectAt(value: unknown, path: string, allowed: readonly string[
     if (allowed.includes(key)) continue;
     const suggestion = closestName(key, allowed);
     const hint = suggestion !== undefined ? `; did you mean '${suggestion}'?` : ` (expected: ${allowed.length > 0 ? allowed.join(", ") : "none"})`;
-    throw new StrandError("UNKNOWN_PARAMETER", `unknown member '${fieldPath(path, key)}'${hint}`);
+    throw new StrandError("UNKNOWN_PARAMETER", `unknown member '${fieldPath(path, echo(key))}'${hint}`);
   }
   return value;
 }

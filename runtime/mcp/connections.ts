@@ -2,6 +2,7 @@
 // their number is capped. Expiry is lazy (no timers): the Map is kept in least-recently-used order
 // (a touch re-inserts), so sweeping stops at the first connection that is still fresh.
 import { randomUUID } from "node:crypto";
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 import { BLANK, type Traversal } from "./traversal.js";
 
@@ -62,7 +63,7 @@ export class ConnectionRegistry {
     this.sweep(now);
     const connection = this.connections.get(id);
     if (connection === undefined) {
-      throw new StrandError("UNKNOWN_CONNECTION", `unknown connection_id '${id}' (never created, or expired after being idle)`);
+      throw new StrandError("UNKNOWN_CONNECTION", `unknown connection_id '${echo(id)}' (never created, or expired after being idle)`);
     }
     connection.lastUsed = now;
     this.connections.delete(id);

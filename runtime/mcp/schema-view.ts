@@ -1,6 +1,7 @@
 // The schema as the agent tools see it: every type name with its kind, the declared type of every
 // property an item of that type can carry (its fields plus the identity members), and the edge
 // endpoints. Unknown names are 400s that name the request field and suggest the closest name.
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 import type { EdgeTypeDescriptor, FieldDescriptor, ScalarName, SchemaDescriptor, ValueType } from "../schema.js";
 import { closestName } from "../suggest.js";
@@ -76,7 +77,7 @@ export class SchemaView {
         : suggestion !== undefined
           ? `; did you mean '${suggestion}'?`
           : ` (known: ${known.length > 0 ? known.join(", ") : "none"})`;
-    throw new StrandError("INVALID_PARAMETER", `'${field}': unknown ${what} '${name}'${hint}`);
+    throw new StrandError("INVALID_PARAMETER", `'${field}': unknown ${what} '${echo(name)}'${hint}`);
   }
 
   edge(name: string, field: string): EdgeView {

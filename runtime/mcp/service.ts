@@ -1,6 +1,7 @@
 // The agent tools behind one name → function table, shared by the `/mcp/<tool>` HTTP routes and
 // the MCP protocol server: `call(tool, body)` validates the body, runs the tool and returns JSON
 // (or throws a StrandError naming the culprit).
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 import type { StoreAccess } from "../http/store-access.js";
 import { introspect } from "../http/introspect.js";
@@ -95,12 +96,12 @@ export class McpService {
     if (query !== undefined) return callQueryTool(this.env, query, body);
     const base = name.endsWith(QUERY_TOOL_SUFFIX) ? name.slice(0, -QUERY_TOOL_SUFFIX.length) : "";
     if (this.unmarked.has(base)) {
-      throw new StrandError("UNKNOWN_TOOL", `unknown MCP tool '${name}': query ${base} is not marked #[mcp]`);
+      throw new StrandError("UNKNOWN_TOOL", `unknown MCP tool '${echo(name)}': query ${base} is not marked #[mcp]`);
     }
     const suggestion = closestName(name, this.toolNames());
     throw new StrandError(
       "UNKNOWN_TOOL",
-      suggestion === undefined ? `unknown MCP tool '${name}'` : `unknown MCP tool '${name}'; did you mean '${suggestion}'?`,
+      suggestion === undefined ? `unknown MCP tool '${echo(name)}'` : `unknown MCP tool '${echo(name)}'; did you mean '${suggestion}'?`,
     );
   }
 }
