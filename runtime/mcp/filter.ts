@@ -5,8 +5,11 @@
 //
 // An item passes when some AND-group holds entirely (no groups: no property constraint) and every
 // filter traversal, run from that one item and narrowed by its nested layer, yields an item.
+// filter_traversals nest at most MAX_FILTER_DEPTH levels (a deeper one is a 400 naming it), so
+// compiling and running a filter never recurses without bound.
 // The whole layer is checked and compiled against the traversal's static types before any item is
 // looked at, so a bad key, operator or value is a 400 even over an empty traversal.
+import { echo } from "../echo.js";
 import { StrandError } from "../errors.js";
 import type { GraphItem } from "../items.js";
 import type { QueryContext } from "../query-context.js";
@@ -22,14 +25,20 @@ const CONDITION_MEMBERS = ["key", "operator", "value"] as const;
 const TRAVERSAL_MEMBERS = ["tool_name", "args", "filters"] as const;
 const ARGS_MEMBERS = ["edge_type", "edge_label", "filter"] as const;
 
+/** How many filter_traversals may enclose one another (the top layer's own are level 1). */
+export const MAX_FILTER_DEPTH = 32;
+
 const hasOwn = Object.prototype.hasOwnProperty;
 const PASS: ItemPredicate = () => true;
 
-/** Compiles the layer at `path` for items whose label is one of `types`. */
-export function compileFilter(raw: unknown, path: string, types: readonly string[], schema: SchemaView): ItemPredicate {
+/**
+ * Compiles the layer at `path` for items whose label is one of `types`. `depth` is the number of
+ * filter traversals the layer is nested in (0 for the layer of filter_items itself).
+ */
+export function compileFilter(raw: unknown, path: string, types: readonly string[], schema: SchemaView, depth = 0): ItemPredicate {
   const layer = objectAt(raw, path, LAYER_MEMBERS);
   const groups = compileGroups(member(layer, "properties"), fieldPath(path, "properties"), types, schema);
-  const traversals = compileTraversals(member(layer, "filter_traversals"), fieldPath(path, "filter_traversals"), types, schema);
+  const traversals = compileTraversals(member(layer, "filter_traversals"), fieldPath(path, "filter_traversals"), types, schema, depth);
   if (groups === null && traversals.length === 0) return PASS;
   return (db, item) => (groups === null || groups(item)) && traversals.every((t) => t(db, item));
 }
@@ -80,17 +89,21 @@ export function unknownProperty(path: string, key: string, types: readonly strin
   for (const t of types) for (const p of schema.get(t)?.properties.keys() ?? []) known.add(p);
   return new StrandError(
     "INVALID_PARAMETER",
-    `'${path}': ${types.join(", ")} has no property '${key}' (properties: ${[...known].join(", ")})`,
+    `'${path}': ${types.join(", ")} has no property '${echo(key)}' (properties: ${[...known].join(", ")})`,
   );
 }
 
-function compileTraversals(raw: unknown, path: string, types: readonly string[], schema: SchemaView): ItemPredicate[] {
+function compileTraversals(raw: unknown, path: string, types: readonly string[], schema: SchemaView, depth: number): ItemPredicate[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw invalid(path, "an array of {tool_name, args}", raw);
-  return raw.map((entry, i) => compileTraversal(entry, fieldPath(path, i), types, schema));
+  if (raw.length > 0 && depth >= MAX_FILTER_DEPTH) {
+    throw new StrandError("INVALID_PARAMETER", `'${path}': filter_traversals nest at most ${MAX_FILTER_DEPTH} levels deep`);
+  }
+  return raw.map((entry, i) => compileTraversal(entry, fieldPath(path, i), types, schema, depth + 1));
 }
 
-function compileTraversal(raw: unknown, path: string, types: readonly string[], schema: SchemaView): ItemPredicate {
+/** One filter traversal at nesting level `depth` (1 for those of the top layer). */
+function compileTraversal(raw: unknown, path: string, types: readonly string[], schema: SchemaView, depth: number): ItemPredicate {
   const entry = objectAt(raw, path, TRAVERSAL_MEMBERS);
   const toolPath = fieldPath(path, "tool_name");
   const tool = requiredMember(entry, "tool_name", path, STEP_TOOLS.join(" | "));
@@ -109,9 +122,9 @@ function compileTraversal(raw: unknown, path: string, types: readonly string[], 
   }
   const nested =
     inArgs !== undefined
-      ? compileFilter(inArgs, fieldPath(argsPath, "filter"), [plan.result], schema)
+      ? compileFilter(inArgs, fieldPath(argsPath, "filter"), [plan.result], schema, depth)
       : beside !== undefined
-        ? compileFilter(beside, fieldPath(path, "filters"), [plan.result], schema)
+        ? compileFilter(beside, fieldPath(path, "filters"), [plan.result], schema, depth)
         : PASS;
   return (db, item) => {
     if (item.label !== plan.source) return false;
