@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../runtime/http/index.js";
 import type { NodeItem } from "../runtime/items.js";
 import type { ScalarName, SchemaDescriptor, ValueType } from "../runtime/schema.js";
+import { topDocs } from "../runtime/search/bm25-score.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import { err, ok, type Reply } from "./support/mcp-fixture.js";
 
@@ -218,6 +219,27 @@ describe("search_keyword", () => {
     expect(await tool("collect", { connection_id: id, range: { start: 1 } })).toEqual(ok([expected[1]]));
     const one = await init();
     expect(await tool("search_keyword", { connection_id: one, data: { query: "graph", label: "Article", limit: 1 } })).toEqual(ok([expected[0]]));
+  });
+
+  it("any limit up to 2^53 - 1 is served, allocating by the documents, not the limit (audit D4)", async () => {
+    for (const limit of [3, 4, 100_000_000, 4294967295, Number.MAX_SAFE_INTEGER]) {
+      const id = await init();
+      expect(await tool("search_keyword", { connection_id: id, data: { query: "graph", label: "Article", limit } }), String(limit)).toEqual(
+        ok(store.read((db) => db.searchBM25("Article", "graph", 5))),
+      );
+    }
+    expect(store.read((db) => db.searchBM25("Article", "graph butter", Number.MAX_SAFE_INTEGER)).map((a) => a.id)).toEqual([
+      d.articles[2]!.id,
+      d.articles[0]!.id,
+      d.articles[1]!.id,
+    ]);
+    expect(topDocs(new Float64Array([0, 2, 1, 2]), Number.MAX_SAFE_INTEGER)).toEqual([1, 2, 3]);
+    expect(topDocs(new Float64Array([0, 2, 1, 2]), 1)).toEqual([1, 3]);
+    expect(topDocs(new Float64Array(0), 10)).toEqual([]);
+    const id = await init();
+    expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0], k: Number.MAX_SAFE_INTEGER, label: "Img" } })).toEqual(
+      ok([scored(d.i1, 1), scored(d.i2, 0)]),
+    );
   });
 
   it("names what is wrong", async () => {

@@ -36,15 +36,18 @@ export function accumulate(entries: Uint32Array, idfValue: number, avgLen: numbe
  * The docNos whose score is > 0 and at least the limit-th highest, unordered: exactly `limit`
  * of them unless several tie with that score (the caller breaks ties by id). One pass keeps a
  * min-heap of the best `limit` scores; a second collects the documents at or above its root.
+ * The heap holds at most one entry per document, so any `limit` (up to 2^53 from a request)
+ * allocates no more than the type has documents.
  */
 export function topDocs(scores: Float64Array, limit: number): number[] {
-  if (limit <= 0) return [];
-  const heap = new Float64Array(limit);
+  const k = Math.min(limit, scores.length);
+  if (!(k > 0)) return [];
+  const heap = new Float64Array(k);
   let size = 0;
   for (let d = 0; d < scores.length; d++) {
     const s = scores[d]!;
     if (s === 0) continue;
-    if (size < limit) {
+    if (size < k) {
       let i = size++;
       heap[i] = s;
       while (i > 0) {
@@ -58,7 +61,7 @@ export function topDocs(scores: Float64Array, limit: number): number[] {
       siftDown(heap, size, s);
     }
   }
-  const threshold = size < limit ? Number.MIN_VALUE : heap[0]!;
+  const threshold = size < k ? Number.MIN_VALUE : heap[0]!;
   const out: number[] = [];
   for (let d = 0; d < scores.length; d++) if (scores[d]! >= threshold) out.push(d);
   return out;
