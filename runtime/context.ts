@@ -2,7 +2,7 @@
 // (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
 // where reads see the request's own writes.
 import type { Database, RangeOptions, Transaction } from "lmdb";
-import { StrandError } from "./errors.js";
+import { bm25Disabled, StrandError } from "./errors.js";
 import { uuidv7 } from "./ids.js";
 import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
 import { compareValues, contains, isIn } from "./ops/compare.js";
@@ -487,7 +487,7 @@ export class TxnQueryContext implements QueryContext {
 
   searchBM25(label: string, text: string, limit: number): NodeItem[] {
     this.schema.node(label);
-    if (this.bm25 === null) throw new Error(`SearchBM25<${label}> needs the BM25 index: set bm25 = true in strand.toml`);
+    if (this.bm25 === null) throw bm25Disabled(`SearchBM25<${label}>`);
     if (typeof text !== "string") throw new StrandError("INVALID_VALUE", `SearchBM25 text must be a string, got ${describeValue(text)}`);
     if (!Number.isSafeInteger(limit) || limit < 0) {
       throw new StrandError("INVALID_VALUE", `SearchBM25 limit must be an integer >= 0, got ${describeValue(limit)}`);

@@ -23,6 +23,7 @@ export type ErrorCode =
   | "UNKNOWN_CONNECTION"
   | "TOO_MANY_CONNECTIONS"
   | "EMBEDDING_FAILED"
+  | "BM25_DISABLED"
   | "INTERNAL";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -46,6 +47,8 @@ const STATUS: Record<ErrorCode, number> = {
   UNKNOWN_CONNECTION: 404,
   TOO_MANY_CONNECTIONS: 429,
   EMBEDDING_FAILED: 502,
+  // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
+  BM25_DISABLED: 400,
   INTERNAL: 500,
 };
 
@@ -67,4 +70,12 @@ export class StrandError extends Error {
 
 export function isStrandError(value: unknown): value is StrandError {
   return value instanceof StrandError;
+}
+
+/** BM25_DISABLED: `what` (SearchBM25<T>, search_keyword) asked of a store opened with bm25 = false. */
+export function bm25Disabled(what: string): StrandError {
+  return new StrandError(
+    "BM25_DISABLED",
+    `${what} needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it`,
+  );
 }

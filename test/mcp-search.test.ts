@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StrandError } from "../runtime/errors.js";
 import { createApp } from "../runtime/http/index.js";
 import type { NodeItem } from "../runtime/items.js";
 import type { ScalarName, SchemaDescriptor, ValueType } from "../runtime/schema.js";
@@ -219,6 +220,25 @@ describe("search_keyword", () => {
     expect(await tool("collect", { connection_id: id, range: { start: 1 } })).toEqual(ok([expected[1]]));
     const one = await init();
     expect(await tool("search_keyword", { connection_id: one, data: { query: "graph", label: "Article", limit: 1 } })).toEqual(ok([expected[0]]));
+  });
+
+  it("with bm25 = false, SearchBM25 and search_keyword are 400 BM25_DISABLED saying how to enable them (audit D3)", async () => {
+    const offDir = mkdtempSync(join(tmpdir(), "strand-mcp-search-off-"));
+    const off = GraphStore.open({ path: offDir, schema, bm25: false });
+    try {
+      const how = "needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it";
+      expect(() => off.read((db) => db.searchBM25("Article", "graph", 5))).toThrow(new StrandError("BM25_DISABLED", `SearchBM25<Article> ${how}`));
+      const offApp = createApp({ store: off, schema, queries: [], bm25: false });
+      const id = await init(offApp);
+      expect(await tool("search_keyword", { connection_id: id, data: { query: "graph", label: "Article", limit: 5 } }, offApp)).toEqual(
+        err(400, "BM25_DISABLED", `search_keyword ${how}`),
+      );
+      // The unknown connection is still reported first.
+      expect((await tool("search_keyword", { connection_id: "nope", data: {} }, offApp)).status).toBe(404);
+    } finally {
+      await off.close();
+      rmSync(offDir, { recursive: true, force: true });
+    }
   });
 
   it("any limit up to 2^53 - 1 is served, allocating by the documents, not the limit (audit D4)", async () => {

@@ -38,6 +38,8 @@ export interface AppOptions {
   mcpConnections?: ConnectionOptions | undefined;
   /** The store's vector metric (strand.toml [vector] metric), for search_vector's exact scores; default cosine. */
   vectorMetric?: Metric | undefined;
+  /** Whether the store keeps the BM25 index (strand.toml bm25, default true); false leaves search_keyword out of /mcp. */
+  bm25?: boolean | undefined;
 }
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);

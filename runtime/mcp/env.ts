@@ -22,4 +22,6 @@ export interface ToolEnv {
   readonly embedders: EmbedderFor | null;
   /** The store's vector metric, for exact scores over held vectors (search_vector). */
   readonly vectorMetric: Metric;
+  /** Whether the store keeps the BM25 index (strand.toml bm25); search_keyword needs it. */
+  readonly keywordSearch: boolean;
 }

@@ -9,8 +9,9 @@
 //     min_score defaults to 0.0, except with metric l2, whose scores (minus the squared
 //       distance) are all <= 0: there no threshold applies unless one is given.
 //   search_vector_text  {query, label}         the configured model's embedding, top 5 of V type label
-//   search_keyword      {query, label, limit}  BM25 over the nodes (or vectors) of label
-import { isStrandError, StrandError } from "../errors.js";
+//   search_keyword      {query, label, limit}  BM25 over the nodes (or vectors) of label; 400
+//                                              BM25_DISABLED when the project sets bm25 = false
+import { bm25Disabled, isStrandError, StrandError } from "../errors.js";
 import type { GraphItem, NodeItem } from "../items.js";
 import type { QueryContext } from "../query-context.js";
 import type { JsonValue } from "../schema.js";
@@ -141,6 +142,7 @@ export async function searchVectorText(env: ToolEnv, body: unknown): Promise<Jso
 
 export function searchKeyword(env: ToolEnv, body: unknown): JsonValue {
   const { connection, body: b } = openCall(env, body, ["data"]);
+  if (!env.keywordSearch) throw bm25Disabled("search_keyword");
   const data = requiredObject(b, "data", "", ["query", "label", "limit"], "{query, label, limit}");
   const text = requiredString(data, "query", "data", "the words to search for");
   const labelName = requiredString(data, "label", "data", "a node type name");

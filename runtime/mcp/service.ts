@@ -54,6 +54,11 @@ export interface McpServiceOptions {
   runner?: QueryRunner | undefined;
   /** The metric the store's vector types use (strand.toml [vector] metric); default cosine, as the store's. */
   vectorMetric?: Metric | undefined;
+  /**
+   * Whether the store keeps the BM25 index (strand.toml bm25, default true). When false,
+   * search_keyword is left out of the tool list and answers 400 BM25_DISABLED.
+   */
+  bm25?: boolean | undefined;
 }
 
 export class McpService {
@@ -76,12 +81,14 @@ export class McpService {
       runner: options.runner ?? new QueryRunner(options.store, options.embedders ?? null),
       embedders: options.embedders ?? null,
       vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
+      keywordSearch: options.bm25 !== false,
     };
   }
 
-  /** Built-in tools, then one `<QueryName>Mcp` per `#[mcp]` query. */
+  /** Built-in tools (search_keyword only with the BM25 index), then one `<QueryName>Mcp` per `#[mcp]` query. */
   toolNames(): string[] {
-    return [...BUILTIN.keys(), ...this.env.queryTools.keys()];
+    const builtin = [...BUILTIN.keys()].filter((name) => this.env.keywordSearch || name !== "search_keyword");
+    return [...builtin, ...this.env.queryTools.keys()];
   }
 
   /** The `#[mcp]` query behind a tool name, if it is one. */
