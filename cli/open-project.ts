@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import type { ProjectConfig } from "../runtime/config/project-config.js";
 import { createEmbedder } from "../runtime/embed/embedder.js";
 import { embeddersFor } from "../runtime/embed/embedders.js";
+import type { ConnectionOptions } from "../runtime/mcp/connections.js";
 import type { EmbedderFor } from "../runtime/query-runner.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import { CompileFailed, loadProject } from "./load-project.js";
@@ -16,6 +17,11 @@ export interface OpenedProject {
   project: Awaited<ReturnType<typeof loadProject>>;
   store: GraphStore;
   embedders: EmbedderFor;
+}
+
+/** The /mcp connection settings of strand.toml (mcp_idle_timeout_seconds, mcp_max_connections). */
+export function mcpConnectionOptions(config: ProjectConfig): ConnectionOptions {
+  return { idleTimeoutMs: config.mcpIdleTimeoutSeconds * 1000, maxConnections: config.mcpMaxConnections };
 }
 
 export async function openProject(dir: string, dataDir: string, cacheEntries: number | undefined, purpose: string): Promise<OpenedProject | null> {

@@ -83,6 +83,31 @@ describe("project configuration in the CLI", () => {
     expect(mcp.stderr).toContain(expected);
   });
 
+  it("serve: mcp_idle_timeout_seconds, mcp_max_connections and bm25 = false reach the agent tools (audit D3, D5)", async () => {
+    const dir = project("mcp-settings", { "strand.toml": "bm25 = false\nmcp_idle_timeout_seconds = 5\nmcp_max_connections = 2\n" });
+    writeFileSync(join(dir, "queries.hx"), "QUERY AddDoc(title: String, body: String) =>\n    doc <- AddN<Doc>({title: title, body: body})\n    RETURN doc\n");
+    const server = await startStrand({ project: dir });
+    try {
+      const a = await call(server, "mcp/init");
+      expect((await call(server, "mcp/init")).status).toBe(200);
+      // The cap and the timeout come from strand.toml (the defaults are 10,000 and 1,800,000 ms).
+      expect(await call(server, "mcp/init")).toEqual({
+        status: 429,
+        body: { error: "too many open connections (limit 2); idle ones expire after 5000 ms", code: "TOO_MANY_CONNECTIONS" },
+      });
+      expect(await call(server, "mcp/search_keyword", { connection_id: a.body, data: { query: "x", label: "Doc", limit: 1 } })).toEqual({
+        status: 400,
+        body: {
+          error:
+            "search_keyword needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it",
+          code: "BM25_DISABLED",
+        },
+      });
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("serve: SearchBM25 over HTTP with the configured stemmer", async () => {
     const dir = project("served", { "strand.toml": 'bm25_stemmer = "english"\nmcp = false\n' });
     const server = await startStrand({ project: dir });

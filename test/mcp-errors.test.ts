@@ -2,6 +2,8 @@
 // connection exactly as it was. Also: idle expiry (with an injected clock), the connection cap,
 // `mcp = false`, and the api key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcpConnectionOptions } from "../cli/open-project.js";
+import { strandConfig } from "../runtime/config/project-config.js";
 import { err, ok, openFixture, type McpFixture } from "./support/mcp-fixture.js";
 
 let f: McpFixture;
@@ -298,6 +300,28 @@ describe("connection lifetime", () => {
       );
       now += 1000;
       expect((await g.tool("reset", { connection_id: a })).status).toBe(404);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it("strand.toml's mcp_idle_timeout_seconds and mcp_max_connections are what serve gives the registry (audit D5)", async () => {
+    const read = strandConfig("mcp_idle_timeout_seconds = 1\nmcp_max_connections = 2\n", "strand.toml");
+    if (!read.ok) throw new Error(read.errors.join("\n"));
+    expect(mcpConnectionOptions(read.config)).toEqual({ idleTimeoutMs: 1000, maxConnections: 2 });
+    let now = 5_000;
+    const g = await openFixture({ mcpConnections: { ...mcpConnectionOptions(read.config), now: () => now } });
+    try {
+      const a = await g.init();
+      await g.init();
+      expect(await g.tool("init", {})).toEqual(err(429, "TOO_MANY_CONNECTIONS", "too many open connections (limit 2); idle ones expire after 1000 ms"));
+      now += 999;
+      expect(await g.tool("next", { connection_id: a })).toEqual(ok(null));
+      now += 1000;
+      expect(await g.tool("next", { connection_id: a })).toEqual(
+        err(404, "UNKNOWN_CONNECTION", `unknown connection_id '${a}' (never created, or expired after being idle)`),
+      );
+      expect((await g.tool("init", {})).status).toBe(200);
     } finally {
       await g.close();
     }

@@ -33,7 +33,16 @@ describe("strand.toml", () => {
     const dir = project({});
     expect(loadProjectConfig(dir)).toEqual({
       ok: true,
-      config: { file: null, bm25: true, bm25Stemmer: "none", mcp: true, embeddingModel: "hash", vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" } },
+      config: {
+        file: null,
+        bm25: true,
+        bm25Stemmer: "none",
+        mcp: true,
+        mcpIdleTimeoutSeconds: 1800,
+        mcpMaxConnections: 10000,
+        embeddingModel: "hash",
+        vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
+      },
     });
   });
 
@@ -48,6 +57,8 @@ describe("strand.toml", () => {
         "bm25 = false",
         'bm25_stemmer = "english"',
         "mcp = false",
+        "mcp_idle_timeout_seconds = 60",
+        "mcp_max_connections = 50",
         'embedding_model = "openai:text-embedding-3-small"',
         "[vector]",
         "m = 32",
@@ -63,6 +74,8 @@ describe("strand.toml", () => {
         bm25: false,
         bm25Stemmer: "english",
         mcp: false,
+        mcpIdleTimeoutSeconds: 60,
+        mcpMaxConnections: 50,
         embeddingModel: "openai:text-embedding-3-small",
         vector: { m: 32, efConstruction: 200, efSearch: 100, metric: "l2" },
       },
@@ -81,8 +94,8 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, embedding_model, [vector])",
-      "<dir>/strand.toml: server: unknown key (known: bm25, bm25_stemmer, mcp, embedding_model, [vector])",
+      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector])",
+      "<dir>/strand.toml: server: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector])",
     ]);
   });
 
@@ -102,6 +115,27 @@ describe("strand.toml", () => {
     ]);
     expect(strandErrors("vector = 3")).toEqual(["<dir>/strand.toml: vector: expected a table, got 3"]);
     expect(strandErrors("[vector]\nm = 1")).toEqual(["<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1"]);
+  });
+
+  test("the /mcp connection settings: integers in range, named when not (audit D5)", () => {
+    expect(
+      strandErrors(["mcp_idle_timeout_seconds = 0", "mcp_max_connections = 1_000_001"].join("\n")),
+    ).toEqual([
+      "<dir>/strand.toml: mcp_idle_timeout_seconds: expected an integer from 1 to 31536000, got 0",
+      "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 1000001",
+    ]);
+    expect(strandErrors('mcp_idle_timeout_seconds = "30m"\nmcp_max_connections = 2.5')).toEqual([
+      '<dir>/strand.toml: mcp_idle_timeout_seconds: expected an integer from 1 to 31536000, got "30m"',
+      "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 2.5",
+    ]);
+    expect(strandErrors("mcp_idle_timeout = 60")).toEqual([
+      "<dir>/strand.toml: mcp_idle_timeout: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector])",
+    ]);
+    const dir = project({ "strand.toml": "mcp_idle_timeout_seconds = 31536000\nmcp_max_connections = 1\n" });
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), mcpIdleTimeoutSeconds: 31536000, mcpMaxConnections: 1 },
+    });
   });
 
   test("a bad metric", () => {
@@ -155,10 +189,19 @@ graphvis_node_label = "name"
         bm25: false,
         bm25Stemmer: "none",
         mcp: false,
+        mcpIdleTimeoutSeconds: 1800,
+        mcpMaxConnections: 10000,
         embeddingModel: "openai:text-embedding-3-small",
         vector: { m: 32, efConstruction: 200, efSearch: 768, metric: "cosine" },
       },
     });
+  });
+
+  test("the /mcp connection settings are read from the instance too", () => {
+    const dir = project({ "helix.toml": "[local.dev]\nmcp_idle_timeout_seconds = 90\nmcp_max_connections = 7\n" });
+    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { mcpIdleTimeoutSeconds: 90, mcpMaxConnections: 7 } });
+    const bad = project({ "helix.toml": "[local.dev]\nmcp_max_connections = 0\n" });
+    expect(errorsOf(bad, loadProjectConfig(bad))).toEqual(["<dir>/helix.toml: local.dev.mcp_max_connections: expected an integer from 1 to 1000000, got 0"]);
   });
 
   test("a single instance of any name; several: the one named dev", () => {
@@ -182,7 +225,7 @@ graphvis_node_label = "name"
       '<dir>/helix.toml: local.dev.embedding_model: unknown embedding model "voyage:x": expected "hash", "local", "openai:<model>" or "gemini:<model>"',
       '<dir>/helix.toml: local.dev.vector_config.m: expected an integer from 2 to 1000000, got "16"',
       "<dir>/helix.toml: local.dev.vector_config.ef: unknown key (known: m, ef_construction, ef_search)",
-      "<dir>/helix.toml: local.dev.turbo: unknown key (known: vector_config, bm25, mcp, embedding_model; ignored: port, build_mode, image, tag, storage, graph_config, db_max_size_gb, graphvis_node_label)",
+      "<dir>/helix.toml: local.dev.turbo: unknown key (known: vector_config, bm25, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model; ignored: port, build_mode, image, tag, storage, graph_config, db_max_size_gb, graphvis_node_label)",
     ]);
   });
 });

@@ -6,7 +6,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createProtocolServer } from "../../runtime/mcp/protocol.js";
 import { McpService } from "../../runtime/mcp/service.js";
-import { openProject } from "../open-project.js";
+import { mcpConnectionOptions, openProject } from "../open-project.js";
 import { displayPath } from "../sources.js";
 
 export interface McpOptions {
@@ -25,7 +25,15 @@ export async function runMcp(options: McpOptions): Promise<number> {
     await store.close();
     return 1;
   }
-  const service = new McpService({ store, schema: project.schema, queries: project.queries, embedders, vectorMetric: config.vector.metric });
+  const service = new McpService({
+    store,
+    schema: project.schema,
+    queries: project.queries,
+    embedders,
+    vectorMetric: config.vector.metric,
+    connections: mcpConnectionOptions(config),
+    bm25: config.bm25,
+  });
   const server = createProtocolServer(service);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

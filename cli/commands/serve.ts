@@ -1,7 +1,7 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
 import { startServer, type RunningServer } from "../../runtime/http/server.js";
-import { openProject } from "../open-project.js";
+import { mcpConnectionOptions, openProject } from "../open-project.js";
 import { displayPath } from "../sources.js";
 
 export interface ServeOptions {
@@ -29,6 +29,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
       bodyLimitBytes: options.bodyLimitBytes,
       embedders,
       mcp: config.mcp,
+      mcpConnections: mcpConnectionOptions(config),
+      bm25: config.bm25,
       vectorMetric: config.vector.metric,
       port: options.port,
       host: options.host,

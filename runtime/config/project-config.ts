@@ -7,6 +7,8 @@
 //   bm25 = true                          bm25 = true
 //   bm25_stemmer = "none" | "english"    -
 //   mcp = true                           mcp = true
+//   mcp_idle_timeout_seconds = 1800      mcp_idle_timeout_seconds = 1800
+//   mcp_max_connections = 10000          mcp_max_connections = 10000
 //   embedding_model = "hash"             embedding_model = "..."
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
 //   m = 16
@@ -29,6 +31,10 @@ export interface ProjectConfig {
   bm25: boolean;
   bm25Stemmer: Stemmer;
   mcp: boolean;
+  /** Idle time after which an /mcp connection expires (ConnectionOptions.idleTimeoutMs / 1000). */
+  mcpIdleTimeoutSeconds: number;
+  /** Live /mcp connections at most; more are refused with 429 (ConnectionOptions.maxConnections). */
+  mcpMaxConnections: number;
   embeddingModel: string;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
@@ -41,11 +47,16 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   bm25: true,
   bm25Stemmer: "none",
   mcp: true,
+  mcpIdleTimeoutSeconds: 1800,
+  mcpMaxConnections: 10_000,
   embeddingModel: "hash",
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };
 
 const MAX_PARAM = 1_000_000;
+/** One year: any longer and an idle connection is simply a leak. */
+const MAX_IDLE_TIMEOUT_SECONDS = 365 * 24 * 60 * 60;
+const MAX_CONNECTIONS = 1_000_000;
 
 const checkModel = (s: string): string | null => {
   const r = parseModelName(s);
@@ -97,6 +108,8 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     bm25: top.boolean("bm25", d.bm25),
     bm25Stemmer: top.oneOf("bm25_stemmer", STEMMERS, d.bm25Stemmer),
     mcp: top.boolean("mcp", d.mcp),
+    mcpIdleTimeoutSeconds: top.integer("mcp_idle_timeout_seconds", d.mcpIdleTimeoutSeconds, 1, MAX_IDLE_TIMEOUT_SECONDS),
+    mcpMaxConnections: top.integer("mcp_max_connections", d.mcpMaxConnections, 1, MAX_CONNECTIONS),
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
@@ -106,7 +119,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     },
   };
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  top.rejectUnknown("known: bm25, bm25_stemmer, mcp, embedding_model, [vector]");
+  top.rejectUnknown("known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector]");
   return result(config, errors);
 }
 
@@ -140,6 +153,8 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     bm25: inst.boolean("bm25", d.bm25),
     bm25Stemmer: d.bm25Stemmer,
     mcp: inst.boolean("mcp", d.mcp),
+    mcpIdleTimeoutSeconds: inst.integer("mcp_idle_timeout_seconds", d.mcpIdleTimeoutSeconds, 1, MAX_IDLE_TIMEOUT_SECONDS),
+    mcpMaxConnections: inst.integer("mcp_max_connections", d.mcpMaxConnections, 1, MAX_CONNECTIONS),
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
@@ -149,6 +164,6 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     },
   };
   vector.rejectUnknown("known: m, ef_construction, ef_search");
-  inst.rejectUnknown(`known: vector_config, bm25, mcp, embedding_model; ignored: ${HELIX_IGNORED_INSTANCE.join(", ")}`);
+  inst.rejectUnknown(`known: vector_config, bm25, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model; ignored: ${HELIX_IGNORED_INSTANCE.join(", ")}`);
   return result(config, errors);
 }
