@@ -1,14 +1,18 @@
-// The same tools over the Model Context Protocol (the official SDK's McpServer): every built-in
-// tool and one `<QueryName>Mcp` tool per `#[mcp]` query, each with its input schema. A tool's
-// result is its JSON answer as text content; a StrandError becomes an error result whose text is
-// the same `{"error","code"}` JSON the HTTP endpoints send.
+// The same tools over the Model Context Protocol (the official SDK's low-level Server): every
+// built-in tool and one `<QueryName>Mcp` tool per `#[mcp]` query, each listed with its input
+// schema (input-schemas.ts, as JSON Schema). A call goes straight to McpService.call, which
+// validates the arguments itself, so every failure, a malformed argument included, is an error
+// result whose text is the same `{"error","code"}` JSON the HTTP endpoints send; the SDK's own
+// zod validation (McpServer) would answer those with a differently shaped text, and recurse
+// without bound over a deeply nested filter. A tool's result is its JSON answer as text content.
 //
-// Over HTTP (`/mcp`) the server is stateless: each POST gets a fresh McpServer and transport (the
+// Over HTTP (`/mcp`) the server is stateless: each POST gets a fresh Server and transport (the
 // SDK's pattern for stateless Streamable HTTP); the agent's state lives in the connections, which
 // the service keeps across requests.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isStrandError } from "../errors.js";
 import { BUILTIN_TOOLS, queryInputSchema, type InputSchema } from "./input-schemas.js";
 import type { McpService } from "./service.js";
@@ -32,26 +36,45 @@ async function invoke(service: McpService, name: string, args: unknown): Promise
   }
 }
 
-/** An McpServer exposing the service's tools (connect it to any SDK transport). */
-export function createProtocolServer(service: McpService): McpServer {
-  const server = new McpServer(SERVER_INFO);
-  const register = (name: string, description: string, input: InputSchema): void => {
-    server.registerTool(name, { description, inputSchema: input }, (args: unknown) => invoke(service, name, args));
-  };
-  for (const [name, tool] of Object.entries(BUILTIN_TOOLS)) register(name, tool.description, tool.input);
+/** The tools/list answer of a service, computed once (a fresh Server answers each HTTP request). */
+const listings = new WeakMap<McpService, Tool[]>();
+
+function toolList(service: McpService): Tool[] {
+  let tools = listings.get(service);
+  if (tools !== undefined) return tools;
+  const describe = (name: string, description: string, input: InputSchema): Tool => ({
+    name,
+    description,
+    inputSchema: toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: "input" }) as Tool["inputSchema"],
+  });
+  tools = [];
   for (const name of service.toolNames()) {
+    const builtin = Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name] : undefined;
+    if (builtin !== undefined) {
+      tools.push(describe(name, builtin.description, builtin.input));
+      continue;
+    }
     const query = service.queryTool(name);
     if (query === undefined) continue;
     const returns = query.returns.length > 0 ? query.returns.join(", ") : "nothing";
-    register(name, `Run the #[mcp] query ${query.name}; returns {${returns}} like POST /${query.name}.`, queryInputSchema(query.params));
+    tools.push(describe(name, `Run the #[mcp] query ${query.name}; returns {${returns}} like POST /${query.name}.`, queryInputSchema(query.params)));
   }
+  listings.set(service, tools);
+  return tools;
+}
+
+/** A protocol Server exposing the service's tools (connect it to any SDK transport). */
+export function createProtocolServer(service: McpService): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(service) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => invoke(service, request.params.name, request.params.arguments));
   return server;
 }
 
 /**
- * Answers one Streamable HTTP request at `/mcp` (stateless, JSON responses). GET and DELETE
- * (server-sent event streams and session ends) do not apply to a stateless server: the
- * transport answers them 405.
+ * Answers one Streamable HTTP POST at `/mcp` (stateless, JSON responses). GET and DELETE
+ * (server-sent event streams and session ends) do not apply to a stateless server: routes.ts
+ * answers them 405 before they get here.
  */
 export async function handleProtocolRequest(service: McpService, request: Request, bodyLimitBytes: number): Promise<Response> {
   const server = createProtocolServer(service);

@@ -1,7 +1,8 @@
 // The HTTP face of the agent tools, called by runtime/http/app.ts for every path under /mcp:
 //
 //   POST /mcp/<tool>   → the tool's JSON answer (tools.ts, query-tools.ts); other methods 405
-//   *    /mcp          → the MCP protocol endpoint (Streamable HTTP, protocol.ts)
+//   POST /mcp          → the MCP protocol endpoint (Streamable HTTP, protocol.ts); other methods
+//                        405: a stateless server offers no GET event stream and no session to DELETE
 //
 // With MCP disabled every /mcp path answers 404 with a JSON error. These are not Hono routes:
 // the app hands them over from its unrouted-request handler, because any extra route next to
@@ -32,12 +33,12 @@ export function mcpHandler(service: McpService | null, bodyLimitBytes: number): 
       return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}: the MCP endpoints are disabled (mcp = false)`));
     }
     try {
-      if (path === MCP_PATH) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes);
-      const tool = TOOL_PATH.exec(path)?.[1];
-      if (tool === undefined) return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
+      const tool = path === MCP_PATH ? undefined : TOOL_PATH.exec(path)?.[1];
+      if (path !== MCP_PATH && tool === undefined) return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
       if (method !== "POST") {
         return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), { allow: "POST" });
       }
+      if (tool === undefined) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes);
       const incoming = incomingOf(c);
       checkJsonContentType(requestHeader(c, incoming, "content-type"));
       const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
