@@ -206,21 +206,30 @@ export class TxnQueryContext implements QueryContext {
    * another notation still matches); a value that is not valid for the field matches nothing.
    */
   nodesByIndex(label: string, field: string, value: PropValue): NodeItem[] {
-    const info = this.schema.node(label);
+    return this.itemsByIndex(this.schema.node(label), field, value, (id) => this.getNode(label, id));
+  }
+
+  edgesByIndex(label: string, field: string, value: PropValue): EdgeItem[] {
+    return this.itemsByIndex(this.schema.edge(label), field, value, (id) => this.getEdge(label, id));
+  }
+
+  /** nodesByIndex / edgesByIndex: `get` reads one record of the type by id. */
+  private itemsByIndex<T extends NodeItem>(info: TypeInfo, field: string, value: PropValue, get: (id: string) => T | undefined): T[] {
+    const label = info.name;
     const f = info.fieldByName.get(field);
-    if (!f || f.descriptor.index === "none") throw new Error(`N::${label}.${field} is not indexed`);
+    if (!f || f.descriptor.index === "none") throw new Error(`${info.kind}::${label}.${field} is not indexed`);
     if (value === null || value === undefined) return [];
     const r = checkValue(f.descriptor.type, value, `${label}.${field}`);
     if (!r.ok) return [];
     if (f.descriptor.index === "unique") {
       const id = this.dbs.unique.get(uniqueKey(info.kind, label, field, r.value), this.opts);
-      const rec = id === undefined ? undefined : this.getNode(label, id);
+      const rec = id === undefined ? undefined : get(id);
       return rec ? [rec] : [];
     }
-    const out: NodeItem[] = [];
+    const out: T[] = [];
     // Same layout as indexKey() minus the trailing item id: every id indexed under this value.
     for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
-      const rec = this.getNode(label, key[4] as string);
+      const rec = get(key[4] as string);
       if (rec) out.push(rec);
     }
     return out;

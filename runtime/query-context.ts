@@ -40,6 +40,8 @@ export interface QueryContext {
   nodesByIndex(label: string, field: string, value: PropValue): NodeItem[];
   edgeById(label: string, id: string): EdgeItem;
   edgesByLabel(label: string): EdgeItem[];
+  /** Edges whose INDEX / UNIQUE INDEX property equals value, in id order (as nodesByIndex). */
+  edgesByIndex(label: string, field: string, value: PropValue): EdgeItem[];
   /**
    * Vectors are graph items stored like nodes: nodeById, nodesByLabel, nodesByIndex and every
    * graph step accept V labels too. These two accept only V labels (NOT_FOUND says `V::T`).

@@ -95,7 +95,7 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "byLabel":
       return cast(`db.${ir.item === "edge" ? "edgesByLabel" : ir.item === "vector" ? "vectorsByLabel" : "nodesByLabel"}(${q(ir.label)})`, ir.type, ctx);
     case "byIndex": {
-      const lookup = `db.nodesByIndex(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)})`;
+      const lookup = `db.${ir.item === "edge" ? "edgesByIndex" : "nodesByIndex"}(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)})`;
       // A UNIQUE INDEX finds at most one item: the result is that item or null.
       return ir.type.kind === "items" && ir.type.card === "optional" ? cast(`db.first(${lookup})`, ir.type, ctx) : cast(lookup, ir.type, ctx);
     }
