@@ -30,6 +30,7 @@ export const MAX_FILTER_DEPTH = 32;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const PASS: ItemPredicate = () => true;
+const NEVER = (): boolean => false;
 
 /**
  * Compiles the layer at `path` for items whose label is one of `types`. `depth` is the number of
@@ -69,13 +70,25 @@ function compileConditionAt(raw: unknown, path: string, types: readonly string[]
   const valuePath = fieldPath(path, "value");
   const value = requiredMember(condition, "value", path, "a string or an array of strings");
 
-  // One compiled test per held type that declares the key; items of other types lack it.
+  // One compiled test per held type that declares the key, against that type's declared type;
+  // items of other types lack the key. A value that cannot be read as one type's property (or
+  // a property filters cannot compare) makes the condition false for that type's items; only
+  // when no type that declares the key can take the condition is it a 400 (the first type's).
   const byLabel = new Map<string, (v: GraphItem[string] | undefined) => boolean>();
+  let firstFailure: StrandError | undefined;
   for (const label of types) {
     const type = schema.get(label)?.properties.get(key);
-    if (type !== undefined) byLabel.set(label, compileCondition(type, op, value, keyPath, valuePath, `${label}.${key}`));
+    if (type === undefined) continue;
+    try {
+      byLabel.set(label, compileCondition(type, op, value, keyPath, valuePath, `${label}.${key}`));
+    } catch (error) {
+      if (!(error instanceof StrandError)) throw error;
+      firstFailure ??= error;
+      byLabel.set(label, NEVER);
+    }
   }
   if (byLabel.size === 0) throw unknownProperty(keyPath, key, types, schema);
+  if (firstFailure !== undefined && [...byLabel.values()].every((test) => test === NEVER)) throw firstFailure;
   const absent = op === "!=";
   return (item) => {
     const test = byLabel.get(item.label);

@@ -5,7 +5,8 @@
 //     loaded traversal: exact scores of the held vectors (their `data`, or their `embedding`
 //       field when the V type declares one), with the store's metric; `label` is refused.
 //     blank traversal: the V type `label` when given, else every V type whose dimension matches
-//       the query, merged by score (scores of one metric are comparable across types).
+//       the query, merged by score (scores of one metric are comparable across types); the
+//       traversal's types are then the labels found (those types when nothing was found).
 //     min_score defaults to 0.0, except with metric l2, whose scores (minus the squared
 //       distance) are all <= 0: there no threshold applies unless one is given.
 //   search_vector_text  {query, label}         the configured model's embedding, top 5 of V type label
@@ -88,29 +89,32 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
     found = env.store.read((db) => db.searchVectors(label, query, k));
     types = [label];
   } else {
-    types = env.schema.names("vector");
-    found = env.store.read((db) => searchEveryType(db, types, query, k));
+    ({ items: found, fitted: types } = env.store.read((db) => searchEveryType(db, env.schema.names("vector"), query, k)));
   }
   const top = found.filter((item) => (item.score as number) >= minScore).sort(byScore).slice(0, k);
   return continueFrom(connection, top, types);
 }
 
-/** The top k of each V type whose dimension fits the query; a mismatch of every type is the error. */
-function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number): NodeItem[] {
-  const out: NodeItem[] = [];
+/**
+ * The top k of each V type whose dimension fits the query, and those types (a type without
+ * vectors fits any); a mismatch of every type is the error. Types of another dimension are not
+ * among the traversal's types afterwards, so filters are not checked against their properties.
+ */
+function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number): { items: NodeItem[]; fitted: string[] } {
+  const items: NodeItem[] = [];
+  const fitted: string[] = [];
   let mismatch: StrandError | undefined;
-  let fitted = false;
   for (const label of types) {
     try {
-      out.push(...db.searchVectors(label, query, k));
-      fitted = true;
+      items.push(...db.searchVectors(label, query, k));
+      fitted.push(label);
     } catch (error) {
       if (!isStrandError(error) || error.code !== "DIMENSION_MISMATCH") throw error;
       mismatch ??= error;
     }
   }
-  if (!fitted && mismatch !== undefined) throw mismatch;
-  return out;
+  if (fitted.length === 0 && mismatch !== undefined) throw mismatch;
+  return { items, fitted };
 }
 
 async function embedQuery(env: ToolEnv, text: string): Promise<number[]> {

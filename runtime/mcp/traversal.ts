@@ -8,7 +8,11 @@ export interface Traversal {
   /** True before any source (n_from_type, e_from_type, a search) and after reset/collect-with-drop. */
   readonly blank: boolean;
   readonly items: readonly GraphItem[];
-  /** The labels the items can have (one, except after a search over every vector type). */
+  /**
+   * The labels the items can have: exactly the labels of the held items when any are held (so a
+   * filter that removed every Beta leaves Alpha alone); when none are, the labels the source or
+   * step could have produced (one, except after a search over every vector type).
+   */
   readonly types: readonly string[];
   /** Index of the item `next` returns. */
   readonly cursor: number;
@@ -16,8 +20,19 @@ export interface Traversal {
 
 export const BLANK: Traversal = Object.freeze({ blank: true, items: Object.freeze([]), types: Object.freeze([]), cursor: 0 });
 
+/** A traversal holding `items`, which the schema says have one of `types` (narrowed to the labels held). */
 export function loaded(items: readonly GraphItem[], types: readonly string[]): Traversal {
-  return { blank: false, items, types, cursor: 0 };
+  return { blank: false, items, types: heldTypes(items, types), cursor: 0 };
+}
+
+function heldTypes(items: readonly GraphItem[], types: readonly string[]): readonly string[] {
+  if (items.length === 0 || types.length <= 1) return types;
+  const labels = new Set<string>();
+  for (const item of items) {
+    labels.add(item.label);
+    if (labels.size === types.length) return types;
+  }
+  return types.filter((t) => labels.has(t));
 }
 
 /** The item at the cursor (null at the end) and the traversal with the cursor moved past it. */
