@@ -55,6 +55,10 @@ describe("typed comparisons", () => {
     expect(await survivors(where(cond("joined", "<=", "2019-03-10T09:00:00+00:30")))).toEqual(["cyd"]);
     expect(await survivors(where(cond("joined", ">=", "2021-06-15")))).toEqual(["bob", "dee"]);
     expect(await survivors(where(cond("joined", "==", 1577836800)))).toEqual(["ada"]);
+    // Filter values are strings: unix seconds as a string of digits too (audit D10).
+    expect(await survivors(where(cond("joined", "==", "1577836800")))).toEqual(["ada"]);
+    expect(await survivors(where(cond("joined", "<", "1577836800")))).toEqual(["cyd"]);
+    expect(await survivors(where(cond("joined", ">", "-86400")))).toEqual(["ada", "bob", "cyd", "dee"]);
     expect(await survivors(where(cond("joined", "!=", "2019-12-31T19:00:00-05:00")))).toEqual(["bob", "cyd", "dee"]);
   });
 

@@ -1,7 +1,8 @@
 // One filter condition `{key, operator, value}` compiled against the property's declared type.
 // Request values arrive as strings (numbers and booleans are accepted too) and are read as that
-// type: numbers numerically, Dates as instants (any RFC 3339 offset, YYYY-MM-DD, or unix seconds),
-// Booleans as true/false, IDs case-insensitively, Strings by UTF-16 code unit.
+// type: numbers numerically, Dates as instants (any RFC 3339 offset, YYYY-MM-DD, or unix seconds
+// as a number or a string of digits), Booleans as true/false, IDs case-insensitively, Strings by
+// UTF-16 code unit.
 //
 // List semantics: the item's value (a list for `[T]` properties, else one value; none when absent)
 // and the request value (an array, else one value) are compared pairwise, and the condition holds
@@ -22,6 +23,7 @@ export function isOperator(value: unknown): value is FilterOperator {
 
 type Comparable = number | string | boolean;
 
+const UNIX_SECONDS_RE = /^-?\d{1,15}$/;
 const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const NUMERIC: ReadonlySet<ScalarName> = new Set(["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "U128", "F32", "F64"]);
 
@@ -46,7 +48,8 @@ function readRequestValue(scalar: ScalarName, raw: unknown, path: string): Compa
       return r.value as string;
     }
     case "Date": {
-      const r = checkValue({ kind: "scalar", name: "Date" }, raw, path);
+      // Filter values are strings, so unix seconds may come as a string of digits too.
+      const r = checkValue({ kind: "scalar", name: "Date" }, typeof raw === "string" && UNIX_SECONDS_RE.test(raw) ? Number(raw) : raw, path);
       if (!r.ok) throw invalid(path, "a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds", raw);
       return Date.parse(r.value as string);
     }
