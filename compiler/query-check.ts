@@ -44,7 +44,8 @@ function checkQuery(cx: Checker): QueryIr | null {
   }
   cx.finish();
   if (cx.failed) return null;
-  const ir: QueryIr = { name: query.name.name, params, writes: cx.writes, mcp, model, statements, returns, file: query.span.file };
+  const specs = params.map((p): ParamSpec => (cx.vectorParams.has(p.name) ? { ...p, vector: true } : p));
+  const ir: QueryIr = { name: query.name.name, params: specs, writes: cx.writes, mcp, model, statements, returns, file: query.span.file };
   if (model !== null) applyModel(ir, model);
   return ir;
 }

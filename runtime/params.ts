@@ -4,6 +4,7 @@ import { StrandError } from "./errors.js";
 import type { ParamSpec } from "./query-module.js";
 import type { JsonValue } from "./schema.js";
 import { checkValue } from "./values.js";
+import { F32_RULE, fitsF32 } from "./vector/metric.js";
 
 /**
  * Checks `body` (parsed JSON) against `specs` and returns the canonical parameter values.
@@ -30,7 +31,18 @@ export function validateParams(specs: readonly ParamSpec[], body: unknown): Reco
     }
     const r = checkValue(spec.type, value, spec.name);
     if (!r.ok) throw new StrandError("INVALID_PARAMETER", `parameter ${r.message}`);
+    if (spec.vector === true) checkVectorParam(r.value, spec.name);
     out[spec.name] = r.value;
   }
   return out;
+}
+
+/** A parameter used as a vector: each (already finite) number must also fit in F32. */
+function checkVectorParam(value: JsonValue, name: string): void {
+  if (!Array.isArray(value)) return;
+  value.forEach((x, i) => {
+    if (typeof x === "number" && !fitsF32(x)) {
+      throw new StrandError("INVALID_PARAMETER", `parameter '${name}[${i}]' ${F32_RULE}, got ${String(x)}`);
+    }
+  });
 }

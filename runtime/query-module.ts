@@ -6,6 +6,11 @@ export interface ParamSpec {
   name: string;
   type: ValueType;
   optional: boolean;
+  /**
+   * Present (true) when the query uses the parameter as a vector (AddV, UpsertV, SearchV): its
+   * numbers must then also fit in F32, the vector index's element type.
+   */
+  vector?: true;
 }
 
 export interface QueryModule<P = Record<string, unknown>, R = unknown> {

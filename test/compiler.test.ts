@@ -26,6 +26,33 @@ describe("compileProject", () => {
     expect(result.files.map((f) => f.path)).toEqual(["schema.ts", "queries/Get.ts", "index.ts", "client.ts"]);
   });
 
+  it("marks the parameters a query uses as vectors, so that their numbers are checked against F32", () => {
+    const text = [
+      "V::Doc { text: String }",
+      "QUERY Put(v: [F64], w: [F64], text: String) =>",
+      "    d <- AddV<Doc>(v, {text: text})",
+      "    hits <- SearchV<Doc>(v, 3)",
+      "    RETURN d, hits, w",
+      "QUERY Near(q: [F32], k: U32) =>",
+      "    hits <- SearchV<Doc>(q, k)",
+      "    RETURN hits",
+      "",
+    ].join("\n");
+    const result = compileProject([{ file: "v.hx", text }], { checkOnly: true });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.queries.map((q) => q.params)).toEqual([
+      [
+        { name: "v", type: { kind: "array", element: { kind: "scalar", name: "F64" } }, optional: false, vector: true },
+        { name: "w", type: { kind: "array", element: { kind: "scalar", name: "F64" } }, optional: false },
+        { name: "text", type: { kind: "scalar", name: "String" }, optional: false },
+      ],
+      [
+        { name: "q", type: { kind: "array", element: { kind: "scalar", name: "F32" } }, optional: false, vector: true },
+        { name: "k", type: { kind: "scalar", name: "U32" }, optional: false },
+      ],
+    ]);
+  });
+
   it("reports a query defined in two files at the second one", () => {
     const q = "QUERY Get() =>\n    u <- N<User>\n    RETURN u\n";
     const result = compileProject([

@@ -123,6 +123,8 @@ describe("openai:<model>", () => {
       { data: [{ index: 0, embedding: [1] }] }, // one embedding for two texts
       { data: [{ index: 0, embedding: [1, Number.NaN] }, { index: 1, embedding: [] }] },
       "this is not json",
+      // finite, but beyond what the f32 vector index holds
+      { data: [{ index: 0, embedding: [1, 2] }, { index: 1, embedding: [0.5, -1e39] }] },
     ];
     let i = 0;
     const { base } = await serve(() => ({ body: bodies[i++] }));
@@ -136,6 +138,7 @@ describe("openai:<model>", () => {
       // NaN is sent as null in JSON
       `embedding model ${MODEL}: malformed response: data[0].embedding is not a non-empty array of numbers`,
       `embedding model ${MODEL}: the response is not JSON: this is not json`,
+      `embedding model ${MODEL}: malformed response: data[1].embedding[1] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got -1e+39`,
     ]);
   });
 

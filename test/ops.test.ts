@@ -7,6 +7,7 @@ import { aggregate, math } from "../runtime/ops/math.js";
 import { aggregateBy, groupBy } from "../runtime/ops/grouping.js";
 import { shortestPaths, type PathNeighbor } from "../runtime/ops/paths.js";
 import { count, filter, first, order, range } from "../runtime/ops/sequence.js";
+import { rerankMMR } from "../runtime/ops/rerank.js";
 
 function expectCode(fn: () => unknown, code: string, mentions?: string): void {
   let caught: unknown;
@@ -714,5 +715,22 @@ describe("aggregate", () => {
     expectCode(() => aggregate("MAX", [true]), "INVALID_VALUE", "MAX: element 0 must be a number, got true");
     expect(aggregate("COUNT", ["a", true, null])).toBe(3);
     expectCode(() => aggregate("SUM", [1e308, 1e308]), "INVALID_VALUE", "SUM of 2 values is not a finite number");
+  });
+});
+
+describe("rerankMMR on extreme vectors and scores", () => {
+  const v = (id: string, data: number[], score?: number): NodeItem => ({ id, label: "P", data, ...(score === undefined ? {} : { score }) });
+
+  it("vectors with components near the f64 limit: finite similarities, every item kept once", () => {
+    const items = [v("a", [1e300, 1e300], 1), v("b", [1e300, 1e300], 0.99), v("c", [1, 0], 0.7)];
+    expect(rerankMMR(items, 0.5, "cosine").map((i) => i.id)).toEqual(["a", "c", "b"]);
+    expect(rerankMMR(items, 0.5, "euclidean").map((i) => i.id)).toEqual(["a", "c", "b"]);
+    expect(rerankMMR(items, 0.5, "dotproduct").map((i) => i.id)).toEqual(["a", "c", "b"]);
+  });
+
+  it("a NaN trade-off (infinite relevance) counts as the worst, never as no pick", () => {
+    const items = [v("a", [1, 0], Infinity), v("b", [1, 0], Infinity), v("c", [0, 1], Number.NaN)];
+    expect(rerankMMR(items, 0.5, "cosine").map((i) => i.id)).toEqual(["a", "b", "c"]);
+    expect(rerankMMR([v("x", [1], Number.NaN)], 1, "cosine").map((i) => i.id)).toEqual(["x"]);
   });
 });

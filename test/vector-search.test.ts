@@ -149,3 +149,37 @@ describe("options", () => {
     expect(out.items.map((d) => [d.id, d.score])).toEqual([[ids[0], -1], [ids[2], -1], [ids[1], -20]]);
   });
 });
+
+describe("scores on extreme magnitudes (finite in, finite out)", () => {
+  test("cosine is scale-free: huge, tiny and mixed components give the true cosine", () => {
+    expect(similarity("cosine", [1, 1], [1e300, 1e300])).toBe(1);
+    expect(similarity("cosine", [1e300, 1e300], [1e300, 1e300])).toBe(1);
+    expect(similarity("cosine", [1e300, 1e300], [1, 0])).toBe(0.7071067811865475);
+    expect(similarity("cosine", [1e200, 1], [1, 0])).toBe(1);
+    expect(similarity("cosine", [1e-200, 0], [1, 0])).toBe(1);
+    expect(similarity("cosine", [1e-200, 1e-200], [0, 1])).toBe(0.7071067811865475);
+    expect(similarity("cosine", [-1e-320, 0], [1e308, 0])).toBe(-1);
+    // The stride form (the exact copy) scales the same way.
+    expect(similarity("cosine", [1e-200, 0], [9, 9, 1e300, 0], 2)).toBe(1);
+  });
+
+  test("a zero vector under cosine has no direction: similarity 0 to everything, itself included", () => {
+    expect(similarity("cosine", [0, 0], [0, 0])).toBe(0);
+    expect(similarity("cosine", [0, 0], [1e-300, 0])).toBe(0);
+    expect(similarity("cosine", [1e300, 0], [0, 0])).toBe(0);
+  });
+
+  test("l2 and ip never overflow to Infinity or NaN: beyond the f64 range they clamp to ±MAX_VALUE", () => {
+    expect(similarity("l2", [1e300, 0], [-1e300, 0])).toBe(-Number.MAX_VALUE);
+    expect(similarity("l2", [1e154, 0], [0, 0])).toBe(-(1e154 * 1e154));
+    expect(similarity("l2", [1.5e308, 0], [-1.5e308, 0])).toBe(-Number.MAX_VALUE);
+    expect(similarity("ip", [1e308, 0], [1e308, 0])).toBe(Number.MAX_VALUE);
+    expect(similarity("ip", [1e308, 0], [-1e308, 0])).toBe(-Number.MAX_VALUE);
+    expect(similarity("ip", [1e300, 1e300], [1e-300, -1e-300])).toBe(0);
+    // Infinity − Infinity in the plain sum is NaN; on a common scale it is the true 0.
+    expect(similarity("ip", [1e308, 1e308], [1e308, -1e308])).toBe(0);
+    // The f32 range itself stays exact in f64.
+    expect(similarity("ip", [3.4e38, 3.4e38], [3.4e38, 3.4e38])).toBe(2 * 3.4e38 * 3.4e38);
+    expect(similarity("l2", [3.4e38], [-3.4e38])).toBe(-(6.8e38 * 6.8e38));
+  });
+});

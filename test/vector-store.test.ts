@@ -138,6 +138,11 @@ describe("validation", () => {
       message: "vector for V::Doc[1] must be a finite number, got NaN",
     });
     expect(await writeError((db) => db.addVector("Doc", [Infinity], {}))).toMatchObject({ code: "INVALID_VALUE" });
+    expect(await writeError((db) => db.addVector("Doc", [1, -1e39], {}))).toEqual({
+      code: "INVALID_VALUE",
+      status: 400,
+      message: "vector for V::Doc[1] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got -1e+39",
+    });
     expect(await writeError((db) => db.addVector("Doc", ["1"] as unknown as number[], {}))).toEqual({
       code: "INVALID_VALUE",
       status: 400,
@@ -147,6 +152,11 @@ describe("validation", () => {
     await store.write((db) => db.addVector("Doc", [1, 2], {}));
     store.read((db) => {
       expect(strandError(() => db.searchVectors("Doc", [1, Number.POSITIVE_INFINITY], 1))).toMatchObject({ code: "INVALID_VALUE" });
+      expect(strandError(() => db.searchVectors("Doc", [1e300, 1], 1))).toEqual({
+        code: "INVALID_VALUE",
+        status: 400,
+        message: "query vector for V::Doc[0] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got 1e+300",
+      });
       expect(strandError(() => db.searchVectors("Doc", [1, 2], -1))).toEqual({ code: "INVALID_VALUE", status: 400, message: "k must be an integer >= 0, got -1" });
       expect(strandError(() => db.searchVectors("Doc", [1, 2], 1.5))).toMatchObject({ code: "INVALID_VALUE" });
       expect(strandError(() => db.searchVectors("Doc", [1, 2], 1, 0))).toEqual({ code: "INVALID_VALUE", status: 400, message: "ef must be an integer >= 1, got 0" });

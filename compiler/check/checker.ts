@@ -70,6 +70,8 @@ export class Checker {
   /** item types that `_` stands for, innermost last */
   readonly anon: StaticType[] = [];
   writes = false;
+  /** Parameters used as a vector (AddV, UpsertV, SearchV): their numbers must fit in F32. */
+  readonly vectorParams = new Set<string>();
   private readonly errorsBefore: number;
 
   constructor(

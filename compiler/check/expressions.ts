@@ -8,6 +8,7 @@ import type { Ir, IrProp } from "../ir.js";
 import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
 import type { CompareOp } from "../../runtime/query-context.js";
+import { fitsF32 } from "../../runtime/vector/metric.js";
 import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "./functions.js";
 import {
   BOOLEAN_TYPE,
@@ -370,6 +371,16 @@ export function checkVectorArg(cx: Checker, expr: A.Expr, what: string): Ir {
     cx.report("E206", `${what} is empty; a vector has at least one number`, expr.span);
     return bad();
   }
+  if (expr.kind === "Array") {
+    // The vector index stores f32: a literal component it would turn into ±Infinity is an error.
+    for (const e of expr.elements) {
+      if (e.kind === "Literal" && e.literal.kind === "Number" && !fitsF32(e.literal.value)) {
+        cx.report("E201", `${e.literal.raw} is beyond the F32 range of vector components (magnitude at most 3.4028235e38)`, e.span);
+        return bad();
+      }
+    }
+  }
+  if (ir.op === "param") cx.vectorParams.add(ir.name);
   if (t.kind === "value" && t.type.kind === "array" && isNumericType(t.type.element)) return ir;
   cx.report("E206", `${what} must be a vector ([F64]) or Embed(text), but this is ${describeStatic(t)}`, expr.span);
   return bad();

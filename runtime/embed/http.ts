@@ -2,6 +2,7 @@
 // status, a body that is not JSON — becomes StrandError EMBEDDING_FAILED (502) carrying the
 // provider's own message when it sent one.
 import { StrandError } from "../errors.js";
+import { F32_RULE, fitsF32 } from "../vector/metric.js";
 
 export interface PostOptions {
   /** Names the provider in messages, e.g. "openai:text-embedding-3-small". */
@@ -64,11 +65,16 @@ function clip(text: string): string {
   return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t;
 }
 
-/** A non-empty array of finite numbers, or a malformed-response error naming `what`. */
+/**
+ * A non-empty array of finite numbers within the f32 range (the vector index's element type), or
+ * a malformed-response error naming `what` (and the component beyond that range).
+ */
 export function vectorAt(model: string, value: unknown, what: string): number[] {
   if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === "number" && Number.isFinite(x))) {
     throw embeddingFailed(model, `malformed response: ${what} is not a non-empty array of numbers`);
   }
+  const beyond = value.findIndex((x: number) => !fitsF32(x));
+  if (beyond >= 0) throw embeddingFailed(model, `malformed response: ${what}[${beyond}] ${F32_RULE}, got ${String(value[beyond])}`);
   return value as number[];
 }
 

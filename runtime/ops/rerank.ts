@@ -11,6 +11,7 @@
 // between embeddings is cosine, negative euclidean distance, or the dot product.
 import { StrandError } from "../errors.js";
 import type { NodeItem } from "../items.js";
+import { similarity as vectorSimilarity } from "../vector/metric.js";
 
 export type MmrDistance = "cosine" | "euclidean" | "dotproduct";
 
@@ -39,23 +40,14 @@ export function embeddingOf(item: NodeItem): number[] | null {
   return Array.isArray(v) && v.every((x) => typeof x === "number") ? (v as number[]) : null;
 }
 
+/** Similarity of two embeddings, finite for finite components (runtime/vector/metric.ts). */
 function similarity(a: readonly number[], b: readonly number[], distance: MmrDistance): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  let sq = 0;
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-    sq += (x - y) * (x - y);
-  }
-  if (distance === "dotproduct") return dot;
-  if (distance === "euclidean") return -Math.sqrt(sq);
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  const x = a.length === n ? a : a.slice(0, n);
+  const y = b.length === n ? b : b.slice(0, n);
+  if (distance === "dotproduct") return vectorSimilarity("ip", x, y);
+  if (distance === "euclidean") return -Math.sqrt(-vectorSimilarity("l2", x, y));
+  return vectorSimilarity("cosine", x, y);
 }
 
 export function rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: MmrDistance): T[] {
@@ -71,6 +63,8 @@ export function rerankMMR<T extends NodeItem>(items: readonly T[], lambda: numbe
   const picked: number[] = [];
   const left = new Set(items.map((_, i) => i));
   while (left.size > 0) {
+    // The first candidate left is the fallback, so a NaN everywhere (a relevance of ±Infinity, say)
+    // still picks something: NaN counts as the worst score, ties keep the earlier (better) item.
     let best = -1;
     let bestScore = -Infinity;
     for (const i of left) {
@@ -79,8 +73,9 @@ export function rerankMMR<T extends NodeItem>(items: readonly T[], lambda: numbe
         maxSim = -Infinity;
         for (const j of picked) maxSim = Math.max(maxSim, similarity(vectors[i]!, vectors[j]!, distance));
       }
-      const s = lambda * relevance[i]! - (1 - lambda) * maxSim;
-      if (s > bestScore) {
+      const raw = lambda * relevance[i]! - (1 - lambda) * maxSim;
+      const s = Number.isNaN(raw) ? -Infinity : raw;
+      if (best === -1 || s > bestScore) {
         bestScore = s;
         best = i;
       }

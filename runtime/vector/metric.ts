@@ -45,8 +45,29 @@ export function resolveVectorOptions(given: Partial<VectorOptions> | undefined):
 }
 
 /**
- * A vector argument as given: a non-empty array of finite numbers. Returns a plain copy (what is
- * stored as `data`), or throws INVALID_VALUE naming `what`.
+ * The largest magnitude an f32 holds: the HNSW index stores vectors as f32, so a component that
+ * rounds beyond it would become ±Infinity there. (Values up to 3.4028235e38 round to it.)
+ */
+export const F32_MAX = 3.4028234663852886e38;
+
+/** True when `x` is a finite number an f32 can hold (it may round, but not to ±Infinity). */
+export function fitsF32(x: number): boolean {
+  return Number.isFinite(Math.fround(x));
+}
+
+/** What a vector component beyond the f32 range is told, after its name. */
+export const F32_RULE = "must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index)";
+
+/** Why component `x` of a vector is rejected ("must ...") or null when it is fine. */
+export function vectorComponentProblem(x: unknown): string | null {
+  if (typeof x !== "number" || !Number.isFinite(x)) return `must be a finite number, got ${typeof x === "number" ? String(x) : typeof x}`;
+  if (!fitsF32(x)) return `${F32_RULE}, got ${String(x)}`;
+  return null;
+}
+
+/**
+ * A vector argument as given: a non-empty array of finite numbers within the f32 range. Returns a
+ * plain copy (what is stored as `data`), or throws INVALID_VALUE naming `what` and the component.
  */
 export function checkVector(value: unknown, what: string): number[] {
   if (!Array.isArray(value)) throw new StrandError("INVALID_VALUE", `${what} must be an array of numbers`);
@@ -54,10 +75,9 @@ export function checkVector(value: unknown, what: string): number[] {
   const out = new Array<number>(value.length);
   for (let i = 0; i < value.length; i++) {
     const x: unknown = value[i];
-    if (typeof x !== "number" || !Number.isFinite(x)) {
-      throw new StrandError("INVALID_VALUE", `${what}[${i}] must be a finite number, got ${typeof x === "number" ? String(x) : typeof x}`);
-    }
-    out[i] = x;
+    const problem = vectorComponentProblem(x);
+    if (problem !== null) throw new StrandError("INVALID_VALUE", `${what}[${i}] ${problem}`);
+    out[i] = x as number;
   }
   return out;
 }
@@ -66,9 +86,20 @@ export function dimensionMismatch(label: string, expected: number, got: number):
   return new StrandError("DIMENSION_MISMATCH", `V::${label} vectors have ${expected} dimensions, got a vector of ${got}`);
 }
 
+// Squared norms inside [NORM_LOW, NORM_HIGH] are summed without losing anything that matters
+// (a term that underflowed is below 2^-1022, negligible next to 1e-150) and their product cannot
+// overflow or underflow. Anything else — tiny components (1e-200) whose squares underflow to 0,
+// or huge ones (vectors stored before the f32 check) whose squares overflow — is recomputed with
+// each vector divided by its largest |component|, so every finite input gets a finite score.
+const NORM_LOW = 1e-150;
+const NORM_HIGH = 1e150;
+
 /**
- * cosine: cosine similarity (0 when either vector is all zeros); l2: minus the squared euclidean
- * distance (monotone in the distance, exact, and 0 for an identical vector); ip: inner product.
+ * cosine: cosine similarity (0 when either vector is all zeros: it has no direction, so it is
+ * taken to be orthogonal to everything); l2: minus the squared euclidean distance (monotone in
+ * the distance, exact, and 0 for an identical vector); ip: inner product. Always a finite number
+ * for finite components: scores beyond the f64 range (only reachable with components beyond the
+ * f32 range) are clamped to ±Number.MAX_VALUE, so a score never serialises as null.
  */
 export function similarity(metric: Metric, a: ArrayLike<number>, b: ArrayLike<number>, bOffset = 0): number {
   const n = a.length;
@@ -78,12 +109,12 @@ export function similarity(metric: Metric, a: ArrayLike<number>, b: ArrayLike<nu
       const t = a[i]! - b[bOffset + i]!;
       d += t * t;
     }
-    return -d;
+    return d <= Number.MAX_VALUE ? -d : -scaledSquaredDistance(a, b, bOffset);
   }
   let dot = 0;
   if (metric === "ip") {
     for (let i = 0; i < n; i++) dot += a[i]! * b[bOffset + i]!;
-    return dot;
+    return Number.isFinite(dot) ? dot : scaledDot(a, b, bOffset);
   }
   let na = 0;
   let nb = 0;
@@ -94,7 +125,61 @@ export function similarity(metric: Metric, a: ArrayLike<number>, b: ArrayLike<nu
     na += x * x;
     nb += y * y;
   }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  if (na >= NORM_LOW && na <= NORM_HIGH && nb >= NORM_LOW && nb <= NORM_HIGH) return dot / Math.sqrt(na * nb);
+  return scaledCosine(a, b, bOffset);
+}
+
+/** The largest |component| of v[offset .. offset + n). */
+function maxAbs(v: ArrayLike<number>, offset: number, n: number): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) m = Math.max(m, Math.abs(v[offset + i]!));
+  return m;
+}
+
+function clampFinite(x: number): number {
+  return Number.isNaN(x) ? 0 : Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, x));
+}
+
+function scaledCosine(a: ArrayLike<number>, b: ArrayLike<number>, bOffset: number): number {
+  const n = a.length;
+  const sa = maxAbs(a, 0, n);
+  const sb = maxAbs(b, bOffset, n);
+  if (sa === 0 || sb === 0) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i]! / sa;
+    const y = b[bOffset + i]! / sb;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  // na and nb are in [1, n]: the largest component became ±1.
+  return dot / Math.sqrt(na * nb);
+}
+
+function scaledDot(a: ArrayLike<number>, b: ArrayLike<number>, bOffset: number): number {
+  const n = a.length;
+  const sa = maxAbs(a, 0, n);
+  const sb = maxAbs(b, bOffset, n);
+  if (sa === 0 || sb === 0) return 0;
+  let dot = 0;
+  for (let i = 0; i < n; i++) dot += (a[i]! / sa) * (b[bOffset + i]! / sb);
+  return clampFinite(dot * sa * sb);
+}
+
+/** The squared euclidean distance, computed on a common scale (clamped to Number.MAX_VALUE). */
+function scaledSquaredDistance(a: ArrayLike<number>, b: ArrayLike<number>, bOffset: number): number {
+  const n = a.length;
+  const s = Math.max(maxAbs(a, 0, n), maxAbs(b, bOffset, n));
+  if (s === 0) return 0;
+  let d = 0;
+  for (let i = 0; i < n; i++) {
+    const t = a[i]! / s - b[bOffset + i]! / s;
+    d += t * t;
+  }
+  return clampFinite(d * s * s);
 }
 
 /** Result order: score descending, then id ascending (deterministic ties). */

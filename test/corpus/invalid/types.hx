@@ -493,3 +493,15 @@ QUERY Touch(xs: [{id?: ID}]) =>
         DROP u
     }
     RETURN NONE
+
+// case: a vector literal component beyond the F32 range of the vector index
+QUERY Near() =>
+    hits <- SearchV<PostVector>([1.0, 1e39], 5)
+//                                    ^ E201
+    RETURN hits
+
+// case: a vector literal component beyond F32 in AddV
+QUERY Add() =>
+    v <- AddV<PostVector>([-3.5e38, 0.0], {title: "x"})
+//                         ^ E201
+    RETURN v
