@@ -34,7 +34,7 @@ export async function openProject(dir: string, dataDir: string, cacheEntries: nu
   }
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(dir, { bm25: config.bm25 });
+    project = await loadProject(dir, { bm25: config.bm25, mcp: config.mcp });
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     process.stderr.write(`${error.report}\n${error.message}; not ${purpose}\n`);

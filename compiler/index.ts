@@ -5,6 +5,7 @@ import { error, hasErrors, type Diagnostic } from "./diagnostics.js";
 import { parseSource } from "./parser.js";
 import { checkSchema } from "./schema-check.js";
 import { checkQueries } from "./query-check.js";
+import { checkRouteNames } from "./route-check.js";
 import { checkMigrations, checkVersions } from "./migration-check.js";
 import { generateModules, type GeneratedFile } from "./codegen/modules.js";
 import type { QueryIr } from "./ir.js";
@@ -26,6 +27,8 @@ export interface CompileOptions {
   checkOnly?: boolean;
   /** false when the project disables the BM25 keyword index (strand.toml `bm25 = false`) */
   bm25?: boolean;
+  /** false when the project turns the agent tools off (strand.toml `mcp = false`); a query may then be named `mcp` */
+  mcp?: boolean;
 }
 
 export interface CompileResult {
@@ -58,6 +61,7 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
       for (const m of migrations) diagnostics.push(error("E311", "a MIGRATION needs versioned schemas (schema::1 { .. }, schema::2 { .. })", m.span));
     }
     const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true });
+    checkRouteNames(queries, diagnostics, { mcp: options.mcp ?? true });
     sortDiagnostics(diagnostics);
     if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };
     const files = options.checkOnly === true ? [] : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });

@@ -108,6 +108,37 @@ describe("project configuration in the CLI", () => {
     }
   });
 
+  it("a query named mcp is E313 in check, compile and serve (no stack), unless mcp = false (audit D9)", async () => {
+    const dir = project("route-names", {});
+    const queries = ["mcp", "health", "introspect"].map((name) => `QUERY ${name}() =>\n    n <- N<Doc>::COUNT\n    RETURN n\n`).join("\n");
+    writeFileSync(join(dir, "queries.hx"), queries);
+    const diagnostic = [
+      "route-names/queries.hx:1:7: error E313: a query named 'mcp' collides with the MCP endpoint POST /mcp",
+      "1 | QUERY mcp() =>",
+      "  |       ^^^",
+      "  hint: rename the query, or set `mcp = false` in strand.toml to turn the agent tools off",
+    ].join("\n");
+    expect(strand(["check", "route-names"])).toEqual({ status: 1, stdout: "", stderr: `${diagnostic}\n1 error\n` });
+    expect(strand(["compile", "route-names", "--out", join(work, "route-names-out")])).toEqual({ status: 1, stdout: "", stderr: `${diagnostic}\n1 error; nothing written\n` });
+    const serve = strand(["serve", "route-names", "--port", "0", "--data", join(work, "route-names-data")]);
+    expect(serve).toEqual({ status: 1, stdout: "", stderr: `${diagnostic}\nthe project has 1 error; not serving\n` });
+    const mcp = strand(["mcp", "--stdio", "route-names", "--data", join(work, "route-names-data")]);
+    expect(mcp.status).toBe(1);
+    expect(mcp.stderr).toContain("error E313");
+
+    // With the agent tools off, /mcp is a query like any other; health and introspect are POST queries beside the GET routes.
+    writeFileSync(join(dir, "strand.toml"), "mcp = false\n");
+    expect(strand(["check", "route-names"])).toEqual({ status: 0, stdout: "ok: 3 queries, 1 types\n", stderr: "" });
+    const server = await startStrand({ project: dir });
+    try {
+      for (const name of ["mcp", "health", "introspect"]) expect(await call(server, name)).toEqual({ status: 200, body: { n: 0 } });
+      expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ status: "ok" });
+      expect((await fetch(`${server.url}/introspect`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("serve: SearchBM25 over HTTP with the configured stemmer", async () => {
     const dir = project("served", { "strand.toml": 'bm25_stemmer = "english"\nmcp = false\n' });
     const server = await startStrand({ project: dir });

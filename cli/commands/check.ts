@@ -5,7 +5,7 @@ import { readProjectConfig } from "../project-config.js";
 export function runCheck(dir: string): number {
   const config = readProjectConfig(dir);
   if (config === null) return 1;
-  const compiled = compileDir(dir, { checkOnly: true, bm25: config.bm25 });
+  const compiled = compileDir(dir, { checkOnly: true, bm25: config.bm25, mcp: config.mcp });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));

@@ -10,7 +10,7 @@ import { displayPath } from "../sources.js";
 export function runCompile(dir: string, outDir: string, runtimeImport: string): number {
   const config = readProjectConfig(dir);
   if (config === null) return 1;
-  const compiled = compileDir(dir, { runtimeImport, bm25: config.bm25 });
+  const compiled = compileDir(dir, { runtimeImport, bm25: config.bm25, mcp: config.mcp });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));
