@@ -2,6 +2,7 @@
 // deciding whether a parameter of one type can be stored in a field of another.
 import type { Literal } from "./ast.js";
 import type { JsonValue, ScalarName, ValueType } from "../runtime/schema.js";
+import { fitsF32 } from "../runtime/vector/metric.js";
 
 const INTEGER_RANGES: Partial<Record<ScalarName, [number, number]>> = {
   I8: [-128, 127],
@@ -44,6 +45,23 @@ export function describeValueType(type: ValueType): string {
 
 export type Fit = { ok: true; value: JsonValue } | { ok: false; message: string };
 
+type NumberLiteral = Literal & { kind: "Number" };
+
+/**
+ * Why a number literal cannot be used as written, or null: one beyond the F64 range (it would
+ * become ±Infinity, which JSON cannot carry), or an integer (written without `.` or exponent)
+ * beyond ±2^53 - 1, which Strand cannot store exactly. The one range check of number literals.
+ */
+export function numberLiteralProblem(literal: NumberLiteral): string | null {
+  if (!Number.isFinite(literal.value)) return `${literal.raw} is beyond the F64 range (magnitude at most 1.7976931348623157e308)`;
+  if (!literal.isFloat && !Number.isSafeInteger(literal.value)) return unsafeIntegerLiteral(literal);
+  return null;
+}
+
+function unsafeIntegerLiteral(literal: NumberLiteral): string {
+  return `${literal.raw} is beyond ±${Number.MAX_SAFE_INTEGER}, the largest integer Strand stores exactly`;
+}
+
 /** Does a literal written in the source fit a field or parameter type? */
 export function literalFitsType(literal: Literal, type: ValueType): Fit {
   const want = describeValueType(type);
@@ -64,17 +82,19 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
       }
       return { ok: false, message: `expected ${want}, found a string` };
     case "Number": {
-      if (Number.isInteger(literal.value) && !Number.isSafeInteger(literal.value)) {
-        return { ok: false, message: `${literal.raw} is too large to be represented exactly (beyond ±2^53)` };
-      }
+      const problem = numberLiteralProblem(literal);
+      if (problem !== null) return { ok: false, message: problem };
       const range = INTEGER_RANGES[type.name];
       if (range !== undefined) {
         if (!Number.isInteger(literal.value)) return { ok: false, message: `expected an integer (${want}), found ${literal.raw}` };
+        // 1e20 is an integer too: written with an exponent, but no more exact than 100000000000000000000.
+        if (!Number.isSafeInteger(literal.value)) return { ok: false, message: unsafeIntegerLiteral(literal) };
         if (literal.value < range[0] || literal.value > range[1]) {
           return { ok: false, message: `${literal.raw} is out of range for ${want} (${range[0]}..${range[1]})` };
         }
         return { ok: true, value: literal.value };
       }
+      if (type.name === "F32" && !fitsF32(literal.value)) return { ok: false, message: `${literal.raw} is beyond the F32 range (magnitude at most 3.4028235e38)` };
       if (type.name === "F32" || type.name === "F64") return { ok: true, value: literal.value };
       return { ok: false, message: `expected ${want}, found the number ${literal.raw}` };
     }

@@ -5,7 +5,7 @@
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
 import type { Ir, IrProp } from "../ir.js";
-import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType } from "../value-types.js";
+import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
 import type { CompareOp } from "../../runtime/query-context.js";
 import { fitsF32 } from "../../runtime/vector/metric.js";
@@ -86,12 +86,14 @@ export function checkLiteral(cx: Checker, literal: A.Literal, expected: ValueTyp
   switch (literal.kind) {
     case "String":
       return { op: "literal", value: literal.value, type: value(STRING_VALUE) };
-    case "Number":
-      if (!literal.isFloat && !Number.isSafeInteger(literal.value)) {
-        cx.report("E201", `${literal.raw} is too large to be represented exactly (beyond ±2^53)`, literal.span);
+    case "Number": {
+      const problem = numberLiteralProblem(literal);
+      if (problem !== null) {
+        cx.report("E201", problem, literal.span);
         return bad();
       }
       return { op: "literal", value: literal.value, type: value({ kind: "scalar", name: literal.isFloat ? "F64" : "I64" }) };
+    }
     case "Boolean":
       return { op: "literal", value: literal.value, type: value({ kind: "scalar", name: "Boolean" }) };
     case "None":
