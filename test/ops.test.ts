@@ -678,7 +678,10 @@ describe("math", () => {
     expectCode(() => math("MOD", [5, 0]), "INVALID_VALUE", "MOD: modulo by zero (5 % 0)");
     expectCode(() => math("SQRT", [-1]), "INVALID_VALUE", "SQRT(-1) is not a finite number");
     expectCode(() => math("LN", [0]), "INVALID_VALUE", "LN(0) is not a finite number");
-    expectCode(() => math("LOG", [8, 1]), "INVALID_VALUE", "LOG(8, 1) is not a finite number");
+    expectCode(() => math("LOG", [8, 1]), "INVALID_VALUE", "LOG: the base must be positive and not 1 (LOG(8, 1))");
+    expectCode(() => math("LOG", [8, 0]), "INVALID_VALUE", "LOG: the base must be positive and not 1 (LOG(8, 0))");
+    expectCode(() => math("LOG", [8, -2]), "INVALID_VALUE", "LOG(8, -2)");
+    expectCode(() => math("LOG", [0, 2]), "INVALID_VALUE", "LOG(0, 2) is not a finite number");
     expectCode(() => math("ASIN", [2]), "INVALID_VALUE", "ASIN(2)");
     expectCode(() => math("POW", [10, 400]), "INVALID_VALUE", "POW(10, 400) is not a finite number");
     expectCode(() => math("POW", [0, -1]), "INVALID_VALUE", "POW(0, -1)");
@@ -715,6 +718,14 @@ describe("aggregate", () => {
     expectCode(() => aggregate("MAX", [true]), "INVALID_VALUE", "MAX: element 0 must be a number, got true");
     expect(aggregate("COUNT", ["a", true, null])).toBe(3);
     expectCode(() => aggregate("SUM", [1e308, 1e308]), "INVALID_VALUE", "SUM of 2 values is not a finite number");
+  });
+  it("AVG of finite numbers is finite even when their sum overflows; SUM survives an intermediate overflow", () => {
+    expect(aggregate("AVG", [1e308, 1e308])).toBe(1e308);
+    expect(aggregate("AVG", [-1e308, -1e308, null])).toBe(-1e308);
+    expect(aggregate("AVG", [Number.MAX_VALUE, Number.MAX_VALUE, Number.MAX_VALUE])).toBe(Number.MAX_VALUE);
+    expect(aggregate("AVG", [1e308, 1e308, -1e308])).toBeCloseTo(1e308 / 3, -300);
+    expect(aggregate("SUM", [1e308, 1e308, -1e308])).toBe(1e308);
+    expect(aggregate("AVG", [1, 2])).toBe(1.5); // no overflow: the plain sum / n, bit for bit
   });
 });
 

@@ -44,7 +44,10 @@ function apply(fn: MathFn, a: number, b: number): number {
     case "SQRT": return Math.sqrt(a);
     case "LN": return Math.log(a);
     case "LOG10": return Math.log10(a);
-    case "LOG": return logBase(a, b);
+    case "LOG":
+      // Math.log(8) / Math.log(0) is -0: a base without a logarithm must not pass as a result.
+      if (b <= 0 || b === 1) throw invalid(`LOG: the base must be positive and not 1 (LOG(${a}, ${b}))`);
+      return logBase(a, b);
     case "EXP": return Math.exp(a);
     case "CEIL": return Math.ceil(a);
     case "FLOOR": return Math.floor(a);
@@ -104,11 +107,12 @@ export function aggregate(fn: AggregateFn, values: readonly PropValue[]): number
   let result: number;
   switch (fn) {
     case "SUM":
-      result = sum;
+      // An intermediate overflow ([1e308, 1e308, -1e308]) is not a sum beyond the F64 range.
+      result = Number.isFinite(sum) ? sum : scaledMean(values, n) * n;
       break;
     case "AVG":
       if (n === 0) return null;
-      result = sum / n;
+      result = Number.isFinite(sum) ? sum / n : scaledMean(values, n);
       break;
     case "MIN":
       if (n === 0) return null;
@@ -121,4 +125,15 @@ export function aggregate(fn: AggregateFn, values: readonly PropValue[]): number
   }
   if (!Number.isFinite(result)) throw invalid(`${fn} of ${n} values is not a finite number`);
   return result === 0 ? 0 : result;
+}
+
+/**
+ * The mean of the n numbers of `values` when their sum overflows: Σ v/n, each term at most the
+ * largest |v|, so the mean of finite numbers is always finite (1e308 and 1e308 average 1e308).
+ */
+function scaledMean(values: readonly PropValue[], n: number): number {
+  let mean = 0;
+  for (const v of values) if (typeof v === "number") mean += v / n;
+  // Rounding of the terms may carry a mean of numbers near the F64 limit just past it.
+  return Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, mean));
 }
