@@ -495,7 +495,8 @@ export class TxnQueryContext implements QueryContext {
   // ---- keyword search (runtime/search/)
 
   searchBM25(label: string, text: string, limit: number): NodeItem[] {
-    this.schema.node(label);
+    // A type that declares a `score` field keeps its stored value; the ranking still is BM25's.
+    const ownScore = this.schema.node(label).fieldByName.has("score");
     if (this.bm25 === null) throw bm25Disabled(`SearchBM25<${label}>`);
     if (typeof text !== "string") throw new StrandError("INVALID_VALUE", `SearchBM25 text must be a string, got ${describeValue(text)}`);
     if (!Number.isSafeInteger(limit) || limit < 0) {
@@ -504,7 +505,7 @@ export class TxnQueryContext implements QueryContext {
     return this.bm25.search(label, text, limit, this.opts?.transaction).map(({ id, score }) => {
       const rec = this.getNode(label, id);
       if (rec === undefined) throw new Error(`bm25 postings name missing ${label} ${id}`);
-      return { ...rec, score };
+      return ownScore ? rec : { ...rec, score };
     });
   }
 
@@ -725,7 +726,7 @@ export class TxnQueryContext implements QueryContext {
   }
 
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
-    return rerankRRF(lists, k);
+    return rerankRRF(lists, k, (item) => this.schema.node(item.label).fieldByName.has("score"));
   }
 
   rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: MmrDistance): T[] {

@@ -53,6 +53,47 @@ describe("compileProject", () => {
     ]);
   });
 
+  it("warns (W003) where a search over a type with its own `score` field hides the relevance score", () => {
+    const text = [
+      "N::Y { score: F64, name: String }",
+      "N::Z { name: String }",
+      "QUERY Q(q: String) =>",
+      "    a <- SearchBM25<Y>(q, 5)",
+      "    b <- RerankRRF(a, SearchBM25<Y>(q, 2))",
+      "    c <- SearchBM25<Z>(q, 5)::RerankRRF(SearchBM25<Z>(q, 2))",
+      "    RETURN b, c",
+      "",
+    ].join("\n");
+    const result = compileProject([{ file: "s.hx", text }], { checkOnly: true });
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, line: d.span.start.line, column: d.span.start.column, message: d.message, hint: d.hint }))).toEqual([
+      {
+        code: "W003",
+        severity: "warning",
+        line: 4,
+        column: 10,
+        message: "Y declares a field 'score', so SearchBM25 results keep its stored value and do not carry their BM25 score (they are still ranked by it)",
+        hint: "rename the field to read the BM25 score as 'score'",
+      },
+      {
+        code: "W003",
+        severity: "warning",
+        line: 5,
+        column: 10,
+        message: "Y declares a field 'score', so RerankRRF results keep its stored value and do not carry their fused score (they are still ranked by it)",
+        hint: "rename the field to read the fused score as 'score'",
+      },
+      {
+        code: "W003",
+        severity: "warning",
+        line: 5,
+        column: 23,
+        message: "Y declares a field 'score', so SearchBM25 results keep its stored value and do not carry their BM25 score (they are still ranked by it)",
+        hint: "rename the field to read the BM25 score as 'score'",
+      },
+    ]);
+  });
+
   it("reports a query defined in two files at the second one", () => {
     const q = "QUERY Get() =>\n    u <- N<User>\n    RETURN u\n";
     const result = compileProject([

@@ -33,7 +33,7 @@ const VALID: Record<string, number> = {
   "document_store.hx": 84,
   "knowledge_graph.hx": 94,
   "route_planner.hx": 94,
-  "social_graph.hx": 90,
+  "social_graph.hx": 91,
 };
 
 /** Every error code the compiler can emit for user input (docs/ARCHITECTURE.md, compiler/parser.ts). */

@@ -1,7 +1,7 @@
 // Retrieval: SearchV (nearest vectors), SearchBM25 (keyword ranking), and the rerankers that fuse
 // (RerankRRF) or diversify (RerankMMR) ranked lists.
 import type * as A from "../ast.js";
-import type { Ir } from "../ir.js";
+import type { Ir, ItemKind } from "../ir.js";
 import { Checker, STRING_VALUE, bad, describeStatic, items, value } from "./checker.js";
 import { checkExpr, checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./expressions.js";
 
@@ -29,6 +29,7 @@ export function checkSearchBM25(cx: Checker, label: string, source: A.Source & {
   const text = checkValueFor(cx, source.args[0]!.value, STRING_VALUE, "the search text", true);
   const limit = checkIntegerArg(cx, source.args[1]!.value, "the limit");
   const kind = cx.schema.vectors.has(label) ? "vector" : "node";
+  warnScoreField(cx, kind, label, "SearchBM25", "BM25 score", source.name.span);
   return { op: "searchBM25", label, text, limit, type: items(kind, label, "many") };
 }
 
@@ -67,7 +68,22 @@ export function checkRerankRRF(cx: Checker, args: readonly A.Arg[], input: Ir | 
     }
   }
   if (first.kind !== "items") return bad();
+  warnScoreField(cx, first.item, first.label, "RerankRRF", "fused score", span);
   return { op: "rerankRRF", inputs: lists, k, type: items(first.item, first.label, "many") };
+}
+
+/**
+ * W003: search results carry their relevance as `score`, but a type that declares a `score`
+ * field keeps its stored value there (vector types cannot: E104), so the relevance is not seen.
+ */
+function warnScoreField(cx: Checker, item: ItemKind, label: string, call: string, what: string, span: A.Span): void {
+  if (!cx.fieldsOf(item, label).some((f) => f.name === "score")) return;
+  cx.warn(
+    "W003",
+    `${label} declares a field 'score', so ${call} results keep its stored value and do not carry their ${what} (they are still ranked by it)`,
+    span,
+    `rename the field to read the ${what} as 'score'`,
+  );
 }
 
 const DISTANCES = ["cosine", "euclidean", "dotproduct"] as const;

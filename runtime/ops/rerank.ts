@@ -2,8 +2,9 @@
 //
 // RRF (reciprocal rank fusion): an item's fused score is Σ over the lists containing it of
 // 1 / (k + rank), rank counted from 1. Items are returned by fused score, ties by id, each with
-// `score` replaced by the fused score. Lists are matched by item id, so a SearchV and a
-// SearchBM25 over the same vector type fuse into one ranking.
+// `score` replaced by the fused score (unless its type declares a `score` field of its own).
+// Lists are matched by item id, so a SearchV and a SearchBM25 over the same vector type fuse
+// into one ranking.
 //
 // MMR (maximal marginal relevance): repeatedly picks the item maximising
 //   lambda · relevance − (1 − lambda) · max similarity to the items already picked,
@@ -15,7 +16,11 @@ import { similarity as vectorSimilarity } from "../vector/metric.js";
 
 export type MmrDistance = "cosine" | "euclidean" | "dotproduct";
 
-export function rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
+/**
+ * `ownScore(item)`: the item's type declares a `score` field, whose stored value it keeps (it is
+ * still ranked by the fused score, which it then does not carry).
+ */
+export function rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number, ownScore: (item: T) => boolean = () => false): T[] {
   if (!Number.isFinite(k) || k < 0) throw new StrandError("INVALID_VALUE", `RerankRRF k must be a number >= 0, got ${String(k)}`);
   const fused = new Map<string, { item: T; score: number }>();
   for (const list of lists) {
@@ -31,7 +36,7 @@ export function rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], 
   }
   return [...fused.values()]
     .sort((a, b) => b.score - a.score || (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0))
-    .map(({ item, score }) => ({ ...item, score }));
+    .map(({ item, score }) => (ownScore(item) ? item : { ...item, score }));
 }
 
 /** The embedding of a vector item: its `embedding` field when declared, else `data`. */

@@ -358,6 +358,12 @@ QUERY VoteComment(id: ID, score: I32) =>
     comment <- N<Comment>(id)::UPDATE({score: score})
     RETURN comment
 
+// Comment declares its own `score` (votes): keyword hits keep it, ranked by relevance (W003).
+QUERY SearchComments(text: String) =>
+    comments <- SearchBM25<Comment>(text, 20)::WHERE(_::{score}::GTE(0))::{text, score}
+//              ^ W003
+    RETURN comments
+
 QUERY NegativeComments() =>
     comments <- N<Comment>::WHERE(_::{score}::LT(-5))::COUNT
     RETURN comments
