@@ -4,6 +4,7 @@
 // rebuilt in declared field order.
 import { ECHO_LIMIT, echo } from "./echo.js";
 import type { JsonValue, ScalarName, ValueType } from "./schema.js";
+import { fitsF32 } from "./vector/metric.js";
 
 export type CheckResult = { ok: true; value: JsonValue } | { ok: false; message: string };
 
@@ -45,10 +46,18 @@ const MAX_DATE_MS = 253402300799999;
  */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
+  // JSON.parse turns a number beyond the F64 range (1e999) into ±Infinity: not "null".
+  if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : BEYOND_F64;
   const out: Rendering = { text: "" };
   render(value, out);
   return echo(out.text);
 }
+
+/** How a non-finite number is described: JSON gives one only for a literal beyond the F64 range. */
+const BEYOND_F64 = "a number beyond the F64 range (magnitude above 1.7976931348623157e308)";
+
+/** Integers beyond this magnitude are not all representable; Strand's integer types stop here. */
+const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
 
 interface Rendering {
   text: string;
@@ -62,7 +71,8 @@ function render(value: unknown, out: Rendering): void {
       out.text += JSON.stringify(value.length > ECHO_LIMIT ? value.slice(0, ECHO_LIMIT + 1) : value);
       return;
     case "number":
-      out.text += Number.isFinite(value) ? String(value) : "null";
+      // ±Infinity inside an array or object (a number beyond the F64 range in JSON) is not null.
+      out.text += Number.isNaN(value) ? "null" : String(value);
       return;
     case "boolean":
     case "bigint":
@@ -109,8 +119,9 @@ export function describeType(type: ValueType): string {
       if (range) return `an integer between ${range.min} and ${range.max} (${type.name})`;
       switch (type.name) {
         case "F32":
+          return "a finite number of magnitude at most 3.4028235e38 (F32)";
         case "F64":
-          return `a finite number (${type.name})`;
+          return "a finite number (F64)";
         case "Boolean":
           return "a boolean (Boolean)";
         case "String":
@@ -140,8 +151,8 @@ function typeName(type: ValueType): string {
   }
 }
 
-function fail(type: ValueType, value: unknown, path: string, extra = ""): CheckResult {
-  return { ok: false, message: `'${path}' must be ${describeType(type)}${extra}, got ${describeValue(value)}` };
+function fail(type: ValueType, value: unknown, path: string): CheckResult {
+  return { ok: false, message: `'${path}' must be ${describeType(type)}, got ${describeValue(value)}` };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -206,15 +217,21 @@ function checkScalar(type: ValueType & { kind: "scalar" }, value: unknown, path:
   const name = type.name;
   const range = INT_RANGES[name];
   if (range) {
-    if (typeof value !== "number" || !Number.isInteger(value)) return fail(type, value, path);
-    if (value < range.min || value > range.max) {
-      const unsafe = value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER;
-      return fail(type, value, path, unsafe ? " (larger magnitudes exceed Number.MAX_SAFE_INTEGER and cannot be represented exactly)" : "");
+    if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) > MAX_EXACT_INTEGER) {
+      // JSON.parse has already rounded it (1732406400123456789 arrives as ...800): echoing those
+      // digits would name a number the client never sent.
+      return {
+        ok: false,
+        message: `'${path}' must be ${describeType(type)}, got a number beyond ±${MAX_EXACT_INTEGER}, the largest integer Strand stores exactly`,
+      };
     }
+    if (typeof value !== "number" || !Number.isInteger(value)) return fail(type, value, path);
+    if (value < range.min || value > range.max) return fail(type, value, path);
     return { ok: true, value: value === 0 ? 0 : value }; // normalise -0
   }
   switch (name) {
     case "F32":
+      return typeof value === "number" && fitsF32(value) ? { ok: true, value } : fail(type, value, path);
     case "F64":
       return typeof value === "number" && Number.isFinite(value) ? { ok: true, value } : fail(type, value, path);
     case "Boolean":

@@ -43,10 +43,20 @@ describe("integers", () => {
     expect(err(sc("I32"), null)).toContain("got null");
     expect(err(sc("I32"), undefined)).toContain("got nothing");
   });
-  test("beyond Number.MAX_SAFE_INTEGER says so", () => {
-    expect(err(sc("U64"), 2 ** 60)).toContain("MAX_SAFE_INTEGER");
-    expect(err(sc("I64"), -(2 ** 60))).toContain("MAX_SAFE_INTEGER");
-    expect(err(sc("U8"), 256)).not.toContain("MAX_SAFE_INTEGER");
+  test("beyond ±2^53 - 1 says that Strand stores no larger integer, without the rounded digits JSON.parse made", () => {
+    // 1732406400123456789 (a nanosecond timestamp) arrives from JSON.parse as 1732406400123456800.
+    expect(err(sc("I64"), JSON.parse("1732406400123456789"), "ts_ns")).toBe(
+      "'ts_ns' must be an integer between -9007199254740991 and 9007199254740991 (I64), got a number beyond ±9007199254740991, the largest integer Strand stores exactly",
+    );
+    expect(err(sc("U64"), 2 ** 60)).not.toContain(String(2 ** 60));
+    expect(err(sc("I64"), -(2 ** 53))).toContain("beyond ±9007199254740991, the largest integer Strand stores exactly");
+    expect(err(sc("U128"), 2 ** 100)).toContain("beyond ±9007199254740991");
+    expect(err(sc("U8"), 256)).toBe("'p' must be an integer between 0 and 255 (U8), got 256");
+  });
+  test("a number JSON.parse made Infinity (1e999) is beyond the F64 range, not null", () => {
+    expect(err(sc("I64"), JSON.parse("1e999"))).toBe(
+      "'p' must be an integer between -9007199254740991 and 9007199254740991 (I64), got a number beyond the F64 range (magnitude above 1.7976931348623157e308)",
+    );
   });
   test("-0 is normalised to 0", () => {
     expect(Object.is(ok(sc("I32"), -0), 0)).toBe(true);
@@ -60,6 +70,20 @@ describe("other scalars", () => {
     expect(err(sc("F64"), Infinity)).toContain("finite number (F64)");
     expect(err(sc("F64"), NaN)).toContain("F64");
     expect(err(sc("F32"), "1.0")).toContain("F32");
+  });
+  test("a number beyond the F64 range is described as such, also inside arrays", () => {
+    expect(err(sc("F64"), JSON.parse("-1e999"), "x")).toBe("'x' must be a finite number (F64), got a number beyond the F64 range (magnitude above 1.7976931348623157e308)");
+    expect(describeValue(Infinity)).toBe("a number beyond the F64 range (magnitude above 1.7976931348623157e308)");
+    expect(describeValue([1, -Infinity])).toBe("[1,-Infinity]");
+    expect(describeValue(NaN)).toBe("NaN");
+  });
+  test("F32 holds magnitudes up to 3.4028235e38 (what float32 printers write for its maximum)", () => {
+    expect(ok(sc("F32"), 3.4028234663852886e38)).toBe(3.4028234663852886e38);
+    expect(ok(sc("F32"), -3.4028235e38)).toBe(-3.4028235e38);
+    expect(ok(sc("F32"), 1e-50)).toBe(1e-50); // underflows to 0 in f32: small, not out of range
+    expect(err(sc("F32"), 1e40, "f")).toBe("'f' must be a finite number of magnitude at most 3.4028235e38 (F32), got 1e+40");
+    expect(err(sc("F32"), -3.5e38)).toContain("(F32), got -3.5e+38");
+    expect(ok(sc("F64"), 1e40)).toBe(1e40);
   });
   test("Boolean and String are strict", () => {
     expect(ok(sc("Boolean"), false)).toBe(false);
