@@ -68,7 +68,7 @@ export type IrNode =
   | { op: "upsertEdge"; input: Ir; label: string; props: IrProp[]; from: Ir; to: Ir }
   | { op: "upsertVector"; input: Ir; label: string; vector: Ir; props: IrProp[] }
   // ---- search
-  | { op: "searchVectors"; label: string; vector: Ir; k: Ir }
+  | { op: "searchVectors"; label: string; vector: Ir; k: Ir; /** `ef: n`, or null for the default breadth */ ef: Ir | null }
   | { op: "searchBM25"; label: string; text: Ir; limit: Ir }
   | { op: "embed"; text: Ir; model: string | null }
   | { op: "rerankRRF"; inputs: Ir[]; k: Ir | null }

@@ -345,12 +345,20 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, expectedLabel?: string): 
   return bad();
 }
 
-/** A non-negative integer (RANGE bounds, k, limits). */
-export function checkIntegerArg(cx: Checker, expr: A.Expr, what: string): Ir {
+/**
+ * An integer of at least `min` (default 0): RANGE bounds, k, limits, ef. A literal must also be
+ * at most 2^53 - 1, the largest integer a request (JSON number) carries exactly.
+ */
+export function checkIntegerArg(cx: Checker, expr: A.Expr, what: string, min = 0): Ir {
   if (expr.kind === "Literal") {
     const lit = expr.literal;
-    if (lit.kind !== "Number" || !Number.isInteger(lit.value) || lit.value < 0 || lit.isFloat) {
-      cx.report("E205", `${what} must be a non-negative integer, found ${lit.kind === "Number" ? lit.raw : lit.kind.toLowerCase()}`, expr.span);
+    const wanted = min === 0 ? "a non-negative integer" : `an integer >= ${min}`;
+    if (lit.kind !== "Number" || !Number.isInteger(lit.value) || lit.value < min || lit.isFloat) {
+      cx.report("E205", `${what} must be ${wanted}, found ${lit.kind === "Number" ? lit.raw : lit.kind.toLowerCase()}`, expr.span);
+      return bad();
+    }
+    if (!Number.isSafeInteger(lit.value)) {
+      cx.report("E205", `${what} must be ${wanted} up to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), found ${lit.raw}`, expr.span);
       return bad();
     }
     return { op: "literal", value: lit.value, type: COUNT_TYPE };

@@ -5,15 +5,34 @@ import type { Ir, ItemKind } from "../ir.js";
 import { Checker, STRING_VALUE, bad, describeStatic, items, value } from "./checker.js";
 import { checkExpr, checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./expressions.js";
 
-/** `SearchV<T>(vector | Embed(text), k)`: the k nearest vectors of type T, best first. */
+/**
+ * `SearchV<T>(vector | Embed(text), k)`: the k nearest vectors of type T, best first; with
+ * `ef: n` (an integer >= 1) the HNSW search breadth of this query instead of the default.
+ */
 export function checkSearchV(cx: Checker, label: string, source: A.Source & { kind: "GenericCall" }): Ir {
-  if (source.args.length !== 2) {
-    cx.report("E209", `SearchV takes a vector and k, e.g. SearchV<${label}>(Embed(question), 10)`, source.span);
+  const positional = source.args.filter((a) => a.name === null);
+  const firstNamed = source.args.findIndex((a) => a.name !== null);
+  if (positional.length !== 2 || (firstNamed !== -1 && firstNamed < 2)) {
+    cx.report("E209", `SearchV takes a vector and k, then optionally ef: e.g. SearchV<${label}>(Embed(question), 10) or SearchV<${label}>(v, 10, ef: 200)`, source.span);
     return bad();
   }
-  const vector = checkVectorArg(cx, source.args[0]!.value, "the query vector");
-  const k = checkIntegerArg(cx, source.args[1]!.value, "k");
-  return { op: "searchVectors", label, vector, k, type: items("vector", label, "many") };
+  let ef: Ir | null = null;
+  for (const arg of source.args) {
+    if (arg.name === null) continue;
+    if (arg.name.name !== "ef") {
+      cx.report("E209", `SearchV takes a vector, k and an optional ef (the search breadth), not '${arg.name.name}'`, arg.name.span);
+      return bad();
+    }
+    if (ef !== null) {
+      cx.report("E209", "ef is given twice", arg.name.span);
+      return bad();
+    }
+    ef = checkIntegerArg(cx, arg.value, "ef", 1);
+    if (ef.type.kind === "error") return bad();
+  }
+  const vector = checkVectorArg(cx, positional[0]!.value, "the query vector");
+  const k = checkIntegerArg(cx, positional[1]!.value, "k");
+  return { op: "searchVectors", label, vector, k, ef, type: items("vector", label, "many") };
 }
 
 /** `SearchBM25<T>(text, limit)`: up to `limit` items of type T ranked by BM25, best first. */

@@ -116,7 +116,7 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "upsertVector":
       return cast(`db.upsertVector(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "searchVectors":
-      return cast(`db.searchVectors(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitExpr(ir.k, ctx)})`, ir.type, ctx);
+      return cast(`db.searchVectors(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitExpr(ir.k, ctx)}${ir.ef === null ? "" : `, ${emitExpr(ir.ef, ctx)}`})`, ir.type, ctx);
     case "searchBM25":
       return cast(`db.searchBM25(${q(ir.label)}, ${emitExpr(ir.text, ctx)}, ${emitExpr(ir.limit, ctx)})`, ir.type, ctx);
     case "embed":
