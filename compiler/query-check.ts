@@ -8,6 +8,7 @@ import type { CheckedSchema } from "./schema-check.js";
 import { resolveValueType } from "./schema-check.js";
 import { describeValueType } from "./value-types.js";
 import type { ParamSpec } from "../runtime/query-module.js";
+import { parseModelName } from "../runtime/embed/model-name.js";
 import { Checker, bad, describeStatic, value, withCard } from "./check/checker.js";
 import { checkExpr } from "./check/expressions.js";
 
@@ -61,10 +62,21 @@ function checkAttributes(cx: Checker): { mcp: boolean; model: string | null } {
     }
     seen.add(attr.name.name);
     if (attr.name.name === "mcp" && attr.args.length === 0) mcp = true;
-    else if (attr.name.name === "model" && attr.args.length === 1 && attr.args[0]!.kind === "String") model = attr.args[0]!.value;
+    else if (attr.name.name === "model" && attr.args.length === 1 && attr.args[0]!.kind === "String") model = checkModel(cx, attr.args[0]!);
     else cx.report("E306", `unknown attribute '#[${attr.name.name}]'`, attr.span, `known attributes: #[mcp], #[model("<provider:model>")]`);
   }
   return { mcp, model };
+}
+
+/**
+ * The model string of `#[model("...")]`, validated as startup validates it (E308 at the string
+ * otherwise), so `strand check` rejects what `strand serve` would refuse to start with.
+ */
+function checkModel(cx: Checker, arg: A.Literal & { kind: "String" }): string | null {
+  const parsed = parseModelName(arg.value);
+  if (parsed.ok) return arg.value;
+  cx.report("E308", parsed.error, arg.span, `e.g. #[model("openai:text-embedding-3-small")]`);
+  return null;
 }
 
 function checkParams(cx: Checker): ParamSpec[] {

@@ -97,6 +97,18 @@ QUERY Get(id: ID) =>
 QUERY Get(id: ID) =>
     RETURN N<User>(id)
 
+// case: model naming no embedding model Strand knows (checked like at startup)
+#[model("bogus-model")]
+//      ^ E308
+QUERY Get(id: ID) =>
+    RETURN N<User>(id)
+
+// case: model with a provider but no model name
+#[model("openai:")]
+//      ^ E308
+QUERY Get(id: ID) =>
+    RETURN N<User>(id)
+
 // case: RETURN names a variable twice
 QUERY Get(id: ID) =>
     user <- N<User>(id)

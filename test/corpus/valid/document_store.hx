@@ -376,8 +376,8 @@ QUERY Retrieve(question: String, k: U32) =>
     hits <- SearchV<ChunkEmbedding>(Embed(question), k)::{text, doc_path, position, score}
     RETURN hits
 
-#[model("voyage:voyage-3")]
-QUERY RetrieveVoyage(question: String) =>
+#[model("gemini:text-embedding-004")]
+QUERY RetrieveGemini(question: String) =>
     hits <- SearchV<ChunkEmbedding>(Embed(question), 8)
     RETURN hits
 
