@@ -23,6 +23,8 @@ export interface CompileDirOptions {
   checkOnly?: boolean;
   /** strand.toml `bm25`: false makes SearchBM25 a diagnostic. Default true. */
   bm25?: boolean;
+  /** Where `bm25` is set, for that diagnostic's hint (project-config.ts bm25Origin). */
+  bm25Origin?: string;
   /** strand.toml `mcp`: true (the default) makes a query named `mcp` a diagnostic (E313). */
   mcp?: boolean;
 }
@@ -33,6 +35,7 @@ export function compileDir(dir: string, options: CompileDirOptions = {}): Compil
     runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     checkOnly: options.checkOnly ?? false,
     bm25: options.bm25 ?? true,
+    bm25Origin: options.bm25Origin,
     mcp: options.mcp ?? true,
   });
   const ok = result.ok && !hasErrors(result.diagnostics);

@@ -9,7 +9,7 @@ import type { ConnectionOptions } from "../runtime/mcp/connections.js";
 import type { EmbedderFor } from "../runtime/query-runner.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import { CompileFailed, loadProject } from "./load-project.js";
-import { readProjectConfig } from "./project-config.js";
+import { bm25Origin, readProjectConfig } from "./project-config.js";
 import { displayPath } from "./sources.js";
 
 export interface OpenedProject {
@@ -34,7 +34,7 @@ export async function openProject(dir: string, dataDir: string, cacheEntries: nu
   }
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(dir, { bm25: config.bm25, mcp: config.mcp });
+    project = await loadProject(dir, { bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp });
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     process.stderr.write(`${error.report}\n${error.message}; not ${purpose}\n`);

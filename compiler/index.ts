@@ -27,6 +27,8 @@ export interface CompileOptions {
   checkOnly?: boolean;
   /** false when the project disables the BM25 keyword index (strand.toml `bm25 = false`) */
   bm25?: boolean;
+  /** Where that `bm25 = false` is set, named in the E310 hint: "strand.toml" (default) or "helix.toml [local.dev]" */
+  bm25Origin?: string;
   /** false when the project turns the agent tools off (strand.toml `mcp = false`); a query may then be named `mcp` */
   mcp?: boolean;
 }
@@ -60,7 +62,7 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
     } else {
       for (const m of migrations) diagnostics.push(error("E311", "a MIGRATION needs versioned schemas (schema::1 { .. }, schema::2 { .. })", m.span));
     }
-    const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true });
+    const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true, bm25Origin: options.bm25Origin });
     checkRouteNames(queries, diagnostics, { mcp: options.mcp ?? true });
     sortDiagnostics(diagnostics);
     if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };

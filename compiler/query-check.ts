@@ -15,6 +15,8 @@ import { checkExpr } from "./check/expressions.js";
 export interface QueryCheckOptions {
   /** false when the project disables the keyword index; SearchBM25 is then an error */
   bm25: boolean;
+  /** Where `bm25 = false` is set, named in that error's hint (default "strand.toml") */
+  bm25Origin?: string;
 }
 
 export function checkQueries(queries: readonly A.QueryDef[], schema: CheckedSchema, diagnostics: Diagnostic[], options: QueryCheckOptions = { bm25: true }): QueryIr[] {
@@ -28,7 +30,7 @@ export function checkQueries(queries: readonly A.QueryDef[], schema: CheckedSche
       continue;
     }
     seen.set(query.name.name, query);
-    const ir = checkQuery(new Checker(query, schema, diagnostics, options.bm25));
+    const ir = checkQuery(new Checker(query, schema, diagnostics, options.bm25, options.bm25Origin));
     if (ir !== null) out.push(ir);
   }
   return out;

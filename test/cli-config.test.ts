@@ -39,18 +39,37 @@ function strand(args: string[]): { status: number | null; stdout: string; stderr
 }
 
 describe("project configuration in the CLI", () => {
-  it("check: bm25 = false makes SearchBM25 an error (strand.toml and helix.toml)", () => {
+  it("check: bm25 = false makes SearchBM25 an error whose hint names where it is set (strand.toml and helix.toml)", () => {
     project("on", {});
     expect(strand(["check", "on"])).toEqual({ status: 0, stdout: "ok: 2 queries, 1 types\n", stderr: "" });
-    for (const [name, config] of [
-      ["off", { "strand.toml": "bm25 = false\n" }],
-      ["helix-off", { "helix.toml": "[project]\nname = \"x\"\n\n[local.dev]\nport = 6969\nbm25 = false\n" }],
+    for (const [name, config, where] of [
+      ["off", { "strand.toml": "bm25 = false\n" }, "strand.toml"],
+      ["helix-off", { "helix.toml": "[project]\nname = \"x\"\n\n[local.dev]\nport = 6969\nbm25 = false\n" }, "helix.toml [local.dev]"],
+      ["helix-prod-off", { "helix.toml": "[local.prod]\nbm25 = false\n" }, "helix.toml [local.prod]"],
     ] as const) {
       project(name, config);
       const r = strand(["check", name]);
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`${name}/queries.hx:7:13: error E310: SearchBM25 needs the keyword index, which this project disables`);
+      expect(r.stderr).toContain(`  hint: set \`bm25 = true\` in ${where} (or remove the line: it is on by default)\n`);
     }
+  });
+
+  it("check: a #[model(..)] that names no embedding model is E308 at the string, as startup would refuse it", () => {
+    const dir = project("bogus-model", {});
+    writeFileSync(join(dir, "ask.hx"), 'V::Chunk { text: String }\n#[model("bogus-model")]\nQUERY Ask(q: String) =>\n    hits <- SearchV<Chunk>(Embed(q), 3)\n    RETURN hits\n');
+    expect(strand(["check", "bogus-model"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: [
+        'bogus-model/ask.hx:2:9: error E308: unknown embedding model "bogus-model": expected "hash", "local", "openai:<model>" or "gemini:<model>"',
+        '2 | #[model("bogus-model")]',
+        "  |         ^^^^^^^^^^^^^",
+        '  hint: e.g. #[model("openai:text-embedding-3-small")]',
+        "1 error",
+        "",
+      ].join("\n"),
+    });
   });
 
   it("check, compile and serve stop on a bad setting, naming file and key", () => {

@@ -35,6 +35,7 @@ describe("strand.toml", () => {
       ok: true,
       config: {
         file: null,
+        section: null,
         bm25: true,
         bm25Stemmer: "none",
         mcp: true,
@@ -71,6 +72,7 @@ describe("strand.toml", () => {
       ok: true,
       config: {
         file: path.join(dir, "strand.toml"),
+        section: null,
         bm25: false,
         bm25Stemmer: "english",
         mcp: false,
@@ -186,6 +188,7 @@ graphvis_node_label = "name"
       ok: true,
       config: {
         file: path.join(dir, "helix.toml"),
+        section: "local.dev",
         bm25: false,
         bm25Stemmer: "none",
         mcp: false,
@@ -206,9 +209,9 @@ graphvis_node_label = "name"
 
   test("a single instance of any name; several: the one named dev", () => {
     let dir = project({ "helix.toml": "[local.staging]\nport = 9090\nbm25 = false" });
-    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: false } });
+    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: false, section: "local.staging" } });
     dir = project({ "helix.toml": "[local.staging]\nbm25 = false\n[local.dev]\nmcp = false" });
-    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: true, mcp: false } });
+    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: true, mcp: false, section: "local.dev" } });
     dir = project({ "helix.toml": "[local.a]\n[local.b]" });
     expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found a, b"]);
     dir = project({ "helix.toml": '[project]\nname = "x"' });

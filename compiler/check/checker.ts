@@ -80,6 +80,8 @@ export class Checker {
     readonly diagnostics: Diagnostic[],
     /** false when the project disables BM25 (strand.toml `bm25 = false`) */
     readonly bm25: boolean,
+    /** Where `bm25 = false` is set, for the E310 hint: "strand.toml" or "helix.toml [local.dev]" */
+    readonly bm25Origin = "strand.toml",
   ) {
     this.errorsBefore = diagnostics.length;
   }

@@ -38,7 +38,7 @@ export function checkSearchV(cx: Checker, label: string, source: A.Source & { ki
 /** `SearchBM25<T>(text, limit)`: up to `limit` items of type T ranked by BM25, best first. */
 export function checkSearchBM25(cx: Checker, label: string, source: A.Source & { kind: "GenericCall" }): Ir {
   if (!cx.bm25) {
-    cx.report("E310", "SearchBM25 needs the keyword index, which this project disables", source.name.span, "set `bm25 = true` in strand.toml (or remove the line: it is on by default)");
+    cx.report("E310", "SearchBM25 needs the keyword index, which this project disables", source.name.span, `set \`bm25 = true\` in ${cx.bm25Origin} (or remove the line: it is on by default)`);
     return bad();
   }
   if (source.args.length !== 2) {

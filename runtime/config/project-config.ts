@@ -28,6 +28,8 @@ export const METRICS: readonly Metric[] = ["cosine", "l2", "ip"];
 export interface ProjectConfig {
   /** The file the settings came from, or null for the defaults. */
   file: string | null;
+  /** The helix.toml section read ("local.dev"); null for strand.toml and the defaults. */
+  section: string | null;
   bm25: boolean;
   bm25Stemmer: Stemmer;
   mcp: boolean;
@@ -44,6 +46,7 @@ export type ConfigResult = { ok: true; config: ProjectConfig } | { ok: false; er
 
 export const DEFAULT_CONFIG: ProjectConfig = {
   file: null,
+  section: null,
   bm25: true,
   bm25Stemmer: "none",
   mcp: true,
@@ -105,6 +108,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const vector = top.table("vector");
   const config: ProjectConfig = {
     file,
+    section: null,
     bm25: top.boolean("bm25", d.bm25),
     bm25Stemmer: top.oneOf("bm25_stemmer", STEMMERS, d.bm25Stemmer),
     mcp: top.boolean("mcp", d.mcp),
@@ -150,6 +154,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
   const vector = inst.table("vector_config");
   const config: ProjectConfig = {
     file,
+    section: `local.${name}`,
     bm25: inst.boolean("bm25", d.bm25),
     bm25Stemmer: d.bm25Stemmer,
     mcp: inst.boolean("mcp", d.mcp),
