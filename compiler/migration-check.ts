@@ -2,14 +2,14 @@
 // The highest version is the current schema; each migration becomes plain data in the schema
 // descriptor, which the store applies to stored records when it opens (runtime/store/migrate.ts).
 //
-// A mapping's value is a field of the source type (`old` or `_::{old}`) or a literal; `AS T`
-// converts it. Fields of the target type that no mapping names keep the source field of the
+// A mapping's value is a field of the source type (`old` or `_::{old}`), ROUND/FLOOR/CEIL of a
+// numeric one (`price: ROUND(price)`), or a literal; `AS T` converts it (exactly: AS never rounds). Fields of the target type that no mapping names keep the source field of the
 // same name, else take their default.
 import type * as A from "./ast.js";
 import { closest, error, type Diagnostic } from "./diagnostics.js";
 import { checkSchema } from "./schema-check.js";
-import { literalFitsType } from "./value-types.js";
-import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationItemDescriptor, SchemaDescriptor } from "../runtime/schema.js";
+import { describeValueType, literalFitsType } from "./value-types.js";
+import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../runtime/schema.js";
 import { resolveValueType } from "./schema-check.js";
 
 /** Checked schemas of every declared version, by version number. */
@@ -86,20 +86,45 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
       fields.push({ name: field.name, source: { kind: "literal", value: fit.value }, cast });
       continue;
     }
-    const ref = sourceFieldName(m.value);
-    if (ref === null) {
-      diagnostics.push(error("E209", "a migration maps a field to a field of the old type or a literal", m.value.span, "e.g. fullName: name, or age: years AS U32"));
+    // ROUND(f), FLOOR(f), CEIL(f): the number of f, rounded (AS never rounds).
+    const call = m.value.kind === "Call" && ROUNDING.has(m.value.callee.name) ? m.value : null;
+    if (call !== null && (call.args.length !== 1 || call.args[0]!.name !== null)) {
+      diagnostics.push(error("E209", `${call.callee.name} takes one field of the old type`, call.span, `e.g. ${field.name}: ${call.callee.name}(${field.name})`));
       continue;
     }
-    if (!source.fields.some((f) => f.name === ref.name)) {
+    const ref = sourceFieldName(call !== null ? call.args[0]!.value : m.value);
+    if (ref === null) {
+      diagnostics.push(
+        error("E209", "a migration maps a field to a field of the old type, ROUND/FLOOR/CEIL of one, or a literal", m.value.span, "e.g. fullName: name, age: years AS U32, or price: ROUND(price)"),
+      );
+      continue;
+    }
+    const old = source.fields.find((f) => f.name === ref.name);
+    if (old === undefined) {
       const guess = closest(ref.name, source.fields.map((f) => f.name));
       diagnostics.push(error("E110", `unknown field '${ref.name}' on ${source.name} in the old schema`, ref.span, guess !== undefined ? `did you mean '${guess}'?` : undefined));
       continue;
     }
-    fields.push({ name: field.name, source: { kind: "field", name: ref.name }, cast });
+    if (call === null) {
+      fields.push({ name: field.name, source: { kind: "field", name: ref.name }, cast });
+      continue;
+    }
+    const fn = call.callee.name as MigrationFn;
+    if (!isNumberOrString(old.type) || !isNumber(cast ?? field.type)) {
+      const what = !isNumberOrString(old.type) ? `the old field '${ref.name}' is ${describeValueType(old.type)}` : `the new field '${field.name}' is ${describeValueType(cast ?? field.type)}`;
+      diagnostics.push(error("E214", `${fn} rounds a number into a number field, but ${what}`, call.span));
+      continue;
+    }
+    fields.push({ name: field.name, source: { kind: "field", name: ref.name, fn }, cast });
   }
   return { kind: item.itemKind, type: target.name, fields };
 }
+
+const ROUNDING: ReadonlySet<string> = new Set<MigrationFn>(["ROUND", "FLOOR", "CEIL"]);
+
+const isNumber = (t: ValueType): boolean => t.kind === "scalar" && /^[IUF]\d+$/.test(t.name);
+/** A String may hold a number ("9.99"); the store refuses the records whose string does not. */
+const isNumberOrString = (t: ValueType): boolean => isNumber(t) || (t.kind === "scalar" && t.name === "String");
 
 function sourceFieldName(value: A.Expr): A.Identifier | null {
   if (value.kind === "Ident") return { name: value.name, span: value.span };

@@ -24,6 +24,7 @@ export type ErrorCode =
   | "TOO_MANY_CONNECTIONS"
   | "EMBEDDING_FAILED"
   | "BM25_DISABLED"
+  | "SCHEMA_MISMATCH"
   | "INTERNAL";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -49,6 +50,9 @@ const STATUS: Record<ErrorCode, number> = {
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
   BM25_DISABLED: 400,
+  // Opening a store whose records do not fit the project's schema (runtime/store/migrate.ts);
+  // the open is refused, so it never reaches a client.
+  SCHEMA_MISMATCH: 409,
   INTERNAL: 500,
 };
 

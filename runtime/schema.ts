@@ -83,9 +83,13 @@ export interface MigrationItemDescriptor {
   fields: MigrationFieldDescriptor[];
 }
 
+/** The rounding functions a mapping may apply to a field: `price: ROUND(price)`. */
+export type MigrationFn = "ROUND" | "FLOOR" | "CEIL";
+
 export interface MigrationFieldDescriptor {
   name: string;
-  source: { kind: "field"; name: string } | { kind: "literal"; value: JsonValue };
+  /** a field of the old type (`fn` rounds its number first), or a literal */
+  source: { kind: "field"; name: string; fn?: MigrationFn } | { kind: "literal"; value: JsonValue };
   /** `AS T`: convert the value to this type first */
   cast: ValueType | null;
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { compileProject } from "../compiler/index.js";
 import type { SchemaDescriptor } from "../runtime/schema.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
+import { MigrationError } from "../runtime/store/migrate.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const V1 = `
@@ -131,5 +132,57 @@ describe("applying migrations when the store opens", () => {
     await seed(dir2, ["1", "2"]);
     const noPath = schemaOf(V2.replace(/MIGRATION[\s\S]*$/, ""));
     expect(() => GraphStore.open({ path: dir2, schema: { ...noPath, migrations: [] } })).toThrow("the data is at schema::1 and the project declares schema::2, but no MIGRATION starts at schema::1");
+  });
+});
+
+describe("AS never rounds; ROUND, FLOOR and CEIL in a mapping do (audit D10)", () => {
+  const P1 = "schema::1 { N::Item { price: F64, code: String } }";
+  const p2 = (mapping: string): string => `${P1}\nschema::2 { N::Item { price: I64, code: String } }\nMIGRATION schema::1 => schema::2 { N::Item => _::{ ${mapping} } }`;
+
+  async function seedItems(dir: string, prices: number[]): Promise<string[]> {
+    const store = GraphStore.open({ path: dir, schema: schemaOf(P1) });
+    const ids = await store.write((db) => prices.map((price) => db.addNode("Item", { price, code: String(price) }).id));
+    await store.close();
+    return ids;
+  }
+
+  test("AS I64 on 9.99 refuses the open with what to write instead", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const [, bad] = await seedItems(dir, [10, 9.99]);
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf(p2("price: price AS I64")) })).toThrow(
+      new MigrationError(
+        `N::Item ${bad} field 'price' (MIGRATION schema::1 => schema::2): 9.99 is not an integer: AS I64 converts only values that are exactly an integer of I64, it never rounds; ` +
+          "round it in the mapping with ROUND(price), FLOOR(price) or CEIL(price) (e.g. price: ROUND(price)), or keep the field a float (F64)",
+      ),
+    );
+    const old = GraphStore.open({ path: dir, schema: schemaOf(P1) });
+    expect(old.read((db) => db.nodesByLabel("Item").map((i) => i["price"]))).toEqual([10, 9.99]);
+    await old.close();
+  });
+
+  test.each([
+    ["price: ROUND(price)", [3, -3, 10, 2]],
+    ["price: FLOOR(price)", [2, -3, 9, 2]],
+    ["price: CEIL(price) AS I64", [3, -2, 10, 2]],
+    ["price: ROUND(code)", [3, -3, 10, 2]],
+  ])("%s", async (mapping, expected) => {
+    const dir = tempDir();
+    dirs.push(dir);
+    await seedItems(dir, [2.5, -2.5, 9.99, 2]);
+    const store = GraphStore.open({ path: dir, schema: schemaOf(p2(mapping)) });
+    expect(store.read((db) => db.nodesByLabel("Item").map((i) => i["price"]))).toEqual(expected);
+    await store.close();
+  });
+
+  test.each([
+    ["price: ROUND(price, 2)", "E209", "ROUND takes one field of the old type"],
+    ["price: ROUND(prise)", "E110", "unknown field 'prise' on Item in the old schema"],
+    ["code: ROUND(price)", "E214", "ROUND rounds a number into a number field, but the new field 'code' is String"],
+    ["price: CEIL(_::{price}) AS String", "E214", "CEIL rounds a number into a number field, but the new field 'price' is String"],
+    ["price: SQRT(price)", "E209", "a migration maps a field to a field of the old type, ROUND/FLOOR/CEIL of one, or a literal"],
+  ])("%s is rejected with %s", (mapping, code, message) => {
+    const r = compileProject([{ file: "s.hx", text: p2(mapping) }], { checkOnly: true });
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.message])).toEqual([[code, message]]);
   });
 });

@@ -3,7 +3,7 @@
 import { TxnQueryContext } from "../context.js";
 import type { QueryContext } from "../query-context.js";
 import type { SchemaDescriptor } from "../schema.js";
-import { migrateStore } from "./migrate.js";
+import { migrateStore, type MigrationOutcome } from "./migrate.js";
 import { openDbs, type StoreDbs } from "./dbs.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./read-cache.js";
 import { lockDirectory } from "./dir-lock.js";
@@ -34,6 +34,8 @@ export class GraphStore {
   private readonly readVectors: VectorAccess;
 
   private constructor(
+    /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
+    readonly schemaUpdate: MigrationOutcome,
     private readonly dbs: StoreDbs,
     readonly schema: SchemaInfo,
     private readonly cache: ReadCache,
@@ -52,14 +54,14 @@ export class GraphStore {
     let dbs: StoreDbs | undefined;
     try {
       dbs = openDbs(options.path, options.mapSize);
-      // Before any index is loaded: migrated records are what the indexes must describe.
-      migrateStore(dbs, schema, options.schema);
+      // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
+      const schemaUpdate = migrateStore(dbs, schema, options.schema);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
       const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
       let bm25: Bm25Index | null = null;
       if (options.bm25 === false) Bm25Index.disable(dbs);
       else bm25 = Bm25Index.open(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
-      return new GraphStore(dbs, schema, cache, unlock, vectors, bm25);
+      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
     } catch (error) {
       void dbs?.env.close();
       unlock();

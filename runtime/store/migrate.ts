@@ -1,26 +1,46 @@
-// Schema migrations, applied when a store opens with a project whose `schema::N` is newer than the
-// data's. The whole chain (stored version → ... → current) runs in one write transaction: every
-// record of a migrated type is rewritten, then validated against the current schema and
-// re-indexed. Any record that cannot be converted aborts the transaction and the store refuses to
-// open, naming the record, the field and why: records are converted, never lost.
+// Stored records are made to fit the project's schema when a store opens, before anything is
+// served or any index is loaded. Two things can make them not fit:
+//
+// - Migrations: a project whose `schema::N` is newer than the data's. The chain (stored version →
+//   ... → current) rewrites every record of each type a MIGRATION item names.
+// - Changed definitions: meta "schema_types" holds the definition of every type as the data was
+//   last opened with (see keys.ts). A type whose definition differs now (a field added, removed,
+//   retyped, (un)indexed, a DEFAULT, an edge's From/To/UNIQUE), with or without versions, has its
+//   records revalidated. A store that holds records but no "schema_types" (written before it
+//   existed) has every type revalidated once.
+//
+// Both happen in ONE write transaction: records are checked against the current definition
+// (fields in declaration order, defaults filled for absent fields), their index / unique /
+// edge-unique entries rebuilt, and the BM25 marker dropped when a text-bearing record changed so
+// the keyword index rebuilds. Anything that does not fit aborts the transaction and the store
+// refuses to open, naming the type, record, field and value, and how to convert it: nothing is
+// ever dropped or altered to fit, and the data stays as it was (the previous project can still
+// open it). Only a MIGRATION item drops fields: the fields its new type does not declare.
 //
 // meta "schema_version" holds the version the data is at. A store without it that already holds
 // records predates versioning and is taken to be at the oldest version the migrations start from.
+import { StrandError } from "../errors.js";
 import type { NodeItem, PropValue } from "../items.js";
-import type { JsonValue, MigrationDescriptor, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../schema.js";
+import { math } from "../ops/math.js";
+import { textFields } from "../search/document.js";
+import type { JsonValue, MigrationDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../schema.js";
 import { checkValue, describeValue } from "../values.js";
 import type { StoreDbs } from "./dbs.js";
 import { indexNew } from "./indexes.js";
-import { MAX_KEY, type Key } from "./keys.js";
-import type { SchemaInfo, TypeInfo } from "./schema-info.js";
+import { edgeUniqueKey, MAX_KEY, uniqueKey, type ItemKind, type Key } from "./keys.js";
+import { defaultFor, setMember } from "./records.js";
+import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "./schema-info.js";
 
 export const SCHEMA_VERSION_KEY = "schema_version";
+/** meta: "N::User" → the type's definition the stored records were last checked against. */
+export const SCHEMA_TYPES_KEY = "schema_types";
 /** runtime/search/bm25-index.ts's marker of how the keyword index was built */
 const BM25_MARKER_KEY = "bm25";
 
-export class MigrationError extends Error {
+/** The store's data does not fit the project's schema (the open is refused; nothing changed). */
+export class MigrationError extends StrandError {
   constructor(message: string) {
-    super(message);
+    super("SCHEMA_MISMATCH", message);
     this.name = "MigrationError";
   }
 }
@@ -28,52 +48,128 @@ export class MigrationError extends Error {
 export interface MigrationOutcome {
   from: number | null;
   to: number | null;
-  /** records rewritten, by "N::Type" */
+  /** records rewritten by a MIGRATION item, by "N::Type" */
   rewritten: Record<string, number>;
+  /** records checked because their type's definition changed (types without a MIGRATION item), by "N::Type" */
+  revalidated: Record<string, number>;
+}
+
+type Definitions = Record<string, JsonValue>;
+
+/** Each type's definition as plain data in a fixed member order, keyed "N::User" / "E::Knows" / "V::Doc". */
+export function typeDefinitions(descriptor: SchemaDescriptor): Definitions {
+  const fields = (fs: SchemaDescriptor["nodes"][number]["fields"]): JsonValue =>
+    fs.map((f) => {
+      const d: JsonValue = f.default === null ? null : f.default.kind === "now" ? { kind: "now" } : { kind: "literal", value: f.default.value };
+      return { name: f.name, type: valueType(f.type), index: f.index, default: d };
+    });
+  const out: Definitions = {};
+  for (const n of descriptor.nodes) out[`N::${n.name}`] = { fields: fields(n.fields) };
+  for (const v of descriptor.vectors ?? []) out[`V::${v.name}`] = { fields: fields(v.fields) };
+  for (const e of descriptor.edges) out[`E::${e.name}`] = { from: e.from, to: e.to, unique: e.unique, fields: fields(e.fields) };
+  return out;
+}
+
+function valueType(t: ValueType): JsonValue {
+  switch (t.kind) {
+    case "scalar":
+      return { kind: "scalar", name: t.name };
+    case "array":
+      return { kind: "array", element: valueType(t.element) };
+    case "object":
+      return { kind: "object", fields: t.fields.map((f) => ({ name: f.name, type: valueType(f.type), optional: f.optional })) };
+  }
+}
+
+const same = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** How the refusal messages tell the user to convert what does not fit. */
+interface Advice {
+  /** the project's current version, or undefined without versions */
+  current: number | undefined;
+  /** the MIGRATION that leads to `current` when one runs at this open */
+  last: MigrationDescriptor | null;
+}
+
+interface TypeRef {
+  kind: ItemKind;
+  type: string;
 }
 
 export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: SchemaDescriptor): MigrationOutcome {
   const current = descriptor.version;
-  const none: MigrationOutcome = { from: null, to: null, rewritten: {} };
-  if (current === undefined) return none;
   const migrations = descriptor.migrations ?? [];
-  let stored = dbs.meta.get(SCHEMA_VERSION_KEY) as number | undefined;
-  if (stored === undefined) {
-    const empty = isEmpty(dbs);
-    stored = empty ? current : Math.min(current, ...migrations.map((m) => m.from));
-    if (empty || stored === current) {
-      dbs.meta.putSync(SCHEMA_VERSION_KEY, current);
-      return { ...none, from: current, to: current };
+  const empty = isEmpty(dbs);
+  const outcome: MigrationOutcome = { from: null, to: null, rewritten: {}, revalidated: {} };
+
+  // 1. The migration chain from the data's version (checked before anything is written).
+  const chain: MigrationDescriptor[] = [];
+  let writeVersion = false;
+  if (current !== undefined) {
+    let stored = dbs.meta.get(SCHEMA_VERSION_KEY) as number | undefined;
+    if (stored === undefined) {
+      stored = empty ? current : Math.min(current, ...migrations.map((m) => m.from));
+      writeVersion = true;
+    }
+    if (stored > current) {
+      throw new MigrationError(`the data is at schema::${stored}, but the project declares schema::${current}; deploy schema::${stored} or newer`);
+    }
+    for (let v = stored; v < current; ) {
+      const m = migrations.find((x) => x.from === v);
+      if (m === undefined) throw new MigrationError(`the data is at schema::${v} and the project declares schema::${current}, but no MIGRATION starts at schema::${v}`);
+      chain.push(m);
+      v = m.to;
+    }
+    if (chain.length > 0) writeVersion = true;
+    outcome.from = stored;
+    outcome.to = current;
+  }
+
+  // 2. Types whose definition differs from the one the records were last checked against.
+  const definitions = typeDefinitions(descriptor);
+  const stored = dbs.meta.get(SCHEMA_TYPES_KEY) as Definitions | undefined;
+  const writeDefinitions = stored === undefined || !same(stored, definitions);
+  const migrated = new Map<string, TypeRef>();
+  for (const m of chain) for (const item of m.items) migrated.set(`${item.kind}::${item.type}`, { kind: item.kind, type: item.type });
+  const changed: TypeRef[] = [];
+  if (!empty) {
+    for (const key of Object.keys(definitions)) {
+      if (migrated.has(key)) continue;
+      if (stored !== undefined && same(stored[key], definitions[key])) continue;
+      changed.push({ kind: key.slice(0, 1) as ItemKind, type: key.slice(3) });
     }
   }
-  if (stored === current) return { ...none, from: current, to: current };
-  if (stored > current) {
-    throw new MigrationError(`the data is at schema::${stored}, but the project declares schema::${current}; deploy schema::${stored} or newer`);
-  }
-  const chain: MigrationDescriptor[] = [];
-  for (let v = stored; v < current; ) {
-    const m = migrations.find((x) => x.from === v);
-    if (m === undefined) throw new MigrationError(`the data is at schema::${v} and the project declares schema::${current}, but no MIGRATION starts at schema::${v}`);
-    chain.push(m);
-    v = m.to;
-  }
-  const rewritten: Record<string, number> = {};
+  if (!writeVersion && !writeDefinitions && chain.length === 0 && changed.length === 0) return outcome;
+
+  const advice: Advice = { current, last: chain.length > 0 ? chain[chain.length - 1]! : null };
   dbs.env.transactionSync(() => {
-    const touched = new Map<string, { kind: "N" | "E" | "V"; type: string }>();
     for (const m of chain) {
       for (const item of m.items) {
         const n = applyItem(dbs, item, m);
         const key = `${item.kind}::${item.type}`;
-        rewritten[key] = (rewritten[key] ?? 0) + n;
-        touched.set(key, { kind: item.kind, type: item.type });
+        outcome.rewritten[key] = (outcome.rewritten[key] ?? 0) + n;
       }
     }
-    for (const { kind, type } of touched.values()) finish(dbs, schema, kind, type);
-    dbs.meta.putSync(SCHEMA_VERSION_KEY, current);
-    // Text fields may have changed: without its marker the keyword index rebuilds on open.
-    if (touched.size > 0) dbs.meta.removeSync(BM25_MARKER_KEY);
+    let textChanged = false;
+    for (const { kind, type } of migrated.values()) {
+      const item = chain.flatMap((m) => m.items.filter((i) => i.kind === kind && i.type === type).map((i) => ({ m, i }))).pop()!;
+      if (revalidate(dbs, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i }).textChanged) textChanged = true;
+    }
+    for (const { kind, type } of changed) {
+      const r = revalidate(dbs, typeInfo(schema, kind, type), { mode: "changed", advice, migration: null, item: null });
+      outcome.revalidated[`${kind}::${type}`] = r.checked;
+      if (r.textChanged) textChanged = true;
+    }
+    if (writeVersion) dbs.meta.putSync(SCHEMA_VERSION_KEY, current!);
+    if (writeDefinitions) dbs.meta.putSync(SCHEMA_TYPES_KEY, definitions);
+    // Stored text changed: without its marker the keyword index rebuilds on open.
+    if (textChanged) dbs.meta.removeSync(BM25_MARKER_KEY);
   });
-  return { from: stored, to: current, rewritten };
+  return outcome;
+}
+
+function typeInfo(schema: SchemaInfo, kind: ItemKind, type: string): TypeInfo {
+  return kind === "E" ? schema.edge(type) : kind === "V" ? schema.vector(type) : schema.node(type);
 }
 
 function isEmpty(dbs: StoreDbs): boolean {
@@ -86,7 +182,7 @@ function rangeOf(type: string): { start: Key; end: Key } {
   return { start: [type], end: [type, MAX_KEY] };
 }
 
-/** Rewrites every record of the item's type with the mapping (unvalidated until `finish`). */
+/** Rewrites every record of the item's type with the mapping (unvalidated until `revalidate`). */
 function applyItem(dbs: StoreDbs, item: MigrationItemDescriptor, m: MigrationDescriptor): number {
   const db = item.kind === "E" ? dbs.edges : dbs.nodes;
   let n = 0;
@@ -94,12 +190,14 @@ function applyItem(dbs: StoreDbs, item: MigrationItemDescriptor, m: MigrationDes
     const rec = value as NodeItem;
     const next: NodeItem = { ...rec };
     for (const f of item.fields) {
-      const raw: PropValue | undefined = f.source.kind === "literal" ? f.source.value : rec[f.source.name];
+      let raw: PropValue | undefined = f.source.kind === "literal" ? f.source.value : rec[f.source.name];
       if (raw === undefined || raw === null) {
         delete next[f.name];
         continue;
       }
-      next[f.name] = f.cast === null ? raw : cast(raw, f.cast, `${item.kind}::${item.type} ${rec.id} field '${f.name}' (MIGRATION schema::${m.from} => schema::${m.to})`);
+      const where = `${item.kind}::${item.type} ${rec.id} field '${f.name}' (MIGRATION schema::${m.from} => schema::${m.to})`;
+      if (f.source.kind === "field" && f.source.fn !== undefined) raw = applyFn(f.source.fn, f.source.name, raw, where);
+      setMember(next, f.name, f.cast === null ? raw : cast(raw, f.cast, f.source.kind === "field" ? f.source.name : null, where));
     }
     // A field the mapping renamed away from is gone unless the mapping also keeps it.
     for (const f of item.fields) {
@@ -112,13 +210,33 @@ function applyItem(dbs: StoreDbs, item: MigrationItemDescriptor, m: MigrationDes
   return n;
 }
 
-/** `AS T`: numbers from numeric strings, strings from numbers and booleans, booleans from "true"/"false". */
-function cast(value: PropValue, type: ValueType, where: string): JsonValue {
+/** `ROUND(f)`, `FLOOR(f)`, `CEIL(f)` in a mapping: the stored number (or numeric string) rounded. */
+function applyFn(fn: MigrationFn, source: string, value: PropValue, where: string): number {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  if (!Number.isFinite(n)) throw new MigrationError(`${where}: ${fn}(${source}) needs a number, got ${describeValue(value)}`);
+  return math(fn, [n]);
+}
+
+const INTEGER_TYPE = /^[IU]\d+$/;
+
+/**
+ * `AS T`: numbers from numeric strings, strings from numbers and booleans, booleans from
+ * "true"/"false". AS converts only what T represents exactly: 9.99 AS I64 is refused (ROUND,
+ * FLOOR or CEIL in the mapping make an integer of it).
+ */
+function cast(value: PropValue, type: ValueType, source: string | null, where: string): JsonValue {
   if (type.kind !== "scalar") return value;
   const numeric = /^(I|U|F)\d+$/.test(type.name);
   if (numeric) {
     const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
     if (!Number.isFinite(n)) throw new MigrationError(`${where}: cannot convert ${describeValue(value)} to ${type.name}`);
+    if (INTEGER_TYPE.test(type.name) && !Number.isInteger(n)) {
+      const f = source ?? "x";
+      throw new MigrationError(
+        `${where}: ${describeValue(value)} is not an integer: AS ${type.name} converts only values that are exactly an integer of ${type.name}, it never rounds; ` +
+          `round it in the mapping with ROUND(${f}), FLOOR(${f}) or CEIL(${f}) (e.g. ${f}: ROUND(${f})), or keep the field a float (F64)`,
+      );
+    }
     return n;
   }
   if (type.name === "String") return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
@@ -130,35 +248,169 @@ function cast(value: PropValue, type: ValueType, where: string): JsonValue {
   return value;
 }
 
+interface Revalidation {
+  /** "migrated": a MIGRATION item rewrote the records (fields the type does not declare are dropped);
+   *  "changed": the definition changed without one (a field it does not declare refuses the open) */
+  mode: "migrated" | "changed";
+  advice: Advice;
+  migration: MigrationDescriptor | null;
+  item: MigrationItemDescriptor | null;
+}
+
+const NOTHING_CHANGED = "nothing was changed (the data still opens with the previous project)";
+
 /**
- * Validates every record of a migrated type against the current schema (fields in declaration
- * order, defaults for new fields, unknown fields dropped) and rebuilds the type's indexes.
+ * Checks every record of the type against its current definition: fields in declaration order,
+ * defaults for absent fields, values that fit their types, edges whose ends are of the declared
+ * From/To types, vectors still in place; then rebuilds the type's index, unique and edge-unique
+ * entries. Throws MigrationError (aborting the open's transaction) on the first misfit.
  */
-function finish(dbs: StoreDbs, schema: SchemaInfo, kind: "N" | "E" | "V", type: string): void {
-  const info: TypeInfo = kind === "E" ? schema.edge(type) : kind === "V" ? schema.vector(type) : schema.node(type);
+function revalidate(dbs: StoreDbs, info: TypeInfo, r: Revalidation): { checked: number; textChanged: boolean } {
+  const { kind, name: type } = info;
   const db = kind === "E" ? dbs.edges : dbs.nodes;
+  const ref = `${kind}::${type}`;
   for (const key of dbs.index.getKeys({ start: [kind, type], end: [kind, type, MAX_KEY] })) dbs.index.removeSync(key as Key);
   for (const key of dbs.unique.getKeys({ start: [kind, type], end: [kind, type, MAX_KEY] })) dbs.unique.removeSync(key as Key);
+  if (kind === "E") for (const key of dbs.edgeUnique.getKeys(rangeOf(type))) dbs.edgeUnique.removeSync(key as Key);
+  const edge = kind === "E" ? (info as EdgeTypeInfo) : null;
+  const vector = kind === "V" ? (info as VectorTypeInfo) : null;
+  const members = new Set(["id", "label", ...(edge ? ["from_node", "to_node"] : []), ...(vector && !vector.embedding ? ["data"] : []), ...info.fields.map((f) => f.name)]);
+  // BM25 documents are the String / [String] fields of node and vector records (runtime/search/document.ts).
+  const text = kind === "E" ? [] : textFields(info.fields.map((f) => f.descriptor));
   const now = new Date().toISOString();
+  let checked = 0;
+  let textChanged = false;
   for (const { key, value } of db.getRange(rangeOf(type))) {
     const rec = value as NodeItem;
+    checked++;
+    if (vector) checkVectorPlace(vector, rec, r);
+    if (r.mode === "changed") {
+      for (const member of Object.keys(rec)) if (!members.has(member)) throw undeclared(ref, rec, member, r.advice);
+    }
     const next: NodeItem = { id: rec.id, label: rec.label };
-    for (const member of ["from_node", "to_node", "data"]) if (rec[member] !== undefined) next[member] = rec[member]!;
+    if (edge) {
+      next["from_node"] = rec["from_node"]!;
+      next["to_node"] = rec["to_node"]!;
+      checkEnd(dbs, edge, rec, "From");
+      checkEnd(dbs, edge, rec, "To");
+    }
+    if (vector && !vector.embedding && rec["data"] !== undefined) next["data"] = rec["data"]!;
     for (const field of info.fields) {
       let v: PropValue | undefined = rec[field.name];
       if (v === undefined || v === null) {
-        v = field.literalDefault ?? (field.defaultNow ? now : undefined);
+        v = defaultFor(field, now);
         if (v === undefined) continue;
       }
-      const r = checkValue(field.descriptor.type, v, `${kind}::${type}.${field.name}`);
-      if (!r.ok) throw new MigrationError(`${kind}::${type} ${rec.id}: ${r.message}; the migration must convert it (e.g. ${field.name}: ${field.name} AS ...)`);
-      next[field.name] = r.value;
+      const checkedValue = checkValue(field.descriptor.type, v, field.name);
+      if (!checkedValue.ok) throw misfit(ref, rec, field.name, field.descriptor.type, v, checkedValue.message, r);
+      setMember(next, field.name, checkedValue.value);
     }
-    try {
-      indexNew(dbs, info, next);
-    } catch (e) {
-      throw new MigrationError(`${kind}::${type} ${rec.id}: ${e instanceof Error ? e.message : String(e)}`);
+    for (const field of info.indexed) {
+      const v = next[field.name];
+      if (field.descriptor.index !== "unique" || v === undefined) continue;
+      const owner = dbs.unique.get(uniqueKey(kind, type, field.name, v));
+      if (owner !== undefined && owner !== rec.id) throw duplicate(ref, field.name, v, owner, rec.id, r);
     }
-    db.putSync(key as Key, next as never);
+    indexNew(dbs, info, next);
+    if (edge?.unique) {
+      const k = edgeUniqueKey(type, next["from_node"] as string, next["to_node"] as string);
+      const owner = dbs.edgeUnique.get(k);
+      if (owner !== undefined) throw duplicateEdge(edge, owner, rec, r);
+      dbs.edgeUnique.putSync(k, rec.id);
+    }
+    // A MIGRATION item already rewrote the record (unseen here): its text may differ from the index's.
+    if (r.mode === "migrated") {
+      db.putSync(key as Key, next as never);
+      if (kind !== "E") textChanged = true;
+    } else if (!sameRecord(rec, next)) {
+      db.putSync(key as Key, next as never);
+      if (text.some((f) => !same(rec[f], next[f]))) textChanged = true;
+    }
   }
+  return { checked, textChanged };
+}
+
+function sameRecord(a: NodeItem, b: NodeItem): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !same(a[ka[i]!], b[kb[i]!])) return false;
+  return true;
+}
+
+function checkEnd(dbs: StoreDbs, edge: EdgeTypeInfo, rec: NodeItem, end: "From" | "To"): void {
+  const label = end === "From" ? edge.from : edge.to;
+  const id = rec[end === "From" ? "from_node" : "to_node"] as string;
+  if (dbs.nodes.get([label, id]) !== undefined) return;
+  throw new MigrationError(`E::${edge.name} ${rec.id}: its ${end} node ${id} is not a ${label}, but E::${edge.name} is now declared ${end}: ${label}; ${NOTHING_CHANGED}`);
+}
+
+/** The vector must stay where the type keeps it: `data`, or its `embedding` field. */
+function checkVectorPlace(info: VectorTypeInfo, rec: NodeItem, r: Revalidation): void {
+  const has = (v: PropValue | undefined): boolean => Array.isArray(v);
+  if (info.embedding ? has(rec[info.embedding.name]) : has(rec["data"])) return;
+  const where = info.embedding ? `V::${info.name} now keeps it in its '${info.embedding.name}' field` : `V::${info.name} no longer declares an 'embedding' field, so it would be lost`;
+  const stored = has(rec["data"]) ? "'data'" : "its 'embedding' field";
+  const after = r.migration ? ` after MIGRATION schema::${r.migration.from} => schema::${r.migration.to}` : "";
+  throw new MigrationError(`V::${info.name} ${rec.id}: its vector is stored in ${stored}${after}, but ${where}; moving a stored vector is not supported: ${NOTHING_CHANGED}`);
+}
+
+function misfit(ref: string, rec: NodeItem, field: string, type: ValueType, value: PropValue, message: string, r: Revalidation): MigrationError {
+  const mapping = suggestMapping(field, type, value);
+  if (r.mode === "migrated") {
+    const mapped = r.item!.fields.find((f) => f.name === field);
+    const m = `MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}`;
+    const fix = mapped ? `the mapping of '${field}' in ${m} does not produce a value of its new type` : `${m} does not map '${field}'${mapping ? `: convert it there, e.g. ${ref} => _::{ ${mapping} }` : ""}`;
+    return new MigrationError(`${ref} ${rec.id}: ${message}; ${fix}; ${NOTHING_CHANGED}`);
+  }
+  return new MigrationError(`${ref} ${rec.id}: ${message}. The definition of ${ref} changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ${convert(ref, mapping ?? `${field}: <a literal of the new type>`, r.advice)}`);
+}
+
+function undeclared(ref: string, rec: NodeItem, member: string, advice: Advice): MigrationError {
+  return new MigrationError(
+    `${ref} ${rec.id}: holds field '${member}' (${describeValue(rec[member])}), which ${ref} no longer declares; stored values are never dropped silently, so ${NOTHING_CHANGED}. ` +
+      `Declare the field again, or drop or rename it with a migration. ${convert(ref, "", advice)}: a MIGRATION item drops the fields the new type does not declare, and newName: ${member} renames one`,
+  );
+}
+
+function duplicate(ref: string, field: string, value: PropValue, owner: string, id: string, r: Revalidation): MigrationError {
+  const what = r.mode === "migrated" ? `after MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}, records ${owner} and ${id} of ${ref} both hold ${describeValue(value)} in field '${field}', a UNIQUE INDEX` : `${ref} field '${field}' is now a UNIQUE INDEX, but records ${owner} and ${id} both hold ${describeValue(value)}`;
+  return new MigrationError(
+    `${what}; ${NOTHING_CHANGED}. ` +
+      `Make the values distinct with the previous project, or declare the field INDEX instead of UNIQUE INDEX`,
+  );
+}
+
+function duplicateEdge(edge: EdgeTypeInfo, owner: string, rec: NodeItem, r: Revalidation): MigrationError {
+  const when = r.mode === "migrated" ? ` after MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}` : "";
+  return new MigrationError(
+    `E::${edge.name} is UNIQUE, but edges ${owner} and ${rec.id} both go from ${String(rec["from_node"])} to ${String(rec["to_node"])}${when}; ${NOTHING_CHANGED}. ` +
+      `Drop one of them with the previous project, or declare E::${edge.name} without UNIQUE`,
+  );
+}
+
+/** A mapping that would convert `value` to `type`, or null when no conversion exists. */
+function suggestMapping(field: string, type: ValueType, value: PropValue): string | null {
+  if (type.kind !== "scalar") return null;
+  const name = type.name;
+  if (INTEGER_TYPE.test(name) && typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) return `${field}: ROUND(${field})`;
+  if (/^(I|U|F)\d+$/.test(name) && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
+    return INTEGER_TYPE.test(name) && !Number.isInteger(Number(value)) ? `${field}: ROUND(${field})` : `${field}: ${field} AS ${name}`;
+  }
+  if (name === "String" && (typeof value === "number" || typeof value === "boolean")) return `${field}: ${field} AS String`;
+  if (name === "Boolean" && (value === "true" || value === "false")) return `${field}: ${field} AS Boolean`;
+  return null;
+}
+
+/** How to convert stored records: a migration to write, as fits the project's versions. */
+function convert(ref: string, mapping: string, advice: Advice): string {
+  const item = mapping === "" ? `${ref} => _::{}` : `${ref} => _::{ ${mapping} }`;
+  if (advice.last !== null) {
+    return `List ${ref} in MIGRATION schema::${advice.last.from} => schema::${advice.last.to}, e.g. ${item}`;
+  }
+  if (advice.current !== undefined) {
+    const v = advice.current;
+    return `To convert stored records, keep schema::${v} as the data was written, declare the new definition as schema::${v + 1}, and add a migration, e.g. MIGRATION schema::${v} => schema::${v + 1} { ${item} }`;
+  }
+  return `To convert stored records, declare versions: put the schema the data was written with in schema::1 { .. } and the new one in schema::2 { .. }, and add a migration, e.g. MIGRATION schema::1 => schema::2 { ${item} }`;
 }

@@ -33,7 +33,17 @@ export function validateProps(info: TypeInfo, props: Props): Map<string, JsonVal
   return out;
 }
 
-function defaultFor(field: TypeInfo["fields"][number], nowIso: string): JsonValue | undefined {
+/**
+ * `target[key] = value` that always makes `key` an own member: plain assignment to "__proto__"
+ * would set the prototype instead (and drop the value).
+ */
+export function setMember(target: Record<string, PropValue>, key: string, value: PropValue): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** The value a field without one gets: its literal DEFAULT, or for DEFAULT NOW the time `nowIso`. */
+export function defaultFor(field: TypeInfo["fields"][number], nowIso: string): JsonValue | undefined {
   if (field.literalDefault !== undefined) return field.literalDefault;
   if (!field.defaultNow) return undefined;
   const t = field.descriptor.type;
@@ -46,7 +56,7 @@ function appendFields(target: Record<string, PropValue>, info: TypeInfo, values:
   for (const field of info.fields) {
     let v = values.get(field.name);
     if (v === undefined && nowIso !== null) v = defaultFor(field, nowIso);
-    if (v !== undefined) target[field.name] = v;
+    if (v !== undefined) setMember(target, field.name, v);
   }
 }
 
@@ -82,7 +92,7 @@ export function updatedRecord<T extends NodeItem>(info: TypeInfo, current: T, va
   if (info.kind === "V" && current.data !== undefined) (rec as Record<string, PropValue>).data = current.data;
   for (const field of info.fields) {
     const v = values.has(field.name) ? values.get(field.name) : current[field.name];
-    if (v !== undefined) (rec as Record<string, PropValue>)[field.name] = v;
+    if (v !== undefined) setMember(rec as Record<string, PropValue>, field.name, v);
   }
   return rec;
 }

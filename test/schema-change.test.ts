@@ -1,0 +1,334 @@
+// A schema edited without a migration (audit 5, D2 and D3): when the store opens with a type
+// whose definition differs from the one its records were stored under, every record of that
+// type is revalidated in one transaction (defaults filled, INDEX / UNIQUE INDEX entries built,
+// BM25 and vectors kept consistent), or the open is refused naming the type, record, field and
+// value — and then nothing has changed: the previous project still opens the data.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { open } from "lmdb";
+import { afterEach, describe, expect, test } from "vitest";
+import { compileProject } from "../compiler/index.js";
+import type { NodeItem } from "../runtime/items.js";
+import type { SchemaDescriptor } from "../runtime/schema.js";
+import { GraphStore } from "../runtime/store/graph-store.js";
+import { SCHEMA_TYPES_KEY } from "../runtime/store/migrate.js";
+import { call, CLI, REPO_ROOT, startStrand } from "./support/server.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+
+function schemaOf(text: string): SchemaDescriptor {
+  const r = compileProject([{ file: "s.hx", text }], { checkOnly: true });
+  expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return r.schema!;
+}
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) removeDir(d);
+  dirs = [];
+});
+
+function newDir(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+}
+
+const NOTHING_CHANGED = "nothing was changed (the data still opens with the previous project)";
+const DECLARE_VERSIONS =
+  "To convert stored records, declare versions: put the schema the data was written with in schema::1 { .. } and the new one in schema::2 { .. }, and add a migration, e.g. MIGRATION schema::1 => schema::2";
+
+/** Everything stored, to compare before and after a refused open. */
+function snapshot(store: GraphStore, labels: string[]): Record<string, NodeItem[]> {
+  return store.read((db) => Object.fromEntries(labels.map((l) => [l, db.nodesByLabel(l)])));
+}
+
+// The auditor's project: two users named "ann", then a schema edit with no schema:: blocks.
+const OLD = "N::User { name: String, age: U32 }";
+
+async function seedUsers(dir: string): Promise<string[]> {
+  const store = GraphStore.open({ path: dir, schema: schemaOf(OLD) });
+  const ids = await store.write((db) => [db.addNode("User", { name: "ann", age: 3 }).id, db.addNode("User", { name: "ann", age: 4 }).id]);
+  await store.close();
+  return ids;
+}
+
+async function refusedAndUntouched(dir: string, newSchema: string, message: string, old = OLD, labels = ["User"]): Promise<void> {
+  const before = GraphStore.open({ path: dir, schema: schemaOf(old) });
+  const data = snapshot(before, labels);
+  await before.close();
+  expect(() => GraphStore.open({ path: dir, schema: schemaOf(newSchema) })).toThrow(message);
+  const after = GraphStore.open({ path: dir, schema: schemaOf(old) });
+  expect(snapshot(after, labels)).toEqual(data);
+  expect(after.schemaUpdate.revalidated).toEqual({});
+  await after.close();
+}
+
+describe("an unversioned schema edited without a migration (D2)", () => {
+  test("a value that no longer fits its field refuses the open, names type, record, field and value, and suggests a migration", async () => {
+    const dir = newDir();
+    const [ann] = await seedUsers(dir);
+    await refusedAndUntouched(
+      dir,
+      "N::User { UNIQUE INDEX name: String, age: String, INDEX tier: U32 DEFAULT 5 }",
+      `N::User ${ann}: 'age' must be a string (String), got 3. The definition of N::User changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ${DECLARE_VERSIONS} { N::User => _::{ age: age AS String } }`,
+    );
+  });
+
+  test("a new UNIQUE INDEX over duplicate values refuses the open, naming the field, the value and both records", async () => {
+    const dir = newDir();
+    const [a, b] = await seedUsers(dir);
+    await refusedAndUntouched(
+      dir,
+      "N::User { UNIQUE INDEX name: String, age: U32 }",
+      `N::User field 'name' is now a UNIQUE INDEX, but records ${a} and ${b} both hold "ann"; ${NOTHING_CHANGED}. Make the values distinct with the previous project, or declare the field INDEX instead of UNIQUE INDEX`,
+    );
+  });
+
+  test("a removed field that records still hold refuses the open: values are never dropped silently", async () => {
+    const dir = newDir();
+    const [a] = await seedUsers(dir);
+    await refusedAndUntouched(
+      dir,
+      "N::User { name: String }",
+      `N::User ${a}: holds field 'age' (3), which N::User no longer declares; stored values are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        `Declare the field again, or drop or rename it with a migration. ${DECLARE_VERSIONS} { N::User => _::{} }: a MIGRATION item drops the fields the new type does not declare, and newName: age renames one`,
+    );
+  });
+
+  test("new fields get their DEFAULT, new INDEX and UNIQUE INDEX entries are built and enforced; the next open checks nothing", async () => {
+    const dir = newDir();
+    const store0 = GraphStore.open({ path: dir, schema: schemaOf(OLD) });
+    const [ann, bob] = await store0.write((db) => [db.addNode("User", { name: "ann", age: 3 }).id, db.addNode("User", { name: "bob", age: 4 }).id]);
+    await store0.close();
+    const NEW = 'N::User { UNIQUE INDEX name: String, INDEX age: U32, INDEX tier: U32 DEFAULT 5, note: String DEFAULT "n/a" }';
+    const store = GraphStore.open({ path: dir, schema: schemaOf(NEW) });
+    expect(store.schemaUpdate).toEqual({ from: null, to: null, rewritten: {}, revalidated: { "N::User": 2 } });
+    expect(
+      store.read((db) => ({
+        all: db.nodesByLabel("User"),
+        byName: db.nodesByIndex("User", "name", "ann").map((u) => u.id),
+        byTier: db.nodesByIndex("User", "tier", 5).map((u) => u.id),
+        byAge: db.nodesByIndex("User", "age", 4).map((u) => u.id),
+      })),
+    ).toEqual({
+      all: [
+        { id: ann, label: "User", name: "ann", age: 3, tier: 5, note: "n/a" },
+        { id: bob, label: "User", name: "bob", age: 4, tier: 5, note: "n/a" },
+      ],
+      byName: [ann],
+      byTier: [ann, bob],
+      byAge: [bob],
+    });
+    await expect(store.write((db) => db.addNode("User", { name: "ann", age: 9 }))).rejects.toThrow(`UNIQUE INDEX violated: N::User field 'name' already has value "ann"`);
+    await store.close();
+    const again = GraphStore.open({ path: dir, schema: schemaOf(NEW) });
+    expect(again.schemaUpdate.revalidated).toEqual({});
+    await again.close();
+  });
+
+  test("dropping an INDEX removes its entries; a changed edge type is revalidated (defaults, new UNIQUE over its (from, to) pairs)", async () => {
+    const OLD_G = "N::P { INDEX name: String }\nE::Knows { From: P, To: P, Properties: { since: I32 } }";
+    const dir = newDir();
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf(OLD_G) });
+    const { a, b, e1, e2 } = await s0.write((db) => {
+      const a = db.addNode("P", { name: "a" }).id;
+      const b = db.addNode("P", { name: "b" }).id;
+      return { a, b, e1: db.addEdge("Knows", { since: 1 }, a, b).id, e2: db.addEdge("Knows", { since: 2 }, a, b).id };
+    });
+    await s0.close();
+    await refusedAndUntouched(
+      dir,
+      "N::P { name: String }\nE::Knows UNIQUE { From: P, To: P, Properties: { since: I32 } }",
+      `E::Knows is UNIQUE, but edges ${e1} and ${e2} both go from ${a} to ${b}; ${NOTHING_CHANGED}. Drop one of them with the previous project, or declare E::Knows without UNIQUE`,
+      OLD_G,
+      ["P"],
+    );
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf("N::P { name: String }\nE::Knows { From: P, To: P, Properties: { since: I32, w: F64 DEFAULT 1.5 } }") });
+    expect(s1.schemaUpdate.revalidated).toEqual({ "N::P": 2, "E::Knows": 2 });
+    expect(s1.read((db) => db.edgesByLabel("Knows").map((e) => [e.since, e["w"]]))).toEqual([
+      [1, 1.5],
+      [2, 1.5],
+    ]);
+    await s1.close();
+    const env = open({ path: dir });
+    const index = env.openDB<null, (string | number)[]>({ name: "index" });
+    expect([...index.getKeys({ start: ["N", "P"], end: ["N", "Q"] })]).toEqual([]);
+    await env.close();
+  });
+
+  test("BM25 follows revalidated records: a DEFAULT given to a text field is searchable in the records that lacked it", async () => {
+    const dir = newDir();
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf("N::Doc { title: String, status: String }") });
+    const id = await s0.write((db) => db.addNode("Doc", { title: "graph" }).id);
+    expect(s0.read((db) => db.searchBM25("Doc", "draft", 5))).toEqual([]);
+    await s0.close();
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf('N::Doc { title: String, status: String DEFAULT "draft" }') });
+    expect(s1.read((db) => db.searchBM25("Doc", "draft", 5).map((d) => [d.id, d["status"]]))).toEqual([[id, "draft"]]);
+    await s1.close();
+  });
+
+  test("an edge whose end is no longer of its type's From/To, and a vector moved between data and embedding, refuse the open", async () => {
+    const OLD_G = "N::P { name: String }\nN::Q { name: String }\nE::Knows { From: P, To: P }\nV::Doc { title: String }";
+    const dir = newDir();
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf(OLD_G) });
+    const { a, e, d } = await s0.write((db) => {
+      const a = db.addNode("P", { name: "a" }).id;
+      return { a, e: db.addEdge("Knows", {}, a, a).id, d: db.addVector("Doc", [1, 2], { title: "t" }).id };
+    });
+    await s0.close();
+    await refusedAndUntouched(
+      dir,
+      OLD_G.replace("From: P", "From: Q"),
+      `E::Knows ${e}: its From node ${a} is not a Q, but E::Knows is now declared From: Q; ${NOTHING_CHANGED}`,
+      OLD_G,
+      ["P", "Doc"],
+    );
+    await refusedAndUntouched(
+      dir,
+      OLD_G.replace("V::Doc { title: String }", "V::Doc { title: String, embedding: [F64] }"),
+      `V::Doc ${d}: its vector is stored in 'data', but V::Doc now keeps it in its 'embedding' field; moving a stored vector is not supported: ${NOTHING_CHANGED}`,
+      OLD_G,
+      ["P", "Doc"],
+    );
+  });
+
+  test("a store written before definitions were recorded has every type revalidated once", async () => {
+    const dir = newDir();
+    const [a, b] = await seedUsers(dir);
+    // What an older Strand left behind: records, no "schema_types".
+    const env = open({ path: dir });
+    const meta = env.openDB<unknown, string>({ name: "meta" });
+    await meta.remove(SCHEMA_TYPES_KEY);
+    await env.close();
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf("N::User { INDEX name: String, age: U32 }") });
+    expect(s1.schemaUpdate.revalidated).toEqual({ "N::User": 2 });
+    expect(s1.read((db) => db.nodesByIndex("User", "name", "ann").map((u) => u.id))).toEqual([a, b]);
+    await s1.close();
+  });
+});
+
+describe("a versioned schema whose MIGRATION leaves a changed type out (D3)", () => {
+  const V1 = `
+schema::1 {
+    N::User { name: String, rank: F64 }
+    N::Tag { label_: String }
+    V::Doc { title: String, rank: F64 }
+}`;
+  const V2_TYPES = `
+schema::2 {
+    N::User { INDEX name: String, rank: I32 }
+    N::Tag { label_: String, n: I32 }
+    V::Doc { INDEX title: String, rank: F64 }
+}`;
+
+  async function seed(dir: string): Promise<{ user: string; doc: string }> {
+    const store = GraphStore.open({ path: dir, schema: schemaOf(V1) });
+    const ids = await store.write((db) => {
+      db.addNode("Tag", { label_: "x" });
+      return { user: db.addNode("User", { name: "Ada", rank: 3.9 }).id, doc: db.addVector("Doc", [1, 0, 0], { title: "intro", rank: 0.5 }).id };
+    });
+    await store.close();
+    return ids;
+  }
+
+  test("a value that no longer fits refuses the open and says to list the type in the MIGRATION", async () => {
+    const dir = newDir();
+    const { user } = await seed(dir);
+    await refusedAndUntouched(
+      dir,
+      `${V1}${V2_TYPES}\nMIGRATION schema::1 => schema::2 { N::Tag => _::{ n: 0 } }`,
+      `N::User ${user}: 'rank' must be an integer between -2147483648 and 2147483647 (I32), got 3.9. The definition of N::User changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. List N::User in MIGRATION schema::1 => schema::2, e.g. N::User => _::{ rank: ROUND(rank) }`,
+      V1,
+      ["User", "Tag", "Doc"],
+    );
+  });
+
+  test("with the type listed, every changed type is converted or revalidated: indexes built, vectors still searchable", async () => {
+    const dir = newDir();
+    const { user, doc } = await seed(dir);
+    const store = GraphStore.open({ path: dir, schema: schemaOf(`${V1}${V2_TYPES}\nMIGRATION schema::1 => schema::2 { N::Tag => _::{ n: 0 } N::User => _::{ rank: ROUND(rank) } }`) });
+    expect(store.schemaUpdate).toEqual({ from: 1, to: 2, rewritten: { "N::Tag": 1, "N::User": 1 }, revalidated: { "V::Doc": 1 } });
+    expect(
+      store.read((db) => ({
+        user: db.nodesByIndex("User", "name", "Ada"),
+        tags: db.nodesByLabel("Tag").map((t) => t["n"]),
+        doc: db.nodesByIndex("Doc", "title", "intro").map((d) => d.id),
+        near: db.searchVectors("Doc", [1, 0, 0], 1).map((d) => d.id),
+      })),
+    ).toEqual({ user: [{ id: user, label: "User", name: "Ada", rank: 4 }], tags: [0], doc: [doc], near: [doc] });
+    await store.close();
+  });
+
+  test("a vector type retyped outside the MIGRATION is checked too", async () => {
+    const dir = newDir();
+    const { doc } = await seed(dir);
+    await refusedAndUntouched(
+      dir,
+      `${V1}\nschema::2 {\n    N::User { name: String, rank: F64 }\n    N::Tag { label_: String }\n    V::Doc { title: String, rank: I32 }\n}\nMIGRATION schema::1 => schema::2 { N::Tag => _::{} }`,
+      `V::Doc ${doc}: 'rank' must be an integer between -2147483648 and 2147483647 (I32), got 0.5. The definition of V::Doc changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. List V::Doc in MIGRATION schema::1 => schema::2, e.g. V::Doc => _::{ rank: ROUND(rank) }`,
+      V1,
+      ["User", "Tag", "Doc"],
+    );
+  });
+
+  test("a definition changed in place (same schema::N) is revalidated, and a misfit says to declare the next version", async () => {
+    const dir = newDir();
+    const { user } = await seed(dir);
+    const inPlace = V1.replace("N::User { name: String, rank: F64 }", 'N::User { name: String, rank: F64, INDEX team: String DEFAULT "none" }');
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf(inPlace) });
+    expect(s1.schemaUpdate).toEqual({ from: 1, to: 1, rewritten: {}, revalidated: { "N::User": 1 } });
+    expect(s1.read((db) => db.nodesByIndex("User", "team", "none").map((u) => u.id))).toEqual([user]);
+    await s1.close();
+    await refusedAndUntouched(
+      dir,
+      inPlace.replace("rank: F64, INDEX team", "rank: U8, INDEX team"),
+      `N::User ${user}: 'rank' must be an integer between 0 and 255 (U8), got 3.9. The definition of N::User changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ` +
+        "To convert stored records, keep schema::1 as the data was written, declare the new definition as schema::2, and add a migration, e.g. MIGRATION schema::1 => schema::2 { N::User => _::{ rank: ROUND(rank) } }",
+      inPlace,
+      ["User", "Tag", "Doc"],
+    );
+  });
+});
+
+describe("strand serve restarted with an edited project (D2, process level)", () => {
+  const V1 = "N::User { name: String, age: U32 }\nQUERY Add(name: String, age: U32) =>\n    u <- AddN<User>({name: name, age: age})\n    RETURN u\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
+  const BAD = "N::User { UNIQUE INDEX name: String, age: String, INDEX tier: U32 DEFAULT 5 }\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
+  const GOOD =
+    "N::User { INDEX name: String, age: U32, INDEX tier: U32 DEFAULT 5 }\n" +
+    "QUERY ByName(name: String) =>\n    u <- N<User>({name: name})\n    RETURN u\n" +
+    "QUERY ByTier(t: U32) =>\n    u <- N<User>({tier: t})\n    RETURN u\n";
+
+  function project(text: string): string {
+    const dir = newDir();
+    writeFileSync(join(dir, "schema.hx"), text);
+    return dir;
+  }
+
+  test("a project the data does not fit exits 1 naming the record; the old project still serves everything; a fitting one serves the new indexes", async () => {
+    const dataDir = newDir();
+    const old = project(V1);
+    let server = await startStrand({ project: old, dataDir });
+    const added = [await call(server, "Add", { name: "ann", age: 3 }), await call(server, "Add", { name: "ann", age: 4 })].map((r) => (r.body as { u: NodeItem }).u);
+    expect(await server.stop()).toBe(0);
+
+    const refused = spawnSync(process.execPath, [CLI, "serve", project(BAD), "--port", "7803", "--data", dataDir], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+    expect({ status: refused.status, stdout: refused.stdout, stderr: refused.stderr }).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        `strand: cannot open the data directory ${dataDir}: N::User ${added[0]!.id}: 'age' must be a string (String), got 3. The definition of N::User changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ` +
+        `${DECLARE_VERSIONS} { N::User => _::{ age: age AS String } }\n`,
+    });
+
+    server = await startStrand({ project: old, dataDir });
+    expect(await call(server, "All")).toEqual({ status: 200, body: { u: added } });
+    expect(await server.stop()).toBe(0);
+
+    server = await startStrand({ project: project(GOOD), dataDir });
+    const withTier = added.map((u) => ({ ...u, tier: 5 }));
+    expect(await call(server, "ByName", { name: "ann" })).toEqual({ status: 200, body: { u: withTier } });
+    expect(await call(server, "ByTier", { t: 5 })).toEqual({ status: 200, body: { u: withTier } });
+    expect(await server.stop()).toBe(0);
+  }, 60_000);
+});
