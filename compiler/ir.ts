@@ -110,10 +110,23 @@ export type IrNode =
   /** one member of each projected object of a list (aggregating a saved one-field projection) */
   | { op: "pluck"; input: Ir; name: string }
   | { op: "aggregate"; fn: AggregateFn; input: Ir }
-  /** the id of a single item (or of each item of a list), or an ID value passed through */
-  | { op: "idOf"; input: Ir };
+  /**
+   * the id of a single item (or of each item of a list), or an ID value passed through; `absent`
+   * says what to report (NOT_FOUND) when a zero-or-one item in an id position is absent
+   */
+  | { op: "idOf"; input: Ir; absent?: AbsentNote };
 
 export type Ir = IrNode & { type: StaticType };
+
+/** What an id position reports when the zero-or-one item that should name it is absent. */
+export interface AbsentNote {
+  /** where the id is needed: `AddE<Knows>::To`, `N<Person>`, `ShortestPathBFS<Road>::To` */
+  place: string;
+  /** the variable holding the item, or null when the argument is the lookup itself */
+  name: string | null;
+  /** the index lookup that found nothing, as the text around its value, and the value */
+  lookup: { before: string; after: string; value: Ir } | null;
+}
 
 /** A one-argument function over the item `_` (at `depth`). */
 export interface Lambda {

@@ -117,7 +117,7 @@ function checkStatement(cx: Checker, stmt: A.Statement): IrStatement | null {
         return null;
       }
       // A variable bound to a write is used by being written; only unused reads are reported.
-      cx.declare(name, { kind: "var", type: value.type, span: stmt.name.span, used: isWrite(value) });
+      cx.declare(name, { kind: "var", type: value.type, span: stmt.name.span, used: isWrite(value), origin: value });
       return { kind: "let", name, value };
     }
     case "ExprStatement":

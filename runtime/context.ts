@@ -666,6 +666,10 @@ export class TxnQueryContext implements QueryContext {
 
   // ---- values
 
+  absent(place: string, name: string | null, lookup: readonly [string, string] | null, value?: PropValue): never {
+    throw new StrandError("NOT_FOUND", absentMessage(place, name, lookup, value));
+  }
+
   prop(item: GraphItem | null, name: string): PropValue {
     // Own members only: a field name must never resolve to something on Object.prototype.
     return item !== null && hasOwn.call(item, name) ? (item[name] as PropValue) : null;
@@ -732,4 +736,14 @@ export class TxnQueryContext implements QueryContext {
   rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: MmrDistance): T[] {
     return rerankMMR(items, lambda, distance);
   }
+}
+
+/**
+ * `AddE<Knows>::To(y): y is empty (N<Person>({name: "bob"}) found nothing)`, or without a
+ * variable `N<Person>(..): N<Person>({name: "bob"}) found nothing`. The value is echoed bounded.
+ */
+export function absentMessage(place: string, name: string | null, lookup: readonly [string, string] | null, value?: PropValue): string {
+  const what = lookup === null ? null : `${lookup[0]}${describeValue(value)}${lookup[1]}`;
+  if (name !== null) return `${place}(${name}): ${name} is empty${what === null ? "" : ` (${what} found nothing)`}`;
+  return `${place}(..): ${what ?? "the item"} found nothing`;
 }

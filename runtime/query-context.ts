@@ -129,6 +129,12 @@ export interface QueryContext {
   aggregateBy<T extends GraphItem>(items: readonly T[], properties: readonly string[]): AggregateGroup<T>[];
 
   // ---- values
+  /**
+   * Throws NOT_FOUND (404) for an absent zero-or-one item where an id is needed: `place` is the
+   * position (`AddE<Knows>::To`), `name` the variable that is empty (null: the argument is the
+   * lookup itself), `lookup` the text around the looked-up `value` (`N<Person>({name: `, `})`).
+   */
+  absent(place: string, name: string | null, lookup: readonly [string, string] | null, value?: PropValue): never;
   /** item[name], or null when the item lacks it (or is null). */
   prop(item: GraphItem | null, name: string): PropValue;
   /**

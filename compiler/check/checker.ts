@@ -10,7 +10,8 @@ import type { FieldDescriptor, ValueType } from "../../runtime/schema.js";
 
 export type Binding =
   | { kind: "param"; type: ValueType; optional: boolean; span: A.Span }
-  | { kind: "var"; type: StaticType; span: A.Span; used: boolean };
+  /** `origin`: the expression a `name <- expr` statement bound (to say what an empty variable looked up) */
+  | { kind: "var"; type: StaticType; span: A.Span; used: boolean; origin?: Ir };
 
 export type ItemsType = StaticType & { kind: "items" };
 

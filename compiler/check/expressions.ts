@@ -4,7 +4,7 @@
 // condition, a number).
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
-import type { Ir, IrProp } from "../ir.js";
+import type { AbsentNote, Ir, IrProp } from "../ir.js";
 import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
 import type { CompareOp } from "../../runtime/query-context.js";
@@ -321,8 +321,12 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
   return bad();
 }
 
-/** An expression that names one item: an ID parameter, a string literal, or a single item. */
-export function checkIdExpr(cx: Checker, expr: A.Expr, expectedLabel?: string): Ir {
+/**
+ * An expression that names one item: an ID parameter, a string literal, or a single item.
+ * `place` names the position in messages (`AddE<Knows>::To`, `N<Person>`): a zero-or-one item
+ * that turns out absent is a 404 saying which variable was empty and what it looked up.
+ */
+export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLabel?: string): Ir {
   if (expr.kind === "Literal") return checkLiteral(cx, expr.literal, ID_VALUE);
   const ir = checkExpr(cx, expr, { fieldValue: true });
   const t = ir.type;
@@ -339,10 +343,25 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, expectedLabel?: string): 
       cx.report("E204", `expected a ${expectedLabel}, but this is a ${t.label}`, expr.span);
       return bad();
     }
-    return { op: "idOf", input: ir, type: value(ID_VALUE) };
+    if (t.card === "one") return { op: "idOf", input: ir, type: value(ID_VALUE) };
+    return { op: "idOf", input: ir, absent: absentNote(cx, ir, place), type: value(ID_VALUE) };
   }
   cx.report("E206", `expected an ID or a single item, found ${describeStatic(t)}`, expr.span, t.kind === "items" ? "add ::FIRST to pick one item" : undefined);
   return bad();
+}
+
+/** What a 404 says when `ir` (a zero-or-one item in an id position) is absent. */
+function absentNote(cx: Checker, ir: Ir, place: string): AbsentNote {
+  const name = ir.op === "var" ? ir.name : null;
+  const binding = name === null ? undefined : cx.lookup(name);
+  const origin = name === null ? ir : binding?.kind === "var" ? binding.origin : undefined;
+  let lookup: AbsentNote["lookup"] = null;
+  // The looked-up value is shown when evaluating it again is free: a parameter, literal or variable.
+  if (origin?.op === "byIndex" && (origin.value.op === "param" || origin.value.op === "literal" || origin.value.op === "var")) {
+    const letter = origin.item === "edge" ? "E" : origin.item === "vector" ? "V" : "N";
+    lookup = { before: `${letter}<${origin.label}>({${origin.field}: `, after: "})", value: origin.value };
+  }
+  return { place, name, lookup };
 }
 
 /**

@@ -52,7 +52,7 @@ function checkLookup(cx: Checker, source: A.Source & { kind: "Lookup" }): Ir {
     }
     return checkIndexLookup(cx, item, label, first, source.item);
   }
-  const ids = source.args.map((a) => checkIdExpr(cx, a.value));
+  const ids = source.args.map((a) => checkIdExpr(cx, a.value, `${source.item}<${label}>`));
   if (ids.some((i) => i.type.kind === "error")) return bad();
   if (ids.length === 1) return { op: "byId", item, label, id: ids[0]!, type: items(item, label, "one") };
   return { op: "byIds", item, label, ids, type: items(item, label, "many") };

@@ -434,7 +434,7 @@ function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
     cx.report("E304", `::${name} must be followed by ::To(id) or ::From(id)`, step.span);
     return { ir: bad(), extra: 0 };
   }
-  const target = checkIdExpr(cx, next.args[0]!.value, next.name.name === "To" ? edge.to : edge.from);
+  const target = checkIdExpr(cx, next.args[0]!.value, `${name}<${label}>::${next.name.name}`, next.name.name === "To" ? edge.to : edge.from);
   return { ir: { op: "shortestPath", input, label, endpoint: next.name.name === "To" ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } }, extra: 1 };
 }
 
@@ -487,7 +487,7 @@ export function edgeEnds(cx: Checker, label: string, steps: readonly A.Step[], a
       cx.report("E209", `::${step.name.name} takes one item (or id)`, step.span);
       return null;
     }
-    const end = checkIdExpr(cx, step.args[0]!.value, step.name.name === "From" ? edge.from : edge.to);
+    const end = checkIdExpr(cx, step.args[0]!.value, `${form}<${label}>::${step.name.name}`, step.name.name === "From" ? edge.from : edge.to);
     if (step.name.name === "From") from = end;
     else to = end;
     consumed++;

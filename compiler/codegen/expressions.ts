@@ -197,8 +197,14 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       const t = ir.input.type;
       if (t.kind !== "items") return emitExpr(ir.input, ctx);
       if (t.card === "one") return `${emitExpr(ir.input, ctx)}.id`;
-      // Absent, an id in an id position names nothing: the lookup answers 404 for "(none)".
-      if (t.card === "optional") return `(${emitExpr(ir.input, ctx)}?.id ?? ${ir.type.kind === "value" && ir.type.nullable === true ? "null" : '"(none)"'})`;
+      if (t.card === "optional") {
+        if (ir.type.kind === "value" && ir.type.nullable === true) return `(${emitExpr(ir.input, ctx)}?.id ?? null)`;
+        // Absent, an item in an id position names nothing: 404 naming the variable and its lookup.
+        const a = ir.absent;
+        if (a === undefined) return `(${emitExpr(ir.input, ctx)}?.id ?? db.absent(${q("the item")}, null, null))`;
+        const lookup = a.lookup === null ? "null" : `[${q(a.lookup.before)}, ${q(a.lookup.after)}], ${emitExpr(a.lookup.value, ctx)}`;
+        return `(${emitExpr(ir.input, ctx)}?.id ?? db.absent(${q(a.place)}, ${a.name === null ? "null" : q(a.name)}, ${lookup}))`;
+      }
       return `${emitList(ir.input, ctx)}.map((v) => v.id)`;
     }
   }
