@@ -110,13 +110,21 @@ describe("strand.toml", () => {
       '<dir>/strand.toml: bm25: expected true or false, got "yes"',
       '<dir>/strand.toml: bm25_stemmer: expected one of "none", "english", got "porter"',
       "<dir>/strand.toml: mcp: expected true or false, got 1",
-      "<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 16",
+      "<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 16.0 (a float)",
       "<dir>/strand.toml: vector.ef_construction: expected an integer from 1 to 1000000, got 0",
       "<dir>/strand.toml: vector.ef_search: expected an integer from 1 to 1000000, got -5",
       '<dir>/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got 3',
     ]);
     expect(strandErrors("vector = 3")).toEqual(["<dir>/strand.toml: vector: expected a table, got 3"]);
     expect(strandErrors("[vector]\nm = 1")).toEqual(["<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1"]);
+    // Floats are named as such, whatever their value (audit D8).
+    expect(strandErrors("[vector]\nm = 1.5\nef_search = 1e3\nef_construction = inf\n\n[extra]\n")).toEqual([
+      "<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1.5 (a float)",
+      "<dir>/strand.toml: vector.ef_construction: expected an integer from 1 to 1000000, got inf (a float)",
+      "<dir>/strand.toml: vector.ef_search: expected an integer from 1 to 1000000, got 1000.0 (a float)",
+      "<dir>/strand.toml: extra: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector])",
+    ]);
+    expect(strandErrors("mcp = 2.0")).toEqual(["<dir>/strand.toml: mcp: expected true or false, got 2.0 (a float)"]);
   });
 
   test("the /mcp connection settings: integers in range, named when not (audit D5)", () => {
@@ -128,7 +136,7 @@ describe("strand.toml", () => {
     ]);
     expect(strandErrors('mcp_idle_timeout_seconds = "30m"\nmcp_max_connections = 2.5')).toEqual([
       '<dir>/strand.toml: mcp_idle_timeout_seconds: expected an integer from 1 to 31536000, got "30m"',
-      "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 2.5",
+      "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 2.5 (a float)",
     ]);
     expect(strandErrors("mcp_idle_timeout = 60")).toEqual([
       "<dir>/strand.toml: mcp_idle_timeout: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector])",

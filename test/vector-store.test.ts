@@ -137,7 +137,11 @@ describe("validation", () => {
       status: 400,
       message: "vector for V::Doc[1] must be a finite number, got NaN",
     });
-    expect(await writeError((db) => db.addVector("Doc", [Infinity], {}))).toMatchObject({ code: "INVALID_VALUE" });
+    expect(await writeError((db) => db.addVector("Doc", [Infinity], {}))).toEqual({
+      code: "INVALID_VALUE",
+      status: 400,
+      message: "vector for V::Doc[0] must be a finite number, got a number beyond the F64 range (magnitude above 1.7976931348623157e308)",
+    });
     expect(await writeError((db) => db.addVector("Doc", [1, -1e39], {}))).toEqual({
       code: "INVALID_VALUE",
       status: 400,

@@ -95,7 +95,18 @@ export function isTable(v: TomlValue): v is TomlTable {
 function describe(v: TomlValue): string {
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "number") return describeFloat(v);
+  if (typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return "an array";
   return isTable(v) ? "a table" : "a date";
+}
+
+/**
+ * A TOML float as written: `m = 16.0` reads as the number 16, which String() would show as a valid
+ * integer, so say it is a float (TOML integers arrive as bigints).
+ */
+function describeFloat(v: number): string {
+  if (Number.isNaN(v)) return "nan (a float)";
+  if (!Number.isFinite(v)) return `${v > 0 ? "inf" : "-inf"} (a float)`;
+  return `${Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(1) : String(v)} (a float)`;
 }
