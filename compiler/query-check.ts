@@ -5,7 +5,7 @@ import type * as A from "./ast.js";
 import { error, type Diagnostic } from "./diagnostics.js";
 import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "./ir.js";
 import type { CheckedSchema } from "./schema-check.js";
-import { resolveValueType } from "./schema-check.js";
+import { PROTO, resolveValueType } from "./schema-check.js";
 import { describeValueType } from "./value-types.js";
 import type { ParamSpec } from "../runtime/query-module.js";
 import { parseModelName } from "../runtime/embed/model-name.js";
@@ -86,6 +86,10 @@ function checkParams(cx: Checker): ParamSpec[] {
   for (const p of cx.query.params) {
     if (cx.lookup(p.name.name) !== undefined) {
       cx.report("E302", `parameter '${p.name.name}' is declared twice`, p.name.span);
+      continue;
+    }
+    if (p.name.name === PROTO) {
+      cx.report("E104", `parameter name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`, p.name.span, "rename the parameter");
       continue;
     }
     const type = resolveValueType(p.type, cx.diagnostics);

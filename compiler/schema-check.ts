@@ -84,6 +84,12 @@ function checkEdge(item: EdgeSchema, nodeNames: ReadonlySet<string>, diagnostics
   return { name: item.name.name, from: item.from.name, to: item.to.name, unique: item.unique, fields };
 }
 
+/**
+ * Not a field, object member or parameter name: `{__proto__: v}` sets an object's prototype
+ * instead of a member, and msgpack (the store) reads the key back as "__proto_".
+ */
+export const PROTO = "__proto__";
+
 function checkFields(item: NodeSchema | VectorSchema | EdgeSchema, diagnostics: Diagnostic[]): FieldDescriptor[] {
   const fields: FieldDescriptor[] = [];
   const names = new Set<string>();
@@ -92,6 +98,10 @@ function checkFields(item: NodeSchema | VectorSchema | EdgeSchema, diagnostics: 
     const reserved = item.kind === "VectorSchema" ? RESERVED_VECTOR_FIELD_NAMES : RESERVED_FIELD_NAMES;
     if (reserved.includes(name)) {
       diagnostics.push(error("E104", `field name '${name}' is reserved: every record already carries it`, field.name.span, "rename the field"));
+      continue;
+    }
+    if (name === PROTO) {
+      diagnostics.push(error("E104", `field name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`, field.name.span, "rename the field"));
       continue;
     }
     if (names.has(name)) {
@@ -141,6 +151,10 @@ export function resolveValueType(type: TypeExpr, diagnostics: Diagnostic[]): Val
     case "ObjectType": {
       const fields: { name: string; type: ValueType; optional: boolean }[] = [];
       for (const f of type.fields) {
+        if (f.name.name === PROTO) {
+          diagnostics.push(error("E104", `member name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`, f.name.span, "rename the member"));
+          return null;
+        }
         if (fields.some((g) => g.name === f.name.name)) {
           diagnostics.push(error("E105", `field '${f.name.name}' is declared twice in this object type`, f.name.span));
           return null;

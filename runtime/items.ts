@@ -5,6 +5,15 @@ import type { JsonValue } from "./schema.js";
 export type PropValue = JsonValue;
 export type Props = Record<string, PropValue>;
 
+/**
+ * `target[key] = value` that always makes `key` an own member: plain assignment to "__proto__"
+ * would set the prototype instead (and drop the value). For objects built from user-chosen names.
+ */
+export function setMember(target: Record<string, PropValue>, key: string, value: PropValue): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 export interface NodeItem {
   id: string;
   label: string;

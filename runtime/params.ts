@@ -1,6 +1,7 @@
 // Validation of a request body against a query's declared parameters.
 import { echo } from "./echo.js";
 import { StrandError } from "./errors.js";
+import { setMember } from "./items.js";
 import type { ParamSpec } from "./query-module.js";
 import type { JsonValue } from "./schema.js";
 import { checkValue } from "./values.js";
@@ -32,7 +33,7 @@ export function validateParams(specs: readonly ParamSpec[], body: unknown): Reco
     const r = checkValue(spec.type, value, spec.name);
     if (!r.ok) throw new StrandError("INVALID_PARAMETER", `parameter ${r.message}`);
     if (spec.vector === true) checkVectorParam(r.value, spec.name);
-    out[spec.name] = r.value;
+    setMember(out, spec.name, r.value);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // ID lower-cased, Date as `Date.toISOString()` (so Dates sort and compare as strings), objects
 // rebuilt in declared field order.
 import { ECHO_LIMIT, echo } from "./echo.js";
+import { setMember } from "./items.js";
 import type { JsonValue, ScalarName, ValueType } from "./schema.js";
 import { fitsF32 } from "./vector/metric.js";
 
@@ -285,7 +286,7 @@ export function checkValue(type: ValueType, value: unknown, path: string): Check
         }
         const r = checkValue(field.type, member, memberPath);
         if (!r.ok) return r;
-        out[field.name] = r.value;
+        setMember(out, field.name, r.value);
       }
       return { ok: true, value: out };
     }

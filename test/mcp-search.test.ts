@@ -138,6 +138,12 @@ describe("search_vector", () => {
     expect(await tool("search_vector", { connection_id: other, data: { vector: [0, 1], k: 5 } })).toEqual(ok([scored(d.i2, 1), scored(d.i1, 0)]));
     expect(await tool("collect", { connection_id: other })).toEqual(ok([scored(d.i2, 1), scored(d.i1, 0)]));
     expect(await tool("search_vector", { connection_id: other, data: { vector: [1, 1, 0], k: 1 } })).toEqual(ok([scored(d.d2, 1)]));
+    // ef sets the HNSW breadth of a store search (SearchV's `ef: n`); results stay the k nearest.
+    const third = await init();
+    expect(await tool("search_vector", { connection_id: third, data: { vector: [0, 1, 0], k: 2, label: "Doc", ef: 1 } })).toEqual(
+      ok([scored(d.d4, 1), scored(d.d2, SQRT_HALF)]),
+    );
+    expect(await tool("search_vector", { connection_id: await init(), data: { vector: [0, 1], k: 5, ef: 500 } })).toEqual(ok([scored(d.i2, 1), scored(d.i1, 0)]));
   });
 
   it("min_score drops weaker results", async () => {
@@ -166,6 +172,12 @@ describe("search_vector", () => {
     expect(await search({ vector: [1, "x"], k: 1 })).toEqual(err(400, "INVALID_VALUE", "data.vector[1] must be a finite number, got string"));
     expect(await search({ vector: [1, 0, 0], k: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.k' must be an integer >= 1, got 0"));
     expect(await search({ vector: [1, 0, 0], k: 1, min_score: "high" })).toEqual(err(400, "INVALID_PARAMETER", `'data.min_score' must be a number, got "high"`));
+    expect(await search({ vector: [1, 0, 0], k: 1, ef: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 0"));
+    expect(await search({ vector: [1, 0, 0], k: 1, ef: 2.5 })).toEqual(err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 2.5"));
+    expect(await search({ vector: [null, 0, 0], k: 1 })).toEqual(err(400, "INVALID_VALUE", "data.vector[0] must be a finite number, got null"));
+    expect(await search({ vector: [1e39, 0, 0], k: 1 })).toEqual(
+      err(400, "INVALID_VALUE", "data.vector[0] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got 1e+39"),
+    );
     expect(await search({ vector: [1, 0, 0], k: 1, label: "User" })).toEqual(
       err(400, "INVALID_PARAMETER", "'data.label': unknown vector type 'User' ('User' is a node type)"),
     );
@@ -190,6 +202,12 @@ describe("search_vector_text", () => {
       ok([scored(d.d4, 1), scored(d.d2, SQRT_HALF), scored(d.d1, 0), scored(d.d3, 0)]),
     );
     expect(await tool("in_step", { connection_id: id, data: { edge_label: "Likes" } })).toEqual(held(id, 4));
+    expect(await tool("search_vector_text", { connection_id: await init(), data: { query: "north", label: "Doc", ef: 200 } })).toEqual(
+      ok([scored(d.d4, 1), scored(d.d2, SQRT_HALF), scored(d.d1, 0), scored(d.d3, 0)]),
+    );
+    expect(await tool("search_vector_text", { connection_id: await init(), data: { query: "north", label: "Doc", ef: "wide" } })).toEqual(
+      err(400, "INVALID_PARAMETER", `'data.ef' must be an integer >= 1, got "wide"`),
+    );
   });
 
   it("needs a configured model, a known vector type and a text", async () => {

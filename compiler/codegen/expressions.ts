@@ -284,7 +284,13 @@ function q(s: string): string {
   return JSON.stringify(s);
 }
 
+/**
+ * A member name in an object literal or type literal. `__proto__: v` (also quoted) would set the
+ * object's prototype instead of a member, so that name becomes the computed key `["__proto__"]`,
+ * which defines an own member (projection and RETURN keys may use it; fields and parameters may not).
+ */
 export function propertyKey(name: string): string {
+  if (name === "__proto__") return `[${JSON.stringify(name)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
 }
 

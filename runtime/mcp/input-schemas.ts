@@ -109,11 +109,16 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
       k: z.number().int().min(1),
       min_score: z.number().optional(),
       label: z.string().optional().describe("a vector type (only for a search over every vector)"),
+      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: the store's ef_search)"),
     }),
   },
   search_vector_text: {
     description: "Embed the text with the configured model and return the 5 nearest vectors of the type; the traversal continues from them.",
-    input: withData({ query: z.string(), label: z.string().describe("a vector type") }),
+    input: withData({
+      query: z.string(),
+      label: z.string().describe("a vector type"),
+      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: the store's ef_search)"),
+    }),
   },
   search_keyword: {
     description: "BM25 keyword search over the nodes of the type, best first; the traversal continues from them.",

@@ -1,7 +1,7 @@
 // The search tools. Each returns the items it found (best first, each with `score`) and the
 // traversal continues from them.
 //
-//   search_vector       {vector, k, min_score?, label?}
+//   search_vector       {vector, k, min_score?, label?, ef?}
 //     loaded traversal: exact scores of the held vectors (their `data`, or their `embedding`
 //       field when the V type declares one), with the store's metric; `label` is refused.
 //     blank traversal: the V type `label` when given, else every V type whose dimension matches
@@ -9,7 +9,8 @@
 //       traversal's types are then the labels found (those types when nothing was found).
 //     min_score defaults to 0.0, except with metric l2, whose scores (minus the squared
 //       distance) are all <= 0: there no threshold applies unless one is given.
-//   search_vector_text  {query, label}         the configured model's embedding, top 5 of V type label
+//     ef (an integer >= 1): the HNSW search breadth of a store search, as SearchV's `ef: n`.
+//   search_vector_text  {query, label, ef?}    the configured model's embedding, top 5 of V type label
 //   search_keyword      {query, label, limit}  BM25 over the nodes (or vectors) of label; 400
 //                                              BM25_DISABLED when the project sets bm25 = false
 import { bm25Disabled, isStrandError, StrandError } from "../errors.js";
@@ -18,7 +19,7 @@ import type { QueryContext } from "../query-context.js";
 import type { JsonValue } from "../schema.js";
 import { better, checkVector, dimensionMismatch, similarity, type Metric } from "../vector/metric.js";
 import { withScore } from "../vector/search.js";
-import { fieldPath, integerAt, invalid, member, requiredMember, requiredObject, requiredString } from "./body.js";
+import { fieldPath, integerAt, invalid, member, requiredMember, requiredObject, requiredString, type JsonObject } from "./body.js";
 import type { Connection } from "./connections.js";
 import type { ToolEnv } from "./env.js";
 import type { TypeView } from "./schema-view.js";
@@ -62,9 +63,10 @@ function scoreHeld(env: ToolEnv, items: readonly GraphItem[], query: number[], m
 
 export function searchVector(env: ToolEnv, body: unknown): JsonValue {
   const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["vector", "k", "min_score", "label"], "{vector, k, min_score?, label?}");
+  const data = requiredObject(b, "data", "", ["vector", "k", "min_score", "label", "ef"], "{vector, k, min_score?, label?, ef?}");
   const query = checkVector(requiredMember(data, "vector", "data", "an array of numbers"), "data.vector");
   const k = integerAt(requiredMember(data, "k", "data", "how many vectors"), "data.k", 1);
+  const ef = efOf(data);
   const minRaw = member(data, "min_score");
   if (minRaw !== undefined && (typeof minRaw !== "number" || !Number.isFinite(minRaw))) throw invalid("data.min_score", "a number", minRaw);
   const minScore = (minRaw as number | undefined) ?? (env.vectorMetric === "l2" ? -Infinity : 0);
@@ -86,10 +88,10 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
   } else if (labelRaw !== undefined) {
     if (typeof labelRaw !== "string") throw invalid("data.label", "a vector type name", labelRaw);
     const label = env.schema.require(labelRaw, "vector", "data.label").name;
-    found = env.store.read((db) => db.searchVectors(label, query, k));
+    found = env.store.read((db) => db.searchVectors(label, query, k, ef));
     types = [label];
   } else {
-    ({ items: found, fitted: types } = env.store.read((db) => searchEveryType(db, env.schema.names("vector"), query, k)));
+    ({ items: found, fitted: types } = env.store.read((db) => searchEveryType(db, env.schema.names("vector"), query, k, ef)));
   }
   const top = found.filter((item) => (item.score as number) >= minScore).sort(byScore).slice(0, k);
   return continueFrom(connection, top, types);
@@ -100,13 +102,19 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
  * vectors fits any); a mismatch of every type is the error. Types of another dimension are not
  * among the traversal's types afterwards, so filters are not checked against their properties.
  */
-function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number): { items: NodeItem[]; fitted: string[] } {
+/** `data.ef`: the HNSW search breadth (an integer >= 1), or null for the store's default. */
+function efOf(data: JsonObject): number | null {
+  const raw = member(data, "ef");
+  return raw === undefined ? null : integerAt(raw, "data.ef", 1);
+}
+
+function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number, ef: number | null): { items: NodeItem[]; fitted: string[] } {
   const items: NodeItem[] = [];
   const fitted: string[] = [];
   let mismatch: StrandError | undefined;
   for (const label of types) {
     try {
-      items.push(...db.searchVectors(label, query, k));
+      items.push(...db.searchVectors(label, query, k, ef));
       fitted.push(label);
     } catch (error) {
       if (!isStrandError(error) || error.code !== "DIMENSION_MISMATCH") throw error;
@@ -136,11 +144,12 @@ async function embedQuery(env: ToolEnv, text: string): Promise<number[]> {
 
 export async function searchVectorText(env: ToolEnv, body: unknown): Promise<JsonValue> {
   const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["query", "label"], "{query, label}");
+  const data = requiredObject(b, "data", "", ["query", "label", "ef"], "{query, label, ef?}");
   const text = requiredString(data, "query", "data", "the text to search for");
   const label = env.schema.require(requiredString(data, "label", "data", "a vector type name"), "vector", "data.label").name;
+  const ef = efOf(data);
   const vector = await embedQuery(env, text);
-  const found = env.store.read((db) => db.searchVectors(label, vector, TEXT_SEARCH_K));
+  const found = env.store.read((db) => db.searchVectors(label, vector, TEXT_SEARCH_K, ef));
   return continueFrom(connection, found, [label]);
 }
 

@@ -20,7 +20,7 @@
 // meta "schema_version" holds the version the data is at. A store without it that already holds
 // records predates versioning and is taken to be at the oldest version the migrations start from.
 import { StrandError } from "../errors.js";
-import type { NodeItem, PropValue } from "../items.js";
+import { setMember, type NodeItem, type PropValue } from "../items.js";
 import { math } from "../ops/math.js";
 import { textFields } from "../search/document.js";
 import type { JsonValue, MigrationDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../schema.js";
@@ -28,7 +28,7 @@ import { checkValue, describeValue } from "../values.js";
 import type { StoreDbs } from "./dbs.js";
 import { indexNew } from "./indexes.js";
 import { edgeUniqueKey, MAX_KEY, uniqueKey, type ItemKind, type Key } from "./keys.js";
-import { defaultFor, setMember } from "./records.js";
+import { defaultFor } from "./records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "./schema-info.js";
 
 export const SCHEMA_VERSION_KEY = "schema_version";

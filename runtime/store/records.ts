@@ -1,7 +1,7 @@
 // Turning user-supplied props into stored records: schema validation, defaults, and the member
 // order clients see (id, label, [from_node, to_node], then fields in declaration order).
 import { StrandError } from "../errors.js";
-import type { EdgeItem, NodeItem, PropValue, Props } from "../items.js";
+import { setMember, type EdgeItem, type NodeItem, type PropValue, type Props } from "../items.js";
 import type { JsonValue } from "../schema.js";
 import { checkValue } from "../values.js";
 import type { EdgeTypeInfo, TypeInfo } from "./schema-info.js";
@@ -31,15 +31,6 @@ export function validateProps(info: TypeInfo, props: Props): Map<string, JsonVal
     out.set(key, r.value);
   }
   return out;
-}
-
-/**
- * `target[key] = value` that always makes `key` an own member: plain assignment to "__proto__"
- * would set the prototype instead (and drop the value).
- */
-export function setMember(target: Record<string, PropValue>, key: string, value: PropValue): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** The value a field without one gets: its literal DEFAULT, or for DEFAULT NOW the time `nowIso`. */

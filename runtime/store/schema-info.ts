@@ -1,5 +1,5 @@
 // Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
-import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, VectorTypeDescriptor } from "../schema.js";
+import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, ValueType, VectorTypeDescriptor } from "../schema.js";
 import { checkValue } from "../values.js";
 import type { ItemKind } from "./keys.js";
 
@@ -32,8 +32,23 @@ export interface EdgeTypeInfo extends TypeInfo {
   readonly unique: boolean;
 }
 
+/**
+ * Names that cannot be a member of a stored record or object value: records are msgpack maps,
+ * and msgpackr reads a "__proto__" key back as "__proto_" (the compiler reports E104).
+ */
+function checkMemberNames(where: string, type: ValueType): void {
+  if (type.kind === "array") checkMemberNames(where, type.element);
+  if (type.kind !== "object") return;
+  for (const m of type.fields) {
+    if (m.name === "__proto__") throw new Error(`schema: ${where} has a member named '__proto__', which cannot be stored`);
+    checkMemberNames(`${where}.${m.name}`, m.type);
+  }
+}
+
 function buildType(kind: ItemKind, name: string, fields: readonly FieldDescriptor[]): TypeInfo {
   const infos: FieldInfo[] = fields.map((f) => {
+    if (f.name === "__proto__") throw new Error(`schema: ${kind}::${name} has a field named '__proto__', which cannot be stored`);
+    checkMemberNames(`${kind}::${name}.${f.name}`, f.type);
     let literalDefault: JsonValue | undefined;
     if (f.default?.kind === "literal") {
       const r = checkValue(f.type, f.default.value, `${name}.${f.name}`);

@@ -60,7 +60,7 @@ export const F32_RULE = "must fit in F32 (magnitude at most 3.4028235e38, the ra
 
 /** Why component `x` of a vector is rejected ("must ...") or null when it is fine. */
 export function vectorComponentProblem(x: unknown): string | null {
-  if (typeof x !== "number") return `must be a finite number, got ${typeof x}`;
+  if (typeof x !== "number") return `must be a finite number, got ${x === null ? "null" : typeof x}`;
   // JSON.parse makes a literal beyond the F64 range (1e400) ±Infinity: say so, not "Infinity".
   if (!Number.isFinite(x)) return `must be a finite number, got ${Number.isNaN(x) ? "NaN" : "a number beyond the F64 range (magnitude above 1.7976931348623157e308)"}`;
   if (!fitsF32(x)) return `${F32_RULE}, got ${String(x)}`;

@@ -7,6 +7,12 @@ E::Follows { From: User, To: User, Properties: { since: Date DEFAULT NOW } }
 E::Wrote { From: User, To: Post }
 V::PostVector { title: String }
 
+// case: a parameter named '__proto__'
+QUERY ByName(__proto__: String) =>
+//           ^ E104
+    users <- N<User>
+    RETURN users
+
 // case: an unknown node type in a lookup
 QUERY All() =>
     users <- N<Usr>

@@ -58,6 +58,18 @@ V::Embedding { text: String, score: F64 }
 V::Embedding { data: [F64] }
 //             ^ E104
 
+// case: a field named '__proto__' (it would set the prototype of the record object)
+N::Comment { text: String, __proto__: String }
+//                         ^ E104
+
+// case: an edge property named '__proto__'
+E::Likes { From: User, To: Post, Properties: { __proto__: String } }
+//                                             ^ E104
+
+// case: an object member named '__proto__'
+N::Comment { meta: { source: String, __proto__: String } }
+//                                   ^ E104
+
 // case: a field declared twice
 N::Comment { text: String, votes: I32, text: String }
 //                                     ^ E105
