@@ -25,8 +25,9 @@ export function mcpConnectionOptions(config: ProjectConfig): ConnectionOptions {
 }
 
 export async function openProject(dir: string, dataDir: string, cacheEntries: number | undefined, purpose: string): Promise<OpenedProject | null> {
-  const config = readProjectConfig(dir);
-  if (config === null) return null;
+  const setup = readProjectConfig(dir);
+  if (setup === null) return null;
+  const { config } = setup;
   const embedder = createEmbedder(config.embeddingModel, process.env);
   if (!embedder.ok) {
     process.stderr.write(`strand: ${embedder.error}\n`);
@@ -34,7 +35,7 @@ export async function openProject(dir: string, dataDir: string, cacheEntries: nu
   }
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(dir, { bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp });
+    project = await loadProject(setup.sources, { bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp });
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     process.stderr.write(`${error.report}\n${error.message}; not ${purpose}\n`);

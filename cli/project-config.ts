@@ -1,12 +1,20 @@
-// The project's strand.toml / helix.toml for the commands that need it (serve, check, compile).
+// The project's strand.toml / helix.toml for the commands that need it (serve, check, compile,
+// mcp), and the folder of its .hx files (runtime/config/project-layout.ts).
 import { basename } from "node:path";
-import { loadProjectConfig, type ProjectConfig } from "../runtime/config/project-config.js";
+import type { ProjectConfig } from "../runtime/config/project-config.js";
+import { loadProjectLayout } from "../runtime/config/project-layout.js";
 import { displayPath } from "./sources.js";
 
-/** The configuration, or null after printing every error (the caller exits 1). */
-export function readProjectConfig(dir: string): ProjectConfig | null {
-  const result = loadProjectConfig(dir, displayPath);
-  if (result.ok) return result.config;
+export interface ProjectSetup {
+  config: ProjectConfig;
+  /** The folder whose .hx files make the project (helix.toml's `queries` folder, or the project folder). */
+  sources: string;
+}
+
+/** The configuration and the .hx folder, or null after printing every error (the caller exits 1). */
+export function readProjectConfig(dir: string): ProjectSetup | null {
+  const result = loadProjectLayout(dir, displayPath);
+  if (result.ok) return { config: result.config, sources: result.sources };
   for (const error of result.errors) process.stderr.write(`strand: ${error}\n`);
   return null;
 }

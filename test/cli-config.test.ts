@@ -1,10 +1,10 @@
 // strand.toml / helix.toml through the built CLI: check passes `bm25` to the compiler, serve
 // stops on a bad setting or an embedding model it cannot serve, and serves SearchBM25 otherwise.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, CLI, startStrand, tempDir } from "./support/server.js";
+import { call, CLI, REPO_ROOT, startStrand, tempDir } from "./support/server.js";
 
 const work = tempDir("strand-cli-config-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -155,6 +155,37 @@ describe("project configuration in the CLI", () => {
       expect((await fetch(`${server.url}/introspect`)).status).toBe(200);
     } finally {
       await server.stop();
+    }
+  });
+
+  it("a HelixDB v2 project (helix.toml at the root, .hx files in its [project] queries folder): check, compile and serve the root or db/ (audit D9)", async () => {
+    const fixture = join(REPO_ROOT, "test/fixtures/helix-v2");
+    for (const dir of [fixture, join(fixture, "db")]) {
+      expect(strand(["check", dir])).toEqual({ status: 0, stdout: "ok: 2 queries, 1 types\n", stderr: "" });
+    }
+    const out = join(work, "helix-v2-out");
+    expect(strand(["compile", fixture, "--out", out])).toEqual({ status: 0, stdout: `compiled 2 queries into helix-v2-out (5 written, 0 unchanged, 0 removed)\n`, stderr: "" });
+    expect(readdirSync(join(out, "queries")).sort()).toEqual(["AddUser.ts", "FindUsers.ts"]);
+
+    // The root's [local.dev] settings apply to either folder: bm25 = false makes SearchBM25 E310.
+    cpSync(fixture, join(work, "helix-v2"), { recursive: true });
+    writeFileSync(join(work, "helix-v2/helix.toml"), readFileSync(join(fixture, "helix.toml"), "utf8").replace("bm25 = true", "bm25 = false"));
+    for (const dir of ["helix-v2", "helix-v2/db"]) {
+      const r = strand(["check", dir]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain("helix-v2/db/queries.hx:6:14: error E310: SearchBM25 needs the keyword index, which this project disables");
+    }
+
+    for (const project of [fixture, join(fixture, "db")]) {
+      const server = await startStrand({ project });
+      try {
+        expect(await call(server, "AddUser", { handle: "ada", bio: "graph databases" })).toMatchObject({ status: 200 });
+        expect(await call(server, "FindUsers", { q: "graph" })).toEqual({ status: 200, body: { users: [{ handle: "ada" }] } });
+        // mcp = false in [local.dev]: the agent endpoints are not served.
+        expect((await fetch(`${server.url}/mcp`, { method: "POST" })).status).toBe(404);
+      } finally {
+        await server.stop();
+      }
     }
   });
 

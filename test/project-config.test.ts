@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../runtime/config/project-config.js";
+import { loadProjectLayout } from "../runtime/config/project-layout.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const dirs: string[] = [];
@@ -36,6 +37,7 @@ describe("strand.toml", () => {
       config: {
         file: null,
         section: null,
+        queries: null,
         bm25: true,
         bm25Stemmer: "none",
         mcp: true,
@@ -73,6 +75,7 @@ describe("strand.toml", () => {
       config: {
         file: path.join(dir, "strand.toml"),
         section: null,
+        queries: null,
         bm25: false,
         bm25Stemmer: "english",
         mcp: false,
@@ -197,6 +200,7 @@ graphvis_node_label = "name"
       config: {
         file: path.join(dir, "helix.toml"),
         section: "local.dev",
+        queries: "./db/",
         bm25: false,
         bm25Stemmer: "none",
         mcp: false,
@@ -238,5 +242,66 @@ graphvis_node_label = "name"
       "<dir>/helix.toml: local.dev.vector_config.ef: unknown key (known: m, ef_construction, ef_search)",
       "<dir>/helix.toml: local.dev.turbo: unknown key (known: vector_config, bm25, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model; ignored: port, build_mode, image, tag, storage, graph_config, db_max_size_gb, graphvis_node_label)",
     ]);
+  });
+});
+
+describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
+  /** A project tree: paths ending in "/" are folders. */
+  function tree(files: Record<string, string>): string {
+    const dir = tempDir("strand-layout-");
+    dirs.push(dir);
+    for (const [name, text] of Object.entries(files)) {
+      const target = path.join(dir, name);
+      fs.mkdirSync(name.endsWith("/") ? target : path.dirname(target), { recursive: true });
+      if (!name.endsWith("/")) fs.writeFileSync(target, text);
+    }
+    return dir;
+  }
+  const HX = { "db/schema.hx": "N::User { name: String }\n" };
+
+  test("[project] takes HelixDB's keys: queries is read, name, id, workspace_id and container_runtime are ignored", () => {
+    const dir = project({
+      "helix.toml": '[project]\nname = "app"\nqueries = "./hx/"\nid = "p1"\nworkspace_id = "w1"\ncontainer_runtime = "podman"\n[local.dev]\nport = 6969\n',
+    });
+    expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { queries: "./hx/", section: "local.dev" } });
+  });
+
+  test("an unknown [project] key or a bad value names the key", () => {
+    const dir = project({ "helix.toml": '[project]\nname = 1\nqueries = ""\ncontainer_runtime = "lxc"\nquery = "./db/"\n[local.dev]\n' });
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
+      '<dir>/helix.toml: project.queries: expected a non-empty path',
+      "<dir>/helix.toml: project.name: expected a string, got 1",
+      '<dir>/helix.toml: project.container_runtime: expected one of "docker", "podman", got "lxc"',
+      "<dir>/helix.toml: project.query: unknown key (known: queries; ignored: name, id, workspace_id, container_runtime)",
+    ]);
+  });
+
+  test("the root of a HelixDB v2 project: the .hx files of its queries folder, with its settings", () => {
+    const root = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "./db/"\n[local.dev]\nbm25 = false\n', ...HX });
+    expect(loadProjectLayout(root)).toMatchObject({ ok: true, config: { bm25: false, file: path.join(root, "helix.toml") }, sources: path.join(root, "db") });
+    const other = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "src/queries"\n[local.dev]\n', "src/queries/a.hx": "" });
+    expect(loadProjectLayout(other)).toMatchObject({ ok: true, sources: path.join(other, "src", "queries") });
+  });
+
+  test("without queries: the root's own .hx files if it has any, else ./db/ (HelixDB's default)", () => {
+    const flat = tree({ "helix.toml": "[local.dev]\n", "a.hx": "", "db/": "" });
+    expect(loadProjectLayout(flat)).toMatchObject({ ok: true, sources: flat });
+    const nested = tree({ "helix.toml": '[project]\nname = "app"\n[local.dev]\n', ...HX });
+    expect(loadProjectLayout(nested)).toMatchObject({ ok: true, sources: path.join(nested, "db") });
+  });
+
+  test("the queries folder itself finds the helix.toml that names it, one level up", () => {
+    const root = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "./db/"\n[local.dev]\nbm25 = false\n', ...HX });
+    const db = path.join(root, "db");
+    expect(loadProjectLayout(db)).toMatchObject({ ok: true, config: { bm25: false, file: path.join(root, "helix.toml") }, sources: db });
+    const byDefault = tree({ "helix.toml": '[project]\nname = "app"\n[local.dev]\nmcp = false\n', ...HX });
+    expect(loadProjectLayout(path.join(byDefault, "db"))).toMatchObject({ ok: true, config: { mcp: false }, sources: path.join(byDefault, "db") });
+    // A helix.toml that names another folder (or a strand.toml beside it) is not this project's.
+    const elsewhere = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "./hx/"\n[local.dev]\nbm25 = false\n', ...HX });
+    expect(loadProjectLayout(path.join(elsewhere, "db"))).toEqual({ ok: true, config: DEFAULT_CONFIG, sources: path.join(elsewhere, "db") });
+    // Its errors are this project's errors.
+    const broken = tree({ "helix.toml": '[project]\nname = "app"\n[local.dev]\nbm25 = "no"\n', ...HX });
+    const r = loadProjectLayout(path.join(broken, "db"));
+    expect(r.ok ? r : r.errors.map((e) => e.split(broken + path.sep).join("<dir>/"))).toEqual(['<dir>/helix.toml: local.dev.bm25: expected true or false, got "no"']);
   });
 });

@@ -3,9 +3,10 @@ import { compileDir, countErrors } from "../compile-dir.js";
 import { bm25Origin, readProjectConfig } from "../project-config.js";
 
 export function runCheck(dir: string): number {
-  const config = readProjectConfig(dir);
-  if (config === null) return 1;
-  const compiled = compileDir(dir, { checkOnly: true, bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp });
+  const setup = readProjectConfig(dir);
+  if (setup === null) return 1;
+  const { config } = setup;
+  const compiled = compileDir(setup.sources, { checkOnly: true, bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp });
   if (compiled.report !== "") process.stderr.write(`${compiled.report}\n`);
   if (!compiled.ok) {
     const errors = Math.max(1, countErrors(compiled.result.diagnostics));

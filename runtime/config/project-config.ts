@@ -15,6 +15,9 @@
 //   ef_construction = 128
 //   ef_search = 64
 //   metric = "cosine" | "l2" | "ip"
+//                                        [project] queries = "./db/" (where the .hx files are; see
+//                                        project-layout.ts); name, id, workspace_id and
+//                                        container_runtime are HelixDB's and ignored
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, TomlError, type TomlTable } from "smol-toml";
@@ -30,6 +33,8 @@ export interface ProjectConfig {
   file: string | null;
   /** The helix.toml section read ("local.dev"); null for strand.toml and the defaults. */
   section: string | null;
+  /** helix.toml `[project] queries`: the folder of the .hx files, relative to helix.toml; null when not set. */
+  queries: string | null;
   bm25: boolean;
   bm25Stemmer: Stemmer;
   mcp: boolean;
@@ -47,6 +52,7 @@ export type ConfigResult = { ok: true; config: ProjectConfig } | { ok: false; er
 export const DEFAULT_CONFIG: ProjectConfig = {
   file: null,
   section: null,
+  queries: null,
   bm25: true,
   bm25Stemmer: "none",
   mcp: true,
@@ -109,6 +115,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const config: ProjectConfig = {
     file,
     section: null,
+    queries: null,
     bm25: top.boolean("bm25", d.bm25),
     bm25Stemmer: top.oneOf("bm25_stemmer", STEMMERS, d.bm25Stemmer),
     mcp: top.boolean("mcp", d.mcp),
@@ -129,6 +136,10 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
 
 // HelixDB settings Strand has no use for; accepted so existing projects start unchanged.
 const HELIX_IGNORED_TOP = ["project", "cloud", "enterprise"];
+// HelixDB v2's [project] keys (docs.helix-db.com, CLI configuration); Strand reads `queries`.
+const HELIX_PROJECT_IGNORED = ["name", "id", "workspace_id"];
+const CONTAINER_RUNTIMES = ["docker", "podman"] as const;
+const nonEmpty = (s: string): string | null => (s.trim() === "" ? "expected a non-empty path" : null);
 const HELIX_IGNORED_INSTANCE = ["port", "build_mode", "image", "tag", "storage", "graph_config", "db_max_size_gb", "graphvis_node_label"];
 
 /** helix.toml: the `[local.<instance>]` section (the only one, or `dev`). */
@@ -138,6 +149,11 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
   const errors: string[] = [];
   const top = new TomlReader(parsed.table, `${shown}: `, errors);
   top.ignore(...HELIX_IGNORED_TOP);
+  const project = top.table("project");
+  const queries = project.string("queries", "", nonEmpty);
+  for (const key of HELIX_PROJECT_IGNORED) project.string(key, "", () => null);
+  project.oneOf("container_runtime", CONTAINER_RUNTIMES, "docker");
+  project.rejectUnknown(`known: queries; ignored: ${[...HELIX_PROJECT_IGNORED, "container_runtime"].join(", ")}`);
   const local = top.table("local");
   top.rejectUnknown(`Strand reads [local.<instance>]; also accepted: ${HELIX_IGNORED_TOP.join(", ")}`);
   const instances = local.keys();
@@ -155,6 +171,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
   const config: ProjectConfig = {
     file,
     section: `local.${name}`,
+    queries: queries === "" ? null : queries,
     bm25: inst.boolean("bm25", d.bm25),
     bm25Stemmer: d.bm25Stemmer,
     mcp: inst.boolean("mcp", d.mcp),
