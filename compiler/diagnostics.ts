@@ -23,6 +23,19 @@ export function warning(code: string, message: string, span: Span, hint?: string
   return hint === undefined ? { code, severity: "warning", message, span } : { code, severity: "warning", message, span, hint };
 }
 
+/**
+ * A bug met while checking or generating one query: compileProject reports it as E999 at that
+ * query's name instead of at the start of the first file.
+ */
+export class QueryInternalError extends Error {
+  constructor(
+    readonly query: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }

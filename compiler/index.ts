@@ -1,7 +1,8 @@
 // The compiler's entry point: HelixQL source texts in; diagnostics, the schema descriptor and the
 // generated TypeScript files out. Pure (no I/O) and total: it never throws on user input.
-import type { Migration, QueryDef, SchemaItem, SourceFile } from "./ast.js";
-import { error, hasErrors, type Diagnostic } from "./diagnostics.js";
+import type { Migration, QueryDef, SchemaItem, SourceFile, Span } from "./ast.js";
+import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics.js";
+import { checkNesting } from "./nesting.js";
 import { parseSource } from "./parser.js";
 import { checkSchema } from "./schema-check.js";
 import { checkQueries } from "./query-check.js";
@@ -43,12 +44,17 @@ export interface CompileResult {
 
 export function compileProject(sources: readonly SourceText[], options: CompileOptions = {}): CompileResult {
   const diagnostics: Diagnostic[] = [];
+  const asts: SourceFile[] = [];
   try {
-    const asts: SourceFile[] = [];
     for (const source of sources) {
       const parsed = parseSource(source.text, source.file);
       diagnostics.push(...parsed.diagnostics);
       if (parsed.ast !== null) asts.push(parsed.ast);
+    }
+    // Nesting beyond MAX_NESTING would overflow the checker or code generation: nothing more is checked.
+    if (checkNesting(asts.flatMap((ast) => ast.items), diagnostics) > 0) {
+      sortDiagnostics(diagnostics);
+      return { ok: false, diagnostics, schema: null, queries: [], files: [] };
     }
     const { schemaItems, queries, versions, migrations } = collect(asts, diagnostics);
     const schema = checkSchema(schemaItems, diagnostics);
@@ -69,11 +75,24 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
     const files = options.checkOnly === true ? [] : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });
     return { ok: true, diagnostics, schema: schema.descriptor, queries: checked, files };
   } catch (e) {
-    // A bug in the compiler, not in the user's program: report it instead of crashing the caller.
-    const span = { file: sources[0]?.file ?? "<input>", start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
+    // A bug in the compiler, not in the user's program: report it instead of crashing the caller,
+    // at the query it happened in when known.
+    const span = (e instanceof QueryInternalError ? queryNameSpan(asts, e.query) : null) ?? {
+      file: sources[0]?.file ?? "<input>",
+      start: { offset: 0, line: 1, column: 1 },
+      end: { offset: 0, line: 1, column: 1 },
+    };
     diagnostics.push(error("E999", `internal compiler error: ${e instanceof Error ? e.message : String(e)}`, span, "please report this with the .hx files"));
     return { ok: false, diagnostics, schema: null, queries: [], files: [] };
   }
+}
+
+/** The span of the name of the first query called `name`. */
+function queryNameSpan(asts: readonly SourceFile[], name: string): Span | null {
+  for (const ast of asts) {
+    for (const item of ast.items) if (item.kind === "Query" && item.name.name === name) return item.name.span;
+  }
+  return null;
 }
 
 /**

@@ -11,10 +11,12 @@
 //   E003  invalid escape sequence in a string literal (span: the escape, e.g. `\q`)
 //   E004  a reserved keyword used as a name (`QUERY Get(IN: String)`)
 //   E005  unexpected end of file (something is still open or incomplete)
-//   E006  input nested too deeply to parse (the parser ran out of stack)
+//   E006  input nested too deeply to parse (the parser ran out of stack), at the first bracket
+//         beyond the nesting limit (compiler/nesting.ts, which reports shallower excess too)
 //   E099  internal parser failure (a bug in Strand, not in the input)
 import type { Position, SourceFile, Span } from "./ast.js";
 import { error, type Diagnostic } from "./diagnostics.js";
+import { MAX_NESTING } from "./nesting.js";
 import * as generated from "./parser.generated.js";
 
 export interface ParseResult {
@@ -88,7 +90,9 @@ function diagnosticFor(e: unknown, text: string, file: string): Diagnostic {
   try {
     if (isPeggySyntaxError(e)) return syntaxDiagnostic(e, text, file);
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      return error("E006", "input is nested too deeply to parse", startOfFile(file), "split deeply nested expressions into several assignments");
+      const offset = firstTooDeep(text);
+      const span = offset === null ? startOfFile(file) : spanOf(file, text, offset, offset + 1);
+      return error("E006", `nested more than ${MAX_NESTING} levels deep (the limit of HelixQL programs)`, span, "split deeply nested expressions into several assignments");
     }
     const message = e instanceof Error ? e.message : String(e);
     return error("E099", `internal parser failure: ${message}`, startOfFile(file), "this is a bug in Strand's parser; please report it with the input");
@@ -510,6 +514,35 @@ function positionAt(text: string, offset: number): Position {
 
 function spanOf(file: string, text: string, start: number, end: number): Span {
   return { file, start: positionAt(text, start), end: positionAt(text, Math.max(start, end)) };
+}
+
+/**
+ * Where the parser ran out of stack: the first `(`, `[`, `{` or `!` that opens nesting level
+ * MAX_NESTING + 1, counting brackets (outside strings and comments) and runs of `!`. The parser
+ * only overflows hundreds of levels past the limit, so such a place exists; null if not.
+ */
+function firstTooDeep(text: string): number | null {
+  let depth = 0;
+  let bangs = 0; // a run of `!`: each negation nests what follows it
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== "\n"; i++) if (text[i] === "\\") i++;
+      bangs = 0;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "(" || c === "[" || c === "{" || c === "!") {
+      if (c === "!") bangs++;
+      else depth++;
+      if (depth + bangs > MAX_NESTING) return i;
+    } else if (c === ")" || c === "]" || c === "}") {
+      depth = Math.max(0, depth - 1);
+      bangs = 0;
+    } else if (c !== " " && c !== "\t" && c !== "\r" && c !== "\n") {
+      bangs = 0;
+    }
+  }
+  return null;
 }
 
 function startOfFile(file: string): Span {

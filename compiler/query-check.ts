@@ -2,7 +2,7 @@
 // handles a query's header, statements and RETURN; expressions, sources, steps, projections and
 // search live in compiler/check/. The diagnostic codes are listed in docs/ARCHITECTURE.md.
 import type * as A from "./ast.js";
-import { error, type Diagnostic } from "./diagnostics.js";
+import { QueryInternalError, error, type Diagnostic } from "./diagnostics.js";
 import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "./ir.js";
 import type { CheckedSchema } from "./schema-check.js";
 import { PROTO, resolveValueType } from "./schema-check.js";
@@ -30,7 +30,12 @@ export function checkQueries(queries: readonly A.QueryDef[], schema: CheckedSche
       continue;
     }
     seen.set(query.name.name, query);
-    const ir = checkQuery(new Checker(query, schema, diagnostics, options.bm25, options.bm25Origin));
+    let ir: QueryIr | null;
+    try {
+      ir = checkQuery(new Checker(query, schema, diagnostics, options.bm25, options.bm25Origin));
+    } catch (e) {
+      throw new QueryInternalError(query.name.name, e);
+    }
     if (ir !== null) out.push(ir);
   }
   return out;

@@ -17,7 +17,8 @@
 //       `// expect E005 at end of file`   the error is at the end of the case's text
 //   - `// options: bm25=false` compiles the case as a project with the keyword index disabled.
 //
-// A nesting too deep to parse (E006) cannot be written readably in a file; it is generated below.
+// A nesting too deep (E006) cannot be written readably in a file; it is generated below and in
+// test/nesting.test.ts.
 // E099 and E999 report bugs in the compiler itself and have no input that should produce them.
 import fs from "node:fs";
 import path from "node:path";
@@ -98,10 +99,10 @@ describe("invalid corpus", () => {
     });
   }
 
-  it("rejects input nested too deeply to parse with E006", () => {
+  it("rejects input nested too deeply to parse with E006 at the first bracket beyond the limit (test/nesting.test.ts)", () => {
     const text = `QUERY Deep() =>\n    RETURN ${"[".repeat(50_000)}1${"]".repeat(50_000)}\n`;
     const result = compileProject([{ file: "deep.hx", text }], { checkOnly: true });
-    expect(result.diagnostics.map(at)).toEqual([{ code: "E006", line: 1, column: 1 }]);
+    expect(result.diagnostics.map(at)).toEqual([{ code: "E006", line: 2, column: 12 + 48 }]);
   });
 
   it("has at least 100 cases and covers every error code", () => {

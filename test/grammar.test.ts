@@ -885,7 +885,9 @@ describe("syntax diagnostics", () => {
     const r = parseSource(`QUERY A() => x <- ${"[".repeat(200_000)}`, FILE);
     expect(r.ast).toBeNull();
     expect(r.diagnostics[0]!.code).toBe("E006");
-    expect(r.diagnostics[0]!.message).toBe("input is nested too deeply to parse");
+    expect(r.diagnostics[0]!.message).toBe("nested more than 48 levels deep (the limit of HelixQL programs)");
+    // at the 49th bracket, not at 1:1 (`QUERY A() => x <- ` is 18 characters)
+    expect(r.diagnostics[0]!.span.start).toEqual({ offset: 18 + 48, line: 1, column: 19 + 48 });
   });
 
   it("never throws on non-string input", () => {

@@ -12,6 +12,7 @@ import {
 } from "ts-morph";
 
 type Statement = StatementStructures | WriterFunction | string;
+import { QueryInternalError } from "../diagnostics.js";
 import type { IrStatement, QueryIr } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
 import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext } from "./expressions.js";
@@ -34,7 +35,13 @@ export function generateModules(schema: SchemaDescriptor, queries: readonly Quer
   const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
   const files: GeneratedFile[] = [];
   files.push(render(schemaModule(project, schema, options)));
-  for (const query of queries) files.push(render(queryModule(project, query, options)));
+  for (const query of queries) {
+    try {
+      files.push(render(queryModule(project, query, options)));
+    } catch (e) {
+      throw new QueryInternalError(query.name, e);
+    }
+  }
   files.push(render(indexModule(project, queries, options)));
   files.push(render(clientModule(project, queries)));
   return files;
