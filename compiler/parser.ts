@@ -169,7 +169,9 @@ function hintFor(text: string, found: Token, keys: ReadonlySet<string>): string 
     if (found.text === "True" || found.text === "False") return `booleans are written '${found.text.toLowerCase()}'`;
   }
   if (found.text === "=" && keys.has("'<-'")) return "assignments are written 'name <- expression'";
-  if (found.kind === "word" && !keys.has("'<-'") && !keys.has("an identifier") && tokenAt(text, skipLayout(text, found.offset + found.length)).text === "<-") {
+  if (keys.has("'=>'") && !keys.has("'<-'")) return "a query header ends with '=>' before its body: QUERY Name(params) =>";
+  // A statement where only a new QUERY (or the end) may come: it follows the query's RETURN.
+  if (found.kind === "word" && keys.has("end of file") && tokenAt(text, skipLayout(text, found.offset + found.length)).text === "<-") {
     return "RETURN must come last in a query; move this statement before it";
   }
   if (found.text === ";") return "HelixQL statements are not terminated by ';'; remove it";

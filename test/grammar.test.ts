@@ -863,6 +863,12 @@ describe("syntax diagnostics", () => {
     expect(parseErr("QUERY A() => x <- 'a'").hint).toMatch(/double quotes/);
     expect(parseErr("QUERY A(x I32) =>").hint).toBeUndefined();
     expect(parseErr("QUERY A() =>\n  RETURN x\n  y <- 2").hint).toBe("RETURN must come last in a query; move this statement before it");
+    // a header without '=>' before a statement is not a statement after RETURN (audit 5 D12)
+    const header = parseErr("QUERY B(name: String)\n    u <- N<User>\n    RETURN u\n");
+    expect([header.code, header.span.start.line, header.span.start.column, header.message, header.hint]).toEqual([
+      "E001", 2, 5, "expected '=>', found 'u'", "a query header ends with '=>' before its body: QUERY Name(params) =>",
+    ]);
+    expect(parseErr("QUERY B()\n    RETURN 1\n").hint).toBe("a query header ends with '=>' before its body: QUERY Name(params) =>");
     expect(parseErr("QUERY A(IN: I32) =>").hint).toBe("rename it, for example to 'in_'");
   });
 
