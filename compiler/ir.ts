@@ -63,7 +63,8 @@ export type IrNode =
   | { op: "addNode"; label: string; props: IrProp[] }
   | { op: "addEdge"; label: string; props: IrProp[]; from: Ir; to: Ir }
   | { op: "addVector"; label: string; vector: Ir; props: IrProp[] }
-  | { op: "update"; input: Ir; props: IrProp[] }
+  /** `itemDepth`: the lambda depth of `_` when the values use the item being updated, else null */
+  | { op: "update"; input: Ir; props: IrProp[]; itemDepth: number | null }
   | { op: "upsertNode"; input: Ir; label: string; props: IrProp[] }
   | { op: "upsertEdge"; input: Ir; label: string; props: IrProp[]; from: Ir; to: Ir }
   | { op: "upsertVector"; input: Ir; label: string; vector: Ir; props: IrProp[] }
@@ -102,7 +103,8 @@ export type IrNode =
   | { op: "project"; input: Ir; depth: number; fields: IrProjField[]; keepAll: boolean; omit: string[]; closureVar: string | null }
   | { op: "compare"; cmp: CompareOp; left: Ir; right: Ir }
   | { op: "contains"; left: Ir; right: Ir }
-  | { op: "isIn"; left: Ir; right: Ir }
+  /** `anyElement`: left is an array value and is in the list when any of its elements is */
+  | { op: "isIn"; left: Ir; right: Ir; anyElement: boolean }
   | { op: "logic"; kind: "and" | "or"; args: Ir[] }
   | { op: "not"; operand: Ir }
   | { op: "exists"; input: Ir }

@@ -3,6 +3,7 @@
 import type { Literal } from "./ast.js";
 import type { JsonValue, ScalarName, ValueType } from "../runtime/schema.js";
 import { fitsF32 } from "../runtime/vector/metric.js";
+import { dateMillis } from "../runtime/values.js";
 
 const INTEGER_RANGES: Partial<Record<ScalarName, [number, number]>> = {
   I8: [-128, 127],
@@ -75,9 +76,10 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
           : { ok: false, message: `"${literal.value}" is not an ID (a UUID such as "0193b4c2-…")` };
       }
       if (type.name === "Date") {
-        const time = Date.parse(literal.value);
-        return Number.isNaN(time)
-          ? { ok: false, message: `"${literal.value}" is not a date (use RFC 3339, e.g. "2024-05-01T12:00:00Z")` }
+        // The forms a Date parameter accepts (runtime/values.ts), so literals and requests agree.
+        const time = dateMillis(literal.value);
+        return time === undefined
+          ? { ok: false, message: `"${literal.value}" is not a date (use RFC 3339 with an offset, e.g. "2024-05-01T12:00:00Z", or YYYY-MM-DD)` }
           : { ok: true, value: new Date(time).toISOString() };
       }
       return { ok: false, message: `expected ${want}, found a string` };
@@ -93,6 +95,13 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
           return { ok: false, message: `${literal.raw} is out of range for ${want} (${range[0]}..${range[1]})` };
         }
         return { ok: true, value: literal.value };
+      }
+      if (type.name === "Date") {
+        // Integer unix seconds, as a Date parameter accepts them.
+        const time = Number.isInteger(literal.value) ? dateMillis(literal.value) : undefined;
+        return time === undefined
+          ? { ok: false, message: `expected a Date (an RFC 3339 string, YYYY-MM-DD, or integer unix seconds in years 0000-9999), found ${literal.raw}` }
+          : { ok: true, value: new Date(time).toISOString() };
       }
       if (type.name === "F32" && !fitsF32(literal.value)) return { ok: false, message: `${literal.raw} is beyond the F32 range (magnitude at most 3.4028235e38)` };
       if (type.name === "F32" || type.name === "F64") return { ok: true, value: literal.value };

@@ -282,30 +282,31 @@ export class TxnQueryContext implements QueryContext {
     throw new StrandError("NOT_FOUND", `${end} node '${String(id)}' of E::${info.name} not found`);
   }
 
-  updateNodes(items: readonly NodeItem[], props: Props): NodeItem[] {
+  updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[] {
     this.requireWrite("updateNodes");
     return this.update(items, props, "N");
   }
 
-  updateEdges(items: readonly EdgeItem[], props: Props): EdgeItem[] {
+  updateEdges(items: readonly EdgeItem[], props: Props | ((item: EdgeItem) => Props)): EdgeItem[] {
     this.requireWrite("updateEdges");
     return this.update(items, props, "E");
   }
 
-  private update<T extends NodeItem>(items: readonly T[], props: Props, kind: "N" | "E"): T[] {
+  private update<T extends NodeItem>(items: readonly T[], props: Props | ((item: T) => Props), kind: "N" | "E"): T[] {
     const out: T[] = [];
     let info: TypeInfo | undefined;
     let values: ReturnType<typeof validateProps> | undefined;
     for (const item of items) {
       if (!info || info.name !== item.label) {
         info = kind === "N" ? this.schema.node(item.label) : this.schema.edge(item.label);
-        values = validateProps(info, props);
+        values = typeof props === "function" ? undefined : validateProps(info, props);
       }
       // Re-read: the item may be stale if this query changed it since.
       const db = (kind === "N" ? this.dbs.nodes : this.dbs.edges) as unknown as Database<T, Key>;
       const current = plausibleId(item.id) ? db.get([item.label, item.id]) : undefined;
       if (current === undefined) throw notFound(kind, item.label, item.id);
-      const next = updatedRecord(info, current, values!);
+      // Values computed from the item see it as stored now (an item listed twice is updated twice).
+      const next = updatedRecord(info, current, typeof props === "function" ? validateProps(info, props(current)) : values!);
       if (info.kind === "V") vectorUpdated(this.dbs, this.schema.vector(info.name), current, next, this.vectorLog("updateNodes"));
       indexUpdate(this.dbs, info, current, next);
       this.cache.beginWrite(recordKey(item.id), this.touched);

@@ -69,9 +69,13 @@ export interface QueryContext {
   addNode(label: string, props: Props): NodeItem;
   /** Both endpoints must exist (404) and have the declared From/To labels (400). */
   addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem;
-  /** Changes only the listed properties of each item; returns the updated records. */
-  updateNodes(items: readonly NodeItem[], props: Props): NodeItem[];
-  updateEdges(items: readonly EdgeItem[], props: Props): EdgeItem[];
+  /**
+   * Changes only the listed properties of each item; returns the updated records. `props` may be
+   * a function of the item as currently stored (UPDATE values that use `_`, such as
+   * `::UPDATE({n: ADD(_::{n}, 1)})`), called once per item, after the updates before it.
+   */
+  updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[];
+  updateEdges(items: readonly EdgeItem[], props: Props | ((item: EdgeItem) => Props)): EdgeItem[];
   /**
    * `AddV<T>(vector, {fields})`: a vector record `{id, label, data, ...fields}` (with an
    * `embedding: [F64]` field the vector is that field and `data` is absent). Props as addNode.

@@ -260,6 +260,16 @@ function aggregate(cx: Checker, fn: AggregateFn, input: Ir, span: A.Span): Ir | 
   }
   const t = arg.type;
   if (fn === "COUNT" && (t.kind === "items" || t.kind === "values")) return { op: "count", input: arg, type: COUNT_TYPE };
+  // An array field of one item (`AVG(_::{scores})` with scores: [I64]) is a list of its elements.
+  if (t.kind === "value" && t.type.kind === "array") {
+    const element = t.type.element;
+    if (!isNumericType(element) && fn !== "COUNT") {
+      cx.report("E214", `${fn} needs numbers, but this array holds ${describeValueType(element)} values`, span);
+      return null;
+    }
+    const integer = fn === "COUNT" || ((fn === "SUM" || fn === "MIN" || fn === "MAX") && isIntegerType(element));
+    return { op: "aggregate", fn, input: arg, type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE, fn !== "COUNT" && fn !== "SUM") };
+  }
   if (t.kind !== "values") {
     if (fn === "MIN" || fn === "MAX") return null;
     cx.report("E206", `${fn} needs a list of numbers, e.g. ${fn}(_::Out<Rated>::{stars}), but this is ${describeStatic(t)}`, span);

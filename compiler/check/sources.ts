@@ -19,7 +19,12 @@ export function checkSource(cx: Checker, source: A.Source, steps: readonly A.Ste
     case "Anonymous": {
       const type = cx.anon[cx.anon.length - 1];
       if (type === undefined) {
-        cx.report("E121", "'_' stands for the current item and can only be used inside a step's argument", source.span, "e.g. ::WHERE(_::{age}::GT(18))");
+        cx.report(
+          "E121",
+          "'_' stands for the item a step works on (in ::WHERE, ::ORDER, ::UPDATE, projections, ...), and there is none here",
+          source.span,
+          "e.g. ::WHERE(_::{age}::GT(18)) or ::UPDATE({n: ADD(_::{n}, 1)})",
+        );
         return { ir: bad(), consumed: 0 };
       }
       return { ir: { op: "anon", depth: cx.anon.length - 1, type }, consumed: 0 };

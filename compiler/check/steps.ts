@@ -255,9 +255,19 @@ function checkUpdate(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): I
     cx.report("E209", "UPDATE takes one object of properties, e.g. ::UPDATE({name: name})", step.span);
     return bad();
   }
-  const props = checkPropsArg(cx, step.args, t.item, t.label);
+  // Values may use `_`, the item being updated: ::UPDATE({n: ADD(_::{n}, 1)}).
+  const { result: props, depth } = cx.withAnon(withCard(t, "one"), () => checkPropsArg(cx, step.args, t.item, t.label));
   cx.writes = true;
-  return { op: "update", input, props, type: t };
+  return { op: "update", input, props, itemDepth: props.some((p) => usesAnon(p.value, depth)) ? depth : null, type: t };
+}
+
+/** Whether `ir` refers to the `_` of lambda depth `depth` (IR nesting is bounded by MAX_NESTING). */
+function usesAnon(ir: unknown, depth: number): boolean {
+  if (typeof ir !== "object" || ir === null) return false;
+  if (Array.isArray(ir)) return ir.some((x) => usesAnon(x, depth));
+  const node = ir as { op?: unknown; depth?: unknown };
+  if (node.op === "anon" && node.depth === depth) return true;
+  return Object.values(ir).some((x) => usesAnon(x, depth));
 }
 
 function checkWhere(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir {
@@ -360,15 +370,22 @@ function checkMembership(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }
     const needle = t.type.kind === "array" ? t.type.element : t.type;
     return { op: "contains", left: input, right: checkComparable(cx, step.args[0]!.value, needle, "::CONTAINS"), type: BOOLEAN_TYPE };
   }
-  const list = checkExpr(cx, step.args[0]!.value, { expected: { kind: "array", element: t.type }, fieldValue: "any" });
+  // An array value (`_::{scores}` with scores: [I64]) is in a list of its elements' type when any
+  // of its elements is; against a list of arrays it is compared whole.
+  const argument = step.args[0]!.value;
+  const byElement = t.type.kind === "array" && !(argument.kind === "Array" && argument.elements.some((e) => e.kind === "Array"));
+  const wanted = byElement && t.type.kind === "array" ? t.type.element : t.type;
+  const list = checkExpr(cx, argument, { expected: { kind: "array", element: wanted }, fieldValue: "any" });
   const lt = list.type;
   if (lt.kind === "error") return bad();
   const element = lt.kind === "value" && lt.type.kind === "array" ? lt.type.element : lt.kind === "values" ? lt.type : null;
-  if (element === null || !comparable(t.type, element)) {
-    cx.report("E206", `::IS_IN needs a list of ${describeValueType(t.type)} values, but this is ${describeStatic(lt)}`, step.args[0]!.span);
-    return bad();
+  if (element !== null && comparable(t.type, element)) return { op: "isIn", left: input, right: list, anyElement: false, type: BOOLEAN_TYPE };
+  if (element !== null && t.type.kind === "array" && comparable(t.type.element, element)) {
+    return { op: "isIn", left: input, right: list, anyElement: true, type: BOOLEAN_TYPE };
   }
-  return { op: "isIn", left: input, right: list, type: BOOLEAN_TYPE };
+  const want = t.type.kind === "array" ? `${describeValueType(t.type.element)} values (any element of this ${describeValueType(t.type)} value)` : `${describeValueType(t.type)} values`;
+  cx.report("E206", `::IS_IN needs a list of ${want}, but this is ${describeStatic(lt)}`, argument.span);
+  return bad();
 }
 
 function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, rest: readonly A.Step[]): StepResult {

@@ -107,7 +107,9 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return cast(`db.addVector(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "update": {
       const method = ir.type.kind === "items" && ir.type.item === "edge" ? "updateEdges" : "updateNodes";
-      return sameCardinality(`db.${method}(${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.input.type, ir.type, ctx);
+      // Values that use `_` are computed per item, from the item as stored when it is updated.
+      const props = ir.itemDepth === null ? emitProps(ir.props, ctx) : `(${lambdaParam(ir.itemDepth)}) => (${emitProps(ir.props, ctx)})`;
+      return sameCardinality(`db.${method}(${emitList(ir.input, ctx)}, ${props})`, ir.input.type, ir.type, ctx);
     }
     case "upsertNode":
       return cast(`db.upsertNode(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
@@ -177,6 +179,8 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "contains":
       return `db.contains(${emitExpr(ir.left, ctx)}, ${emitExpr(ir.right, ctx)})`;
     case "isIn":
+      // An array value is in the list when any of its elements is.
+      if (ir.anyElement) return `(${emitExpr(ir.left, ctx)} ?? []).some((v) => db.isIn(v, ${emitExpr(ir.right, ctx)}))`;
       return `db.isIn(${emitExpr(ir.left, ctx)}, ${emitExpr(ir.right, ctx)})`;
     case "logic":
       return `(${ir.args.map((a) => emitExpr(a, ctx)).join(ir.kind === "and" ? " && " : " || ")})`;
@@ -189,7 +193,9 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "pluck":
       return `${emitExpr(ir.input, ctx)}.map((o) => o${propertyAccess(ir.name).startsWith("[") ? "" : "."}${propertyAccess(ir.name)})`;
     case "aggregate": {
-      const call = `db.aggregate(${q(ir.fn)}, ${emitExpr(ir.input, ctx)})`;
+      // An array value (one item's array field) may be absent: no elements.
+      const list = ir.input.type.kind === "value" ? `(${emitExpr(ir.input, ctx)} ?? [])` : emitExpr(ir.input, ctx);
+      const call = `db.aggregate(${q(ir.fn)}, ${list})`;
       // SUM and COUNT of an empty list are 0, never null.
       return ir.type.kind === "value" && ir.type.nullable === true ? call : `(${call} ?? 0)`;
     }

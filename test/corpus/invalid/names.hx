@@ -219,9 +219,3 @@ QUERY Copy(id: ID) =>
     user <- AddN<User>({name: _::{name}})
 //                            ^ E121
     RETURN user
-
-// case: '_' inside UPDATE, which binds no item
-QUERY Older(id: ID) =>
-    user <- N<User>(id)::UPDATE({age: ADD(_::{age}, 1)})
-//                                        ^ E121
-    RETURN user
