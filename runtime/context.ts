@@ -53,6 +53,8 @@ function plausibleId(id: unknown): id is string {
   return typeof id === "string" && id.length === 36;
 }
 
+const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
+
 function notFound(kind: ItemKind, label: string, id: unknown): StrandError {
   return new StrandError("NOT_FOUND", `${kind}::${label} with id '${String(id)}' not found`);
 }
@@ -193,6 +195,26 @@ export class TxnQueryContext implements QueryContext {
   edgesByLabel(label: string): EdgeItem[] {
     this.schema.edge(label);
     return this.recordsByLabel(this.dbs.edges, label);
+  }
+
+  itemsOfKind(kind: "N" | "E" | "V"): GraphItem[] {
+    const out: GraphItem[] = [];
+    const db = kind === "E" ? this.dbs.edges : this.dbs.nodes;
+    for (const label of this.schema.labelsOf(kind)) for (const entry of this.scan(db, [label])) out.push(entry.value);
+    return out;
+  }
+
+  itemOfKindById(kind: "N" | "E" | "V", id: string): GraphItem {
+    if (plausibleId(id)) {
+      const db = kind === "E" ? this.dbs.edges : this.dbs.nodes;
+      // One get per type until the hit; a read context then caches the record by id, after which
+      // every try is a cache hit (a hit under another label is a miss without a get).
+      for (const label of this.schema.labelsOf(kind)) {
+        const rec = this.getRecord<NodeItem>(db, label, id);
+        if (rec !== undefined) return rec;
+      }
+    }
+    throw new StrandError("NOT_FOUND", `${kind} with id '${String(id)}' not found (no ${KIND_WORD[kind]} of any type has it)`);
   }
 
   private recordsByLabel<T extends NodeItem>(db: Database<T, Key>, label: string): T[] {

@@ -64,6 +64,19 @@ export interface QueryContext {
    */
   searchBM25(label: string, text: string, limit: number): NodeItem[];
 
+  /**
+   * Untyped `N`, `E`, `V`: every node (N), edge (E) or vector (V) of every declared type of that
+   * kind, by type name in code point order, then by id (= creation order) within a type: one key
+   * range per type, as nodesByLabel / edgesByLabel / vectorsByLabel. N does not include vectors.
+   */
+  itemsOfKind(kind: "N" | "E" | "V"): GraphItem[];
+  /**
+   * Untyped `N(id)`, `E(id)`, `V(id)`: the item of that kind with this id, whatever its type
+   * (records are keyed by [label, id], so each type of the kind is tried; ids are unique across
+   * types). NOT_FOUND (404) when no item of the kind has it (an item of another kind included).
+   */
+  itemOfKindById(kind: "N" | "E" | "V", id: string): GraphItem;
+
   // ---- writes (only on a write transaction)
   /** Validates props against the schema, fills defaults, enforces UNIQUE INDEX (409). */
   addNode(label: string, props: Props): NodeItem;

@@ -86,6 +86,17 @@ function buildVector(v: VectorTypeDescriptor): VectorTypeInfo {
   return { ...info, embedding: isVector ? field! : null };
 }
 
+/** Code point order, which is the order of the labels' UTF-8 key bytes. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
 export class SchemaInfo {
   readonly nodes: ReadonlyMap<string, TypeInfo>;
   readonly edges: ReadonlyMap<string, EdgeTypeInfo>;
@@ -95,7 +106,16 @@ export class SchemaInfo {
     this.nodes = new Map(descriptor.nodes.map((n) => [n.name, buildType("N", n.name, n.fields)]));
     this.edges = new Map(descriptor.edges.map((e) => [e.name, buildEdge(e)]));
     this.vectors = new Map((descriptor.vectors ?? []).map((v) => [v.name, buildVector(v)]));
+    const sorted = (names: Iterable<string>): string[] => [...names].sort(byCodePoint);
+    this.sortedLabels = { N: sorted(this.nodes.keys()), E: sorted(this.edges.keys()), V: sorted(this.vectors.keys()) };
   }
+
+  /** The type names of a kind in code point order (the key order of their records). */
+  labelsOf(kind: ItemKind): readonly string[] {
+    return this.sortedLabels[kind];
+  }
+
+  private readonly sortedLabels: Readonly<Record<ItemKind, readonly string[]>>;
 
   /**
    * A node or vector type: vectors are graph items stored like nodes (N and V names are
