@@ -15,8 +15,17 @@ export interface ObjectFieldType {
   type: StaticType;
 }
 
+/**
+ * The label of items of any type of their kind: what the untyped sources `N`, `E`, `V`, `N(id)`,
+ * `E(id)`, `V(id)` and `N(a, b)` hold. No HelixQL type can be named `*`. Only steps that need no
+ * field of a type accept it (RETURN, COUNT, RANGE, FIRST, Dedup, ID, `::{id, label}`, WHERE on
+ * id/label, DROP, FOR); the rest are E217 (`Checker.requireItems`, `Checker.resolveField`).
+ * Generated code types such items as the union of the kind's record types.
+ */
+export const ANY_LABEL = "*";
+
 export type StaticType =
-  | { kind: "items"; item: ItemKind; label: string; card: Cardinality }
+  | { kind: "items"; item: ItemKind; /** a type name, or ANY_LABEL */ label: string; card: Cardinality }
   /** one value; `nullable` when it may be absent (a field without a default, an optional param) */
   | { kind: "value"; type: ValueType; nullable?: boolean }
   /** a list of values: a property read across several items */
@@ -59,6 +68,11 @@ export type IrNode =
   | { op: "byIds"; item: ItemKind; label: string; ids: Ir[] }
   | { op: "byLabel"; item: ItemKind; label: string }
   | { op: "byIndex"; item: ItemKind; label: string; field: string; value: Ir }
+  /** untyped `N`, `E`, `V`: every item of the kind, by type name (code point order), then id */
+  | { op: "allOfKind"; item: ItemKind }
+  /** untyped `N(id)`, `E(id)`, `V(id)`: the item of the kind with that id, whatever its type (404 when none) */
+  | { op: "anyById"; item: ItemKind; id: Ir }
+  | { op: "anyByIds"; item: ItemKind; ids: Ir[] }
   // ---- writes
   | { op: "addNode"; label: string; props: IrProp[] }
   | { op: "addEdge"; label: string; props: IrProp[]; from: Ir; to: Ir }

@@ -3,7 +3,7 @@
 // steps.ts, projections.ts) take a Checker and return IR; none of them throws on user input.
 import type * as A from "../ast.js";
 import { closest, error, warning, type Diagnostic } from "../diagnostics.js";
-import type { Cardinality, Ir, ItemKind, StaticType } from "../ir.js";
+import { ANY_LABEL, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir.js";
 import type { CheckedSchema } from "../schema-check.js";
 import { describeValueType } from "../value-types.js";
 import type { FieldDescriptor, ValueType } from "../../runtime/schema.js";
@@ -40,10 +40,13 @@ export function value(type: ValueType, nullable = false): StaticType {
 }
 
 const ITEM_WORD: Record<ItemKind, string> = { node: "node", edge: "edge", vector: "vector" };
+/** The source letter of each kind: `N<T>`, `E<T>`, `V<T>`. */
+export const ITEM_LETTER: Record<ItemKind, "N" | "E" | "V"> = { node: "N", edge: "E", vector: "V" };
 
 export function describeStatic(t: StaticType): string {
   switch (t.kind) {
     case "items":
+      if (t.label === ANY_LABEL) return t.card === "many" ? `a list of ${ITEM_WORD[t.item]}s of any type` : `one ${ITEM_WORD[t.item]} of any type`;
       return t.card === "many" ? `a list of ${t.label} ${ITEM_WORD[t.item]}s` : `one ${t.label} ${ITEM_WORD[t.item]}`;
     case "value":
       return `a value of type ${describeValueType(t.type)}`;
@@ -178,6 +181,8 @@ export class Checker {
     const f = (name: string, type: ValueType): FieldDescriptor => ({ name, type, index: "none", default: { kind: "literal", value: null } });
     const out = [f("id", ID_VALUE), f("label", STRING_VALUE)];
     if (item === "edge") out.push(f("from_node", ID_VALUE), f("to_node", ID_VALUE));
+    // Items of any type (untyped N, E, V) are never search results and may lack `data`.
+    if (label === ANY_LABEL) return out;
     if (item === "vector" && !this.fieldsOf(item, label).some((x) => x.name === "embedding")) out.push(f("data", VECTOR_VALUE));
     // Search results (SearchV, SearchBM25, RerankRRF) carry their score; elsewhere it is absent.
     if (item !== "edge") out.push({ name: "score", type: F64_VALUE, index: "none", default: null });
@@ -194,6 +199,17 @@ export class Checker {
       if (imp !== undefined) return imp;
       if (key.name === "ID") return this.implicitFields(item, label)[0]!;
     }
+    if (label === ANY_LABEL) {
+      const common = this.implicitFields(item, label).map((f) => f.name).join(", ");
+      const declaring = [...this.table(item)].find(([, t]) => t.fields.some((x) => x.name === key.name))?.[0];
+      this.report(
+        "E217",
+        `these are ${ITEM_WORD[item]}s of any type (untyped ${ITEM_LETTER[item]}), so they have no field '${key.name}': only ${common}`,
+        key.span,
+        `${ITEM_LETTER[item]} holds ${ITEM_WORD[item]}s of every type; write ${ITEM_LETTER[item]}<${declaring ?? this.exampleLabel(item)}> to read '${key.name}'`,
+      );
+      return null;
+    }
     const guess = closest(key.name, fields.map((f) => f.name));
     this.report(
       "E110",
@@ -206,22 +222,42 @@ export class Checker {
 
   // ---- diagnostics
 
-  requireItems(input: Ir, at: A.Spanned & { name?: A.Identifier }, what: string, kinds: readonly ItemKind[]): ItemsType | null {
+  /** A type name of this kind for hints ("Type" when the schema declares none). */
+  exampleLabel(item: ItemKind): string {
+    return this.table(item).keys().next().value ?? (item === "edge" ? "EdgeType" : item === "vector" ? "VectorType" : "NodeType");
+  }
+
+  /**
+   * The input's items type when it is items of one of `kinds`. Items of any type (untyped N, E,
+   * V) are accepted only with `anyType`: every other step needs the type's fields or edges (E217).
+   */
+  requireItems(input: Ir, at: A.Spanned & { name?: A.Identifier }, what: string, kinds: readonly ItemKind[], anyType = false): ItemsType | null {
     const t = input.type;
     if (t.kind === "error") return null;
+    if (t.kind === "items" && kinds.includes(t.item) && t.label === ANY_LABEL && !anyType) {
+      this.reportUntyped(t, at.name?.span ?? at.span, what);
+      return null;
+    }
     if (t.kind === "items" && kinds.includes(t.item)) return t;
     const want = kinds.map((k) => `${k}s`).join(" or ");
     this.report("E203", `${what} works on ${want}, but its input is ${describeStatic(t)}`, at.name?.span ?? at.span);
     return null;
   }
 
+  /** E217: `what` needs items of one type, but `t` holds items of any type. */
+  reportUntyped(t: ItemsType, span: A.Span, what: string): void {
+    const letter = ITEM_LETTER[t.item];
+    this.report(
+      "E217",
+      `${what} needs ${ITEM_WORD[t.item]}s of one type, but this is ${describeStatic(t)} (untyped ${letter})`,
+      span,
+      `${letter} holds ${ITEM_WORD[t.item]}s of every type; write ${letter}<${this.exampleLabel(t.item)}> (or another ${ITEM_WORD[t.item]} type) to use ${what}`,
+    );
+  }
+
   requiredHere(name: string, span: A.Span, what: string): Ir {
     this.report("E206", `optional parameter '${name}' cannot be used as ${what}: it may be absent`, span, `declare it as '${name}: ...' (without '?')`);
     return bad();
-  }
-
-  notYet(what: string, span: A.Span): void {
-    this.report("E900", `${what} is not supported yet`, span);
   }
 
   report(code: string, message: string, span: A.Span, hint?: string): void {

@@ -4,7 +4,7 @@
 // condition, a number).
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
-import type { AbsentNote, Ir, IrProp } from "../ir.js";
+import { ANY_LABEL, type AbsentNote, type Ir, type IrProp } from "../ir.js";
 import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
 import type { CompareOp } from "../../runtime/query-context.js";
@@ -349,7 +349,8 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLa
   if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
   // One item, or zero-or-one (a UNIQUE INDEX lookup, ::FIRST): absent, it names nothing (404).
   if (t.kind === "items" && t.card !== "many") {
-    if (expectedLabel !== undefined && t.label !== expectedLabel) {
+    // An item of any type names an id like an ID parameter does: the runtime checks its type.
+    if (expectedLabel !== undefined && t.label !== expectedLabel && t.label !== ANY_LABEL) {
       cx.report("E204", `expected a ${expectedLabel}, but this is a ${t.label}`, expr.span);
       return bad();
     }

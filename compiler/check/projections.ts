@@ -2,7 +2,7 @@
 // objects. A single-field projection that more steps follow (`_::{age}::GT(18)`), or that is the
 // value of an object member (`{name: u::{name}}`), reads the property itself instead.
 import type * as A from "../ast.js";
-import type { Ir, IrProjField, ObjectFieldType } from "../ir.js";
+import { ANY_LABEL, type Ir, type IrProjField, type ObjectFieldType } from "../ir.js";
 import { Checker, bad, describeStatic, value, withCard } from "./checker.js";
 import { checkExpr } from "./expressions.js";
 
@@ -19,6 +19,10 @@ export function checkProjectionStep(cx: Checker, input: Ir, step: Exclude<A.Step
     const name = field.name;
     const nullable = field.default === null || t.card === "optional";
     return { op: "prop", input, name, type: t.card === "many" ? { kind: "values", type: field.type } : value(field.type, nullable) };
+  }
+  if (t.label === ANY_LABEL && (step.kind === "Exclusion" || step.spread)) {
+    cx.reportUntyped(t, step.span, step.kind === "Exclusion" ? "a projection ::!{..}" : "a projection with '..'");
+    return bad();
   }
   const one = withCard(t, "one");
   const closureVar = step.kind === "Closure" ? step.param.name : null;

@@ -1,7 +1,7 @@
 // Retrieval: SearchV (nearest vectors), SearchBM25 (keyword ranking), and the rerankers that fuse
 // (RerankRRF) or diversify (RerankMMR) ranked lists.
 import type * as A from "../ast.js";
-import type { Ir, ItemKind } from "../ir.js";
+import { ANY_LABEL, type Ir, type ItemKind } from "../ir.js";
 import { Checker, STRING_VALUE, bad, describeStatic, items, value } from "./checker.js";
 import { checkExpr, checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./expressions.js";
 
@@ -79,6 +79,10 @@ export function checkRerankRRF(cx: Checker, args: readonly A.Arg[], input: Ir | 
     if (l.type.kind === "error") return bad();
     if (l.type.kind !== "items" || l.type.item === "edge") {
       cx.report("E206", `RerankRRF fuses lists of nodes or vectors, but this is ${describeStatic(l.type)}`, span);
+      return bad();
+    }
+    if (l.type.label === ANY_LABEL) {
+      cx.reportUntyped(l.type, span, "RerankRRF");
       return bad();
     }
     if (first.kind === "items" && l.type.label !== first.label) {

@@ -3,7 +3,7 @@
 // SearchBM25). Also the `({field: value})` property objects of writes.
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
-import type { Ir, IrProp, ItemKind } from "../ir.js";
+import { ANY_LABEL, type Ir, type IrProp, type ItemKind } from "../ir.js";
 import { Checker, bad, items, value } from "./checker.js";
 import { checkIdExpr, checkIdent, checkValueFor, checkVectorArg } from "./expressions.js";
 import { edgeEnds, upsert } from "./steps.js";
@@ -41,11 +41,8 @@ function checkLookup(cx: Checker, source: A.Source & { kind: "Lookup" }): Ir {
   if (source.item === "E" && source.typeArg === null && source.hasParens && source.args.length === 0) {
     return { op: "math", fn: "E", args: [], type: value({ kind: "scalar", name: "F64" }) };
   }
-  if (source.typeArg === null) {
-    cx.notYet(`untyped ${source.item} (write ${source.item}<Type>)`, source.span);
-    return bad();
-  }
   const item = ITEM_OF[source.item];
+  if (source.typeArg === null) return checkUntypedLookup(cx, source, item);
   const label = cx.resolveLabel(source.typeArg, item);
   if (label === null) return bad();
   if (source.args.length === 0) return { op: "byLabel", item, label, type: items(item, label, "many") };
@@ -61,6 +58,36 @@ function checkLookup(cx: Checker, source: A.Source & { kind: "Lookup" }): Ir {
   if (ids.some((i) => i.type.kind === "error")) return bad();
   if (ids.length === 1) return { op: "byId", item, label, id: ids[0]!, type: items(item, label, "one") };
   return { op: "byIds", item, label, ids, type: items(item, label, "many") };
+}
+
+/**
+ * `N`, `E`, `V`: every item of the kind; `N(id)`, `N(a, b)`: items of the kind by id, whatever
+ * their type. Their type is items of ANY_LABEL (ir.ts): steps that need a type's fields are E217.
+ */
+function checkUntypedLookup(cx: Checker, source: A.Source & { kind: "Lookup" }, item: ItemKind): Ir {
+  if (source.args.length === 0) return { op: "allOfKind", item, type: items(item, ANY_LABEL, "many") };
+  const first = source.args[0]!.value;
+  if (first.kind === "Object") {
+    const entry = first.entries[0];
+    const field = entry?.key.name ?? "field";
+    cx.report(
+      "E217",
+      `a lookup by field needs a type: untyped ${source.item} holds ${item}s of every type, and only a type's fields are indexed`,
+      first.span,
+      `write ${source.item}<${indexedBy(cx, item, field) ?? cx.exampleLabel(item)}>({${field}: ..}) with the type that declares INDEX ${field}`,
+    );
+    return bad();
+  }
+  const ids = source.args.map((a) => checkIdExpr(cx, a.value, source.item));
+  if (ids.some((i) => i.type.kind === "error")) return bad();
+  if (ids.length === 1) return { op: "anyById", item, id: ids[0]!, type: items(item, ANY_LABEL, "one") };
+  return { op: "anyByIds", item, ids, type: items(item, ANY_LABEL, "many") };
+}
+
+/** The first type of the kind that declares `field` with an index. */
+function indexedBy(cx: Checker, item: ItemKind, field: string): string | undefined {
+  const table = item === "node" ? cx.schema.nodes : item === "edge" ? cx.schema.edges : cx.schema.vectors;
+  return [...table].find(([, t]) => t.fields.some((f) => f.name === field && f.index !== "none"))?.[0];
 }
 
 function checkIndexLookup(cx: Checker, item: ItemKind, label: string, arg: A.Expr & { kind: "Object" }, letter: string): Ir {

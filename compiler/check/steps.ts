@@ -62,7 +62,7 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
     case "COUNT": {
       const t = input.type;
       if (t.kind === "values" || (t.kind === "object" && t.card === "many")) return one({ op: "count", input, type: COUNT_TYPE });
-      if (cx.requireItems(input, step, "::COUNT", ["node", "edge", "vector"]) === null) return one(bad());
+      if (cx.requireItems(input, step, "::COUNT", ["node", "edge", "vector"], true) === null) return one(bad());
       const next = rest[0];
       // `::COUNT::GROUP_BY(p)` gives the same count summaries as `::GROUP_BY(p)`.
       if (next !== undefined && next.kind === "Call" && next.name.name === "GROUP_BY") return { ir: checkGrouping(cx, input, next, "groupBy"), extra: 1 };
@@ -78,7 +78,7 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
       return one({ op: "first", input, type: t.kind === "items" ? withCard(t, "optional") : t.kind === "object" ? { ...t, card: "optional" } : value((t as { type: ValueType }).type, true) });
     }
     case "Dedup": {
-      const t = cx.requireItems(input, step, "::Dedup", ["node", "edge", "vector"]);
+      const t = cx.requireItems(input, step, "::Dedup", ["node", "edge", "vector"], true);
       if (t === null) return one(bad());
       return one({ op: "dedup", input, type: t });
     }
@@ -93,7 +93,7 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
     case "INTERSECT":
       return one(checkIntersect(cx, input, step));
     case "ID": {
-      const t = cx.requireItems(input, step, "::ID", ["node", "edge", "vector"]);
+      const t = cx.requireItems(input, step, "::ID", ["node", "edge", "vector"], true);
       if (t === null) return one(bad());
       return one({ op: "idOf", input, type: t.card === "many" ? { kind: "values", type: ID_VALUE } : value(ID_VALUE, t.card === "optional") });
     }
@@ -226,7 +226,8 @@ export function checkItemLambda(cx: Checker, t: ItemsType, fn: () => Ir): Lambda
 }
 
 function checkGrouping(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, op: "groupBy" | "aggregateBy"): Ir {
-  const t = cx.requireItems(input, step, `::${step.name.name}`, ["node", "edge", "vector"]);
+  // GROUP_BY of items of any type may group by label (or id); AGGREGATE_BY keeps typed items.
+  const t = cx.requireItems(input, step, `::${step.name.name}`, ["node", "edge", "vector"], op === "groupBy");
   if (t === null) return bad();
   if (step.args.length === 0) {
     cx.report("E209", `::${step.name.name} needs at least one property`, step.span);
@@ -271,7 +272,8 @@ function usesAnon(ir: unknown, depth: number): boolean {
 }
 
 function checkWhere(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir {
-  const t = cx.requireItems(input, step, "::WHERE", ["node", "edge", "vector"]);
+  // On items of any type the condition may read only id and label (Checker.resolveField).
+  const t = cx.requireItems(input, step, "::WHERE", ["node", "edge", "vector"], true);
   if (t === null) return bad();
   if (step.args.length !== 1) {
     cx.report("E209", "WHERE takes one condition, e.g. ::WHERE(_::{age}::GT(18))", step.span);

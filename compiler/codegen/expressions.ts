@@ -1,7 +1,7 @@
 // Turns IR expressions into TypeScript expression text over the QueryContext `db`.
 // Items keep their schema type through casts (`as User[]`), so the generated handler's result is
 // checked against its declared result type by `tsc --strict`.
-import type { Ir, IrProp, Lambda, StaticType } from "../ir.js";
+import { ANY_LABEL, type Ir, type IrProp, type ItemKind, type Lambda, type StaticType } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
 
 export interface ExpressionContext {
@@ -9,6 +9,18 @@ export interface ExpressionContext {
   usesList: boolean;
   /** schema type names the module refers to (for its type import) */
   usedTypes: Set<string>;
+  /** the type names of each kind in code point order: what items of ANY_LABEL may be */
+  labels: KindLabels;
+}
+
+export type KindLabels = Readonly<Record<ItemKind, readonly string[]>>;
+
+/** Code point order (the store's key order for labels), not UTF-16 or locale order. */
+export function byCodePoint(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
 }
 
 const RESERVED = new Set(
@@ -31,9 +43,14 @@ export function lambdaParam(depth: number): string {
 /** The TypeScript type of a value of this static type. */
 export function tsTypeOfStatic(t: StaticType, ctx: ExpressionContext): string {
   switch (t.kind) {
-    case "items":
-      ctx.usedTypes.add(t.label);
-      return t.card === "many" ? `${t.label}[]` : t.card === "optional" ? `${t.label} | null` : t.label;
+    case "items": {
+      // Items of any type of the kind: the union of its record types (never when it has none).
+      const names = t.label === ANY_LABEL ? ctx.labels[t.item] : [t.label];
+      for (const n of names) ctx.usedTypes.add(n);
+      const one = names.length === 0 ? "never" : names.join(" | ");
+      const many = names.length === 1 ? `${one}[]` : `Array<${one}>`;
+      return t.card === "many" ? many : t.card === "optional" ? `${one} | null` : one;
+    }
     case "value":
       return t.nullable === true ? `${tsTypeOf(t.type)} | null` : tsTypeOf(t.type);
     case "values":
@@ -64,6 +81,8 @@ export function tsTypeOfStatic(t: StaticType, ctx: ExpressionContext): string {
   }
 }
 
+const KIND_LETTER: Record<ItemKind, "N" | "E" | "V"> = { node: "N", edge: "E", vector: "V" };
+
 export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
   switch (ir.op) {
     case "param":
@@ -92,6 +111,12 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       const method = ir.item === "edge" ? "edgeById" : ir.item === "vector" ? "vectorById" : "nodeById";
       return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.${method}(${q(ir.label)}, id))`, ir.type, ctx);
     }
+    case "allOfKind":
+      return cast(`db.itemsOfKind(${q(KIND_LETTER[ir.item])})`, ir.type, ctx);
+    case "anyById":
+      return cast(`db.itemOfKindById(${q(KIND_LETTER[ir.item])}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
+    case "anyByIds":
+      return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.itemOfKindById(${q(KIND_LETTER[ir.item])}, id))`, ir.type, ctx);
     case "byLabel":
       return cast(`db.${ir.item === "edge" ? "edgesByLabel" : ir.item === "vector" ? "vectorsByLabel" : "nodesByLabel"}(${q(ir.label)})`, ir.type, ctx);
     case "byIndex": {

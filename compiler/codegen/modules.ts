@@ -15,7 +15,7 @@ type Statement = StatementStructures | WriterFunction | string;
 import { QueryInternalError } from "../diagnostics.js";
 import type { IrStatement, QueryIr } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
-import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext } from "./expressions.js";
+import { byCodePoint, emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
 import type { FieldDescriptor, SchemaDescriptor } from "../../runtime/schema.js";
 
 export interface GeneratedFile {
@@ -35,9 +35,11 @@ export function generateModules(schema: SchemaDescriptor, queries: readonly Quer
   const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
   const files: GeneratedFile[] = [];
   files.push(render(schemaModule(project, schema, options)));
+  const sorted = (types: readonly { name: string }[]): string[] => types.map((t) => t.name).sort(byCodePoint);
+  const labels: KindLabels = { node: sorted(schema.nodes), edge: sorted(schema.edges), vector: sorted(schema.vectors) };
   for (const query of queries) {
     try {
-      files.push(render(queryModule(project, query, options)));
+      files.push(render(queryModule(project, query, options, labels)));
     } catch (e) {
       throw new QueryInternalError(query.name, e);
     }
@@ -106,10 +108,10 @@ function recordType(base: string, label: string, fields: readonly FieldDescripto
 
 // ---------------------------------------------------------------- queries/<Name>.ts
 
-function queryModule(project: Project, query: QueryIr, options: CodegenOptions): SourceFile {
+function queryModule(project: Project, query: QueryIr, options: CodegenOptions, labels: KindLabels): SourceFile {
   const statements: Statement[] = [];
   const path = `/queries/${query.name}.ts`;
-  const ctx: ExpressionContext = { usesList: false, usedTypes: new Set() };
+  const ctx: ExpressionContext = { usesList: false, usedTypes: new Set(), labels };
   const paramsType = `${query.name}Params`;
   const resultType = `${query.name}Result`;
 

@@ -1,6 +1,6 @@
 // Query structure: duplicate queries, parameters and names, edges and paths without their ends,
-// attributes, RETURN members, the disabled keyword index, and what is not supported yet
-// (E301-E310, E900). Format: see test/corpus.test.ts.
+// attributes, RETURN members, the disabled keyword index, and steps that need one type on the
+// items of any type of untyped N/E/V (E301-E310, E217). Format: see test/corpus.test.ts.
 
 N::User { UNIQUE INDEX handle: String, name: String, age: U32 }
 N::Post { title: String }
@@ -128,14 +128,20 @@ QUERY Search(text: String) =>
 //           ^ E310
     RETURN users
 
-// case: an untyped node lookup
+// case: a field of a node of any type (untyped N(id))
 QUERY Anything(id: ID) =>
-    x <- N(id)
-//       ^ E900
+    x <- N(id)::{name}
+//               ^ E217
     RETURN x
 
-// case: an untyped edge scan
+// case: a step that needs one edge type, on edges of every type (untyped E)
 QUERY Anything() =>
-    x <- E::COUNT
-//       ^ E900
+    x <- E::FromN
+//          ^ E217
+    RETURN x
+
+// case: an untyped lookup by field
+QUERY Anything(h: String) =>
+    x <- N({handle: h})
+//         ^ E217
     RETURN x
