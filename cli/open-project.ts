@@ -8,6 +8,7 @@ import { embeddersFor } from "../runtime/embed/embedders.js";
 import type { ConnectionOptions } from "../runtime/mcp/connections.js";
 import type { EmbedderFor } from "../runtime/query-runner.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
+import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
 import { CompileFailed, loadProject } from "./load-project.js";
 import { bm25Origin, readProjectConfig } from "./project-config.js";
 import { displayPath } from "./sources.js";
@@ -62,7 +63,8 @@ export async function openProject(dir: string, dataDir: string, cacheEntries: nu
       vector: config.vector,
     });
   } catch (error) {
-    process.stderr.write(`strand: cannot open the data directory ${displayPath(dataDir)}: ${(error as Error).message}\n`);
+    const reason = !isFsError(error) ? (error as Error).message : error.path === dataDir ? fsErrorReason(error) : fsErrorMessage(error);
+    process.stderr.write(`strand: cannot open the data directory ${displayPath(dataDir)}: ${reason}\n`);
     return null;
   }
   return { config, project, store, embedders: embeddersFor(embedder.embedder, process.env) };

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `strand` command line. Exit codes: 0 success, 1 the project or the server failed, 2 bad usage.
 import { parseCommand, type Command } from "./args.js";
+import { fsErrorMessage, isFsError } from "./fs-errors.js";
 import { ProjectError } from "./sources.js";
 import { USAGE, UsageError } from "./usage.js";
 
@@ -37,6 +38,11 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof ProjectError) {
       process.stderr.write(`strand: ${error.message}\n`);
+      return 1;
+    }
+    // A file where a directory should be, no permission, a full disk: the user's to fix, not a bug.
+    if (isFsError(error)) {
+      process.stderr.write(`strand: ${fsErrorMessage(error)}\n`);
       return 1;
     }
     throw error;

@@ -90,6 +90,34 @@ describe("strand CLI", () => {
     expect(readFileSync(join(custom, "queries", "GetUser.ts"), "utf8")).toContain('from "../../runtime/index.js"');
   });
 
+  it("ordinary file-system errors are one line naming the path, exit 1, no stack", () => {
+    const dir = join(work, "fs");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "outfile"), "");
+    const project = join(REPO_ROOT, "examples", "social");
+    expect(strand(["compile", project, "--out", "outfile"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot write to outfile: it is a file\n",
+    });
+    expect(strand(["compile", project, "--out", "outfile/generated"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot write to outfile/generated: outfile is not a directory\n",
+    });
+    expect(strand(["init", "outfile"], dir)).toEqual({ status: 1, stdout: "", stderr: "strand: cannot read outfile: it is a file\n" });
+    expect(strand(["init", "outfile/p"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot write to outfile/p: outfile is not a directory\n",
+    });
+    expect(strand(["serve", project, "--port", "0", "--data", "outfile"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot open the data directory outfile: it is a file\n",
+    });
+  });
+
   it("serve refuses a project that does not compile", () => {
     const data = join(work, "never");
     const r = strand(["serve", "broken", "--port", "0", "--data", data], work);
