@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "./defaults.js";
 import { UsageError } from "./usage.js";
+import { MIN_BODY_LIMIT_BYTES } from "../runtime/http/read-body.js";
 import type { McpOptions } from "./commands/mcp.js";
 import type { ServeOptions } from "./commands/serve.js";
 
@@ -61,7 +62,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         host: nonEmpty("--host", values.host) ?? DEFAULT_SERVE_HOST,
         dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
         apiKey,
-        bodyLimitBytes: bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, 0, Number.MAX_SAFE_INTEGER),
+        bodyLimitBytes: bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
       };
     }

@@ -42,6 +42,18 @@ describe("strand CLI", () => {
     expect(badPort.status).toBe(2);
     expect(badPort.stderr).toMatch(/^strand: --port must be an integer from 0 to 65535, got "http"\n/);
     expect(strand(["check", "a", "b"]).status).toBe(2);
+    // A body limit below {} would refuse every request: refused at startup, like a bad port.
+    for (const limit of ["0", "1", "-5"]) {
+      const badLimit = strand(["serve", `--body-limit=${limit}`]);
+      expect(badLimit.status).toBe(2);
+      expect(badLimit.stderr.split("\n")[0]).toBe(`strand: --body-limit must be an integer from 2 to 9007199254740991, got "${limit}"`);
+    }
+    const badCache = strand(["serve", "--cache-entries", "100000001"]);
+    expect(badCache.status).toBe(2);
+    expect(badCache.stderr.split("\n")[0]).toBe('strand: --cache-entries must be an integer from 0 to 100000000, got "100000001"');
+    const badMcpCache = strand(["mcp", "--stdio", "--cache-entries=-1"]);
+    expect(badMcpCache.status).toBe(2);
+    expect(badMcpCache.stderr.split("\n")[0]).toBe('strand: --cache-entries must be an integer from 0 to 100000000, got "-1"');
   });
 
   it("init copies the template and refuses to overwrite .hx files", () => {

@@ -18,6 +18,7 @@ import { apiKeyMiddleware } from "./api-key.js";
 import { errorToResponse, jsonErrorResponse } from "./error-response.js";
 import { introspect } from "./introspect.js";
 import { queryRoute, unknownQuery } from "./query-route.js";
+import { MIN_BODY_LIMIT_BYTES } from "./read-body.js";
 import type { StoreAccess } from "./store-access.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -50,8 +51,8 @@ const JSON_HEADERS = { "content-type": "application/json" } as const;
 export function createApp(options: AppOptions): Hono {
   const queries = indexQueries(options.queries);
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 0) {
-    throw new RangeError(`bodyLimitBytes must be a non-negative integer, got ${bodyLimitBytes}`);
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < MIN_BODY_LIMIT_BYTES) {
+    throw new RangeError(`bodyLimitBytes must be an integer of at least ${MIN_BODY_LIMIT_BYTES} (the body {}), got ${bodyLimitBytes}`);
   }
   const introspection = JSON.stringify(introspect(options.schema, options.queries));
 

@@ -6,6 +6,9 @@ import { StrandError } from "../errors.js";
 
 const EMPTY = new Uint8Array(0);
 
+/** The smallest body limit a server takes: `{}`, the body of a query without parameters, must fit. */
+export const MIN_BODY_LIMIT_BYTES = 2;
+
 export function payloadTooLarge(limit: number): StrandError {
   return new StrandError("PAYLOAD_TOO_LARGE", `request body exceeds the limit of ${limit} bytes`);
 }
