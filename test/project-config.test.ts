@@ -226,8 +226,18 @@ graphvis_node_label = "name"
     expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: true, mcp: false, section: "local.dev" } });
     dir = project({ "helix.toml": "[local.a]\n[local.b]" });
     expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found a, b"]);
-    dir = project({ "helix.toml": '[project]\nname = "x"' });
-    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found none"]);
+  });
+
+  test("no [local.*] section: every setting takes its default (audit 6 L5)", () => {
+    let dir = project({ "helix.toml": '[project]\nname = "x"\nqueries = "./db/"\n' });
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(dir, "helix.toml"), section: null, queries: "./db/" },
+    });
+    dir = project({ "helix.toml": "" });
+    expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "helix.toml") } });
+    dir = project({ "helix.toml": "[local]\n" });
+    expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "helix.toml") } });
   });
 
   test("keys that are not HelixDB's, and bad values, name the key", () => {

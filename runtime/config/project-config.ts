@@ -3,7 +3,8 @@
 // Unknown keys and bad values are errors naming `file: key` and what is expected; they stop
 // startup (no silent fallback).
 //
-//   strand.toml                          helix.toml ([local.<instance>], one instance or "dev")
+//   strand.toml                          helix.toml ([local.<instance>], one instance or "dev";
+//                                        no [local.*] section: the defaults)
 //   bm25 = true                          bm25 = true
 //   bm25_stemmer = "none" | "english"    -
 //   mcp = true                           mcp = true
@@ -142,7 +143,7 @@ const CONTAINER_RUNTIMES = ["docker", "podman"] as const;
 const nonEmpty = (s: string): string | null => (s.trim() === "" ? "expected a non-empty path" : null);
 const HELIX_IGNORED_INSTANCE = ["port", "build_mode", "image", "tag", "storage", "graph_config", "db_max_size_gb", "graphvis_node_label"];
 
-/** helix.toml: the `[local.<instance>]` section (the only one, or `dev`). */
+/** helix.toml: the `[local.<instance>]` section (the only one, or `dev`); none: the defaults. */
 export function helixConfig(text: string, file: string, shown = file): ConfigResult {
   const parsed = parseToml(text, shown);
   if (!parsed.ok) return parsed;
@@ -157,10 +158,11 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
   const local = top.table("local");
   top.rejectUnknown(`Strand reads [local.<instance>]; also accepted: ${HELIX_IGNORED_TOP.join(", ")}`);
   const instances = local.keys();
+  // No instance at all: every setting has a default (a helix.toml may hold only [project]).
+  if (instances.length === 0) return result({ ...DEFAULT_CONFIG, file, queries: queries === "" ? null : queries }, errors);
   const name = instances.length === 1 ? instances[0]! : instances.includes("dev") ? "dev" : null;
   if (name === null) {
-    const found = instances.length === 0 ? "none" : instances.join(", ");
-    errors.push(`${shown}: local: expected one [local.<instance>] section or [local.dev], found ${found}`);
+    errors.push(`${shown}: local: expected one [local.<instance>] section or [local.dev], found ${instances.join(", ")}`);
     return result(DEFAULT_CONFIG, errors);
   }
   local.ignore(...instances);
