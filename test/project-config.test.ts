@@ -300,6 +300,15 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
     expect(loadProjectLayout(nested)).toMatchObject({ ok: true, sources: path.join(nested, "db") });
   });
 
+  test("a helix.toml with only [project] still names the queries folder (audit 6 L5)", () => {
+    const root = tree({ "helix.toml": '[project]\nname = "x"\nqueries = "./db/"\n', ...HX });
+    const file = path.join(root, "helix.toml");
+    expect(loadProjectLayout(root)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file, queries: "./db/" }, sources: path.join(root, "db") });
+    expect(loadProjectLayout(path.join(root, "db"))).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file, queries: "./db/" }, sources: path.join(root, "db") });
+    const bare = tree({ "helix.toml": '[project]\nname = "x"\n', ...HX });
+    expect(loadProjectLayout(bare)).toMatchObject({ ok: true, sources: path.join(bare, "db") });
+  });
+
   test("the queries folder itself finds the helix.toml that names it, one level up", () => {
     const root = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "./db/"\n[local.dev]\nbm25 = false\n', ...HX });
     const db = path.join(root, "db");

@@ -32,7 +32,7 @@ export const METRICS: readonly Metric[] = ["cosine", "l2", "ip"];
 export interface ProjectConfig {
   /** The file the settings came from, or null for the defaults. */
   file: string | null;
-  /** The helix.toml section read ("local.dev"); null for strand.toml and the defaults. */
+  /** The helix.toml section read ("local.dev"); null for strand.toml, the defaults and a helix.toml without [local.*]. */
   section: string | null;
   /** helix.toml `[project] queries`: the folder of the .hx files, relative to helix.toml; null when not set. */
   queries: string | null;

@@ -10,7 +10,7 @@
 //   ../helix.toml names <dir> as its queries folder (explicitly or by the default "./db/")
 //   otherwise                       → the .hx files of <dir>, default settings
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import { loadProjectConfig, type ProjectConfig } from "./project-config.js";
 import { isTable } from "./toml-table.js";
@@ -27,7 +27,7 @@ export function loadProjectLayout(dir: string, show: (file: string) => string = 
   if (!own.ok) return own;
   const { config } = own;
   if (config.file !== null) {
-    if (config.section === null) return { ok: true, config, sources: root }; // strand.toml
+    if (basename(config.file) === "strand.toml") return { ok: true, config, sources: root };
     if (config.queries !== null) return { ok: true, config, sources: resolve(dirname(config.file), config.queries) };
     const db = resolve(root, HELIX_DEFAULT_QUERIES);
     return { ok: true, config, sources: !hasHxFiles(root) && isDirectory(db) ? db : root };
