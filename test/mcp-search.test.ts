@@ -9,6 +9,7 @@ import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StrandError } from "../runtime/errors.js";
 import { createApp } from "../runtime/http/index.js";
+import { BUILTIN_TOOLS } from "../runtime/mcp/input-schemas.js";
 import type { NodeItem } from "../runtime/items.js";
 import type { ScalarName, SchemaDescriptor, ValueType } from "../runtime/schema.js";
 import { topDocs } from "../runtime/search/bm25-score.js";
@@ -240,6 +241,16 @@ describe("search_keyword", () => {
     expect(await tool("search_keyword", { connection_id: one, data: { query: "graph", label: "Article", limit: 1 } })).toEqual(ok([expected[0]]));
   });
 
+  it("searches the vectors of a vector type too, and says so in its description (audit 6 L2)", async () => {
+    const id = await init();
+    const expected = store.read((db) => db.searchBM25("Doc", "north", 5));
+    expect(expected.map((v) => v.id)).toEqual([d.d4.id, d.d2.id]);
+    expect(await tool("search_keyword", { connection_id: id, data: { query: "north", label: "Doc", limit: 5 } })).toEqual(ok(expected));
+    const keyword = BUILTIN_TOOLS["search_keyword"]!;
+    expect(keyword.description).toBe("BM25 keyword search over the nodes (or vectors) of the type, best first; the traversal continues from them.");
+    expect(keyword.input.shape.data.shape.label.description).toBe("a node or vector type");
+  });
+
   it("with bm25 = false, SearchBM25 and search_keyword are 400 BM25_DISABLED saying how to enable them (audit D3)", async () => {
     const offDir = mkdtempSync(join(tmpdir(), "strand-mcp-search-off-"));
     const off = GraphStore.open({ path: offDir, schema, bm25: false });
@@ -284,7 +295,14 @@ describe("search_keyword", () => {
     const id = await init();
     const search = (data: unknown) => tool("search_keyword", { connection_id: id, data });
     expect(await search({ query: "graph", label: "Likes", limit: 5 })).toEqual(
-      err(400, "INVALID_PARAMETER", "'data.label': unknown node type 'Likes' ('Likes' is an edge type)"),
+      err(400, "INVALID_PARAMETER", "'data.label': unknown node or vector type 'Likes' ('Likes' is an edge type)"),
+    );
+    // Vector types are searched too, so they are listed (audit 6 L2).
+    expect(await search({ query: "graph", label: "Zzzzzz", limit: 5 })).toEqual(
+      err(400, "INVALID_PARAMETER", "'data.label': unknown node or vector type 'Zzzzzz' (known: User, Article, Doc, Img)"),
+    );
+    expect(await search({ query: "graph", label: "Img2", limit: 5 })).toEqual(
+      err(400, "INVALID_PARAMETER", "'data.label': unknown node or vector type 'Img2'; did you mean 'Img'?"),
     );
     expect(await search({ query: "graph", label: "Article" })).toEqual(err(400, "MISSING_PARAMETER", "missing 'data.limit' (how many results)"));
     expect(await search({ query: "graph", label: "Article", limit: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.limit' must be an integer >= 1, got 0"));

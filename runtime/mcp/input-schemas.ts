@@ -109,7 +109,7 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
       k: z.number().int().min(1),
       min_score: z.number().optional(),
       label: z.string().optional().describe("a vector type (only for a search over every vector)"),
-      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: the store's ef_search)"),
+      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: max(ef_search, 40·k), as SearchV)"),
     }),
   },
   search_vector_text: {
@@ -117,12 +117,12 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
     input: withData({
       query: z.string(),
       label: z.string().describe("a vector type"),
-      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: the store's ef_search)"),
+      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: max(ef_search, 200), SearchV's max(ef_search, 40·k) for k = 5)"),
     }),
   },
   search_keyword: {
-    description: "BM25 keyword search over the nodes of the type, best first; the traversal continues from them.",
-    input: withData({ query: z.string(), label: z.string().describe("a node type"), limit: z.number().int().min(1) }),
+    description: "BM25 keyword search over the nodes (or vectors) of the type, best first; the traversal continues from them.",
+    input: withData({ query: z.string(), label: z.string().describe("a node or vector type"), limit: z.number().int().min(1) }),
   },
 };
 

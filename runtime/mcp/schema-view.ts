@@ -64,13 +64,14 @@ export class SchemaView {
     return [...this.types.values()].filter((t) => t.kind === kind).map((t) => t.name);
   }
 
-  /** The type `name` of the given kind; INVALID_PARAMETER naming `field` otherwise. */
-  require(name: string, kind: TypeKind, field: string): TypeView {
+  /** The type `name` of the given kind (or of one of the kinds); INVALID_PARAMETER naming `field` otherwise. */
+  require(name: string, kind: TypeKind | readonly TypeKind[], field: string): TypeView {
+    const kinds: readonly TypeKind[] = typeof kind === "string" ? [kind] : kind;
     const view = this.types.get(name);
-    if (view !== undefined && view.kind === kind) return view;
-    const known = this.names(kind);
+    if (view !== undefined && kinds.includes(view.kind)) return view;
+    const known = kinds.flatMap((k) => this.names(k));
     const suggestion = closestName(name, known);
-    const what = kind === "vector" ? "vector type" : `${kind} type`;
+    const what = `${kinds.join(" or ")} type`;
     const hint =
       view !== undefined
         ? ` ('${name}' is ${view.kind === "edge" ? "an" : "a"} ${view.kind} type)`

@@ -97,17 +97,17 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
   return continueFrom(connection, top, types);
 }
 
-/**
- * The top k of each V type whose dimension fits the query, and those types (a type without
- * vectors fits any); a mismatch of every type is the error. Types of another dimension are not
- * among the traversal's types afterwards, so filters are not checked against their properties.
- */
-/** `data.ef`: the HNSW search breadth (an integer >= 1), or null for the store's default. */
+/** `data.ef`: the HNSW search breadth (an integer >= 1), or null for SearchV's default, max(ef_search, 40·k). */
 function efOf(data: JsonObject): number | null {
   const raw = member(data, "ef");
   return raw === undefined ? null : integerAt(raw, "data.ef", 1);
 }
 
+/**
+ * The top k of each V type whose dimension fits the query, and those types (a type without
+ * vectors fits any); a mismatch of every type is the error. Types of another dimension are not
+ * among the traversal's types afterwards, so filters are not checked against their properties.
+ */
 function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number, ef: number | null): { items: NodeItem[]; fitted: string[] } {
   const items: NodeItem[] = [];
   const fitted: string[] = [];
@@ -158,9 +158,8 @@ export function searchKeyword(env: ToolEnv, body: unknown): JsonValue {
   if (!env.keywordSearch) throw bm25Disabled("search_keyword");
   const data = requiredObject(b, "data", "", ["query", "label", "limit"], "{query, label, limit}");
   const text = requiredString(data, "query", "data", "the words to search for");
-  const labelName = requiredString(data, "label", "data", "a node type name");
-  const view: TypeView =
-    env.schema.get(labelName)?.kind === "vector" ? env.schema.get(labelName)! : env.schema.require(labelName, "node", "data.label");
+  const labelName = requiredString(data, "label", "data", "a node or vector type name");
+  const view: TypeView = env.schema.require(labelName, ["node", "vector"], "data.label");
   const limit = integerAt(requiredMember(data, "limit", "data", "how many results"), fieldPath("data", "limit"), 1);
   const found = env.store.read((db) => db.searchBM25(view.name, text, limit));
   return continueFrom(connection, found, [view.name]);
