@@ -400,6 +400,14 @@ export class TxnQueryContext implements QueryContext {
       const db = direction === "out" ? this.dbs.out : this.dbs.in;
       const otherDirection = direction === "out" ? "in" : "out";
       for (const edgeLabel of adjacencyLabels(db, id, undefined)) {
+        // The open refuses data holding edges of an undeclared type (store/migrate.ts); should
+        // one be met anyway, the DROP is refused with a user error, never an internal one.
+        if (!this.schema.edges.has(edgeLabel)) {
+          throw new StrandError(
+            "SCHEMA_MISMATCH",
+            `cannot drop ${info.kind}::${label} ${id}: it has edges of type ${edgeLabel}, which the schema does not declare; declare E::${edgeLabel} again, or drop those edges with the previous project`,
+          );
+        }
         const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
         for (let i = 0; i < edgeIds.length; i++) {
           if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!) === undefined) continue;

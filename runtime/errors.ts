@@ -50,8 +50,9 @@ const STATUS: Record<ErrorCode, number> = {
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
   BM25_DISABLED: 400,
-  // Opening a store whose records do not fit the project's schema (runtime/store/migrate.ts);
-  // the open is refused, so it never reaches a client.
+  // Opening a store whose records do not fit the project's schema (runtime/store/migrate.ts):
+  // the open is refused. A write that meets stored data of an undeclared type (which that
+  // refusal keeps from happening) is refused with it too.
   SCHEMA_MISMATCH: 409,
   INTERNAL: 500,
 };
