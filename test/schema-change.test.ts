@@ -4,7 +4,7 @@
 // BM25 and vectors kept consistent), or the open is refused naming the type, record, field and
 // value — and then nothing has changed: the previous project still opens the data.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { afterEach, describe, expect, test } from "vitest";
@@ -12,7 +12,8 @@ import { compileProject } from "../compiler/index.js";
 import type { NodeItem } from "../runtime/items.js";
 import type { SchemaDescriptor } from "../runtime/schema.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
-import { SCHEMA_TYPES_KEY } from "../runtime/store/migrate.js";
+import { DB_NAMES } from "../runtime/store/keys.js";
+import { SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY } from "../runtime/store/migrate.js";
 import { call, CLI, REPO_ROOT, startStrand } from "./support/server.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -37,6 +38,20 @@ function newDir(): string {
 const NOTHING_CHANGED = "nothing was changed (the data still opens with the previous project)";
 const DECLARE_VERSIONS =
   "To convert stored records, declare versions: put the schema the data was written with in schema::1 { .. } and the new one in schema::2 { .. }, and add a migration, e.g. MIGRATION schema::1 => schema::2";
+
+/** Every byte the store holds: each LMDB database's entries and the HNSW files (a refused open writes none). */
+function rawContents(dir: string): Record<string, string[]> {
+  const env = open({ path: dir, readOnly: true, maxDbs: DB_NAMES.length + 4 });
+  const out: Record<string, string[]> = {};
+  for (const name of DB_NAMES) {
+    const db = env.openDB<Buffer, Buffer>({ name, keyEncoding: "binary", encoding: "binary" });
+    out[name] = [...db.getRange()].map(({ key, value }) => `${Buffer.from(key).toString("hex")}=${Buffer.from(value).toString("hex")}`);
+  }
+  void env.close();
+  const vectors = join(dir, "vectors");
+  out["vectors/"] = existsSync(vectors) ? readdirSync(vectors).sort().map((f) => `${f}=${readFileSync(join(vectors, f)).toString("hex")}`) : [];
+  return out;
+}
 
 /** Everything stored, to compare before and after a refused open. */
 function snapshot(store: GraphStore, labels: string[]): Record<string, NodeItem[]> {
@@ -180,14 +195,15 @@ describe("an unversioned schema edited without a migration (D2)", () => {
     await refusedAndUntouched(
       dir,
       OLD_G.replace("From: P", "From: Q"),
-      `E::Knows ${e}: its From node ${a} is not a Q, but E::Knows is now declared From: Q; ${NOTHING_CHANGED}`,
+      `E::Knows ${e}: its From node ${a} is of type P, not Q, but E::Knows is now declared From: Q; ${NOTHING_CHANGED}. Drop or re-create those edges with the previous project, or keep From: P`,
       OLD_G,
       ["P", "Doc"],
     );
     await refusedAndUntouched(
       dir,
       OLD_G.replace("V::Doc { title: String }", "V::Doc { title: String, embedding: [F64] }"),
-      `V::Doc ${d}: its vector is stored in 'data', but V::Doc now keeps it in its 'embedding' field; moving a stored vector is not supported: ${NOTHING_CHANGED}`,
+      `V::Doc ${d}: its vector is stored in 'data', but V::Doc now keeps it in its 'embedding' field; moving a stored vector is not supported: ${NOTHING_CHANGED}. ` +
+        "Keep the vector in 'data' (declare no 'embedding' field in V::Doc), or drop the vectors with the previous project and re-add them with the new one",
       OLD_G,
       ["P", "Doc"],
     );
@@ -287,6 +303,173 @@ schema::2 {
         "To convert stored records, keep schema::1 as the data was written, declare the new definition as schema::2, and add a migration, e.g. MIGRATION schema::1 => schema::2 { N::User => _::{ rank: ROUND(rank) } }",
       inPlace,
       ["User", "Tag", "Doc"],
+    );
+  });
+});
+
+describe("a type removed from the schema while records of it are stored (audit 6, H1)", () => {
+  const OLD_T = "N::A { name: String, n: I64 }\nN::B { title: String }\nE::L { From: A, To: B, Properties: { w: F64 } }\nV::Vec { tag: String }";
+  const WITHOUT_L = "N::A { name: String, n: I64 }\nN::B { title: String }\nV::Vec { tag: String }";
+  const LABELS = ["A", "B", "Vec"];
+
+  async function seed(dir: string, vectors = true): Promise<{ a1: string; b: string; e1: string; v: string | null }> {
+    const store = GraphStore.open({ path: dir, schema: schemaOf(OLD_T) });
+    const ids = await store.write((db) => {
+      const a1 = db.addNode("A", { name: "a1", n: 1 }).id;
+      const a2 = db.addNode("A", { name: "a2", n: 2 }).id;
+      const b = db.addNode("B", { title: "b" }).id;
+      const e1 = db.addEdge("L", { w: 1 }, a1, b).id;
+      db.addEdge("L", { w: 2 }, a2, b);
+      const v = vectors ? db.addVector("Vec", [1, 0], { tag: "t" }).id : null;
+      return { a1, b, e1, v };
+    });
+    await store.close(); // saves the HNSW files
+    return ids;
+  }
+
+  /** The open is refused with `message`; not a byte changed; the previous project opens everything. */
+  async function refused(dir: string, newSchema: string, message: string, old = OLD_T): Promise<void> {
+    const before = rawContents(dir);
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf(old) });
+    const data = snapshot(s0, LABELS);
+    const edges = s0.read((db) => db.edgesByLabel("L"));
+    await s0.close();
+    let error: unknown;
+    try {
+      GraphStore.open({ path: dir, schema: schemaOf(newSchema) }).close();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: "SCHEMA_MISMATCH", message });
+    expect(rawContents(dir)).toEqual(before);
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf(old) });
+    expect(snapshot(s1, LABELS)).toEqual(data);
+    expect(s1.read((db) => db.edgesByLabel("L"))).toEqual(edges);
+    await s1.close();
+  }
+
+  test("a node type and its edge type removed: both named, with counts, a sample id and how to delete them", async () => {
+    const dir = newDir();
+    const { b, e1 } = await seed(dir);
+    await refused(
+      dir,
+      "N::A { name: String, n: I64 }\nV::Vec { tag: String }",
+      `the data holds records of types the schema no longer declares: N::B (1 record, e.g. ${b}), E::L (2 records, e.g. ${e1}); stored records are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        "Declare N::B and E::L again, or delete their records first with the previous project (e.g. DROP N<B>, DROP E<L>); a MIGRATION cannot remove a type",
+    );
+  });
+
+  test("an edge type removed while its From and To types stay refuses the open too", async () => {
+    const dir = newDir();
+    const { e1 } = await seed(dir);
+    await refused(
+      dir,
+      WITHOUT_L,
+      `the data holds records of a type the schema no longer declares: E::L (2 records, e.g. ${e1}); stored records are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        "Declare E::L again, or delete its records first with the previous project (e.g. DROP E<L>); a MIGRATION cannot remove a type",
+    );
+  });
+
+  test("a vector type removed refuses the open; its HNSW files are kept and the previous project loads them", async () => {
+    const dir = newDir();
+    const { v } = await seed(dir);
+    await refused(
+      dir,
+      OLD_T.replace("\nV::Vec { tag: String }", ""),
+      `the data holds records of a type the schema no longer declares: V::Vec (1 record, e.g. ${v}); stored records are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        "Declare V::Vec again, or delete its records first with the previous project (e.g. DROP V<Vec>); a MIGRATION cannot remove a type",
+    );
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf(OLD_T) });
+    expect(s1.vectorIndexStatus("Vec").source).toBe("loaded");
+    expect(s1.read((db) => db.searchVectors("Vec", [1, 0], 1).map((x) => x.id))).toEqual([v]);
+    await s1.close();
+  });
+
+  test("a MIGRATION to a version without the type is refused the same way, and the data stays at its version", async () => {
+    const dir = newDir();
+    const V1 = `schema::1 {\n${OLD_T}\n}`;
+    const store = GraphStore.open({ path: dir, schema: schemaOf(V1) });
+    const b = await store.write((db) => db.addNode("B", { title: "b" }).id);
+    await store.close();
+    await refused(
+      dir,
+      `${V1}\nschema::2 {\n${WITHOUT_L.replace("N::B { title: String }\n", "")}\n}\nMIGRATION schema::1 => schema::2 { N::A => _::{} }`,
+      `the data holds records of a type the schema no longer declares: N::B (1 record, e.g. ${b}); stored records are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        "Declare N::B again, or delete its records first with the previous project (e.g. DROP N<B>); a MIGRATION cannot remove a type",
+      V1,
+    );
+  });
+
+  test("types removed after their records were dropped open normally", async () => {
+    const dir = newDir();
+    await seed(dir, false);
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf(OLD_T) });
+    await s0.write((db) => db.drop(db.nodesByLabel("B")));
+    await s0.close();
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf("N::A { name: String, n: I64 }") });
+    expect(s1.read((db) => db.nodesByLabel("A").map((a) => a["name"]))).toEqual(["a1", "a2"]);
+    await s1.close();
+  });
+
+  test("a DROP that meets adjacency of an undeclared edge type is a SCHEMA_MISMATCH, never an internal error", async () => {
+    const dir = newDir();
+    const { a1, e1 } = await seed(dir);
+    // Inconsistent data the open's check cannot see: the edge records are gone, a1's adjacency is not.
+    const env = open({ path: dir });
+    const edgesDb = env.openDB<unknown, (string | number)[]>({ name: "edges", encoding: "msgpack" });
+    for (const key of [...edgesDb.getKeys()]) await edgesDb.remove(key);
+    await env.close();
+    const store = GraphStore.open({ path: dir, schema: schemaOf(WITHOUT_L) });
+    await expect(store.write((db) => db.drop(db.nodesByLabel("A").filter((a) => a.id === a1)))).rejects.toMatchObject({
+      code: "SCHEMA_MISMATCH",
+      message: `cannot drop N::A ${a1}: it has edges of type L, which the schema does not declare; declare E::L again, or drop those edges with the previous project`,
+    });
+    expect(store.read((db) => db.nodesByLabel("A").length)).toBe(2);
+    await store.close();
+    expect(e1).toBeTypeOf("string");
+  });
+});
+
+describe("an unversioned project over data a MIGRATION brought to schema::N (audit 6, M1)", () => {
+  const V1 = "schema::1 { N::User { name: String, age: U32 } }";
+  const V2 = "N::User { name: String, age: U32, tier: U32 DEFAULT 1 }";
+  const NEW = "N::User { name: String, age: String, tier: U32 DEFAULT 1 }";
+
+  test("the advice names schema::N => schema::N+1, and following it opens", async () => {
+    const dir = newDir();
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf(V1) });
+    const id = await s0.write((db) => db.addNode("User", { name: "ann", age: 3 }).id);
+    await s0.close();
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf(`${V1}\nschema::2 { ${V2} }\nMIGRATION schema::1 => schema::2 { N::User => _::{} }`) });
+    await s1.close();
+    const s2 = GraphStore.open({ path: dir, schema: schemaOf(V2) }); // unversioned, equal to schema::2
+    await s2.close();
+    const before = rawContents(dir);
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf(NEW) })).toThrow(
+      `N::User ${id}: 'age' must be a string (String), got 3. The definition of N::User changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ` +
+        "To convert stored records, declare versions: put the schema the data was written with in schema::2 { .. } (the data is at schema::2) and the new one in schema::3 { .. }, " +
+        "and add a migration, e.g. MIGRATION schema::2 => schema::3 { N::User => _::{ age: age AS String } }",
+    );
+    expect(rawContents(dir)).toEqual(before);
+    const s3 = GraphStore.open({ path: dir, schema: schemaOf(`schema::2 { ${V2} }\nschema::3 { ${NEW} }\nMIGRATION schema::2 => schema::3 { N::User => _::{ age: age AS String } }`) });
+    expect(s3.schemaUpdate).toMatchObject({ from: 2, to: 3 });
+    expect(s3.read((db) => db.nodesByLabel("User"))).toEqual([{ id, label: "User", name: "ann", age: "3", tier: 1 }]);
+    await s3.close();
+  });
+
+  test("a removed field gets the same schema::N => schema::N+1 advice", async () => {
+    const dir = newDir();
+    const s0 = GraphStore.open({ path: dir, schema: schemaOf(V1) });
+    const id = await s0.write((db) => db.addNode("User", { name: "ann", age: 3 }).id);
+    await s0.close();
+    const env = open({ path: dir });
+    const meta = env.openDB<unknown, string>({ name: "meta" });
+    expect(meta.get(SCHEMA_VERSION_KEY)).toBe(1);
+    await env.close();
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf("N::User { name: String }") })).toThrow(
+      `N::User ${id}: holds field 'age' (3), which N::User no longer declares; stored values are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        "Declare the field again, or drop or rename it with a migration. To convert stored records, declare versions: put the schema the data was written with in schema::1 { .. } (the data is at schema::1) " +
+        "and the new one in schema::2 { .. }, and add a migration, e.g. MIGRATION schema::1 => schema::2 { N::User => _::{} }: a MIGRATION item drops the fields the new type does not declare, and newName: age renames one",
     );
   });
 });

@@ -9,6 +9,9 @@
 //   records revalidated. A store that holds records but no "schema_types" (written before it
 //   existed) has every type revalidated once.
 //
+// Before either, records of a type the schema no longer declares (node, edge or vector type)
+// refuse the open, with nothing written: they would be unreachable, and nothing is dropped silently.
+//
 // Both happen in ONE write transaction: records are checked against the current definition
 // (fields in declaration order, defaults filled for absent fields), their index / unique /
 // edge-unique entries rebuilt, and the BM25 marker dropped when a text-bearing record changed so
@@ -87,6 +90,8 @@ const same = (a: JsonValue | undefined, b: JsonValue | undefined): boolean => JS
 interface Advice {
   /** the project's current version, or undefined without versions */
   current: number | undefined;
+  /** the version the data is at (meta "schema_version") before this open, if any */
+  stored: number | undefined;
   /** the MIGRATION that leads to `current` when one runs at this open */
   last: MigrationDescriptor | null;
 }
@@ -101,12 +106,13 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
   const migrations = descriptor.migrations ?? [];
   const empty = isEmpty(dbs);
   const outcome: MigrationOutcome = { from: null, to: null, rewritten: {}, revalidated: {} };
+  const storedVersion = dbs.meta.get(SCHEMA_VERSION_KEY) as number | undefined;
 
   // 1. The migration chain from the data's version (checked before anything is written).
   const chain: MigrationDescriptor[] = [];
   let writeVersion = false;
   if (current !== undefined) {
-    let stored = dbs.meta.get(SCHEMA_VERSION_KEY) as number | undefined;
+    let stored = storedVersion;
     if (stored === undefined) {
       stored = empty ? current : Math.min(current, ...migrations.map((m) => m.from));
       writeVersion = true;
@@ -128,6 +134,8 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
   // 2. Types whose definition differs from the one the records were last checked against.
   const definitions = typeDefinitions(descriptor);
   const stored = dbs.meta.get(SCHEMA_TYPES_KEY) as Definitions | undefined;
+  // Records of a type the schema no longer declares would be unreachable: refuse, as for a removed field.
+  if (!empty) checkRemovedTypes(dbs, schema, stored);
   const writeDefinitions = stored === undefined || !same(stored, definitions);
   const migrated = new Map<string, TypeRef>();
   for (const m of chain) for (const item of m.items) migrated.set(`${item.kind}::${item.type}`, { kind: item.kind, type: item.type });
@@ -141,7 +149,7 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
   }
   if (!writeVersion && !writeDefinitions && chain.length === 0 && changed.length === 0) return outcome;
 
-  const advice: Advice = { current, last: chain.length > 0 ? chain[chain.length - 1]! : null };
+  const advice: Advice = { current, stored: storedVersion, last: chain.length > 0 ? chain[chain.length - 1]! : null };
   dbs.env.transactionSync(() => {
     for (const m of chain) {
       for (const item of m.items) {
@@ -153,10 +161,10 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
     let textChanged = false;
     for (const { kind, type } of migrated.values()) {
       const item = chain.flatMap((m) => m.items.filter((i) => i.kind === kind && i.type === type).map((i) => ({ m, i }))).pop()!;
-      if (revalidate(dbs, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i }).textChanged) textChanged = true;
+      if (revalidate(dbs, schema, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i }).textChanged) textChanged = true;
     }
     for (const { kind, type } of changed) {
-      const r = revalidate(dbs, typeInfo(schema, kind, type), { mode: "changed", advice, migration: null, item: null });
+      const r = revalidate(dbs, schema, typeInfo(schema, kind, type), { mode: "changed", advice, migration: null, item: null });
       outcome.revalidated[`${kind}::${type}`] = r.checked;
       if (r.textChanged) textChanged = true;
     }
@@ -166,6 +174,50 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
     if (textChanged) dbs.meta.removeSync(BM25_MARKER_KEY);
   });
   return outcome;
+}
+
+/**
+ * Refuses the open when the data holds records of a node, edge or vector type the schema does not
+ * declare (removed, or renamed): no query could reach them, and a DROP of a node that still has
+ * such edges could not remove them. Nothing is dropped silently. Reads only; runs before any write.
+ */
+function checkRemovedTypes(dbs: StoreDbs, schema: SchemaInfo, stored: Definitions | undefined): void {
+  const removed: { ref: string; drop: string; count: number; sample: string }[] = [];
+  const look = (db: StoreDbs["nodes"] | StoreDbs["edges"], kindOf: (label: string) => ItemKind | null): void => {
+    for (const { label, sample } of storedLabels(db)) {
+      const kind = kindOf(label);
+      if (kind === null) continue;
+      const count = db.getCount(rangeOf(label));
+      removed.push({ ref: `${kind}::${label}`, drop: `DROP ${kind}<${label}>`, count, sample });
+    }
+  };
+  look(dbs.nodes, (label) => {
+    if (schema.nodes.has(label) || schema.vectors.has(label)) return null;
+    return stored?.[`V::${label}`] !== undefined || dbs.vectorTypes.get([label]) !== undefined ? "V" : "N";
+  });
+  look(dbs.edges, (label) => (schema.edges.has(label) ? null : "E"));
+  if (removed.length === 0) return;
+  const one = removed.length === 1;
+  const held = removed.map((r) => `${r.ref} (${r.count} record${r.count === 1 ? "" : "s"}, e.g. ${r.sample})`).join(", ");
+  const names = removed.map((r) => r.ref);
+  const refs = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]!}`;
+  throw new MigrationError(
+    `the data holds records of ${one ? "a type" : "types"} the schema no longer declares: ${held}; stored records are never dropped silently, so ${NOTHING_CHANGED}. ` +
+      `Declare ${refs} again, or delete ${one ? "its" : "their"} records first with the previous project (e.g. ${removed.map((r) => r.drop).join(", ")}); a MIGRATION cannot remove a type`,
+  );
+}
+
+/** The labels of a records db (each with its first id), one seek per label. */
+function* storedLabels(db: StoreDbs["nodes"] | StoreDbs["edges"]): Iterable<{ label: string; sample: string }> {
+  let start: Key | undefined;
+  for (;;) {
+    let first: Key | undefined;
+    for (const key of db.getKeys(start === undefined ? { limit: 1 } : { start, limit: 1 })) first = key as Key;
+    if (first === undefined) return;
+    const label = first[0] as string;
+    yield { label, sample: String(first[1]) };
+    start = [label, MAX_KEY];
+  }
 }
 
 function typeInfo(schema: SchemaInfo, kind: ItemKind, type: string): TypeInfo {
@@ -265,7 +317,7 @@ const NOTHING_CHANGED = "nothing was changed (the data still opens with the prev
  * From/To types, vectors still in place; then rebuilds the type's index, unique and edge-unique
  * entries. Throws MigrationError (aborting the open's transaction) on the first misfit.
  */
-function revalidate(dbs: StoreDbs, info: TypeInfo, r: Revalidation): { checked: number; textChanged: boolean } {
+function revalidate(dbs: StoreDbs, schema: SchemaInfo, info: TypeInfo, r: Revalidation): { checked: number; textChanged: boolean } {
   const { kind, name: type } = info;
   const db = kind === "E" ? dbs.edges : dbs.nodes;
   const ref = `${kind}::${type}`;
@@ -291,8 +343,8 @@ function revalidate(dbs: StoreDbs, info: TypeInfo, r: Revalidation): { checked: 
     if (edge) {
       next["from_node"] = rec["from_node"]!;
       next["to_node"] = rec["to_node"]!;
-      checkEnd(dbs, edge, rec, "From");
-      checkEnd(dbs, edge, rec, "To");
+      checkEnd(dbs, schema, edge, rec, "From");
+      checkEnd(dbs, schema, edge, rec, "To");
     }
     if (vector && !vector.embedding && rec["data"] !== undefined) next["data"] = rec["data"]!;
     for (const field of info.fields) {
@@ -338,11 +390,16 @@ function sameRecord(a: NodeItem, b: NodeItem): boolean {
   return true;
 }
 
-function checkEnd(dbs: StoreDbs, edge: EdgeTypeInfo, rec: NodeItem, end: "From" | "To"): void {
+function checkEnd(dbs: StoreDbs, schema: SchemaInfo, edge: EdgeTypeInfo, rec: NodeItem, end: "From" | "To"): void {
   const label = end === "From" ? edge.from : edge.to;
   const id = rec[end === "From" ? "from_node" : "to_node"] as string;
   if (dbs.nodes.get([label, id]) !== undefined) return;
-  throw new MigrationError(`E::${edge.name} ${rec.id}: its ${end} node ${id} is not a ${label}, but E::${edge.name} is now declared ${end}: ${label}; ${NOTHING_CHANGED}`);
+  // The type the node is of (what E::T was declared with when the edge was stored).
+  const actual = [...schema.labelsOf("N"), ...schema.labelsOf("V")].find((l) => dbs.nodes.get([l, id]) !== undefined);
+  throw new MigrationError(
+    `E::${edge.name} ${rec.id}: its ${end} node ${id} is ${actual !== undefined ? `of type ${actual}, not ${label}` : `not a ${label}`}, but E::${edge.name} is now declared ${end}: ${label}; ${NOTHING_CHANGED}. ` +
+      `Drop or re-create those edges with the previous project${actual !== undefined ? `, or keep ${end}: ${actual}` : ""}`,
+  );
 }
 
 /** The vector must stay where the type keeps it: `data`, or its `embedding` field. */
@@ -350,9 +407,14 @@ function checkVectorPlace(info: VectorTypeInfo, rec: NodeItem, r: Revalidation):
   const has = (v: PropValue | undefined): boolean => Array.isArray(v);
   if (info.embedding ? has(rec[info.embedding.name]) : has(rec["data"])) return;
   const where = info.embedding ? `V::${info.name} now keeps it in its '${info.embedding.name}' field` : `V::${info.name} no longer declares an 'embedding' field, so it would be lost`;
-  const stored = has(rec["data"]) ? "'data'" : "its 'embedding' field";
+  const inData = has(rec["data"]);
+  const stored = inData ? "'data'" : "its 'embedding' field";
   const after = r.migration ? ` after MIGRATION schema::${r.migration.from} => schema::${r.migration.to}` : "";
-  throw new MigrationError(`V::${info.name} ${rec.id}: its vector is stored in ${stored}${after}, but ${where}; moving a stored vector is not supported: ${NOTHING_CHANGED}`);
+  const keep = inData ? `keep the vector in 'data' (declare no 'embedding' field in V::${info.name})` : `keep the 'embedding' field of V::${info.name}`;
+  throw new MigrationError(
+    `V::${info.name} ${rec.id}: its vector is stored in ${stored}${after}, but ${where}; moving a stored vector is not supported: ${NOTHING_CHANGED}. ` +
+      `${keep[0]!.toUpperCase()}${keep.slice(1)}, or drop the vectors with the previous project and re-add them with the new one`,
+  );
 }
 
 function misfit(ref: string, rec: NodeItem, field: string, type: ValueType, value: PropValue, message: string, r: Revalidation): MigrationError {
@@ -402,15 +464,20 @@ function suggestMapping(field: string, type: ValueType, value: PropValue): strin
   return null;
 }
 
-/** How to convert stored records: a migration to write, as fits the project's versions. */
+/**
+ * How to convert stored records: a migration to write, as fits the project's versions and the
+ * data's. The next version is one past the project's current version or, without versions, past
+ * the version the data is at (a store migrated once is at schema::N however the project is written).
+ */
 function convert(ref: string, mapping: string, advice: Advice): string {
   const item = mapping === "" ? `${ref} => _::{}` : `${ref} => _::{ ${mapping} }`;
   if (advice.last !== null) {
     return `List ${ref} in MIGRATION schema::${advice.last.from} => schema::${advice.last.to}, e.g. ${item}`;
   }
-  if (advice.current !== undefined) {
-    const v = advice.current;
-    return `To convert stored records, keep schema::${v} as the data was written, declare the new definition as schema::${v + 1}, and add a migration, e.g. MIGRATION schema::${v} => schema::${v + 1} { ${item} }`;
-  }
-  return `To convert stored records, declare versions: put the schema the data was written with in schema::1 { .. } and the new one in schema::2 { .. }, and add a migration, e.g. MIGRATION schema::1 => schema::2 { ${item} }`;
+  const v = advice.current ?? advice.stored ?? 1;
+  const declare =
+    advice.current !== undefined
+      ? `keep schema::${v} as the data was written, declare the new definition as schema::${v + 1}`
+      : `declare versions: put the schema the data was written with in schema::${v} { .. }${advice.stored !== undefined ? ` (the data is at schema::${v})` : ""} and the new one in schema::${v + 1} { .. }`;
+  return `To convert stored records, ${declare}, and add a migration, e.g. MIGRATION schema::${v} => schema::${v + 1} { ${item} }`;
 }
