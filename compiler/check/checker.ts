@@ -129,6 +129,9 @@ export class Checker {
   private warnUnused(scope: Map<string, Binding>): void {
     for (const [name, b] of scope) {
       if (b.kind !== "var" || b.used || name.startsWith("_")) continue;
+      // After an error the rest of its expression is not checked, so a use there was never seen:
+      // a name the query mentions is not reported as unused then.
+      if (this.failed && this.mentionedNames().has(name)) continue;
       // A write whose result is not needed is the normal way to write; only pure reads are suspicious.
       this.diagnostics.push(
         warning("W002", `variable '${name}' is never used`, b.span, "remove it, use it, or start its name with '_' to keep it"),
@@ -258,6 +261,28 @@ export class Checker {
   requiredHere(name: string, span: A.Span, what: string): Ir {
     this.report("E206", `optional parameter '${name}' cannot be used as ${what}: it may be absent`, span, `declare it as '${name}: ...' (without '?')`);
     return bad();
+  }
+
+  private mentioned: Set<string> | undefined;
+
+  /** Every name the query's body mentions as a variable (`x`, `x::Out<E>`), whether checked or not. */
+  private mentionedNames(): Set<string> {
+    if (this.mentioned !== undefined) return this.mentioned;
+    const names = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (typeof node !== "object" || node === null) return;
+      if (Array.isArray(node)) {
+        for (const child of node) visit(child);
+        return;
+      }
+      const n = node as { kind?: unknown; name?: unknown };
+      if (n.kind === "Ident" && typeof n.name === "string") names.add(n.name);
+      if (n.kind === "Var" && typeof n.name === "object" && n.name !== null) names.add((n.name as { name: string }).name);
+      for (const [key, child] of Object.entries(node)) if (key !== "span") visit(child);
+    };
+    visit(this.query);
+    this.mentioned = names;
+    return names;
   }
 
   report(code: string, message: string, span: A.Span, hint?: string): void {

@@ -342,23 +342,43 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLa
   const t = ir.type;
   if (t.kind === "error") return ir;
   if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, "an id");
+  // `x::ID` of a zero-or-one item names what `x` names: the item's id, or a 404 when it is absent.
+  if (ir.op === "idOf" && ir.absent === undefined && ir.input.type.kind === "items" && ir.input.type.card === "optional") {
+    return checkItemAsId(cx, ir.input, expr, place, expectedLabel);
+  }
   if (t.kind === "value" && t.nullable === true) {
-    cx.report("E206", "this value may be absent, so it cannot name an item", expr.span, "declare the field without '?'");
+    cx.report("E206", "this value may be absent, so it cannot name an item", expr.span, absentValueHint(ir));
     return bad();
   }
   if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
-  // One item, or zero-or-one (a UNIQUE INDEX lookup, ::FIRST): absent, it names nothing (404).
-  if (t.kind === "items" && t.card !== "many") {
-    // An item of any type names an id like an ID parameter does: the runtime checks its type.
-    if (expectedLabel !== undefined && t.label !== expectedLabel && t.label !== ANY_LABEL) {
-      cx.report("E204", `expected a ${expectedLabel}, but this is a ${t.label}`, expr.span);
-      return bad();
-    }
-    if (t.card === "one") return { op: "idOf", input: ir, type: value(ID_VALUE) };
-    return { op: "idOf", input: ir, absent: absentNote(cx, ir, place), type: value(ID_VALUE) };
-  }
+  if (t.kind === "items" && t.card !== "many") return checkItemAsId(cx, ir, expr, place, expectedLabel);
   cx.report("E206", `expected an ID or a single item, found ${describeStatic(t)}`, expr.span, t.kind === "items" ? "add ::FIRST to pick one item" : undefined);
   return bad();
+}
+
+/** Why a value may be absent, and what to do, for the E206 of an id position; undefined when there is nothing to suggest. */
+function absentValueHint(ir: Ir): string | undefined {
+  const from = ir.op === "member" || ir.op === "prop" ? ir.input.type : null;
+  if (from !== null && (from.kind === "items" || from.kind === "object") && from.card === "optional") {
+    return "it is a field of an item that may be absent";
+  }
+  if (from !== null && from.kind === "value" && from.nullable === true) return "it is read from an object that may be absent";
+  if (ir.op === "member") return `declare the field '${ir.name}' without '?'`;
+  if (ir.op === "prop") return `'${ir.name}' has no DEFAULT, so a record may lack it; give it one`;
+  return undefined;
+}
+
+/** One item, or zero-or-one (a UNIQUE INDEX lookup, ::FIRST), naming an id: absent, it names nothing (404). */
+function checkItemAsId(cx: Checker, ir: Ir, expr: A.Expr, place: string, expectedLabel: string | undefined): Ir {
+  const t = ir.type;
+  if (t.kind !== "items") throw new Error("checkItemAsId: not items");
+  // An item of any type names an id like an ID parameter does: the runtime checks its type.
+  if (expectedLabel !== undefined && t.label !== expectedLabel && t.label !== ANY_LABEL) {
+    cx.report("E204", `expected a ${expectedLabel}, but this is a ${t.label}`, expr.span);
+    return bad();
+  }
+  if (t.card === "one") return { op: "idOf", input: ir, type: value(ID_VALUE) };
+  return { op: "idOf", input: ir, absent: absentNote(cx, ir, place), type: value(ID_VALUE) };
 }
 
 /** What a 404 says when `ir` (a zero-or-one item in an id position) is absent. */
