@@ -2,7 +2,7 @@
 // (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
 // where reads see the request's own writes.
 import type { Database, RangeOptions, Transaction } from "lmdb";
-import { bm25Disabled, StrandError } from "./errors.js";
+import { atElement, bm25Disabled, StrandError } from "./errors.js";
 import { uuidv7 } from "./ids.js";
 import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
 import { compareValues, contains, isIn } from "./ops/compare.js";
@@ -12,7 +12,7 @@ import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
 import { rerankMMR, rerankRRF, type MmrDistance } from "./ops/rerank.js";
 import type { EmbeddingLookup } from "./embedding-lookup.js";
-import type { AggregateFn, CompareOp, MathFn, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
+import type { AggregateFn, CompareOp, MathFn, MathSource, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import type { StoreDbs } from "./store/dbs.js";
 import {
@@ -701,6 +701,10 @@ export class TxnQueryContext implements QueryContext {
     throw new StrandError("NOT_FOUND", absentMessage(place, name, lookup, value));
   }
 
+  atElement(error: unknown, path: string): unknown {
+    return atElement(error, path);
+  }
+
   prop(item: GraphItem | null, name: string): PropValue {
     // Own members only: a field name must never resolve to something on Object.prototype.
     return item !== null && hasOwn.call(item, name) ? (item[name] as PropValue) : null;
@@ -718,8 +722,8 @@ export class TxnQueryContext implements QueryContext {
     return isIn(value, list);
   }
 
-  math(fn: MathFn, args: readonly PropValue[]): number {
-    return math(fn, args);
+  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[]): number {
+    return math(fn, args, sources);
   }
 
   aggregate(fn: AggregateFn, values: readonly PropValue[]): number | null {

@@ -84,3 +84,18 @@ export function bm25Disabled(what: string): StrandError {
     `${what} needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it`,
   );
 }
+
+const AT_ELEMENT = new WeakSet<StrandError>();
+
+/**
+ * A StrandError from one iteration of a FOR loop, its message prefixed with the element's path
+ * (`items[1]: UNIQUE INDEX violated ...`), code and status kept. Only once: the innermost loop
+ * names the whole path (`docs[0].chunks[1]`), and the loops around it pass it on unchanged.
+ * Anything else (a bug) is returned as it is.
+ */
+export function atElement(error: unknown, path: string): unknown {
+  if (!(error instanceof StrandError) || AT_ELEMENT.has(error)) return error;
+  const located = new StrandError(error.code, `${path}: ${error.message}`);
+  AT_ELEMENT.add(located);
+  return located;
+}

@@ -8,6 +8,16 @@ export type CompareOp = "EQ" | "NEQ" | "GT" | "GTE" | "LT" | "LTE";
 export type SortDirection = "asc" | "desc";
 
 /** The math functions of `QueryContext.math`: ADD(a, b) ... LOG(x, base), ATAN2(y, x), PI(), E(), MIN(a, b), MAX(a, b). */
+/**
+ * Where a math argument came from, for the message when it is absent: its HelixQL text
+ * (`_::{n}`) and, for a property of one item, that item and its kind letter (N, E, V).
+ */
+export interface MathSource {
+  text: string;
+  item?: GraphItem | null;
+  kind?: "N" | "E" | "V";
+}
+
 export type MathFn =
   | "ADD" | "SUB" | "MUL" | "DIV" | "POW" | "MOD" | "ABS" | "SQRT" | "LN" | "LOG10" | "LOG" | "EXP"
   | "CEIL" | "FLOOR" | "ROUND" | "SIN" | "COS" | "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "PI" | "E"
@@ -152,6 +162,11 @@ export interface QueryContext {
    * lookup itself), `lookup` the text around the looked-up `value` (`N<Person>({name: `, `})`).
    */
   absent(place: string, name: string | null, lookup: readonly [string, string] | null, value?: PropValue): never;
+  /**
+   * What a FOR loop rethrows when an iteration fails: a StrandError with the element's path in
+   * front of its message (`items[1]: ...`), once (errors.ts atElement); anything else unchanged.
+   */
+  atElement(error: unknown, path: string): unknown;
   /** item[name], or null when the item lacks it (or is null). */
   prop(item: GraphItem | null, name: string): PropValue;
   /**
@@ -176,7 +191,7 @@ export interface QueryContext {
    * (null included), DIV or MOD by zero, and a result that is not a finite number (SQRT(-1),
    * LN(0), overflow) are INVALID_VALUE naming the function. ROUND rounds half away from zero.
    */
-  math(fn: MathFn, args: readonly PropValue[]): number;
+  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[]): number;
   /**
    * An aggregate over a list of values: SUM (0 when empty), AVG, MIN, MAX (null when no
    * number), COUNT (every element, like ::COUNT). SUM/AVG/MIN/MAX skip nulls (absent fields);

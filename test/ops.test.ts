@@ -669,7 +669,9 @@ describe("math", () => {
   });
   it("non-numbers are INVALID_VALUE naming the function and the argument", () => {
     expectCode(() => math("ADD", [1, "2"]), "INVALID_VALUE", 'ADD: argument 2 must be a number, got "2"');
-    expectCode(() => math("SQRT", [null]), "INVALID_VALUE", "SQRT: argument 1 must be a number, got null");
+    expectCode(() => math("SQRT", [null]), "INVALID_VALUE", "SQRT: argument 1 is absent (null); it must be a number");
+    expectCode(() => math("ADD", [null, 1], [{ text: "_::{n}", item: { id: "c1", label: "C" }, kind: "N" }, null]), "INVALID_VALUE", "ADD: argument 1 (_::{n}) is absent on N::C c1; it must be a number");
+    expectCode(() => math("ADD", [1, "x"], [null, { text: "u::{n}", item: null }]), "INVALID_VALUE", "ADD: argument 2 (u::{n}) must be a number, got \"x\"");
     expectCode(() => math("MAX", [[1], 2]), "INVALID_VALUE", "MAX: argument 1");
   });
   it("DIV and MOD by zero, and non-finite results, are INVALID_VALUE (JSON carries no NaN or Infinity)", () => {

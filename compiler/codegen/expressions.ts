@@ -213,8 +213,11 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `!${emitExpr(ir.operand, ctx)}`;
     case "exists":
       return `(${emitList(ir.input, ctx)}.length > 0)`;
-    case "math":
-      return `db.math(${q(ir.fn)}, [${ir.args.map((a) => emitExpr(a, ctx)).join(", ")}])`;
+    case "math": {
+      const args = ir.args.map((a) => emitExpr(a, ctx)).join(", ");
+      const sources = ir.args.map((a) => mathSource(a, ctx));
+      return sources.every((s) => s === "null") ? `db.math(${q(ir.fn)}, [${args}])` : `db.math(${q(ir.fn)}, [${args}], [${sources.join(", ")}])`;
+    }
     case "pluck":
       return `${emitExpr(ir.input, ctx)}.map((o) => o${propertyAccess(ir.name).startsWith("[") ? "" : "."}${propertyAccess(ir.name)})`;
     case "aggregate": {
@@ -246,6 +249,20 @@ function emitProp(ir: Ir & { op: "prop" }, ctx: ExpressionContext): string {
   const valueType = ir.type.kind === "value" ? tsTypeOfStatic(ir.type, ctx) : ir.type.kind === "values" ? `${tsTypeOf(ir.type.type)} | null` : "unknown";
   if (t.kind === "items" && t.card === "many") return `${emitList(ir.input, ctx)}.map((v) => db.prop(v, ${q(ir.name)}) as ${valueType})`;
   return `(db.prop(${emitExpr(ir.input, ctx)}, ${q(ir.name)}) as ${valueType})`;
+}
+
+/**
+ * For a math argument that may be absent, the MathSource naming it in the error (`_::{n}` of
+ * item N::C ..): a property of `_` or of a variable holding one item; "null" for anything else.
+ */
+function mathSource(ir: Ir, ctx: ExpressionContext): string {
+  if (ir.op !== "prop" || ir.type.kind !== "value" || ir.type.nullable !== true) return "null";
+  const input = ir.input;
+  const t = input.type;
+  if (t.kind !== "items" || t.card === "many" || (input.op !== "anon" && input.op !== "var")) return "null";
+  const text = `${input.op === "anon" ? "_" : input.name}::{${ir.name}}`;
+  const kind = t.item === "edge" ? "E" : t.item === "vector" ? "V" : "N";
+  return `{ text: ${q(text)}, item: ${emitExpr(input, ctx)}, kind: ${q(kind)} }`;
 }
 
 function emitProject(ir: Ir & { op: "project" }, ctx: ExpressionContext): string {

@@ -13,7 +13,7 @@ import {
 
 type Statement = StatementStructures | WriterFunction | string;
 import { QueryInternalError } from "../diagnostics.js";
-import type { IrStatement, QueryIr } from "../ir.js";
+import type { Ir, IrStatement, QueryIr } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
 import { byCodePoint, emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
 import type { FieldDescriptor, SchemaDescriptor } from "../../runtime/schema.js";
@@ -191,7 +191,24 @@ function queryModule(project: Project, query: QueryIr, options: CodegenOptions, 
   return project.createSourceFile(path, { statements }, { overwrite: true });
 }
 
-function emitStatements(statements: readonly IrStatement[], ctx: ExpressionContext): string[] {
+/**
+ * A FOR loop's element path as the inside of a JS template literal (`items[${$i0}]`,
+ * `docs[${$i0}].chunks[${$i1}]`): each loop variable maps to the path of its element, so a
+ * nested loop over a member of an outer element names the whole path.
+ */
+type LoopPaths = ReadonlyMap<string, string>;
+
+function iterablePath(ir: Ir, paths: LoopPaths): string | null {
+  if (ir.op === "param") return ir.name;
+  if (ir.op === "var") return paths.get(ir.name) ?? ir.name;
+  if (ir.op === "member") {
+    const base = iterablePath(ir.input, paths);
+    return base === null ? null : `${base}.${ir.name}`;
+  }
+  return null;
+}
+
+function emitStatements(statements: readonly IrStatement[], ctx: ExpressionContext, paths: LoopPaths = new Map(), depth = 0): string[] {
   const lines: string[] = [];
   for (const stmt of statements) {
     switch (stmt.kind) {
@@ -209,13 +226,24 @@ function emitStatements(statements: readonly IrStatement[], ctx: ExpressionConte
         break;
       }
       case "for": {
+        // A StrandError from an iteration names its element once (`items[1]: ...`); the innermost
+        // loop's path is the whole path, so outer loops leave it as it is (QueryContext.atElement).
+        const index = `$i${depth}`;
+        const element = `${iterablePath(stmt.iterable, paths) ?? "element "}[\${${index}}]`;
+        const inner = new Map(paths);
+        if (stmt.destructure) for (const n of stmt.names) inner.set(n, `${element}.${n}`);
+        else inner.set(stmt.names[0]!, element);
         const binding = stmt.destructure ? `{ ${stmt.names.map((n) => (localName(n) === n ? n : `${propertyKey(n)}: ${localName(n)}`)).join(", ")} }` : localName(stmt.names[0]!);
-        lines.push(`for (const ${binding} of ${emitExpr(stmt.iterable, ctx)}) {`);
-        const body = emitStatements(stmt.body, ctx);
+        lines.push(`for (const [${index}, ${binding}] of (${emitExpr(stmt.iterable, ctx)}).entries()) {`);
+        const body = emitStatements(stmt.body, ctx, inner, depth + 1);
         for (const name of [...stmt.names, ...boundNames(stmt.body)]) {
           if (countOccurrences(body, localName(name)) === (boundNames(stmt.body).includes(name) ? 1 : 0)) body.push(`void ${localName(name)};`);
         }
-        for (const line of body) lines.push(`  ${line}`);
+        lines.push("  try {");
+        for (const line of body) lines.push(`    ${line}`);
+        lines.push("  } catch ($error) {");
+        lines.push(`    throw db.atElement($error, \`${element}\`);`);
+        lines.push("  }");
         lines.push("}");
         break;
       }

@@ -9,7 +9,8 @@
 //
 // In expected JSON, a string "$x" captures the value found there the first time and must match it
 // at every later use; "$date" matches any ISO 8601 timestamp, "$any" anything, and "$~1.2345"
-// a number equal to 1.2345 within 1e-12 relative (scores computed by a formula).
+// a number equal to 1.2345 within 1e-12 relative (scores computed by a formula). Inside any other
+// expected string, "{$x}" stands for the string captured as "$x" (an id in an error message).
 
 export interface CallStep {
   query: string;
@@ -120,6 +121,10 @@ export function matchJson(expected: unknown, actual: unknown, bindings: Map<stri
     }
     return null;
   }
+  if (typeof expected === "string") expected = expected.replace(/\{(\$[A-Za-z0-9_]+)\}/g, (whole, name: string) => {
+    const bound = bindings.get(name);
+    return typeof bound === "string" ? bound : whole;
+  });
   return JSON.stringify(expected) === JSON.stringify(actual) ? null : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
 }
 
