@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { fsErrorMessage, isFsError } from "../cli/fs-errors.js";
 import { call, CLI, REPO_ROOT, SOCIAL_EXAMPLE, startStrand, tempDir } from "./support/server.js";
 
 interface Run {
@@ -128,6 +129,25 @@ describe("strand CLI", () => {
       stdout: "",
       stderr: "strand: cannot open the data directory outfile: it is a file\n",
     });
+  });
+
+  it("every listed file-system error code reads as one clause naming the path", () => {
+    const fsError = (code: string, syscall: string, path: string): NodeJS.ErrnoException =>
+      Object.assign(new Error(`${code}: ${syscall} '${path}'`), { code, syscall, path });
+    const message = (code: string, syscall: string, path: string): string => {
+      const e = fsError(code, syscall, path);
+      if (!isFsError(e)) throw new Error(`${code} is not recognised`);
+      return fsErrorMessage(e);
+    };
+    const missing = join(work, "no-such", "x");
+    expect(message("EACCES", "mkdir", missing)).toBe(`cannot write to ${missing}: permission denied`);
+    expect(message("EROFS", "open", missing)).toBe(`cannot open ${missing}: the file system is read-only`);
+    expect(message("ENOSPC", "write", missing)).toBe(`cannot write to ${missing}: no space left on the device`);
+    expect(message("ENOENT", "scandir", missing)).toBe(`cannot read ${missing}: no such file or directory`);
+    expect(message("EISDIR", "open", work)).toBe(`cannot open ${work}: it is a directory`);
+    expect(message("EEXIST", "mkdir", work)).toBe(`cannot write to ${work}: it already exists`);
+    expect(isFsError(Object.assign(new Error("x"), { code: "ECONNRESET", syscall: "read", path: "/x" }))).toBe(false);
+    expect(isFsError(new Error("plain"))).toBe(false);
   });
 
   it("serve refuses a project that does not compile", () => {
