@@ -7,10 +7,14 @@
 export const ECHO_LIMIT = 60;
 const ELLIPSIS = "...";
 
-/** `text` itself when it is at most ECHO_LIMIT characters long, else its start and "...". */
-export function echo(text: string): string {
-  if (text.length <= ECHO_LIMIT) return text;
-  let end = ECHO_LIMIT - ELLIPSIS.length;
+/**
+ * `text` itself when it is at most `limit` (default ECHO_LIMIT) characters long, else its start and
+ * "...", `limit` characters in all. Only an embedding provider's own error message gets a longer
+ * limit (runtime/embed/http.ts): it is the explanation of the failure, not an echo of the request.
+ */
+export function echo(text: string, limit = ECHO_LIMIT): string {
+  if (text.length <= limit) return text;
+  let end = limit - ELLIPSIS.length;
   // Never cut a surrogate pair in half.
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;

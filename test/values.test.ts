@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { ScalarName, ValueType } from "../runtime/schema.js";
+import { ECHO_LIMIT, echo } from "../runtime/echo.js";
 import { StrandError } from "../runtime/errors.js";
 import { validateParams } from "../runtime/params.js";
 import type { ParamSpec } from "../runtime/query-module.js";
@@ -265,5 +266,14 @@ describe("describeValue: total and bounded (audit D2)", () => {
     expect(() => validateParams([], { [long]: 1 })).toThrow(`unknown parameter '${"k".repeat(57)}...' (parameters: none)`);
     const t: ValueType = { kind: "object", fields: [{ name: "city", type: sc("String"), optional: false }] };
     expect(err(t, { city: "x", [long]: 1 }, "a")).toBe(`'a' has unknown member '${"k".repeat(57)}...'; expected an object {city}`);
+  });
+});
+
+describe("echo", () => {
+  test("cuts at ECHO_LIMIT characters, ellipsis included, or at a longer limit given", () => {
+    expect(echo("x".repeat(ECHO_LIMIT))).toBe("x".repeat(ECHO_LIMIT));
+    expect(echo("x".repeat(ECHO_LIMIT + 1))).toBe("x".repeat(ECHO_LIMIT - 3) + "...");
+    expect(echo("x".repeat(600), 500)).toBe("x".repeat(497) + "...");
+    expect(echo("x".repeat(500), 500)).toBe("x".repeat(500));
   });
 });
