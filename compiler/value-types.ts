@@ -2,23 +2,11 @@
 // deciding whether a parameter of one type can be stored in a field of another.
 import type { Literal } from "./ast.js";
 import type { JsonValue, ScalarName, ValueType } from "../runtime/schema.js";
-import { fitsF32 } from "../runtime/vector/metric.js";
-import { dateMillis } from "../runtime/values.js";
-
-const INTEGER_RANGES: Partial<Record<ScalarName, [number, number]>> = {
-  I8: [-128, 127],
-  I16: [-32768, 32767],
-  I32: [-2147483648, 2147483647],
-  I64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  U8: [0, 255],
-  U16: [0, 65535],
-  U32: [0, 4294967295],
-  U64: [0, Number.MAX_SAFE_INTEGER],
-  U128: [0, Number.MAX_SAFE_INTEGER],
-};
+import { F32_MAX_TEXT, F64_MAX_TEXT, fitsF32 } from "../runtime/numeric.js";
+import { INT_RANGES, dateMillis } from "../runtime/values.js";
 
 export function isIntegerScalar(name: ScalarName): boolean {
-  return INTEGER_RANGES[name] !== undefined;
+  return INT_RANGES[name] !== undefined;
 }
 
 export function isNumericScalar(name: ScalarName): boolean {
@@ -50,17 +38,25 @@ type NumberLiteral = Literal & { kind: "Number" };
 
 /**
  * Why a number literal cannot be used as written, or null: one beyond the F64 range (it would
- * become ±Infinity, which JSON cannot carry), or an integer (written without `.` or exponent)
- * beyond ±2^53 - 1, which Strand cannot store exactly. The one range check of number literals.
+ * become ±Infinity, which JSON cannot carry), or an integer beyond ±2^53 - 1, which Strand cannot
+ * store exactly. An integer is a literal written without `.` or exponent, or, when `asInteger`
+ * (the literal goes where an integer type is expected), any integral value: 1e20 is no more exact
+ * than 100000000000000000000. The one range check of number literals.
  */
-export function numberLiteralProblem(literal: NumberLiteral): string | null {
-  if (!Number.isFinite(literal.value)) return `${literal.raw} is beyond the F64 range (magnitude at most 1.7976931348623157e308)`;
-  if (!literal.isFloat && !Number.isSafeInteger(literal.value)) return unsafeIntegerLiteral(literal);
+export function numberLiteralProblem(literal: NumberLiteral, asInteger = false): string | null {
+  if (!Number.isFinite(literal.value)) return `${literal.raw} is beyond the F64 range (magnitude at most ${F64_MAX_TEXT})`;
+  if ((asInteger || !literal.isFloat) && !Number.isSafeInteger(literal.value) && Number.isInteger(literal.value)) {
+    return `${literal.raw} is beyond ±${Number.MAX_SAFE_INTEGER}, the largest integer Strand stores exactly`;
+  }
   return null;
 }
 
-function unsafeIntegerLiteral(literal: NumberLiteral): string {
-  return `${literal.raw} is beyond ±${Number.MAX_SAFE_INTEGER}, the largest integer Strand stores exactly`;
+/**
+ * Why a number literal cannot be an F32 value (a field, a parameter, a vector component: the
+ * vector index stores f32), or null. `range` names the range in the message.
+ */
+export function f32LiteralProblem(literal: NumberLiteral, range = "the F32 range"): string | null {
+  return fitsF32(literal.value) ? null : `${literal.raw} is beyond ${range} (magnitude at most ${F32_MAX_TEXT})`;
 }
 
 /** Does a literal written in the source fit a field or parameter type? */
@@ -84,15 +80,13 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
       }
       return { ok: false, message: `expected ${want}, found a string` };
     case "Number": {
-      const problem = numberLiteralProblem(literal);
+      const range = INT_RANGES[type.name];
+      const problem = numberLiteralProblem(literal, range !== undefined);
       if (problem !== null) return { ok: false, message: problem };
-      const range = INTEGER_RANGES[type.name];
       if (range !== undefined) {
         if (!Number.isInteger(literal.value)) return { ok: false, message: `expected an integer (${want}), found ${literal.raw}` };
-        // 1e20 is an integer too: written with an exponent, but no more exact than 100000000000000000000.
-        if (!Number.isSafeInteger(literal.value)) return { ok: false, message: unsafeIntegerLiteral(literal) };
-        if (literal.value < range[0] || literal.value > range[1]) {
-          return { ok: false, message: `${literal.raw} is out of range for ${want} (${range[0]}..${range[1]})` };
+        if (literal.value < range.min || literal.value > range.max) {
+          return { ok: false, message: `${literal.raw} is out of range for ${want} (${range.min}..${range.max})` };
         }
         return { ok: true, value: literal.value };
       }
@@ -103,8 +97,11 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
           ? { ok: false, message: `expected a Date (an RFC 3339 string, YYYY-MM-DD, or integer unix seconds in years 0000-9999), found ${literal.raw}` }
           : { ok: true, value: new Date(time).toISOString() };
       }
-      if (type.name === "F32" && !fitsF32(literal.value)) return { ok: false, message: `${literal.raw} is beyond the F32 range (magnitude at most 3.4028235e38)` };
-      if (type.name === "F32" || type.name === "F64") return { ok: true, value: literal.value };
+      if (type.name === "F32") {
+        const f32 = f32LiteralProblem(literal);
+        return f32 === null ? { ok: true, value: literal.value } : { ok: false, message: f32 };
+      }
+      if (type.name === "F64") return { ok: true, value: literal.value };
       return { ok: false, message: `expected ${want}, found the number ${literal.raw}` };
     }
     case "Boolean":

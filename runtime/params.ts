@@ -5,7 +5,7 @@ import { setMember } from "./items.js";
 import type { ParamSpec } from "./query-module.js";
 import type { JsonValue } from "./schema.js";
 import { checkValue } from "./values.js";
-import { F32_RULE, fitsF32 } from "./vector/metric.js";
+import { vectorComponentProblem } from "./vector/metric.js";
 
 /**
  * Checks `body` (parsed JSON) against `specs` and returns the canonical parameter values.
@@ -38,12 +38,16 @@ export function validateParams(specs: readonly ParamSpec[], body: unknown): Reco
   return out;
 }
 
-/** A parameter used as a vector: each (already finite) number must also fit in F32. */
+/**
+ * A parameter used as a vector (ParamSpec.vector), already checked against its declared type:
+ * each component must also pass the vector-component check. checkVector would refuse it later
+ * too, but only as INVALID_VALUE naming the operation; here the error names the parameter
+ * (`parameter 'v[0]' must fit in F32 ...`), and it comes before anything is written.
+ */
 function checkVectorParam(value: JsonValue, name: string): void {
   if (!Array.isArray(value)) return;
-  value.forEach((x, i) => {
-    if (typeof x === "number" && !fitsF32(x)) {
-      throw new StrandError("INVALID_PARAMETER", `parameter '${name}[${i}]' ${F32_RULE}, got ${String(x)}`);
-    }
-  });
+  for (let i = 0; i < value.length; i++) {
+    const problem = vectorComponentProblem(value[i]);
+    if (problem !== null) throw new StrandError("INVALID_PARAMETER", `parameter '${name}[${i}]' ${problem}`);
+  }
 }

@@ -5,20 +5,24 @@
 import { ECHO_LIMIT, echo } from "./echo.js";
 import { setMember } from "./items.js";
 import type { JsonValue, ScalarName, ValueType } from "./schema.js";
-import { fitsF32 } from "./vector/metric.js";
+import { BEYOND_F64, F32_MAX_TEXT, fitsF32 } from "./numeric.js";
 
 export type CheckResult = { ok: true; value: JsonValue } | { ok: false; message: string };
 
-interface IntRange {
+export interface IntRange {
   min: number;
   max: number;
 }
 
-const INT_RANGES: Partial<Record<ScalarName, IntRange>> = {
+/**
+ * The integer types and the values they accept: the one table, also read by the compiler (literal
+ * checks) and the MCP input schemas. 64/128-bit integers travel as JSON numbers, so only their
+ * exactly representable part, ±Number.MAX_SAFE_INTEGER (2^53 - 1), is accepted.
+ */
+export const INT_RANGES: Readonly<Partial<Record<ScalarName, Readonly<IntRange>>>> = {
   I8: { min: -128, max: 127 },
   I16: { min: -32768, max: 32767 },
   I32: { min: -2147483648, max: 2147483647 },
-  // 64/128-bit integers travel as JSON numbers; only the exactly representable part is accepted.
   I64: { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
   U8: { min: 0, max: 255 },
   U16: { min: 0, max: 65535 },
@@ -53,12 +57,6 @@ export function describeValue(value: unknown): string {
   render(value, out);
   return echo(out.text);
 }
-
-/** How a non-finite number is described: JSON gives one only for a literal beyond the F64 range. */
-const BEYOND_F64 = "a number beyond the F64 range (magnitude above 1.7976931348623157e308)";
-
-/** Integers beyond this magnitude are not all representable; Strand's integer types stop here. */
-const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
 
 interface Rendering {
   text: string;
@@ -120,7 +118,7 @@ export function describeType(type: ValueType): string {
       if (range) return `an integer between ${range.min} and ${range.max} (${type.name})`;
       switch (type.name) {
         case "F32":
-          return "a finite number of magnitude at most 3.4028235e38 (F32)";
+          return `a finite number of magnitude at most ${F32_MAX_TEXT} (F32)`;
         case "F64":
           return "a finite number (F64)";
         case "Boolean":
@@ -218,12 +216,12 @@ function checkScalar(type: ValueType & { kind: "scalar" }, value: unknown, path:
   const name = type.name;
   const range = INT_RANGES[name];
   if (range) {
-    if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) > MAX_EXACT_INTEGER) {
+    if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
       // JSON.parse has already rounded it (1732406400123456789 arrives as ...800): echoing those
       // digits would name a number the client never sent.
       return {
         ok: false,
-        message: `'${path}' must be ${describeType(type)}, got a number beyond ±${MAX_EXACT_INTEGER}, the largest integer Strand stores exactly`,
+        message: `'${path}' must be ${describeType(type)}, got a number beyond ±${Number.MAX_SAFE_INTEGER}, the largest integer Strand stores exactly`,
       };
     }
     if (typeof value !== "number" || !Number.isInteger(value)) return fail(type, value, path);

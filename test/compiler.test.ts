@@ -53,6 +53,29 @@ describe("compileProject", () => {
     ]);
   });
 
+  it("words a number literal's range the same wherever it is checked (numberLiteralProblem, f32LiteralProblem)", () => {
+    const text = [
+      "N::P { n: I64, f: F32 }",
+      "V::Doc { text: String }",
+      "QUERY Q(v: [F64]) =>",
+      "    a <- SearchV<Doc>(v, 99999999999999999999)",
+      "    b <- N<P>::RANGE(0, 1e20)",
+      "    c <- AddN<P>({n: 1e20, f: 1.0})",
+      "    d <- AddN<P>({n: 1, f: 1e39})",
+      "    e <- SearchV<Doc>([1.0, -1e39], 3)",
+      "    RETURN a, b, c, d, e",
+      "",
+    ].join("\n");
+    const result = compileProject([{ file: "n.hx", text }], { checkOnly: true });
+    expect(result.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+      "E205 k must be a non-negative integer, but 99999999999999999999 is beyond ±9007199254740991, the largest integer Strand stores exactly",
+      "E205 RANGE end must be a non-negative integer, found 1e20",
+      "E201 1e20 is beyond ±9007199254740991, the largest integer Strand stores exactly",
+      "E201 1e39 is beyond the F32 range (magnitude at most 3.4028235e38)",
+      "E201 -1e39 is beyond the F32 range of vector components (magnitude at most 3.4028235e38)",
+    ]);
+  });
+
   it("warns (W003) where a search over a type with its own `score` field hides the relevance score", () => {
     const text = [
       "N::Y { score: F64, name: String }",

@@ -132,11 +132,11 @@ describe("openai:<model>", () => {
     const messages: string[] = [];
     for (let k = 0; k < bodies.length; k++) messages.push(await failure(e.embed(["a", "b"])));
     expect(messages).toEqual([
-      `embedding model ${MODEL}: malformed response: data[0].embedding is not a non-empty array of numbers`,
+      `embedding model ${MODEL}: malformed response: data[0].embedding must be an array of numbers`,
       `embedding model ${MODEL}: malformed response: no data array`,
       `embedding model ${MODEL}: malformed response: 1 embeddings for 2 texts`,
       // NaN is sent as null in JSON
-      `embedding model ${MODEL}: malformed response: data[0].embedding is not a non-empty array of numbers`,
+      `embedding model ${MODEL}: malformed response: data[0].embedding[1] must be a finite number, got null`,
       `embedding model ${MODEL}: the response is not JSON: this is not json`,
       `embedding model ${MODEL}: malformed response: data[1].embedding[1] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got -1e+39`,
     ]);
@@ -196,7 +196,7 @@ describe("gemini:<model>", () => {
     const { base } = await serve(() => replies[i++]!);
     const e = embedder(MODEL, { GEMINI_API_KEY: "bad", GEMINI_BASE_URL: base });
     expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: HTTP 400: API key not valid. Please pass a valid API key.`);
-    expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: malformed response: embedding.values is not a non-empty array of numbers`);
+    expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: malformed response: embedding.values must be an array of numbers`);
     expect(await failure(e.embed(["x", "y"]))).toBe(`embedding model ${MODEL}: malformed response: 1 embeddings for 2 texts`);
   });
 
@@ -235,7 +235,7 @@ describe("local", () => {
     const e = embedder("local", { STRAND_LOCAL_EMBED_URL: `${base}/embed`, STRAND_EMBED_TIMEOUT_MS: "150" });
     expect(await failure(e.embed(["x"]))).toBe("embedding model local: HTTP 500: model not loaded");
     expect(await failure(e.embed(["x"]))).toBe("embedding model local: HTTP 503: warming up");
-    expect(await failure(e.embed(["x"]))).toBe("embedding model local: malformed response: embedding is not a non-empty array of numbers");
+    expect(await failure(e.embed(["x"]))).toBe("embedding model local: malformed response: embedding must be an array of numbers");
     expect(await failure(e.embed(["x"]))).toBe("embedding model local: no response within 150 ms");
   });
 });

@@ -170,7 +170,7 @@ describe("search_vector", () => {
     const search = (data: unknown) => tool("search_vector", { connection_id: id, data });
     expect(await search({ k: 1 })).toEqual(err(400, "MISSING_PARAMETER", "missing 'data.vector' (an array of numbers)"));
     expect(await search({ vector: [], k: 1 })).toEqual(err(400, "INVALID_VALUE", "data.vector must not be empty"));
-    expect(await search({ vector: [1, "x"], k: 1 })).toEqual(err(400, "INVALID_VALUE", "data.vector[1] must be a finite number, got string"));
+    expect(await search({ vector: [1, "x"], k: 1 })).toEqual(err(400, "INVALID_VALUE", 'data.vector[1] must be a finite number, got "x"'));
     expect(await search({ vector: [1, 0, 0], k: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.k' must be an integer >= 1, got 0"));
     expect(await search({ vector: [1, 0, 0], k: 1, min_score: "high" })).toEqual(err(400, "INVALID_PARAMETER", `'data.min_score' must be a number, got "high"`));
     expect(await search({ vector: [1, 0, 0], k: 1, ef: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 0"));

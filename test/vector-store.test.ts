@@ -150,7 +150,7 @@ describe("validation", () => {
     expect(await writeError((db) => db.addVector("Doc", ["1"] as unknown as number[], {}))).toEqual({
       code: "INVALID_VALUE",
       status: 400,
-      message: "vector for V::Doc[0] must be a finite number, got string",
+      message: 'vector for V::Doc[0] must be a finite number, got "1"',
     });
     expect(await writeError((db) => db.addVector("Doc", "1,2" as unknown as number[], {}))).toMatchObject({ code: "INVALID_VALUE" });
     await store.write((db) => db.addVector("Doc", [1, 2], {}));

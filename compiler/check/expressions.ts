@@ -4,11 +4,10 @@
 // condition, a number).
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
-import { ANY_LABEL, type AbsentNote, type Ir, type IrProp } from "../ir.js";
-import { assignable, describeValueType, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
+import { ANY_LABEL, ITEM_LETTER, type AbsentNote, type Ir, type IrProp } from "../ir.js";
+import { assignable, describeValueType, f32LiteralProblem, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
 import type { CompareOp } from "../../runtime/query-context.js";
-import { fitsF32 } from "../../runtime/vector/metric.js";
 import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "./functions.js";
 import {
   BOOLEAN_TYPE,
@@ -389,8 +388,7 @@ function absentNote(cx: Checker, ir: Ir, place: string): AbsentNote {
   let lookup: AbsentNote["lookup"] = null;
   // The looked-up value is shown when evaluating it again is free: a parameter, literal or variable.
   if (origin?.op === "byIndex" && (origin.value.op === "param" || origin.value.op === "literal" || origin.value.op === "var")) {
-    const letter = origin.item === "edge" ? "E" : origin.item === "vector" ? "V" : "N";
-    lookup = { before: `${letter}<${origin.label}>({${origin.field}: `, after: "})", value: origin.value };
+    lookup = { before: `${ITEM_LETTER[origin.item]}<${origin.label}>({${origin.field}: `, after: "})", value: origin.value };
   }
   return { place, name, lookup };
 }
@@ -403,12 +401,14 @@ export function checkIntegerArg(cx: Checker, expr: A.Expr, what: string, min = 0
   if (expr.kind === "Literal") {
     const lit = expr.literal;
     const wanted = min === 0 ? "a non-negative integer" : `an integer >= ${min}`;
-    if (lit.kind !== "Number" || !Number.isInteger(lit.value) || lit.value < min || lit.isFloat) {
+    if (lit.kind !== "Number" || lit.isFloat || lit.value < min) {
       cx.report("E205", `${what} must be ${wanted}, found ${lit.kind === "Number" ? lit.raw : lit.kind.toLowerCase()}`, expr.span);
       return bad();
     }
-    if (!Number.isSafeInteger(lit.value)) {
-      cx.report("E205", `${what} must be ${wanted} up to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), found ${lit.raw}`, expr.span);
+    // Written without `.` or exponent, so an integer: only its range is left to check.
+    const problem = numberLiteralProblem(lit, true);
+    if (problem !== null) {
+      cx.report("E205", `${what} must be ${wanted}, but ${problem}`, expr.span);
       return bad();
     }
     return { op: "literal", value: lit.value, type: COUNT_TYPE };
@@ -434,8 +434,9 @@ export function checkVectorArg(cx: Checker, expr: A.Expr, what: string): Ir {
   if (expr.kind === "Array") {
     // The vector index stores f32: a literal component it would turn into ±Infinity is an error.
     for (const e of expr.elements) {
-      if (e.kind === "Literal" && e.literal.kind === "Number" && !fitsF32(e.literal.value)) {
-        cx.report("E201", `${e.literal.raw} is beyond the F32 range of vector components (magnitude at most 3.4028235e38)`, e.span);
+      const problem = e.kind === "Literal" && e.literal.kind === "Number" ? f32LiteralProblem(e.literal, "the F32 range of vector components") : null;
+      if (problem !== null) {
+        cx.report("E201", problem, e.span);
         return bad();
       }
     }

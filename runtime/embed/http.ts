@@ -2,7 +2,8 @@
 // status, a body that is not JSON — becomes StrandError EMBEDDING_FAILED (502) carrying the
 // provider's own message when it sent one.
 import { StrandError } from "../errors.js";
-import { F32_RULE, fitsF32 } from "../vector/metric.js";
+import { echo } from "../echo.js";
+import { vectorProblem } from "../vector/metric.js";
 
 export interface PostOptions {
   /** Names the provider in messages, e.g. "openai:text-embedding-3-small". */
@@ -13,6 +14,11 @@ export interface PostOptions {
   timeoutMs: number;
 }
 
+/**
+ * The longest provider text a message carries. Longer than ECHO_LIMIT: a provider's error message
+ * ("Incorrect API key provided: sk-... You can find your API key at https://...") is the reason
+ * for the failure, and cutting it at 60 characters would drop the useful part.
+ */
 const MAX_MESSAGE = 500;
 
 export function embeddingFailed(model: string, message: string): StrandError {
@@ -61,20 +67,17 @@ function providerMessage(json: unknown): string | undefined {
 }
 
 function clip(text: string): string {
-  const t = text.trim();
-  return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE)}…` : t;
+  return echo(text.trim(), MAX_MESSAGE);
 }
 
 /**
- * A non-empty array of finite numbers within the f32 range (the vector index's element type), or
- * a malformed-response error naming `what` (and the component beyond that range).
+ * A vector (vector/metric.ts vectorProblem: a non-empty array of finite numbers within the f32
+ * range, the vector index's element type), or a malformed-response error naming `what` and the
+ * component at fault.
  */
 export function vectorAt(model: string, value: unknown, what: string): number[] {
-  if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === "number" && Number.isFinite(x))) {
-    throw embeddingFailed(model, `malformed response: ${what} is not a non-empty array of numbers`);
-  }
-  const beyond = value.findIndex((x: number) => !fitsF32(x));
-  if (beyond >= 0) throw embeddingFailed(model, `malformed response: ${what}[${beyond}] ${F32_RULE}, got ${String(value[beyond])}`);
+  const problem = vectorProblem(value);
+  if (problem !== null) throw embeddingFailed(model, `malformed response: ${what}${problem}`);
   return value as number[];
 }
 

@@ -3,7 +3,8 @@
 // tool functions still validate every body themselves (and name the culprit field).
 import * as z from "zod/v4";
 import type { ParamSpec } from "../query-module.js";
-import type { ScalarName, ValueType } from "../schema.js";
+import type { ValueType } from "../schema.js";
+import { INT_RANGES } from "../values.js";
 import { STEP_TOOLS } from "./steps.js";
 import { OPERATORS } from "./typed-compare.js";
 
@@ -128,18 +129,6 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
 
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-const INT_BOUNDS: Partial<Record<ScalarName, [number, number]>> = {
-  I8: [-128, 127],
-  I16: [-32768, 32767],
-  I32: [-2147483648, 2147483647],
-  I64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  U8: [0, 255],
-  U16: [0, 65535],
-  U32: [0, 4294967295],
-  U64: [0, Number.MAX_SAFE_INTEGER],
-  U128: [0, Number.MAX_SAFE_INTEGER],
-};
-
 /** The zod schema of a HelixQL value type (parameters of `#[mcp]` queries). */
 export function valueSchema(type: ValueType): z.ZodType {
   switch (type.kind) {
@@ -151,8 +140,8 @@ export function valueSchema(type: ValueType): z.ZodType {
       return z.strictObject(shape);
     }
     case "scalar": {
-      const bounds = INT_BOUNDS[type.name];
-      if (bounds) return z.number().int().min(bounds[0]).max(bounds[1]).describe(type.name);
+      const range = INT_RANGES[type.name];
+      if (range) return z.number().int().min(range.min).max(range.max).describe(type.name);
       switch (type.name) {
         case "F32":
         case "F64":

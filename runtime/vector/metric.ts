@@ -2,6 +2,8 @@
 // better). Scores are computed in f64 from the stored vectors, whatever produced the candidates,
 // so the exact and the HNSW path report identical numbers for the same vector.
 import { StrandError } from "../errors.js";
+import { F32_RULE, fitsF32 } from "../numeric.js";
+import { describeValue } from "../values.js";
 
 export type Metric = "cosine" | "l2" | "ip";
 export const METRICS: readonly Metric[] = ["cosine", "l2", "ip"];
@@ -45,25 +47,28 @@ export function resolveVectorOptions(given: Partial<VectorOptions> | undefined):
 }
 
 /**
- * The largest magnitude an f32 holds: the HNSW index stores vectors as f32, so a component that
- * rounds beyond it would become ±Infinity there. (Values up to 3.4028235e38 round to it.)
+ * Why component `x` of a vector is rejected ("must ...", after the component's name) or null when
+ * it is fine: the one vector-component check, used for vector parameters (runtime/params.ts),
+ * vectors written or searched (checkVector) and vectors an embedding provider returns.
  */
-export const F32_MAX = 3.4028234663852886e38;
-
-/** True when `x` is a finite number an f32 can hold (it may round, but not to ±Infinity). */
-export function fitsF32(x: number): boolean {
-  return Number.isFinite(Math.fround(x));
+export function vectorComponentProblem(x: unknown): string | null {
+  if (typeof x !== "number" || !Number.isFinite(x)) return `must be a finite number, got ${describeValue(x)}`;
+  if (!fitsF32(x)) return `${F32_RULE}, got ${describeValue(x)}`;
+  return null;
 }
 
-/** What a vector component beyond the f32 range is told, after its name. */
-export const F32_RULE = "must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index)";
-
-/** Why component `x` of a vector is rejected ("must ...") or null when it is fine. */
-export function vectorComponentProblem(x: unknown): string | null {
-  if (typeof x !== "number") return `must be a finite number, got ${x === null ? "null" : typeof x}`;
-  // JSON.parse makes a literal beyond the F64 range (1e400) ±Infinity: say so, not "Infinity".
-  if (!Number.isFinite(x)) return `must be a finite number, got ${Number.isNaN(x) ? "NaN" : "a number beyond the F64 range (magnitude above 1.7976931348623157e308)"}`;
-  if (!fitsF32(x)) return `${F32_RULE}, got ${String(x)}`;
+/**
+ * Why `value` is not a vector — a non-empty array of finite numbers within the f32 range — as the
+ * rest of a message after the vector's name (" must not be empty", "[2] must be a finite number,
+ * got null"), or null when it is one.
+ */
+export function vectorProblem(value: unknown): string | null {
+  if (!Array.isArray(value)) return " must be an array of numbers";
+  if (value.length === 0) return " must not be empty";
+  for (let i = 0; i < value.length; i++) {
+    const problem = vectorComponentProblem(value[i]);
+    if (problem !== null) return `[${i}] ${problem}`;
+  }
   return null;
 }
 
@@ -72,16 +77,9 @@ export function vectorComponentProblem(x: unknown): string | null {
  * plain copy (what is stored as `data`), or throws INVALID_VALUE naming `what` and the component.
  */
 export function checkVector(value: unknown, what: string): number[] {
-  if (!Array.isArray(value)) throw new StrandError("INVALID_VALUE", `${what} must be an array of numbers`);
-  if (value.length === 0) throw new StrandError("INVALID_VALUE", `${what} must not be empty`);
-  const out = new Array<number>(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const x: unknown = value[i];
-    const problem = vectorComponentProblem(x);
-    if (problem !== null) throw new StrandError("INVALID_VALUE", `${what}[${i}] ${problem}`);
-    out[i] = x as number;
-  }
-  return out;
+  const problem = vectorProblem(value);
+  if (problem !== null) throw new StrandError("INVALID_VALUE", `${what}${problem}`);
+  return (value as number[]).slice();
 }
 
 export function dimensionMismatch(label: string, expected: number, got: number): StrandError {
