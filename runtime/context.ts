@@ -765,7 +765,8 @@ export class TxnQueryContext implements QueryContext {
   }
 
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
-    return rerankRRF(lists, k, (item) => this.schema.node(item.label).fieldByName.has("score"));
+    const scoreLabels = this.schema.scoreLabels;
+    return rerankRRF(lists, k, (item) => scoreLabels.has(item.label));
   }
 
   rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: MmrDistance): T[] {

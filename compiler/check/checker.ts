@@ -3,7 +3,7 @@
 // steps.ts, projections.ts) take a Checker and return IR; none of them throws on user input.
 import type * as A from "../ast.js";
 import { closest, error, warning, type Diagnostic } from "../diagnostics.js";
-import { ANY_LABEL, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir.js";
+import { ANY_LABEL, ITEM_LETTER, ITEM_WORD, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir.js";
 import type { CheckedSchema } from "../schema-check.js";
 import { describeValueType } from "../value-types.js";
 import type { FieldDescriptor, ValueType } from "../../runtime/schema.js";
@@ -39,9 +39,6 @@ export function value(type: ValueType, nullable = false): StaticType {
   return nullable ? { kind: "value", type, nullable: true } : { kind: "value", type };
 }
 
-const ITEM_WORD: Record<ItemKind, string> = { node: "node", edge: "edge", vector: "vector" };
-/** The source letter of each kind: `N<T>`, `E<T>`, `V<T>`. */
-export const ITEM_LETTER: Record<ItemKind, "N" | "E" | "V"> = { node: "N", edge: "E", vector: "V" };
 
 export function describeStatic(t: StaticType): string {
   switch (t.kind) {

@@ -4,7 +4,7 @@
 // condition, a number).
 import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
-import { ANY_LABEL, type AbsentNote, type Ir, type IrProp } from "../ir.js";
+import { ANY_LABEL, ITEM_LETTER, type AbsentNote, type Ir, type IrProp } from "../ir.js";
 import { assignable, describeValueType, f32LiteralProblem, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
 import type { ValueType } from "../../runtime/schema.js";
 import type { CompareOp } from "../../runtime/query-context.js";
@@ -388,8 +388,7 @@ function absentNote(cx: Checker, ir: Ir, place: string): AbsentNote {
   let lookup: AbsentNote["lookup"] = null;
   // The looked-up value is shown when evaluating it again is free: a parameter, literal or variable.
   if (origin?.op === "byIndex" && (origin.value.op === "param" || origin.value.op === "literal" || origin.value.op === "var")) {
-    const letter = origin.item === "edge" ? "E" : origin.item === "vector" ? "V" : "N";
-    lookup = { before: `${letter}<${origin.label}>({${origin.field}: `, after: "})", value: origin.value };
+    lookup = { before: `${ITEM_LETTER[origin.item]}<${origin.label}>({${origin.field}: `, after: "})", value: origin.value };
   }
   return { place, name, lookup };
 }

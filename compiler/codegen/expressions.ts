@@ -1,7 +1,7 @@
 // Turns IR expressions into TypeScript expression text over the QueryContext `db`.
 // Items keep their schema type through casts (`as User[]`), so the generated handler's result is
 // checked against its declared result type by `tsc --strict`.
-import { ANY_LABEL, type Ir, type IrProp, type ItemKind, type Lambda, type StaticType } from "../ir.js";
+import { ANY_LABEL, ITEM_LETTER, type Ir, type IrProp, type ItemKind, type Lambda, type StaticType } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
 
 export interface ExpressionContext {
@@ -14,14 +14,6 @@ export interface ExpressionContext {
 }
 
 export type KindLabels = Readonly<Record<ItemKind, readonly string[]>>;
-
-/** Code point order (the store's key order for labels), not UTF-16 or locale order. */
-export function byCodePoint(a: string, b: string): number {
-  const x = [...a].map((c) => c.codePointAt(0)!);
-  const y = [...b].map((c) => c.codePointAt(0)!);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 const RESERVED = new Set(
   (
@@ -81,8 +73,6 @@ export function tsTypeOfStatic(t: StaticType, ctx: ExpressionContext): string {
   }
 }
 
-const KIND_LETTER: Record<ItemKind, "N" | "E" | "V"> = { node: "N", edge: "E", vector: "V" };
-
 export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
   switch (ir.op) {
     case "param":
@@ -112,11 +102,11 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.${method}(${q(ir.label)}, id))`, ir.type, ctx);
     }
     case "allOfKind":
-      return cast(`db.itemsOfKind(${q(KIND_LETTER[ir.item])})`, ir.type, ctx);
+      return cast(`db.itemsOfKind(${q(ITEM_LETTER[ir.item])})`, ir.type, ctx);
     case "anyById":
-      return cast(`db.itemOfKindById(${q(KIND_LETTER[ir.item])}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
+      return cast(`db.itemOfKindById(${q(ITEM_LETTER[ir.item])}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
     case "anyByIds":
-      return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.itemOfKindById(${q(KIND_LETTER[ir.item])}, id))`, ir.type, ctx);
+      return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.itemOfKindById(${q(ITEM_LETTER[ir.item])}, id))`, ir.type, ctx);
     case "byLabel":
       return cast(`db.${ir.item === "edge" ? "edgesByLabel" : ir.item === "vector" ? "vectorsByLabel" : "nodesByLabel"}(${q(ir.label)})`, ir.type, ctx);
     case "byIndex": {

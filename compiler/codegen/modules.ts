@@ -15,7 +15,8 @@ type Statement = StatementStructures | WriterFunction | string;
 import { QueryInternalError } from "../diagnostics.js";
 import type { Ir, IrStatement, QueryIr } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
-import { byCodePoint, emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
+import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
+import { compareStrings } from "../../runtime/ops/compare.js";
 import type { FieldDescriptor, SchemaDescriptor } from "../../runtime/schema.js";
 
 export interface GeneratedFile {
@@ -35,7 +36,8 @@ export function generateModules(schema: SchemaDescriptor, queries: readonly Quer
   const project = new Project({ useInMemoryFileSystem: true, manipulationSettings: { indentationText: IndentationText.TwoSpaces } });
   const files: GeneratedFile[] = [];
   files.push(render(schemaModule(project, schema, options)));
-  const sorted = (types: readonly { name: string }[]): string[] => types.map((t) => t.name).sort(byCodePoint);
+  // Code point order (the store's key order for labels), not UTF-16 or locale order.
+  const sorted = (types: readonly { name: string }[]): string[] => types.map((t) => t.name).sort(compareStrings);
   const labels: KindLabels = { node: sorted(schema.nodes), edge: sorted(schema.edges), vector: sorted(schema.vectors) };
   for (const query of queries) {
     try {

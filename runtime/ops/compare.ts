@@ -67,7 +67,10 @@ function codePointRank(unit: number): number {
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
-/** Strings by Unicode code point (JS relational operators compare UTF-16 code units instead). */
+/**
+ * Strings by Unicode code point (JS relational operators compare UTF-16 code units instead),
+ * without allocating: the one code point comparator (label order in SchemaInfo and codegen too).
+ */
 export function compareStrings(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 // Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
 import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, ValueType, VectorTypeDescriptor } from "../schema.js";
+import { compareStrings } from "../ops/compare.js";
 import { checkValue } from "../values.js";
 import type { ItemKind } from "./keys.js";
 
@@ -86,17 +87,6 @@ function buildVector(v: VectorTypeDescriptor): VectorTypeInfo {
   return { ...info, embedding: isVector ? field! : null };
 }
 
-/** Code point order, which is the order of the labels' UTF-8 key bytes. */
-function byCodePoint(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
-
 export class SchemaInfo {
   readonly nodes: ReadonlyMap<string, TypeInfo>;
   readonly edges: ReadonlyMap<string, EdgeTypeInfo>;
@@ -106,9 +96,18 @@ export class SchemaInfo {
     this.nodes = new Map(descriptor.nodes.map((n) => [n.name, buildType("N", n.name, n.fields)]));
     this.edges = new Map(descriptor.edges.map((e) => [e.name, buildEdge(e)]));
     this.vectors = new Map((descriptor.vectors ?? []).map((v) => [v.name, buildVector(v)]));
-    const sorted = (names: Iterable<string>): string[] => [...names].sort(byCodePoint);
+    // Code point order is the order of the labels' UTF-8 key bytes.
+    const sorted = (names: Iterable<string>): string[] => [...names].sort(compareStrings);
     this.sortedLabels = { N: sorted(this.nodes.keys()), E: sorted(this.edges.keys()), V: sorted(this.vectors.keys()) };
+    const scored = [...this.nodes.values(), ...this.vectors.values()].filter((t) => t.fieldByName.has("score"));
+    this.scoreLabels = new Set(scored.map((t) => t.name));
   }
+
+  /**
+   * The node and vector types that declare a `score` field of their own: RerankRRF leaves such
+   * an item's score as stored (runtime/ops/rerank.ts).
+   */
+  readonly scoreLabels: ReadonlySet<string>;
 
   /** The type names of a kind in code point order (the key order of their records). */
   labelsOf(kind: ItemKind): readonly string[] {
