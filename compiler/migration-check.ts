@@ -69,7 +69,16 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
     return null;
   }
   const fields: MigrationFieldDescriptor[] = [];
+  // A V type's vector (`data`, or its `embedding: [F64]` field) is in the HNSW index too: a
+  // migration that rewrote it would desync the index.
+  const vectorMember = item.itemKind === "V" ? vectorMemberOf(target) : null;
   for (const m of item.mappings) {
+    if (item.itemKind === "V" && (m.field.name === "data" || m.field.name === vectorMember)) {
+      diagnostics.push(
+        error("E314", `'${m.field.name}' holds the vector of ${target.name}: vectors cannot be changed by a migration`, m.field.span, "leave it unmapped, and re-add the vectors (drop them and add them again) to change them"),
+      );
+      continue;
+    }
     const field = target.fields.find((f) => f.name === m.field.name);
     if (field === undefined) {
       const guess = closest(m.field.name, target.fields.map((f) => f.name));
@@ -117,7 +126,14 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
     }
     fields.push({ name: field.name, source: { kind: "field", name: ref.name, fn }, cast });
   }
-  return { kind: item.itemKind, type: target.name, fields };
+  return { kind: item.itemKind, type: target.name, fields, declared: target.fields.map((f) => f.name) };
+}
+
+/** The field that holds a V type's vector (`embedding: [F64]` or `[F32]`), or null: it is `data`. */
+function vectorMemberOf(t: TypeDesc): string | null {
+  const f = t.fields.find((x) => x.name === "embedding");
+  const ty = f?.type;
+  return ty?.kind === "array" && ty.element.kind === "scalar" && (ty.element.name === "F64" || ty.element.name === "F32") ? "embedding" : null;
 }
 
 const ROUNDING: ReadonlySet<string> = new Set<MigrationFn>(["ROUND", "FLOOR", "CEIL"]);

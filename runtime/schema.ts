@@ -81,6 +81,12 @@ export interface MigrationItemDescriptor {
   type: string;
   /** the fields the mapping names; other fields of the new type keep the old field of that name */
   fields: MigrationFieldDescriptor[];
+  /**
+   * The field names the type declares in the migration's target version: the item drops every
+   * other field (a later version's definition never drops fields). Absent in descriptors compiled
+   * before it existed: then only an item of the migration to the current version drops fields.
+   */
+  declared?: string[];
 }
 
 /** The rounding functions a mapping may apply to a field: `price: ROUND(price)`. */

@@ -66,8 +66,9 @@ describe("compiling versions and migrations", () => {
               { name: "age", source: { kind: "field", name: "age" }, cast: { kind: "scalar", name: "U32" } },
               { name: "city", source: { kind: "field", name: "city" }, cast: null },
             ],
+            declared: ["fullName", "age", "city", "active"],
           },
-          { kind: "E", type: "Knows", fields: [{ name: "since", source: { kind: "field", name: "since" }, cast: { kind: "scalar", name: "I64" } }] },
+          { kind: "E", type: "Knows", fields: [{ name: "since", source: { kind: "field", name: "since" }, cast: { kind: "scalar", name: "I64" } }], declared: ["since"] },
         ],
       },
     ]);

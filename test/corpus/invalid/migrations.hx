@@ -67,3 +67,15 @@ schema::3 {
     N::Tag { slug: String }
 //     ^ E102
 }
+
+// case: a migration that rewrites a vector (its embedding field): the HNSW index holds it
+schema::3 { V::Doc { title: String, embedding: [F64] } }
+schema::4 { V::Doc { title: String, embedding: [F64] } }
+MIGRATION schema::3 => schema::4 { V::Doc => _::{ embedding: embedding } }
+//                                                ^ E314
+
+// case: a migration that rewrites a vector kept in data
+schema::3 { V::Doc { title: String } }
+schema::4 { V::Doc { title: String } }
+MIGRATION schema::3 => schema::4 { V::Doc => _::{ data: title } }
+//                                                ^ E314
