@@ -722,8 +722,8 @@ export class TxnQueryContext implements QueryContext {
     return isIn(value, list);
   }
 
-  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[]): number {
-    return math(fn, args, sources);
+  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number {
+    return math(fn, args, sources, item0, item1);
   }
 
   aggregate(fn: AggregateFn, values: readonly PropValue[]): number | null {

@@ -10,12 +10,12 @@ export type SortDirection = "asc" | "desc";
 /** The math functions of `QueryContext.math`: ADD(a, b) ... LOG(x, base), ATAN2(y, x), PI(), E(), MIN(a, b), MAX(a, b). */
 /**
  * Where a math argument came from, for the message when it is absent: its HelixQL text
- * (`_::{n}`) and, for a property of one item, that item and its kind letter (N, E, V).
+ * (`_::{n}`) and, for a property of one item, that item's kind letter (N, E, V). Static, so
+ * generated code hoists it to a module constant; the item itself is passed to `math` apart.
  */
 export interface MathSource {
-  text: string;
-  item?: GraphItem | null;
-  kind?: "N" | "E" | "V";
+  readonly text: string;
+  readonly kind?: "N" | "E" | "V";
 }
 
 export type MathFn =
@@ -190,8 +190,10 @@ export interface QueryContext {
    * A math function of numbers (ops/math.ts; arity as MATH_ARITY there). A non-number argument
    * (null included), DIV or MOD by zero, and a result that is not a finite number (SQRT(-1),
    * LN(0), overflow) are INVALID_VALUE naming the function. ROUND rounds half away from zero.
+   * `sources` (a module constant) and `item0`/`item1` (the item argument 1/2 was read from) only
+   * serve the message for an absent argument; passing them allocates nothing per call.
    */
-  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[]): number;
+  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number;
   /**
    * An aggregate over a list of values: SUM (0 when empty), AVG, MIN, MAX (null when no
    * number), COUNT (every element, like ::COUNT). SUM/AVG/MIN/MAX skip nulls (absent fields);

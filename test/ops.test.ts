@@ -670,8 +670,10 @@ describe("math", () => {
   it("non-numbers are INVALID_VALUE naming the function and the argument", () => {
     expectCode(() => math("ADD", [1, "2"]), "INVALID_VALUE", 'ADD: argument 2 must be a number, got "2"');
     expectCode(() => math("SQRT", [null]), "INVALID_VALUE", "SQRT: argument 1 is absent (null); it must be a number");
-    expectCode(() => math("ADD", [null, 1], [{ text: "_::{n}", item: { id: "c1", label: "C" }, kind: "N" }, null]), "INVALID_VALUE", "ADD: argument 1 (_::{n}) is absent on N::C c1; it must be a number");
-    expectCode(() => math("ADD", [1, "x"], [null, { text: "u::{n}", item: null }]), "INVALID_VALUE", "ADD: argument 2 (u::{n}) must be a number, got \"x\"");
+    expectCode(() => math("ADD", [null, 1], [{ text: "_::{n}", kind: "N" }, null], { id: "c1", label: "C" }), "INVALID_VALUE", "ADD: argument 1 (_::{n}) is absent on N::C c1; it must be a number");
+    expectCode(() => math("ADD", [1, "x"], [null, { text: "u::{n}" }], null, null), "INVALID_VALUE", "ADD: argument 2 (u::{n}) must be a number, got \"x\"");
+    // The item of argument 2 is the fifth parameter; the sources stay static (a module constant).
+    expectCode(() => math("SUB", [1, null], [null, { text: "e::{w}", kind: "E" }], null, { id: "e1", label: "Knows" }), "INVALID_VALUE", "SUB: argument 2 (e::{w}) is absent on E::Knows e1; it must be a number");
     expectCode(() => math("MAX", [[1], 2]), "INVALID_VALUE", "MAX: argument 1");
   });
   it("DIV and MOD by zero, and non-finite results, are INVALID_VALUE (JSON carries no NaN or Infinity)", () => {

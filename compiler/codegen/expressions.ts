@@ -11,6 +11,11 @@ export interface ExpressionContext {
   usedTypes: Set<string>;
   /** the type names of each kind in code point order: what items of ANY_LABEL may be */
   labels: KindLabels;
+  /**
+   * Module-level constants the emitted code refers to, by their initializer text: the static
+   * sources of math calls (`const $math0 = [..] as const;`), emitted once before `run`.
+   */
+  constants: Map<string, string>;
 }
 
 export type KindLabels = Readonly<Record<ItemKind, readonly string[]>>;
@@ -205,8 +210,19 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `(${emitList(ir.input, ctx)}.length > 0)`;
     case "math": {
       const args = ir.args.map((a) => emitExpr(a, ctx)).join(", ");
-      const sources = ir.args.map((a) => mathSource(a, ctx));
-      return sources.every((s) => s === "null") ? `db.math(${q(ir.fn)}, [${args}])` : `db.math(${q(ir.fn)}, [${args}], [${sources.join(", ")}])`;
+      const sources = ir.args.map((a) => mathSource(a));
+      if (sources.every((s) => s === null)) return `db.math(${q(ir.fn)}, [${args}])`;
+      // The static part of the sources is one module constant per distinct text; only the items
+      // (what the message names when an argument is absent) are passed per call.
+      const init = `[${sources.map((s) => (s === null ? "null" : `{ text: ${q(s.text)}, kind: ${q(s.kind)} }`)).join(", ")}] as const`;
+      let name = ctx.constants.get(init);
+      if (name === undefined) {
+        name = `$math${ctx.constants.size}`;
+        ctx.constants.set(init, name);
+      }
+      const items = sources.map((s) => (s === null ? "null" : emitExpr(s.item, ctx)));
+      while (items.at(-1) === "null") items.pop();
+      return `db.math(${q(ir.fn)}, [${args}], ${name}${items.map((i) => `, ${i}`).join("")})`;
     }
     case "pluck":
       return `${emitExpr(ir.input, ctx)}.map((o) => o${propertyAccess(ir.name).startsWith("[") ? "" : "."}${propertyAccess(ir.name)})`;
@@ -242,17 +258,16 @@ function emitProp(ir: Ir & { op: "prop" }, ctx: ExpressionContext): string {
 }
 
 /**
- * For a math argument that may be absent, the MathSource naming it in the error (`_::{n}` of
- * item N::C ..): a property of `_` or of a variable holding one item; "null" for anything else.
+ * For a math argument that may be absent, where the error says it came from (`_::{n}` of item
+ * N::C ..): a property of `_` or of a variable holding one item, whose expression is free to
+ * evaluate again (the item); null for anything else.
  */
-function mathSource(ir: Ir, ctx: ExpressionContext): string {
-  if (ir.op !== "prop" || ir.type.kind !== "value" || ir.type.nullable !== true) return "null";
+function mathSource(ir: Ir): { text: string; kind: "N" | "E" | "V"; item: Ir } | null {
+  if (ir.op !== "prop" || ir.type.kind !== "value" || ir.type.nullable !== true) return null;
   const input = ir.input;
   const t = input.type;
-  if (t.kind !== "items" || t.card === "many" || (input.op !== "anon" && input.op !== "var")) return "null";
-  const text = `${input.op === "anon" ? "_" : input.name}::{${ir.name}}`;
-  const kind = t.item === "edge" ? "E" : t.item === "vector" ? "V" : "N";
-  return `{ text: ${q(text)}, item: ${emitExpr(input, ctx)}, kind: ${q(kind)} }`;
+  if (t.kind !== "items" || t.card === "many" || (input.op !== "anon" && input.op !== "var")) return null;
+  return { text: `${input.op === "anon" ? "_" : input.name}::{${ir.name}}`, kind: ITEM_LETTER[t.item], item: input };
 }
 
 function emitProject(ir: Ir & { op: "project" }, ctx: ExpressionContext): string {

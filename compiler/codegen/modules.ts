@@ -113,7 +113,7 @@ function recordType(base: string, label: string, fields: readonly FieldDescripto
 function queryModule(project: Project, query: QueryIr, options: CodegenOptions, labels: KindLabels): SourceFile {
   const statements: Statement[] = [];
   const path = `/queries/${query.name}.ts`;
-  const ctx: ExpressionContext = { usesList: false, usedTypes: new Set(), labels };
+  const ctx: ExpressionContext = { usesList: false, usedTypes: new Set(), labels, constants: new Map() };
   const paramsType = `${query.name}Params`;
   const resultType = `${query.name}Result`;
 
@@ -167,6 +167,11 @@ function queryModule(project: Project, query: QueryIr, options: CodegenOptions, 
       docs: ["Zero or one item as a list."],
       statements: "return item === null ? [] : [item];",
     });
+  }
+
+  if (ctx.constants.size > 0) {
+    const lines = [...ctx.constants].map(([init, name]) => `const ${name} = ${init};`);
+    statements.push(["// Where math arguments come from, for the message when one is absent (QueryContext.math).", ...lines].join("\n"));
   }
 
   const run: WriterFunction = (writer) => {
@@ -236,7 +241,10 @@ function emitStatements(statements: readonly IrStatement[], ctx: ExpressionConte
         if (stmt.destructure) for (const n of stmt.names) inner.set(n, `${element}.${n}`);
         else inner.set(stmt.names[0]!, element);
         const binding = stmt.destructure ? `{ ${stmt.names.map((n) => (localName(n) === n ? n : `${propertyKey(n)}: ${localName(n)}`)).join(", ")} }` : localName(stmt.names[0]!);
-        lines.push(`for (const [${index}, ${binding}] of (${emitExpr(stmt.iterable, ctx)}).entries()) {`);
+        // An indexed loop: no iterator or [index, element] pair per iteration on the bulk-write path.
+        const array = `$a${depth}`;
+        lines.push(`for (let ${index} = 0, ${array} = ${emitExpr(stmt.iterable, ctx)}; ${index} < ${array}.length; ${index}++) {`);
+        lines.push(`  const ${binding} = ${array}[${index}];`);
         const body = emitStatements(stmt.body, ctx, inner, depth + 1);
         for (const name of [...stmt.names, ...boundNames(stmt.body)]) {
           if (countOccurrences(body, localName(name)) === (boundNames(stmt.body).includes(name) ? 1 : 0)) body.push(`void ${localName(name)};`);

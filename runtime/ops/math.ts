@@ -2,7 +2,7 @@
 // which has no NaN or Infinity, so any non-finite result is an INVALID_VALUE naming the
 // function instead of a silent null.
 import { StrandError } from "../errors.js";
-import type { PropValue } from "../items.js";
+import type { GraphItem, PropValue } from "../items.js";
 import type { AggregateFn, MathFn, MathSource } from "../query-context.js";
 import { describeValue } from "../values.js";
 
@@ -70,24 +70,23 @@ function apply(fn: MathFn, a: number, b: number): number {
  * A math argument that is not a number. An absent one (null: a field the record lacks) says so,
  * naming the argument's source and the item when known: `ADD: argument 1 (_::{n}) is absent on N::C <id>`.
  */
-function notANumber(fn: MathFn, i: number, arg: PropValue, source: MathSource | null): StrandError {
+function notANumber(fn: MathFn, i: number, arg: PropValue, source: MathSource | null, item: GraphItem | null): StrandError {
   const which = `${fn}: argument ${i + 1}${source === null ? "" : ` (${source.text})`}`;
   if (arg !== null) return invalid(`${which} must be a number, got ${describeValue(arg)}`);
-  const item = source?.item;
-  if (item === undefined || item === null) return invalid(`${which} is absent (null); it must be a number`);
-  return invalid(`${which} is absent on ${source!.kind ?? "N"}::${item.label} ${item.id}; it must be a number`);
+  if (item === null) return invalid(`${which} is absent (null); it must be a number`);
+  return invalid(`${which} is absent on ${source?.kind ?? "N"}::${item.label} ${item.id}; it must be a number`);
 }
 
 /**
  * `fn` applied to `args` (see QueryContext.math). Each argument must be a number; the wrong
  * number of arguments is a bug in generated code (a plain Error, not a user error).
  */
-export function math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[]): number {
+export function math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number {
   const arity = MATH_ARITY[fn];
   if (arity === undefined) throw new Error(`unknown math function '${String(fn)}'`);
   if (args.length !== arity) throw new Error(`${fn} takes ${arity} arguments, got ${args.length}`);
   for (let i = 0; i < args.length; i++) {
-    if (typeof args[i] !== "number") throw notANumber(fn, i, args[i]!, sources?.[i] ?? null);
+    if (typeof args[i] !== "number") throw notANumber(fn, i, args[i]!, sources?.[i] ?? null, (i === 0 ? item0 : item1) ?? null);
   }
   const a = args[0] as number;
   const b = args[1] as number;
