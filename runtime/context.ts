@@ -3,6 +3,7 @@
 // where reads see the request's own writes.
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import { atElement, bm25Disabled, StrandError } from "./errors.js";
+import { echo } from "./echo.js";
 import { uuidv7 } from "./ids.js";
 import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
 import { compareValues, contains, isIn } from "./ops/compare.js";
@@ -26,6 +27,7 @@ import {
 } from "./store/adjacency.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./store/indexes.js";
 import { MAX_KEY, uniqueKey, type ItemKind, type Key } from "./store/keys.js";
+import { removedTypesMessage } from "./store/removed-types.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
@@ -405,7 +407,8 @@ export class TxnQueryContext implements QueryContext {
         if (!this.schema.edges.has(edgeLabel)) {
           throw new StrandError(
             "SCHEMA_MISMATCH",
-            `cannot drop ${info.kind}::${label} ${id}: it has edges of type ${edgeLabel}, which the schema does not declare; declare E::${edgeLabel} again, or drop those edges with the previous project`,
+            `cannot drop ${info.kind}::${echo(label)} ${echo(id)}: it has edges of type ${echo(edgeLabel)}; ` +
+              removedTypesMessage([{ ref: `E::${edgeLabel}`, drop: `DROP E<${edgeLabel}>` }], "nothing was dropped"),
           );
         }
         const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));

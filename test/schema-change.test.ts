@@ -422,7 +422,9 @@ describe("a type removed from the schema while records of it are stored (audit 6
     const store = GraphStore.open({ path: dir, schema: schemaOf(WITHOUT_L) });
     await expect(store.write((db) => db.drop(db.nodesByLabel("A").filter((a) => a.id === a1)))).rejects.toMatchObject({
       code: "SCHEMA_MISMATCH",
-      message: `cannot drop N::A ${a1}: it has edges of type L, which the schema does not declare; declare E::L again, or drop those edges with the previous project`,
+      message:
+        `cannot drop N::A ${a1}: it has edges of type L; the data holds records of a type the schema no longer declares: E::L; nothing was dropped. ` +
+        "Declare E::L again, or delete its records first with the previous project (e.g. DROP E<L>); a MIGRATION cannot remove a type",
     });
     expect(store.read((db) => db.nodesByLabel("A").length)).toBe(2);
     await store.close();
@@ -514,4 +516,124 @@ describe("strand serve restarted with an edited project (D2, process level)", ()
     expect(await call(server, "ByTier", { t: 5 })).toEqual({ status: 200, body: { u: withTier } });
     expect(await server.stop()).toBe(0);
   }, 60_000);
+});
+
+describe("a chain of migrations drops a field only in the step whose item drops it (review of migrate.ts)", () => {
+  const S1 = "schema::1 { N::User { name: String, email: String, nick: String } }";
+  const S2 = "schema::2 { N::User { name: String, email: String, age: I64 DEFAULT 7 } }";
+  const S3 = 'schema::3 { N::User { name: String, age: I64 DEFAULT 7, nick: String DEFAULT "none" } }';
+  const M12 = "MIGRATION schema::1 => schema::2 { N::User => _::{ name: name } }";
+  const project = (m23: string): string => `${S1}\n${S2}\n${S3}\n${M12}\nMIGRATION schema::2 => schema::3 { ${m23} }`;
+
+  async function seedV1(dir: string): Promise<string[]> {
+    const store = GraphStore.open({ path: dir, schema: schemaOf(S1) });
+    const ids = await store.write((db) => [db.addNode("User", { name: "ann", email: "a@x", nick: "an" }).id, db.addNode("User", { name: "bo", email: "b@x", nick: "b" }).id]);
+    await store.close();
+    return ids;
+  }
+
+  test("an item in 1=>2 and schema::3 dropping a field with no item in 2=>3 refuses the open; nothing is written", async () => {
+    const dir = newDir();
+    const [a] = await seedV1(dir);
+    const before = rawContents(dir);
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf(project("")) })).toThrow(
+      `N::User ${a}: holds field 'email' ("a@x"), which N::User no longer declares; stored values are never dropped silently, so ${NOTHING_CHANGED}. ` +
+        "Declare the field again, or drop or rename it with a migration. List N::User in MIGRATION schema::2 => schema::3, e.g. N::User => _::{}: " +
+        "a MIGRATION item drops the fields the new type does not declare, and newName: email renames one",
+    );
+    expect(rawContents(dir)).toEqual(before);
+    const old = GraphStore.open({ path: dir, schema: schemaOf(S1) });
+    expect(old.read((db) => db.nodesByLabel("User").map((u) => u["email"]))).toEqual(["a@x", "b@x"]);
+    await old.close();
+  });
+
+  test("with N::User => _::{} in 2=>3 the field is dropped; a field dropped by 1=>2 stays dropped though schema::3 declares it again", async () => {
+    const dir = newDir();
+    const [a, b] = await seedV1(dir);
+    const store = GraphStore.open({ path: dir, schema: schemaOf(project("N::User => _::{}")) });
+    expect(store.schemaUpdate).toMatchObject({ from: 1, to: 3, rewritten: { "N::User": 4 } });
+    // `nick` was dropped by 1=>2 (schema::2 has none), so schema::3's nick takes its DEFAULT.
+    expect(store.read((db) => db.nodesByLabel("User"))).toEqual([
+      { id: a, label: "User", name: "ann", age: 7, nick: "none" },
+      { id: b, label: "User", name: "bo", age: 7, nick: "none" },
+    ]);
+    await store.close();
+  });
+
+  test("a MIGRATION item for a type a later version removed opens when the type has no records", async () => {
+    const dir = newDir();
+    const T1 = "schema::1 { N::User { name: String } N::Old { x: String } }";
+    const store = GraphStore.open({ path: dir, schema: schemaOf(T1) });
+    await store.write((db) => db.addNode("User", { name: "ann" }));
+    await store.close();
+    const p = `${T1}\nschema::2 { N::User { name: String } N::Old { y: String } }\nschema::3 { N::User { name: String } }\n` +
+      "MIGRATION schema::1 => schema::2 { N::Old => _::{ y: x } }\nMIGRATION schema::2 => schema::3 { }";
+    const s3 = GraphStore.open({ path: dir, schema: schemaOf(p) });
+    expect(s3.schemaUpdate).toMatchObject({ from: 1, to: 3, rewritten: { "N::Old": 0 } });
+    await s3.close();
+  });
+});
+
+describe("a MIGRATION never changes a stored vector (the HNSW index holds it)", () => {
+  const V1 = "schema::1 { V::Doc { title: String, embedding: [F64] } }";
+  const V2 = `${V1}\nschema::2 { V::Doc { title: String, embedding: [F64] } }\nMIGRATION schema::1 => schema::2 { V::Doc => _::{ title: title } }`;
+
+  test("the compiler refuses a mapping of the vector (E314)", () => {
+    const r = compileProject([{ file: "s.hx", text: V2.replace("title: title", "embedding: embedding") }], { checkOnly: true });
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.message])).toEqual([["E314", "'embedding' holds the vector of Doc: vectors cannot be changed by a migration"]]);
+  });
+
+  test("a descriptor whose item rewrites the vector refuses the open, and nothing is written", async () => {
+    const dir = newDir();
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf(V1) });
+    const d = await s1.write((db) => db.addVector("Doc", [1, 0, 0], { title: "t" }).id);
+    await s1.close();
+    const before = rawContents(dir);
+    const bad = schemaOf(V2);
+    bad.migrations![0]!.items[0]!.fields.push({ name: "embedding", source: { kind: "literal", value: [0, 1, 0] }, cast: null });
+    expect(() => GraphStore.open({ path: dir, schema: bad })).toThrow(
+      `V::Doc ${d}: MIGRATION schema::1 => schema::2 changes its vector ('embedding'), but vectors cannot be changed by a migration (the vector index holds them); ${NOTHING_CHANGED}. ` +
+        "Leave 'embedding' unmapped, and re-add the vectors (drop them and add them again) to change them",
+    );
+    expect(rawContents(dir)).toEqual(before);
+    const ok = GraphStore.open({ path: dir, schema: schemaOf(V2) });
+    expect(ok.read((db) => db.nodesByLabel("Doc").map((x) => x["embedding"]))).toEqual([[1, 0, 0]]);
+    await ok.close();
+  });
+});
+
+describe("meta schema_types carries a format", () => {
+  const readMeta = (dir: string): unknown => {
+    const env = open({ path: dir, readOnly: true });
+    const value = env.openDB<unknown, string>({ name: "meta" }).get(SCHEMA_TYPES_KEY);
+    void env.close();
+    return value;
+  };
+  const writeMeta = async (dir: string, value: unknown): Promise<void> => {
+    const env = open({ path: dir });
+    await env.openDB<unknown, string>({ name: "meta" }).put(SCHEMA_TYPES_KEY, value);
+    await env.close();
+  };
+
+  test("it is {format: 1, types}; the unversioned form of older stores reads as format 1 (nothing revalidated); an unknown format refuses", async () => {
+    const dir = newDir();
+    await seedUsers(dir);
+    const stored = readMeta(dir) as { format: number; types: Record<string, unknown> };
+    expect(stored).toEqual({ format: 1, types: { "N::User": expect.any(Object) } });
+    await writeMeta(dir, stored.types);
+    const s1 = GraphStore.open({ path: dir, schema: schemaOf(OLD) });
+    expect(s1.schemaUpdate.revalidated).toEqual({});
+    await s1.close();
+    expect(readMeta(dir)).toEqual(stored);
+    await writeMeta(dir, { format: 2, types: stored.types });
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf(OLD) })).toThrow(
+      "the data's recorded type definitions are in format 2, which this version of Strand does not read (it reads format 1)",
+    );
+  });
+
+  test("a descriptor the compiler would not produce is a SCHEMA_MISMATCH StrandError, not an internal error", () => {
+    const bad = schemaOf(OLD);
+    bad.nodes[0]!.fields[0]!.default = { kind: "literal", value: 5 };
+    expect(() => GraphStore.open({ path: newDir(), schema: bad })).toThrow(expect.objectContaining({ code: "SCHEMA_MISMATCH" }));
+  });
 });

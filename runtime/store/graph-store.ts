@@ -55,6 +55,8 @@ export class GraphStore {
     try {
       dbs = openDbs(options.path, options.mapSize);
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
+      // It commits records and schema meta together; should an index load below throw, the data
+      // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").
       const schemaUpdate = migrateStore(dbs, schema, options.schema);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
       const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);

@@ -18,7 +18,9 @@
 // the keyword index rebuilds. Anything that does not fit aborts the transaction and the store
 // refuses to open, naming the type, record, field and value, and how to convert it: nothing is
 // ever dropped or altered to fit, and the data stays as it was (the previous project can still
-// open it). Only a MIGRATION item drops fields: the fields its new type does not declare.
+// open it). Only a MIGRATION item drops fields: the fields the type does not declare in that
+// migration's target version (the item's `declared`), so over a chain a field a later version
+// removes is dropped only by that later step's item, else the record refuses the open.
 //
 // meta "schema_version" holds the version the data is at. A store without it that already holds
 // records predates versioning and is taken to be at the oldest version the migrations start from.
@@ -32,11 +34,18 @@ import type { StoreDbs } from "./dbs.js";
 import { indexNew } from "./indexes.js";
 import { edgeUniqueKey, MAX_KEY, uniqueKey, type ItemKind, type Key } from "./keys.js";
 import { defaultFor } from "./records.js";
+import { removedTypesMessage, type RemovedType } from "./removed-types.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "./schema-info.js";
 
 export const SCHEMA_VERSION_KEY = "schema_version";
-/** meta: "N::User" → the type's definition the stored records were last checked against. */
+/**
+ * meta: `{format: 1, types: {"N::User": definition, ..}}`, each type's definition the stored
+ * records were last checked against. A store written before the format existed holds the bare
+ * `types` map, read as format 1. A later change to the definitions' shape bumps `format`, and
+ * `readDefinitions` converts the older shape instead of revalidating every type.
+ */
 export const SCHEMA_TYPES_KEY = "schema_types";
+export const SCHEMA_TYPES_FORMAT = 1;
 /** runtime/search/bm25-index.ts's marker of how the keyword index was built */
 const BM25_MARKER_KEY = "bm25";
 
@@ -133,10 +142,10 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
 
   // 2. Types whose definition differs from the one the records were last checked against.
   const definitions = typeDefinitions(descriptor);
-  const stored = dbs.meta.get(SCHEMA_TYPES_KEY) as Definitions | undefined;
+  const { types: stored, format } = readDefinitions(dbs.meta.get(SCHEMA_TYPES_KEY));
   // Records of a type the schema no longer declares would be unreachable: refuse, as for a removed field.
   if (!empty) checkRemovedTypes(dbs, schema, stored);
-  const writeDefinitions = stored === undefined || !same(stored, definitions);
+  const writeDefinitions = stored === undefined || !same(stored, definitions) || format !== SCHEMA_TYPES_FORMAT;
   const migrated = new Map<string, TypeRef>();
   for (const m of chain) for (const item of m.items) migrated.set(`${item.kind}::${item.type}`, { kind: item.kind, type: item.type });
   const changed: TypeRef[] = [];
@@ -153,13 +162,15 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
   dbs.env.transactionSync(() => {
     for (const m of chain) {
       for (const item of m.items) {
-        const n = applyItem(dbs, item, m);
+        const n = applyItem(dbs, schema, item, m, current);
         const key = `${item.kind}::${item.type}`;
         outcome.rewritten[key] = (outcome.rewritten[key] ?? 0) + n;
       }
     }
     let textChanged = false;
     for (const { kind, type } of migrated.values()) {
+      // A type a later version removed: checkRemovedTypes saw that it has no records.
+      if (!declares(schema, kind, type)) continue;
       const item = chain.flatMap((m) => m.items.filter((i) => i.kind === kind && i.type === type).map((i) => ({ m, i }))).pop()!;
       if (revalidate(dbs, schema, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i }).textChanged) textChanged = true;
     }
@@ -169,7 +180,7 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
       if (r.textChanged) textChanged = true;
     }
     if (writeVersion) dbs.meta.putSync(SCHEMA_VERSION_KEY, current!);
-    if (writeDefinitions) dbs.meta.putSync(SCHEMA_TYPES_KEY, definitions);
+    if (writeDefinitions) dbs.meta.putSync(SCHEMA_TYPES_KEY, { format: SCHEMA_TYPES_FORMAT, types: definitions });
     // Stored text changed: without its marker the keyword index rebuilds on open.
     if (textChanged) dbs.meta.removeSync(BM25_MARKER_KEY);
   });
@@ -182,7 +193,7 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
  * such edges could not remove them. Nothing is dropped silently. Reads only; runs before any write.
  */
 function checkRemovedTypes(dbs: StoreDbs, schema: SchemaInfo, stored: Definitions | undefined): void {
-  const removed: { ref: string; drop: string; count: number; sample: string }[] = [];
+  const removed: RemovedType[] = [];
   const look = (db: StoreDbs["nodes"] | StoreDbs["edges"], kindOf: (label: string) => ItemKind | null): void => {
     for (const { label, sample } of storedLabels(db)) {
       const kind = kindOf(label);
@@ -197,14 +208,7 @@ function checkRemovedTypes(dbs: StoreDbs, schema: SchemaInfo, stored: Definition
   });
   look(dbs.edges, (label) => (schema.edges.has(label) ? null : "E"));
   if (removed.length === 0) return;
-  const one = removed.length === 1;
-  const held = removed.map((r) => `${r.ref} (${r.count} record${r.count === 1 ? "" : "s"}, e.g. ${r.sample})`).join(", ");
-  const names = removed.map((r) => r.ref);
-  const refs = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]!}`;
-  throw new MigrationError(
-    `the data holds records of ${one ? "a type" : "types"} the schema no longer declares: ${held}; stored records are never dropped silently, so ${NOTHING_CHANGED}. ` +
-      `Declare ${refs} again, or delete ${one ? "its" : "their"} records first with the previous project (e.g. ${removed.map((r) => r.drop).join(", ")}); a MIGRATION cannot remove a type`,
-  );
+  throw new MigrationError(removedTypesMessage(removed, `stored records are never dropped silently, so ${NOTHING_CHANGED}`));
 }
 
 /** The labels of a records db (each with its first id), one seek per label. */
@@ -220,8 +224,27 @@ function* storedLabels(db: StoreDbs["nodes"] | StoreDbs["edges"]): Iterable<{ la
   }
 }
 
+function declares(schema: SchemaInfo, kind: ItemKind, type: string): boolean {
+  return (kind === "E" ? schema.edges : kind === "V" ? schema.vectors : schema.nodes).has(type);
+}
+
 function typeInfo(schema: SchemaInfo, kind: ItemKind, type: string): TypeInfo {
+  if (!declares(schema, kind, type)) throw new MigrationError(`${kind}::${type} is not declared by the current schema, but its records were to be checked against it; ${NOTHING_CHANGED}`);
   return kind === "E" ? schema.edge(type) : kind === "V" ? schema.vector(type) : schema.node(type);
+}
+
+/**
+ * Meta "schema_types" as `{types, format}`: `{format: 1, types}`, or the bare types map written
+ * before the format existed (format 1 too). A format this Strand does not know refuses the open.
+ */
+function readDefinitions(value: unknown): { types: Definitions | undefined; format: number | undefined } {
+  if (value === undefined || value === null) return { types: undefined, format: undefined };
+  const v = value as Record<string, unknown>;
+  if (typeof v["format"] !== "number") return { types: v as Definitions, format: undefined };
+  if (v["format"] !== SCHEMA_TYPES_FORMAT) {
+    throw new MigrationError(`the data's recorded type definitions are in format ${String(v["format"])}, which this version of Strand does not read (it reads format ${SCHEMA_TYPES_FORMAT}); open it with the Strand that wrote it, or a newer one; ${NOTHING_CHANGED}`);
+  }
+  return { types: v["types"] as Definitions, format: SCHEMA_TYPES_FORMAT };
 }
 
 function isEmpty(dbs: StoreDbs): boolean {
@@ -234,9 +257,19 @@ function rangeOf(type: string): { start: Key; end: Key } {
   return { start: [type], end: [type, MAX_KEY] };
 }
 
-/** Rewrites every record of the item's type with the mapping (unvalidated until `revalidate`). */
-function applyItem(dbs: StoreDbs, item: MigrationItemDescriptor, m: MigrationDescriptor): number {
+/**
+ * Rewrites every record of the item's type with the mapping (unvalidated until `revalidate`), and
+ * drops the fields the type does not declare in the migration's target version (`declared`): a
+ * field is dropped only by the item of the migration whose new type no longer has it, never
+ * because a later version removed it. A V type's vector (`data`, `embedding`) must come out
+ * unchanged: the HNSW index holds it (the compiler refuses such a mapping, E314).
+ */
+function applyItem(dbs: StoreDbs, schema: SchemaInfo, item: MigrationItemDescriptor, m: MigrationDescriptor, current: number | undefined): number {
   const db = item.kind === "E" ? dbs.edges : dbs.nodes;
+  const ref = `${item.kind}::${item.type}`;
+  // A descriptor compiled before `declared` existed: only the migration to the current version drops.
+  const declared = item.declared ?? (m.to === current && declares(schema, item.kind, item.type) ? typeInfo(schema, item.kind, item.type).fields.map((f) => f.name) : null);
+  const keep = declared === null ? null : new Set(["id", "label", ...(item.kind === "E" ? ["from_node", "to_node"] : []), ...(item.kind === "V" ? ["data"] : []), ...declared]);
   let n = 0;
   for (const { key, value } of db.getRange(rangeOf(item.type))) {
     const rec = value as NodeItem;
@@ -256,6 +289,19 @@ function applyItem(dbs: StoreDbs, item: MigrationItemDescriptor, m: MigrationDes
       const src = f.source;
       if (src.kind === "field" && src.name !== f.name && !item.fields.some((g) => g.name === src.name)) delete next[src.name];
     }
+    if (item.kind === "V") {
+      for (const member of ["data", "embedding"]) {
+        // `embedding` is the vector when it holds one (an `embedding: [F64]` / `[F32]` field).
+        if (member === "embedding" && !Array.isArray(rec[member]) && !Array.isArray(next[member])) continue;
+        if (same(rec[member], next[member])) continue;
+        throw new MigrationError(
+          `${ref} ${rec.id}: MIGRATION schema::${m.from} => schema::${m.to} changes its vector ('${member}'), but vectors cannot be changed by a migration (the vector index holds them); ${NOTHING_CHANGED}. ` +
+            `Leave '${member}' unmapped, and re-add the vectors (drop them and add them again) to change them`,
+        );
+      }
+    }
+    // The vector stays where it is: revalidate refuses one the new type keeps elsewhere.
+    if (keep !== null) for (const member of Object.keys(next)) if (!keep.has(member) && !(item.kind === "V" && member === "embedding" && Array.isArray(next[member]))) delete next[member];
     db.putSync(key as Key, next as never);
     n++;
   }
@@ -301,8 +347,9 @@ function cast(value: PropValue, type: ValueType, source: string | null, where: s
 }
 
 interface Revalidation {
-  /** "migrated": a MIGRATION item rewrote the records (fields the type does not declare are dropped);
-   *  "changed": the definition changed without one (a field it does not declare refuses the open) */
+  /** "migrated": a MIGRATION item of the chain rewrote the records (each is written back);
+   *  "changed": the definition changed without one. Either way a stored field the type no longer
+   *  declares refuses the open: applyItem already dropped what the migrations drop. */
   mode: "migrated" | "changed";
   advice: Advice;
   migration: MigrationDescriptor | null;
@@ -336,9 +383,8 @@ function revalidate(dbs: StoreDbs, schema: SchemaInfo, info: TypeInfo, r: Revali
     const rec = value as NodeItem;
     checked++;
     if (vector) checkVectorPlace(vector, rec, r);
-    if (r.mode === "changed") {
-      for (const member of Object.keys(rec)) if (!members.has(member)) throw undeclared(ref, rec, member, r.advice);
-    }
+    // Only a MIGRATION item drops fields (applyItem, the fields its new type does not declare).
+    for (const member of Object.keys(rec)) if (!members.has(member)) throw undeclared(ref, rec, member, r.advice);
     const next: NodeItem = { id: rec.id, label: rec.label };
     if (edge) {
       next["from_node"] = rec["from_node"]!;

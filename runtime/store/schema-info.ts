@@ -1,6 +1,8 @@
 // Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
 import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, ValueType, VectorTypeDescriptor } from "../schema.js";
 import { compareStrings } from "../ops/compare.js";
+import { echo } from "../echo.js";
+import { StrandError } from "../errors.js";
 import { checkValue } from "../values.js";
 import type { ItemKind } from "./keys.js";
 
@@ -33,6 +35,10 @@ export interface EdgeTypeInfo extends TypeInfo {
   readonly unique: boolean;
 }
 
+// Every error here is a StrandError (SCHEMA_MISMATCH): a descriptor the compiler would not have
+// produced (a hand-built schema, or generated code out of step with it) refuses the open, or the
+// request, with a message, never as an internal error.
+
 /**
  * Names that cannot be a member of a stored record or object value: records are msgpack maps,
  * and msgpackr reads a "__proto__" key back as "__proto_" (the compiler reports E104).
@@ -41,19 +47,19 @@ function checkMemberNames(where: string, type: ValueType): void {
   if (type.kind === "array") checkMemberNames(where, type.element);
   if (type.kind !== "object") return;
   for (const m of type.fields) {
-    if (m.name === "__proto__") throw new Error(`schema: ${where} has a member named '__proto__', which cannot be stored`);
+    if (m.name === "__proto__") throw new StrandError("SCHEMA_MISMATCH", `schema: ${where} has a member named '__proto__', which cannot be stored`);
     checkMemberNames(`${where}.${m.name}`, m.type);
   }
 }
 
 function buildType(kind: ItemKind, name: string, fields: readonly FieldDescriptor[]): TypeInfo {
   const infos: FieldInfo[] = fields.map((f) => {
-    if (f.name === "__proto__") throw new Error(`schema: ${kind}::${name} has a field named '__proto__', which cannot be stored`);
+    if (f.name === "__proto__") throw new StrandError("SCHEMA_MISMATCH", `schema: ${kind}::${name} has a field named '__proto__', which cannot be stored`);
     checkMemberNames(`${kind}::${name}.${f.name}`, f.type);
     let literalDefault: JsonValue | undefined;
     if (f.default?.kind === "literal") {
       const r = checkValue(f.type, f.default.value, `${name}.${f.name}`);
-      if (!r.ok) throw new Error(`schema: invalid DEFAULT for ${name}.${f.name}: ${r.message}`);
+      if (!r.ok) throw new StrandError("SCHEMA_MISMATCH", `schema: invalid DEFAULT for ${name}.${f.name}: ${r.message}`);
       literalDefault = r.value;
     }
     return { name: f.name, descriptor: f, literalDefault, defaultNow: f.default?.kind === "now" };
@@ -123,19 +129,19 @@ export class SchemaInfo {
    */
   node(label: string): TypeInfo {
     const t = this.nodes.get(label) ?? this.vectors.get(label);
-    if (!t) throw new Error(`unknown node type '${label}'`);
+    if (!t) throw new StrandError("SCHEMA_MISMATCH", `unknown node type '${echo(label)}'`);
     return t;
   }
 
   vector(label: string): VectorTypeInfo {
     const t = this.vectors.get(label);
-    if (!t) throw new Error(`unknown vector type '${label}'`);
+    if (!t) throw new StrandError("SCHEMA_MISMATCH", `unknown vector type '${echo(label)}'`);
     return t;
   }
 
   edge(label: string): EdgeTypeInfo {
     const t = this.edges.get(label);
-    if (!t) throw new Error(`unknown edge type '${label}'`);
+    if (!t) throw new StrandError("SCHEMA_MISMATCH", `unknown edge type '${echo(label)}'`);
     return t;
   }
 }
