@@ -3,9 +3,9 @@
 // to open and says why, leaving the data as it was.
 import { afterEach, describe, expect, test } from "vitest";
 import { compileProject } from "../compiler/index.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import { MigrationError } from "../runtime/store/migrate.js";
+import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const V1 = `
@@ -25,12 +25,6 @@ MIGRATION schema::1 => schema::2 {
   E::Knows => _::{ since: since AS I64 }
 }
 `;
-
-function schemaOf(text: string): SchemaDescriptor {
-  const r = compileProject([{ file: "s.hx", text }], { checkOnly: true });
-  expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  return r.schema!;
-}
 
 let dirs: string[] = [];
 afterEach(() => {

@@ -10,18 +10,12 @@ import { open } from "lmdb";
 import { afterEach, describe, expect, test } from "vitest";
 import { compileProject } from "../compiler/index.js";
 import type { NodeItem } from "../runtime/items.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
 import { GraphStore } from "../runtime/store/graph-store.js";
 import { DB_NAMES } from "../runtime/store/keys.js";
 import { SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY } from "../runtime/store/migrate.js";
 import { call, CLI, REPO_ROOT, startStrand } from "./support/server.js";
+import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
-
-function schemaOf(text: string): SchemaDescriptor {
-  const r = compileProject([{ file: "s.hx", text }], { checkOnly: true });
-  expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  return r.schema!;
-}
 
 let dirs: string[] = [];
 afterEach(() => {
