@@ -1,7 +1,6 @@
 // Spawns real `strand serve` processes (from the built dist/) on free ports for end-to-end tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,67 +34,68 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
 function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((done) => child.once("exit", (code) => done(code)));
 }
 
-/** Starts `strand serve` and resolves once GET /health answers. */
+/**
+ * Starts `strand serve` on port 0 and resolves once it has said which port it bound and GET
+ * /health answers there. Port 0 lets the kernel pick: probing a free port and passing it on
+ * leaves a gap in which another test's server (say, one with an api key) can take the port and
+ * answer this one's health check.
+ */
 export async function startStrand(options: StartOptions = {}): Promise<StrandServer> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before the end-to-end tests`);
   const dataDir = options.dataDir ?? tempDir("strand-e2e-data-");
   const removeOwnDataDir = (): void => {
     if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [CLI, "serve", options.project ?? SOCIAL_EXAMPLE, "--port", String(port), "--data", dataDir, ...(options.extraArgs ?? [])],
-      { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let log = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => (log += d));
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (log += d));
-    const url = `http://127.0.0.1:${port}`;
-    const server: StrandServer = {
-      url,
-      port,
-      dataDir,
-      child,
-      output: () => log,
-      async stop(signal: NodeJS.Signals = "SIGTERM") {
-        child.kill(signal);
-        const code = await exited(child);
-        removeOwnDataDir();
-        return code;
-      },
-      async kill() {
-        child.kill("SIGKILL");
-        await exited(child);
-        removeOwnDataDir();
-      },
-    };
-    const ready = await waitForHealth(server, 30_000);
-    if (ready) return server;
-    child.kill("SIGKILL");
-    await exited(child);
-    if (attempt < 2 && log.includes("EADDRINUSE")) continue;
-    removeOwnDataDir();
-    throw new Error(`strand serve did not become healthy on ${url}:\n${log}`);
+  const child = spawn(
+    process.execPath,
+    [CLI, "serve", options.project ?? SOCIAL_EXAMPLE, "--port", "0", "--data", dataDir, ...(options.extraArgs ?? [])],
+    { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let log = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (log += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (log += d));
+  const port = await listeningPort(child, () => log, 30_000);
+  const url = `http://127.0.0.1:${port ?? 0}`;
+  const server: StrandServer = {
+    url,
+    port: port ?? 0,
+    dataDir,
+    child,
+    output: () => log,
+    async stop(signal: NodeJS.Signals = "SIGTERM") {
+      child.kill(signal);
+      const code = await exited(child);
+      removeOwnDataDir();
+      return code;
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await exited(child);
+      removeOwnDataDir();
+    },
+  };
+  if (port !== null && (await waitForHealth(server, 30_000))) return server;
+  child.kill("SIGKILL");
+  await exited(child);
+  removeOwnDataDir();
+  throw new Error(`strand serve did not become healthy${port === null ? "" : ` on ${url}`}:\n${log}`);
+}
+
+/** The port of serve's "strand listening on http://host:port" line, or null if it exits or times out first. */
+async function listeningPort(child: ChildProcess, output: () => string, timeoutMs: number): Promise<number | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = /strand listening on http:\/\/[^\s]+:(\d+) /.exec(output());
+    if (match !== null) return Number(match[1]);
+    if (child.exitCode !== null || child.signalCode !== null) return null;
+    await new Promise((r) => setTimeout(r, 20));
   }
+  return null;
 }
 
 async function waitForHealth(server: StrandServer, timeoutMs: number): Promise<boolean> {
