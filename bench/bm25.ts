@@ -5,8 +5,8 @@
 // Runs alone: `node dist/bench/bm25.js [--docs N] [--queries N]`, or from the orchestrator via
 // benchBm25().
 import { pathToFileURL } from "node:url";
-import type { SchemaDescriptor } from "../runtime/schema.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import type { SchemaDescriptor } from "../core/schema.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { cleanup, installCleanupHandlers, tempDir } from "./cleanup.js";
 import { seededRandom, type Random } from "./random.js";
 import { mean, quantileSorted } from "./stats.js";

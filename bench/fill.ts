@@ -1,6 +1,6 @@
 // Bulk loading straight through GraphStore (no HTTP): the bench process opens a data directory,
 // writes in large batches (one durable transaction each), and closes it before any server opens it.
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { ITEM, LINK } from "./project.js";
 import { randomIndex, type Random } from "./random.js";
 

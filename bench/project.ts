@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compileProject, formatDiagnostic } from "../compiler/index.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
+import type { SchemaDescriptor } from "../core/schema.js";
 import { BENCH_PROJECT } from "./servers.js";
 
 export const ITEM = "Item";

@@ -11,8 +11,8 @@
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { GraphStore } from "../runtime/store/graph-store.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import type { SchemaDescriptor } from "../core/schema.js";
 import { cleanup, installCleanupHandlers, tempDir } from "./cleanup.js";
 import { fillItems } from "./fill.js";
 import { floorRecordId } from "./floor-server.js";

@@ -1,7 +1,7 @@
 // The scan benchmark's data, written straight through GraphStore in batches (one durable write
 // per batch): `count` Person nodes with seeded-random fields, each with `knows` Knows out-edges to
 // seeded-random people (self-loops allowed).
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { randomIndex, type Random } from "./random.js";
 import { KNOWS, PERSON } from "./scan-project.js";
 

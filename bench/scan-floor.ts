@@ -8,7 +8,7 @@
 // The env is opened on the store's directory while the store is open: lmdb-js shares one native
 // environment per path in a process (reference-counted), so both read the very same pages.
 import { open, type Database, type RootDatabase } from "lmdb";
-import type { NodeItem } from "../runtime/items.js";
+import type { NodeItem } from "../core/items.js";
 import { CHUNK, ENTRY_LENGTH } from "../runtime/store/adjacency.js";
 import { DB_NAMES, MAX_KEY, type Key } from "../runtime/store/keys.js";
 import { KNOWS, PERSON } from "./scan-project.js";

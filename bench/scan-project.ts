@@ -1,13 +1,13 @@
 // The scan benchmark's HelixQL project (bench/scan-project/*.hx), compiled in process and its
-// generated query modules loaded exactly as `strand serve` loads them (cli/load-project.ts:
+// generated query modules loaded exactly as `strand serve` loads them (cli/project/load-project.ts:
 // transpile TS → JS, import from a data: URL), so the benchmark runs the very code a server runs.
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileProject, formatDiagnostic } from "../compiler/index.js";
-import { importQueryModule } from "../cli/load-project.js";
-import type { QueryModule } from "../runtime/query-module.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
+import { importQueryModule } from "../cli/project/load-project.js";
+import type { QueryModule } from "../core/query-module.js";
+import type { SchemaDescriptor } from "../core/schema.js";
 
 export const PERSON = "Person";
 export const KNOWS = "Knows";

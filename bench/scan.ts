@@ -3,8 +3,8 @@
 // per call against a hand-written loop over the same LMDB data (scan-floor.ts). Both run in this
 // process on one environment; blocks of Strand and floor samples alternate so noise hits both.
 import { join } from "node:path";
-import { GraphStore } from "../runtime/store/graph-store.js";
-import type { QueryModule } from "../runtime/query-module.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import type { QueryModule } from "../core/query-module.js";
 import { seededRandom } from "./random.js";
 import { fillPeople } from "./scan-data.js";
 import { openScanFloor, type ScanFloor } from "./scan-floor.js";

@@ -5,9 +5,9 @@
 // Both run in this process; blocks of Strand and floor samples alternate so noise hits both.
 import { join } from "node:path";
 import { open } from "lmdb";
-import type { NodeItem } from "../runtime/items.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
+import type { NodeItem } from "../core/items.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import type { SchemaDescriptor } from "../core/schema.js";
 import { buildGraph, itemProps, type Graph } from "./fill.js";
 import { ITEM, LINK } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";

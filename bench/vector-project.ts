@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileProject, formatDiagnostic } from "../compiler/index.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
+import type { SchemaDescriptor } from "../core/schema.js";
 
 export const SEARCHED = "Vec";
 export const ADDED = "Emb";

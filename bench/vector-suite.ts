@@ -1,7 +1,7 @@
 // The vector section of `npm run bench`: the in-process comparison with raw hnswlib-node
 // (vector.ts), then, on the same filled directory, SearchV and AddV over HTTP (vector-http.ts).
 import { join } from "node:path";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { DEFAULT_VECTOR_OPTIONS } from "../runtime/vector/metric.js";
 import type { BenchOptions } from "./options.js";
 import { runVectorHttp, type VectorHttpResult } from "./vector-http.js";

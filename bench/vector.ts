@@ -7,7 +7,7 @@
 // timed calls in alternating blocks. The headline row is Strand at its default ef (max(ef_search,
 // 40·k)) against raw at that same ef; the other rows show the recall/QPS curve of both.
 import hnswlib from "hnswlib-node";
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { DEFAULT_VECTOR_OPTIONS, EF_PER_K, EXACT_LIMIT, type VectorOptions } from "../runtime/vector/metric.js";
 import { RANDOM_SEED } from "../runtime/vector/vector-index.js";
 import { seededRandom } from "./random.js";

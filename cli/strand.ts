@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `strand` command line. Exit codes: 0 success, 1 the project or the server failed, 2 bad usage.
-import { parseCommand, type Command } from "./args.js";
-import { fsErrorMessage, isFsError } from "./fs-errors.js";
-import { ProjectError } from "./sources.js";
-import { USAGE, UsageError } from "./usage.js";
+import { parseCommand, type Command } from "./commands/args.js";
+import { fsErrorMessage, isFsError } from "./project/fs-errors.js";
+import { ProjectError } from "./project/sources.js";
+import { USAGE, UsageError } from "./commands/usage.js";
 
 // Commands are imported on demand: the compiler (and TypeScript with it) loads only when needed.
 async function run(command: Command): Promise<number> {

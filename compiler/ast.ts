@@ -1,7 +1,7 @@
 // The HelixQL abstract syntax tree. The grammar's actions build exactly these shapes and nothing
 // else; every meaning (which step a name denotes, whether a type exists) is decided later by the
 // analyzer. Every node carries the span of source text it came from, for diagnostics.
-import type { ScalarName } from "../runtime/schema.js";
+import type { ScalarName } from "../core/schema.js";
 
 export interface Position {
   /** 0-based character offset into the file. */

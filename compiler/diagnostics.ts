@@ -61,4 +61,4 @@ export function formatDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, str
 }
 
 /** The closest candidate within a small edit distance, or undefined (shared with the runtime). */
-export { closestName as closest, editDistance } from "../runtime/suggest.js";
+export { closestName as closest, editDistance } from "../core/suggest.js";

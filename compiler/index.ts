@@ -10,7 +10,7 @@ import { checkRouteNames } from "./route-check.js";
 import { checkMigrations, checkVersions } from "./migration-check.js";
 import { generateModules, type GeneratedFile } from "./codegen/modules.js";
 import type { QueryIr } from "./ir.js";
-import type { SchemaDescriptor } from "../runtime/schema.js";
+import type { SchemaDescriptor } from "../core/schema.js";
 
 export type { Diagnostic } from "./diagnostics.js";
 export type { GeneratedFile } from "./codegen/modules.js";

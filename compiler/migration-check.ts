@@ -9,7 +9,7 @@ import type * as A from "./ast.js";
 import { closest, error, type Diagnostic } from "./diagnostics.js";
 import { checkSchema } from "./schema-check.js";
 import { describeValueType, literalFitsType } from "./value-types.js";
-import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../runtime/schema.js";
+import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../core/schema.js";
 import { resolveValueType } from "./schema-check.js";
 
 /** Checked schemas of every declared version, by version number. */

@@ -7,8 +7,8 @@ import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "
 import type { CheckedSchema } from "./schema-check.js";
 import { PROTO, resolveValueType } from "./schema-check.js";
 import { describeValueType } from "./value-types.js";
-import type { ParamSpec } from "../runtime/query-module.js";
-import { parseModelName } from "../runtime/embed/model-name.js";
+import type { ParamSpec } from "../core/query-module.js";
+import { parseModelName } from "../core/model-name.js";
 import { Checker, bad, describeStatic, value, withCard } from "./check/checker.js";
 import { checkExpr } from "./check/expressions.js";
 

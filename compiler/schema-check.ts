@@ -14,7 +14,7 @@ import {
   type SchemaDescriptor,
   type ValueType,
   type VectorTypeDescriptor,
-} from "../runtime/schema.js";
+} from "../core/schema.js";
 
 export interface CheckedSchema {
   descriptor: SchemaDescriptor;

@@ -2,18 +2,18 @@
 // (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
 // where reads see the request's own writes.
 import type { Database, RangeOptions, Transaction } from "lmdb";
-import { atElement, bm25Disabled, StrandError } from "./errors.js";
-import { echo } from "./echo.js";
-import { uuidv7 } from "./ids.js";
-import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
+import { atElement, bm25Disabled, StrandError } from "../core/errors.js";
+import { echo } from "../core/echo.js";
+import { uuidv7 } from "./store/ids.js";
+import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "../core/items.js";
 import { compareValues, contains, isIn } from "./ops/compare.js";
 import { aggregate, math } from "./ops/math.js";
 import { aggregateBy, groupBy } from "./ops/grouping.js";
 import { shortestPaths } from "./ops/paths.js";
 import * as seq from "./ops/sequence.js";
 import { rerankMMR, rerankRRF, type MmrDistance } from "./ops/rerank.js";
-import type { EmbeddingLookup } from "./embedding-lookup.js";
-import type { AggregateFn, CompareOp, MathFn, MathSource, PathEndpoint, QueryContext, SortDirection, WeightFn } from "./query-context.js";
+import type { EmbeddingLookup } from "../core/embedding-lookup.js";
+import type { AggregateFn, CompareOp, MathFn, MathSource, PathEndpoint, QueryContext, SortDirection, WeightFn } from "../core/query-context.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import type { StoreDbs } from "./store/dbs.js";
 import {
@@ -31,7 +31,7 @@ import { removedTypesMessage } from "./store/removed-types.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
-import { checkValue, describeValue } from "./values.js";
+import { checkValue, describeValue } from "../core/values.js";
 import type { VectorLog } from "./vector/changes.js";
 import type { VectorAccess } from "./vector/vector-indexes.js";
 import { addVector, dropVector, replaceVector, vectorUpdated } from "./vector/vector-writes.js";

@@ -1,7 +1,7 @@
 // The runtime's public surface. Generated code imports types from here ("strand/runtime").
-export type { QueryContext, CompareOp, SortDirection, PathEndpoint, WeightFn } from "./query-context.js";
-export type { QueryModule, ParamSpec } from "./query-module.js";
-export type { NodeItem, EdgeItem, GraphItem, Path, PropValue, Props, GroupCount, AggregateGroup } from "./items.js";
+export type { QueryContext, CompareOp, SortDirection, PathEndpoint, WeightFn } from "../core/query-context.js";
+export type { QueryModule, ParamSpec } from "../core/query-module.js";
+export type { NodeItem, EdgeItem, GraphItem, Path, PropValue, Props, GroupCount, AggregateGroup } from "../core/items.js";
 export type {
   SchemaDescriptor,
   NodeTypeDescriptor,
@@ -12,6 +12,6 @@ export type {
   ValueType,
   ScalarName,
   JsonValue,
-} from "./schema.js";
-export { StrandError, isStrandError } from "./errors.js";
-export type { ErrorCode } from "./errors.js";
+} from "../core/schema.js";
+export { StrandError, isStrandError } from "../core/errors.js";
+export type { ErrorCode } from "../core/errors.js";

@@ -1,10 +1,10 @@
 // Runs one compiled query against the store: in one read snapshot or one durable write
 // transaction, after fetching every embedding its Embed(..) calls need (see
 // embedding-lookup.ts for why they are fetched outside the transaction).
-import { EmbeddingsMissing, type EmbeddingLookup } from "./embedding-lookup.js";
-import { StrandError } from "./errors.js";
-import type { QueryContext } from "./query-context.js";
-import type { QueryModule } from "./query-module.js";
+import { EmbeddingsMissing, type EmbeddingLookup } from "../core/embedding-lookup.js";
+import { StrandError } from "../core/errors.js";
+import type { QueryContext } from "../core/query-context.js";
+import type { QueryModule } from "../core/query-module.js";
 
 /** What the runner needs of an embedding provider (runtime/embed/). */
 export interface TextEmbedder {

@@ -9,7 +9,7 @@ import { fillPeople, personProps, type PersonProps } from "../bench/scan-data.js
 import { openScanFloor, PROJECTION_LIMIT, type ScanFloor } from "../bench/scan-floor.js";
 import { loadScanProject, type ScanProject } from "../bench/scan-project.js";
 import { checkSame, FILTER_PARAMS, PROJECTION_PARAMS, runStrand, scanCases, type ScanCase } from "../bench/scan.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const PEOPLE = 2_500; // more matches than PROJECTION_LIMIT, so the limit is exercised

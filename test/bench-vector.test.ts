@@ -10,7 +10,7 @@ import { exactTopK, recallAtK, unitVectors, vectorAt } from "../bench/vector-dat
 import { startVectorFloor } from "../bench/vector-floor-server.js";
 import { vectorProjectSchema } from "../bench/vector-project.js";
 import { buildRawIndex, defaultEf, fillVectors, rawNearest, runVectorInProcess, strandNearest, vectorFixture, type RawIndex, type VectorFixture } from "../bench/vector.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { DEFAULT_VECTOR_OPTIONS, EXACT_LIMIT } from "../runtime/vector/metric.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 

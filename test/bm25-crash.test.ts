@@ -5,8 +5,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { SchemaDescriptor } from "../runtime/schema.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import type { SchemaDescriptor } from "../core/schema.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { buildStore, root } from "./support/transpile-tree.js";
 

@@ -2,13 +2,14 @@
 // tokenizer of its own (ASCII corpora: lower-cased runs of a-z0-9), never by calling the index.
 import { afterEach, describe, expect, test } from "vitest";
 import { seededRandom, type Random } from "../bench/random.js";
-import { isStrandError } from "../runtime/errors.js";
-import type { NodeItem, Props } from "../runtime/items.js";
-import type { QueryContext } from "../runtime/query-context.js";
-import type { SchemaDescriptor, ValueType } from "../runtime/schema.js";
+import { isStrandError } from "../core/errors.js";
+import type { NodeItem, Props } from "../core/items.js";
+import type { QueryContext } from "../core/query-context.js";
+import type { SchemaDescriptor, ValueType } from "../core/schema.js";
 import { SEALED_CAPACITY, TAIL_CAPACITY } from "../runtime/search/postings.js";
-import { GraphStore, type GraphStoreOptions } from "../runtime/store/graph-store.js";
+import { GraphStore, type GraphStoreOptions } from "../runtime/graph-store.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { httpStatus } from "../server/http/status.js";
 
 const s = (name: "String" | "I32" | "ID" | "Date" | "F64"): ValueType => ({ kind: "scalar", name });
 const field = (name: string, type: ValueType) => ({ name, type, index: "none" as const, default: null });
@@ -250,7 +251,7 @@ describe("limit, ties and empty queries", () => {
       } catch (error) {
         caught = error;
       }
-      expect(isStrandError(caught) && caught.code === "INVALID_VALUE" && caught.status === 400).toBe(true);
+      expect(isStrandError(caught) && caught.code === "INVALID_VALUE" && httpStatus(caught.code) === 400).toBe(true);
     }
   });
 });

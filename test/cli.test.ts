@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fsErrorMessage, isFsError } from "../cli/fs-errors.js";
+import { fsErrorMessage, isFsError } from "../cli/project/fs-errors.js";
 import { call, CLI, REPO_ROOT, SOCIAL_EXAMPLE, startStrand, tempDir } from "./support/server.js";
 
 interface Run {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { StrandError } from "../runtime/errors.js";
-import { uuidv7 } from "../runtime/ids.js";
-import type { EdgeItem, NodeItem, Path } from "../runtime/items.js";
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import { StrandError } from "../core/errors.js";
+import { uuidv7 } from "../runtime/store/ids.js";
+import type { EdgeItem, NodeItem, Path } from "../core/items.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore } from "./support/store-fixtures.js";
+import { httpStatus } from "../server/http/status.js";
 
 function thrown(fn: () => unknown): StrandError {
   try {
@@ -86,7 +87,7 @@ describe("shortestPath", () => {
   test("INVALID_WEIGHT names the edge and value; unknown target is NOT_FOUND", () => {
     store.read((db) => {
       const bad = thrown(() => db.shortestPath([n.a!], "Follows", { to: n.e!.id }, (edge) => (edge.id === e.bd!.id ? -1 : 1)));
-      expect([bad.code, bad.status]).toEqual(["INVALID_WEIGHT", 400]);
+      expect([bad.code, httpStatus(bad.code)]).toEqual(["INVALID_WEIGHT", 400]);
       expect(bad.message).toContain(e.bd!.id);
       expect(bad.message).toContain("-1");
       expect(thrown(() => db.shortestPath([n.a!], "Follows", { to: n.e!.id }, () => "x")).code).toBe("INVALID_WEIGHT");

@@ -1,11 +1,11 @@
 // DROP at the store level: what a dropped node or edge takes with it, checked against the exact
 // on-disk state the layout invariants (keys.ts, adjacency.ts) require.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { StrandError } from "../runtime/errors.js";
-import type { EdgeItem, NodeItem, Props } from "../runtime/items.js";
-import type { QueryContext } from "../runtime/query-context.js";
+import type { StrandError } from "../core/errors.js";
+import type { EdgeItem, NodeItem, Props } from "../core/items.js";
+import type { QueryContext } from "../core/query-context.js";
 import { CHUNK } from "../runtime/store/adjacency.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore, removeDir, tempDir } from "./support/store-fixtures.js";
 import { vectorSchema } from "./support/vector-fixtures.js";
 import { dumpStore, expectedDump, staleCacheEntries } from "./support/store-dump.js";

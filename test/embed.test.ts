@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { createEmbedder, type EmbedEnv, type Embedder } from "../runtime/embed/embedder.js";
 import { HASH_DIMENSION, hashEmbedding } from "../runtime/embed/hash.js";
-import { isStrandError } from "../runtime/errors.js";
+import { isStrandError } from "../core/errors.js";
+import { httpStatus } from "../server/http/status.js";
 
 interface Received {
   method: string;
@@ -57,7 +58,7 @@ async function failure(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    if (isStrandError(error) && error.code === "EMBEDDING_FAILED" && error.status === 502) return error.message;
+    if (isStrandError(error) && error.code === "EMBEDDING_FAILED" && httpStatus(error.code) === 502) return error.message;
     throw error;
   }
   throw new Error("expected EMBEDDING_FAILED");

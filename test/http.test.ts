@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Hono } from "hono";
-import { createApp, startServer, type RunningServer } from "../runtime/http/index.js";
-import { StrandError } from "../runtime/errors.js";
-import type { QueryModule } from "../runtime/query-module.js";
-import type { SchemaDescriptor, ValueType } from "../runtime/schema.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { createApp, startServer, type RunningServer } from "../server/index.js";
+import { StrandError } from "../core/errors.js";
+import type { QueryModule } from "../core/query-module.js";
+import type { SchemaDescriptor, ValueType } from "../core/schema.js";
+import { GraphStore } from "../runtime/graph-store.js";
 
 const string: ValueType = { kind: "scalar", name: "String" };
 const u32: ValueType = { kind: "scalar", name: "U32" };

@@ -1,7 +1,7 @@
 // Input of any size or depth is a 4xx with a short message, never a 500 or a stack overflow
 // (audit 4: D1 deep filter_traversals, D2 deeply nested values, D10 unbounded echoes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_FILTER_DEPTH } from "../runtime/mcp/filter.js";
+import { MAX_FILTER_DEPTH } from "../server/mcp/filter.js";
 import { err, ok, openFixture, type McpFixture } from "./support/mcp-fixture.js";
 
 let f: McpFixture;

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../runtime/http/index.js";
-import type { NodeItem } from "../runtime/items.js";
-import type { ScalarName, SchemaDescriptor, ValueType } from "../runtime/schema.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { createApp } from "../server/index.js";
+import type { NodeItem } from "../core/items.js";
+import type { ScalarName, SchemaDescriptor, ValueType } from "../core/schema.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { err, ok, type Reply } from "./support/mcp-fixture.js";
 
 const s = (name: ScalarName): ValueType => ({ kind: "scalar", name });

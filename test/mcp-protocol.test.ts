@@ -7,9 +7,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../runtime/http/index.js";
-import { BUILTIN_TOOL_NAMES } from "../runtime/mcp/service.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { startServer, type RunningServer } from "../server/index.js";
+import { BUILTIN_TOOL_NAMES } from "../server/mcp/service.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { queries, schema, seed, type Seeded } from "./support/mcp-fixture.js";
 import { CLI } from "./support/server.js";
 

@@ -3,8 +3,8 @@
 // to open and says why, leaving the data as it was.
 import { afterEach, describe, expect, test } from "vitest";
 import { compileProject } from "../compiler/index.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
-import { MigrationError } from "../runtime/store/migrate.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { MigrationError } from "../runtime/migrate/migrate.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { compileProject } from "../compiler/index.js";
 import { MAX_NESTING } from "../compiler/nesting.js";
-import { importQueryModule } from "../cli/load-project.js";
+import { importQueryModule } from "../cli/project/load-project.js";
 
 const rep = (s: string, k: number): string => s.repeat(k);
 

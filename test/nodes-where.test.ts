@@ -3,9 +3,9 @@
 // and reject the bounds RANGE rejects.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { seededRandom } from "../bench/random.js";
-import { StrandError } from "../runtime/errors.js";
-import type { NodeItem } from "../runtime/items.js";
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import { StrandError } from "../core/errors.js";
+import type { NodeItem } from "../core/items.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore } from "./support/store-fixtures.js";
 
 const USERS = 300;

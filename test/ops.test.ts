@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { StrandError } from "../runtime/errors.js";
-import type { GraphItem, NodeItem, PropValue } from "../runtime/items.js";
-import type { CompareOp, MathFn } from "../runtime/query-context.js";
+import { StrandError } from "../core/errors.js";
+import type { GraphItem, NodeItem, PropValue } from "../core/items.js";
+import type { CompareOp, MathFn } from "../core/query-context.js";
 import { compareForSort, compareValues, contains, isIn } from "../runtime/ops/compare.js";
 import { aggregate, math } from "../runtime/ops/math.js";
 import { aggregateBy, groupBy } from "../runtime/ops/grouping.js";
 import { shortestPaths, type PathNeighbor } from "../runtime/ops/paths.js";
 import { count, filter, first, order, range } from "../runtime/ops/sequence.js";
 import { rerankMMR } from "../runtime/ops/rerank.js";
+import { httpStatus } from "../server/http/status.js";
 
 function expectCode(fn: () => unknown, code: string, mentions?: string): void {
   let caught: unknown;
@@ -64,7 +65,7 @@ describe("range", () => {
     try {
       range(items, -1, 2);
     } catch (error) {
-      expect((error as StrandError).status).toBe(400);
+      expect(httpStatus((error as StrandError).code)).toBe(400);
     }
   });
 });

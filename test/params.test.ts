@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { StrandError } from "../runtime/errors.js";
-import { validateParams } from "../runtime/params.js";
-import type { ParamSpec } from "../runtime/query-module.js";
+import { StrandError } from "../core/errors.js";
+import { validateParams } from "../server/http/params.js";
+import type { ParamSpec } from "../core/query-module.js";
+import { httpStatus } from "../server/http/status.js";
 
 const specs: ParamSpec[] = [
   { name: "name", type: { kind: "scalar", name: "String" }, optional: false },
@@ -14,7 +15,7 @@ function code(fn: () => unknown): [string, string, number] {
   try {
     fn();
   } catch (e) {
-    if (e instanceof StrandError) return [e.code, e.message, e.status];
+    if (e instanceof StrandError) return [e.code, e.message, httpStatus(e.code)];
     throw e;
   }
   throw new Error("did not throw");

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../runtime/config/project-config.js";
-import { loadProjectLayout } from "../runtime/config/project-layout.js";
+import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../cli/config/project-config.js";
+import { loadProjectLayout } from "../cli/config/project-layout.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const dirs: string[] = [];

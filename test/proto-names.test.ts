@@ -8,10 +8,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { compileProject } from "../compiler/index.js";
-import type { SchemaDescriptor, ValueType } from "../runtime/schema.js";
-import { validateParams } from "../runtime/params.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
-import { checkValue } from "../runtime/values.js";
+import type { SchemaDescriptor, ValueType } from "../core/schema.js";
+import { validateParams } from "../server/http/params.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { checkValue } from "../core/values.js";
 import { startStrand } from "./support/server.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 

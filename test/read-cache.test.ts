@@ -1,11 +1,11 @@
 // The shared read cache (runtime/store/read-cache.ts): its own rules, and that a store reading
 // through it never shows a value other than what its snapshot holds.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { StrandError } from "../runtime/errors.js";
-import type { NodeItem } from "../runtime/items.js";
-import type { QueryContext } from "../runtime/query-context.js";
+import type { StrandError } from "../core/errors.js";
+import type { NodeItem } from "../core/items.js";
+import type { QueryContext } from "../core/query-context.js";
 import { ReadCache } from "../runtime/store/read-cache.js";
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore } from "./support/store-fixtures.js";
 
 describe("ReadCache", () => {

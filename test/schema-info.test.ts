@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FieldDescriptor } from "../runtime/schema.js";
+import type { FieldDescriptor } from "../core/schema.js";
 import { SchemaInfo } from "../runtime/store/schema-info.js";
 
 const f = (name: string): FieldDescriptor => ({ name, type: { kind: "scalar", name: "F64" }, index: "none", default: null });

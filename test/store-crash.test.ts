@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { removeDir, schema, tempDir } from "./support/store-fixtures.js";
 import { buildStore, root } from "./support/transpile-tree.js";
 
@@ -26,7 +26,7 @@ test("acknowledged writes survive SIGKILL", async () => {
     process.execPath,
     [
       path.join(root, "test/support/crash-child.mjs"),
-      pathToFileURL(path.join(buildDir, "runtime/store/graph-store.js")).href,
+      pathToFileURL(path.join(buildDir, "runtime/graph-store.js")).href,
       dataDir,
       JSON.stringify(schema),
     ],

@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { StrandError } from "../runtime/errors.js";
-import { isUuid, uuidv7, uuidv7Time } from "../runtime/ids.js";
-import type { EdgeItem, NodeItem, Props } from "../runtime/items.js";
-import type { QueryContext } from "../runtime/query-context.js";
+import { StrandError } from "../core/errors.js";
+import { isUuid, uuidv7, uuidv7Time } from "../runtime/store/ids.js";
+import type { EdgeItem, NodeItem, Props } from "../core/items.js";
+import type { QueryContext } from "../core/query-context.js";
 import { CHUNK } from "../runtime/store/adjacency.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore, removeDir, schema, tempDir } from "./support/store-fixtures.js";
+import { httpStatus } from "../server/http/status.js";
 
 async function rejection(p: Promise<unknown>): Promise<StrandError> {
   try {
@@ -114,7 +115,7 @@ describe("GraphStore", () => {
     ] as const) {
       const e = thrown(() => r((db) => db.nodeById(label, id)));
       expect(e.code).toBe("NOT_FOUND");
-      expect(e.status).toBe(404);
+      expect(httpStatus(e.code)).toBe(404);
     }
     expect(thrown(() => r((db) => db.edgeById("Follows", u.id))).code).toBe("NOT_FOUND");
     expect(r((db) => db.nodeById("Post", p.id))).toEqual(p);
@@ -125,12 +126,12 @@ describe("GraphStore", () => {
     const p = await w((db) => db.addNode("Post", {}));
     const missing = uuidv7();
     let e = await rejection(w((db) => db.addEdge("Wrote", {}, missing, p.id)));
-    expect([e.code, e.status]).toEqual(["NOT_FOUND", 404]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["NOT_FOUND", 404]);
     expect(e.message).toContain(missing);
     e = await rejection(w((db) => db.addEdge("Wrote", {}, u.id, "garbage")));
     expect(e.code).toBe("NOT_FOUND");
     e = await rejection(w((db) => db.addEdge("Wrote", {}, u.id, u.id)));
-    expect([e.code, e.status]).toEqual(["EDGE_TYPE_MISMATCH", 400]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["EDGE_TYPE_MISMATCH", 400]);
     expect(e.message).toContain("Post");
     expect(e.message).toContain("User");
     e = await rejection(w((db) => db.addEdge("Wrote", {}, p.id, p.id)));
@@ -141,7 +142,7 @@ describe("GraphStore", () => {
   test("UNIQUE INDEX: add and update, index kept in step", async () => {
     const a = await w((db) => db.addNode("User", { name: "a", email: "a@x" }));
     let e = await rejection(w((db) => db.addNode("User", { name: "b", email: "a@x" })));
-    expect([e.code, e.status]).toEqual(["UNIQUE_VIOLATION", 409]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["UNIQUE_VIOLATION", 409]);
     expect(e.message).toContain("User");
     expect(e.message).toContain("email");
     expect(e.message).toContain("a@x");

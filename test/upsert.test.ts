@@ -1,10 +1,11 @@
 // UpsertN / UpsertE at the store level: update the first existing item, else create.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { StrandError } from "../runtime/errors.js";
-import { uuidv7 } from "../runtime/ids.js";
-import type { QueryContext } from "../runtime/query-context.js";
-import type { GraphStore } from "../runtime/store/graph-store.js";
+import { StrandError } from "../core/errors.js";
+import { uuidv7 } from "../runtime/store/ids.js";
+import type { QueryContext } from "../core/query-context.js";
+import type { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore } from "./support/store-fixtures.js";
+import { httpStatus } from "../server/http/status.js";
 
 async function rejection(p: Promise<unknown>): Promise<StrandError> {
   try {
@@ -66,10 +67,10 @@ describe("upsertNode", () => {
   test("UNIQUE INDEX is enforced on both paths (409) and the failed write changes nothing", async () => {
     const [a, b] = await w((db) => [db.addNode("User", { email: "a@x" }), db.addNode("User", { email: "b@x" })]);
     let e = await rejection(w((db) => db.upsertNode("User", [], { email: "a@x" })));
-    expect([e.code, e.status]).toEqual(["UNIQUE_VIOLATION", 409]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["UNIQUE_VIOLATION", 409]);
     expect(e.message).toBe(`UNIQUE INDEX violated: N::User field 'email' already has value "a@x"`);
     e = await rejection(w((db) => db.upsertNode("User", [b!], { email: "a@x" })));
-    expect([e.code, e.status]).toEqual(["UNIQUE_VIOLATION", 409]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["UNIQUE_VIOLATION", 409]);
     expect(r((db) => db.nodesByLabel("User"))).toEqual([a, b]);
     // Its own value is no violation.
     expect(await w((db) => db.upsertNode("User", [a!], { email: "a@x", name: "same" }))).toMatchObject({ email: "a@x", name: "same" });
@@ -101,12 +102,12 @@ describe("upsertEdge", () => {
     const p = await w((db) => db.addNode("Post", {}));
     const missing = uuidv7();
     let e = await rejection(w((db) => db.upsertEdge("Follows", [], {}, a!.id, missing)));
-    expect([e.code, e.status, e.message]).toEqual(["NOT_FOUND", 404, `to node '${missing}' of E::Follows not found`]);
+    expect([e.code, httpStatus(e.code), e.message]).toEqual(["NOT_FOUND", 404, `to node '${missing}' of E::Follows not found`]);
     e = await rejection(w((db) => db.upsertEdge("Follows", [], {}, p.id, a!.id)));
-    expect([e.code, e.status]).toEqual(["EDGE_TYPE_MISMATCH", 400]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["EDGE_TYPE_MISMATCH", 400]);
     await w((db) => db.upsertEdge("Follows", [], {}, a!.id, b!.id));
     e = await rejection(w((db) => db.upsertEdge("Follows", [], {}, a!.id, b!.id)));
-    expect([e.code, e.status]).toEqual(["UNIQUE_VIOLATION", 409]);
+    expect([e.code, httpStatus(e.code)]).toEqual(["UNIQUE_VIOLATION", 409]);
     expect(r((db) => db.edgesByLabel("Follows").length)).toBe(1);
   });
 

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "vitest";
-import type { ScalarName, ValueType } from "../runtime/schema.js";
-import { ECHO_LIMIT, echo } from "../runtime/echo.js";
-import { StrandError } from "../runtime/errors.js";
-import { validateParams } from "../runtime/params.js";
-import type { ParamSpec } from "../runtime/query-module.js";
-import { checkValue, dateMillis, describeValue, isCanonicalDate } from "../runtime/values.js";
+import type { ScalarName, ValueType } from "../core/schema.js";
+import { ECHO_LIMIT, echo } from "../core/echo.js";
+import { StrandError } from "../core/errors.js";
+import { validateParams } from "../server/http/params.js";
+import type { ParamSpec } from "../core/query-module.js";
+import { checkValue, dateMillis, describeValue, isCanonicalDate } from "../core/values.js";
+import { httpStatus } from "../server/http/status.js";
 
 const sc = (name: ScalarName): ValueType => ({ kind: "scalar", name });
 const ok = (type: ValueType, v: unknown) => {
@@ -222,7 +223,7 @@ describe("Date input forms (issue 5)", () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(StrandError);
-    expect([(caught as StrandError).code, (caught as StrandError).status, (caught as StrandError).message]).toEqual([
+    expect([(caught as StrandError).code, httpStatus((caught as StrandError).code), (caught as StrandError).message]).toEqual([
       "INVALID_PARAMETER",
       400,
       `parameter 'since' must be a date: an RFC 3339 string with offset, YYYY-MM-DD, or integer unix seconds (Date), got "next tuesday"`,

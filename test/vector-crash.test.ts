@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { buildStore, root } from "./support/transpile-tree.js";
 import { gaussian, rng, unitVector, vectorSchema } from "./support/vector-fixtures.js";

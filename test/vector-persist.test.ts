@@ -2,8 +2,8 @@
 // built with other parameters, and searches answer the same either way.
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { GraphStoreOptions } from "../runtime/store/graph-store.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import type { GraphStoreOptions } from "../runtime/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { indexPaths } from "../runtime/vector/index-files.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { gaussian, rng, unitVector, vectorSchema } from "./support/vector-fixtures.js";

@@ -2,7 +2,7 @@
 // types. Seeded data; not timed. The clustered set goes through the store, the uniform set
 // through the same VectorIndex + search code over an in-memory snapshot (no LMDB cost).
 import { afterAll, expect, test } from "vitest";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { DEFAULT_VECTOR_OPTIONS } from "../runtime/vector/metric.js";
 import { searchVectors } from "../runtime/vector/search.js";
 import { VectorIndex } from "../runtime/vector/vector-index.js";

@@ -1,11 +1,12 @@
 // Vectors through the store: records, validation, search semantics, deletes, updates, edges.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { StrandError } from "../runtime/errors.js";
-import type { NodeItem } from "../runtime/items.js";
-import { GraphStore } from "../runtime/store/graph-store.js";
+import { StrandError } from "../core/errors.js";
+import type { NodeItem } from "../core/items.js";
+import { GraphStore } from "../runtime/graph-store.js";
 import { similarity } from "../runtime/vector/metric.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { exactTopK, gaussian, rng, unitVector, vectorSchema } from "./support/vector-fixtures.js";
+import { httpStatus } from "../server/http/status.js";
 
 let dir = "";
 let store: GraphStore;
@@ -24,7 +25,7 @@ function strandError(fn: () => unknown): { code: string; status: number; message
   try {
     fn();
   } catch (error) {
-    if (error instanceof StrandError) return { code: error.code, status: error.status, message: error.message };
+    if (error instanceof StrandError) return { code: error.code, status: httpStatus(error.code), message: error.message };
     throw error;
   }
   throw new Error("expected a StrandError");
@@ -34,7 +35,7 @@ async function writeError(fn: Parameters<GraphStore["write"]>[0]): Promise<{ cod
   try {
     await store.write(fn);
   } catch (error) {
-    if (error instanceof StrandError) return { code: error.code, status: error.status, message: error.message };
+    if (error instanceof StrandError) return { code: error.code, status: httpStatus(error.code), message: error.message };
     throw error;
   }
   throw new Error("expected a StrandError");

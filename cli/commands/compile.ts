@@ -3,9 +3,9 @@
 // are removed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compileDir, countErrors } from "../compile-dir.js";
-import { bm25Origin, readProjectConfig } from "../project-config.js";
-import { displayPath } from "../sources.js";
+import { compileDir, countErrors } from "../project/compile-dir.js";
+import { bm25Origin, readProjectConfig } from "../project/project-config.js";
+import { displayPath } from "../project/sources.js";
 
 export function runCompile(dir: string, outDir: string, runtimeImport: string): number {
   const setup = readProjectConfig(dir);

@@ -2,7 +2,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { displayPath, ProjectError } from "../sources.js";
+import { displayPath, ProjectError } from "../project/sources.js";
 
 /** templates/init, found from both cli/ (sources) and dist/cli/ (built). */
 export function templateDir(): string {

@@ -4,10 +4,10 @@
 // at the same time: one process per data directory). stdout carries only protocol messages;
 // diagnostics go to stderr. Runs until stdin closes or SIGINT/SIGTERM.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createProtocolServer } from "../../runtime/mcp/protocol.js";
-import { McpService } from "../../runtime/mcp/service.js";
-import { mcpConnectionOptions, openProject } from "../open-project.js";
-import { displayPath } from "../sources.js";
+import { createProtocolServer } from "../../server/mcp/protocol.js";
+import { McpService } from "../../server/mcp/service.js";
+import { mcpConnectionOptions, openProject } from "../project/open-project.js";
+import { displayPath } from "../project/sources.js";
 
 export interface McpOptions {
   dir: string;

@@ -1,8 +1,8 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
-import { startServer, type RunningServer } from "../../runtime/http/server.js";
-import { mcpConnectionOptions, openProject } from "../open-project.js";
-import { displayPath } from "../sources.js";
+import { startServer, type RunningServer } from "../../server/server.js";
+import { mcpConnectionOptions, openProject } from "../project/open-project.js";
+import { displayPath } from "../project/sources.js";
 
 export interface ServeOptions {
   dir: string;

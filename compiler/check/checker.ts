@@ -6,7 +6,7 @@ import { closest, error, warning, type Diagnostic } from "../diagnostics.js";
 import { ANY_LABEL, ITEM_LETTER, ITEM_WORD, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir.js";
 import type { CheckedSchema } from "../schema-check.js";
 import { describeValueType } from "../value-types.js";
-import type { FieldDescriptor, ValueType } from "../../runtime/schema.js";
+import type { FieldDescriptor, ValueType } from "../../core/schema.js";
 
 export type Binding =
   | { kind: "param"; type: ValueType; optional: boolean; span: A.Span }

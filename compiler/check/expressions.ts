@@ -6,9 +6,9 @@ import type * as A from "../ast.js";
 import { closest } from "../diagnostics.js";
 import { ANY_LABEL, ITEM_LETTER, type AbsentNote, type Ir, type IrProp } from "../ir.js";
 import { assignable, describeValueType, f32LiteralProblem, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
-import type { ValueType } from "../../runtime/schema.js";
-import type { CompareOp } from "../../runtime/query-context.js";
-import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "./functions.js";
+import type { ValueType } from "../../core/schema.js";
+import type { CompareOp } from "../../core/query-context.js";
+import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "../../core/functions.js";
 import {
   BOOLEAN_TYPE,
   COUNT_TYPE,

@@ -16,8 +16,8 @@ import { QueryInternalError } from "../diagnostics.js";
 import type { Ir, IrStatement, QueryIr } from "../ir.js";
 import { tsTypeOf } from "../value-types.js";
 import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
-import { compareStrings } from "../../runtime/ops/compare.js";
-import type { FieldDescriptor, SchemaDescriptor } from "../../runtime/schema.js";
+import { compareStrings } from "../../core/text-order.js";
+import type { FieldDescriptor, SchemaDescriptor } from "../../core/schema.js";
 
 export interface GeneratedFile {
   /** relative to the output folder, with forward slashes */

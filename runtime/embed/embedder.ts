@@ -5,15 +5,11 @@
 import { geminiEmbedder } from "./gemini.js";
 import { hashEmbedder } from "./hash.js";
 import { DEFAULT_LOCAL_URL, localEmbedder } from "./local.js";
-import { parseModelName } from "./model-name.js";
+import { parseModelName } from "../../core/model-name.js";
 import { openaiEmbedder } from "./openai.js";
+import type { Embedder } from "./types.js";
 
-export interface Embedder {
-  /** The model string it was created from. */
-  readonly model: string;
-  /** One vector per text, in order; batched where the provider's API allows. */
-  embed(texts: string[]): Promise<number[][]>;
-}
+export type { Embedder } from "./types.js";
 
 export type EmbedEnv = Readonly<Record<string, string | undefined>>;
 

@@ -1,6 +1,6 @@
 // The embedders a running server uses: the project's default (strand.toml embedding_model) for
 // Embed(..) without a model, and one per `#[model("...")]` string, created on first use.
-import { StrandError } from "../errors.js";
+import { StrandError } from "../../core/errors.js";
 import type { EmbedderFor, TextEmbedder } from "../query-runner.js";
 import { createEmbedder, type EmbedEnv, type Embedder } from "./embedder.js";
 

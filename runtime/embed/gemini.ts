@@ -6,7 +6,7 @@
 //               →  {"embeddings": [{"values": [...]}, ...]}  (in request order)
 // <base> is GEMINI_BASE_URL (default https://generativelanguage.googleapis.com).
 import { embeddingFailed, inBatches, postJson, vectorAt } from "./http.js";
-import type { Embedder } from "./embedder.js";
+import type { Embedder } from "./types.js";
 
 /** The API's limit on requests per batchEmbedContents call. */
 const BATCH = 100;

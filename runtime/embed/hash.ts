@@ -4,7 +4,7 @@
 // texts that share words or spellings: LEXICAL similarity, not meaning ("car" and "automobile"
 // are unrelated to it). Text without terms embeds as the one feature "∅".
 import { tokenize } from "../search/tokenizer.js";
-import type { Embedder } from "./embedder.js";
+import type { Embedder } from "./types.js";
 
 export const HASH_DIMENSION = 256;
 const WORD_WEIGHT = 1;

@@ -1,8 +1,8 @@
 // One JSON POST to an embedding provider. Every failure — network error, timeout, HTTP error
 // status, a body that is not JSON — becomes StrandError EMBEDDING_FAILED (502) carrying the
 // provider's own message when it sent one.
-import { StrandError } from "../errors.js";
-import { echo } from "../echo.js";
+import { StrandError } from "../../core/errors.js";
+import { echo } from "../../core/echo.js";
 import { vectorProblem } from "../vector/metric.js";
 
 export interface PostOptions {

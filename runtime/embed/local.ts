@@ -1,7 +1,7 @@
 // A local embedding server: POST {"text": "..."} to STRAND_LOCAL_EMBED_URL (default
 // http://localhost:8699/embed) → {"embedding": [...]}. One text per request, a few in flight.
 import { postJson, vectorAt } from "./http.js";
-import type { Embedder } from "./embedder.js";
+import type { Embedder } from "./types.js";
 
 export const DEFAULT_LOCAL_URL = "http://localhost:8699/embed";
 const IN_FLIGHT = 4;

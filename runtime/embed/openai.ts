@@ -4,7 +4,7 @@
 // <base> is OPENAI_BASE_URL (default https://api.openai.com); a base that already ends in /v1
 // (the convention of OpenAI's own SDKs) is not given a second one.
 import { embeddingFailed, inBatches, postJson, vectorAt } from "./http.js";
-import type { Embedder } from "./embedder.js";
+import type { Embedder } from "./types.js";
 
 /** OpenAI accepts up to 2048 inputs per request; smaller batches keep requests modest. */
 const BATCH = 256;

@@ -2,10 +2,11 @@
 // ORDER (`compareForSort`). All work on wire values (JSON). Stored and parameter Dates are
 // canonical ISO-8601 UTC strings, which sort chronologically as strings; comparisons also accept
 // Dates in any other RFC 3339 / YYYY-MM-DD form (a literal, say) by comparing instants.
-import { StrandError } from "../errors.js";
-import type { PropValue } from "../items.js";
-import type { CompareOp } from "../query-context.js";
-import { dateMillis, describeValue, isCanonicalDate } from "../values.js";
+import { StrandError } from "../../core/errors.js";
+import type { PropValue } from "../../core/items.js";
+import type { CompareOp } from "../../core/query-context.js";
+import { dateMillis, describeValue, isCanonicalDate } from "../../core/values.js";
+import { compareStrings } from "../../core/text-order.js";
 
 /** Kinds in the order `compareForSort` ranks values of different kinds; null is always last. */
 type Kind = "number" | "string" | "boolean" | "array" | "object" | "null";
@@ -59,26 +60,6 @@ function compareNumbers(a: number, b: number): number {
   const bn = Number.isNaN(b);
   if (an || bn) return an === bn ? 0 : an ? 1 : -1;
   return a < b ? -1 : a > b ? 1 : 0; // -0 and 0 compare equal
-}
-
-/** A UTF-16 code unit remapped so that code units compare in code point order (surrogates last). */
-function codePointRank(unit: number): number {
-  if (unit < 0xd800) return unit;
-  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
-}
-
-/**
- * Strings by Unicode code point (JS relational operators compare UTF-16 code units instead),
- * without allocating: the one code point comparator (label order in SchemaInfo and codegen too).
- */
-export function compareStrings(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
 }
 
 /** Could be a Date (YYYY-MM-DD...): a cheap test before parsing. */

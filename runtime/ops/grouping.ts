@@ -1,5 +1,5 @@
 // GROUP_BY / AGGREGATE_BY: partition items by the tuple of values of the named properties.
-import type { AggregateGroup, GraphItem, GroupCount, PropValue } from "../items.js";
+import type { AggregateGroup, GraphItem, GroupCount, PropValue } from "../../core/items.js";
 
 /** The item's value for `name`, null when it lacks it. */
 function valueOf(item: GraphItem, name: string): PropValue {

@@ -1,10 +1,10 @@
 // HelixQL's math functions and list aggregates over wire values. Results must travel as JSON,
 // which has no NaN or Infinity, so any non-finite result is an INVALID_VALUE naming the
 // function instead of a silent null.
-import { StrandError } from "../errors.js";
-import type { GraphItem, PropValue } from "../items.js";
-import type { AggregateFn, MathFn, MathSource } from "../query-context.js";
-import { describeValue } from "../values.js";
+import { StrandError } from "../../core/errors.js";
+import type { GraphItem, PropValue } from "../../core/items.js";
+import type { AggregateFn, MathFn, MathSource } from "../../core/query-context.js";
+import { describeValue } from "../../core/values.js";
 
 export const MATH_ARITY: Readonly<Record<MathFn, number>> = {
   ADD: 2, SUB: 2, MUL: 2, DIV: 2, POW: 2, MOD: 2, ABS: 1, SQRT: 1, LN: 1, LOG10: 1, LOG: 2, EXP: 1,

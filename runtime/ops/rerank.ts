@@ -10,8 +10,8 @@
 //   lambda · relevance − (1 − lambda) · max similarity to the items already picked,
 // where relevance is the item's `score` (its rank position when it has none) and similarity
 // between embeddings is cosine, negative euclidean distance, or the dot product.
-import { StrandError } from "../errors.js";
-import type { NodeItem } from "../items.js";
+import { StrandError } from "../../core/errors.js";
+import type { NodeItem } from "../../core/items.js";
 import { similarity as vectorSimilarity } from "../vector/metric.js";
 
 export type MmrDistance = "cosine" | "euclidean" | "dotproduct";

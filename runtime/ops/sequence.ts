@@ -1,8 +1,8 @@
 // Sequence operations over the item lists a query step produces. All are pure and never mutate
 // their input.
-import { StrandError } from "../errors.js";
-import type { PropValue } from "../items.js";
-import type { SortDirection } from "../query-context.js";
+import { StrandError } from "../../core/errors.js";
+import type { PropValue } from "../../core/items.js";
+import type { SortDirection } from "../../core/query-context.js";
 import { compareForSort } from "./compare.js";
 
 export function count(items: readonly unknown[]): number {

@@ -16,26 +16,17 @@
 // BM25 disabled deletes the marker, so the documents written meanwhile get indexed on the next
 // enabled open. Un-indexing re-tokenizes the stored record, which the marker keeps sound.
 import type { RangeOptions, Transaction } from "lmdb";
-import type { NodeItem } from "../items.js";
-import type { SchemaDescriptor } from "../schema.js";
+import type { NodeItem } from "../../core/items.js";
+import type { SchemaDescriptor } from "../../core/schema.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY } from "../store/keys.js";
 import { accumulate, idf, topDocs } from "./bm25-score.js";
 import { documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
 import { blockEntries, ENTRY, insertPosting, MAX_DOC_NO, removePosting, termRange } from "./postings.js";
+import type { Bm25DocEntry, Bm25Stats } from "../store/dbs.js";
 import { createTokenizer, type Stemmer, type Tokenizer } from "./tokenizer.js";
 
-/** bm25_docs value: the document's number within its type and its length in terms. */
-export type Bm25DocEntry = [docNo: number, length: number];
 
-export interface Bm25Stats {
-  /** Documents (records) of the type. */
-  docs: number;
-  /** Sum of their lengths. */
-  tokens: number;
-  /** The docNo the next new document gets. */
-  nextDocNo: number;
-}
 
 export interface ScoredId {
   id: string;

@@ -2,8 +2,8 @@
 // `String` or `[String]` (each element of an array is text too, e.g. tags). Other members —
 // id, label, a vector's data, numbers, Dates, IDs, objects — are not text. A record's document
 // is the terms of its text fields in declaration order; its length counts every term occurrence.
-import type { NodeItem } from "../items.js";
-import type { FieldDescriptor, SchemaDescriptor, ValueType } from "../schema.js";
+import type { NodeItem } from "../../core/items.js";
+import type { FieldDescriptor, SchemaDescriptor, ValueType } from "../../core/schema.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 function isText(t: ValueType): boolean {

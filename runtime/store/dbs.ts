@@ -1,8 +1,7 @@
 // The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
 import { open, type Database, type RootDatabase } from "lmdb";
-import type { EdgeItem, NodeItem } from "../items.js";
-import type { Bm25DocEntry, Bm25Stats } from "../search/bm25-index.js";
-import type { VectorTypeMeta } from "../vector/type-meta.js";
+import type { EdgeItem, NodeItem } from "../../core/items.js";
+import type { VectorTypeMeta } from "./vector-type-meta.js";
 import { DB_NAMES, FORMAT_VERSION, type Key } from "./keys.js";
 
 export interface StoreDbs {
@@ -55,4 +54,16 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
     throw new Error(`${path}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);
   }
   return dbs;
+}
+
+/** bm25_docs value: the document's number within its type and its length in terms. */
+export type Bm25DocEntry = [docNo: number, length: number];
+
+export interface Bm25Stats {
+  /** Documents (records) of the type. */
+  docs: number;
+  /** Sum of their lengths. */
+  tokens: number;
+  /** The docNo the next new document gets. */
+  nextDocNo: number;
 }

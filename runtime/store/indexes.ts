@@ -1,10 +1,10 @@
 // Secondary indexes (INDEX / UNIQUE INDEX fields) and edge-type uniqueness, maintained inside
 // the write transaction of the record they describe. Checks run before any index write, so a
 // violation leaves the indexes as they were.
-import { StrandError } from "../errors.js";
-import type { NodeItem } from "../items.js";
-import type { JsonValue } from "../schema.js";
-import { describeValue } from "../values.js";
+import { StrandError } from "../../core/errors.js";
+import type { NodeItem } from "../../core/items.js";
+import type { JsonValue } from "../../core/schema.js";
+import { describeValue } from "../../core/values.js";
 import type { StoreDbs } from "./dbs.js";
 import { edgeUniqueKey, indexKey, uniqueKey } from "./keys.js";
 import type { EdgeTypeInfo, FieldInfo, TypeInfo } from "./schema-info.js";

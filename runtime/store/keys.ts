@@ -65,7 +65,7 @@
 //   bm25_* entries change in the write transaction of the record. The meta "bm25" marker names
 //   the stemmer and text fields per type; a store opened with another (or none) rebuilds them.
 import { createHash } from "node:crypto";
-import type { JsonValue } from "../schema.js";
+import type { JsonValue } from "../../core/schema.js";
 
 export const FORMAT_VERSION = 1;
 

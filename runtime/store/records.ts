@@ -1,9 +1,9 @@
 // Turning user-supplied props into stored records: schema validation, defaults, and the member
 // order clients see (id, label, [from_node, to_node], then fields in declaration order).
-import { StrandError } from "../errors.js";
-import { setMember, type EdgeItem, type NodeItem, type PropValue, type Props } from "../items.js";
-import type { JsonValue } from "../schema.js";
-import { checkValue } from "../values.js";
+import { StrandError } from "../../core/errors.js";
+import { setMember, type EdgeItem, type NodeItem, type PropValue, type Props } from "../../core/items.js";
+import type { JsonValue } from "../../core/schema.js";
+import { checkValue } from "../../core/values.js";
 import type { EdgeTypeInfo, TypeInfo } from "./schema-info.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;

@@ -1,9 +1,9 @@
 // Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
-import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, ValueType, VectorTypeDescriptor } from "../schema.js";
-import { compareStrings } from "../ops/compare.js";
-import { echo } from "../echo.js";
-import { StrandError } from "../errors.js";
-import { checkValue } from "../values.js";
+import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, ValueType, VectorTypeDescriptor } from "../../core/schema.js";
+import { compareStrings } from "../../core/text-order.js";
+import { echo } from "../../core/echo.js";
+import { StrandError } from "../../core/errors.js";
+import { checkValue } from "../../core/values.js";
 import type { ItemKind } from "./keys.js";
 
 export interface FieldInfo {

@@ -1,9 +1,9 @@
 // Vector parameters and the similarity every search result reports as `score` (higher is
 // better). Scores are computed in f64 from the stored vectors, whatever produced the candidates,
 // so the exact and the HNSW path report identical numbers for the same vector.
-import { StrandError } from "../errors.js";
-import { F32_RULE, fitsF32 } from "../numeric.js";
-import { describeValue } from "../values.js";
+import { StrandError } from "../../core/errors.js";
+import { F32_RULE, fitsF32 } from "../../core/numeric.js";
+import { describeValue } from "../../core/values.js";
 
 export type Metric = "cosine" | "l2" | "ip";
 export const METRICS: readonly Metric[] = ["cosine", "l2", "ip"];

@@ -6,13 +6,13 @@
 // (its id must map to its slot there), re-scored in f64 from the stored record, and the search
 // widens until it has min(k, live vectors in the snapshot) results. When the structures cannot
 // supply that many, it ranks every vector of the snapshot from LMDB: never fewer than k.
-import { StrandError } from "../errors.js";
-import type { NodeItem } from "../items.js";
+import { StrandError } from "../../core/errors.js";
+import type { NodeItem } from "../../core/items.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 import { TopN, type Scored } from "./brute-force.js";
 import type { VectorAdd } from "./changes.js";
 import { EF_PER_K, EXACT_LIMIT, checkVector, dimensionMismatch, similarity, type VectorOptions } from "./metric.js";
-import type { VectorTypeMeta } from "./type-meta.js";
+import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 import type { IndexedVector, VectorIndex } from "./vector-index.js";
 import { vectorOf } from "./vector-writes.js";
 

@@ -2,7 +2,7 @@
 // from LMDB at open, fed each write's changes after the write committed, saved on close.
 import fs from "node:fs";
 import type { Transaction } from "lmdb";
-import type { NodeItem } from "../items.js";
+import type { NodeItem } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
 import type { SchemaInfo, VectorTypeInfo } from "../store/schema-info.js";
@@ -10,7 +10,7 @@ import { VectorLog, type VectorAdd, type VectorChange } from "./changes.js";
 import { indexPaths, removeIndexFiles, saveIndexFiles, verifyIndexFiles, type ExpectedIndex } from "./index-files.js";
 import type { VectorOptions } from "./metric.js";
 import { searchVectors, type SearchOutcome, type VectorSnapshot } from "./search.js";
-import type { VectorTypeMeta } from "./type-meta.js";
+import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 import { VectorIndex, type IndexedVector } from "./vector-index.js";
 import { vectorOf } from "./vector-writes.js";
 

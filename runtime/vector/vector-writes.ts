@@ -2,16 +2,16 @@
 // in `vector_ids` and the type's `vector_types` entry change together, and each change is logged
 // for the in-memory index (applied after the commit, see vector-indexes.ts).
 import { randomUUID } from "node:crypto";
-import { StrandError } from "../errors.js";
-import { uuidv7 } from "../ids.js";
-import type { NodeItem, PropValue, Props } from "../items.js";
+import { StrandError } from "../../core/errors.js";
+import { uuidv7 } from "../store/ids.js";
+import type { NodeItem, PropValue, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { indexNew, indexUpdate } from "../store/indexes.js";
 import { newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 import type { VectorLog } from "./changes.js";
 import { checkVector, dimensionMismatch } from "./metric.js";
-import type { VectorTypeMeta } from "./type-meta.js";
+import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 
 /** The vector a stored record holds: its `embedding` field or its `data` member. */
 export function vectorOf(info: VectorTypeInfo, rec: NodeItem): readonly number[] {

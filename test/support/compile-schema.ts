@@ -1,7 +1,7 @@
 // The schema descriptor of HelixQL text, for store-level tests that need a real compiled schema.
 import { expect } from "vitest";
 import { compileProject } from "../../compiler/index.js";
-import type { SchemaDescriptor } from "../../runtime/schema.js";
+import type { SchemaDescriptor } from "../../core/schema.js";
 
 /** Compiles `text` (check only), asserts it has no errors, and returns its schema descriptor. */
 export function schemaOf(text: string): SchemaDescriptor {

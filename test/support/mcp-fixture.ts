@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hono } from "hono";
 import { expect } from "vitest";
-import { createApp, type AppOptions } from "../../runtime/http/index.js";
-import type { EdgeItem, NodeItem } from "../../runtime/items.js";
-import type { QueryModule } from "../../runtime/query-module.js";
-import type { ScalarName, SchemaDescriptor, ValueType } from "../../runtime/schema.js";
-import { GraphStore } from "../../runtime/store/graph-store.js";
+import { createApp, type AppOptions } from "../../server/index.js";
+import type { EdgeItem, NodeItem } from "../../core/items.js";
+import type { QueryModule } from "../../core/query-module.js";
+import type { ScalarName, SchemaDescriptor, ValueType } from "../../core/schema.js";
+import { GraphStore } from "../../runtime/graph-store.js";
 
 const s = (name: ScalarName): ValueType => ({ kind: "scalar", name });
 

@@ -1,9 +1,9 @@
 // The exact on-disk state of a store's graph databases, and the state keys.ts/adjacency.ts say
 // a given set of records must have, so tests can compare the two entry for entry.
-import type { EdgeItem, NodeItem } from "../../runtime/items.js";
+import type { EdgeItem, NodeItem } from "../../core/items.js";
 import { CHUNK, readAdjacency, splitAdjacency } from "../../runtime/store/adjacency.js";
 import type { StoreDbs } from "../../runtime/store/dbs.js";
-import type { GraphStore } from "../../runtime/store/graph-store.js";
+import type { GraphStore } from "../../runtime/graph-store.js";
 import { edgeUniqueKey, indexKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
 import type { TypeInfo } from "../../runtime/store/schema-info.js";
 

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SchemaDescriptor, ValueType } from "../../runtime/schema.js";
-import { GraphStore } from "../../runtime/store/graph-store.js";
+import type { SchemaDescriptor, ValueType } from "../../core/schema.js";
+import { GraphStore } from "../../runtime/graph-store.js";
 
 const s = (name: "String" | "Boolean" | "I32" | "U8" | "U32" | "F64" | "ID" | "Date" | "I64"): ValueType => ({
   kind: "scalar",

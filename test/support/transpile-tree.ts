@@ -35,6 +35,6 @@ export function buildStore(prefix: string): { buildDir: string; storeModule: str
   const cache = path.join(root, "node_modules", ".cache");
   fs.mkdirSync(cache, { recursive: true });
   const buildDir = fs.mkdtempSync(path.join(cache, prefix));
-  transpileTree(path.join(root, "runtime/store/graph-store.ts"), buildDir);
-  return { buildDir, storeModule: path.join(buildDir, "runtime/store/graph-store.js") };
+  transpileTree(path.join(root, "runtime/graph-store.ts"), buildDir);
+  return { buildDir, storeModule: path.join(buildDir, "runtime/graph-store.js") };
 }

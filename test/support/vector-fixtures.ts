@@ -1,5 +1,5 @@
 // Vector test data: a schema with vector types, seeded generators and exact ground truth.
-import type { SchemaDescriptor, ValueType } from "../../runtime/schema.js";
+import type { SchemaDescriptor, ValueType } from "../../core/schema.js";
 import { similarity, type Metric } from "../../runtime/vector/metric.js";
 import type { VectorSnapshot } from "../../runtime/vector/search.js";
 

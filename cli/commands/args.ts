@@ -1,0 +1,113 @@
+// Parses `strand <command> [dir] [flags]` into a typed command. Bad input throws UsageError.
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "../project/defaults.js";
+import { UsageError } from "./usage.js";
+import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import type { McpOptions } from "./mcp.js";
+import type { ServeOptions } from "./serve.js";
+
+export type Command =
+  | { kind: "help" }
+  | { kind: "init"; dir: string }
+  | { kind: "check"; dir: string }
+  | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
+  | ({ kind: "serve" } & ServeOptions)
+  | ({ kind: "mcp" } & McpOptions);
+
+const HELP = { help: { type: "boolean", short: "h" } } as const;
+const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
+const SERVE_FLAGS = {
+  ...HELP,
+  port: { type: "string" },
+  host: { type: "string" },
+  data: { type: "string" },
+  "api-key": { type: "string" },
+  "body-limit": { type: "string" },
+  "cache-entries": { type: "string" },
+} as const;
+
+const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
+
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "-h" || name === "--help" || name === "help") return { kind: "help" };
+  switch (name) {
+    case "init":
+    case "check": {
+      const { values, positionals } = parse(rest, HELP);
+      if (values.help === true) return { kind: "help" };
+      return { kind: name, dir: projectDir(positionals) };
+    }
+    case "compile": {
+      const { values, positionals } = parse(rest, COMPILE_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      return {
+        kind: "compile",
+        dir: projectDir(positionals),
+        outDir: resolve(nonEmpty("--out", values.out) ?? DEFAULT_OUT_DIR),
+        runtimeImport: nonEmpty("--runtime-import", values["runtime-import"]) ?? DEFAULT_RUNTIME_IMPORT,
+      };
+    }
+    case "serve": {
+      const { values, positionals } = parse(rest, SERVE_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      const apiKey = nonEmpty("--api-key", values["api-key"]) ?? (env.STRAND_API_KEY || undefined);
+      const bodyLimit = values["body-limit"];
+      const cacheEntries = values["cache-entries"];
+      return {
+        kind: "serve",
+        dir: projectDir(positionals),
+        port: values.port === undefined ? DEFAULT_PORT : integerFlag("--port", values.port, 0, 65535),
+        host: nonEmpty("--host", values.host) ?? DEFAULT_SERVE_HOST,
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        apiKey,
+        bodyLimitBytes: bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
+        cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
+      };
+    }
+    case "mcp": {
+      const { values, positionals } = parse(rest, MCP_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      if (values.stdio !== true) throw new UsageError("strand mcp needs --stdio (over HTTP, `strand serve` answers MCP at /mcp)");
+      const cacheEntries = values["cache-entries"];
+      return {
+        kind: "mcp",
+        dir: projectDir(positionals),
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
+      };
+    }
+    default:
+      throw new UsageError(`unknown command "${name}"`);
+  }
+}
+
+type Flags = Parameters<typeof parseArgs>[0] extends infer C ? (C extends { options?: infer O } ? NonNullable<O> : never) : never;
+
+function parse<F extends Flags>(args: string[], options: F) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function projectDir(positionals: readonly string[]): string {
+  if (positionals.length > 1) throw new UsageError(`expected at most one directory, got: ${positionals.join(" ")}`);
+  return resolve(positionals[0] ?? ".");
+}
+
+function nonEmpty(flag: string, value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
+function integerFlag(flag: string, value: string | boolean, min: number, max: number): number {
+  const n = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${String(value)}"`);
+  }
+  return n;
+}

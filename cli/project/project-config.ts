@@ -1,0 +1,26 @@
+// The project's strand.toml / helix.toml for the commands that need it (serve, check, compile,
+// mcp), and the folder of its .hx files (runtime/config/project-layout.ts).
+import { basename } from "node:path";
+import type { ProjectConfig } from "../config/project-config.js";
+import { loadProjectLayout } from "../config/project-layout.js";
+import { displayPath } from "./sources.js";
+
+export interface ProjectSetup {
+  config: ProjectConfig;
+  /** The folder whose .hx files make the project (helix.toml's `queries` folder, or the project folder). */
+  sources: string;
+}
+
+/** The configuration and the .hx folder, or null after printing every error (the caller exits 1). */
+export function readProjectConfig(dir: string): ProjectSetup | null {
+  const result = loadProjectLayout(dir, displayPath);
+  if (result.ok) return { config: result.config, sources: result.sources };
+  for (const error of result.errors) process.stderr.write(`strand: ${error}\n`);
+  return null;
+}
+
+/** Where `bm25` is set, as the E310 hint names it: "strand.toml" or "helix.toml [local.dev]". */
+export function bm25Origin(config: ProjectConfig): string {
+  if (config.file === null) return "strand.toml";
+  return config.section === null ? basename(config.file) : `${basename(config.file)} [${config.section}]`;
+}

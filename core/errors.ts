@@ -1,0 +1,70 @@
+// Errors are values with a machine-readable code. The runtime throws StrandError only to abort the
+// current transaction; the front doors (server/) turn it into `{"error", "code"}` with the HTTP
+// status its code maps to (server/http/status.ts). Anything else that escapes is a bug (a 500).
+
+export type ErrorCode =
+  | "INVALID_JSON"
+  | "INVALID_BODY"
+  | "MISSING_PARAMETER"
+  | "INVALID_PARAMETER"
+  | "UNKNOWN_PARAMETER"
+  | "INVALID_VALUE"
+  | "INVALID_WEIGHT"
+  | "DIMENSION_MISMATCH"
+  | "EDGE_TYPE_MISMATCH"
+  | "NOT_FOUND"
+  | "UNKNOWN_QUERY"
+  | "UNIQUE_VIOLATION"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "UNAUTHORIZED"
+  | "METHOD_NOT_ALLOWED"
+  | "UNKNOWN_TOOL"
+  | "UNKNOWN_CONNECTION"
+  | "TOO_MANY_CONNECTIONS"
+  | "EMBEDDING_FAILED"
+  | "BM25_DISABLED"
+  | "SCHEMA_MISMATCH"
+  | "INTERNAL";
+
+
+export class StrandError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = "StrandError";
+    this.code = code;
+  }
+
+  toJSON(): { error: string; code: ErrorCode } {
+    return { error: this.message, code: this.code };
+  }
+}
+
+export function isStrandError(value: unknown): value is StrandError {
+  return value instanceof StrandError;
+}
+
+/** BM25_DISABLED: `what` (SearchBM25<T>, search_keyword) asked of a store opened with bm25 = false. */
+export function bm25Disabled(what: string): StrandError {
+  return new StrandError(
+    "BM25_DISABLED",
+    `${what} needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it`,
+  );
+}
+
+const AT_ELEMENT = new WeakSet<StrandError>();
+
+/**
+ * A StrandError from one iteration of a FOR loop, its message prefixed with the element's path
+ * (`items[1]: UNIQUE INDEX violated ...`), code kept. Only once: the innermost loop
+ * names the whole path (`docs[0].chunks[1]`), and the loops around it pass it on unchanged.
+ * Anything else (a bug) is returned as it is.
+ */
+export function atElement(error: unknown, path: string): unknown {
+  if (!(error instanceof StrandError) || AT_ELEMENT.has(error)) return error;
+  const located = new StrandError(error.code, `${path}: ${error.message}`);
+  AT_ELEMENT.add(located);
+  return located;
+}

@@ -1,0 +1,132 @@
+// The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
+// exposed to query code as a QueryContext.
+import { TxnQueryContext } from "./context.js";
+import type { QueryContext } from "../core/query-context.js";
+import type { SchemaDescriptor } from "../core/schema.js";
+import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
+import { openDbs, type StoreDbs } from "./store/dbs.js";
+import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
+import { lockDirectory } from "./store/dir-lock.js";
+import { SchemaInfo } from "./store/schema-info.js";
+import { Bm25Index } from "./search/bm25-index.js";
+import type { Stemmer } from "./search/tokenizer.js";
+import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";
+import { VectorIndexes, type VectorAccess, type VectorIndexStatus } from "./vector/vector-indexes.js";
+
+export interface GraphStoreOptions {
+  /** Directory of the LMDB environment (created if missing). */
+  path: string;
+  schema: SchemaDescriptor;
+  /** Initial map size in bytes; lmdb grows it as needed. */
+  mapSize?: number;
+  /** Decoded records and adjacency lists kept for reads (read-cache.ts); 0 disables. */
+  cacheEntries?: number;
+  /** HNSW parameters of every vector type (strand.toml [vector]); defaults m 16, ef_construction 128, ef_search 64, cosine. */
+  vector?: Partial<VectorOptions>;
+  /** Keep the BM25 keyword index (strand.toml `bm25`, default true); see runtime/search/. */
+  bm25?: boolean;
+  /** Stemming of BM25 terms (strand.toml `bm25_stemmer`, default "none"). */
+  bm25Stemmer?: Stemmer;
+}
+
+export class GraphStore {
+  private closed = false;
+  private readonly readVectors: VectorAccess;
+
+  private constructor(
+    /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
+    readonly schemaUpdate: MigrationOutcome,
+    private readonly dbs: StoreDbs,
+    readonly schema: SchemaInfo,
+    private readonly cache: ReadCache,
+    private readonly unlock: () => void,
+    private readonly vectors: VectorIndexes,
+    private readonly bm25: Bm25Index | null,
+  ) {
+    this.readVectors = { indexes: vectors, log: null };
+  }
+
+  static open(options: GraphStoreOptions): GraphStore {
+    const schema = new SchemaInfo(options.schema); // validate before touching the disk
+    const cache = new ReadCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+    const vectorOptions = resolveVectorOptions(options.vector);
+    const unlock = lockDirectory(options.path);
+    let dbs: StoreDbs | undefined;
+    try {
+      dbs = openDbs(options.path, options.mapSize);
+      // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
+      // It commits records and schema meta together; should an index load below throw, the data
+      // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").
+      const schemaUpdate = migrateStore(dbs, schema, options.schema);
+      // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
+      const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
+      let bm25: Bm25Index | null = null;
+      if (options.bm25 === false) Bm25Index.disable(dbs);
+      else bm25 = Bm25Index.open(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
+      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
+    } catch (error) {
+      void dbs?.env.close();
+      unlock();
+      throw error;
+    }
+  }
+
+  /** Runs fn synchronously against one consistent snapshot. */
+  read<T>(fn: (db: QueryContext) => T): T {
+    const transaction = this.dbs.env.useReadTransaction();
+    try {
+      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, [], this.readVectors, this.bm25));
+    } finally {
+      transaction.done();
+    }
+  }
+
+  /**
+   * Runs fn (synchronous) in a write transaction. lmdb serializes writers and batches the
+   * callbacks queued in one event turn into one LMDB transaction; each callback runs in its own
+   * child transaction, so when fn throws only fn's writes are rolled back and the promise
+   * rejects with its error. Resolves only once the commit is flushed to disk: with lmdb's
+   * default `overlappingSync` the transaction promise means "committed and visible", so we
+   * additionally wait for `flushed`.
+   */
+  async write<T>(fn: (db: QueryContext) => T): Promise<T> {
+    const touched: string[] = [];
+    // Searchable (in snapshots that contain it) from now until applied or failed.
+    const log = this.vectors.newLog();
+    try {
+      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched, { indexes: this.vectors, log }, this.bm25)));
+      // Committed: the in-memory vector indexes follow LMDB (never before the commit).
+      this.vectors.apply(log);
+      await this.dbs.env.flushed;
+      return result;
+    } finally {
+      this.vectors.settle(log);
+      // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
+      this.cache.settle(touched);
+    }
+  }
+
+  /** How a vector type's index was obtained at open (loaded from its files or rebuilt), and its size. */
+  vectorIndexStatus(label: string): VectorIndexStatus {
+    return this.vectors.status(label);
+  }
+
+  /** Saves the vector indexes that changed since open or the last save (close does it too). */
+  saveVectorIndexes(): void {
+    this.vectors.save();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      try {
+        this.vectors.save();
+      } finally {
+        await this.dbs.env.close();
+      }
+    } finally {
+      this.unlock();
+    }
+  }
+}

@@ -1,8 +1,0 @@
-// The HTTP layer: a Hono app over a store and a set of compiled queries, and a Node server for it.
-export { createApp, DEFAULT_BODY_LIMIT_BYTES } from "./app.js";
-export type { AppOptions } from "./app.js";
-export { startServer, DEFAULT_HOST } from "./server.js";
-export type { ServerOptions, RunningServer } from "./server.js";
-export { introspect, typeName } from "./introspect.js";
-export type { Introspection, QueryIntrospection, TypeIntrospection, EdgeIntrospection } from "./introspect.js";
-export type { StoreAccess } from "./store-access.js";

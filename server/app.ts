@@ -1,0 +1,108 @@
+// The Hono application: routes, optional api-key check, and JSON for every error and unknown path.
+//
+//   GET  /health        → {"status":"ok"}            (never requires the api key)
+//   GET  /introspect    → see introspect.ts
+//   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
+//   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
+//   other methods on those paths → 405; any other path → 404 NOT_FOUND
+import { Hono, type Context } from "hono";
+import { StrandError } from "../core/errors.js";
+import type { ConnectionOptions } from "./mcp/connections.js";
+import { isMcpPath, MCP_PATH, mcpHandler } from "./mcp/routes.js";
+import { McpService } from "./mcp/service.js";
+import type { QueryModule } from "../core/query-module.js";
+import { QueryRunner, type EmbedderFor } from "../runtime/query-runner.js";
+import type { SchemaDescriptor } from "../core/schema.js";
+import type { Metric } from "../runtime/vector/metric.js";
+import { apiKeyMiddleware } from "./http/api-key.js";
+import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
+import { introspect } from "./http/introspect.js";
+import { queryRoute, unknownQuery } from "./http/query-route.js";
+import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
+import type { StoreAccess } from "./http/store-access.js";
+
+export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+export interface AppOptions {
+  store: StoreAccess;
+  queries: readonly QueryModule[];
+  schema: SchemaDescriptor;
+  /** When set, every request except `GET /health` must send it as `x-api-key`. */
+  apiKey?: string | undefined;
+  /** Largest accepted request body; default 32 MiB. */
+  bodyLimitBytes?: number | undefined;
+  /** Embedding providers for Embed(..) in queries (by model string; null = the default model). */
+  embedders?: EmbedderFor | null | undefined;
+  /** Serve the agent tools under /mcp (default true; `mcp = false` answers 404 there). */
+  mcp?: boolean | undefined;
+  /** Idle timeout, cap and clock of the /mcp connections (defaults: 30 min, 10,000). */
+  mcpConnections?: ConnectionOptions | undefined;
+  /** The store's vector metric (strand.toml [vector] metric), for search_vector's exact scores; default cosine. */
+  vectorMetric?: Metric | undefined;
+  /** Whether the store keeps the BM25 index (strand.toml bm25, default true); false leaves search_keyword out of /mcp. */
+  bm25?: boolean | undefined;
+}
+
+const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
+const GET_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect"]);
+const HEALTH_BODY = JSON.stringify({ status: "ok" });
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+export function createApp(options: AppOptions): Hono {
+  const queries = indexQueries(options.queries);
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < MIN_BODY_LIMIT_BYTES) {
+    throw new RangeError(`bodyLimitBytes must be an integer of at least ${MIN_BODY_LIMIT_BYTES} (the body {}), got ${bodyLimitBytes}`);
+  }
+  const introspection = JSON.stringify(introspect(options.schema, options.queries));
+
+  const app = new Hono();
+  if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
+
+  const names = [...queries.keys()];
+  const mcpEnabled = options.mcp !== false;
+  if (mcpEnabled && queries.has(MCP_PATH.slice(1))) {
+    throw new Error(`a query named "${MCP_PATH.slice(1)}" collides with the MCP endpoint ${MCP_PATH}; rename it or set mcp = false`);
+  }
+  const runner = new QueryRunner(options.store, options.embedders ?? null);
+  const mcp = mcpHandler(mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null, bodyLimitBytes);
+  /** Every request no route answers: /mcp paths, 405 on known paths with the wrong method, else 404. */
+  const unrouted = (c: Context): Response | Promise<Response> => {
+    const { method, path } = c.req;
+    if (isMcpPath(path)) return mcp(c);
+    if (GET_PATHS.has(path)) return methodNotAllowed(method, path, "GET");
+    const name = path.slice(1);
+    if (queries.has(name)) return methodNotAllowed(method, path, "POST");
+    if (method === "POST" && name !== "" && !name.includes("/")) return jsonErrorResponse(unknownQuery(name, names));
+    return notFound(method, path);
+  };
+
+  // Exactly these three routes, so Hono's RegExpRouter serves them and no request goes through
+  // the middleware composer unless an api key adds a middleware.
+  app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
+  app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
+  app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
+  app.notFound(unrouted);
+  app.onError((error) => errorToResponse(error));
+  return app;
+}
+
+function indexQueries(list: readonly QueryModule[]): ReadonlyMap<string, QueryModule> {
+  const byName = new Map<string, QueryModule>();
+  for (const q of list) {
+    if (byName.has(q.name)) throw new Error(`duplicate query name "${q.name}"`);
+    byName.set(q.name, q);
+  }
+  return byName;
+}
+
+function methodNotAllowed(method: string, path: string, allow: string): Response {
+  return jsonErrorResponse(
+    new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use ${allow}`),
+    { allow },
+  );
+}
+
+function notFound(method: string, path: string): Response {
+  return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
+}

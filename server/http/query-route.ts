@@ -1,0 +1,45 @@
+// `POST /<QueryName>`: the hot path. Look the query up, check the media type, read the body under
+// the size limit, validate the parameters, run the query in one read snapshot or one durable write
+// transaction, and answer with the object it returns. Errors are thrown as StrandErrors and turned
+// into JSON by the app's error handler. Embeddings a query needs are fetched first (query-runner.ts).
+import type { Context, Handler } from "hono";
+import { echo } from "../../core/echo.js";
+import { StrandError } from "../../core/errors.js";
+import { validateParams } from "./params.js";
+import type { QueryModule } from "../../core/query-module.js";
+import type { JsonValue } from "../../core/schema.js";
+import { checkJsonContentType } from "./content-type.js";
+import { parseJsonBody } from "./json-body.js";
+import { readBody } from "./read-body.js";
+import { incomingOf, requestHeader } from "./request-header.js";
+import type { QueryRunner } from "../../runtime/query-runner.js";
+import { closestName } from "../../core/suggest.js";
+
+export interface QueryRouteOptions {
+  runner: QueryRunner;
+  queries: ReadonlyMap<string, QueryModule>;
+  bodyLimitBytes: number;
+  /** Answers a POST whose name is not a query (404 with a suggestion, 405 for a GET-only path, or /mcp). */
+  notAQuery: (c: Context) => Response | Promise<Response>;
+}
+
+export function unknownQuery(name: string, known: readonly string[]): StrandError {
+  const suggestion = closestName(name, known);
+  return new StrandError(
+    "UNKNOWN_QUERY",
+    suggestion === undefined ? `unknown query "${echo(name)}"` : `unknown query "${echo(name)}"; did you mean "${suggestion}"?`,
+  );
+}
+
+export function queryRoute({ runner, queries, bodyLimitBytes, notAQuery }: QueryRouteOptions): Handler {
+  return async (c: Context) => {
+    const query = queries.get(c.req.param("name") ?? "");
+    if (query === undefined) return notAQuery(c);
+    const incoming = incomingOf(c);
+    checkJsonContentType(requestHeader(c, incoming, "content-type"));
+    const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
+    const params = validateParams(query.params, body);
+    const result = await runner.run(query, params);
+    return c.json(result as JsonValue);
+  };
+}

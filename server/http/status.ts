@@ -1,0 +1,38 @@
+// The HTTP status of each error code: the only place codes meet HTTP. core/ keeps errors free of
+// transport concerns; both front doors (HTTP routes and /mcp) answer with these.
+import type { ErrorCode } from "../../core/errors.js";
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  INVALID_JSON: 400,
+  INVALID_BODY: 400,
+  MISSING_PARAMETER: 400,
+  INVALID_PARAMETER: 400,
+  UNKNOWN_PARAMETER: 400,
+  INVALID_VALUE: 400,
+  INVALID_WEIGHT: 400,
+  DIMENSION_MISMATCH: 400,
+  EDGE_TYPE_MISMATCH: 400,
+  NOT_FOUND: 404,
+  UNKNOWN_QUERY: 404,
+  UNIQUE_VIOLATION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHORIZED: 401,
+  METHOD_NOT_ALLOWED: 405,
+  UNKNOWN_TOOL: 404,
+  UNKNOWN_CONNECTION: 404,
+  TOO_MANY_CONNECTIONS: 429,
+  EMBEDDING_FAILED: 502,
+  // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
+  BM25_DISABLED: 400,
+  // Opening a store whose records do not fit the project's schema (runtime/migrate/):
+  // the open is refused. A write that meets stored data of an undeclared type (which that
+  // refusal keeps from happening) is refused with it too.
+  SCHEMA_MISMATCH: 409,
+  INTERNAL: 500,
+};
+
+/** The HTTP status an error with this code is answered with. */
+export function httpStatus(code: ErrorCode): number {
+  return HTTP_STATUS[code];
+}

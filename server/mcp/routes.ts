@@ -1,0 +1,51 @@
+// The HTTP face of the agent tools, called by runtime/http/app.ts for every path under /mcp:
+//
+//   POST /mcp/<tool>   → the tool's JSON answer (tools.ts, query-tools.ts); other methods 405
+//   POST /mcp          → the MCP protocol endpoint (Streamable HTTP, protocol.ts); other methods
+//                        405: a stateless server offers no GET event stream and no session to DELETE
+//
+// With MCP disabled every /mcp path answers 404 with a JSON error. These are not Hono routes:
+// the app hands them over from its unrouted-request handler, because any extra route next to
+// `POST /:name` makes Hono fall back from its RegExpRouter to the slower TrieRouter for queries.
+import type { Context } from "hono";
+import { StrandError } from "../../core/errors.js";
+import { checkJsonContentType } from "../http/content-type.js";
+import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
+import { parseJsonBody } from "../http/json-body.js";
+import { readBody } from "../http/read-body.js";
+import { incomingOf, requestHeader } from "../http/request-header.js";
+import { handleProtocolRequest } from "./protocol.js";
+import type { McpService } from "./service.js";
+
+export const MCP_PATH = "/mcp";
+const TOOL_PATH = /^\/mcp\/([^/]+)$/;
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+export function isMcpPath(path: string): boolean {
+  return path === MCP_PATH || path.startsWith(`${MCP_PATH}/`);
+}
+
+/** Answers a request whose path satisfies isMcpPath; `service` null means MCP is disabled. */
+export function mcpHandler(service: McpService | null, bodyLimitBytes: number): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const { method, path } = c.req;
+    if (service === null) {
+      return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}: the MCP endpoints are disabled (mcp = false)`));
+    }
+    try {
+      const tool = path === MCP_PATH ? undefined : TOOL_PATH.exec(path)?.[1];
+      if (path !== MCP_PATH && tool === undefined) return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
+      if (method !== "POST") {
+        return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), { allow: "POST" });
+      }
+      if (tool === undefined) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes);
+      const incoming = incomingOf(c);
+      checkJsonContentType(requestHeader(c, incoming, "content-type"));
+      const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
+      const result = await service.call(tool, body);
+      return new Response(JSON.stringify(result), { headers: JSON_HEADERS });
+    } catch (error) {
+      return errorToResponse(error);
+    }
+  };
+}

@@ -1,0 +1,114 @@
+// The agent tools behind one name → function table, shared by the `/mcp/<tool>` HTTP routes and
+// the MCP protocol server: `call(tool, body)` validates the body, runs the tool and returns JSON
+// (or throws a StrandError naming the culprit).
+import { echo } from "../../core/echo.js";
+import { StrandError } from "../../core/errors.js";
+import type { StoreAccess } from "../http/store-access.js";
+import { introspect } from "../http/introspect.js";
+import type { QueryModule } from "../../core/query-module.js";
+import type { JsonValue, SchemaDescriptor } from "../../core/schema.js";
+import { closestName } from "../../core/suggest.js";
+import { ConnectionRegistry, type ConnectionOptions } from "./connections.js";
+import type { ToolEnv } from "./env.js";
+import { QueryRunner, type EmbedderFor } from "../../runtime/query-runner.js";
+import { callQueryTool, QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
+import { SchemaView } from "./schema-view.js";
+import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
+import * as tools from "./tools.js";
+import { DEFAULT_VECTOR_OPTIONS, type Metric } from "../../runtime/vector/metric.js";
+
+type ToolFn = (env: ToolEnv, body: unknown) => JsonValue | Promise<JsonValue>;
+
+/** The built-in tools, in the order they are listed. */
+const BUILTIN: ReadonlyMap<string, ToolFn> = new Map<string, ToolFn>([
+  ["init", tools.init],
+  ["n_from_type", tools.nFromType],
+  ["e_from_type", tools.eFromType],
+  ["out_step", tools.step("out_step")],
+  ["in_step", tools.step("in_step")],
+  ["out_e_step", tools.step("out_e_step")],
+  ["in_e_step", tools.step("in_e_step")],
+  ["filter_items", tools.filterItems],
+  ["order_by", tools.orderBy],
+  ["next", tools.next],
+  ["collect", tools.collect],
+  ["reset", tools.reset],
+  ["schema_resource", tools.schemaResource],
+  ["group_by", tools.groupByTool],
+  ["aggregate_by", tools.aggregateByTool],
+  ["search_vector", searchVector],
+  ["search_vector_text", searchVectorText],
+  ["search_keyword", searchKeyword],
+]);
+
+export const BUILTIN_TOOL_NAMES: readonly string[] = [...BUILTIN.keys()];
+
+export interface McpServiceOptions {
+  store: StoreAccess;
+  schema: SchemaDescriptor;
+  queries: readonly QueryModule[];
+  connections?: ConnectionOptions | undefined;
+  /** Embedding providers (AppOptions.embedders); search_vector_text uses the default model's. */
+  embedders?: EmbedderFor | null | undefined;
+  /** The runner of `POST /<Query>`, so `#[mcp]` queries share its embedding cache; default: a new one. */
+  runner?: QueryRunner | undefined;
+  /** The metric the store's vector types use (strand.toml [vector] metric); default cosine, as the store's. */
+  vectorMetric?: Metric | undefined;
+  /**
+   * Whether the store keeps the BM25 index (strand.toml bm25, default true). When false,
+   * search_keyword is left out of the tool list and answers 400 BM25_DISABLED.
+   */
+  bm25?: boolean | undefined;
+}
+
+export class McpService {
+  readonly env: ToolEnv;
+  /** Queries without `#[mcp]`, to explain why `<Name>Mcp` is not a tool. */
+  private readonly unmarked: ReadonlySet<string>;
+
+  constructor(options: McpServiceOptions) {
+    const mcpQueries = options.queries.filter((q) => q.mcp);
+    const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
+    this.unmarked = new Set(options.queries.filter((q) => !q.mcp).map((q) => q.name));
+    const description = introspect(options.schema, mcpQueries);
+    this.env = {
+      store: options.store,
+      schema: new SchemaView(options.schema),
+      connections: new ConnectionRegistry(options.connections),
+      // Edges keep their from/to: an agent needs them to choose a step's direction.
+      schemaResource: description as unknown as JsonValue,
+      queryTools,
+      runner: options.runner ?? new QueryRunner(options.store, options.embedders ?? null),
+      embedders: options.embedders ?? null,
+      vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
+      keywordSearch: options.bm25 !== false,
+    };
+  }
+
+  /** Built-in tools (search_keyword only with the BM25 index), then one `<QueryName>Mcp` per `#[mcp]` query. */
+  toolNames(): string[] {
+    const builtin = [...BUILTIN.keys()].filter((name) => this.env.keywordSearch || name !== "search_keyword");
+    return [...builtin, ...this.env.queryTools.keys()];
+  }
+
+  /** The `#[mcp]` query behind a tool name, if it is one. */
+  queryTool(name: string): QueryModule | undefined {
+    return this.env.queryTools.get(name);
+  }
+
+  async call(name: string, body: unknown): Promise<JsonValue> {
+    const fn = BUILTIN.get(name);
+    if (fn !== undefined) return fn(this.env, body);
+    const query = this.env.queryTools.get(name);
+    if (query !== undefined) return callQueryTool(this.env, query, body);
+    const base = name.endsWith(QUERY_TOOL_SUFFIX) ? name.slice(0, -QUERY_TOOL_SUFFIX.length) : "";
+    if (this.unmarked.has(base)) {
+      throw new StrandError("UNKNOWN_TOOL", `unknown MCP tool '${echo(name)}': query ${base} is not marked #[mcp]`);
+    }
+    const suggestion = closestName(name, this.toolNames());
+    throw new StrandError(
+      "UNKNOWN_TOOL",
+      suggestion === undefined ? `unknown MCP tool '${echo(name)}'` : `unknown MCP tool '${echo(name)}'; did you mean '${suggestion}'?`,
+    );
+  }
+}

@@ -1,0 +1,184 @@
+// The traversal tools: one function per tool, each validating its whole body, running in ONE
+// read snapshot, and returning JSON. A tool that changes the traversal computes the new state
+// first and adopts it only after everything succeeded, so an error leaves the connection as it was.
+import { StrandError } from "../../core/errors.js";
+import type { GraphItem } from "../../core/items.js";
+import { aggregateBy, groupBy } from "../../runtime/ops/grouping.js";
+import { order } from "../../runtime/ops/sequence.js";
+import type { JsonValue } from "../../core/schema.js";
+import {
+  booleanAt,
+  fieldPath,
+  integerAt,
+  invalid,
+  member,
+  objectAt,
+  requiredMember,
+  requiredObject,
+  requiredString,
+  stringList,
+  type JsonObject,
+} from "./body.js";
+import type { Connection } from "./connections.js";
+import { compileFilter, unknownProperty } from "./filter.js";
+import { planStep, type StepTool } from "./steps.js";
+import { advance, BLANK, loaded, type Traversal } from "./traversal.js";
+import type { ToolEnv } from "./env.js";
+
+export type ToolResult = JsonValue;
+
+/** Parses `{connection_id, ...}` (members limited to `allowed` plus connection_id) and finds the connection. */
+export function openCall(env: ToolEnv, body: unknown, allowed: readonly string[]): { connection: Connection; body: JsonObject } {
+  const obj = objectAt(body, "", ["connection_id", ...allowed]);
+  const id = requiredMember(obj, "connection_id", "", "the id init returned");
+  if (typeof id !== "string") throw invalid("connection_id", "a string (the id init returned)", id);
+  return { connection: env.connections.get(id), body: obj };
+}
+
+/** The traversal-tools' answer: the connection and how many items it now holds. */
+function held(connection: Connection, next: Traversal): ToolResult {
+  connection.traversal = next;
+  return { connection_id: connection.id, count: next.items.length };
+}
+
+function requireLoaded(t: Traversal, tool: string): void {
+  if (t.blank) throw new StrandError("INVALID_VALUE", `${tool} needs a traversal: begin with n_from_type, e_from_type or a search`);
+}
+
+/** INVALID_PARAMETER naming `path` unless some held type declares `property`. */
+function checkProperty(env: ToolEnv, t: Traversal, property: string, path: string): void {
+  if (t.types.some((label) => env.schema.get(label)?.properties.has(property))) return;
+  throw unknownProperty(path, property, t.types, env.schema);
+}
+
+export function init(env: ToolEnv, body: unknown): ToolResult {
+  objectAt(body, "", []);
+  return env.connections.create().id;
+}
+
+export function reset(env: ToolEnv, body: unknown): ToolResult {
+  const { connection } = openCall(env, body, []);
+  connection.traversal = BLANK;
+  return connection.id;
+}
+
+export function nFromType(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["node_type"], "{node_type}");
+  const name = requiredString(data, "node_type", "data", "a node type name");
+  // A vector type is accepted too: vectors are graph items like nodes.
+  if (env.schema.get(name)?.kind === "vector") return held(connection, loaded(env.store.read((db) => db.vectorsByLabel(name)), [name]));
+  const label = env.schema.require(name, "node", "data.node_type").name;
+  return held(connection, loaded(env.store.read((db) => db.nodesByLabel(label)), [label]));
+}
+
+export function eFromType(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["edge_type"], "{edge_type}");
+  const label = env.schema.edge(requiredString(data, "edge_type", "data", "an edge type name"), "data.edge_type").name;
+  return held(connection, loaded(env.store.read((db) => db.edgesByLabel(label)), [label]));
+}
+
+export function step(tool: StepTool): (env: ToolEnv, body: unknown) => ToolResult {
+  return (env, body) => {
+    const { connection, body: b } = openCall(env, body, ["data"]);
+    const data = requiredObject(b, "data", "", ["edge_type", "edge_label"], "{edge_type, edge_label}");
+    const current = connection.traversal;
+    const plan = planStep(tool, data, "data", current.types, env.schema);
+    const items = env.store.read((db) => plan.run(db, current.items));
+    return held(connection, loaded(items, [plan.result]));
+  };
+}
+
+export function filterItems(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["filter"], "{filter}");
+  const raw = requiredMember(data, "filter", "data", "{properties?, filter_traversals?}");
+  const current = connection.traversal;
+  requireLoaded(current, "filter_items");
+  const predicate = compileFilter(raw, "data.filter", current.types, env.schema);
+  const items = env.store.read((db) => current.items.filter((item) => predicate(db, item)));
+  return held(connection, loaded(items, current.types));
+}
+
+export function orderBy(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["data"]);
+  const data = requiredObject(b, "data", "", ["properties", "order"], "{properties, order}");
+  const properties = stringList(requiredMember(data, "properties", "data", "the property to sort by"), "data.properties");
+  if (properties.length !== 1) throw invalid("data.properties", "one property name (order_by sorts by one property)", properties);
+  const property = properties[0]!;
+  const direction = requiredMember(data, "order", "data", "asc or desc");
+  const dir = typeof direction === "string" ? direction.toLowerCase() : direction;
+  if (dir !== "asc" && dir !== "desc") throw invalid("data.order", "'asc' or 'desc'", direction);
+  const current = connection.traversal;
+  requireLoaded(current, "order_by");
+  checkProperty(env, current, property, "data.properties");
+  // Stored values are canonical (Dates as UTC ISO strings), so the sort order is the typed order.
+  const sorted = order(current.items, (item) => (Object.prototype.hasOwnProperty.call(item, property) ? item[property]! : null), dir);
+  connection.traversal = loaded(sorted, current.types);
+  return sorted[0] ?? null;
+}
+
+export function next(env: ToolEnv, body: unknown): ToolResult {
+  const { connection } = openCall(env, body, []);
+  const { item, next: moved } = advance(connection.traversal);
+  connection.traversal = moved;
+  return item;
+}
+
+export function collect(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["range", "drop"]);
+  const rangeRaw = member(b, "range");
+  let start = 0;
+  let end = -1;
+  if (rangeRaw !== undefined) {
+    const range = objectAt(rangeRaw, "range", ["start", "end"]);
+    const s = member(range, "start");
+    const e = member(range, "end");
+    if (s !== undefined) start = integerAt(s, "range.start", 0);
+    if (e !== undefined) end = integerAt(e, "range.end", -1);
+    if (end !== -1 && end < start) throw invalid("range.end", `-1 (to the end) or an integer >= range.start (${start})`, end);
+  }
+  const dropRaw = member(b, "drop");
+  const drop = dropRaw === undefined ? true : booleanAt(dropRaw, "drop");
+  const items = connection.traversal.items;
+  const out: GraphItem[] = items.slice(start, end === -1 ? items.length : end);
+  if (drop) connection.traversal = BLANK;
+  return out;
+}
+
+export function schemaResource(env: ToolEnv, body: unknown): ToolResult {
+  openCall(env, body, []);
+  return env.schemaResource;
+}
+
+function groupingProperties(env: ToolEnv, b: JsonObject, t: Traversal): string[] {
+  // Top level per the tool table; also accepted under data like the other tools' fields.
+  const top = member(b, "properties");
+  const dataRaw = member(b, "data");
+  const data = dataRaw === undefined ? undefined : objectAt(dataRaw, "data", ["properties"]);
+  const inData = data === undefined ? undefined : member(data, "properties");
+  if (top !== undefined && inData !== undefined) {
+    throw new StrandError("INVALID_PARAMETER", "give 'properties' once, at the top level or as data.properties, not both");
+  }
+  const path = top !== undefined ? "properties" : "data.properties";
+  const raw = top ?? inData;
+  if (raw === undefined) throw new StrandError("MISSING_PARAMETER", "missing 'properties' (the property names to group by)");
+  const properties = stringList(raw, path);
+  properties.forEach((p, i) => checkProperty(env, t, p, fieldPath(path, i)));
+  return properties;
+}
+
+export function groupByTool(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["properties", "data"]);
+  const current = connection.traversal;
+  requireLoaded(current, "group_by");
+  return groupBy(current.items, groupingProperties(env, b, current));
+}
+
+export function aggregateByTool(env: ToolEnv, body: unknown): ToolResult {
+  const { connection, body: b } = openCall(env, body, ["properties", "data"]);
+  const current = connection.traversal;
+  requireLoaded(current, "aggregate_by");
+  return aggregateBy(current.items, groupingProperties(env, b, current)) as unknown as ToolResult;
+}
