@@ -3,7 +3,6 @@
 // So a query first runs speculatively: each `Embed(text)` not yet known records the text as
 // missing and yields a placeholder; the attempt is then thrown away (rolled back), the missing
 // texts are embedded, and the query runs again with every embedding at hand.
-import type { PropValue } from "./items.js";
 
 export interface EmbeddingLookup {
   /** The embedding of text under model (null = the configured default), or undefined when not known yet. */
@@ -22,8 +21,4 @@ export class EmbeddingsMissing extends Error {
     super("embeddings missing: the attempt is retried after embedding");
     this.name = "EmbeddingsMissing";
   }
-}
-
-export function textOf(value: PropValue): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
 }

@@ -3,6 +3,7 @@
 // this file for types only, so they can be loaded without resolving any runtime import.
 import type { EmbeddingLookup } from "./embedding-lookup.js";
 import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "./items.js";
+import type { AggregateFn, MathFn } from "./functions.js";
 
 export type CompareOp = "EQ" | "NEQ" | "GT" | "GTE" | "LT" | "LTE";
 export type SortDirection = "asc" | "desc";
@@ -18,13 +19,8 @@ export interface MathSource {
   readonly kind?: "N" | "E" | "V";
 }
 
-export type MathFn =
-  | "ADD" | "SUB" | "MUL" | "DIV" | "POW" | "MOD" | "ABS" | "SQRT" | "LN" | "LOG10" | "LOG" | "EXP"
-  | "CEIL" | "FLOOR" | "ROUND" | "SIN" | "COS" | "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "PI" | "E"
-  | "MIN" | "MAX";
-
-/** The list aggregates of `QueryContext.aggregate`. */
-export type AggregateFn = "SUM" | "AVG" | "MIN" | "MAX" | "COUNT";
+/** The math functions and list aggregates of `QueryContext.math` / `QueryContext.aggregate`. */
+export type { AggregateFn, MathFn } from "./functions.js";
 
 /** `::To(id)`: paths from each source to `id`; `::From(id)`: paths from `id` to each source. */
 export type PathEndpoint = { to: string } | { from: string };

@@ -4,13 +4,8 @@
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, PropValue } from "../../core/items.js";
 import type { AggregateFn, MathFn, MathSource } from "../../core/query-context.js";
+import { MATH_ARITY } from "../../core/functions.js";
 import { describeValue } from "../../core/values.js";
-
-export const MATH_ARITY: Readonly<Record<MathFn, number>> = {
-  ADD: 2, SUB: 2, MUL: 2, DIV: 2, POW: 2, MOD: 2, ABS: 1, SQRT: 1, LN: 1, LOG10: 1, LOG: 2, EXP: 1,
-  CEIL: 1, FLOOR: 1, ROUND: 1, SIN: 1, COS: 1, TAN: 1, ASIN: 1, ACOS: 1, ATAN: 1, ATAN2: 2, PI: 0, E: 0,
-  MIN: 2, MAX: 2,
-};
 
 function invalid(message: string): StrandError {
   return new StrandError("INVALID_VALUE", message);

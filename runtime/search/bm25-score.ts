@@ -12,13 +12,10 @@ export function idf(docs: number, df: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 }
 
-export function termScore(idfValue: number, tf: number, len: number, avgLen: number): number {
-  return (idfValue * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgLen));
-}
-
 /**
  * Adds one posting block's contributions (entries docNo, tf, len) to `scores`, indexed by
- * docNo: termScore with its per-term constants hoisted out of this, the hot loop. Every
+ * docNo: idf·tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLen)) with its per-term constants hoisted out of
+ * this, the hot loop. Every
  * contribution is > 0 (idf > 0 since df <= N; tf >= 1), so a score of 0 means "no match".
  */
 export function accumulate(entries: Uint32Array, idfValue: number, avgLen: number, scores: Float64Array): void {

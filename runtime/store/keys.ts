@@ -70,7 +70,6 @@ import type { JsonValue } from "../../core/schema.js";
 export const FORMAT_VERSION = 1;
 
 export const DB_NAMES = ["meta", "nodes", "edges", "out", "in", "index", "unique", "edge_unique", "vector_types", "vector_ids", "bm25_post", "bm25_docs", "bm25_ids", "bm25_stats"] as const;
-export type DbName = (typeof DB_NAMES)[number];
 
 export type ItemKind = "N" | "E" | "V";
 

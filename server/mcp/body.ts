@@ -60,13 +60,6 @@ export function requiredString(obj: JsonObject, key: string, path: string, expec
   return value;
 }
 
-export function optionalString(obj: JsonObject, key: string, path: string): string | undefined {
-  const value = member(obj, key);
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") throw invalid(fieldPath(path, key), "a non-empty string", value);
-  return value;
-}
-
 export function requiredObject(obj: JsonObject, key: string, path: string, allowed: readonly string[], expected: string): JsonObject {
   return objectAt(requiredMember(obj, key, path, expected), fieldPath(path, key), allowed);
 }
