@@ -6,7 +6,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createProtocolServer } from "../../server/mcp/protocol.js";
 import { McpService } from "../../server/mcp/service.js";
-import { mcpConnectionOptions, openProject } from "../project/open-project.js";
+import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 
 export interface McpOptions {
@@ -31,7 +31,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     queries: project.queries,
     embedders,
     vectorMetric: config.vector.metric,
-    connections: mcpConnectionOptions(config),
+    connections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },
     bm25: config.bm25,
   });
   const server = createProtocolServer(service);

@@ -1,7 +1,7 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
 import { startServer, type RunningServer } from "../../server/server.js";
-import { mcpConnectionOptions, openProject } from "../project/open-project.js";
+import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 
 export interface ServeOptions {
@@ -29,7 +29,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       bodyLimitBytes: options.bodyLimitBytes,
       embedders,
       mcp: config.mcp,
-      mcpConnections: mcpConnectionOptions(config),
+      mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },
       bm25: config.bm25,
       vectorMetric: config.vector.metric,
       port: options.port,

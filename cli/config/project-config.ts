@@ -10,6 +10,10 @@
 //   mcp = true                           mcp = true
 //   mcp_idle_timeout_seconds = 1800      mcp_idle_timeout_seconds = 1800
 //   mcp_max_connections = 10000          mcp_max_connections = 10000
+//   mcp_max_connections_per_client = 100 -  (the /mcp limits of issue #14: strand.toml only;
+//   mcp_max_items = 1000000              -   a helix.toml project gets the defaults)
+//   mcp_max_total_items = 2000000        -
+//   mcp_max_request_items = 5000000      -
 //   embedding_model = "hash"             embedding_model = "..."
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
 //   m = 16
@@ -43,6 +47,16 @@ export interface ProjectConfig {
   mcpIdleTimeoutSeconds: number;
   /** Live /mcp connections at most; more are refused with 429 (ConnectionOptions.maxConnections). */
   mcpMaxConnections: number;
+  // The /mcp limits of issue #14; undefined when not set, and the registry applies its defaults
+  // (server/mcp/connections.ts DEFAULT_MAX_CONNECTIONS_PER_CLIENT, item-budget.ts DEFAULT_ITEM_LIMITS).
+  /** Live /mcp connections of one client at most (ConnectionOptions.maxConnectionsPerClient). */
+  mcpMaxConnectionsPerClient: number | undefined;
+  /** Items one /mcp connection may hold (ConnectionOptions.maxItems). */
+  mcpMaxItems: number | undefined;
+  /** Items every /mcp connection together may hold (ConnectionOptions.maxTotalItems). */
+  mcpMaxTotalItems: number | undefined;
+  /** Items one /mcp call may reach while expanding steps (ConnectionOptions.maxRequestItems). */
+  mcpMaxRequestItems: number | undefined;
   embeddingModel: string;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
@@ -59,6 +73,10 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   mcp: true,
   mcpIdleTimeoutSeconds: 1800,
   mcpMaxConnections: 10_000,
+  mcpMaxConnectionsPerClient: undefined,
+  mcpMaxItems: undefined,
+  mcpMaxTotalItems: undefined,
+  mcpMaxRequestItems: undefined,
   embeddingModel: "hash",
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };
@@ -67,6 +85,8 @@ const MAX_PARAM = 1_000_000;
 /** One year: any longer and an idle connection is simply a leak. */
 const MAX_IDLE_TIMEOUT_SECONDS = 365 * 24 * 60 * 60;
 const MAX_CONNECTIONS = 1_000_000;
+/** A billion items would not fit in memory anyway; the cap keeps the numbers exact integers. */
+const MAX_ITEMS = 1_000_000_000;
 
 const checkModel = (s: string): string | null => {
   const r = parseModelName(s);
@@ -122,6 +142,10 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     mcp: top.boolean("mcp", d.mcp),
     mcpIdleTimeoutSeconds: top.integer("mcp_idle_timeout_seconds", d.mcpIdleTimeoutSeconds, 1, MAX_IDLE_TIMEOUT_SECONDS),
     mcpMaxConnections: top.integer("mcp_max_connections", d.mcpMaxConnections, 1, MAX_CONNECTIONS),
+    mcpMaxConnectionsPerClient: top.optionalInteger("mcp_max_connections_per_client", 1, MAX_CONNECTIONS),
+    mcpMaxItems: top.optionalInteger("mcp_max_items", 1, MAX_ITEMS),
+    mcpMaxTotalItems: top.optionalInteger("mcp_max_total_items", 1, MAX_ITEMS),
+    mcpMaxRequestItems: top.optionalInteger("mcp_max_request_items", 1, MAX_ITEMS),
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
@@ -131,7 +155,10 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     },
   };
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  top.rejectUnknown("known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model, [vector]");
+  top.rejectUnknown(
+    "known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, " +
+      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [vector]",
+  );
   return result(config, errors);
 }
 
@@ -179,6 +206,10 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     mcp: inst.boolean("mcp", d.mcp),
     mcpIdleTimeoutSeconds: inst.integer("mcp_idle_timeout_seconds", d.mcpIdleTimeoutSeconds, 1, MAX_IDLE_TIMEOUT_SECONDS),
     mcpMaxConnections: inst.integer("mcp_max_connections", d.mcpMaxConnections, 1, MAX_CONNECTIONS),
+    mcpMaxConnectionsPerClient: d.mcpMaxConnectionsPerClient,
+    mcpMaxItems: d.mcpMaxItems,
+    mcpMaxTotalItems: d.mcpMaxTotalItems,
+    mcpMaxRequestItems: d.mcpMaxRequestItems,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),

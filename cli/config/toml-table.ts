@@ -41,6 +41,12 @@ export class TomlReader {
     return fallback;
   }
 
+  /** As integer, but undefined when the key is absent (the consumer then applies its own default). */
+  optionalInteger(key: string, min: number, max: number): number | undefined {
+    if (this.get(key) === undefined) return undefined;
+    return this.integer(key, min, min, max);
+  }
+
   oneOf<T extends string>(key: string, values: readonly T[], fallback: T): T {
     const v = this.get(key);
     if (v === undefined) return fallback;

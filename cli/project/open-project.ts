@@ -25,6 +25,16 @@ export function mcpConnectionOptions(config: ProjectConfig): ConnectionOptions {
   return { idleTimeoutMs: config.mcpIdleTimeoutSeconds * 1000, maxConnections: config.mcpMaxConnections };
 }
 
+/** The /mcp limits of strand.toml per client and on the items traversals hold (issue #14). */
+export function mcpLimitOptions(config: ProjectConfig): ConnectionOptions {
+  return {
+    maxConnectionsPerClient: config.mcpMaxConnectionsPerClient,
+    maxItems: config.mcpMaxItems,
+    maxTotalItems: config.mcpMaxTotalItems,
+    maxRequestItems: config.mcpMaxRequestItems,
+  };
+}
+
 export async function openProject(dir: string, dataDir: string, cacheEntries: number | undefined, purpose: string): Promise<OpenedProject | null> {
   const setup = readProjectConfig(dir);
   if (setup === null) return null;

@@ -22,6 +22,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNKNOWN_TOOL: 404,
   UNKNOWN_CONNECTION: 404,
   TOO_MANY_CONNECTIONS: 429,
+  // An /mcp step or source that would hold or visit more items than strand.toml allows.
+  RESULT_TOO_LARGE: 400,
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
   BM25_DISABLED: 400,

@@ -98,6 +98,10 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
     }),
   },
   reset: { description: "Blank the traversal; returns the connection id.", input: withConnection() },
+  close: {
+    description: "End the connection (its id is unknown afterwards), freeing its place among the client's connections. Returns {connection_id, closed: true}.",
+    input: withConnection(),
+  },
   schema_resource: { description: "The schema (nodes, vectors, edges with their property types) and the #[mcp] queries.", input: withConnection() },
   group_by: { description: "[{<property>: value, ..., count}] over the held items.", input: withConnection({ properties }) },
   aggregate_by: { description: "[{count, data: [items]}] over the held items, grouped by the properties.", input: withConnection({ properties }) },

@@ -14,6 +14,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isStrandError } from "../../core/errors.js";
+import { LOCAL_CLIENT } from "./connections.js";
 import { BUILTIN_TOOLS, queryInputSchema, type InputSchema } from "./input-schemas.js";
 import type { McpService } from "./service.js";
 
@@ -25,9 +26,9 @@ function text(value: unknown, isError: boolean): CallToolResult {
   return result;
 }
 
-async function invoke(service: McpService, name: string, args: unknown): Promise<CallToolResult> {
+async function invoke(service: McpService, name: string, args: unknown, client: string): Promise<CallToolResult> {
   try {
-    return text(await service.call(name, args ?? {}), false);
+    return text(await service.call(name, args ?? {}, client), false);
   } catch (error) {
     if (isStrandError(error)) return text(error.toJSON(), true);
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -63,11 +64,11 @@ function toolList(service: McpService): Tool[] {
   return tools;
 }
 
-/** A protocol Server exposing the service's tools (connect it to any SDK transport). */
-export function createProtocolServer(service: McpService): Server {
+/** A protocol Server exposing the service's tools (connect it to any SDK transport); `client` owns the connections it opens. */
+export function createProtocolServer(service: McpService, client: string = LOCAL_CLIENT): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(service) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => invoke(service, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (request) => invoke(service, request.params.name, request.params.arguments, client));
   return server;
 }
 
@@ -76,8 +77,8 @@ export function createProtocolServer(service: McpService): Server {
  * (server-sent event streams and session ends) do not apply to a stateless server: routes.ts
  * answers them 405 before they get here.
  */
-export async function handleProtocolRequest(service: McpService, request: Request, bodyLimitBytes: number): Promise<Response> {
-  const server = createProtocolServer(service);
+export async function handleProtocolRequest(service: McpService, request: Request, bodyLimitBytes: number, client: string): Promise<Response> {
+  const server = createProtocolServer(service, client);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

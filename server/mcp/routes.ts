@@ -9,6 +9,7 @@
 // `POST /:name` makes Hono fall back from its RegExpRouter to the slower TrieRouter for queries.
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
+import { clientOf } from "../http/client-id.js";
 import { checkJsonContentType } from "../http/content-type.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import { parseJsonBody } from "../http/json-body.js";
@@ -38,11 +39,12 @@ export function mcpHandler(service: McpService | null, bodyLimitBytes: number): 
       if (method !== "POST") {
         return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), { allow: "POST" });
       }
-      if (tool === undefined) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes);
+      const client = clientOf(c);
+      if (tool === undefined) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes, client);
       const incoming = incomingOf(c);
       checkJsonContentType(requestHeader(c, incoming, "content-type"));
       const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
-      const result = await service.call(tool, body);
+      const result = await service.call(tool, body, client);
       return new Response(JSON.stringify(result), { headers: JSON_HEADERS });
     } catch (error) {
       return errorToResponse(error);

@@ -29,7 +29,9 @@ import { loaded } from "./traversal.js";
 /** search_vector_text returns this many vectors. */
 export const TEXT_SEARCH_K = 5;
 
-function continueFrom(connection: Connection, items: NodeItem[], types: readonly string[]): JsonValue {
+function continueFrom(env: ToolEnv, tool: string, connection: Connection, items: NodeItem[], types: readonly string[]): JsonValue {
+  // k and limit bound a search's answer, but not below the items the connection may hold.
+  env.connections.budget(connection).hold(items.length, tool);
   connection.traversal = loaded(items, types);
   return items as unknown as JsonValue;
 }
@@ -94,7 +96,7 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
     ({ items: found, fitted: types } = env.store.read((db) => searchEveryType(db, env.schema.names("vector"), query, k, ef)));
   }
   const top = found.filter((item) => (item.score as number) >= minScore).sort(byScore).slice(0, k);
-  return continueFrom(connection, top, types);
+  return continueFrom(env, "search_vector", connection, top, types);
 }
 
 /** `data.ef`: the HNSW search breadth (an integer >= 1), or null for SearchV's default, max(ef_search, 40·k). */
@@ -150,7 +152,7 @@ export async function searchVectorText(env: ToolEnv, body: unknown): Promise<Jso
   const ef = efOf(data);
   const vector = await embedQuery(env, text);
   const found = env.store.read((db) => db.searchVectors(label, vector, TEXT_SEARCH_K, ef));
-  return continueFrom(connection, found, [label]);
+  return continueFrom(env, "search_vector_text", connection, found, [label]);
 }
 
 export function searchKeyword(env: ToolEnv, body: unknown): JsonValue {
@@ -162,5 +164,5 @@ export function searchKeyword(env: ToolEnv, body: unknown): JsonValue {
   const view: TypeView = env.schema.require(labelName, ["node", "vector"], "data.label");
   const limit = integerAt(requiredMember(data, "limit", "data", "how many results"), fieldPath("data", "limit"), 1);
   const found = env.store.read((db) => db.searchBM25(view.name, text, limit));
-  return continueFrom(connection, found, [view.name]);
+  return continueFrom(env, "search_keyword", connection, found, [view.name]);
 }

@@ -8,7 +8,7 @@ import { introspect } from "../http/introspect.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue, SchemaDescriptor } from "../../core/schema.js";
 import { closestName } from "../../core/suggest.js";
-import { ConnectionRegistry, type ConnectionOptions } from "./connections.js";
+import { ConnectionRegistry, LOCAL_CLIENT, type ConnectionOptions } from "./connections.js";
 import type { ToolEnv } from "./env.js";
 import { QueryRunner, type EmbedderFor } from "../../runtime/query-runner.js";
 import { callQueryTool, QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
@@ -17,7 +17,8 @@ import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js
 import * as tools from "./tools.js";
 import { DEFAULT_VECTOR_OPTIONS, type Metric } from "../../runtime/vector/metric.js";
 
-type ToolFn = (env: ToolEnv, body: unknown) => JsonValue | Promise<JsonValue>;
+/** `client` identifies the caller (client-id.ts); init counts the new connection against it. */
+type ToolFn = (env: ToolEnv, body: unknown, client: string) => JsonValue | Promise<JsonValue>;
 
 /** The built-in tools, in the order they are listed. */
 const BUILTIN: ReadonlyMap<string, ToolFn> = new Map<string, ToolFn>([
@@ -33,6 +34,7 @@ const BUILTIN: ReadonlyMap<string, ToolFn> = new Map<string, ToolFn>([
   ["next", tools.next],
   ["collect", tools.collect],
   ["reset", tools.reset],
+  ["close", tools.close],
   ["schema_resource", tools.schemaResource],
   ["group_by", tools.groupByTool],
   ["aggregate_by", tools.aggregateByTool],
@@ -96,9 +98,9 @@ export class McpService {
     return this.env.queryTools.get(name);
   }
 
-  async call(name: string, body: unknown): Promise<JsonValue> {
+  async call(name: string, body: unknown, client: string = LOCAL_CLIENT): Promise<JsonValue> {
     const fn = BUILTIN.get(name);
-    if (fn !== undefined) return fn(this.env, body);
+    if (fn !== undefined) return fn(this.env, body, client);
     const query = this.env.queryTools.get(name);
     if (query !== undefined) return callQueryTool(this.env, query, body);
     const base = name.endsWith(QUERY_TOOL_SUFFIX) ? name.slice(0, -QUERY_TOOL_SUFFIX.length) : "";

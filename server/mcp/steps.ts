@@ -10,6 +10,7 @@
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
+import type { CallBudget } from "./item-budget.js";
 import { fieldPath, invalid, member, missing, type JsonObject } from "./body.js";
 import type { EdgeView, SchemaView, TypeKind } from "./schema-view.js";
 
@@ -29,7 +30,13 @@ export interface StepPlan {
   readonly source: string;
   /** Label of every item the step yields. */
   readonly result: string;
+  /** The items reached from `items`, duplicates included (filter_traversals asks one item at a time). */
   run(db: QueryContext, items: readonly GraphItem[]): GraphItem[];
+  /**
+   * The SET of items reached from `items`: each once (by id), in the order first reached, within
+   * `budget` (RESULT_TOO_LARGE naming the step as soon as the set or the items visited pass it).
+   */
+  expand(db: QueryContext, items: readonly GraphItem[], budget: CallBudget): GraphItem[];
 }
 
 interface StepFields {
@@ -135,5 +142,22 @@ export function planStep(tool: StepTool, data: JsonObject, path: string, types: 
         return db.inE(from, edge.name);
     }
   };
-  return { tool, edge, source, result, run };
+  // One source item at a time, so the budget stops a step at the first item over a limit.
+  const expand = (db: QueryContext, items: readonly GraphItem[], budget: CallBudget): GraphItem[] => {
+    const seen = new Set<string>();
+    const reachedSet: GraphItem[] = [];
+    for (const item of items) {
+      if (item.label !== source) continue;
+      const reached = run(db, [item]);
+      budget.visit(reached.length, tool);
+      for (const r of reached) {
+        if (seen.has(r.id)) continue;
+        seen.add(r.id);
+        reachedSet.push(r);
+      }
+      budget.hold(reachedSet.length, tool);
+    }
+    return reachedSet;
+  };
+  return { tool, edge, source, result, run, expand };
 }

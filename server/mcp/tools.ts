@@ -21,6 +21,7 @@ import {
 } from "./body.js";
 import type { Connection } from "./connections.js";
 import { compileFilter, unknownProperty } from "./filter.js";
+import type { CallBudget } from "./item-budget.js";
 import { planStep, type StepTool } from "./steps.js";
 import { advance, BLANK, loaded, type Traversal } from "./traversal.js";
 import type { ToolEnv } from "./env.js";
@@ -51,9 +52,16 @@ function checkProperty(env: ToolEnv, t: Traversal, property: string, path: strin
   throw unknownProperty(path, property, t.types, env.schema);
 }
 
-export function init(env: ToolEnv, body: unknown): ToolResult {
+export function init(env: ToolEnv, body: unknown, client?: string): ToolResult {
   objectAt(body, "", []);
-  return env.connections.create().id;
+  return env.connections.create(client).id;
+}
+
+/** Ends the connection: its id is unknown afterwards, and its slot and items are free again. */
+export function close(env: ToolEnv, body: unknown): ToolResult {
+  const { connection } = openCall(env, body, []);
+  env.connections.close(connection);
+  return { connection_id: connection.id, closed: true };
 }
 
 export function reset(env: ToolEnv, body: unknown): ToolResult {
@@ -66,17 +74,29 @@ export function nFromType(env: ToolEnv, body: unknown): ToolResult {
   const { connection, body: b } = openCall(env, body, ["data"]);
   const data = requiredObject(b, "data", "", ["node_type"], "{node_type}");
   const name = requiredString(data, "node_type", "data", "a node type name");
+  const budget = env.connections.budget(connection);
   // A vector type is accepted too: vectors are graph items like nodes.
-  if (env.schema.get(name)?.kind === "vector") return held(connection, loaded(env.store.read((db) => db.vectorsByLabel(name)), [name]));
+  if (env.schema.get(name)?.kind === "vector") {
+    return held(connection, loaded(within(budget, "n_from_type", env.store.read((db) => db.vectorsByLabel(name))), [name]));
+  }
   const label = env.schema.require(name, "node", "data.node_type").name;
-  return held(connection, loaded(env.store.read((db) => db.nodesByLabel(label)), [label]));
+  // One past the limit is enough to know the type does not fit: the scan stops there.
+  const items = env.store.read((db) => db.nodesWhere(label, () => true, 0, budget.maxHeld + 1));
+  return held(connection, loaded(within(budget, "n_from_type", items), [label]));
+}
+
+/** `items`, after RESULT_TOO_LARGE if the connection may not hold that many. */
+function within<T>(budget: CallBudget, tool: string, items: T[]): T[] {
+  budget.hold(items.length, tool);
+  return items;
 }
 
 export function eFromType(env: ToolEnv, body: unknown): ToolResult {
   const { connection, body: b } = openCall(env, body, ["data"]);
   const data = requiredObject(b, "data", "", ["edge_type"], "{edge_type}");
   const label = env.schema.edge(requiredString(data, "edge_type", "data", "an edge type name"), "data.edge_type").name;
-  return held(connection, loaded(env.store.read((db) => db.edgesByLabel(label)), [label]));
+  const budget = env.connections.budget(connection);
+  return held(connection, loaded(within(budget, "e_from_type", env.store.read((db) => db.edgesByLabel(label))), [label]));
 }
 
 export function step(tool: StepTool): (env: ToolEnv, body: unknown) => ToolResult {
@@ -85,7 +105,8 @@ export function step(tool: StepTool): (env: ToolEnv, body: unknown) => ToolResul
     const data = requiredObject(b, "data", "", ["edge_type", "edge_label"], "{edge_type, edge_label}");
     const current = connection.traversal;
     const plan = planStep(tool, data, "data", current.types, env.schema);
-    const items = env.store.read((db) => plan.run(db, current.items));
+    const budget = env.connections.budget(connection);
+    const items = env.store.read((db) => plan.expand(db, current.items, budget));
     return held(connection, loaded(items, [plan.result]));
   };
 }
