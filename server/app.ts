@@ -27,7 +27,7 @@ export interface AppOptions {
   store: StoreAccess;
   queries: readonly QueryModule[];
   schema: SchemaDescriptor;
-  /** When set, every request except `GET /health` must send it as `x-api-key`. */
+  /** When set, every request except `GET /health` (and `HEAD /health`) must send it as `x-api-key`. */
   apiKey?: string | undefined;
   /** Largest accepted request body; default 32 MiB. */
   bodyLimitBytes?: number | undefined;

@@ -1,10 +1,13 @@
 // Serves a Strand app over HTTP/1.1 with @hono/node-server. `close()` stops accepting connections,
-// lets in-flight requests finish (so acknowledged writes are acknowledged), then resolves; the
-// caller closes the store afterwards.
+// lets in-flight requests finish (so acknowledged writes are acknowledged), closes kept-alive
+// connections as they fall idle (graceful-close.ts), then resolves; the caller closes the store
+// afterwards. Requests Node's parser refuses get JSON errors too (client-error.ts).
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp, type AppOptions } from "./app.js";
+import { answerClientErrors } from "./http/client-error.js";
+import { gracefulCloser } from "./http/graceful-close.js";
 
 export interface ServerOptions extends AppOptions {
   /** 0 picks a free port. */
@@ -26,6 +29,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = createApp(options);
   const host = options.host ?? DEFAULT_HOST;
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  answerClientErrors(server);
+  const closeGracefully = gracefulCloser(server, FORCE_CLOSE_AFTER_MS);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, host, () => {
@@ -39,22 +44,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     host,
     close(): Promise<void> {
-      closing ??= closeGracefully(server);
+      closing ??= closeGracefully();
       return closing;
     },
   };
-}
-
-function closeGracefully(server: Server): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const force = setTimeout(() => server.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
-    force.unref();
-    server.close((error) => {
-      clearTimeout(force);
-      if (error !== undefined) reject(error);
-      else resolve();
-    });
-    // Keep-alive connections with no request in flight would otherwise hold close() open.
-    server.closeIdleConnections();
-  });
 }

@@ -5,6 +5,7 @@
 // diagnostics go to stderr. Runs until stdin closes or SIGINT/SIGTERM.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createProtocolServer } from "../../server/mcp/protocol.js";
+import { guardParams } from "../../server/mcp/rpc-params.js";
 import { McpService } from "../../server/mcp/service.js";
 import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
@@ -43,6 +44,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     process.once("SIGTERM", resolve);
   });
   await server.connect(transport);
+  guardParams(transport);
   process.stderr.write(`strand: MCP over stdio (${service.toolNames().length} tools, data in ${displayPath(options.dataDir)})\n`);
   await closed;
   await server.close();

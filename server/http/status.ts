@@ -24,6 +24,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   TOO_MANY_CONNECTIONS: 429,
   // An /mcp step or source that would hold or visit more items than strand.toml allows.
   RESULT_TOO_LARGE: 400,
+  // Requests Node's HTTP parser refuses before any route sees them (client-error.ts).
+  BAD_REQUEST: 400,
+  HEADERS_TOO_LARGE: 431,
+  EXPECTATION_FAILED: 417,
+  REQUEST_TIMEOUT: 408,
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
   BM25_DISABLED: 400,

@@ -16,6 +16,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { isStrandError } from "../../core/errors.js";
 import { LOCAL_CLIENT } from "./connections.js";
 import { BUILTIN_TOOLS, queryInputSchema, type InputSchema } from "./input-schemas.js";
+import { guardParams } from "./rpc-params.js";
 import type { McpService } from "./service.js";
 
 export const SERVER_INFO = { name: "strand", version: "0.1.0" } as const;
@@ -85,6 +86,7 @@ export async function handleProtocolRequest(service: McpService, request: Reques
     maxRequestBodySize: Math.max(1, bodyLimitBytes),
   });
   await server.connect(transport);
+  guardParams(transport);
   try {
     return await transport.handleRequest(request);
   } finally {
