@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type AppOptions } from "../server/index.js";
 import { startServer, type RunningServer } from "../server/server.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { err, ok, queries, schema, type Reply } from "./support/mcp-fixture.js";
+import { err, ok, openFixture, queries, schema, type Reply } from "./support/mcp-fixture.js";
 
 const USERS = 300;
 const FOLLOWS_EACH = 60;
@@ -197,4 +197,25 @@ describe("one client cannot lock the others out of /mcp (item 7)", () => {
       await server.close();
     }
   }, 30_000);
+});
+
+describe("a traversal holds ids, not copies of records (item 2)", () => {
+  it("tools read the records again: writes made since show, items deleted since are passed over", async () => {
+    const f = await openFixture();
+    try {
+      const id = await f.init();
+      expect(await f.tool("n_from_type", { connection_id: id, data: { node_type: "User" } })).toEqual(held(id, 4));
+      const { ada, bob, cyd, dee } = f.data;
+      await f.store.write((db) => {
+        db.drop([db.nodeById("User", bob.id)]);
+        db.updateNodes([db.nodeById("User", cyd.id)], { age: 53 });
+      });
+      expect(await f.tool("next", { connection_id: id })).toEqual(ok(ada));
+      // bob is gone: next passes over him.
+      expect(await f.tool("next", { connection_id: id })).toEqual(ok({ ...cyd, age: 53 }));
+      expect(await f.tool("collect", { connection_id: id })).toEqual(ok([ada, { ...cyd, age: 53 }, dee]));
+    } finally {
+      await f.close();
+    }
+  });
 });

@@ -12,7 +12,7 @@
 //   mcp_max_connections = 10000          mcp_max_connections = 10000
 //   mcp_max_connections_per_client = 100 -  (the /mcp limits of issue #14: strand.toml only;
 //   mcp_max_items = 1000000              -   a helix.toml project gets the defaults)
-//   mcp_max_total_items = 2000000        -
+//   mcp_max_total_items = 4000000        -
 //   mcp_max_request_items = 5000000      -
 //   embedding_model = "hash"             embedding_model = "..."
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }

@@ -20,7 +20,7 @@ export interface ItemLimits {
 
 export const DEFAULT_ITEM_LIMITS: ItemLimits = Object.freeze({
   maxItems: 1_000_000,
-  maxTotalItems: 2_000_000,
+  maxTotalItems: 4_000_000,
   maxRequestItems: 5_000_000,
 });
 

@@ -24,6 +24,7 @@ import type { Connection } from "./connections.js";
 import type { ToolEnv } from "./env.js";
 import type { TypeView } from "./schema-view.js";
 import { openCall } from "./tools.js";
+import { heldItems, recordsOf } from "./held-items.js";
 import { loaded } from "./traversal.js";
 
 /** search_vector_text returns this many vectors. */
@@ -32,7 +33,7 @@ export const TEXT_SEARCH_K = 5;
 function continueFrom(env: ToolEnv, tool: string, connection: Connection, items: NodeItem[], types: readonly string[]): JsonValue {
   // k and limit bound a search's answer, but not below the items the connection may hold.
   env.connections.budget(connection).hold(items.length, tool);
-  connection.traversal = loaded(items, types);
+  connection.traversal = loaded(heldItems(items, env.schema), types);
   return items as unknown as JsonValue;
 }
 
@@ -85,7 +86,8 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
     if (notVectors.length > 0) {
       throw new StrandError("INVALID_VALUE", `search_vector over the held items needs vectors, but the traversal holds ${notVectors.join(", ")}`);
     }
-    found = scoreHeld(env, current.items, query, env.vectorMetric);
+    const records = env.store.read((db) => recordsOf(db, env.schema, current.items));
+    found = scoreHeld(env, records, query, env.vectorMetric);
     types = current.types;
   } else if (labelRaw !== undefined) {
     if (typeof labelRaw !== "string") throw invalid("data.label", "a vector type name", labelRaw);

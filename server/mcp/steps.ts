@@ -10,6 +10,7 @@
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
+import { heldItem, recordOf, type HeldItem } from "./held-items.js";
 import type { CallBudget } from "./item-budget.js";
 import { fieldPath, invalid, member, missing, type JsonObject } from "./body.js";
 import type { EdgeView, SchemaView, TypeKind } from "./schema-view.js";
@@ -36,7 +37,7 @@ export interface StepPlan {
    * The SET of items reached from `items`: each once (by id), in the order first reached, within
    * `budget` (RESULT_TOO_LARGE naming the step as soon as the set or the items visited pass it).
    */
-  expand(db: QueryContext, items: readonly GraphItem[], budget: CallBudget): GraphItem[];
+  expand(db: QueryContext, items: readonly HeldItem[], budget: CallBudget): HeldItem[];
 }
 
 interface StepFields {
@@ -143,17 +144,19 @@ export function planStep(tool: StepTool, data: JsonObject, path: string, types: 
     }
   };
   // One source item at a time, so the budget stops a step at the first item over a limit.
-  const expand = (db: QueryContext, items: readonly GraphItem[], budget: CallBudget): GraphItem[] => {
+  const expand = (db: QueryContext, items: readonly HeldItem[], budget: CallBudget): HeldItem[] => {
     const seen = new Set<string>();
-    const reachedSet: GraphItem[] = [];
+    const reachedSet: HeldItem[] = [];
     for (const item of items) {
       if (item.label !== source) continue;
-      const reached = run(db, [item]);
+      const record = recordOf(db, schema, item);
+      if (record === null) continue;
+      const reached = run(db, [record]);
       budget.visit(reached.length, tool);
       for (const r of reached) {
         if (seen.has(r.id)) continue;
         seen.add(r.id);
-        reachedSet.push(r);
+        reachedSet.push(heldItem(r, schema));
       }
       budget.hold(reachedSet.length, tool);
     }

@@ -21,6 +21,7 @@ import {
 } from "./body.js";
 import type { Connection } from "./connections.js";
 import { compileFilter, unknownProperty } from "./filter.js";
+import { heldItem, heldItems, recordOf, recordsOf, type HeldItem } from "./held-items.js";
 import type { CallBudget } from "./item-budget.js";
 import { planStep, type StepTool } from "./steps.js";
 import { advance, BLANK, loaded, type Traversal } from "./traversal.js";
@@ -77,12 +78,20 @@ export function nFromType(env: ToolEnv, body: unknown): ToolResult {
   const budget = env.connections.budget(connection);
   // A vector type is accepted too: vectors are graph items like nodes.
   if (env.schema.get(name)?.kind === "vector") {
-    return held(connection, loaded(within(budget, "n_from_type", env.store.read((db) => db.vectorsByLabel(name))), [name]));
+    const vectors = env.store.read((db) => db.vectorsByLabel(name));
+    return held(connection, loaded(heldItems(within(budget, "n_from_type", vectors), env.schema), [name]));
   }
   const label = env.schema.require(name, "node", "data.node_type").name;
-  // One past the limit is enough to know the type does not fit: the scan stops there.
-  const items = env.store.read((db) => db.nodesWhere(label, () => true, 0, budget.maxHeld + 1));
-  return held(connection, loaded(within(budget, "n_from_type", items), [label]));
+  // The scan keeps no record: each becomes a held item, and the first one past the limit stops it.
+  const items: HeldItem[] = [];
+  env.store.read((db) =>
+    db.nodesWhere(label, (node) => {
+      items.push(heldItem(node, env.schema));
+      budget.hold(items.length, "n_from_type");
+      return false;
+    }),
+  );
+  return held(connection, loaded(items, [label]));
 }
 
 /** `items`, after RESULT_TOO_LARGE if the connection may not hold that many. */
@@ -96,7 +105,8 @@ export function eFromType(env: ToolEnv, body: unknown): ToolResult {
   const data = requiredObject(b, "data", "", ["edge_type"], "{edge_type}");
   const label = env.schema.edge(requiredString(data, "edge_type", "data", "an edge type name"), "data.edge_type").name;
   const budget = env.connections.budget(connection);
-  return held(connection, loaded(within(budget, "e_from_type", env.store.read((db) => db.edgesByLabel(label))), [label]));
+  const edges = within(budget, "e_from_type", env.store.read((db) => db.edgesByLabel(label)));
+  return held(connection, loaded(heldItems(edges, env.schema), [label]));
 }
 
 export function step(tool: StepTool): (env: ToolEnv, body: unknown) => ToolResult {
@@ -118,7 +128,12 @@ export function filterItems(env: ToolEnv, body: unknown): ToolResult {
   const current = connection.traversal;
   requireLoaded(current, "filter_items");
   const predicate = compileFilter(raw, "data.filter", current.types, env.schema);
-  const items = env.store.read((db) => current.items.filter((item) => predicate(db, item)));
+  const items = env.store.read((db) =>
+    current.items.filter((item) => {
+      const record = recordOf(db, env.schema, item);
+      return record !== null && predicate(db, record);
+    }),
+  );
   return held(connection, loaded(items, current.types));
 }
 
@@ -135,16 +150,27 @@ export function orderBy(env: ToolEnv, body: unknown): ToolResult {
   requireLoaded(current, "order_by");
   checkProperty(env, current, property, "data.properties");
   // Stored values are canonical (Dates as UTC ISO strings), so the sort order is the typed order.
-  const sorted = order(current.items, (item) => (Object.prototype.hasOwnProperty.call(item, property) ? item[property]! : null), dir);
-  connection.traversal = loaded(sorted, current.types);
+  const records = env.store.read((db) => recordsOf(db, env.schema, current.items));
+  const sorted = order(records, (item) => (Object.prototype.hasOwnProperty.call(item, property) ? item[property]! : null), dir);
+  connection.traversal = loaded(heldItems(sorted, env.schema), current.types);
   return sorted[0] ?? null;
 }
 
 export function next(env: ToolEnv, body: unknown): ToolResult {
   const { connection } = openCall(env, body, []);
-  const { item, next: moved } = advance(connection.traversal);
-  connection.traversal = moved;
-  return item;
+  // Items deleted since the traversal was built are passed over.
+  let traversal = connection.traversal;
+  const record = env.store.read((db) => {
+    for (;;) {
+      const { item, next: moved } = advance(traversal);
+      traversal = moved;
+      if (item === null) return null;
+      const found = recordOf(db, env.schema, item);
+      if (found !== null) return found;
+    }
+  });
+  connection.traversal = traversal;
+  return record;
 }
 
 export function collect(env: ToolEnv, body: unknown): ToolResult {
@@ -163,7 +189,8 @@ export function collect(env: ToolEnv, body: unknown): ToolResult {
   const dropRaw = member(b, "drop");
   const drop = dropRaw === undefined ? true : booleanAt(dropRaw, "drop");
   const items = connection.traversal.items;
-  const out: GraphItem[] = items.slice(start, end === -1 ? items.length : end);
+  const slice = items.slice(start, end === -1 ? items.length : end);
+  const out: GraphItem[] = env.store.read((db) => recordsOf(db, env.schema, slice));
   if (drop) connection.traversal = BLANK;
   return out;
 }
@@ -194,12 +221,14 @@ export function groupByTool(env: ToolEnv, body: unknown): ToolResult {
   const { connection, body: b } = openCall(env, body, ["properties", "data"]);
   const current = connection.traversal;
   requireLoaded(current, "group_by");
-  return groupBy(current.items, groupingProperties(env, b, current));
+  const properties = groupingProperties(env, b, current);
+  return groupBy(env.store.read((db) => recordsOf(db, env.schema, current.items)), properties);
 }
 
 export function aggregateByTool(env: ToolEnv, body: unknown): ToolResult {
   const { connection, body: b } = openCall(env, body, ["properties", "data"]);
   const current = connection.traversal;
   requireLoaded(current, "aggregate_by");
-  return aggregateBy(current.items, groupingProperties(env, b, current)) as unknown as ToolResult;
+  const properties = groupingProperties(env, b, current);
+  return aggregateBy(env.store.read((db) => recordsOf(db, env.schema, current.items)), properties) as unknown as ToolResult;
 }
