@@ -105,6 +105,27 @@ describe("the six-call explosion (issue #14, item 1)", () => {
   });
 });
 
+describe("filter_traversals count against mcp_max_request_items", () => {
+  it("a filter that walks two steps from every user stops at the limit", async () => {
+    const tool = appWith({ mcpConnections: { maxRequestItems: 10_000 } });
+    const id = (await tool("init", {})).body as string;
+    await tool("n_from_type", { connection_id: id, data: { node_type: "User" } });
+    const nobody = { properties: [[{ key: "name", operator: "==", value: "nobody" }]] };
+    const twoSteps = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: nobody } }] } } }] };
+    expect(await tool("filter_items", { connection_id: id, data: { filter: twoSteps } })).toEqual(
+      tooLarge(
+        "filter_items reaches more than 10000 items in one call (mcp_max_request_items); narrow the traversal first (filter_items, or collect a range and step from fewer items)",
+      ),
+    );
+    const oneStep = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: { properties: [[{ key: "name", operator: "==", value: "u5" }]] } } }] };
+    // Within the default limit a filter traversal runs: u245 .. u299 and u0 .. u4 follow u5.
+    const wide = appWith();
+    const other = (await wide("init", {})).body as string;
+    await wide("n_from_type", { connection_id: other, data: { node_type: "User" } });
+    expect(await wide("filter_items", { connection_id: other, data: { filter: oneStep } })).toEqual(held(other, 60));
+  });
+});
+
 describe("the items all connections hold are bounded (item 2)", () => {
   it("mcp_max_total_items leaves a connection what the others do not hold; close and reset give it back", async () => {
     const tool = appWith({ mcpConnections: { maxTotalItems: 500 } });

@@ -15,10 +15,12 @@ import type { GraphItem } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
 import { fieldPath, invalid, member, missing, objectAt, requiredMember, type JsonObject } from "./body.js";
 import type { SchemaView } from "./schema-view.js";
+import type { CallBudget } from "./item-budget.js";
 import { isStepTool, planStep, STEP_TOOLS } from "./steps.js";
 import { compileCondition, isOperator, OPERATORS } from "./typed-compare.js";
 
-export type ItemPredicate = (db: QueryContext, item: GraphItem) => boolean;
+/** `budget` counts the items filter traversals reach (mcp_max_request_items), when given. */
+export type ItemPredicate = (db: QueryContext, item: GraphItem, budget?: CallBudget) => boolean;
 
 const LAYER_MEMBERS = ["properties", "filter_traversals"] as const;
 const CONDITION_MEMBERS = ["key", "operator", "value"] as const;
@@ -41,7 +43,7 @@ export function compileFilter(raw: unknown, path: string, types: readonly string
   const groups = compileGroups(member(layer, "properties"), fieldPath(path, "properties"), types, schema);
   const traversals = compileTraversals(member(layer, "filter_traversals"), fieldPath(path, "filter_traversals"), types, schema, depth);
   if (groups === null && traversals.length === 0) return PASS;
-  return (db, item) => (groups === null || groups(item)) && traversals.every((t) => t(db, item));
+  return (db, item, budget) => (groups === null || groups(item)) && traversals.every((t) => t(db, item, budget));
 }
 
 type Test = (item: GraphItem) => boolean;
@@ -139,8 +141,10 @@ function compileTraversal(raw: unknown, path: string, types: readonly string[], 
       : beside !== undefined
         ? compileFilter(beside, fieldPath(path, "filters"), [plan.result], schema, depth)
         : PASS;
-  return (db, item) => {
+  return (db, item, budget) => {
     if (item.label !== plan.source) return false;
-    return plan.run(db, [item]).some((reached) => nested(db, reached));
+    const reached = plan.run(db, [item]);
+    budget?.visit(reached.length, "filter_items");
+    return reached.some((r) => nested(db, r, budget));
   };
 }

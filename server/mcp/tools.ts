@@ -128,10 +128,11 @@ export function filterItems(env: ToolEnv, body: unknown): ToolResult {
   const current = connection.traversal;
   requireLoaded(current, "filter_items");
   const predicate = compileFilter(raw, "data.filter", current.types, env.schema);
+  const budget = env.connections.budget(connection);
   const items = env.store.read((db) =>
     current.items.filter((item) => {
       const record = recordOf(db, env.schema, item);
-      return record !== null && predicate(db, record);
+      return record !== null && predicate(db, record, budget);
     }),
   );
   return held(connection, loaded(items, current.types));
