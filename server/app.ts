@@ -1,6 +1,6 @@
 // The Hono application: routes, optional api-key check, and JSON for every error and unknown path.
 //
-//   GET  /health        → {"status":"ok"}            (never requires the api key)
+//   GET  /health        → {"status":"ok"}            (never requires the api key, nor does HEAD)
 //   GET  /introspect    → see introspect.ts
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
