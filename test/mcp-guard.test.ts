@@ -6,6 +6,8 @@ import { request as httpRequest, Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { strandConfig } from "../cli/config/project-config.js";
+import { mcpLimitOptions } from "../cli/project/open-project.js";
 import { createApp, type AppOptions } from "../server/index.js";
 import { startServer, type RunningServer } from "../server/server.js";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -238,5 +240,26 @@ describe("a traversal holds ids, not copies of records (item 2)", () => {
     } finally {
       await f.close();
     }
+  });
+});
+
+describe("the limits in strand.toml", () => {
+  it("are read, validated like the other keys, and passed to the connections", () => {
+    const read = strandConfig(
+      "mcp_max_connections_per_client = 3\nmcp_max_items = 1000\nmcp_max_total_items = 5000\nmcp_max_request_items = 20000\n",
+      "strand.toml",
+    );
+    expect(read.ok && mcpLimitOptions(read.config)).toEqual({ maxConnectionsPerClient: 3, maxItems: 1000, maxTotalItems: 5000, maxRequestItems: 20000 });
+    // Unset: the registry's defaults apply.
+    const none = strandConfig("", "strand.toml");
+    expect(none.ok && mcpLimitOptions(none.config)).toEqual({});
+    expect(strandConfig('mcp_max_items = 0\nmcp_max_request_items = "many"\nmcp_max_connections_per_client = 1.5\n', "strand.toml")).toEqual({
+      ok: false,
+      errors: [
+        "strand.toml: mcp_max_connections_per_client: expected an integer from 1 to 1000000, got 1.5 (a float)",
+        "strand.toml: mcp_max_items: expected an integer from 1 to 1000000000, got 0",
+        'strand.toml: mcp_max_request_items: expected an integer from 1 to 1000000000, got "many"',
+      ],
+    });
   });
 });
