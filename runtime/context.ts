@@ -7,7 +7,7 @@ import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
 import type { PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
-import { shortestPaths } from "./ops/paths.js";
+import { shortestPathStep, type PathReads } from "./ops/path-step.js";
 import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
 import { ValueOps } from "./ops/value-ops.js";
@@ -21,9 +21,6 @@ import type { VectorSnapshot } from "./vector/search.js";
 import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
 import type { GraphWriter } from "./write/graph-writer.js";
-
-/** At most this many equally short paths per source (QueryContext.shortestPath contract). */
-const MAX_PATHS = 16;
 
 interface ReadOptions {
   transaction: Transaction;
@@ -382,58 +379,15 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const endLabel = isTo ? info.to : info.from;
     if (!plausibleId(endId) || !this.hasNode(endLabel, endId)) throw notFound("N", endLabel, endId);
 
-    const neighbors = (nodeId: string): Array<{ edgeId: string; nodeId: string }> => {
-      const { edgeIds, otherIds } = this.adjacency("out", nodeId, edgeLabel);
-      const res = new Array<{ edgeId: string; nodeId: string }>(edgeIds.length);
-      for (let i = 0; i < edgeIds.length; i++) res[i] = { edgeId: edgeIds[i]!, nodeId: otherIds[i]! };
-      return res;
+    const reads: PathReads = {
+      edgeLabel,
+      from: info.from,
+      to: info.to,
+      outgoing: (nodeId) => this.adjacency("out", nodeId, edgeLabel),
+      edge: (id) => this.getEdge(edgeLabel, id),
+      node: (label, id) => this.getNode(label, id),
     };
-    const edgeCache = new Map<string, EdgeItem>();
-    const loadEdge = (id: string): EdgeItem => {
-      let e = edgeCache.get(id);
-      if (e === undefined) {
-        e = this.getEdge(edgeLabel, id);
-        if (e === undefined) throw new Error(`adjacency names missing edge ${edgeLabel}/${id}`);
-        edgeCache.set(id, e);
-      }
-      return e;
-    };
-    const weightOf =
-      weight === null
-        ? null
-        : (edgeId: string): number => {
-            const w = weight(loadEdge(edgeId));
-            if (typeof w !== "number" || !Number.isFinite(w) || w < 0) {
-              throw new StrandError(
-                "INVALID_WEIGHT",
-                `weight of edge '${edgeId}' must be a finite number >= 0, got ${describeValue(w)}`,
-              );
-            }
-            return w;
-          };
-
-    const paths: Path[] = [];
-    for (const node of sources) {
-      const found = shortestPaths({
-        source: isTo ? node.id : endId,
-        target: isTo ? endId : node.id,
-        neighbors,
-        weight: weightOf,
-        maxPaths: MAX_PATHS,
-      });
-      for (const p of found) {
-        const nodes: NodeItem[] = [];
-        for (let i = 0; i < p.nodes.length; i++) {
-          const id = p.nodes[i]!;
-          const label = i === 0 ? (isTo ? node.label : info.from) : info.to;
-          const rec = this.getNode(label, id);
-          if (rec === undefined) throw new Error(`path names missing node ${label}/${id}`);
-          nodes.push(rec);
-        }
-        paths.push([nodes, p.edges.map(loadEdge)]);
-      }
-    }
-    return paths;
+    return shortestPathStep(reads, sources, endId, isTo, weight);
   }
 
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
