@@ -69,7 +69,7 @@ export interface SchemaDescriptor {
   migrations?: MigrationDescriptor[];
 }
 
-/** `MIGRATION schema::from => schema::to { .. }` as data (see runtime/store/migrate.ts). */
+/** `MIGRATION schema::from => schema::to { .. }` as data (see runtime/migrate/). */
 export interface MigrationDescriptor {
   from: number;
   to: number;

@@ -1,106 +1,62 @@
 // QueryContext over one LMDB transaction. A read context carries an explicit read transaction
 // (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
-// where reads see the request's own writes.
+// where reads see the request's own writes, and hands every change to its GraphWriter
+// (runtime/write/graph-writer.ts), which also keeps the read cache right.
 import type { Database, RangeOptions, Transaction } from "lmdb";
-import { atElement, bm25Disabled, StrandError } from "../core/errors.js";
-import { echo } from "../core/echo.js";
-import { uuidv7 } from "./store/ids.js";
-import type { AggregateGroup, EdgeItem, GraphItem, GroupCount, NodeItem, Path, PropValue, Props } from "../core/items.js";
-import { compareValues, contains, isIn } from "./ops/compare.js";
-import { aggregate, math } from "./ops/math.js";
-import { aggregateBy, groupBy } from "./ops/grouping.js";
-import { shortestPaths } from "./ops/paths.js";
-import * as seq from "./ops/sequence.js";
-import { rerankMMR, rerankRRF, type MmrDistance } from "./ops/rerank.js";
-import type { EmbeddingLookup } from "../core/embedding-lookup.js";
-import type { AggregateFn, CompareOp, MathFn, MathSource, PathEndpoint, QueryContext, SortDirection, WeightFn } from "../core/query-context.js";
-import type { Bm25Index } from "./search/bm25-index.js";
-import type { StoreDbs } from "./store/dbs.js";
-import {
-  adjacencyLabels,
-  appendAdjacency,
-  deleteAdjacency,
-  readAdjacency,
-  removeAdjacency,
-  splitAdjacency,
-  type Adjacency,
-} from "./store/adjacency.js";
-import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./store/indexes.js";
-import { MAX_KEY, uniqueKey, type ItemKind, type Key } from "./store/keys.js";
-import { removedTypesMessage } from "./store/removed-types.js";
-import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
-import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "./store/records.js";
-import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "./store/schema-info.js";
+import { bm25Disabled, StrandError } from "../core/errors.js";
+import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
+import type { PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
-import type { VectorLog } from "./vector/changes.js";
-import type { VectorAccess } from "./vector/vector-indexes.js";
-import { addVector, dropVector, replaceVector, vectorUpdated } from "./vector/vector-writes.js";
+import { shortestPathStep, type PathReads } from "./ops/path-step.js";
+import { rerankRRF } from "./ops/rerank.js";
+import * as seq from "./ops/sequence.js";
+import { ValueOps } from "./ops/value-ops.js";
+import type { Bm25Index } from "./search/bm25-index.js";
+import { readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
+import type { StoreDbs } from "./store/dbs.js";
+import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
+import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
+import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import type { VectorSnapshot } from "./vector/search.js";
-
-/** At most this many equally short paths per source (QueryContext.shortestPath contract). */
-const MAX_PATHS = 16;
-
-const hasOwn = Object.prototype.hasOwnProperty;
+import type { VectorIndexes } from "./vector/vector-indexes.js";
+import { notFound, plausibleId } from "./store/ids.js";
+import type { GraphWriter } from "./write/graph-writer.js";
 
 interface ReadOptions {
   transaction: Transaction;
 }
 
-/**
- * Ids are compared exactly (ID-typed parameters are lower-cased by validation). Anything that
- * is not a 36-character string cannot be an id and is reported as NOT_FOUND, like any other
- * id that names nothing; it also never reaches LMDB as an oversized key.
- */
-function plausibleId(id: unknown): id is string {
-  return typeof id === "string" && id.length === 36;
-}
-
 const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
 
-function notFound(kind: ItemKind, label: string, id: unknown): StrandError {
-  return new StrandError("NOT_FOUND", `${kind}::${label} with id '${String(id)}' not found`);
-}
-
-/** Adjacency entries a DROP still has to remove, by list (keyed by the list's cache key). */
-type PendingCuts = Map<string, { direction: "out" | "in"; nodeId: string; edgeLabel: string; edgeIds: Set<string> }>;
-
-function addCut(cuts: PendingCuts, direction: "out" | "in", nodeId: string, edgeLabel: string, edgeId: string): void {
-  const key = adjacencyKey(direction, nodeId, edgeLabel);
-  const cut = cuts.get(key);
-  if (cut !== undefined) cut.edgeIds.add(edgeId);
-  else cuts.set(key, { direction, nodeId, edgeLabel, edgeIds: new Set([edgeId]) });
-}
-
-export class TxnQueryContext implements QueryContext {
+export class TxnQueryContext extends ValueOps implements QueryContext {
   /** Passed to every lmdb read; undefined inside a write transaction (lmdb then reads from it). */
   private readonly opts: ReadOptions | undefined;
 
   /**
    * @param readTransaction the snapshot to read from, or null for a context that runs inside
-   *   an open lmdb write transaction (only then are the write methods allowed).
+   *   an open lmdb write transaction.
    * @param cache shared decoded reads (see read-cache.ts): a read context reads through it; a
-   *   write context never reads it and marks every existing key it changes in `touched`.
-   * @param vectors the store's vector indexes, and the write's change log (null when reading).
+   *   write context never reads it (its writer marks what it changes).
+   * @param writer every change of this context's write transaction; null when reading.
    */
   constructor(
     private readonly dbs: StoreDbs,
     private readonly schema: SchemaInfo,
     readTransaction: Transaction | null,
     private readonly cache: ReadCache,
-    private readonly touched: string[] = [],
-    private readonly vectors: VectorAccess,
+    private readonly vectors: VectorIndexes,
     /** The BM25 keyword index, or null when bm25 is disabled. */
     private readonly bm25: Bm25Index | null,
+    private readonly writer: GraphWriter | null,
   ) {
+    super();
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
   }
 
-  private get writable(): boolean {
-    return this.opts === undefined;
-  }
-
-  private requireWrite(method: string): void {
-    if (!this.writable) throw new Error(`${method} called in a read transaction`);
+  /** The writer, for a write method; a read context has none. */
+  private write(method: string): GraphWriter {
+    if (this.writer === null || this.opts !== undefined) throw new Error(`${method} called in a read transaction`);
+    return this.writer;
   }
 
   // ---- record access
@@ -259,199 +215,34 @@ export class TxnQueryContext implements QueryContext {
     return out;
   }
 
-  // ---- writes
+  // ---- writes (runtime/write/graph-writer.ts)
 
   addNode(label: string, props: Props): NodeItem {
-    this.requireWrite("addNode");
-    const info = this.schema.node(label);
-    if (info.kind !== "N") throw new Error(`addNode on vector type '${label}' (use addVector)`);
-    const values = validateProps(info, props);
-    const rec = newNodeRecord(info, uuidv7(), values, info.hasNowDefault ? this.now() : "");
-    indexNew(this.dbs, info, rec);
-    this.dbs.nodes.putSync([label, rec.id], rec);
-    this.bm25?.indexDocument(rec);
-    return rec;
+    return this.write("addNode").addNode(label, props);
   }
 
   addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem {
-    this.requireWrite("addEdge");
-    const info = this.schema.edge(label);
-    const values = validateProps(info, props);
-    this.checkEndpoint(info, "from", info.from, fromId);
-    this.checkEndpoint(info, "to", info.to, toId);
-    const rec = newEdgeRecord(info, uuidv7(), fromId, toId, values, info.hasNowDefault ? this.now() : "");
-    claimEdgeUnique(this.dbs, info, rec.id, fromId, toId);
-    indexNew(this.dbs, info, rec);
-    this.dbs.edges.putSync([label, rec.id], rec);
-    this.cache.beginWrite(adjacencyKey("out", fromId, label), this.touched);
-    this.cache.beginWrite(adjacencyKey("in", toId, label), this.touched);
-    appendAdjacency(this.dbs.out, fromId, label, rec.id, toId);
-    appendAdjacency(this.dbs.in, toId, label, rec.id, fromId);
-    return rec;
-  }
-
-  /** NOT_FOUND when no node has the id; EDGE_TYPE_MISMATCH when it has another label. */
-  private checkEndpoint(info: EdgeTypeInfo, end: "from" | "to", expected: string, id: string): void {
-    if (plausibleId(id) && this.hasNode(expected, id)) return;
-    if (plausibleId(id)) {
-      for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
-        if (other !== expected && this.hasNode(other, id)) {
-          throw new StrandError(
-            "EDGE_TYPE_MISMATCH",
-            `E::${info.name} must go ${end} a ${expected} node, but node '${id}' is a ${other}`,
-          );
-        }
-      }
-    }
-    throw new StrandError("NOT_FOUND", `${end} node '${String(id)}' of E::${info.name} not found`);
+    return this.write("addEdge").addEdge(label, props, fromId, toId);
   }
 
   updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[] {
-    this.requireWrite("updateNodes");
-    return this.update(items, props, "N");
+    return this.write("updateNodes").update(items, props, "N");
   }
 
   updateEdges(items: readonly EdgeItem[], props: Props | ((item: EdgeItem) => Props)): EdgeItem[] {
-    this.requireWrite("updateEdges");
-    return this.update(items, props, "E");
-  }
-
-  private update<T extends NodeItem>(items: readonly T[], props: Props | ((item: T) => Props), kind: "N" | "E"): T[] {
-    const out: T[] = [];
-    let info: TypeInfo | undefined;
-    let values: ReturnType<typeof validateProps> | undefined;
-    for (const item of items) {
-      if (!info || info.name !== item.label) {
-        info = kind === "N" ? this.schema.node(item.label) : this.schema.edge(item.label);
-        values = typeof props === "function" ? undefined : validateProps(info, props);
-      }
-      // Re-read: the item may be stale if this query changed it since.
-      const db = (kind === "N" ? this.dbs.nodes : this.dbs.edges) as unknown as Database<T, Key>;
-      const current = plausibleId(item.id) ? db.get([item.label, item.id]) : undefined;
-      if (current === undefined) throw notFound(kind, item.label, item.id);
-      // Values computed from the item see it as stored now (an item listed twice is updated twice).
-      const next = updatedRecord(info, current, typeof props === "function" ? validateProps(info, props(current)) : values!);
-      if (info.kind === "V") vectorUpdated(this.dbs, this.schema.vector(info.name), current, next, this.vectorLog("updateNodes"));
-      indexUpdate(this.dbs, info, current, next);
-      this.cache.beginWrite(recordKey(item.id), this.touched);
-      db.putSync([item.label, item.id], next);
-      if (kind === "N") this.bm25?.reindexDocument(current, next);
-      out.push(next);
-    }
-    return out;
+    return this.write("updateEdges").update(items, props, "E");
   }
 
   upsertNode(label: string, existing: readonly NodeItem[], props: Props): NodeItem {
-    this.requireWrite("upsertNode");
-    const current = this.firstExisting(this.dbs.nodes, label, existing);
-    return current === undefined ? this.addNode(label, props) : this.update([current], props, "N")[0]!;
+    return this.write("upsertNode").upsertNode(label, existing, props);
   }
 
   upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem {
-    this.requireWrite("upsertEdge");
-    const current = this.firstExisting(this.dbs.edges, label, existing);
-    return current === undefined ? this.addEdge(label, props, fromId, toId) : this.update([current], props, "E")[0]!;
+    return this.write("upsertEdge").upsertEdge(label, existing, props, fromId, toId);
   }
-
-  /** The first item still stored (an earlier DROP of this query may have removed some). */
-  private firstExisting<T extends NodeItem>(db: Database<T, Key>, label: string, items: readonly T[]): T | undefined {
-    for (const item of items) {
-      if (item.label !== label) throw new Error(`upsert of ${label} given an item of label ${item.label}`);
-      if (plausibleId(item.id) && db.doesExist([label, item.id], undefined as unknown as T)) return item;
-    }
-    return undefined;
-  }
-
-  // ---- DROP
 
   drop(items: readonly GraphItem[]): void {
-    this.requireWrite("drop");
-    // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
-    // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
-    const cuts: PendingCuts = new Map();
-    for (const item of items) {
-      if (!plausibleId(item.id)) continue;
-      if (this.schema.edges.has(item.label) && "from_node" in item) this.dropEdge(item.label, item.id, cuts);
-      else this.dropNode(item.label, item.id, cuts);
-    }
-    for (const [key, cut] of cuts) {
-      this.cache.beginWrite(key, this.touched);
-      removeAdjacency(cut.direction === "out" ? this.dbs.out : this.dbs.in, cut.nodeId, cut.edgeLabel, cut.edgeIds);
-    }
-  }
-
-  /** Removes the edge (its list entries go into `cuts`), unless it is already gone. */
-  private dropEdge(label: string, id: string, cuts: PendingCuts): void {
-    const rec = this.removeEdgeRecord(label, id);
-    if (rec === undefined) return;
-    addCut(cuts, "out", rec.from_node, label, id);
-    addCut(cuts, "in", rec.to_node, label, id);
-  }
-
-  /**
-   * Removes the node, every edge incident to it (their entries in other nodes' lists go into
-   * `cuts`), and its own adjacency lists, unless it is already gone. Entries of its own lists
-   * whose edge is already gone (dropped earlier in the call, or a self-loop seen from its other
-   * list) are skipped.
-   */
-  private dropNode(label: string, id: string, cuts: PendingCuts): void {
-    const info = this.schema.node(label);
-    const rec = this.dbs.nodes.get([label, id]);
-    if (rec === undefined) return;
-    for (const direction of ["out", "in"] as const) {
-      const db = direction === "out" ? this.dbs.out : this.dbs.in;
-      const otherDirection = direction === "out" ? "in" : "out";
-      for (const edgeLabel of adjacencyLabels(db, id, undefined)) {
-        // The open refuses data holding edges of an undeclared type (store/migrate.ts); should
-        // one be met anyway, the DROP is refused with a user error, never an internal one.
-        if (!this.schema.edges.has(edgeLabel)) {
-          throw new StrandError(
-            "SCHEMA_MISMATCH",
-            `cannot drop ${info.kind}::${echo(label)} ${echo(id)}: it has edges of type ${echo(edgeLabel)}; ` +
-              removedTypesMessage([{ ref: `E::${edgeLabel}`, drop: `DROP E<${edgeLabel}>` }], "nothing was dropped"),
-          );
-        }
-        const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
-        for (let i = 0; i < edgeIds.length; i++) {
-          if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!) === undefined) continue;
-          if (otherIds[i] !== id) addCut(cuts, otherDirection, otherIds[i]!, edgeLabel, edgeIds[i]!);
-        }
-        const key = adjacencyKey(direction, id, edgeLabel);
-        cuts.delete(key); // the whole list goes
-        this.cache.beginWrite(key, this.touched);
-        deleteAdjacency(db, id, edgeLabel);
-      }
-    }
-    if (info.kind === "V") {
-      this.dropVector(rec); // its record, index entries and HNSW slot (and postings)
-      return;
-    }
-    indexRemove(this.dbs, info, rec);
-    this.cache.beginWrite(recordKey(id), this.touched);
-    this.dbs.nodes.removeSync([label, id]);
-    this.onItemRemoved(info, rec);
-  }
-
-  /** Deletes an edge record with its index entries and UNIQUE claim; undefined when already gone. */
-  private removeEdgeRecord(label: string, id: string): EdgeItem | undefined {
-    const info = this.schema.edge(label);
-    const rec = this.dbs.edges.get([label, id]);
-    if (rec === undefined) return undefined;
-    releaseEdgeUnique(this.dbs, info, id, rec.from_node, rec.to_node);
-    indexRemove(this.dbs, info, rec);
-    this.cache.beginWrite(recordKey(id), this.touched);
-    this.dbs.edges.removeSync([label, id]);
-    this.onItemRemoved(info, rec);
-    return rec;
-  }
-
-  /**
-   * Called once for every node or edge record DROP removed (`info.kind` tells which), after its
-   * record, index entries and edges are gone, inside the same write transaction: the hook for
-   * state kept elsewhere (BM25 postings). Vectors go through dropVector instead.
-   */
-  private onItemRemoved(info: TypeInfo, record: NodeItem): void {
-    if (info.kind !== "E") this.bm25?.unindexDocument(record);
+    this.write("drop").drop(items);
   }
 
   // ---- vectors (runtime/vector/): V items are stored, read and traversed like nodes
@@ -467,46 +258,20 @@ export class TxnQueryContext implements QueryContext {
   }
 
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
-    this.requireWrite("addVector");
-    const info = this.schema.vector(label);
-    const rec = addVector(this.dbs, info, vector, props, info.hasNowDefault ? this.now() : "", this.vectorLog("addVector"));
-    this.bm25?.indexDocument(rec);
-    return rec;
+    return this.write("addVector").addVector(label, vector, props);
   }
 
   upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem {
-    this.requireWrite("upsertVector");
-    const info = this.schema.vector(label);
-    for (const item of existing) {
-      if (item.label !== label) throw new Error(`upsertVector<${label}> given a ${item.label}`);
-      const current = plausibleId(item.id) ? this.dbs.nodes.get([label, item.id]) : undefined;
-      if (current === undefined) continue;
-      this.cache.beginWrite(recordKey(item.id), this.touched);
-      const next = replaceVector(this.dbs, info, current, vector, props, this.vectorLog("upsertVector"));
-      this.bm25?.reindexDocument(current, next);
-      return next;
-    }
-    return this.addVector(label, vector, props);
+    return this.write("upsertVector").upsertVector(label, existing, vector, props);
   }
 
   searchVectors(label: string, query: readonly number[], k: number, ef: number | null = null): NodeItem[] {
     const info = this.schema.vector(label);
-    return this.vectors.indexes.search(info, this.vectorSnapshot(), query, k, ef).items;
+    return this.vectors.search(info, this.vectorSnapshot(), query, k, ef).items;
   }
 
   dropVector(item: NodeItem): void {
-    this.requireWrite("dropVector");
-    const info = this.schema.vector(item.label);
-    const current = plausibleId(item.id) ? this.dbs.nodes.get([item.label, item.id]) : undefined;
-    if (current === undefined) return;
-    this.cache.beginWrite(recordKey(item.id), this.touched);
-    dropVector(this.dbs, info, current, this.vectorLog("dropVector"));
-    this.bm25?.unindexDocument(current);
-  }
-
-  private vectorLog(method: string): VectorLog {
-    if (this.vectors.log === null) throw new Error(`${method} called in a read transaction`);
-    return this.vectors.log;
+    this.write("dropVector").dropVector(item);
   }
 
   /** This context's transaction as vector search reads it. */
@@ -614,175 +379,19 @@ export class TxnQueryContext implements QueryContext {
     const endLabel = isTo ? info.to : info.from;
     if (!plausibleId(endId) || !this.hasNode(endLabel, endId)) throw notFound("N", endLabel, endId);
 
-    const neighbors = (nodeId: string): Array<{ edgeId: string; nodeId: string }> => {
-      const { edgeIds, otherIds } = this.adjacency("out", nodeId, edgeLabel);
-      const res = new Array<{ edgeId: string; nodeId: string }>(edgeIds.length);
-      for (let i = 0; i < edgeIds.length; i++) res[i] = { edgeId: edgeIds[i]!, nodeId: otherIds[i]! };
-      return res;
+    const reads: PathReads = {
+      edgeLabel,
+      from: info.from,
+      to: info.to,
+      outgoing: (nodeId) => this.adjacency("out", nodeId, edgeLabel),
+      edge: (id) => this.getEdge(edgeLabel, id),
+      node: (label, id) => this.getNode(label, id),
     };
-    const edgeCache = new Map<string, EdgeItem>();
-    const loadEdge = (id: string): EdgeItem => {
-      let e = edgeCache.get(id);
-      if (e === undefined) {
-        e = this.getEdge(edgeLabel, id);
-        if (e === undefined) throw new Error(`adjacency names missing edge ${edgeLabel}/${id}`);
-        edgeCache.set(id, e);
-      }
-      return e;
-    };
-    const weightOf =
-      weight === null
-        ? null
-        : (edgeId: string): number => {
-            const w = weight(loadEdge(edgeId));
-            if (typeof w !== "number" || !Number.isFinite(w) || w < 0) {
-              throw new StrandError(
-                "INVALID_WEIGHT",
-                `weight of edge '${edgeId}' must be a finite number >= 0, got ${describeValue(w)}`,
-              );
-            }
-            return w;
-          };
-
-    const paths: Path[] = [];
-    for (const node of sources) {
-      const found = shortestPaths({
-        source: isTo ? node.id : endId,
-        target: isTo ? endId : node.id,
-        neighbors,
-        weight: weightOf,
-        maxPaths: MAX_PATHS,
-      });
-      for (const p of found) {
-        const nodes: NodeItem[] = [];
-        for (let i = 0; i < p.nodes.length; i++) {
-          const id = p.nodes[i]!;
-          const label = i === 0 ? (isTo ? node.label : info.from) : info.to;
-          const rec = this.getNode(label, id);
-          if (rec === undefined) throw new Error(`path names missing node ${label}/${id}`);
-          nodes.push(rec);
-        }
-        paths.push([nodes, p.edges.map(loadEdge)]);
-      }
-    }
-    return paths;
-  }
-
-  // ---- sequence operations (pure; see runtime/ops)
-
-  count(items: readonly unknown[]): number {
-    return seq.count(items);
-  }
-
-  range<T>(items: readonly T[], start: number, end: number): T[] {
-    return seq.range(items, start, end);
-  }
-
-  order<T>(items: readonly T[], key: (item: T) => PropValue, direction: SortDirection): T[] {
-    return seq.order(items, key, direction);
-  }
-
-  first<T>(items: readonly T[]): T | null {
-    return seq.first(items);
-  }
-
-  filter<T>(items: readonly T[], predicate: (item: T) => boolean): T[] {
-    return seq.filter(items, predicate);
-  }
-
-  groupBy(items: readonly GraphItem[], properties: readonly string[]): GroupCount[] {
-    return groupBy(items, properties);
-  }
-
-  aggregateBy<T extends GraphItem>(items: readonly T[], properties: readonly string[]): AggregateGroup<T>[] {
-    return aggregateBy(items, properties);
-  }
-
-  // ---- values
-
-  absent(place: string, name: string | null, lookup: readonly [string, string] | null, value?: PropValue): never {
-    throw new StrandError("NOT_FOUND", absentMessage(place, name, lookup, value));
-  }
-
-  atElement(error: unknown, path: string): unknown {
-    return atElement(error, path);
-  }
-
-  prop(item: GraphItem | null, name: string): PropValue {
-    // Own members only: a field name must never resolve to something on Object.prototype.
-    return item !== null && hasOwn.call(item, name) ? (item[name] as PropValue) : null;
-  }
-
-  compare(op: CompareOp, left: PropValue, right: PropValue): boolean {
-    return compareValues(op, left, right);
-  }
-
-  contains(haystack: PropValue, needle: PropValue): boolean {
-    return contains(haystack, needle);
-  }
-
-  isIn(value: PropValue, list: PropValue): boolean {
-    return isIn(value, list);
-  }
-
-  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number {
-    return math(fn, args, sources, item0, item1);
-  }
-
-  aggregate(fn: AggregateFn, values: readonly PropValue[]): number | null {
-    return aggregate(fn, values);
-  }
-
-  now(): string {
-    return new Date().toISOString();
-  }
-
-  // ---- reshaping and retrieval helpers
-
-  omit(item: GraphItem, names: readonly string[]): Props {
-    const out: Props = {};
-    for (const key of Object.keys(item)) if (!names.includes(key)) out[key] = item[key] as PropValue;
-    return out;
-  }
-
-  dedup<T extends GraphItem>(items: readonly T[]): T[] {
-    return seq.dedup(items);
-  }
-
-  intersect<I, T extends GraphItem>(items: readonly I[], sub: (item: I) => readonly T[]): T[] {
-    return seq.intersect(items, sub);
-  }
-
-  /** Set by the query runner when the project has an embedder (see embedding-lookup.ts). */
-  private embeddings: EmbeddingLookup | null = null;
-
-  useEmbeddings(lookup: EmbeddingLookup | null): void {
-    this.embeddings = lookup;
-  }
-
-  embed(text: string, model: string | null): number[] {
-    if (this.embeddings === null) throw new StrandError("EMBEDDING_FAILED", "Embed(..) needs an embedding model, and none is configured");
-    const found = this.embeddings.get(text, model);
-    if (found !== undefined) return found;
-    return this.embeddings.miss(text, model);
+    return shortestPathStep(reads, sources, endId, isTo, weight);
   }
 
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
     const scoreLabels = this.schema.scoreLabels;
     return rerankRRF(lists, k, (item) => scoreLabels.has(item.label));
   }
-
-  rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: MmrDistance): T[] {
-    return rerankMMR(items, lambda, distance);
-  }
-}
-
-/**
- * `AddE<Knows>::To(y): y is empty (N<Person>({name: "bob"}) found nothing)`, or without a
- * variable `N<Person>(..): N<Person>({name: "bob"}) found nothing`. The value is echoed bounded.
- */
-export function absentMessage(place: string, name: string | null, lookup: readonly [string, string] | null, value?: PropValue): string {
-  const what = lookup === null ? null : `${lookup[0]}${describeValue(value)}${lookup[1]}`;
-  if (name !== null) return `${place}(${name}): ${name} is empty${what === null ? "" : ` (${what} found nothing)`}`;
-  return `${place}(..): ${what ?? "the item"} found nothing`;
 }

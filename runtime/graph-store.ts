@@ -11,7 +11,11 @@ import { SchemaInfo } from "./store/schema-info.js";
 import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
 import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";
-import { VectorIndexes, type VectorAccess, type VectorIndexStatus } from "./vector/vector-indexes.js";
+import { VectorIndexes, type VectorIndexStatus } from "./vector/vector-indexes.js";
+import { Bm25Writes } from "./write/bm25-writes.js";
+import { GraphWriter } from "./write/graph-writer.js";
+import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
+import { VectorSlots } from "./write/vector-slots.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -31,7 +35,8 @@ export interface GraphStoreOptions {
 
 export class GraphStore {
   private closed = false;
-  private readonly readVectors: VectorAccess;
+  /** The writer's search hook (null when BM25 is disabled). */
+  private readonly bm25Writes: Bm25Writes | null;
 
   private constructor(
     /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
@@ -43,7 +48,7 @@ export class GraphStore {
     private readonly vectors: VectorIndexes,
     private readonly bm25: Bm25Index | null,
   ) {
-    this.readVectors = { indexes: vectors, log: null };
+    this.bm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
   }
 
   static open(options: GraphStoreOptions): GraphStore {
@@ -54,15 +59,20 @@ export class GraphStore {
     let dbs: StoreDbs | undefined;
     try {
       dbs = openDbs(options.path, options.mapSize);
+      writeFormatVersion(dbs);
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
       // It commits records and schema meta together; should an index load below throw, the data
       // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").
-      const schemaUpdate = migrateStore(dbs, schema, options.schema);
+      const schemaUpdate = migrateStore(dbs, schema, options.schema, cache);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
       const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
       let bm25: Bm25Index | null = null;
-      if (options.bm25 === false) Bm25Index.disable(dbs);
-      else bm25 = Bm25Index.open(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
+      // BM25 off: whatever is indexed now goes stale, so forget the marker (the next enabled open rebuilds).
+      if (options.bm25 === false) forgetBm25Marker(dbs);
+      else {
+        bm25 = new Bm25Index(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
+        if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild();
+      }
       return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
     } catch (error) {
       void dbs?.env.close();
@@ -75,7 +85,7 @@ export class GraphStore {
   read<T>(fn: (db: QueryContext) => T): T {
     const transaction = this.dbs.env.useReadTransaction();
     try {
-      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, [], this.readVectors, this.bm25));
+      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, this.vectors, this.bm25, null));
     } finally {
       transaction.done();
     }
@@ -94,7 +104,8 @@ export class GraphStore {
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     try {
-      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, touched, { indexes: this.vectors, log }, this.bm25)));
+      const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, { search: this.bm25Writes, vectors: new VectorSlots(this.dbs, log) });
+      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)));
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
       await this.dbs.env.flushed;

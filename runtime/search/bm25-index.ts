@@ -15,25 +15,25 @@
 // BM25 enabled and a different (or no) marker rebuilds the index from the records; opening with
 // BM25 disabled deletes the marker, so the documents written meanwhile get indexed on the next
 // enabled open. Un-indexing re-tokenizes the stored record, which the marker keeps sound.
+//
+// This class reads (search) and says what a record's document is; every change to the bm25_*
+// databases and the marker is made by runtime/write/bm25-writes.ts, the graph writer's search hook.
 import type { RangeOptions, Transaction } from "lmdb";
 import type { NodeItem } from "../../core/items.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { MAX_KEY } from "../store/keys.js";
+import { BM25_MARKER_KEY } from "../store/keys.js";
 import { accumulate, idf, topDocs } from "./bm25-score.js";
 import { documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
-import { blockEntries, ENTRY, insertPosting, MAX_DOC_NO, removePosting, termRange } from "./postings.js";
+import { blockEntries, ENTRY, termRange } from "./postings.js";
 import type { Bm25DocEntry, Bm25Stats } from "../store/dbs.js";
 import { createTokenizer, type Stemmer, type Tokenizer } from "./tokenizer.js";
-
-
 
 export interface ScoredId {
   id: string;
   score: number;
 }
 
-const MARKER_KEY = "bm25";
 const MARKER_VERSION = 1;
 
 export interface Bm25Options {
@@ -43,9 +43,10 @@ export interface Bm25Options {
 export class Bm25Index {
   private readonly fields: ReadonlyMap<string, readonly string[]>;
   private readonly tokenize: Tokenizer;
-  private readonly marker: string;
+  /** The configuration the index is built with, as stored in meta "bm25". */
+  readonly marker: string;
 
-  private constructor(
+  constructor(
     private readonly dbs: StoreDbs,
     schema: SchemaDescriptor,
     options: Bm25Options,
@@ -55,86 +56,31 @@ export class Bm25Index {
     this.marker = JSON.stringify({ version: MARKER_VERSION, stemmer: options.stemmer, types: [...this.fields].sort() });
   }
 
-  /** The index of an opened store, rebuilt first when it was built differently (or not at all). */
-  static open(dbs: StoreDbs, schema: SchemaDescriptor, options: Bm25Options): Bm25Index {
-    const index = new Bm25Index(dbs, schema, options);
-    if (dbs.meta.get(MARKER_KEY) !== index.marker) index.rebuild();
-    return index;
+  /** Was the stored index built with this configuration? If not, it must be rebuilt before use. */
+  isCurrent(): boolean {
+    return this.dbs.meta.get(BM25_MARKER_KEY) === this.marker;
   }
 
-  /** BM25 is off for this store: whatever is indexed now goes stale, so forget the marker. */
-  static disable(dbs: StoreDbs): void {
-    if (dbs.meta.get(MARKER_KEY) !== undefined) dbs.meta.removeSync(MARKER_KEY);
+  /** The labels that have text fields (and so documents). */
+  labels(): Iterable<string> {
+    return this.fields.keys();
   }
 
-  /** Does this label have text fields (and so documents)? */
-  indexes(label: string): boolean {
-    return this.fields.has(label);
-  }
-
-  // ---- writes (inside the write transaction of the record change)
-
-  /** A record that was just created. */
-  indexDocument(record: NodeItem): void {
+  /** The document of a record, or null when its type has no text fields. */
+  documentOf(record: NodeItem): DocumentTerms | null {
     const fields = this.fields.get(record.label);
-    if (fields === undefined) return;
-    const stats = this.stats(record.label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
-    const docNo = stats.nextDocNo;
-    if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${record.label} ran out of document numbers`);
-    const doc = documentTerms(record, fields, this.tokenize);
-    this.dbs.bm25Docs.putSync([record.label, record.id], [docNo, doc.length]);
-    this.dbs.bm25Ids.putSync([record.label, docNo], record.id);
-    this.putPostings(record.label, docNo, doc, null);
-    this.dbs.bm25Stats.putSync([record.label], { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
+    return fields === undefined ? null : documentTerms(record, fields, this.tokenize);
   }
 
-  /** The hook for DROP: `record` is the stored record being removed, before it is deleted. */
-  unindexDocument(record: NodeItem): void {
-    const fields = this.fields.get(record.label);
-    if (fields === undefined) return;
-    const [docNo, length] = this.docEntry(record);
-    const doc = documentTerms(record, fields, this.tokenize);
-    for (const term of doc.tf.keys()) removePosting(this.dbs.bm25Post, record.label, term, docNo);
-    this.dbs.bm25Docs.removeSync([record.label, record.id]);
-    this.dbs.bm25Ids.removeSync([record.label, docNo]);
-    const stats = this.stats(record.label)!;
-    this.dbs.bm25Stats.putSync([record.label], { docs: stats.docs - 1, tokens: stats.tokens - length, nextDocNo: stats.nextDocNo });
-  }
-
-  /** `previous` (the stored record) was replaced by `next`; the document keeps its docNo. */
-  reindexDocument(previous: NodeItem, next: NodeItem): void {
-    const fields = this.fields.get(next.label);
-    if (fields === undefined) return;
-    const [docNo, length] = this.docEntry(previous);
-    const before = documentTerms(previous, fields, this.tokenize);
-    const after = documentTerms(next, fields, this.tokenize);
-    // Every posting carries the length: when it changes, all of them are rewritten.
-    const sameLength = before.length === after.length;
-    for (const [term, tf] of before.tf) {
-      if (!sameLength || after.tf.get(term) !== tf) removePosting(this.dbs.bm25Post, next.label, term, docNo);
-    }
-    this.putPostings(next.label, docNo, after, sameLength ? before : null);
-    if (sameLength) return;
-    this.dbs.bm25Docs.putSync([next.label, next.id], [docNo, after.length]);
-    const stats = this.stats(next.label)!;
-    this.dbs.bm25Stats.putSync([next.label], { ...stats, tokens: stats.tokens - length + after.length });
-  }
-
-  /** Postings of `doc`, skipping the terms `unchanged` already has with the same tf. */
-  private putPostings(label: string, docNo: number, doc: DocumentTerms, unchanged: DocumentTerms | null): void {
-    for (const [term, tf] of doc.tf) {
-      if (unchanged?.tf.get(term) === tf) continue;
-      insertPosting(this.dbs.bm25Post, label, term, docNo, tf, doc.length);
-    }
-  }
-
-  private docEntry(record: NodeItem): Bm25DocEntry {
+  /** The stored [docNo, length] of an indexed record (in the current write transaction). */
+  docEntry(record: NodeItem): Bm25DocEntry {
     const entry = this.dbs.bm25Docs.get([record.label, record.id]);
     if (entry === undefined) throw new Error(`bm25: ${record.label} ${record.id} is not indexed`);
     return entry;
   }
 
-  private stats(label: string, transaction?: Transaction): Bm25Stats | undefined {
+  /** The type's statistics, read in `transaction` or in the current write transaction. */
+  stats(label: string, transaction?: Transaction): Bm25Stats | undefined {
     return this.dbs.bm25Stats.get([label], transaction ? { transaction } : undefined);
   }
 
@@ -174,24 +120,5 @@ export class Bm25Index {
     });
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return hits.length > limit ? hits.slice(0, limit) : hits;
-  }
-
-  // ---- (re)building
-
-  /**
-   * Clears the bm25 databases and indexes every record of every text type in one transaction
-   * that also writes the marker; a crash before its commit leaves no marker, so the next open
-   * rebuilds again.
-   */
-  private rebuild(): void {
-    const { dbs } = this;
-    if (dbs.meta.get(MARKER_KEY) !== undefined) dbs.meta.removeSync(MARKER_KEY);
-    for (const db of [dbs.bm25Post, dbs.bm25Docs, dbs.bm25Ids, dbs.bm25Stats]) db.clearSync();
-    dbs.env.transactionSync(() => {
-      for (const label of this.fields.keys()) {
-        for (const { value } of dbs.nodes.getRange({ start: [label], end: [label, MAX_KEY] })) this.indexDocument(value);
-      }
-      dbs.meta.putSync(MARKER_KEY, this.marker);
-    });
   }
 }

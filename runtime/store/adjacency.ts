@@ -5,7 +5,7 @@
 // A list is a sequence of 72-character entries `edgeId + otherNodeId`. It is stored as
 //   [nodeId, edgeLabel]            → "<sealed>|" + up to CHUNK entries   (the open tail)
 //   [nodeId, edgeLabel, i]         → exactly CHUNK entries, i < sealed  (full chunks)
-// so appending touches at most the tail plus one new full chunk, and reading a node of degree
+// so appending (runtime/write/adjacency-writes.ts) touches at most the tail plus one new full chunk, and reading a node of degree
 // d costs 1 + floor(d / CHUNK) gets. Removing entries (DROP) rewrites the list from the chunk
 // of the first removed entry on, so it stays in this form. An empty list has no keys. Both
 // databases use lmdb's `string` value encoding.
@@ -52,84 +52,10 @@ export function splitAdjacency(list: string): Adjacency {
   return { edgeIds, otherIds };
 }
 
-/** Appends `edgeId → otherId` to the list; must run inside a write transaction. */
-export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeId: string, otherId: string): void {
-  const key: Key = [nodeId, edgeLabel];
-  const tail = db.get(key);
-  let sealed = 0;
-  let entries = "";
-  if (tail !== undefined) {
-    const bar = tail.indexOf("|");
-    sealed = Number(tail.slice(0, bar));
-    entries = tail.slice(bar + 1);
-  }
-  entries += edgeId + otherId;
-  if (entries.length === CHUNK * ENTRY_LENGTH) {
-    db.putSync([nodeId, edgeLabel, sealed], entries);
-    sealed++;
-    entries = "";
-  }
-  db.putSync(key, `${sealed}|${entries}`);
-}
-
-function parseTail(tail: string): { sealed: number; entries: string } {
+/** A tail value split: the number of full chunks before it, and its own entries. */
+export function parseTail(tail: string): { sealed: number; entries: string } {
   const bar = tail.indexOf("|");
   return { sealed: Number(tail.slice(0, bar)), entries: tail.slice(bar + 1) };
-}
-
-/**
- * Cuts the entries whose edge id is in `edgeIds` out of the list; must run inside a write
- * transaction. The list stays compact (full chunks, then a tail of fewer than CHUNK entries, in
- * creation order): chunks before the first removed entry are kept as they are, every later
- * entry shifts left, so the chunk holding that entry and all chunks after it are rewritten and
- * chunk keys no longer needed are deleted. A list left empty has no keys at all.
- * Returns the number of entries removed (0: nothing was written).
- */
-export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeIds: ReadonlySet<string>): number {
-  const key: Key = [nodeId, edgeLabel];
-  const tail = db.get(key);
-  if (tail === undefined) return 0;
-  const { sealed, entries: tailEntries } = parseTail(tail);
-  // Chunk index `sealed` stands for the tail. Chunks before the first removed entry stay.
-  let first = -1;
-  let rest = "";
-  let removed = 0;
-  for (let i = 0; i <= sealed; i++) {
-    const part = i < sealed ? db.get([nodeId, edgeLabel, i]) : tailEntries;
-    if (part === undefined) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing`);
-    for (let off = 0; off < part.length; off += ENTRY_LENGTH) {
-      if (edgeIds.has(part.slice(off, off + ID_LENGTH))) {
-        if (first < 0) {
-          first = i;
-          rest = part.slice(0, off);
-        }
-        removed++;
-      } else if (first >= 0) {
-        rest += part.slice(off, off + ENTRY_LENGTH);
-      }
-    }
-  }
-  if (first < 0) return 0;
-  const fullChunks = Math.floor(rest.length / (CHUNK * ENTRY_LENGTH));
-  const newSealed = first + fullChunks;
-  for (let j = 0; j < fullChunks; j++) {
-    db.putSync([nodeId, edgeLabel, first + j], rest.slice(j * CHUNK * ENTRY_LENGTH, (j + 1) * CHUNK * ENTRY_LENGTH));
-  }
-  for (let i = newSealed; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
-  const newTail = rest.slice(fullChunks * CHUNK * ENTRY_LENGTH);
-  if (newSealed === 0 && newTail === "") db.removeSync(key);
-  else db.putSync(key, `${newSealed}|${newTail}`);
-  return removed;
-}
-
-/** Deletes every key of the list (tail and chunks); must run inside a write transaction. */
-export function deleteAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string): void {
-  const key: Key = [nodeId, edgeLabel];
-  const tail = db.get(key);
-  if (tail === undefined) return;
-  const { sealed } = parseTail(tail);
-  for (let i = 0; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
-  db.removeSync(key);
 }
 
 /** The edge labels for which the node has a list in `db` (its tail keys), in key order. */

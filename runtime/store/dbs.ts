@@ -2,7 +2,7 @@
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import type { VectorTypeMeta } from "./vector-type-meta.js";
-import { DB_NAMES, FORMAT_VERSION, type Key } from "./keys.js";
+import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, type Key } from "./keys.js";
 
 export interface StoreDbs {
   readonly env: RootDatabase;
@@ -47,10 +47,9 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
     vectorTypes: db<VectorTypeMeta>("vector_types"),
     vectorIds: db<number>("vector_ids"),
   };
-  const format = dbs.meta.get("format");
-  if (format === undefined) {
-    dbs.meta.putSync("format", FORMAT_VERSION);
-  } else if (format !== FORMAT_VERSION) {
+  // A new store gets its format written by the caller (runtime/write/meta-writes.ts).
+  const format = dbs.meta.get(FORMAT_KEY);
+  if (format !== undefined && format !== FORMAT_VERSION) {
     throw new Error(`${path}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);
   }
   return dbs;

@@ -23,7 +23,7 @@
 //   meta         "schema_types"                          → {format: 1, types: {"N::User": {fields}, "E::Knows": {from, to, unique, fields}, ...}}:
 //                                                          each type's definition as its records were last checked
 //                                                          against; a type whose definition differs at open is
-//                                                          revalidated (runtime/store/migrate.ts). Stores written
+//                                                          revalidated (runtime/migrate/). Stores written
 //                                                          before `format` hold the bare types map (format 1).
 //
 // Invariants:
@@ -68,6 +68,12 @@ import { createHash } from "node:crypto";
 import type { JsonValue } from "../../core/schema.js";
 
 export const FORMAT_VERSION = 1;
+
+/** Keys of `meta` (see the table above). */
+export const FORMAT_KEY = "format";
+export const BM25_MARKER_KEY = "bm25";
+export const SCHEMA_VERSION_KEY = "schema_version";
+export const SCHEMA_TYPES_KEY = "schema_types";
 
 export const DB_NAMES = ["meta", "nodes", "edges", "out", "in", "index", "unique", "edge_unique", "vector_types", "vector_ids", "bm25_post", "bm25_docs", "bm25_ids", "bm25_stats"] as const;
 

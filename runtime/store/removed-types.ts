@@ -1,6 +1,6 @@
 // The refusal for stored records of a type the schema no longer declares, shared by the open's
-// check (store/migrate.ts checkRemovedTypes) and DROP (runtime/context.ts), which meets such
-// records only if that check was bypassed. A leaf module: context.ts imports it.
+// check (runtime/migrate/plan.ts checkRemovedTypes) and DROP (runtime/write/graph-writer.ts), which
+// meets such records only if that check was bypassed. A leaf module.
 import { echo } from "../../core/echo.js";
 
 export interface RemovedType {

@@ -14,7 +14,7 @@ import type { VectorAdd } from "./changes.js";
 import { EF_PER_K, EXACT_LIMIT, checkVector, dimensionMismatch, similarity, type VectorOptions } from "./metric.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 import type { IndexedVector, VectorIndex } from "./vector-index.js";
-import { vectorOf } from "./vector-writes.js";
+import { vectorOf } from "./vector-records.js";
 
 /** The caller's transaction, as search needs it. */
 export interface VectorSnapshot {

@@ -12,7 +12,7 @@ import type { VectorOptions } from "./metric.js";
 import { searchVectors, type SearchOutcome, type VectorSnapshot } from "./search.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 import { VectorIndex, type IndexedVector } from "./vector-index.js";
-import { vectorOf } from "./vector-writes.js";
+import { vectorOf } from "./vector-records.js";
 
 /** How a type's in-memory index came to be (for tests, logs and `strand` diagnostics). */
 export interface VectorIndexStatus {
@@ -23,12 +23,6 @@ export interface VectorIndexStatus {
   reason: string | null;
   live: number;
   generation: number;
-}
-
-/** What a query context needs: the indexes, and its write's change log (null when reading). */
-export interface VectorAccess {
-  readonly indexes: VectorIndexes;
-  readonly log: VectorLog | null;
 }
 
 export class VectorIndexes {

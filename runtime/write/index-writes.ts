@@ -5,9 +5,9 @@ import { StrandError } from "../../core/errors.js";
 import type { NodeItem } from "../../core/items.js";
 import type { JsonValue } from "../../core/schema.js";
 import { describeValue } from "../../core/values.js";
-import type { StoreDbs } from "./dbs.js";
-import { edgeUniqueKey, indexKey, uniqueKey } from "./keys.js";
-import type { EdgeTypeInfo, FieldInfo, TypeInfo } from "./schema-info.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { edgeUniqueKey, indexKey, uniqueKey } from "../store/keys.js";
+import type { EdgeTypeInfo, FieldInfo, TypeInfo } from "../store/schema-info.js";
 
 /** Stored values are canonical (objects in declared member order), so JSON equality is exact. */
 function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {

@@ -1,0 +1,86 @@
+// The graph writer's search hook: keeps the BM25 keyword index (layout in runtime/search/) in step
+// with node and vector records, inside the write transaction of the record change. Also the
+// full rebuild an open runs when the index was built with another configuration (or not at all).
+import type { NodeItem } from "../../core/items.js";
+import type { Bm25Index } from "../search/bm25-index.js";
+import type { DocumentTerms } from "../search/document.js";
+import { MAX_DOC_NO } from "../search/postings.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { MAX_KEY } from "../store/keys.js";
+import type { SearchHook } from "./hooks.js";
+import { forgetBm25Marker, writeBm25Marker } from "./meta-writes.js";
+import { insertPosting, removePosting } from "./postings-writes.js";
+
+export class Bm25Writes implements SearchHook {
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly index: Bm25Index,
+  ) {}
+
+  added(record: NodeItem): void {
+    const doc = this.index.documentOf(record);
+    if (doc === null) return;
+    const stats = this.index.stats(record.label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
+    const docNo = stats.nextDocNo;
+    if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${record.label} ran out of document numbers`);
+    this.dbs.bm25Docs.putSync([record.label, record.id], [docNo, doc.length]);
+    this.dbs.bm25Ids.putSync([record.label, docNo], record.id);
+    this.putPostings(record.label, docNo, doc, null);
+    this.dbs.bm25Stats.putSync([record.label], { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
+  }
+
+  /** `record` is the stored record being removed (re-tokenized: the marker keeps that sound). */
+  removed(record: NodeItem): void {
+    const doc = this.index.documentOf(record);
+    if (doc === null) return;
+    const [docNo, length] = this.index.docEntry(record);
+    for (const term of doc.tf.keys()) removePosting(this.dbs.bm25Post, record.label, term, docNo);
+    this.dbs.bm25Docs.removeSync([record.label, record.id]);
+    this.dbs.bm25Ids.removeSync([record.label, docNo]);
+    const stats = this.index.stats(record.label)!;
+    this.dbs.bm25Stats.putSync([record.label], { docs: stats.docs - 1, tokens: stats.tokens - length, nextDocNo: stats.nextDocNo });
+  }
+
+  /** The document keeps its docNo. */
+  replaced(previous: NodeItem, next: NodeItem): void {
+    const before = this.index.documentOf(previous);
+    const after = this.index.documentOf(next);
+    if (before === null || after === null) return;
+    const [docNo, length] = this.index.docEntry(previous);
+    // Every posting carries the length: when it changes, all of them are rewritten.
+    const sameLength = before.length === after.length;
+    for (const [term, tf] of before.tf) {
+      if (!sameLength || after.tf.get(term) !== tf) removePosting(this.dbs.bm25Post, next.label, term, docNo);
+    }
+    this.putPostings(next.label, docNo, after, sameLength ? before : null);
+    if (sameLength) return;
+    this.dbs.bm25Docs.putSync([next.label, next.id], [docNo, after.length]);
+    const stats = this.index.stats(next.label)!;
+    this.dbs.bm25Stats.putSync([next.label], { ...stats, tokens: stats.tokens - length + after.length });
+  }
+
+  /** Postings of `doc`, skipping the terms `unchanged` already has with the same tf. */
+  private putPostings(label: string, docNo: number, doc: DocumentTerms, unchanged: DocumentTerms | null): void {
+    for (const [term, tf] of doc.tf) {
+      if (unchanged?.tf.get(term) === tf) continue;
+      insertPosting(this.dbs.bm25Post, label, term, docNo, tf, doc.length);
+    }
+  }
+
+  /**
+   * Clears the bm25 databases and indexes every record of every text type in one transaction
+   * that also writes the marker; a crash before its commit leaves no marker, so the next open
+   * rebuilds again.
+   */
+  rebuild(): void {
+    const { dbs } = this;
+    forgetBm25Marker(dbs);
+    for (const db of [dbs.bm25Post, dbs.bm25Docs, dbs.bm25Ids, dbs.bm25Stats]) db.clearSync();
+    dbs.env.transactionSync(() => {
+      for (const label of this.index.labels()) {
+        for (const { value } of dbs.nodes.getRange({ start: [label], end: [label, MAX_KEY] })) this.added(value);
+      }
+      writeBm25Marker(dbs, this.index.marker);
+    });
+  }
+}

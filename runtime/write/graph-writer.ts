@@ -1,0 +1,319 @@
+// The one writer of graph data. Every change of a record goes through here, inside the write
+// transaction, and is fanned out to everything that describes the record, in one place:
+//   - the record itself (`nodes` / `edges`),
+//   - its secondary index entries and UNIQUE claims, and an edge's edge-type UNIQUE claim,
+//   - an edge's adjacency entries, in both directions,
+//   - the keyword index (search hook) for node and vector records,
+//   - a vector record's slot and the write's vector log (vector hook),
+//   - the read cache: every existing key it changes is marked before the change (read-cache.ts).
+// Query contexts (runtime/context.ts) and the open's migrations (runtime/migrate/) call it; no
+// other module writes these databases (test/write-path.test.ts checks that).
+import { echo } from "../../core/echo.js";
+import { StrandError } from "../../core/errors.js";
+import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
+import { adjacencyLabels, readAdjacency, splitAdjacency } from "../store/adjacency.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { notFound, plausibleId, uuidv7 } from "../store/ids.js";
+import { MAX_KEY, type Key } from "../store/keys.js";
+import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js";
+import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
+import { removedTypesMessage } from "../store/removed-types.js";
+import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
+import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
+import { appendAdjacency, deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
+import type { SearchHook, VectorHook } from "./hooks.js";
+import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./index-writes.js";
+
+/** Adjacency entries a DROP still has to remove, by list (keyed by the list's cache key). */
+type PendingCuts = Map<string, { direction: "out" | "in"; nodeId: string; edgeLabel: string; edgeIds: Set<string> }>;
+
+function addCut(cuts: PendingCuts, direction: "out" | "in", nodeId: string, edgeLabel: string, edgeId: string): void {
+  const key = adjacencyKey(direction, nodeId, edgeLabel);
+  const cut = cuts.get(key);
+  if (cut !== undefined) cut.edgeIds.add(edgeId);
+  else cuts.set(key, { direction, nodeId, edgeLabel, edgeIds: new Set([edgeId]) });
+}
+
+export interface WriterHooks {
+  /** The keyword index, or null when BM25 is disabled (or rebuilt later, as after a migration). */
+  readonly search: SearchHook | null;
+  /** Vector slots and the write's log, or null where no vector may change (migrations). */
+  readonly vectors: VectorHook | null;
+}
+
+export class GraphWriter {
+  /**
+   * @param cache the shared read cache; `touched` collects every key marked in it, for the
+   *   store to settle once the transaction committed and flushed (or failed).
+   */
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly schema: SchemaInfo,
+    private readonly cache: ReadCache,
+    private readonly touched: string[],
+    private readonly hooks: WriterHooks,
+  ) {}
+
+  private now(): string {
+    return new Date().toISOString();
+  }
+
+  private recordsOf(kind: "N" | "E" | "V"): StoreDbs["nodes"] {
+    return kind === "E" ? this.dbs.edges : this.dbs.nodes;
+  }
+
+  /** Marks `key` (a record or adjacency list that exists) as changing in this write. */
+  private invalidate(key: string): void {
+    this.cache.beginWrite(key, this.touched);
+  }
+
+  private vectorHook(info: TypeInfo): VectorHook {
+    if (this.hooks.vectors === null) throw new Error(`V::${info.name}: vectors cannot change in this write`);
+    return this.hooks.vectors;
+  }
+
+  // ---- the fan-out: what every record change must touch (a V type's info is a VectorTypeInfo)
+
+  private insert(info: TypeInfo, rec: NodeItem): void {
+    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec["from_node"] as string, rec["to_node"] as string);
+    indexNew(this.dbs, info, rec);
+    if (info.kind === "V") this.vectorHook(info).added(info as VectorTypeInfo, rec, vectorOf(info as VectorTypeInfo, rec));
+    this.recordsOf(info.kind).putSync([info.name, rec.id], rec);
+    if (info.kind !== "E") this.hooks.search?.added(rec);
+  }
+
+  private replace(info: TypeInfo, current: NodeItem, next: NodeItem): void {
+    if (info.kind === "V") this.vectorHook(info).replaced(info as VectorTypeInfo, current, next);
+    indexUpdate(this.dbs, info, current, next);
+    this.invalidate(recordKey(current.id));
+    this.recordsOf(info.kind).putSync([info.name, current.id], next);
+    if (info.kind !== "E") this.hooks.search?.replaced(current, next);
+  }
+
+  /** The record and everything describing it except adjacency (edges: see drop). */
+  private remove(info: TypeInfo, rec: NodeItem): void {
+    if (info.kind === "V") this.vectorHook(info).removed(info as VectorTypeInfo, rec);
+    if (info.kind === "E") releaseEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec["from_node"] as string, rec["to_node"] as string);
+    indexRemove(this.dbs, info, rec);
+    this.invalidate(recordKey(rec.id));
+    this.recordsOf(info.kind).removeSync([info.name, rec.id]);
+    if (info.kind !== "E") this.hooks.search?.removed(rec);
+  }
+
+  // ---- creating
+
+  addNode(label: string, props: Props): NodeItem {
+    const info = this.schema.node(label);
+    if (info.kind !== "N") throw new Error(`addNode on vector type '${label}' (use addVector)`);
+    const values = validateProps(info, props);
+    const rec = newNodeRecord(info, uuidv7(), values, info.hasNowDefault ? this.now() : "");
+    this.insert(info, rec);
+    return rec;
+  }
+
+  addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem {
+    const info = this.schema.edge(label);
+    const values = validateProps(info, props);
+    this.checkEndpoint(info, "from", info.from, fromId);
+    this.checkEndpoint(info, "to", info.to, toId);
+    const rec = newEdgeRecord(info, uuidv7(), fromId, toId, values, info.hasNowDefault ? this.now() : "");
+    this.insert(info, rec);
+    this.invalidate(adjacencyKey("out", fromId, label));
+    this.invalidate(adjacencyKey("in", toId, label));
+    appendAdjacency(this.dbs.out, fromId, label, rec.id, toId);
+    appendAdjacency(this.dbs.in, toId, label, rec.id, fromId);
+    return rec;
+  }
+
+  addVector(label: string, vector: readonly number[], props: Props): NodeItem {
+    const info = this.schema.vector(label);
+    const rec = newVectorRecord(info, vector, props, info.hasNowDefault ? this.now() : "");
+    this.insert(info, rec);
+    return rec;
+  }
+
+  /** NOT_FOUND when no node has the id; EDGE_TYPE_MISMATCH when it has another label. */
+  private checkEndpoint(info: EdgeTypeInfo, end: "from" | "to", expected: string, id: string): void {
+    if (plausibleId(id) && this.hasNode(expected, id)) return;
+    if (plausibleId(id)) {
+      for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
+        if (other !== expected && this.hasNode(other, id)) {
+          throw new StrandError(
+            "EDGE_TYPE_MISMATCH",
+            `E::${info.name} must go ${end} a ${expected} node, but node '${id}' is a ${other}`,
+          );
+        }
+      }
+    }
+    throw new StrandError("NOT_FOUND", `${end} node '${String(id)}' of E::${info.name} not found`);
+  }
+
+  private hasNode(label: string, id: string): boolean {
+    // doesExist(key, undefined) is a getBinaryFast: no msgpack decode.
+    return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+  }
+
+  // ---- updating
+
+  /** UPDATE of nodes or vectors (kind "N") or edges (kind "E"); NOT_FOUND for an item gone since. */
+  update<T extends NodeItem>(items: readonly T[], props: Props | ((item: T) => Props), kind: "N" | "E"): T[] {
+    const out: T[] = [];
+    let info: TypeInfo | undefined;
+    let values: ReturnType<typeof validateProps> | undefined;
+    for (const item of items) {
+      if (!info || info.name !== item.label) {
+        info = kind === "N" ? this.schema.node(item.label) : this.schema.edge(item.label);
+        values = typeof props === "function" ? undefined : validateProps(info, props);
+      }
+      // Re-read: the item may be stale if this query changed it since.
+      const current = plausibleId(item.id) ? (this.recordsOf(kind).get([item.label, item.id]) as T | undefined) : undefined;
+      if (current === undefined) throw notFound(kind, item.label, item.id);
+      // Values computed from the item see it as stored now (an item listed twice is updated twice).
+      const next = updatedRecord(info, current, typeof props === "function" ? validateProps(info, props(current)) : values!);
+      this.replace(info, current, next);
+      out.push(next);
+    }
+    return out;
+  }
+
+  upsertNode(label: string, existing: readonly NodeItem[], props: Props): NodeItem {
+    const current = this.firstExisting("N", label, existing);
+    return current === undefined ? this.addNode(label, props) : this.update([current], props, "N")[0]!;
+  }
+
+  upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem {
+    const current = this.firstExisting("E", label, existing);
+    return current === undefined ? this.addEdge(label, props, fromId, toId) : this.update([current], props, "E")[0]!;
+  }
+
+  /** UpsertV: the first of `existing` still stored gets props and `vector`; else a new vector. */
+  upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem {
+    const info = this.schema.vector(label);
+    for (const item of existing) {
+      if (item.label !== label) throw new Error(`upsertVector<${label}> given a ${item.label}`);
+      const current = plausibleId(item.id) ? this.dbs.nodes.get([label, item.id]) : undefined;
+      if (current === undefined) continue;
+      const next = replacedVectorRecord(info, current, vector, props);
+      this.replace(info, current, next);
+      return next;
+    }
+    return this.addVector(label, vector, props);
+  }
+
+  /** The first item still stored (an earlier DROP of this query may have removed some). */
+  private firstExisting<T extends NodeItem>(kind: "N" | "E", label: string, items: readonly T[]): T | undefined {
+    for (const item of items) {
+      if (item.label !== label) throw new Error(`upsert of ${label} given an item of label ${item.label}`);
+      if (plausibleId(item.id) && this.recordsOf(kind).doesExist([label, item.id], undefined as unknown as NodeItem)) return item;
+    }
+    return undefined;
+  }
+
+  // ---- DROP
+
+  drop(items: readonly GraphItem[]): void {
+    // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
+    // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
+    const cuts: PendingCuts = new Map();
+    for (const item of items) {
+      if (!plausibleId(item.id)) continue;
+      if (this.schema.edges.has(item.label) && "from_node" in item) this.dropEdge(item.label, item.id, cuts);
+      else this.dropNode(item.label, item.id, cuts);
+    }
+    for (const [key, cut] of cuts) {
+      this.invalidate(key);
+      removeAdjacency(cut.direction === "out" ? this.dbs.out : this.dbs.in, cut.nodeId, cut.edgeLabel, cut.edgeIds);
+    }
+  }
+
+  /** DropV of one vector: its record, index entries, slot and document. Its edges are the caller's. */
+  dropVector(item: NodeItem): void {
+    const info = this.schema.vector(item.label);
+    const current = plausibleId(item.id) ? this.dbs.nodes.get([item.label, item.id]) : undefined;
+    if (current !== undefined) this.remove(info, current);
+  }
+
+  /** Removes the edge (its list entries go into `cuts`), unless it is already gone. */
+  private dropEdge(label: string, id: string, cuts: PendingCuts): void {
+    const rec = this.removeEdgeRecord(label, id);
+    if (rec === undefined) return;
+    addCut(cuts, "out", rec.from_node, label, id);
+    addCut(cuts, "in", rec.to_node, label, id);
+  }
+
+  /**
+   * Removes the node, every edge incident to it (their entries in other nodes' lists go into
+   * `cuts`), and its own adjacency lists, unless it is already gone. Entries of its own lists
+   * whose edge is already gone (dropped earlier in the call, or a self-loop seen from its other
+   * list) are skipped.
+   */
+  private dropNode(label: string, id: string, cuts: PendingCuts): void {
+    const info = this.schema.node(label);
+    const rec = this.dbs.nodes.get([label, id]);
+    if (rec === undefined) return;
+    for (const direction of ["out", "in"] as const) {
+      const db = direction === "out" ? this.dbs.out : this.dbs.in;
+      const otherDirection = direction === "out" ? "in" : "out";
+      for (const edgeLabel of adjacencyLabels(db, id, undefined)) {
+        // The open refuses data holding edges of an undeclared type (runtime/migrate/); should
+        // one be met anyway, the DROP is refused with a user error, never an internal one.
+        if (!this.schema.edges.has(edgeLabel)) {
+          throw new StrandError(
+            "SCHEMA_MISMATCH",
+            `cannot drop ${info.kind}::${echo(label)} ${echo(id)}: it has edges of type ${echo(edgeLabel)}; ` +
+              removedTypesMessage([{ ref: `E::${edgeLabel}`, drop: `DROP E<${edgeLabel}>` }], "nothing was dropped"),
+          );
+        }
+        const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
+        for (let i = 0; i < edgeIds.length; i++) {
+          if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!) === undefined) continue;
+          if (otherIds[i] !== id) addCut(cuts, otherDirection, otherIds[i]!, edgeLabel, edgeIds[i]!);
+        }
+        const key = adjacencyKey(direction, id, edgeLabel);
+        cuts.delete(key); // the whole list goes
+        this.invalidate(key);
+        deleteAdjacency(db, id, edgeLabel);
+      }
+    }
+    this.remove(info, rec);
+  }
+
+  /** Deletes an edge record with its index entries and UNIQUE claim; undefined when already gone. */
+  private removeEdgeRecord(label: string, id: string): EdgeItem | undefined {
+    const info = this.schema.edge(label);
+    const rec = this.dbs.edges.get([label, id]);
+    if (rec === undefined) return undefined;
+    this.remove(info, rec);
+    return rec;
+  }
+
+  // ---- the open's migrations (runtime/migrate/): one write transaction, before anything is served
+
+  /**
+   * A MIGRATION item's mapping rewrote a stored record. Only the record: its index entries and
+   * claims are rebuilt by the revalidation of its type that follows in the same transaction, and
+   * the keyword index by the open (the migration forgets its marker); vectors cannot change.
+   */
+  storeMappedRecord(kind: "N" | "E" | "V", label: string, next: NodeItem): void {
+    this.invalidate(recordKey(next.id));
+    this.recordsOf(kind).putSync([label, next.id], next);
+  }
+
+  /** Deletes every index entry and claim of the type, before revalidateRecord rebuilds them. */
+  clearTypeIndexes(info: TypeInfo): void {
+    const range = { start: [info.kind, info.name] as Key, end: [info.kind, info.name, MAX_KEY] as Key };
+    for (const key of this.dbs.index.getKeys(range)) this.dbs.index.removeSync(key);
+    for (const key of this.dbs.unique.getKeys(range)) this.dbs.unique.removeSync(key);
+    if (info.kind === "E") for (const key of this.dbs.edgeUnique.getKeys({ start: [info.name], end: [info.name, MAX_KEY] })) this.dbs.edgeUnique.removeSync(key);
+  }
+
+  /**
+   * A record checked against its type's current definition: its index entries and claims are
+   * written again (the caller checked them free), and the record itself when `rewrite`.
+   */
+  storeRevalidatedRecord(info: TypeInfo, next: NodeItem, rewrite: boolean): void {
+    indexNew(this.dbs, info, next);
+    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, next.id, next["from_node"] as string, next["to_node"] as string);
+    if (rewrite) this.storeMappedRecord(info.kind, info.name, next);
+  }
+}

@@ -1,0 +1,24 @@
+// What the graph writer calls for state kept beside the records, so that it follows every record
+// change in the same write transaction: the keyword index (search) and the vector slots (vector).
+import type { NodeItem } from "../../core/items.js";
+import type { VectorTypeInfo } from "../store/schema-info.js";
+
+/** Documents of node and vector records (BM25 postings, see bm25-writes.ts). Edges have none. */
+export interface SearchHook {
+  /** A record that was just stored. */
+  added(record: NodeItem): void;
+  /** The stored record `previous` is being replaced by `next` (same id). */
+  replaced(previous: NodeItem, next: NodeItem): void;
+  /** The stored record is being removed. */
+  removed(record: NodeItem): void;
+}
+
+/** The slots of vector records in their type's index (see vector-slots.ts). */
+export interface VectorHook {
+  /** A new vector record holding `vector` (checked against the type's dimension here). */
+  added(info: VectorTypeInfo, record: NodeItem, vector: readonly number[]): void;
+  /** The stored vector record `previous` is being replaced by `next`; its slot moves when the vector changed. */
+  replaced(info: VectorTypeInfo, previous: NodeItem, next: NodeItem): void;
+  /** The stored vector record is being removed: searches stop returning it. */
+  removed(info: VectorTypeInfo, record: NodeItem): void;
+}

@@ -1,0 +1,140 @@
+// Changes to posting lists (layout and encoding in runtime/search/postings.ts): inserting and
+// removing one document's entry of one term, keeping blocks within their capacities. Only the
+// BM25 writer calls these, inside the write transaction of the record change.
+import type { RangeOptions } from "lmdb";
+import { blockEntries, encode, ENTRY, MAX_DOC_NO, SEALED_CAPACITY, TAIL, TAIL_CAPACITY, termKey, type PostingsDb } from "../search/postings.js";
+import type { Key } from "../store/keys.js";
+
+interface BlockRef {
+  key: Key;
+  tail: boolean;
+  entries: Uint32Array;
+}
+
+const firstDoc = (e: Uint32Array): number => e[0]!;
+const lastDoc = (e: Uint32Array): number => e[e.length - ENTRY]!;
+const count = (e: Uint32Array): number => e.length / ENTRY;
+
+/** Mutations of one term's list; to be used inside a write transaction only. */
+class TermList {
+  private readonly prefix: Key;
+  private readonly tailKey: Key;
+
+  constructor(
+    private readonly db: PostingsDb,
+    label: string,
+    term: string,
+  ) {
+    this.prefix = [label, termKey(term)];
+    this.tailKey = [...this.prefix, TAIL];
+  }
+
+  private ref(key: Key, tail: boolean, bytes: Uint8Array): BlockRef {
+    return { key, tail, entries: blockEntries(bytes) };
+  }
+
+  /** The first block in [from, to) (forward) or the last in (from, to] (reverse). */
+  private edge(from: Key, to: Key, reverse: boolean): BlockRef | undefined {
+    const opts: RangeOptions = reverse ? { start: to, end: from, reverse: true, limit: 1 } : { start: from, end: to, limit: 1 };
+    for (const { key, value } of this.db.getRange(opts)) return this.ref(key, key[2] === TAIL, value);
+    return undefined;
+  }
+
+  /** The block that holds (or would hold) docNo; undefined when the term has no postings. */
+  private locate(docNo: number): BlockRef | undefined {
+    const tail = this.db.get(this.tailKey);
+    if (tail === undefined) return undefined;
+    const tailRef = this.ref(this.tailKey, true, tail);
+    if (docNo >= firstDoc(tailRef.entries)) return tailRef;
+    // The sealed block with the greatest first docNo <= docNo; else docNo precedes every block.
+    return this.edge(this.prefix, [...this.prefix, docNo], true) ?? this.edge(this.prefix, this.tailKey, false) ?? tailRef;
+  }
+
+  insert(docNo: number, tf: number, len: number): void {
+    const entry = Uint32Array.of(docNo, tf, len);
+    const ref = this.locate(docNo);
+    if (ref === undefined) {
+      this.db.putSync(this.tailKey, encode(entry));
+      return;
+    }
+    const e = ref.entries;
+    if (ref.tail && docNo > lastDoc(e) && count(e) >= TAIL_CAPACITY) {
+      this.seal(e);
+      this.db.putSync(this.tailKey, encode(entry));
+      return;
+    }
+    // Appending (a new document) needs no search.
+    let i = e.length;
+    if (docNo <= lastDoc(e)) {
+      i = 0;
+      while (e[i]! < docNo) i += ENTRY;
+    }
+    if (i < e.length && e[i] === docNo) throw new Error(`bm25: document ${docNo} is already in the postings of ${String(this.prefix[1])}`);
+    const next = new Uint32Array(e.length + ENTRY);
+    next.set(e.subarray(0, i));
+    next.set(entry, i);
+    next.set(e.subarray(i), i + ENTRY);
+    this.store(ref, next);
+  }
+
+  remove(docNo: number): void {
+    const ref = this.locate(docNo);
+    const e = ref?.entries;
+    let i = 0;
+    while (e !== undefined && i < e.length && e[i]! < docNo) i += ENTRY;
+    if (ref === undefined || e === undefined || e[i] !== docNo) {
+      throw new Error(`bm25: document ${docNo} is missing from the postings of ${String(this.prefix[1])}`);
+    }
+    const next = new Uint32Array(e.length - ENTRY);
+    next.set(e.subarray(0, i));
+    next.set(e.subarray(i + ENTRY), i);
+    if (next.length > 0 || !ref.tail) {
+      this.store(ref, next);
+      return;
+    }
+    // The tail emptied: the last sealed block (if any) becomes the tail.
+    this.db.removeSync(this.tailKey);
+    const last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
+    if (last !== undefined) {
+      this.db.removeSync(last.key);
+      this.db.putSync(this.tailKey, encode(last.entries));
+    }
+  }
+
+  /** Stores a full tail's entries as sealed: appended to the last sealed block if they fit. */
+  private seal(tail: Uint32Array): void {
+    const last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
+    if (last === undefined || count(last.entries) + count(tail) > SEALED_CAPACITY) {
+      this.db.putSync([...this.prefix, firstDoc(tail)], encode(tail));
+      return;
+    }
+    const merged = new Uint32Array(last.entries.length + tail.length);
+    merged.set(last.entries);
+    merged.set(tail, last.entries.length);
+    this.db.putSync(last.key, encode(merged));
+  }
+
+  /** Writes a changed block back: re-keyed when its first docNo changed, split when over capacity. */
+  private store(ref: BlockRef, entries: Uint32Array): void {
+    if (!ref.tail && (entries.length === 0 || firstDoc(entries) !== ref.key[2])) this.db.removeSync(ref.key);
+    if (entries.length === 0) return;
+    const parts = count(entries) > (ref.tail ? TAIL_CAPACITY : SEALED_CAPACITY) ? split(entries) : [entries];
+    parts.forEach((part, i) => {
+      const isTail = ref.tail && i === parts.length - 1;
+      this.db.putSync(isTail ? this.tailKey : [...this.prefix, firstDoc(part)], encode(part));
+    });
+  }
+}
+
+function split(entries: Uint32Array): Uint32Array[] {
+  const half = Math.floor(count(entries) / 2) * ENTRY;
+  return [entries.subarray(0, half), entries.subarray(half)];
+}
+
+export function insertPosting(db: PostingsDb, label: string, term: string, docNo: number, tf: number, len: number): void {
+  new TermList(db, label, term).insert(docNo, tf, len);
+}
+
+export function removePosting(db: PostingsDb, label: string, term: string, docNo: number): void {
+  new TermList(db, label, term).remove(docNo);
+}
