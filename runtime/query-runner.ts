@@ -5,14 +5,9 @@ import { EmbeddingsMissing, type EmbeddingLookup } from "../core/embedding-looku
 import { StrandError } from "../core/errors.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { QueryModule } from "../core/query-module.js";
+import type { EmbedderFor } from "./embed/types.js";
 
-/** What the runner needs of an embedding provider (runtime/embed/). */
-export interface TextEmbedder {
-  embed(texts: string[]): Promise<number[][]>;
-}
-
-/** The embedder for a model string (`#[model("..")]`), or for the project's default when null. */
-export type EmbedderFor = (model: string | null) => TextEmbedder;
+export type { EmbedderFor, TextEmbedder } from "./embed/types.js";
 
 export interface QueryStore {
   read<T>(fn: (db: QueryContext) => T): T;

@@ -1,7 +1,7 @@
 // The embedders a running server uses: the project's default (strand.toml embedding_model) for
 // Embed(..) without a model, and one per `#[model("...")]` string, created on first use.
 import { StrandError } from "../../core/errors.js";
-import type { EmbedderFor, TextEmbedder } from "../query-runner.js";
+import type { EmbedderFor, TextEmbedder } from "./types.js";
 import { createEmbedder, type EmbedEnv, type Embedder } from "./embedder.js";
 
 export function embeddersFor(defaultEmbedder: Embedder, env: EmbedEnv): EmbedderFor {

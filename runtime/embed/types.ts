@@ -1,6 +1,6 @@
 // What every embedding provider is: a model string and a batch embed call. Its own module so the
 // providers (hash, openai, gemini, local) and the factory that picks one (embedder.ts) do not
-// import each other.
+// import each other, and the query runner names what it needs without importing a provider.
 
 export interface Embedder {
   /** The model string it was created from. */
@@ -8,3 +8,11 @@ export interface Embedder {
   /** One vector per text, in order; batched where the provider's API allows. */
   embed(texts: string[]): Promise<number[][]>;
 }
+
+/** What the query runner needs of an embedding provider. */
+export interface TextEmbedder {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/** The embedder for a model string (`#[model("..")]`), or for the project's default when null. */
+export type EmbedderFor = (model: string | null) => TextEmbedder;

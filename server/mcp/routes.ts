@@ -9,7 +9,7 @@
 // `POST /:name` makes Hono fall back from its RegExpRouter to the slower TrieRouter for queries.
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
-import { clientOf } from "../http/client-id.js";
+import { clientOf } from "./client-id.js";
 import { checkJsonContentType } from "../http/content-type.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import { parseJsonBody } from "../http/json-body.js";

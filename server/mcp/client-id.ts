@@ -3,8 +3,8 @@
 // would let one of them use up every other's share. Not X-Forwarded-For either: any client can
 // send one, and a new value per request would escape the cap.
 import type { Context } from "hono";
-import { LOCAL_CLIENT } from "../mcp/connections.js";
-import { incomingOf } from "./request-header.js";
+import { LOCAL_CLIENT } from "./connections.js";
+import { incomingOf } from "../http/request-header.js";
 
 export function clientOf(c: Context): string {
   return incomingOf(c)?.socket.remoteAddress ?? LOCAL_CLIENT;
