@@ -1,11 +1,11 @@
 // The state of checking one query: its scopes, the stack of items `_` stands for, whether it
 // writes, and how it reports diagnostics. The checking functions (expressions.ts, sources.ts,
 // steps.ts, projections.ts) take a Checker and return IR; none of them throws on user input.
-import type * as A from "../ast.js";
-import { closest, error, warning, type Diagnostic } from "../diagnostics.js";
-import { ANY_LABEL, ITEM_LETTER, ITEM_WORD, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir.js";
-import type { CheckedSchema } from "../schema-check.js";
-import { describeValueType } from "../value-types.js";
+import type * as A from "../syntax/ast.js";
+import { closest, error, warning, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { ANY_LABEL, ITEM_LETTER, ITEM_WORD, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir/ir.js";
+import type { CheckedSchema } from "../schema/schema-check.js";
+import { describeValueType } from "../ir/value-types.js";
 import type { FieldDescriptor, ValueType } from "../../core/schema.js";
 
 export type Binding =

@@ -2,10 +2,10 @@
 // literals, and calls of built-in functions (AND/OR/EXISTS, math, aggregates, Embed, RerankRRF).
 // Also the helpers every checker uses to demand a value of a given type (an id, an integer, a
 // condition, a number).
-import type * as A from "../ast.js";
-import { closest } from "../diagnostics.js";
-import { ANY_LABEL, ITEM_LETTER, type AbsentNote, type Ir, type IrProp } from "../ir.js";
-import { assignable, describeValueType, f32LiteralProblem, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../value-types.js";
+import type * as A from "../syntax/ast.js";
+import { closest } from "../diagnostics/diagnostic.js";
+import { ANY_LABEL, ITEM_LETTER, type AbsentNote, type Ir, type IrProp } from "../ir/ir.js";
+import { assignable, describeValueType, f32LiteralProblem, isIntegerType, isNumericType, literalFitsType, numberLiteralProblem } from "../ir/value-types.js";
 import type { ValueType } from "../../core/schema.js";
 import type { CompareOp } from "../../core/query-context.js";
 import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "../../core/functions.js";

@@ -1,7 +1,7 @@
 // Retrieval: SearchV (nearest vectors), SearchBM25 (keyword ranking), and the rerankers that fuse
 // (RerankRRF) or diversify (RerankMMR) ranked lists.
-import type * as A from "../ast.js";
-import { ANY_LABEL, type Ir, type ItemKind } from "../ir.js";
+import type * as A from "../syntax/ast.js";
+import { ANY_LABEL, type Ir, type ItemKind } from "../ir/ir.js";
 import { Checker, STRING_VALUE, bad, describeStatic, items, value } from "./checker.js";
 import { checkExpr, checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./expressions.js";
 

@@ -1,9 +1,9 @@
 // Where a traversal starts: a variable, `_`, a lookup (`N<T>`, `N<T>(id)`, `N<T>(a, b)`,
 // `N<T>({field: v})`, `E<T>..`, `V<T>..`), or a generic call (AddN, AddE, AddV, Upsert*, SearchV,
 // SearchBM25). Also the `({field: value})` property objects of writes.
-import type * as A from "../ast.js";
-import { closest } from "../diagnostics.js";
-import { ANY_LABEL, type Ir, type IrProp, type ItemKind } from "../ir.js";
+import type * as A from "../syntax/ast.js";
+import { closest } from "../diagnostics/diagnostic.js";
+import { ANY_LABEL, type Ir, type IrProp, type ItemKind } from "../ir/ir.js";
 import { Checker, bad, items, value } from "./checker.js";
 import { checkIdExpr, checkIdent, checkValueFor, checkVectorArg } from "./expressions.js";
 import { edgeEnds, upsert } from "./steps.js";

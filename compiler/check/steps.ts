@@ -1,9 +1,9 @@
 // Traversals: a source followed by `::steps`. Each step takes the static type of its input and
 // gives the type of its output; a step that does not fit its input is E203.
-import type * as A from "../ast.js";
-import { closest } from "../diagnostics.js";
-import type { Ir, Lambda, StaticType } from "../ir.js";
-import { describeValueType, isNumericType } from "../value-types.js";
+import type * as A from "../syntax/ast.js";
+import { closest } from "../diagnostics/diagnostic.js";
+import type { Ir, Lambda, StaticType } from "../ir/ir.js";
+import { describeValueType, isNumericType } from "../ir/value-types.js";
 import type { CompareOp } from "../../core/query-context.js";
 import type { ValueType } from "../../core/schema.js";
 import { BOOLEAN_TYPE, COUNT_TYPE, Checker, ID_VALUE, bad, describeStatic, items, value, withCard, type ItemsType } from "./checker.js";

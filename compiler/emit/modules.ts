@@ -12,9 +12,9 @@ import {
 } from "ts-morph";
 
 type Statement = StatementStructures | WriterFunction | string;
-import { QueryInternalError } from "../diagnostics.js";
-import type { Ir, IrStatement, QueryIr } from "../ir.js";
-import { tsTypeOf } from "../value-types.js";
+import { QueryInternalError } from "../diagnostics/diagnostic.js";
+import type { Ir, IrStatement, QueryIr } from "../ir/ir.js";
+import { tsTypeOf } from "../ir/value-types.js";
 import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
 import { compareStrings } from "../../core/text-order.js";
 import type { FieldDescriptor, SchemaDescriptor } from "../../core/schema.js";

@@ -5,11 +5,11 @@
 // A mapping's value is a field of the source type (`old` or `_::{old}`), ROUND/FLOOR/CEIL of a
 // numeric one (`price: ROUND(price)`), or a literal; `AS T` converts it (exactly: AS never rounds). Fields of the target type that no mapping names keep the source field of the
 // same name, else take their default.
-import type * as A from "./ast.js";
-import { closest, error, type Diagnostic } from "./diagnostics.js";
+import type * as A from "../syntax/ast.js";
+import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkSchema } from "./schema-check.js";
-import { describeValueType, literalFitsType } from "./value-types.js";
-import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../core/schema.js";
+import { describeValueType, literalFitsType } from "../ir/value-types.js";
+import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../../core/schema.js";
 import { resolveValueType } from "./schema-check.js";
 
 /** Checked schemas of every declared version, by version number. */

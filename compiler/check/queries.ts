@@ -1,16 +1,16 @@
 // Checks each query against the schema and lowers it to the typed IR (compiler/ir.ts). This file
 // handles a query's header, statements and RETURN; expressions, sources, steps, projections and
 // search live in compiler/check/. The diagnostic codes are listed in docs/ARCHITECTURE.md.
-import type * as A from "./ast.js";
-import { QueryInternalError, error, type Diagnostic } from "./diagnostics.js";
-import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "./ir.js";
-import type { CheckedSchema } from "./schema-check.js";
-import { PROTO, resolveValueType } from "./schema-check.js";
-import { describeValueType } from "./value-types.js";
-import type { ParamSpec } from "../core/query-module.js";
-import { parseModelName } from "../core/model-name.js";
-import { Checker, bad, describeStatic, value, withCard } from "./check/checker.js";
-import { checkExpr } from "./check/expressions.js";
+import type * as A from "../syntax/ast.js";
+import { QueryInternalError, error, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "../ir/ir.js";
+import type { CheckedSchema } from "../schema/schema-check.js";
+import { PROTO, resolveValueType } from "../schema/schema-check.js";
+import { describeValueType } from "../ir/value-types.js";
+import type { ParamSpec } from "../../core/query-module.js";
+import { parseModelName } from "../../core/model-name.js";
+import { Checker, bad, describeStatic, value, withCard } from "./checker.js";
+import { checkExpr } from "./expressions.js";
 
 export interface QueryCheckOptions {
   /** false when the project disables the keyword index; SearchBM25 is then an error */

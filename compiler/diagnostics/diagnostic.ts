@@ -1,7 +1,7 @@
 // Diagnostics in the TypeScript compiler's discipline: every problem has a stable code, the exact
 // span it concerns, and a message a person can act on. The compiler never throws on user input;
 // it returns diagnostics.
-import type { Span } from "./ast.js";
+import type { Span } from "./span.js";
 
 export type Severity = "error" | "warning";
 
@@ -61,4 +61,4 @@ export function formatDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, str
 }
 
 /** The closest candidate within a small edit distance, or undefined (shared with the runtime). */
-export { closestName as closest, editDistance } from "../core/suggest.js";
+export { closestName as closest, editDistance } from "../../core/suggest.js";

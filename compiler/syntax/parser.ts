@@ -15,7 +15,7 @@
 //         beyond the nesting limit (compiler/nesting.ts, which reports shallower excess too)
 //   E099  internal parser failure (a bug in Strand, not in the input)
 import type { Position, SourceFile, Span } from "./ast.js";
-import { error, type Diagnostic } from "./diagnostics.js";
+import { error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { MAX_NESTING } from "./nesting.js";
 import * as generated from "./parser.generated.js";
 

@@ -1,9 +1,9 @@
 // Compile-time knowledge about value types: describing them, checking literals against them, and
 // deciding whether a parameter of one type can be stored in a field of another.
-import type { Literal } from "./ast.js";
-import type { JsonValue, ScalarName, ValueType } from "../core/schema.js";
-import { F32_MAX_TEXT, F64_MAX_TEXT, fitsF32 } from "../core/numeric.js";
-import { INT_RANGES, dateMillis } from "../core/values.js";
+import type { Literal } from "../syntax/ast.js";
+import type { JsonValue, ScalarName, ValueType } from "../../core/schema.js";
+import { F32_MAX_TEXT, F64_MAX_TEXT, fitsF32 } from "../../core/numeric.js";
+import { INT_RANGES, dateMillis } from "../../core/values.js";
 
 export function isIntegerScalar(name: ScalarName): boolean {
   return INT_RANGES[name] !== undefined;
