@@ -3,8 +3,9 @@
 // value of an object member (`{name: u::{name}}`), reads the property itself instead.
 import type * as A from "../syntax/ast.js";
 import { ANY_LABEL, type Ir, type IrProjField, type ObjectFieldType } from "../ir/ir.js";
-import { Checker, bad, describeStatic, value, withCard } from "./checker.js";
-import { checkExpr } from "./expressions.js";
+import { bad, describeStatic, value, withCard } from "./static-types.js";
+import type { Checker } from "./context.js";
+import { checkExpr } from "./recurse.js";
 
 export function checkProjectionStep(cx: Checker, input: Ir, step: Exclude<A.Step, { kind: "Call" }>, bare: boolean): Ir {
   const t = input.type;

@@ -9,8 +9,10 @@ import { PROTO, resolveValueType } from "../schema/schema-check.js";
 import { describeValueType } from "../ir/value-types.js";
 import type { ParamSpec } from "../../core/query-module.js";
 import { parseModelName } from "../../core/model-name.js";
-import { Checker, bad, describeStatic, value, withCard } from "./checker.js";
-import { checkExpr } from "./expressions.js";
+import type { Checker } from "./context.js";
+import { createChecker } from "./checker.js";
+import { bad, describeStatic, value, withCard } from "./static-types.js";
+import { checkExpr } from "./recurse.js";
 
 export interface QueryCheckOptions {
   /** false when the project disables the keyword index; SearchBM25 is then an error */
@@ -32,7 +34,7 @@ export function checkQueries(queries: readonly A.QueryDef[], schema: CheckedSche
     seen.set(query.name.name, query);
     let ir: QueryIr | null;
     try {
-      ir = checkQuery(new Checker(query, schema, diagnostics, options.bm25, options.bm25Origin));
+      ir = checkQuery(createChecker(query, schema, diagnostics, options.bm25, options.bm25Origin));
     } catch (e) {
       throw new QueryInternalError(query.name.name, e);
     }
