@@ -3,6 +3,7 @@
 // none of them throws on user input.
 import type * as A from "../syntax/ast.js";
 import { closest, error, warning, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { ErrorCode, WarningCode } from "../diagnostics/table.js";
 import { ANY_LABEL, ITEM_LETTER, ITEM_WORD, type Ir, type ItemKind, type Lambda, type StaticType } from "../ir/ir.js";
 import type { CheckedSchema } from "../schema/schema-check.js";
 import type { FieldDescriptor, ValueType } from "../../core/schema.js";
@@ -254,11 +255,11 @@ export class Checker {
     return names;
   }
 
-  report(code: string, message: string, span: A.Span, hint?: string): void {
+  report(code: ErrorCode, message: string, span: A.Span, hint?: string): void {
     this.diagnostics.push(error(code, message, span, hint));
   }
 
-  warn(code: string, message: string, span: A.Span, hint?: string): void {
+  warn(code: WarningCode, message: string, span: A.Span, hint?: string): void {
     this.diagnostics.push(warning(code, message, span, hint));
   }
 }

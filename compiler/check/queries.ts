@@ -1,6 +1,6 @@
-// Checks each query against the schema and lowers it to the typed IR (compiler/ir.ts). This file
-// handles a query's header, statements and RETURN; expressions, sources, steps, projections and
-// search live in compiler/check/. The diagnostic codes are listed in docs/ARCHITECTURE.md.
+// Checks each query against the schema and lowers it to the typed IR (compiler/ir/ir.ts). This
+// file handles a query's header, statements and RETURN; expressions, sources, steps, projections
+// and search live beside it. The diagnostic codes are declared in compiler/diagnostics/table.ts.
 import type * as A from "../syntax/ast.js";
 import { QueryInternalError, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "../ir/ir.js";
