@@ -12,7 +12,7 @@ import { generateModules, type GeneratedFile } from "./emit/modules.js";
 import type { QueryIr } from "./ir/ir.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 
-export type { Diagnostic } from "./diagnostics/diagnostic.js";
+export type { Diagnostic, DiagnosticCode } from "./diagnostics/diagnostic.js";
 export type { GeneratedFile } from "./emit/modules.js";
 export { formatDiagnostic, hasErrors } from "./diagnostics/diagnostic.js";
 
