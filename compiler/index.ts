@@ -1,20 +1,20 @@
 // The compiler's entry point: HelixQL source texts in; diagnostics, the schema descriptor and the
 // generated TypeScript files out. Pure (no I/O) and total: it never throws on user input.
-import type { Migration, QueryDef, SchemaItem, SourceFile, Span } from "./ast.js";
-import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics.js";
-import { checkNesting } from "./nesting.js";
-import { parseSource } from "./parser.js";
-import { checkSchema } from "./schema-check.js";
-import { checkQueries } from "./query-check.js";
-import { checkRouteNames } from "./route-check.js";
-import { checkMigrations, checkVersions } from "./migration-check.js";
-import { generateModules, type GeneratedFile } from "./codegen/modules.js";
-import type { QueryIr } from "./ir.js";
+import type { Migration, QueryDef, SchemaItem, SourceFile, Span } from "./syntax/ast.js";
+import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { checkNesting } from "./syntax/nesting.js";
+import { parseSource } from "./syntax/parser.js";
+import { checkSchema } from "./schema/schema-check.js";
+import { checkQueries } from "./check/queries.js";
+import { checkRouteNames } from "./check/routes.js";
+import { checkMigrations, checkVersions } from "./schema/migration-check.js";
+import { generateModules, type GeneratedFile } from "./emit/modules.js";
+import type { QueryIr } from "./ir/ir.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 
-export type { Diagnostic } from "./diagnostics.js";
-export type { GeneratedFile } from "./codegen/modules.js";
-export { formatDiagnostic, hasErrors } from "./diagnostics.js";
+export type { Diagnostic, DiagnosticCode } from "./diagnostics/diagnostic.js";
+export type { GeneratedFile } from "./emit/modules.js";
+export { formatDiagnostic, hasErrors } from "./diagnostics/diagnostic.js";
 
 export interface SourceText {
   file: string;

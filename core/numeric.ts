@@ -1,5 +1,5 @@
 // Number limits and how messages word them, shared by the value checks (values.ts), vector
-// components (vector/metric.ts) and the compiler's literal checks (compiler/value-types.ts).
+// components (vector/metric.ts) and the compiler's literal checks (compiler/ir/value-types.ts).
 // A leaf module with no imports, so that values.ts need not import the vector code.
 
 /** The largest F32 magnitude as messages write it (anything up to it rounds to f32's largest finite value). */

@@ -1,22 +1,8 @@
 // The schema as the runtime sees it: plain JSON data emitted by the compiler into `schema.ts`.
 // The runtime validates every written value against it and keeps the indexes it declares.
 
-export type ScalarName =
-  | "String"
-  | "Boolean"
-  | "I8"
-  | "I16"
-  | "I32"
-  | "I64"
-  | "U8"
-  | "U16"
-  | "U32"
-  | "U64"
-  | "U128"
-  | "F32"
-  | "F64"
-  | "ID"
-  | "Date";
+export type { ScalarName } from "./scalars.js";
+import type { ScalarName } from "./scalars.js";
 
 export type ValueType =
   | { kind: "scalar"; name: ScalarName }

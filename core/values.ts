@@ -4,32 +4,11 @@
 // rebuilt in declared field order.
 import { ECHO_LIMIT, echo } from "./echo.js";
 import { setMember } from "./items.js";
-import type { JsonValue, ScalarName, ValueType } from "./schema.js";
+import type { JsonValue, ValueType } from "./schema.js";
 import { BEYOND_F64, F32_MAX_TEXT, fitsF32 } from "./numeric.js";
+import { integerRange } from "./scalars.js";
 
 export type CheckResult = { ok: true; value: JsonValue } | { ok: false; message: string };
-
-export interface IntRange {
-  min: number;
-  max: number;
-}
-
-/**
- * The integer types and the values they accept: the one table, also read by the compiler (literal
- * checks) and the MCP input schemas. 64/128-bit integers travel as JSON numbers, so only their
- * exactly representable part, ±Number.MAX_SAFE_INTEGER (2^53 - 1), is accepted.
- */
-export const INT_RANGES: Readonly<Partial<Record<ScalarName, Readonly<IntRange>>>> = {
-  I8: { min: -128, max: 127 },
-  I16: { min: -32768, max: 32767 },
-  I32: { min: -2147483648, max: 2147483647 },
-  I64: { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
-  U8: { min: 0, max: 255 },
-  U16: { min: 0, max: 65535 },
-  U32: { min: 0, max: 4294967295 },
-  U64: { min: 0, max: Number.MAX_SAFE_INTEGER },
-  U128: { min: 0, max: Number.MAX_SAFE_INTEGER },
-};
 
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // RFC 3339 date-time; the offset is mandatory (a local time would be ambiguous).
@@ -114,7 +93,7 @@ function render(value: unknown, out: Rendering): void {
 export function describeType(type: ValueType): string {
   switch (type.kind) {
     case "scalar": {
-      const range = INT_RANGES[type.name];
+      const range = integerRange(type.name);
       if (range) return `an integer between ${range.min} and ${range.max} (${type.name})`;
       switch (type.name) {
         case "F32":
@@ -214,7 +193,7 @@ function checkDate(type: ValueType, value: unknown, path: string): CheckResult {
 
 function checkScalar(type: ValueType & { kind: "scalar" }, value: unknown, path: string): CheckResult {
   const name = type.name;
-  const range = INT_RANGES[name];
+  const range = integerRange(name);
   if (range) {
     if (typeof value === "number" && Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
       // JSON.parse has already rounded it (1732406400123456789 arrives as ...800): echoing those

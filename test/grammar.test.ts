@@ -4,9 +4,9 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import peggy from "peggy";
 import { describe, expect, it } from "vitest";
-import type { EdgeSchema, Expr, Migration, NodeSchema, QueryDef, SourceFile, Span, Statement, Step, TypeExpr } from "../compiler/ast.js";
-import type { Diagnostic } from "../compiler/diagnostics.js";
-import { parseSource } from "../compiler/parser.js";
+import type { EdgeSchema, Expr, Migration, NodeSchema, QueryDef, SourceFile, Span, Statement, Step, TypeExpr } from "../compiler/syntax/ast.js";
+import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { parseSource } from "../compiler/syntax/parser.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const FILE = "test.hx";
@@ -911,13 +911,13 @@ describe("generated parser", () => {
   it("is up to date with grammar.peggy and the build:parser script", () => {
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, "utf8")) as { scripts: Record<string, string> };
     const script = pkg.scripts["build:parser"] ?? "";
-    expect(script).toMatch(/^peggy .*--format es .*-o compiler\/parser\.generated\.js compiler\/grammar\.peggy$/);
+    expect(script).toMatch(/^peggy .*--format es .*-o compiler\/syntax\/parser\.generated\.js compiler\/syntax\/grammar\.peggy$/);
     const rules = /--allowed-start-rules (\S+)/.exec(script)?.[1]?.split(",") ?? [];
     expect(rules).toContain("SourceFile");
-    const grammar = readFileSync(`${root}/compiler/grammar.peggy`, "utf8");
+    const grammar = readFileSync(`${root}/compiler/syntax/grammar.peggy`, "utf8");
     const source = peggy.generate(grammar, { output: "source", format: "es", allowedStartRules: rules });
-    const committed = readFileSync(`${root}/compiler/parser.generated.js`, "utf8");
-    expect(source === committed, "compiler/parser.generated.js is stale: run `npm run build:parser`").toBe(true);
+    const committed = readFileSync(`${root}/compiler/syntax/parser.generated.js`, "utf8");
+    expect(source === committed, "compiler/syntax/parser.generated.js is stale: run `npm run build:parser`").toBe(true);
   });
 });
 

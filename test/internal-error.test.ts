@@ -1,9 +1,9 @@
 // E999 (a bug in the compiler) is reported at the query it happened in, not at 1:1 of the first
 // file. No input should produce E999, so a failure is injected into code generation.
 import { describe, expect, it, vi } from "vitest";
-import { QueryInternalError } from "../compiler/diagnostics.js";
+import { QueryInternalError } from "../compiler/diagnostics/diagnostic.js";
 
-vi.mock("../compiler/codegen/modules.js", () => ({
+vi.mock("../compiler/emit/modules.js", () => ({
   generateModules: (_schema: unknown, queries: readonly { name: string }[]) => {
     throw new QueryInternalError(queries[1]!.name, new RangeError("Maximum call stack size exceeded"));
   },

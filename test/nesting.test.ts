@@ -3,7 +3,7 @@
 // deeper is E006 at the first node beyond the limit, from `strand check` as from `strand compile`.
 import { describe, expect, it } from "vitest";
 import { compileProject } from "../compiler/index.js";
-import { MAX_NESTING } from "../compiler/nesting.js";
+import { MAX_NESTING } from "../compiler/syntax/nesting.js";
 import { importQueryModule } from "../cli/project/load-project.js";
 
 const rep = (s: string, k: number): string => s.repeat(k);

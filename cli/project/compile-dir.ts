@@ -1,6 +1,5 @@
 // Compiles a project folder and renders its diagnostics the way every command prints them.
-import { compileProject } from "../../compiler/index.js";
-import { formatDiagnostic, hasErrors, type Diagnostic } from "../../compiler/diagnostics.js";
+import { compileProject, formatDiagnostic, hasErrors, type Diagnostic } from "../../compiler/index.js";
 import { DEFAULT_RUNTIME_IMPORT } from "./defaults.js";
 import { readProjectSources, type SourceFile } from "./sources.js";
 

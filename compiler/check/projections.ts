@@ -1,10 +1,11 @@
 // `::{a, b: c, n: _::In<Follows>::COUNT, ..}`, `::!{a, b}` and `::|u|{ .. }`: reshaping items into
 // objects. A single-field projection that more steps follow (`_::{age}::GT(18)`), or that is the
 // value of an object member (`{name: u::{name}}`), reads the property itself instead.
-import type * as A from "../ast.js";
-import { ANY_LABEL, type Ir, type IrProjField, type ObjectFieldType } from "../ir.js";
-import { Checker, bad, describeStatic, value, withCard } from "./checker.js";
-import { checkExpr } from "./expressions.js";
+import type * as A from "../syntax/ast.js";
+import { ANY_LABEL, type Ir, type IrProjField, type ObjectFieldType } from "../ir/ir.js";
+import { bad, describeStatic, value, withCard } from "./static-types.js";
+import type { Checker } from "./context.js";
+import { checkExpr } from "./recurse.js";
 
 export function checkProjectionStep(cx: Checker, input: Ir, step: Exclude<A.Step, { kind: "Call" }>, bare: boolean): Ir {
   const t = input.type;

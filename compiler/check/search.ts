@@ -1,9 +1,11 @@
 // Retrieval: SearchV (nearest vectors), SearchBM25 (keyword ranking), and the rerankers that fuse
 // (RerankRRF) or diversify (RerankMMR) ranked lists.
-import type * as A from "../ast.js";
-import { ANY_LABEL, type Ir, type ItemKind } from "../ir.js";
-import { Checker, STRING_VALUE, bad, describeStatic, items, value } from "./checker.js";
-import { checkExpr, checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./expressions.js";
+import type * as A from "../syntax/ast.js";
+import { ANY_LABEL, type Ir, type ItemKind } from "../ir/ir.js";
+import { STRING_VALUE, bad, describeStatic, items, value } from "./static-types.js";
+import type { Checker } from "./context.js";
+import { checkExpr } from "./recurse.js";
+import { checkIntegerArg, checkNumber, checkValueFor, checkVectorArg } from "./demands.js";
 
 /**
  * `SearchV<T>(vector | Embed(text), k)`: the k nearest vectors of type T, best first; with

@@ -1,15 +1,18 @@
 // Where a traversal starts: a variable, `_`, a lookup (`N<T>`, `N<T>(id)`, `N<T>(a, b)`,
 // `N<T>({field: v})`, `E<T>..`, `V<T>..`), or a generic call (AddN, AddE, AddV, Upsert*, SearchV,
-// SearchBM25). Also the `({field: value})` property objects of writes.
-import type * as A from "../ast.js";
-import { closest } from "../diagnostics.js";
-import { ANY_LABEL, type Ir, type IrProp, type ItemKind } from "../ir.js";
-import { Checker, bad, items, value } from "./checker.js";
-import { checkIdExpr, checkIdent, checkValueFor, checkVectorArg } from "./expressions.js";
-import { edgeEnds, upsert } from "./steps.js";
+// SearchBM25).
+import type * as A from "../syntax/ast.js";
+import { closest } from "../diagnostics/diagnostic.js";
+import { ANY_LABEL, type Ir, type ItemKind } from "../ir/ir.js";
+import { bad, items, value } from "./static-types.js";
+import type { Checker } from "./context.js";
+import { checkIdent } from "./leaves.js";
+import { checkIdExpr, checkValueFor, checkVectorArg } from "./demands.js";
 import { checkSearchBM25, checkSearchV } from "./search.js";
+import { checkPropsArg, edgeEnds, upsert } from "./writes.js";
 
 const SOURCES = ["AddN", "AddE", "AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25"];
+
 const ITEM_OF: Record<"N" | "E" | "V", ItemKind> = { N: "node", E: "edge", V: "vector" };
 
 export function checkSource(cx: Checker, source: A.Source, steps: readonly A.Step[]): { ir: Ir; consumed: number } {
@@ -158,27 +161,3 @@ function checkGenericSource(cx: Checker, source: A.Source & { kind: "GenericCall
       return { ir: checkSearchBM25(cx, label, source), consumed: 0 };
   }
 }
-
-/** `({field: value, ...})` of AddN/AddE/AddV/UPDATE/Upsert*, checked against the type's fields. */
-export function checkPropsArg(cx: Checker, args: readonly A.Arg[], item: ItemKind, label: string): IrProp[] {
-  if (args.length === 0) return [];
-  const arg = args[0]!.value;
-  if (args.length > 1 || arg.kind !== "Object") {
-    cx.report("E209", `expected one object of properties, e.g. ({name: name})`, args.length > 1 ? args[1]!.span : arg.span);
-    return [];
-  }
-  const props: IrProp[] = [];
-  const seen = new Set<string>();
-  for (const entry of arg.entries) {
-    const field = cx.resolveField(item, label, entry.key, false);
-    if (field === null) continue;
-    if (seen.has(field.name)) {
-      cx.report("E105", `property '${field.name}' is given twice`, entry.key.span);
-      continue;
-    }
-    seen.add(field.name);
-    props.push({ name: field.name, value: checkValueFor(cx, entry.value, field.type, `field '${field.name}'`) });
-  }
-  return props;
-}
-

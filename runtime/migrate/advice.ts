@@ -3,6 +3,7 @@
 import { StrandError } from "../../core/errors.js";
 import type { NodeItem, PropValue } from "../../core/items.js";
 import type { MigrationDescriptor, MigrationItemDescriptor, ValueType } from "../../core/schema.js";
+import { isIntegerScalar, isNumericScalar } from "../../core/scalars.js";
 import { describeValue } from "../../core/values.js";
 import type { EdgeTypeInfo } from "../store/schema-info.js";
 
@@ -16,8 +17,6 @@ export class MigrationError extends StrandError {
 
 /** Ends every refusal: an open that refuses writes nothing. */
 export const NOTHING_CHANGED = "nothing was changed (the data still opens with the previous project)";
-
-export const INTEGER_TYPE = /^[IU]\d+$/;
 
 /** How the refusal messages tell the user to convert what does not fit. */
 export interface Advice {
@@ -77,9 +76,9 @@ export function duplicateEdge(edge: EdgeTypeInfo, owner: string, rec: NodeItem, 
 function suggestMapping(field: string, type: ValueType, value: PropValue): string | null {
   if (type.kind !== "scalar") return null;
   const name = type.name;
-  if (INTEGER_TYPE.test(name) && typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) return `${field}: ROUND(${field})`;
-  if (/^(I|U|F)\d+$/.test(name) && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
-    return INTEGER_TYPE.test(name) && !Number.isInteger(Number(value)) ? `${field}: ROUND(${field})` : `${field}: ${field} AS ${name}`;
+  if (isIntegerScalar(name) && typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) return `${field}: ROUND(${field})`;
+  if (isNumericScalar(name) && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
+    return isIntegerScalar(name) && !Number.isInteger(Number(value)) ? `${field}: ROUND(${field})` : `${field}: ${field} AS ${name}`;
   }
   if (name === "String" && (typeof value === "number" || typeof value === "boolean")) return `${field}: ${field} AS String`;
   if (name === "Boolean" && (value === "true" || value === "false")) return `${field}: ${field} AS Boolean`;

@@ -2,12 +2,13 @@
 // unvalidated until the type's revalidation that follows in the same transaction.
 import { setMember, type NodeItem, type PropValue } from "../../core/items.js";
 import type { JsonValue, MigrationDescriptor, MigrationFn, MigrationItemDescriptor, ValueType } from "../../core/schema.js";
+import { isIntegerScalar, isNumericScalar } from "../../core/scalars.js";
 import { describeValue } from "../../core/values.js";
 import { math } from "../ops/math.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { SchemaInfo } from "../store/schema-info.js";
 import type { GraphWriter } from "../write/graph-writer.js";
-import { INTEGER_TYPE, MigrationError, NOTHING_CHANGED } from "./advice.js";
+import { MigrationError, NOTHING_CHANGED } from "./advice.js";
 import { same } from "./definitions.js";
 import { declares, rangeOf, typeInfo } from "./plan.js";
 
@@ -76,11 +77,11 @@ function applyFn(fn: MigrationFn, source: string, value: PropValue, where: strin
  */
 function cast(value: PropValue, type: ValueType, source: string | null, where: string): JsonValue {
   if (type.kind !== "scalar") return value;
-  const numeric = /^(I|U|F)\d+$/.test(type.name);
+  const numeric = isNumericScalar(type.name);
   if (numeric) {
     const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
     if (!Number.isFinite(n)) throw new MigrationError(`${where}: cannot convert ${describeValue(value)} to ${type.name}`);
-    if (INTEGER_TYPE.test(type.name) && !Number.isInteger(n)) {
+    if (isIntegerScalar(type.name) && !Number.isInteger(n)) {
       const f = source ?? "x";
       throw new MigrationError(
         `${where}: ${describeValue(value)} is not an integer: AS ${type.name} converts only values that are exactly an integer of ${type.name}, it never rounds; ` +

@@ -4,6 +4,7 @@ import { StrandError } from "../../core/errors.js";
 import { setMember, type EdgeItem, type NodeItem, type PropValue, type Props } from "../../core/items.js";
 import type { JsonValue } from "../../core/schema.js";
 import { checkValue } from "../../core/values.js";
+import { isIntegerScalar } from "../../core/scalars.js";
 import type { EdgeTypeInfo, TypeInfo } from "./schema-info.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -39,7 +40,7 @@ export function defaultFor(field: TypeInfo["fields"][number], nowIso: string): J
   if (!field.defaultNow) return undefined;
   const t = field.descriptor.type;
   // DEFAULT NOW on an integer field means unix seconds; otherwise the Date wire form.
-  if (t.kind === "scalar" && /^[IU]\d+$/.test(t.name)) return Math.floor(Date.parse(nowIso) / 1000);
+  if (t.kind === "scalar" && isIntegerScalar(t.name)) return Math.floor(Date.parse(nowIso) / 1000);
   return nowIso;
 }
 

@@ -4,6 +4,7 @@ import { compareStrings } from "../../core/text-order.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import { checkValue } from "../../core/values.js";
+import { isFloatScalar } from "../../core/scalars.js";
 import type { ItemKind } from "./keys.js";
 
 export interface FieldInfo {
@@ -89,7 +90,7 @@ function buildVector(v: VectorTypeDescriptor): VectorTypeInfo {
   const info = buildType("V", v.name, v.fields);
   const field = info.fieldByName.get("embedding");
   const t = field?.descriptor.type;
-  const isVector = t?.kind === "array" && t.element.kind === "scalar" && (t.element.name === "F64" || t.element.name === "F32");
+  const isVector = t?.kind === "array" && t.element.kind === "scalar" && isFloatScalar(t.element.name);
   return { ...info, embedding: isVector ? field! : null };
 }
 

@@ -4,7 +4,7 @@
 import * as z from "zod/v4";
 import type { ParamSpec } from "../../core/query-module.js";
 import type { ValueType } from "../../core/schema.js";
-import { INT_RANGES } from "../../core/values.js";
+import { integerRange } from "../../core/scalars.js";
 import { STEP_TOOLS } from "./steps.js";
 import { OPERATORS } from "./typed-compare.js";
 
@@ -144,7 +144,7 @@ export function valueSchema(type: ValueType): z.ZodType {
       return z.strictObject(shape);
     }
     case "scalar": {
-      const range = INT_RANGES[type.name];
+      const range = integerRange(type.name);
       if (range) return z.number().int().min(range.min).max(range.max).describe(type.name);
       switch (type.name) {
         case "F32":

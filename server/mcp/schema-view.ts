@@ -5,6 +5,7 @@ import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeTypeDescriptor, FieldDescriptor, ScalarName, SchemaDescriptor, ValueType } from "../../core/schema.js";
 import { closestName } from "../../core/suggest.js";
+import { isFloatScalar } from "../../core/scalars.js";
 
 export type TypeKind = "node" | "vector" | "edge";
 
@@ -87,7 +88,7 @@ export class SchemaView {
 }
 
 function isNumberList(type: ValueType): boolean {
-  return type.kind === "array" && type.element.kind === "scalar" && (type.element.name === "F64" || type.element.name === "F32");
+  return type.kind === "array" && type.element.kind === "scalar" && isFloatScalar(type.element.name);
 }
 
 function edgeView(e: EdgeTypeDescriptor, base: Array<[string, ValueType]>): EdgeView {

@@ -12,6 +12,7 @@ import { StrandError } from "../../core/errors.js";
 import type { PropValue } from "../../core/items.js";
 import type { ScalarName, ValueType } from "../../core/schema.js";
 import { checkValue } from "../../core/values.js";
+import { isNumericScalar } from "../../core/scalars.js";
 import { fieldPath, invalid } from "./body.js";
 
 export const OPERATORS = ["==", "!=", ">", ">=", "<", "<="] as const;
@@ -25,11 +26,10 @@ type Comparable = number | string | boolean;
 
 const UNIX_SECONDS_RE = /^-?\d{1,15}$/;
 const NUMBER_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const NUMERIC: ReadonlySet<ScalarName> = new Set(["I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "U128", "F32", "F64"]);
 
 /** The request value read as `scalar`; INVALID_PARAMETER naming `path` when it is not one. */
 function readRequestValue(scalar: ScalarName, raw: unknown, path: string): Comparable {
-  if (NUMERIC.has(scalar)) {
+  if (isNumericScalar(scalar)) {
     const n = typeof raw === "number" ? raw : typeof raw === "string" && NUMBER_RE.test(raw.trim()) ? Number(raw.trim()) : NaN;
     if (!Number.isFinite(n)) throw invalid(path, `a number (the property is ${scalar})`, raw);
     return n;
@@ -59,7 +59,7 @@ function readRequestValue(scalar: ScalarName, raw: unknown, path: string): Compa
 
 /** A stored value as a comparable of `scalar`, or undefined when it is not one (it then matches nothing). */
 function readStoredValue(scalar: ScalarName, value: PropValue): Comparable | undefined {
-  if (NUMERIC.has(scalar)) return typeof value === "number" ? value : undefined;
+  if (isNumericScalar(scalar)) return typeof value === "number" ? value : undefined;
   switch (scalar) {
     case "Boolean":
       return typeof value === "boolean" ? value : undefined;

@@ -1,5 +1,5 @@
-// Unknown types, fields and names in queries (E101, E110, E111, E120, E121). Format: see
-// test/corpus.test.ts.
+// Unknown types, fields and names in queries (E101, E110, E111, E120, E121), and query names the
+// server cannot route (E313). Format: see test/corpus.test.ts.
 
 N::User { UNIQUE INDEX handle: String, INDEX city: String, name: String, age: U32, tags: [String] }
 N::Post { title: String, likes: U32 DEFAULT 0 }
@@ -219,3 +219,9 @@ QUERY Copy(id: ID) =>
     user <- AddN<User>({name: _::{name}})
 //                            ^ E121
     RETURN user
+
+// case: a query named mcp while the agent tools are on (POST /mcp is the MCP endpoint)
+QUERY mcp() =>
+//    ^ E313
+    n <- N<User>::COUNT
+    RETURN n

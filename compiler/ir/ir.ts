@@ -1,9 +1,9 @@
 // The checked intermediate representation: what the analyzer hands the code generator. Every
 // expression carries its static type, so the generator never re-derives meaning from syntax.
-import type { ParamSpec } from "../core/query-module.js";
-import type { CompareOp } from "../core/query-context.js";
-import type { AggregateFn, MathFn } from "../core/functions.js";
-import type { JsonValue, ValueType } from "../core/schema.js";
+import type { ParamSpec } from "../../core/query-module.js";
+import type { CompareOp } from "../../core/query-context.js";
+import type { AggregateFn, MathFn } from "../../core/functions.js";
+import type { JsonValue, ValueType } from "../../core/schema.js";
 
 /** How many items a traversal holds: exactly one (else 404), zero or one, or a list. */
 export type Cardinality = "one" | "optional" | "many";

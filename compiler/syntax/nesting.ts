@@ -12,7 +12,7 @@
 // it (its arguments one more); a FOR body is one level below the FOR; each `[T]` or `{f: T}` of a
 // type one level below the enclosing type.
 import type * as A from "./ast.js";
-import { error, type Diagnostic } from "./diagnostics.js";
+import { error, type Diagnostic } from "../diagnostics/diagnostic.js";
 
 /** The deepest nesting a program may use (see above). (The deepest of 444 real queries in test/corpus/valid nests 15; every construct at 48 compiles with under half of Node's default stack.) */
 export const MAX_NESTING = 48;

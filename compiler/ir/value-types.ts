@@ -1,17 +1,10 @@
 // Compile-time knowledge about value types: describing them, checking literals against them, and
 // deciding whether a parameter of one type can be stored in a field of another.
-import type { Literal } from "./ast.js";
-import type { JsonValue, ScalarName, ValueType } from "../core/schema.js";
-import { F32_MAX_TEXT, F64_MAX_TEXT, fitsF32 } from "../core/numeric.js";
-import { INT_RANGES, dateMillis } from "../core/values.js";
-
-export function isIntegerScalar(name: ScalarName): boolean {
-  return INT_RANGES[name] !== undefined;
-}
-
-export function isNumericScalar(name: ScalarName): boolean {
-  return isIntegerScalar(name) || name === "F32" || name === "F64";
-}
+import type { Literal } from "../syntax/ast.js";
+import type { JsonValue, ValueType } from "../../core/schema.js";
+import { F32_MAX_TEXT, F64_MAX_TEXT, fitsF32 } from "../../core/numeric.js";
+import { dateMillis } from "../../core/values.js";
+import { integerRange, isIntegerScalar, isNumericScalar } from "../../core/scalars.js";
 
 export function isNumericType(type: ValueType): boolean {
   return type.kind === "scalar" && isNumericScalar(type.name);
@@ -80,7 +73,7 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
       }
       return { ok: false, message: `expected ${want}, found a string` };
     case "Number": {
-      const range = INT_RANGES[type.name];
+      const range = integerRange(type.name);
       const problem = numberLiteralProblem(literal, range !== undefined);
       if (problem !== null) return { ok: false, message: problem };
       if (range !== undefined) {

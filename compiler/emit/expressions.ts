@@ -1,8 +1,8 @@
 // Turns IR expressions into TypeScript expression text over the QueryContext `db`.
 // Items keep their schema type through casts (`as User[]`), so the generated handler's result is
 // checked against its declared result type by `tsc --strict`.
-import { ANY_LABEL, ITEM_LETTER, type Ir, type IrProp, type ItemKind, type Lambda, type StaticType } from "../ir.js";
-import { tsTypeOf } from "../value-types.js";
+import { ANY_LABEL, ITEM_LETTER, type Ir, type IrProp, type ItemKind, type Lambda, type StaticType } from "../ir/ir.js";
+import { tsTypeOf } from "../ir/value-types.js";
 
 export interface ExpressionContext {
   /** set when the emitted code calls the module-local `list()` helper */

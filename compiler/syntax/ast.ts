@@ -1,22 +1,10 @@
 // The HelixQL abstract syntax tree. The grammar's actions build exactly these shapes and nothing
 // else; every meaning (which step a name denotes, whether a type exists) is decided later by the
 // analyzer. Every node carries the span of source text it came from, for diagnostics.
-import type { ScalarName } from "../core/schema.js";
+import type { ScalarName } from "../../core/schema.js";
 
-export interface Position {
-  /** 0-based character offset into the file. */
-  offset: number;
-  /** 1-based line. */
-  line: number;
-  /** 1-based column. */
-  column: number;
-}
-
-export interface Span {
-  file: string;
-  start: Position;
-  end: Position;
-}
+export type { Position, Span } from "../diagnostics/span.js";
+import type { Span } from "../diagnostics/span.js";
 
 export interface Spanned {
   span: Span;

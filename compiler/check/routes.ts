@@ -2,8 +2,8 @@
 // with the agent tools on (strand.toml `mcp`, the default) `POST /mcp` is the MCP protocol
 // endpoint, so a query named `mcp` could never be called. `GET /health` and `GET /introspect`
 // take no POST: queries named `health` or `introspect` are served as usual.
-import type { QueryDef } from "./ast.js";
-import { error, type Diagnostic } from "./diagnostics.js";
+import type { QueryDef } from "../syntax/ast.js";
+import { error, type Diagnostic } from "../diagnostics/diagnostic.js";
 
 export interface RouteCheckOptions {
   /** false when the project turns the agent tools off (`mcp = false`); `/mcp` is then free. */

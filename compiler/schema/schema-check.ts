@@ -1,10 +1,8 @@
-// Checks the schema items of a project and turns them into the runtime's SchemaDescriptor.
-// Codes: E101 unknown type, E102 duplicate type, E103 unknown field type, E104 reserved field
-// name, E105 duplicate field, E106 edge without From/To, E107 index on a non-scalar field,
-// E201 default of the wrong type, E202 DEFAULT NOW on a non-Date field.
-import type { EdgeSchema, FieldDef, NodeSchema, SchemaItem, Span, TypeExpr, VectorSchema } from "./ast.js";
-import { closest, error, type Diagnostic } from "./diagnostics.js";
-import { literalFitsType, describeValueType } from "./value-types.js";
+// Checks the schema items of a project and turns them into the runtime's SchemaDescriptor
+// (E101-E107, E201, E202: compiler/diagnostics/table.ts).
+import type { EdgeSchema, FieldDef, NodeSchema, SchemaItem, Span, TypeExpr, VectorSchema } from "../syntax/ast.js";
+import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { literalFitsType, describeValueType } from "../ir/value-types.js";
 import {
   RESERVED_FIELD_NAMES,
   RESERVED_VECTOR_FIELD_NAMES,
@@ -14,7 +12,7 @@ import {
   type SchemaDescriptor,
   type ValueType,
   type VectorTypeDescriptor,
-} from "../core/schema.js";
+} from "../../core/schema.js";
 
 export interface CheckedSchema {
   descriptor: SchemaDescriptor;

@@ -5,12 +5,13 @@
 // A mapping's value is a field of the source type (`old` or `_::{old}`), ROUND/FLOOR/CEIL of a
 // numeric one (`price: ROUND(price)`), or a literal; `AS T` converts it (exactly: AS never rounds). Fields of the target type that no mapping names keep the source field of the
 // same name, else take their default.
-import type * as A from "./ast.js";
-import { closest, error, type Diagnostic } from "./diagnostics.js";
+import type * as A from "../syntax/ast.js";
+import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkSchema } from "./schema-check.js";
-import { describeValueType, literalFitsType } from "./value-types.js";
-import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../core/schema.js";
+import { describeValueType, literalFitsType } from "../ir/value-types.js";
+import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../../core/schema.js";
 import { resolveValueType } from "./schema-check.js";
+import { isFloatScalar } from "../../core/scalars.js";
 
 /** Checked schemas of every declared version, by version number. */
 export function checkVersions(versions: ReadonlyMap<number, A.SchemaItem[]>, diagnostics: Diagnostic[]): Map<number, SchemaDescriptor> {
@@ -133,7 +134,7 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
 function vectorMemberOf(t: TypeDesc): string | null {
   const f = t.fields.find((x) => x.name === "embedding");
   const ty = f?.type;
-  return ty?.kind === "array" && ty.element.kind === "scalar" && (ty.element.name === "F64" || ty.element.name === "F32") ? "embedding" : null;
+  return ty?.kind === "array" && ty.element.kind === "scalar" && isFloatScalar(ty.element.name) ? "embedding" : null;
 }
 
 const ROUNDING: ReadonlySet<string> = new Set<MigrationFn>(["ROUND", "FLOOR", "CEIL"]);

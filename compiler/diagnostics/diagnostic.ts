@@ -1,13 +1,14 @@
 // Diagnostics in the TypeScript compiler's discipline: every problem has a stable code, the exact
 // span it concerns, and a message a person can act on. The compiler never throws on user input;
 // it returns diagnostics.
-import type { Span } from "./ast.js";
+import type { Span } from "./span.js";
+import type { DiagnosticCode, ErrorCode, Severity, WarningCode } from "./table.js";
 
-export type Severity = "error" | "warning";
+export type { DiagnosticCode, Severity } from "./table.js";
 
 export interface Diagnostic {
-  /** Stable code: E0xx syntax, E1xx names and schema, E2xx types, E3xx query structure, E9xx not supported yet; W... warnings. */
-  code: string;
+  /** Stable code, declared in table.ts. */
+  code: DiagnosticCode;
   severity: Severity;
   message: string;
   span: Span;
@@ -15,11 +16,11 @@ export interface Diagnostic {
   hint?: string;
 }
 
-export function error(code: string, message: string, span: Span, hint?: string): Diagnostic {
+export function error(code: ErrorCode, message: string, span: Span, hint?: string): Diagnostic {
   return hint === undefined ? { code, severity: "error", message, span } : { code, severity: "error", message, span, hint };
 }
 
-export function warning(code: string, message: string, span: Span, hint?: string): Diagnostic {
+export function warning(code: WarningCode, message: string, span: Span, hint?: string): Diagnostic {
   return hint === undefined ? { code, severity: "warning", message, span } : { code, severity: "warning", message, span, hint };
 }
 
@@ -61,4 +62,4 @@ export function formatDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, str
 }
 
 /** The closest candidate within a small edit distance, or undefined (shared with the runtime). */
-export { closestName as closest, editDistance } from "../core/suggest.js";
+export { closestName as closest, editDistance } from "../../core/suggest.js";

@@ -1,16 +1,18 @@
-// Checks each query against the schema and lowers it to the typed IR (compiler/ir.ts). This file
-// handles a query's header, statements and RETURN; expressions, sources, steps, projections and
-// search live in compiler/check/. The diagnostic codes are listed in docs/ARCHITECTURE.md.
-import type * as A from "./ast.js";
-import { QueryInternalError, error, type Diagnostic } from "./diagnostics.js";
-import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "./ir.js";
-import type { CheckedSchema } from "./schema-check.js";
-import { PROTO, resolveValueType } from "./schema-check.js";
-import { describeValueType } from "./value-types.js";
-import type { ParamSpec } from "../core/query-module.js";
-import { parseModelName } from "../core/model-name.js";
-import { Checker, bad, describeStatic, value, withCard } from "./check/checker.js";
-import { checkExpr } from "./check/expressions.js";
+// Checks each query against the schema and lowers it to the typed IR (compiler/ir/ir.ts). This
+// file handles a query's header, statements and RETURN; expressions, sources, steps, projections
+// and search live beside it. The diagnostic codes are declared in compiler/diagnostics/table.ts.
+import type * as A from "../syntax/ast.js";
+import { QueryInternalError, error, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "../ir/ir.js";
+import type { CheckedSchema } from "../schema/schema-check.js";
+import { PROTO, resolveValueType } from "../schema/schema-check.js";
+import { describeValueType } from "../ir/value-types.js";
+import type { ParamSpec } from "../../core/query-module.js";
+import { parseModelName } from "../../core/model-name.js";
+import type { Checker } from "./context.js";
+import { createChecker } from "./checker.js";
+import { bad, describeStatic, value, withCard } from "./static-types.js";
+import { checkExpr } from "./recurse.js";
 
 export interface QueryCheckOptions {
   /** false when the project disables the keyword index; SearchBM25 is then an error */
@@ -32,7 +34,7 @@ export function checkQueries(queries: readonly A.QueryDef[], schema: CheckedSche
     seen.set(query.name.name, query);
     let ir: QueryIr | null;
     try {
-      ir = checkQuery(new Checker(query, schema, diagnostics, options.bm25, options.bm25Origin));
+      ir = checkQuery(createChecker(query, schema, diagnostics, options.bm25, options.bm25Origin));
     } catch (e) {
       throw new QueryInternalError(query.name.name, e);
     }

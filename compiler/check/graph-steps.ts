@@ -1,0 +1,118 @@
+// Steps that walk the graph: Out/In/OutE/InE, the endpoints of edges (FromN, ToN, FromV, ToV)
+// and the ShortestPath family.
+import type * as A from "../syntax/ast.js";
+import type { Ir, Lambda, StaticType } from "../ir/ir.js";
+import { describeValueType, isNumericType } from "../ir/value-types.js";
+import { bad, items } from "./static-types.js";
+import { type Checker, checkItemLambda, type StepResult } from "./context.js";
+import { checkIdExpr, checkNumber } from "./demands.js";
+
+export function checkAdjacent(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, name: "Out" | "In" | "OutE" | "InE"): Ir {
+  const t = cx.requireItems(input, step, `::${name}`, ["node", "vector"]);
+  if (t === null) return bad();
+  if (step.typeArg === null) {
+    cx.report("E209", `::${name} needs an edge type`, step.span, `write ::${name}<EdgeType>`);
+    return bad();
+  }
+  const label = cx.resolveLabel(step.typeArg, "edge");
+  if (label === null) return bad();
+  const edge = cx.schema.edges.get(label)!;
+  const outward = name === "Out" || name === "OutE";
+  const expected = outward ? edge.from : edge.to;
+  if (expected !== t.label) {
+    cx.report(
+      "E204",
+      `edge type ${label} goes from ${edge.from} to ${edge.to}, so ::${name}<${label}> cannot start at ${t.label}`,
+      step.span,
+      outward && edge.to === t.label ? `did you mean ::${name === "Out" ? "In" : "InE"}<${label}>?` : !outward && edge.from === t.label ? `did you mean ::${name === "In" ? "Out" : "OutE"}<${label}>?` : undefined,
+    );
+    return bad();
+  }
+  const direction = name === "Out" ? "out" : name === "In" ? "in" : name === "OutE" ? "outE" : "inE";
+  const target = name === "Out" ? edge.to : edge.from;
+  const type: StaticType = name === "Out" || name === "In" ? items(cx.itemKindOf(target) ?? "node", target, "many") : items("edge", label, "many");
+  return { op: "adjacent", direction, input, label, type };
+}
+
+export function checkEndpoint(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, name: "FromN" | "ToN" | "FromV" | "ToV"): Ir {
+  const t = cx.requireItems(input, step, `::${name}`, ["edge"]);
+  if (t === null) return bad();
+  const edge = cx.schema.edges.get(t.label)!;
+  const from = name === "FromN" || name === "FromV";
+  const label = from ? edge.from : edge.to;
+  const kind = cx.itemKindOf(label) ?? "node";
+  const wantVector = name === "FromV" || name === "ToV";
+  if (wantVector !== (kind === "vector")) {
+    const other = from ? (wantVector ? "FromN" : "FromV") : wantVector ? "ToN" : "ToV";
+    cx.report("E204", `the ${from ? "source" : "target"} of ${t.label} is ${kind === "vector" ? "the vector type" : "the node type"} ${label}`, step.name.span, `use ::${other}`);
+    return bad();
+  }
+  return { op: "endpoint", end: from ? "fromN" : "toN", input, type: items(kind, label, t.card) };
+}
+
+export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, rest: readonly A.Step[]): StepResult {
+  const name = step.name.name;
+  const t = cx.requireItems(input, step, `::${name}`, ["node", "vector"]);
+  if (t === null) return { ir: bad(), extra: 0 };
+  if (step.typeArg === null) {
+    cx.report("E209", `::${name} needs an edge type`, step.span, `write ::${name}<EdgeType>`);
+    return { ir: bad(), extra: 0 };
+  }
+  const label = cx.resolveLabel(step.typeArg, "edge");
+  if (label === null) return { ir: bad(), extra: 0 };
+  const edge = cx.schema.edges.get(label)!;
+  let weight: Lambda | null = null;
+  let heuristic: string | null = null;
+  if (name === "ShortestPathDijkstras" || name === "ShortestPathAStar") {
+    const want = name === "ShortestPathAStar" ? 2 : 1;
+    if (step.args.length !== want) {
+      cx.report(
+        "E209",
+        name === "ShortestPathAStar"
+          ? `ShortestPathAStar takes the edge weight and the name of the node property holding the heuristic, e.g. ShortestPathAStar<${label}>(_::{distance}, "estimate")`
+          : `ShortestPathDijkstras takes the edge weight, e.g. ShortestPathDijkstras<${label}>(_::{weight})`,
+        step.span,
+      );
+      return { ir: bad(), extra: 0 };
+    }
+    const w = step.args[0]!.value;
+    if (w.kind === "Literal" && w.literal.kind === "Number" && w.literal.value < 0) {
+      cx.report("E207", `a path weight must not be negative, found ${w.literal.raw}`, w.span);
+      return { ir: bad(), extra: 0 };
+    }
+    weight = checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, w, "the weight"));
+    if (weight.body.type.kind === "error") {
+      const last = cx.diagnostics[cx.diagnostics.length - 1];
+      if (last !== undefined && last.code === "E214") last.code = "E207";
+      return { ir: bad(), extra: 0 };
+    }
+    if (name === "ShortestPathAStar") {
+      const h = step.args[1]!.value;
+      if (h.kind !== "Literal" || h.literal.kind !== "String") {
+        cx.report("E209", "the heuristic is the name of a numeric node property, as a string", h.span);
+        return { ir: bad(), extra: 0 };
+      }
+      const field = cx.resolveField(cx.itemKindOf(edge.to) ?? "node", edge.to, { name: h.literal.value, span: h.span }, false);
+      if (field === null) return { ir: bad(), extra: 0 };
+      if (!isNumericType(field.type)) {
+        cx.report("E207", `the heuristic property must be numeric; '${field.name}' is ${describeValueType(field.type)}`, h.span);
+        return { ir: bad(), extra: 0 };
+      }
+      heuristic = field.name;
+    }
+  } else if (step.args.length > 0) {
+    cx.report("E209", `::${name} takes no arguments (it counts hops); use ShortestPathDijkstras for weights`, step.span);
+    return { ir: bad(), extra: 0 };
+  }
+  if (edge.from !== t.label) {
+    cx.report("E204", `edge type ${label} goes from ${edge.from}, so a path over it cannot start at ${t.label}`, step.span);
+    return { ir: bad(), extra: 0 };
+  }
+  const next = rest[0];
+  if (next === undefined || next.kind !== "Call" || (next.name.name !== "To" && next.name.name !== "From") || next.args.length !== 1) {
+    cx.report("E304", `::${name} must be followed by ::To(id) or ::From(id)`, step.span);
+    return { ir: bad(), extra: 0 };
+  }
+  const target = checkIdExpr(cx, next.args[0]!.value, `${name}<${label}>::${next.name.name}`, next.name.name === "To" ? edge.to : edge.from);
+  return { ir: { op: "shortestPath", input, label, endpoint: next.name.name === "To" ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } }, extra: 1 };
+}

@@ -1,0 +1,96 @@
+// `queries/<Name>.ts`: a query's typed parameters and result, its `run(db, params)` function and
+// the `QueryModule` object the server loads.
+import { Project, StructureKind, type SourceFile, type WriterFunction } from "ts-morph";
+import type { QueryIr } from "../ir/ir.js";
+import { tsTypeOf } from "../ir/value-types.js";
+import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
+import type { CodegenOptions, Statement } from "./structures.js";
+import { emitStatements, boundNames, countOccurrences } from "./statements.js";
+
+export function queryModule(project: Project, query: QueryIr, options: CodegenOptions, labels: KindLabels): SourceFile {
+  const statements: Statement[] = [];
+  const path = `/queries/${query.name}.ts`;
+  const ctx: ExpressionContext = { usesList: false, usedTypes: new Set(), labels, constants: new Map() };
+  const paramsType = `${query.name}Params`;
+  const resultType = `${query.name}Result`;
+
+  const bodyLines = emitStatements(query.statements, ctx);
+  // Variables bound but never used are still evaluated (they may write); keep tsc quiet about them.
+  const returnText = query.returns === null ? "" : query.returns.kind === "value" ? emitExpr(query.returns.value, ctx) : query.returns.members.map((r) => emitExpr(r.value, ctx)).join("\n");
+  for (const name of boundNames(query.statements)) {
+    if (countOccurrences([...bodyLines, returnText], localName(name)) <= 1) bodyLines.push(`void ${localName(name)};`);
+  }
+  let resultTypeText: string;
+  if (query.returns === null) {
+    resultTypeText = "null";
+    bodyLines.push("return null;");
+  } else if (query.returns.kind === "value") {
+    resultTypeText = tsTypeOfStatic(query.returns.value.type, ctx);
+    bodyLines.push(`return ${returnText};`);
+  } else {
+    const members = query.returns.members;
+    resultTypeText = `{ ${members.map((r) => `${propertyKey(r.key)}: ${tsTypeOfStatic(r.value.type, ctx)}`).join("; ")} }`;
+    const parts = members.map((r) => {
+      const value = emitExpr(r.value, ctx);
+      return value === r.key ? value : `${propertyKey(r.key)}: ${value}`;
+    });
+    bodyLines.push(`return { ${parts.join(", ")} };`);
+  }
+
+  const runtimeTypes = ["QueryContext", "QueryModule"];
+  const resultText = resultTypeText + bodyLines.join("\n");
+  if (resultText.includes("GroupCount")) runtimeTypes.push("GroupCount");
+  if (resultText.includes("AggregateGroup")) runtimeTypes.push("AggregateGroup");
+  if (resultText.includes("Path[]")) runtimeTypes.push("Path");
+  statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: options.runtimeImport, namedImports: runtimeTypes.sort() });
+  if (ctx.usedTypes.size > 0) {
+    statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: "../schema.js", namedImports: [...ctx.usedTypes].sort() });
+  }
+
+  statements.push({ kind: StructureKind.TypeAlias, 
+    isExported: true,
+    name: paramsType,
+    type: query.params.length === 0 ? "Record<string, never>" : `{ ${query.params.map((p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${tsTypeOf(p.type)}`).join("; ")} }`,
+    docs: [`Parameters of ${query.name}: the JSON body of POST /${query.name}.`],
+  });
+  statements.push({ kind: StructureKind.TypeAlias,  isExported: true, name: resultType, type: resultTypeText, docs: [`The JSON response of POST /${query.name}.`] });
+
+  if (ctx.usesList) {
+    statements.push({ kind: StructureKind.Function, 
+      name: "list",
+      typeParameters: ["T"],
+      parameters: [{ name: "item", type: "T | null" }],
+      returnType: "T[]",
+      docs: ["Zero or one item as a list."],
+      statements: "return item === null ? [] : [item];",
+    });
+  }
+
+  if (ctx.constants.size > 0) {
+    const lines = [...ctx.constants].map(([init, name]) => `const ${name} = ${init};`);
+    statements.push(["// Where math arguments come from, for the message when one is absent (QueryContext.math).", ...lines].join("\n"));
+  }
+
+  const run: WriterFunction = (writer) => {
+    writer.write(`function run(db: QueryContext, params: ${paramsType}): ${resultType}`).block(() => {
+      if (query.params.length === 0) writer.writeLine("void params;");
+      for (const line of bodyLines) writer.writeLine(line);
+    });
+  };
+  statements.push(run);
+
+  statements.push(
+    [
+      `const query: QueryModule<${paramsType}, ${resultType}> = {`,
+      `  name: ${JSON.stringify(query.name)},`,
+      `  params: ${JSON.stringify(query.params)},`,
+      `  writes: ${query.writes},`,
+      `  mcp: ${query.mcp},`,
+      `  returns: ${JSON.stringify(query.returns?.kind === "members" ? query.returns.members.map((r) => r.key) : [])},`,
+      "  run,",
+      "};",
+    ].join("\n"),
+  );
+  statements.push({ kind: StructureKind.ExportAssignment,  isExportEquals: false, expression: "query" });
+  return project.createSourceFile(path, { statements }, { overwrite: true });
+}
