@@ -48,7 +48,7 @@ describe("the diagnostics table", () => {
     expect(DIAGNOSTIC_CODES.filter((code) => !emitted.has(code))).toEqual([]);
   });
 
-  it("is what docs/ARCHITECTURE.md lists (run `npm run docs:diagnostics` when this fails)", () => {
+  it("is what docs/ARCHITECTURE.md lists (run `npm run docs` when this fails)", () => {
     const doc = readFileSync(path.join(repo, "docs/ARCHITECTURE.md"), "utf8");
     expect(doc).toContain(DOCS_BEGIN);
     expect(doc).toContain(DOCS_END);

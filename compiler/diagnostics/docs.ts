@@ -1,5 +1,5 @@
 // The list of diagnostic codes in docs/ARCHITECTURE.md, rendered from the table: the docs say
-// exactly what table.ts says. `npm run docs:diagnostics` rewrites the marked section;
+// exactly what table.ts says. `npm run docs` rewrites the marked section;
 // test/diagnostics-table.test.ts fails when it is stale.
 import { DIAGNOSTICS, DIAGNOSTIC_CODES } from "./table.js";
 

@@ -2,7 +2,7 @@
 // diagnosticMessages.json: every code the compiler can report is declared here once, with its
 // severity, the gist of its message and its documentation. Code elsewhere names codes through the
 // types below, so an undeclared code, or an error reported as a warning, does not type-check.
-// docs/ARCHITECTURE.md's list of codes is generated from this table (`npm run docs:diagnostics`)
+// docs/ARCHITECTURE.md's list of codes is generated from this table (`npm run docs`)
 // and test/diagnostics-table.test.ts fails when it is stale.
 //
 // Codes: E0xx syntax, E1xx names and schema, E2xx types, E3xx query structure, E9xx not supported

@@ -1,0 +1,45 @@
+// The on-disk layout as data: one row per (database, key shape). docs/ARCHITECTURE.md's table
+// of the layout is rendered from these rows and test/docs.test.ts fails when the two differ, or
+// when a database that dbs.ts opens (DB_NAMES) has no row here, so the description cannot drift
+// from the code. The key constructors themselves are in keys.ts; encodings are lmdb's defaults
+// (ordered-binary keys, msgpack values) unless a row says otherwise.
+import type { DB_NAMES } from "./keys.js";
+
+export type DbName = (typeof DB_NAMES)[number];
+
+export interface KeyLayoutRow {
+  readonly db: DbName;
+  /** The key's shape: an array key's elements, or a string constant. */
+  readonly key: string;
+  readonly value: string;
+}
+
+export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
+  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 1)" },
+  { db: "meta", key: '`"schema_version"`', value: "the `schema::N` the data is at (versioned projects)" },
+  {
+    db: "meta",
+    key: '`"schema_types"`',
+    value:
+      '`{format: 1, types: {"N::T": definition, ..}}`: each type as its records were last checked against (a bare `types` map, written before `format` existed, reads as format 1)',
+  },
+  { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
+  { db: "nodes", key: "`[label, nodeId]`", value: "node (or vector) record in wire form `{id, label, ...fields}`" },
+  { db: "edges", key: "`[label, edgeId]`", value: "edge record `{id, label, from_node, to_node, ...fields}`" },
+  { db: "out", key: "`[fromId, edgeLabel]`", value: 'string `"<n>|"` + tail entries' },
+  { db: "out", key: "`[fromId, edgeLabel, i]`, `i < n`", value: "string: 32 full entries" },
+  { db: "in", key: "`[toId, edgeLabel]`, `[toId, edgeLabel, i]`", value: "the same, listing incoming edges" },
+  { db: "index", key: "`[kind, type, field, indexValue, itemId]`", value: "`null` (one entry per item, for `INDEX` fields)" },
+  { db: "unique", key: "`[kind, type, field, indexValue]`", value: "itemId (for `UNIQUE INDEX` fields)" },
+  { db: "edge_unique", key: "`[edgeLabel, fromId, toId]`", value: "edgeId (edge types declared `UNIQUE`)" },
+  { db: "vector_types", key: "`[vectorLabel]`", value: "`{epoch, dimension, nextSlot, live, generation}`" },
+  { db: "vector_ids", key: "`[vectorLabel, vectorId]`", value: "slot: the vector's integer label in the HNSW index" },
+  {
+    db: "bm25_post",
+    key: "`[label, term, firstDocNo]`, `[label, term, 2^32]`",
+    value: "binary: a block of (docNo, tf, length) u32 triples; the block keyed 2^32 is the tail",
+  },
+  { db: "bm25_docs", key: "`[label, nodeId]`", value: "`[docNo, length]`" },
+  { db: "bm25_ids", key: "`[label, docNo]`", value: "nodeId" },
+  { db: "bm25_stats", key: "`[label]`", value: "`{docs, tokens, nextDocNo}` of the type" },
+];
