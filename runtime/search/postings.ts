@@ -27,7 +27,7 @@ export const SEALED_CAPACITY = 1024;
 /** Words per entry: docNo, tf, len. */
 export const ENTRY = 3;
 /** docNos are u32, so this key sorts after every sealed block. */
-const TAIL = 2 ** 32;
+export const TAIL = 2 ** 32;
 export const MAX_DOC_NO = TAIL - 1;
 /** Longer terms are keyed by a digest (LMDB keys are at most 1978 bytes). */
 const MAX_TERM_LENGTH = 100;
