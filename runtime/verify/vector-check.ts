@@ -50,7 +50,8 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
     else slots.set(slot, id);
   }
   let records = 0;
-  for (const { value: rec } of dbs.nodes.getRange(range(ctx, label))) {
+  for (const { key, value: rec } of dbs.nodes.getRange(range(ctx, label))) {
+    if (rec.id !== key[1]) continue; // a record under another's key: the record check reports it
     records++;
     if (dbs.vectorIds.get([label, rec.id], ctx.read) === undefined) ctx.report("vector-slot", "vector_ids", [label, rec.id], `V::${label} '${rec.id}' has no slot`);
     const vector = info.embedding ? rec[info.embedding.name] : rec["data"];
