@@ -307,6 +307,20 @@ describe("each corruption is reported as exactly that disagreement", () => {
     ]);
   });
 
+  test("a record value that does not fit its type", async () => {
+    const { dir, g } = await smallStore();
+    await corrupt(dir, (dbs) => dbs.nodes.putSync(["Tag", g.tag.id], { ...g.tag, weight: "heavy" }));
+    expect(await disagreementsOf(dir)).toEqual([{ check: "record", key: `nodes ["Tag","${g.tag.id}"]`, message: `'weight' must be a finite number (F64), got "heavy"` }]);
+  });
+
+  test("a record member the type does not declare", async () => {
+    const { dir, g } = await smallStore();
+    await corrupt(dir, (dbs) => dbs.edges.putSync(["Tagged", g.tagged.id], { ...g.tagged, colour: "red" }));
+    expect(await disagreementsOf(dir)).toEqual([
+      { check: "record", key: `edges ["Tagged","${g.tagged.id}"]`, message: "a member 'colour', which E::Tagged does not declare" },
+    ]);
+  });
+
   test("a record under another record's key", async () => {
     const { dir, g } = await smallStore();
     const city: NodeItem = { id: "0192bbbb-0000-7000-8000-000000000000", label: "City" };

@@ -1,9 +1,11 @@
 // Records against their secondary state: every record is keyed by its own label and id under a
-// declared type, every edge's ends exist with the declared types, and INDEX entries, UNIQUE
+// declared type and holds only declared members with canonical values of their types, every
+// edge's ends exist with the declared types, and INDEX entries, UNIQUE
 // INDEX claims and edge-type UNIQUE claims exist exactly for the values the records hold.
 import type { EdgeItem, NodeItem } from "../../core/items.js";
+import { checkValue } from "../../core/values.js";
 import { edgeUniqueKey, indexKey, indexValue, uniqueKey, type Key } from "../store/keys.js";
-import type { EdgeTypeInfo, SchemaInfo, TypeInfo } from "../store/schema-info.js";
+import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import type { CheckContext } from "./report.js";
 
 /** The edges the check met, for the adjacency check. */
@@ -16,6 +18,7 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
     if (!checkKey(ctx, "nodes", key, value, info)) continue;
     if (info!.kind === "V") ctx.counts.vectors++;
     else ctx.counts.nodes++;
+    checkMembers(ctx, "nodes", key, value, info!);
     checkIndexed(ctx, info!, value);
   }
   const edges: StoredEdge[] = [];
@@ -25,6 +28,7 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
     ctx.counts.edges++;
     edges.push({ id: value.id, label: value.label, from_node: value.from_node, to_node: value.to_node });
     checkEnds(ctx, info as EdgeTypeInfo, key, value);
+    checkMembers(ctx, "edges", key, value, info!);
     checkIndexed(ctx, info!, value);
   }
   checkIndexEntries(ctx, schema);
@@ -43,6 +47,29 @@ function checkKey(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: NodeI
     return false;
   }
   return true;
+}
+
+/** Members every record of the kind carries besides its fields (a vector's `data` unless it has an embedding field). */
+function builtIn(info: TypeInfo): readonly string[] {
+  if (info.kind === "E") return ["id", "label", "from_node", "to_node"];
+  if (info.kind === "V" && (info as VectorTypeInfo).embedding === null) return ["id", "label", "data"];
+  return ["id", "label"];
+}
+
+/** Only declared members, each field's value canonical for its type (as writes and migrations store them). */
+function checkMembers(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: NodeItem, info: TypeInfo): void {
+  const members = builtIn(info);
+  for (const name of Object.keys(rec)) {
+    if (members.includes(name)) continue;
+    const field = info.fieldByName.get(name);
+    if (field === undefined) {
+      ctx.report("record", db, key, `a member '${name}', which ${info.kind}::${info.name} does not declare`);
+      continue;
+    }
+    const checked = checkValue(field.descriptor.type, rec[name], name);
+    if (!checked.ok) ctx.report("record", db, key, `${checked.message}`);
+    else if (JSON.stringify(checked.value) !== JSON.stringify(rec[name])) ctx.report("record", db, key, `${name} is ${JSON.stringify(rec[name])}, not in its canonical form ${JSON.stringify(checked.value)}`);
+  }
 }
 
 function checkEnds(ctx: CheckContext, info: EdgeTypeInfo, key: Key, edge: EdgeItem): void {
