@@ -235,6 +235,14 @@ describe("each corruption is reported as exactly that disagreement", () => {
     ]);
   });
 
+  test("an adjacency chunk beyond its list's count", async () => {
+    const { dir, g } = await smallStore();
+    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Follows", 0], `${g.follows.id}${g.bob.id}`.repeat(32)));
+    expect(await disagreementsOf(dir)).toEqual([
+      { check: "adjacency", key: `out ["${g.alice.id}","Follows",0]`, message: "a chunk of no list (beyond its tail's count, or without a tail)" },
+    ]);
+  });
+
   test("an adjacency entry pointing at the wrong node", async () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Wrote"], `0|${g.wrote.id}${g.bob.id}`));

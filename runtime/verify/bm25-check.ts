@@ -14,15 +14,21 @@ import { keyParts, type CheckContext } from "./report.js";
 /** termKey → docNo → [tf, length] */
 type Postings = Map<string, Map<number, [number, number]>>;
 
+const BM25_DBS = [
+  { db: "bm25Docs", name: "bm25_docs", check: "bm25-doc" },
+  { db: "bm25Ids", name: "bm25_ids", check: "bm25-doc" },
+  { db: "bm25Stats", name: "bm25_stats", check: "bm25-stats" },
+  { db: "bm25Post", name: "bm25_post", check: "bm25-posting" },
+] as const;
+
 /** Returns why the index was not checked, or null when it was. */
 export function checkBm25(ctx: CheckContext): string | null {
   const built = builtBm25(ctx.dbs, ctx.read.transaction);
   if (built === null) return "bm25: no index is built (BM25 is off, or it is rebuilt at the next open)";
-  for (const db of ["bm25Docs", "bm25Ids", "bm25Stats", "bm25Post"] as const) {
-    const name = { bm25Docs: "bm25_docs", bm25Ids: "bm25_ids", bm25Stats: "bm25_stats", bm25Post: "bm25_post" }[db];
+  for (const { db, name, check } of BM25_DBS) {
     for (const key of ctx.dbs[db].getKeys(ctx.read)) {
       const label = keyParts(key)[0] as string;
-      if (!built.fields.has(label)) ctx.report(db === "bm25Post" ? "bm25-posting" : db === "bm25Stats" ? "bm25-stats" : "bm25-doc", name, key, `an entry of '${label}', which has no text fields`);
+      if (!built.fields.has(label)) ctx.report(check, name, key, `an entry of '${label}', which has no text fields`);
     }
   }
   for (const label of built.fields.keys()) checkType(ctx, built, label);
