@@ -7,6 +7,7 @@ import { GraphStore } from "../runtime/graph-store.js";
 import type { VectorIndex } from "../runtime/vector/vector-index.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { VerifyReport } from "../runtime/verify/report.js";
+import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { corrupt, smallGraph, verifySchema, type SmallGraph } from "./support/verify-fixtures.js";
 
@@ -161,6 +162,48 @@ describe("verify is clean after normal operation", () => {
     }
     // verify of the directory uses the migrated definitions the data recorded.
     expect(await verifyDataDir(dir)).toMatchObject({ ok: true, report: { disagreements: [], counts: { uniqueClaims: 7, indexEntries: 1 } } });
+  });
+});
+
+describe("verify is clean after a versioned MIGRATION", () => {
+  const V1 = `schema::1 {
+  N::User { name: String, UNIQUE INDEX handle: String, INDEX age: String }
+  E::Knows UNIQUE { From: User, To: User, Properties: { since: String } }
+  V::Doc { title: String, INDEX topic: String }
+}`;
+  const V2 = `${V1}
+schema::2 {
+  N::User { fullName: String, UNIQUE INDEX handle: String, INDEX age: U32, INDEX city: String DEFAULT "Oslo" }
+  E::Knows UNIQUE { From: User, To: User, Properties: { since: I64 } }
+  V::Doc { title: String, UNIQUE INDEX topic: String }
+}
+MIGRATION schema::1 => schema::2 {
+  N::User => _::{ fullName: name, age: age AS U32 }
+  E::Knows => _::{ since: since AS I64 }
+  V::Doc => _::{ title: title, topic: topic }
+}`;
+
+  test("records rewritten, fields renamed and retyped, indexes rebuilt, text reindexed", async () => {
+    const dir = newDir();
+    const v1 = GraphStore.open({ path: dir, schema: schemaOf(V1) });
+    await v1.write((db) => {
+      const users = ["31", "42", "7"].map((age, i) => db.addNode("User", { name: `old name ${i}`, handle: `h${i}`, age }));
+      db.addEdge("Knows", { since: "2020" }, users[0]!.id, users[1]!.id);
+      db.addEdge("Knows", { since: "2021" }, users[1]!.id, users[0]!.id);
+      db.addVector("Doc", [1, 0], { title: "first doc", topic: "a" });
+      db.addVector("Doc", [0, 1], { title: "second doc", topic: "b" });
+    });
+    await v1.close();
+    const v2 = GraphStore.open({ path: dir, schema: schemaOf(V2) });
+    try {
+      expect(v2.schemaUpdate).toMatchObject({ from: 1, to: 2, rewritten: { "N::User": 3, "E::Knows": 2, "V::Doc": 2 } });
+      // 3 age and 3 city entries; 3 handle, 2 topic and 2 Knows claims.
+      expect(v2.verify()).toMatchObject({ disagreements: [], skipped: [], counts: { nodes: 3, edges: 2, vectors: 2, indexEntries: 6, uniqueClaims: 7, bm25Documents: 5 } });
+      expect(v2.read((db) => db.searchBM25("User", "old", 5).length)).toBe(3);
+    } finally {
+      await v2.close();
+    }
+    expect(await verifyDataDir(dir)).toMatchObject({ ok: true, report: { disagreements: [], skipped: [] } });
   });
 });
 
