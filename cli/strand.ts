@@ -21,6 +21,8 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/serve.js")).runServe(command);
     case "mcp":
       return (await import("./commands/mcp.js")).runMcp(command);
+    case "verify":
+      return (await import("./commands/verify.js")).runVerify(command.dataDir);
   }
 }
 

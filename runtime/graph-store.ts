@@ -12,6 +12,8 @@ import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
 import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";
 import { VectorIndexes, type VectorIndexStatus } from "./vector/vector-indexes.js";
+import type { VerifyReport } from "./verify/report.js";
+import { verifyStore } from "./verify/verify.js";
 import { Bm25Writes } from "./write/bm25-writes.js";
 import { GraphWriter } from "./write/graph-writer.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
@@ -120,6 +122,15 @@ export class GraphStore {
   /** How a vector type's index was obtained at open (loaded from its files or rebuilt), and its size. */
   vectorIndexStatus(label: string): VectorIndexStatus {
     return this.vectors.status(label);
+  }
+
+  /**
+   * The integrity check (runtime/verify/): every index, claim, adjacency list, BM25 statistic and
+   * posting, and vector slot and HNSW point against the records, in one snapshot. Reads only.
+   * Run it with no write in flight: the in-memory vector indexes catch up just after each commit.
+   */
+  verify(): VerifyReport {
+    return verifyStore({ dbs: this.dbs, schema: this.schema, vectorIndex: (label) => this.vectors.contents(label) });
   }
 
   /** Saves the vector indexes that changed since open or the last save (close does it too). */

@@ -13,7 +13,8 @@ export type Command =
   | { kind: "check"; dir: string }
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
   | ({ kind: "serve" } & ServeOptions)
-  | ({ kind: "mcp" } & McpOptions);
+  | ({ kind: "mcp" } & McpOptions)
+  | { kind: "verify"; dataDir: string };
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -77,6 +78,12 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
       };
+    }
+    case "verify": {
+      const { values, positionals } = parse(rest, HELP);
+      if (values.help === true) return { kind: "help" };
+      if (positionals.length !== 1) throw new UsageError(`strand verify needs exactly one data directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
+      return { kind: "verify", dataDir: resolve(positionals[0]!) };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

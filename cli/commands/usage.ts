@@ -25,6 +25,8 @@ commands:
   mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
       --cache-entries <n>       as for serve
+  verify <data dir> check that every index, adjacency list, keyword and vector index agrees
+                   with the records (the store must not be open); exit 1 listing disagreements
 
 dir defaults to the current directory. Options: -h, --help
 `;

@@ -27,7 +27,7 @@ import { accumulate, idf, topDocs } from "./bm25-score.js";
 import { documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
 import { blockEntries, ENTRY, termRange } from "./postings.js";
 import type { Bm25DocEntry, Bm25Stats } from "../store/dbs.js";
-import { createTokenizer, type Stemmer, type Tokenizer } from "./tokenizer.js";
+import { createTokenizer, STEMMERS, type Stemmer, type Tokenizer } from "./tokenizer.js";
 
 export interface ScoredId {
   id: string;
@@ -38,6 +38,25 @@ const MARKER_VERSION = 1;
 
 export interface Bm25Options {
   stemmer: Stemmer;
+}
+
+/** How a store's keyword index was built, as its marker says. */
+export interface BuiltBm25 {
+  stemmer: Stemmer;
+  /** The text fields of each type with documents. */
+  fields: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The configuration the stored index was built with, read from the marker; null when there is
+ * none (BM25 off, or a rebuild pending) or it is not one this version writes.
+ */
+export function builtBm25(dbs: StoreDbs, transaction?: Transaction): BuiltBm25 | null {
+  const marker = dbs.meta.get(BM25_MARKER_KEY, transaction ? { transaction } : undefined);
+  if (typeof marker !== "string") return null;
+  const parsed = JSON.parse(marker) as { version?: unknown; stemmer?: unknown; types?: unknown };
+  if (parsed.version !== MARKER_VERSION || !STEMMERS.includes(parsed.stemmer as Stemmer) || !Array.isArray(parsed.types)) return null;
+  return { stemmer: parsed.stemmer as Stemmer, fields: new Map(parsed.types as [string, string[]][]) };
 }
 
 export class Bm25Index {

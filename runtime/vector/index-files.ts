@@ -97,6 +97,11 @@ export function removeIndexFiles(dataDir: string, label: string): void {
   fs.rmSync(paths.index, { force: true });
 }
 
+/** The saved meta of a type's index files, or why there is none ("missing", "corrupt meta file", ...). */
+export function readIndexFileMeta(dataDir: string, label: string): IndexFileMeta | string {
+  return readMeta(indexPaths(dataDir, label).meta);
+}
+
 function readMeta(file: string): IndexFileMeta | string {
   let text: string;
   try {

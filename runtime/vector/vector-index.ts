@@ -19,6 +19,15 @@ export interface IndexedVector {
   readonly id: string;
 }
 
+/** What an index holds, for runtime/verify/: the LMDB state it reflects, its slot → id map, its live points. */
+export interface VectorIndexContents {
+  readonly epoch: string | null;
+  readonly generation: number;
+  readonly ids: ReadonlyMap<number, string>;
+  /** The labels hnswlib holds and has not marked deleted. */
+  readonly liveSlots: ReadonlySet<number>;
+}
+
 export class VectorIndex {
   private hnsw: Hnsw | null = null;
   /**
@@ -112,6 +121,20 @@ export class VectorIndex {
     const copy = new ExactVectors(this.dimension);
     for (const v of vectors) copy.add(v.slot, v.id, v.vector);
     this.exactCopy = copy;
+  }
+
+  /** A copy of what the index holds (one hnswlib lookup per point it ever had: for checks, not queries). */
+  contents(): VectorIndexContents {
+    const liveSlots = new Set<number>();
+    for (const slot of this.hnsw?.getIdsList() ?? []) {
+      try {
+        this.hnsw!.getPoint(slot); // throws for a point marked deleted
+        liveSlots.add(slot);
+      } catch {
+        // marked deleted
+      }
+    }
+    return { epoch: this.epoch, generation: this.generation, ids: new Map(this.ids), liveSlots };
   }
 
   /** hnswlib writes its index to `file` (deleted points keep their mark). */

@@ -11,7 +11,7 @@ import { indexPaths, removeIndexFiles, saveIndexFiles, verifyIndexFiles, type Ex
 import type { VectorOptions } from "./metric.js";
 import { searchVectors, type SearchOutcome, type VectorSnapshot } from "./search.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
-import { VectorIndex, type IndexedVector } from "./vector-index.js";
+import { VectorIndex, type IndexedVector, type VectorIndexContents } from "./vector-index.js";
 import { vectorOf } from "./vector-records.js";
 
 /** How a type's in-memory index came to be (for tests, logs and `strand` diagnostics). */
@@ -52,6 +52,12 @@ export class VectorIndexes {
     const s = this.statuses.get(label)!;
     const index = this.indexes.get(label)!;
     return { ...s, live: index.live, generation: index.generation };
+  }
+
+  /** What the type's in-memory index holds (see VectorIndex.contents). */
+  contents(label: string): VectorIndexContents {
+    this.schema.vector(label);
+    return this.indexes.get(label)!.contents();
   }
 
   // ---- writes

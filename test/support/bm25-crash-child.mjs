@@ -1,17 +1,53 @@
-// Child process for test/bm25-crash.test.ts: streams AddN writes of text documents (several in
-// flight, so lmdb batches them) and prints "<id> <unique term>" once each write promise has
-// resolved. It never exits on its own; the test kills it with SIGKILL.
-// argv: <compiled graph-store.js> <data dir> <schema json>
-const [storeModule, dir, schemaJson] = process.argv.slice(2);
+// Child process for test/bm25-crash.test.ts: performs the operations of a plan (AddN of a text
+// document, UPDATE of an earlier one's text, DROP) in 8 lanes, so lmdb batches several writes per
+// transaction, and prints "<op index> <JSON result>" once each write has settled: {"id"} or {}
+// when acknowledged, {"error": code} when rejected. Operations name the notes of earlier
+// operations by op index; writes run in call order, so each sees the same store on every run.
+// It never exits on its own; the test kills it with SIGKILL.
+// argv: <compiled graph-store.js> <data dir> <schema json> <plan file>
+import fs from "node:fs";
+
+const [storeModule, dir, schemaJson, planFile] = process.argv.slice(2);
 const { GraphStore } = await import(storeModule);
 const store = GraphStore.open({ path: dir, schema: JSON.parse(schemaJson) });
-let n = 0;
-async function writer(lane) {
-  for (;;) {
-    const term = `doc${n++}`;
-    const note = await store.write((db) => db.addNode("Note", { title: `Lane ${lane}`, text: `shared words and ${term}` }));
-    process.stdout.write(`${note.id} ${term}\n`);
+const plan = JSON.parse(fs.readFileSync(planFile, "utf8"));
+const ids = new Map();
+
+function existing(db, op) {
+  const id = ids.get(op);
+  if (id === undefined) throw Object.assign(new Error(`op ${op} created nothing`), { code: "NOT_FOUND" });
+  return db.nodeById("Note", id);
+}
+
+function perform(db, i, op) {
+  switch (op.op) {
+    case "add": {
+      const note = db.addNode("Note", { title: op.title, text: op.text });
+      ids.set(i, note.id);
+      return { id: note.id };
+    }
+    case "update":
+      db.updateNodes([existing(db, op.target)], { text: op.text });
+      return {};
+    case "drop":
+      db.drop([existing(db, op.target)]);
+      return {};
+  }
+  throw new Error(`unknown op ${op.op}`);
+}
+
+let next = 0;
+async function lane() {
+  while (next < plan.length) {
+    const i = next++;
+    let line;
+    try {
+      line = JSON.stringify(await store.write((db) => perform(db, i, plan[i])));
+    } catch (error) {
+      line = JSON.stringify({ error: error.code ?? String(error) });
+    }
+    process.stdout.write(`${i} ${line}\n`);
   }
 }
 process.stdout.write("ready\n");
-for (let lane = 0; lane < 8; lane++) void writer(lane);
+for (let n = 0; n < 8; n++) void lane();

@@ -1,19 +1,53 @@
-// Child process for test/vector-crash.test.ts: streams AddV writes (several in flight, so lmdb
-// batches them) and prints "<id> <vector JSON>" once each write promise has resolved. It never
-// exits on its own; the test kills it with SIGKILL.
-// argv: <compiled graph-store.js> <data dir> <schema json> <dimension>
-const [storeModule, dir, schemaJson, dimText] = process.argv.slice(2);
+// Child process for test/vector-crash.test.ts: performs the operations of a plan (AddV, UpsertV of
+// an earlier vector with a new one, DropV) in 8 lanes, so lmdb batches several writes per
+// transaction, and prints "<op index> <JSON result>" once each write has settled: {"id"} or {}
+// when acknowledged, {"error": code} when rejected. Operations name the vectors of earlier
+// operations by op index; writes run in call order, so each sees the same store on every run.
+// It never exits on its own; the test kills it with SIGKILL.
+// argv: <compiled graph-store.js> <data dir> <schema json> <plan file>
+import fs from "node:fs";
+
+const [storeModule, dir, schemaJson, planFile] = process.argv.slice(2);
 const { GraphStore } = await import(storeModule);
 const store = GraphStore.open({ path: dir, schema: JSON.parse(schemaJson) });
-const dim = Number(dimText);
-let n = 0;
-async function writer() {
-  for (;;) {
-    const i = n++;
-    const vector = Array.from({ length: dim }, () => Math.random() * 2 - 1);
-    const doc = await store.write((db) => db.addVector("Doc", vector, { slug: `crash-${i}` }));
-    process.stdout.write(`${doc.id} ${JSON.stringify(vector)}\n`);
+const plan = JSON.parse(fs.readFileSync(planFile, "utf8"));
+const ids = new Map();
+
+function existing(db, op) {
+  const id = ids.get(op);
+  if (id === undefined) throw Object.assign(new Error(`op ${op} created nothing`), { code: "NOT_FOUND" });
+  return db.vectorById("Doc", id);
+}
+
+function perform(db, i, op) {
+  switch (op.op) {
+    case "add": {
+      const doc = db.addVector("Doc", op.vector, { slug: op.slug });
+      ids.set(i, doc.id);
+      return { id: doc.id };
+    }
+    case "upsert":
+      db.upsertVector("Doc", [existing(db, op.target)], op.vector, {});
+      return {};
+    case "drop":
+      db.dropVector(existing(db, op.target));
+      return {};
+  }
+  throw new Error(`unknown op ${op.op}`);
+}
+
+let next = 0;
+async function lane() {
+  while (next < plan.length) {
+    const i = next++;
+    let line;
+    try {
+      line = JSON.stringify(await store.write((db) => perform(db, i, plan[i])));
+    } catch (error) {
+      line = JSON.stringify({ error: error.code ?? String(error) });
+    }
+    process.stdout.write(`${i} ${line}\n`);
   }
 }
 process.stdout.write("ready\n");
-for (let lane = 0; lane < 8; lane++) void writer();
+for (let n = 0; n < 8; n++) void lane();

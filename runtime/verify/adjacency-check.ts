@@ -1,0 +1,105 @@
+// Adjacency against edges: every edge has exactly one entry `edgeId + toId` in the out list of
+// (from, label) and one `edgeId + fromId` in the in list of (to, label); every list is well formed
+// (full chunks 0..sealed-1, then a tail of fewer than CHUNK entries; see store/adjacency.ts) and
+// in creation (= edge id) order, and lists nothing else.
+import { CHUNK, ENTRY_LENGTH, ID_LENGTH, type AdjacencyDb } from "../store/adjacency.js";
+import type { Key } from "../store/keys.js";
+import type { StoredEdge } from "./records-check.js";
+import type { CheckContext } from "./report.js";
+
+type Direction = "out" | "in";
+
+export function checkAdjacency(ctx: CheckContext, edges: readonly StoredEdge[]): void {
+  for (const direction of ["out", "in"] as const) {
+    const expected = expectedLists(edges, direction);
+    const db = direction === "out" ? ctx.dbs.out : ctx.dbs.in;
+    for (const list of storedLists(ctx, db, direction)) {
+      const listKey = JSON.stringify(list.key);
+      compareList(ctx, direction, list.key, list.entries, expected.get(listKey) ?? new Map());
+      expected.delete(listKey);
+    }
+    // Lists that should exist and do not.
+    for (const [listKey, entries] of expected) {
+      for (const [edgeId, edge] of entries) ctx.report("adjacency", direction, JSON.parse(listKey) as Key, missing(edge, edgeId));
+    }
+  }
+}
+
+/** JSON [nodeId, label] → edge id → the edge, for the lists of one direction. */
+function expectedLists(edges: readonly StoredEdge[], direction: Direction): Map<string, Map<string, StoredEdge>> {
+  const lists = new Map<string, Map<string, StoredEdge>>();
+  for (const e of edges) {
+    const key = JSON.stringify([direction === "out" ? e.from_node : e.to_node, e.label]);
+    let list = lists.get(key);
+    if (list === undefined) lists.set(key, (list = new Map()));
+    list.set(e.id, e);
+  }
+  return lists;
+}
+
+function missing(edge: StoredEdge, edgeId: string): string {
+  return `E::${edge.label} '${edgeId}' from '${edge.from_node}' to '${edge.to_node}' is missing from the list`;
+}
+
+/** Each list's tail key and its entries (chunks then tail); malformed parts are reported and left out. */
+function* storedLists(ctx: CheckContext, db: AdjacencyDb, direction: Direction): Iterable<{ key: Key; entries: string }> {
+  let current: { key: Key; sealed: number; chunks: string[]; tail: string } | null = null;
+  const finish = function* (): Iterable<{ key: Key; entries: string }> {
+    if (current === null) return;
+    const { key, sealed, chunks, tail } = current;
+    for (let i = 0; i < sealed; i++) {
+      if (chunks[i] === undefined) ctx.report("adjacency", direction, [...key, i], `chunk ${i} of ${sealed} is missing`);
+    }
+    yield { key, entries: chunks.join("") + tail };
+    current = null;
+  };
+  for (const { key, value } of db.getRange(ctx.read)) {
+    if (key.length === 2) {
+      yield* finish();
+      const bar = value.indexOf("|");
+      const sealed = bar > 0 ? Number(value.slice(0, bar)) : NaN;
+      const tail = value.slice(bar + 1);
+      if (!Number.isSafeInteger(sealed) || sealed < 0 || tail.length % ENTRY_LENGTH !== 0 || tail.length >= CHUNK * ENTRY_LENGTH) {
+        ctx.report("adjacency", direction, key, `a malformed list tail ${JSON.stringify(value.slice(0, 80))}`);
+        continue;
+      }
+      if (sealed === 0 && tail === "") ctx.report("adjacency", direction, key, "an empty list is stored (it should have no keys)");
+      current = { key, sealed, chunks: [], tail };
+      continue;
+    }
+    const i = key[2] as number;
+    const owner = current as { key: Key; sealed: number; chunks: string[] } | null;
+    if (owner === null || owner.key[0] !== key[0] || owner.key[1] !== key[1] || !(i < owner.sealed)) {
+      ctx.report("adjacency", direction, key, "a chunk of no list (beyond its tail's count, or without a tail)");
+    } else if (value.length !== CHUNK * ENTRY_LENGTH) {
+      ctx.report("adjacency", direction, key, `a chunk of ${value.length / ENTRY_LENGTH} entries (a full chunk has ${CHUNK})`);
+    } else {
+      owner.chunks[i] = value;
+    }
+  }
+  yield* finish();
+}
+
+function compareList(ctx: CheckContext, direction: Direction, key: Key, entries: string, expected: Map<string, StoredEdge>): void {
+  const seen = new Set<string>();
+  let previous = "";
+  let ordered = true;
+  for (let off = 0; off < entries.length; off += ENTRY_LENGTH) {
+    ctx.counts.adjacencyEntries++;
+    const edgeId = entries.slice(off, off + ID_LENGTH);
+    const otherId = entries.slice(off + ID_LENGTH, off + ENTRY_LENGTH);
+    if (edgeId <= previous) ordered = false;
+    previous = edgeId;
+    const edge = expected.get(edgeId);
+    if (seen.has(edgeId)) {
+      ctx.report("adjacency", direction, key, `edge '${edgeId}' is listed more than once`);
+      continue;
+    }
+    seen.add(edgeId);
+    const wantOther = edge === undefined ? undefined : direction === "out" ? edge.to_node : edge.from_node;
+    if (edge === undefined) ctx.report("adjacency", direction, key, `the entry '${edgeId}' → '${otherId}' names no E::${String(key[1])} ${direction === "out" ? "from" : "to"} this node`);
+    else if (otherId !== wantOther) ctx.report("adjacency", direction, key, `the entry '${edgeId}' → '${otherId}' has the wrong node (the edge's is '${wantOther}')`);
+  }
+  if (!ordered) ctx.report("adjacency", direction, key, "the entries are not in creation (edge id) order");
+  for (const [edgeId, edge] of expected) if (!seen.has(edgeId)) ctx.report("adjacency", direction, key, missing(edge, edgeId));
+}

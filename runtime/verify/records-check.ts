@@ -1,0 +1,170 @@
+// Records against their secondary state: every record is keyed by its own label and id under a
+// declared type and holds only declared members with canonical values of their types, every
+// edge's ends exist with the declared types, and INDEX entries, UNIQUE
+// INDEX claims and edge-type UNIQUE claims exist exactly for the values the records hold.
+import type { EdgeItem, NodeItem } from "../../core/items.js";
+import { checkValue } from "../../core/values.js";
+import { edgeUniqueKey, indexKey, indexValue, uniqueKey, type Key } from "../store/keys.js";
+import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
+import type { CheckContext } from "./report.js";
+
+/** The edges the check met, for the adjacency check. */
+export type StoredEdge = Pick<EdgeItem, "id" | "label" | "from_node" | "to_node">;
+
+export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[] {
+  const { dbs, read } = ctx;
+  for (const { key, value } of dbs.nodes.getRange(read)) {
+    const info = schema.nodes.get(key[0] as string) ?? schema.vectors.get(key[0] as string);
+    if (!checkKey(ctx, "nodes", key, value, info)) continue;
+    if (info!.kind === "V") ctx.counts.vectors++;
+    else ctx.counts.nodes++;
+    checkMembers(ctx, "nodes", key, value, info!);
+    checkIndexed(ctx, info!, value);
+  }
+  const edges: StoredEdge[] = [];
+  for (const { key, value } of dbs.edges.getRange(read)) {
+    const info = schema.edges.get(key[0] as string);
+    if (!checkKey(ctx, "edges", key, value, info)) continue;
+    ctx.counts.edges++;
+    edges.push({ id: value.id, label: value.label, from_node: value.from_node, to_node: value.to_node });
+    checkEnds(ctx, info as EdgeTypeInfo, key, value);
+    checkMembers(ctx, "edges", key, value, info!);
+    checkIndexed(ctx, info!, value);
+  }
+  checkIndexEntries(ctx, schema);
+  checkUniqueClaims(ctx, schema);
+  checkEdgeUniqueClaims(ctx, schema);
+  return edges;
+}
+
+function checkKey(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: NodeItem, info: TypeInfo | undefined): boolean {
+  if (info === undefined) {
+    ctx.report("record", db, key, `a record of type '${String(key[0])}', which the schema does not declare`);
+    return false;
+  }
+  if (rec.label !== key[0] || rec.id !== key[1]) {
+    ctx.report("record", db, key, `the record says label '${String(rec.label)}' and id '${String(rec.id)}'`);
+    return false;
+  }
+  return true;
+}
+
+/** Members every record of the kind carries besides its fields (a vector's `data` unless it has an embedding field). */
+function builtIn(info: TypeInfo): readonly string[] {
+  if (info.kind === "E") return ["id", "label", "from_node", "to_node"];
+  if (info.kind === "V" && (info as VectorTypeInfo).embedding === null) return ["id", "label", "data"];
+  return ["id", "label"];
+}
+
+/** Only declared members, each field's value canonical for its type (as writes and migrations store them). */
+function checkMembers(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: NodeItem, info: TypeInfo): void {
+  const members = builtIn(info);
+  for (const name of Object.keys(rec)) {
+    if (members.includes(name)) continue;
+    const field = info.fieldByName.get(name);
+    if (field === undefined) {
+      ctx.report("record", db, key, `a member '${name}', which ${info.kind}::${info.name} does not declare`);
+      continue;
+    }
+    const checked = checkValue(field.descriptor.type, rec[name], name);
+    if (!checked.ok) ctx.report("record", db, key, `${checked.message}`);
+    else if (JSON.stringify(checked.value) !== JSON.stringify(rec[name])) ctx.report("record", db, key, `${name} is ${JSON.stringify(rec[name])}, not in its canonical form ${JSON.stringify(checked.value)}`);
+  }
+}
+
+function checkEnds(ctx: CheckContext, info: EdgeTypeInfo, key: Key, edge: EdgeItem): void {
+  for (const [end, label, id] of [["from", info.from, edge.from_node], ["to", info.to, edge.to_node]] as const) {
+    if (ctx.dbs.nodes.get([label, id], ctx.read) === undefined) {
+      ctx.report("endpoint", "edges", key, `its ${end} node ${label} '${id}' does not exist`);
+    }
+  }
+}
+
+/** Each indexed value of the record has its INDEX entry or UNIQUE claim; an edge of a UNIQUE type its claim. */
+function checkIndexed(ctx: CheckContext, info: TypeInfo, rec: NodeItem): void {
+  const { dbs, read } = ctx;
+  const ref = `${info.kind}::${info.name} '${rec.id}'`;
+  for (const field of info.indexed) {
+    const v = rec[field.name];
+    if (v === undefined) continue;
+    if (field.descriptor.index === "unique") {
+      const key = uniqueKey(info.kind, info.name, field.name, v);
+      const owner = dbs.unique.get(key, read);
+      if (owner === rec.id) continue;
+      const who = owner === undefined ? "no claim" : `the claim of '${owner}'`;
+      ctx.report("unique", "unique", key, `${ref} has ${field.name} ${JSON.stringify(v)} but the value has ${who}`);
+    } else {
+      const key = indexKey(info.kind, info.name, field.name, v, rec.id);
+      if (dbs.index.get(key, read) === undefined) ctx.report("index", "index", key, `${ref} has ${field.name} ${JSON.stringify(v)} but no index entry`);
+    }
+  }
+  const edge = info as EdgeTypeInfo;
+  if (info.kind !== "E" || !edge.unique) return;
+  const e = rec as EdgeItem;
+  const key = edgeUniqueKey(info.name, e.from_node, e.to_node);
+  const owner = dbs.edgeUnique.get(key, read);
+  if (owner !== rec.id) ctx.report("edge-unique", "edge_unique", key, `${ref} is not the claim of its (from, to), which is ${owner === undefined ? "unclaimed" : `'${owner}'`}`);
+}
+
+function typeOf(schema: SchemaInfo, kind: unknown, type: unknown): TypeInfo | undefined {
+  const name = type as string;
+  return kind === "N" ? schema.nodes.get(name) : kind === "V" ? schema.vectors.get(name) : kind === "E" ? schema.edges.get(name) : undefined;
+}
+
+/** The record an index entry or claim names, when it holds `value` (an indexValue) in `field`; else why not. */
+function mismatch(ctx: CheckContext, info: TypeInfo, field: string, value: unknown, id: string): string | null {
+  const db = info.kind === "E" ? ctx.dbs.edges : ctx.dbs.nodes;
+  const rec = db.get([info.name, id], ctx.read);
+  if (rec === undefined) return `names ${info.kind}::${info.name} '${id}', which does not exist`;
+  const v = rec[field];
+  if (v === undefined) return `names ${info.kind}::${info.name} '${id}', which has no ${field}`;
+  if (indexValue(v) !== value) return `names ${info.kind}::${info.name} '${id}', whose ${field} is ${JSON.stringify(v)}`;
+  return null;
+}
+
+function checkIndexEntries(ctx: CheckContext, schema: SchemaInfo): void {
+  for (const key of ctx.dbs.index.getKeys(ctx.read)) {
+    ctx.counts.indexEntries++;
+    const [kind, type, field, value, id] = key;
+    const info = typeOf(schema, kind, type);
+    const f = info?.fieldByName.get(field as string);
+    if (info === undefined || f === undefined || f.descriptor.index !== "index") {
+      ctx.report("index", "index", key, "an entry for a field that is not declared INDEX");
+      continue;
+    }
+    const problem = mismatch(ctx, info, f.name, value, id as string);
+    if (problem !== null) ctx.report("index", "index", key, `the entry ${problem}`);
+  }
+}
+
+function checkUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
+  for (const { key, value: id } of ctx.dbs.unique.getRange(ctx.read)) {
+    ctx.counts.uniqueClaims++;
+    const [kind, type, field, value] = key;
+    const info = typeOf(schema, kind, type);
+    const f = info?.fieldByName.get(field as string);
+    if (info === undefined || f === undefined || f.descriptor.index !== "unique") {
+      ctx.report("unique", "unique", key, "a claim for a field that is not declared UNIQUE INDEX");
+      continue;
+    }
+    const problem = mismatch(ctx, info, f.name, value, id);
+    if (problem !== null) ctx.report("unique", "unique", key, `the claim ${problem}`);
+  }
+}
+
+function checkEdgeUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
+  for (const { key, value: id } of ctx.dbs.edgeUnique.getRange(ctx.read)) {
+    ctx.counts.uniqueClaims++;
+    const [label, from, to] = key as [string, string, string];
+    const info = schema.edges.get(label);
+    if (info === undefined || !info.unique) {
+      ctx.report("edge-unique", "edge_unique", key, `a claim for E::${label}, which is not a UNIQUE edge type`);
+      continue;
+    }
+    const edge = ctx.dbs.edges.get([label, id], ctx.read);
+    if (edge === undefined) ctx.report("edge-unique", "edge_unique", key, `the claim names E::${label} '${id}', which does not exist`);
+    else if (edge.from_node !== from || edge.to_node !== to) {
+      ctx.report("edge-unique", "edge_unique", key, `the claim names E::${label} '${id}', which goes from '${edge.from_node}' to '${edge.to_node}'`);
+    }
+  }
+}

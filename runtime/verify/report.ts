@@ -1,0 +1,80 @@
+// What an integrity check (verify.ts) finds: each disagreement between two things the store keeps
+// in step, as a value, and counts of what was checked.
+import type { Transaction } from "lmdb";
+import type { StoreDbs } from "../store/dbs.js";
+import type { Key } from "../store/keys.js";
+
+export type VerifyCheck =
+  | "record" // a record's key, label or type
+  | "endpoint" // an edge's from / to node
+  | "index" // INDEX entries
+  | "unique" // UNIQUE INDEX claims
+  | "edge-unique" // the (from, to) claims of UNIQUE edge types
+  | "adjacency" // the out / in lists
+  | "bm25-doc" // bm25_docs and bm25_ids
+  | "bm25-stats" // bm25_stats
+  | "bm25-posting" // bm25_post
+  | "vector-slot" // vector_ids and vector_types
+  | "vector-index"; // the HNSW index
+
+export interface Disagreement {
+  check: VerifyCheck;
+  /** The LMDB entry that is wrong or missing: its database and JSON key, e.g. `index ["N","User","age",30,"0192…"]`. */
+  key: string;
+  message: string;
+}
+
+export interface VerifyCounts {
+  nodes: number;
+  edges: number;
+  vectors: number;
+  indexEntries: number;
+  uniqueClaims: number;
+  adjacencyEntries: number;
+  bm25Documents: number;
+  bm25Postings: number;
+  /** Vector types whose HNSW index was compared with LMDB. */
+  vectorIndexes: number;
+}
+
+export interface VerifyReport {
+  counts: VerifyCounts;
+  /** In check order, then key order; empty when the store is consistent. */
+  disagreements: Disagreement[];
+  /** What could not be checked, and why (not disagreements). */
+  skipped: string[];
+}
+
+/** One consistent snapshot of the store, and where findings go. */
+export interface CheckContext {
+  readonly dbs: StoreDbs;
+  /** Read options for that snapshot (a fresh object on every access). */
+  readonly read: { transaction: Transaction };
+  readonly counts: VerifyCounts;
+  report(check: VerifyCheck, db: string, key: Key, message: string): void;
+}
+
+/** lmdb reads a one-element key back as the element itself ([label] as "User"). */
+export function keyParts(key: Key | Key[number]): Key {
+  return Array.isArray(key) ? key : [key as Key[number]];
+}
+
+export function entryName(db: string, key: Key): string {
+  return `${db} ${JSON.stringify(keyParts(key))}`;
+}
+
+/** "1 node, 2 edges, …" for the one-line summary. */
+export function describeCounts(c: VerifyCounts): string {
+  const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+  return [
+    n(c.nodes, "node", "nodes"),
+    n(c.edges, "edge", "edges"),
+    n(c.vectors, "vector", "vectors"),
+    n(c.indexEntries, "index entry", "index entries"),
+    n(c.uniqueClaims, "unique claim", "unique claims"),
+    n(c.adjacencyEntries, "adjacency entry", "adjacency entries"),
+    n(c.bm25Documents, "bm25 document", "bm25 documents"),
+    n(c.bm25Postings, "posting", "postings"),
+    n(c.vectorIndexes, "vector index", "vector indexes"),
+  ].join(", ");
+}

@@ -1,0 +1,65 @@
+// `strand verify <data dir>`: the integrity check of a data directory that no process has open.
+// It takes the directory's lock (so a running server refuses it, and none starts meanwhile),
+// reads the types the records were last checked against from the data itself, and compares each
+// vector type's saved HNSW files when they describe the current state.
+import fs from "node:fs";
+import path from "node:path";
+import { openDbs, type StoreDbs } from "../store/dbs.js";
+import { DirectoryLockedError, lockDirectory } from "../store/dir-lock.js";
+import { SchemaInfo } from "../store/schema-info.js";
+import type { VerifyReport } from "./report.js";
+import { savedIndexContents } from "./saved-index.js";
+import { storedSchema } from "./stored-schema.js";
+import { verifyStore } from "./verify.js";
+
+export type VerifyDirErrorCode = "NOT_A_STORE" | "LOCKED" | "UNREADABLE";
+
+export type VerifyDirOutcome = { ok: true; report: VerifyReport } | { ok: false; code: VerifyDirErrorCode; message: string };
+
+/** LMDB's data file: its absence means the directory holds no store (and must not get one). */
+const DATA_FILE = "data.mdb";
+
+export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
+  if (!isDirectory(dir)) return { ok: false, code: "NOT_A_STORE", message: `${dir} is not a directory` };
+  if (!fs.existsSync(path.join(dir, DATA_FILE))) return { ok: false, code: "NOT_A_STORE", message: `${dir} holds no Strand data (no ${DATA_FILE})` };
+  let unlock: () => void;
+  try {
+    unlock = lockDirectory(dir);
+  } catch (error) {
+    if (error instanceof DirectoryLockedError) return { ok: false, code: "LOCKED", message: error.message };
+    return { ok: false, code: "UNREADABLE", message: `cannot lock ${dir}: ${(error as Error).message}` };
+  }
+  let dbs: StoreDbs | undefined;
+  try {
+    try {
+      dbs = openDbs(dir, undefined);
+    } catch (error) {
+      return { ok: false, code: "UNREADABLE", message: `cannot open the store in ${dir}: ${(error as Error).message}` };
+    }
+    const descriptor = storedSchema(dbs);
+    if (typeof descriptor === "string") return { ok: false, code: "UNREADABLE", message: `${dir}: ${descriptor}` };
+    let schema: SchemaInfo;
+    try {
+      schema = new SchemaInfo(descriptor);
+    } catch (error) {
+      return { ok: false, code: "UNREADABLE", message: `${dir}: the recorded type definitions are not valid: ${(error as Error).message}` };
+    }
+    const opened = dbs;
+    const report = verifyStore({ dbs, schema, vectorIndex: (label, meta) => savedIndexContents(opened, dir, label, meta) });
+    return { ok: true, report };
+  } finally {
+    try {
+      await dbs?.env.close();
+    } finally {
+      unlock();
+    }
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}

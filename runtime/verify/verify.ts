@@ -1,0 +1,45 @@
+// The store's integrity check (like redb's check_integrity): in one read snapshot, every piece of
+// state the store keeps in step with its records is compared with them, and each disagreement
+// is reported as a value. It only reads. See report.ts for what comes back, and the *-check.ts
+// modules for each invariant.
+import type { StoreDbs } from "../store/dbs.js";
+import type { Key } from "../store/keys.js";
+import type { SchemaInfo } from "../store/schema-info.js";
+import { checkAdjacency } from "./adjacency-check.js";
+import { checkBm25 } from "./bm25-check.js";
+import { checkRecords } from "./records-check.js";
+import { entryName, type CheckContext, type Disagreement, type VerifyCheck, type VerifyReport } from "./report.js";
+import { checkVectors, type IndexSource } from "./vector-check.js";
+
+export interface VerifyInput {
+  dbs: StoreDbs;
+  /** The types the records must fit: the open store's, or those the data last recorded (stored-schema.ts). */
+  schema: SchemaInfo;
+  /** Each vector type's HNSW index, or why it is not compared. */
+  vectorIndex: IndexSource;
+}
+
+export function verifyStore({ dbs, schema, vectorIndex }: VerifyInput): VerifyReport {
+  const disagreements: Disagreement[] = [];
+  const transaction = dbs.env.useReadTransaction();
+  try {
+    const ctx: CheckContext = {
+      dbs,
+      // A new object each time: lmdb's getKeys writes `values: false` into the options it is given.
+      get read() {
+        return { transaction };
+      },
+      counts: { nodes: 0, edges: 0, vectors: 0, indexEntries: 0, uniqueClaims: 0, adjacencyEntries: 0, bm25Documents: 0, bm25Postings: 0, vectorIndexes: 0 },
+      report: (check: VerifyCheck, db: string, key: Key, message: string) => disagreements.push({ check, key: entryName(db, key), message }),
+    };
+    const edges = checkRecords(ctx, schema);
+    checkAdjacency(ctx, edges);
+    const skipped: string[] = [];
+    const bm25 = checkBm25(ctx);
+    if (bm25 !== null) skipped.push(bm25);
+    skipped.push(...checkVectors(ctx, schema, vectorIndex));
+    return { counts: ctx.counts, disagreements, skipped };
+  } finally {
+    transaction.done();
+  }
+}
