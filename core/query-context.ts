@@ -106,8 +106,8 @@ export interface QueryContext {
   /** `UpsertV`: the first of `existing` that still exists gets props and `vector`; else addVector. */
   upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem;
   /**
-   * Deletes a vector record, its index entries and its search slot (already gone: no-op).
-   * Edges to or from it are not touched: drop() removes them before calling this.
+   * Deletes a vector exactly as `drop([item])` does: its record, index entries, search slot and
+   * every edge to or from it (already gone: no-op). A label that is not a vector type is refused.
    */
   dropVector(item: NodeItem): void;
   /**

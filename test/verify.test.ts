@@ -346,6 +346,16 @@ describe("each corruption is reported as exactly that disagreement", () => {
     expect(store.verify().disagreements).toEqual(missing);
   });
 
+  test("dropVector of a vector with edges takes its edges, as DROP does", async () => {
+    const { dir, g } = await smallStore();
+    const store = open(dir);
+    await store.write((db) => db.addEdge("About", {}, g.alice.id, g.doc.id));
+    expect(store.read((db) => db.outE([g.alice], "About").length)).toBe(1);
+    await store.write((db) => db.dropVector(g.doc));
+    expect(store.read((db) => ({ about: db.edgesByLabel("About"), out: db.outE([g.alice], "About") }))).toEqual({ about: [], out: [] });
+    expect(store.verify().disagreements).toEqual([]);
+  });
+
   test("a dropped vector still in its HNSW index", async () => {
     const { dir, g } = await smallStore();
     const store = open(dir);

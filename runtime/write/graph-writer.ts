@@ -226,11 +226,13 @@ export class GraphWriter {
     }
   }
 
-  /** DropV of one vector: its record, index entries, slot and document. Its edges are the caller's. */
+  /**
+   * One vector, as DROP removes it: record, index entries, slot, document and its edges (an
+   * earlier version left the edges to the caller, so a direct call could strand them).
+   */
   dropVector(item: NodeItem): void {
-    const info = this.schema.vector(item.label);
-    const current = plausibleId(item.id) ? this.dbs.nodes.get([item.label, item.id]) : undefined;
-    if (current !== undefined) this.remove(info, current);
+    this.schema.vector(item.label);
+    this.drop([item]);
   }
 
   /** Removes the edge (its list entries go into `cuts`), unless it is already gone. */
