@@ -13,7 +13,8 @@
 //   --- refused                   right after a schema change: the open fails with exactly this
 //                                 message; the case goes on with the previous project reopened
 //   --- diagnostics               instead of calls: the program must be rejected with exactly these
-//                                 errors, one per line: `CODE line:col` or `CODE line:col message`
+//                                 errors, one per line: `CODE line:col` or `CODE line:col message`,
+//                                 then an indented `hint: ..` line when the error has a hint
 //
 // Placeholders in expected JSON and in refusal messages are handled by test/support/case-json.ts.
 
@@ -65,7 +66,7 @@ export interface SchemaChangeStep {
 export type Step = CallStep | ReopenStep | SchemaChangeStep;
 
 export interface DiagnosticsExpectation {
-  /** `CODE line:col` or `CODE line:col message`, one per expected error. */
+  /** `CODE line:col`, or `CODE line:col message` with `\n  hint: ..` when the error has a hint; one per expected error. */
   lines: string[];
   header: number;
   body: LineRange;
@@ -120,6 +121,16 @@ function request(section: Section, where: string): { name: string; body: string 
   return { name, body: body === "" ? "{}" : body };
 }
 
+/** One entry per error: a `hint: ..` line belongs to the error above it. */
+function diagnosticEntries(lines: readonly string[]): string[] {
+  const entries: string[] = [];
+  for (const line of lines.map((l) => l.trim()).filter((l) => l !== "")) {
+    if (line.startsWith("hint: ") && entries.length > 0) entries[entries.length - 1] += `\n  ${line}`;
+    else entries.push(line);
+  }
+  return entries;
+}
+
 export function parseCaseFile(text: string, file: string): CaseFile {
   const lines = text.split("\n");
   const { title, sections } = sectionsOf(lines);
@@ -137,8 +148,7 @@ export function parseCaseFile(text: string, file: string): CaseFile {
       if (steps.length > 0) throw new Error(`${where}: --- hx after the first call; replace the project with --- schema change`);
       hx.push(text);
     } else if (word === "diagnostics") {
-      const expected = section.lines.map((l) => l.trim()).filter((l) => l !== "");
-      diagnostics = { lines: expected, header: section.at, body: section.body };
+      diagnostics = { lines: diagnosticEntries(section.lines), header: section.at, body: section.body };
     } else if (word === "call" || word === "mcp") {
       const { name, body } = request(section, where);
       pending = { path: word === "call" ? `/${name}` : `/mcp/${name}`, body, line: section.at + 1 };
@@ -186,7 +196,7 @@ export function refusalEdit(step: SchemaChangeStep, message: string | null): Edi
 }
 
 export function diagnosticsEdit(expectation: DiagnosticsExpectation, lines: string[]): Edit {
-  return { start: expectation.header, end: expectation.body.end, lines: ["--- diagnostics", ...lines] };
+  return { start: expectation.header, end: expectation.body.end, lines: ["--- diagnostics", ...lines.flatMap((l) => l.split("\n"))] };
 }
 
 /** Applies non-overlapping edits to the file's text. */

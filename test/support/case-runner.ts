@@ -37,7 +37,9 @@ if (!created.ok) throw new Error(created.error);
 const embedders = embeddersFor(created.embedder, {});
 
 const errorsOf = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.filter((d) => d.severity === "error");
-const describe = (d: Diagnostic): string => `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message.replaceAll("\n", "\\n")}`;
+// One line per error (a newline in a message would be written as \n), then its hint as `strand check` prints it.
+const describe = (d: Diagnostic): string =>
+  `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message.replaceAll("\n", "\\n")}${d.hint === undefined ? "" : `\n  hint: ${d.hint.replaceAll("\n", "\\n")}`}`;
 
 async function compile(hx: string, where: string): Promise<Project> {
   const compiled = compileProject([{ file: "case.hx", text: hx }], { runtimeImport: "strand/runtime" });
