@@ -38,13 +38,13 @@ const embedders = embeddersFor(created.embedder, {});
 
 const errorsOf = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.filter((d) => d.severity === "error");
 // One line per error (a newline in a message would be written as \n), then its hint as `strand check` prints it.
-const describe = (d: Diagnostic): string =>
+const diagnosticLine = (d: Diagnostic): string =>
   `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message.replaceAll("\n", "\\n")}${d.hint === undefined ? "" : `\n  hint: ${d.hint.replaceAll("\n", "\\n")}`}`;
 
 async function compile(hx: string, where: string): Promise<Project> {
   const compiled = compileProject([{ file: "case.hx", text: hx }], { runtimeImport: "strand/runtime" });
   const errors = errorsOf(compiled.diagnostics);
-  if (errors.length > 0 || compiled.schema == null) throw new Error(`${where}: the project does not compile:\n${errors.map(describe).join("\n")}`);
+  if (errors.length > 0 || compiled.schema == null) throw new Error(`${where}: the project does not compile:\n${errors.map(diagnosticLine).join("\n")}`);
   const queries: QueryModule[] = [];
   for (const f of compiled.files.filter((g) => g.path.startsWith("queries/"))) queries.push(await importQueryModule(f.path, f.text));
   return { schema: compiled.schema, queries };
@@ -162,7 +162,7 @@ async function changeSchema(server: Server, previous: Project, next: Project, st
 /** `CODE line:col` pins code and position; `CODE line:col message` the full text as well. */
 function checkDiagnostics(hx: string, expectation: DiagnosticsExpectation, file: string): Check {
   const compiled = compileProject([{ file: "case.hx", text: hx }], { runtimeImport: "strand/runtime" });
-  const actual = errorsOf(compiled.diagnostics).map(describe);
+  const actual = errorsOf(compiled.diagnostics).map(diagnosticLine);
   const written = actual.map((line, i) => {
     const want = expectation.lines[i];
     return want !== undefined && /^\S+ \d+:\d+$/.test(want) && line.startsWith(`${want} `) ? want : line;
