@@ -53,7 +53,7 @@ async function compile(hx: string, where: string): Promise<Project> {
 /** The store and app of one data directory; `open` is what a (re)started server does. */
 class Server {
   private store: GraphStore | null = null;
-  app: Hono | null = null;
+  private app: Hono | null = null;
 
   constructor(private readonly dataDir: string) {}
 
@@ -61,6 +61,12 @@ class Server {
     const store = GraphStore.open({ path: this.dataDir, schema: project.schema });
     this.store = store;
     this.app = createApp({ store, queries: project.queries, schema: project.schema, embedders });
+  }
+
+  /** POST `path` with a JSON body, as a client of the running server. */
+  post(path: string, body: string): Promise<Response> | Response {
+    if (this.app === null) throw new Error("the case's server is not open");
+    return this.app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body });
   }
 
   async close(): Promise<void> {
@@ -99,11 +105,7 @@ export async function runCase(testCase: CaseFile, file: string, dataDir: string)
 }
 
 async function checkCall(server: Server, step: CallStep, bindings: Bindings, file: string): Promise<Check> {
-  const response = await server.app!.request(step.path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: substitute(step.body, bindings),
-  });
+  const response = await server.post(step.path, substitute(step.body, bindings));
   const text = await response.text();
   let body: unknown;
   try {
