@@ -182,6 +182,10 @@ describe("generated code", () => {
       for (const f of fs.readdirSync(casesDir).filter((f) => f.endsWith(".case"))) {
         const c = parseCaseFile(fs.readFileSync(path.join(casesDir, f), "utf8"), f);
         if (c.diagnostics === null) projects.push({ name: f.replace(/\.case$/, ""), sources: [{ file: "case.hx", text: c.hx }] });
+        // Every project a case changes to (--- schema change) is served too.
+        c.steps.forEach((s, i) => {
+          if (s.kind === "schema change") projects.push({ name: `${f.replace(/\.case$/, "")}-change${i}`, sources: [{ file: "case.hx", text: s.hx }] });
+        });
       }
       for (const p of projects) {
         const result = compileProject(p.sources);

@@ -71,7 +71,12 @@ export function boundNames(statements: readonly IrStatement[]): string[] {
   return statements.flatMap((s) => (s.kind === "let" ? [s.name] : []));
 }
 
+/**
+ * Uses of a local in generated lines. Text inside a string literal (`name: "dup"`) and an object
+ * key (`{ email: params.e }`) are not uses; counting them left an unused local without its `void`.
+ * (A key-like `x :` elsewhere only adds a harmless `void`.)
+ */
 export function countOccurrences(lines: readonly string[], name: string): number {
-  const re = new RegExp(`(?<![A-Za-z0-9_$.])${name.replace(/\$/g, "\\$")}(?![A-Za-z0-9_$])`, "g");
-  return lines.reduce((n, line) => n + (line.match(re)?.length ?? 0), 0);
+  const re = new RegExp(`(?<![A-Za-z0-9_$.])${name.replace(/\$/g, "\\$")}(?![A-Za-z0-9_$])(?!\\s*:)`, "g");
+  return lines.reduce((n, line) => n + (line.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(re)?.length ?? 0), 0);
 }
