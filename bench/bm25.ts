@@ -102,7 +102,11 @@ export async function benchBm25(options: Bm25BenchOptions, log: (line: string) =
         for (const w of new Set([...title, ...body])) df.set(w, (df.get(w) ?? 0) + 1);
         return { title: title.join(" "), body: body.join(" ") };
       });
-      await store.write((db) => batch.forEach((props) => db.addNode("Doc", props)));
+      await store.write((db) =>
+        batch.forEach((props) => {
+          db.addNode("Doc", props);
+        }),
+      );
     }
     const fillSeconds = (performance.now() - t0) / 1000;
     log(`bm25: filled ${options.docs.toLocaleString("en-US")} documents in ${fillSeconds.toFixed(1)} s`);
@@ -119,7 +123,13 @@ export async function benchBm25(options: Bm25BenchOptions, log: (line: string) =
         ms.push(performance.now() - start);
       }
       ms.sort((a, b) => a - b);
-      timings.push({ terms, meanMs: mean(ms), p50Ms: quantileSorted(ms, 0.5), p99Ms: quantileSorted(ms, 0.99), meanDfShare: mean(dfShare) });
+      timings.push({
+        terms,
+        meanMs: mean(ms),
+        p50Ms: quantileSorted(ms, 0.5),
+        p99Ms: quantileSorted(ms, 0.99),
+        meanDfShare: mean(dfShare),
+      });
     }
     return { options, fillDocsPerSec: options.docs / fillSeconds, timings };
   } finally {
@@ -148,7 +158,8 @@ function parseArgs(argv: readonly string[]): Bm25BenchOptions {
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i]!.replace(/^--/, "");
     const value = Number(argv[i + 1]);
-    if (!(key in o) || !Number.isSafeInteger(value) || value < 1) throw new Error(`usage: bm25.js [--docs N] [--queries N] [--vocabulary N] [--limit N]`);
+    if (!(key in o) || !Number.isSafeInteger(value) || value < 1)
+      throw new Error(`usage: bm25.js [--docs N] [--queries N] [--vocabulary N] [--limit N]`);
     o[key as keyof Bm25BenchOptions] = value;
   }
   return o;

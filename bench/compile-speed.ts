@@ -16,9 +16,14 @@ const EXAMPLE = resolve(import.meta.dirname, "../../examples/social");
 
 function exampleSources(copies: number): SourceText[] {
   const read = (name: string): string => readFileSync(join(EXAMPLE, name), "utf8");
-  const names = readdirSync(EXAMPLE).filter((n) => n.endsWith(".hx")).sort();
+  const names = readdirSync(EXAMPLE)
+    .filter((n) => n.endsWith(".hx"))
+    .sort();
   const schema = names.filter((n) => n.includes("schema")).map((n) => ({ file: n, text: read(n) }));
-  const queries = names.filter((n) => !n.includes("schema")).map(read).join("\n");
+  const queries = names
+    .filter((n) => !n.includes("schema"))
+    .map(read)
+    .join("\n");
   const copiesText = Array.from({ length: copies }, (_, i) => (i === 0 ? queries : queries.replace(/QUERY (\w+)\(/g, `QUERY $1_${i}(`)));
   return [...schema, { file: "queries.hx", text: copiesText.join("\n") }];
 }
@@ -45,7 +50,9 @@ export function benchCompile(copies: readonly number[] = [1, 10], warmRuns = 7):
 export function renderCompile(timings: readonly CompileTiming[]): string {
   const lines = ["compile (compileProject: parse, check, emit TypeScript)   queries   files   first ms   median ms (warm)"];
   for (const t of timings) {
-    lines.push(`${"".padEnd(56)}${String(t.queries).padStart(9)}${String(t.files).padStart(8)}${t.firstMs.toFixed(0).padStart(11)}${t.medianMs.toFixed(0).padStart(12)}`);
+    lines.push(
+      `${"".padEnd(56)}${String(t.queries).padStart(9)}${String(t.files).padStart(8)}${t.firstMs.toFixed(0).padStart(11)}${t.medianMs.toFixed(0).padStart(12)}`,
+    );
   }
   return lines.join("\n");
 }

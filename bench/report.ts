@@ -37,12 +37,22 @@ export interface BenchReport {
 export function verdicts(report: BenchReport): Verdict[] {
   const out: Verdict[] = [];
   if (report.read) {
-    out.push({ name: "read ratio", target: `>= ${TARGETS.readRatio}`, value: report.read.ratio, pass: report.read.ratio >= TARGETS.readRatio });
+    out.push({
+      name: "read ratio",
+      target: `>= ${TARGETS.readRatio}`,
+      value: report.read.ratio,
+      pass: report.read.ratio >= TARGETS.readRatio,
+    });
     const p99 = report.read.strand.p99Ms;
     out.push({ name: "read p99 ms", target: `<= ${TARGETS.readP99Ms}`, value: p99, pass: p99 <= TARGETS.readP99Ms });
   }
   if (report.write) {
-    out.push({ name: "write ratio", target: `>= ${TARGETS.writeRatio}`, value: report.write.ratio, pass: report.write.ratio >= TARGETS.writeRatio });
+    out.push({
+      name: "write ratio",
+      target: `>= ${TARGETS.writeRatio}`,
+      value: report.write.ratio,
+      pass: report.write.ratio >= TARGETS.writeRatio,
+    });
   }
   if (report.traversal) {
     const us = report.traversal.strand.meanUs;
@@ -53,12 +63,29 @@ export function verdicts(report: BenchReport): Verdict[] {
   }
   if (report.vector) {
     const ratio = report.vector.inProcess.headline.ratio;
-    out.push({ name: "SearchV in-process / raw hnswlib QPS", target: `>= ${VECTOR_TARGETS.searchRatio}`, value: ratio, pass: ratio >= VECTOR_TARGETS.searchRatio });
+    out.push({
+      name: "SearchV in-process / raw hnswlib QPS",
+      target: `>= ${VECTOR_TARGETS.searchRatio}`,
+      value: ratio,
+      pass: ratio >= VECTOR_TARGETS.searchRatio,
+    });
     const add = report.vector.http?.add.strand.requestsPerSec;
-    if (add !== undefined) out.push({ name: "AddV inserts/s over HTTP", target: `>= ${VECTOR_TARGETS.addPerSec}`, value: add, pass: add >= VECTOR_TARGETS.addPerSec });
+    if (add !== undefined)
+      out.push({
+        name: "AddV inserts/s over HTTP",
+        target: `>= ${VECTOR_TARGETS.addPerSec}`,
+        value: add,
+        pass: add >= VECTOR_TARGETS.addPerSec,
+      });
   }
   const bm25 = report.bm25?.timings.find((t) => t.terms === 3);
-  if (bm25) out.push({ name: "SearchBM25 3-term p99 ms", target: `<= ${BM25_TARGET_P99_MS}`, value: bm25.p99Ms, pass: bm25.p99Ms <= BM25_TARGET_P99_MS });
+  if (bm25)
+    out.push({
+      name: "SearchBM25 3-term p99 ms",
+      target: `<= ${BM25_TARGET_P99_MS}`,
+      value: bm25.p99Ms,
+      pass: bm25.p99Ms <= BM25_TARGET_P99_MS,
+    });
   return out;
 }
 
@@ -68,7 +95,11 @@ const verdict = (pass: boolean): string => (pass ? "PASS" : "MISS");
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
-  const line = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ").trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join("  ")
+      .trimEnd();
   const rule = widths.map((w) => "-".repeat(w)).join("  ");
   return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join("\n");
 }
@@ -77,13 +108,37 @@ function httpRows(c: Comparison, unit: string, ratioTarget: number | null, p99Ta
   const invalid = c.valid ? "" : " (INVALID: errors/non-2xx)";
   const ratios = c.roundRatios.map((r) => fixed(r)).join(" / ");
   const rows = [
-    [`${c.title}${invalid}`, `${unit}`, int(c.strand.requestsPerSec), int(c.floor.requestsPerSec), `${fixed(c.ratio)}x (${ratios})`, ratioTarget === null ? "" : `>= ${ratioTarget}x`, ratioTarget === null ? "" : verdict(c.ratio >= ratioTarget)],
+    [
+      `${c.title}${invalid}`,
+      `${unit}`,
+      int(c.strand.requestsPerSec),
+      int(c.floor.requestsPerSec),
+      `${fixed(c.ratio)}x (${ratios})`,
+      ratioTarget === null ? "" : `>= ${ratioTarget}x`,
+      ratioTarget === null ? "" : verdict(c.ratio >= ratioTarget),
+    ],
     ["", "p50 ms (median)", String(c.strand.p50Ms), String(c.floor.p50Ms), "", "", ""],
-    ["", "p99 ms (worst)", String(c.strand.p99Ms), String(c.floor.p99Ms), "", p99Target === null ? "" : `<= ${p99Target} ms`, p99Target === null ? "" : verdict(c.strand.p99Ms <= p99Target)],
+    [
+      "",
+      "p99 ms (worst)",
+      String(c.strand.p99Ms),
+      String(c.floor.p99Ms),
+      "",
+      p99Target === null ? "" : `<= ${p99Target} ms`,
+      p99Target === null ? "" : verdict(c.strand.p99Ms <= p99Target),
+    ],
   ];
   if (c.strand.cpuUsPerRequest !== null && c.floor.cpuUsPerRequest !== null && c.cpuRatio !== null) {
     rows.push(
-      ["", "server CPU us/req", fixed(c.strand.cpuUsPerRequest, 0), fixed(c.floor.cpuUsPerRequest, 0), `${fixed(c.cpuRatio)}x (floor/strand)`, "", ""],
+      [
+        "",
+        "server CPU us/req",
+        fixed(c.strand.cpuUsPerRequest, 0),
+        fixed(c.floor.cpuUsPerRequest, 0),
+        `${fixed(c.cpuRatio)}x (floor/strand)`,
+        "",
+        "",
+      ],
       ["", "server CPU busy", `${fixed(c.strand.cpuBusy! * 100, 0)}%`, `${fixed(c.floor.cpuBusy! * 100, 0)}%`, "", "", ""],
     );
   }
@@ -98,17 +153,41 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
   if (t) {
     const title = `2-hop traversal (${int(t.nodes)} nodes, ${int(t.edges)} edges)`;
     rows.push(
-      [title, "mean us", fixed(t.strand.meanUs, 1), fixed(t.floor.meanUs, 1), `${fixed(t.slowdown)}x the floor's time`, `<= ${TARGETS.twoHopMeanUs} us`, verdict(t.strand.meanUs <= TARGETS.twoHopMeanUs)],
+      [
+        title,
+        "mean us",
+        fixed(t.strand.meanUs, 1),
+        fixed(t.floor.meanUs, 1),
+        `${fixed(t.slowdown)}x the floor's time`,
+        `<= ${TARGETS.twoHopMeanUs} us`,
+        verdict(t.strand.meanUs <= TARGETS.twoHopMeanUs),
+      ],
       ["", "p50 us", fixed(t.strand.p50Us, 1), fixed(t.floor.p50Us, 1), "", "", ""],
       ["", "p99 us", fixed(t.strand.p99Us, 1), fixed(t.floor.p99Us, 1), "", "", ""],
-      ["", "expansions/s", int(t.strand.expansionsPerSec), int(t.floor.expansionsPerSec), `${fixed(t.strand.expansionsPerCall, 1)} nodes per call`, "", ""],
+      [
+        "",
+        "expansions/s",
+        int(t.strand.expansionsPerSec),
+        int(t.floor.expansionsPerSec),
+        `${fixed(t.strand.expansionsPerCall, 1)} nodes per call`,
+        "",
+        "",
+      ],
     );
   }
   const s = report.scan;
   for (const q of s?.queries ?? []) {
     const title = `${q.query} (${int(s!.nodes)} people, ${int(q.rows)} rows)`;
     rows.push(
-      [title, "mean us/call", fixed(q.strand.meanUs, 0), fixed(q.floor.meanUs, 0), `${fixed(q.ratio)}x the floor's time`, `<= ${TARGETS.scanRatio}x`, verdict(q.ratio <= TARGETS.scanRatio)],
+      [
+        title,
+        "mean us/call",
+        fixed(q.strand.meanUs, 0),
+        fixed(q.floor.meanUs, 0),
+        `${fixed(q.ratio)}x the floor's time`,
+        `<= ${TARGETS.scanRatio}x`,
+        verdict(q.ratio <= TARGETS.scanRatio),
+      ],
       ["", "p50 us", fixed(q.strand.p50Us, 0), fixed(q.floor.p50Us, 0), "", "", ""],
       ["", "p99 us", fixed(q.strand.p99Us, 0), fixed(q.floor.p99Us, 0), "", "", ""],
     );
@@ -117,10 +196,14 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
   const http = report.read !== null || report.write !== null;
   const header =
     `Strand bench: ${cpus().length} CPUs, node ${process.version}` +
-    (http ? `; HTTP: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ${int(options.records)} records` : "") +
+    (http
+      ? `; HTTP: ${options.rounds} round(s) x ${options.durationSeconds} s per side, ${options.connections} connections, ${int(options.records)} records`
+      : "") +
     (t ? `; 2-hop: ${int(t.samples)} samples, graph built in ${fixed(t.buildSeconds, 1)} s` : "") +
     (s ? `; scans: ${int(s.samples)} calls per query and side, data built in ${fixed(s.buildSeconds, 1)} s` : "") +
-    (report.vector ? `; SearchV: ${report.vector.inProcess.data}, ${report.vector.inProcess.strandPath} path, ${report.vector.inProcess.queries} queries, ${int(report.vector.inProcess.searches)} timed searches per side and ef` : "");
+    (report.vector
+      ? `; SearchV: ${report.vector.inProcess.data}, ${report.vector.inProcess.strandPath} path, ${report.vector.inProcess.queries} queries, ${int(report.vector.inProcess.searches)} timed searches per side and ef`
+      : "");
   return `${header}\n\n${table(rows)}\n${report.bm25 ? `\n${renderBm25(report.bm25)}\n` : ""}`;
 }
 
@@ -132,16 +215,48 @@ function vectorRows(v: VectorBenchResult): string[][] {
     const title = i === 0 ? `SearchV in process vs raw hnswlib (${int(p.count)} x ${p.dim})` : "";
     const metric = `QPS (recall@${p.k}) ef ${r.ef}${r.strandDefault ? " default" : ""}`;
     const target = r.strandDefault ? `>= ${VECTOR_TARGETS.searchRatio}x` : "";
-    rows.push([title, metric, `${int(r.strand.qps)} (${fixed(r.strand.recall, 3)})`, `${int(r.raw.qps)} (${fixed(r.raw.recall, 3)})`, `${fixed(r.ratio)}x`, target, r.strandDefault ? verdict(r.ratio >= VECTOR_TARGETS.searchRatio) : ""]);
+    rows.push([
+      title,
+      metric,
+      `${int(r.strand.qps)} (${fixed(r.strand.recall, 3)})`,
+      `${int(r.raw.qps)} (${fixed(r.raw.recall, 3)})`,
+      `${fixed(r.ratio)}x`,
+      target,
+      r.strandDefault ? verdict(r.ratio >= VECTOR_TARGETS.searchRatio) : "",
+    ]);
   });
   const h = p.headline;
-  rows.push(["", `p50 / p99 us ef ${h.ef}`, `${fixed(h.strand.p50Us, 0)} / ${fixed(h.strand.p99Us, 0)}`, `${fixed(h.raw.p50Us, 0)} / ${fixed(h.raw.p99Us, 0)}`, `same neighbours: ${fixed(h.agreement, 3)}`, "", ""]);
+  rows.push([
+    "",
+    `p50 / p99 us ef ${h.ef}`,
+    `${fixed(h.strand.p50Us, 0)} / ${fixed(h.strand.p99Us, 0)}`,
+    `${fixed(h.raw.p50Us, 0)} / ${fixed(h.raw.p99Us, 0)}`,
+    `same neighbours: ${fixed(h.agreement, 3)}`,
+    "",
+    "",
+  ]);
   if (v.http) {
     rows.push(...httpRows(v.http.search, "req/s", null, null));
-    rows.push(["", `recall@${p.k}`, fixed(v.http.recall.strand, 3), fixed(v.http.recall.floor, 3), `${v.http.recall.queries} queries`, "", ""]);
+    rows.push([
+      "",
+      `recall@${p.k}`,
+      fixed(v.http.recall.strand, 3),
+      fixed(v.http.recall.floor, 3),
+      `${v.http.recall.queries} queries`,
+      "",
+      "",
+    ]);
     const add = v.http.add;
     rows.push(...httpRows(add, "inserts/s", null, null));
-    rows.push(["", "acknowledged inserts/s", int(add.strand.requestsPerSec), "", "", `>= ${int(VECTOR_TARGETS.addPerSec)}/s`, verdict(add.strand.requestsPerSec >= VECTOR_TARGETS.addPerSec)]);
+    rows.push([
+      "",
+      "acknowledged inserts/s",
+      int(add.strand.requestsPerSec),
+      "",
+      "",
+      `>= ${int(VECTOR_TARGETS.addPerSec)}/s`,
+      verdict(add.strand.requestsPerSec >= VECTOR_TARGETS.addPerSec),
+    ]);
   }
   return rows;
 }

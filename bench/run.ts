@@ -86,17 +86,35 @@ async function benchHttp(options: BenchOptions, schema: SchemaDescriptor, root: 
         {
           key: "read",
           title: "HTTP point read",
-          strand: { url: `${strand.url}/GetItem`, pid: strand.child.pid, bodies: () => JSON.stringify({ id: ids[randomIndex(random, ids.length)] }) },
-          floor: { url: `${floor.url}/floor/read`, pid: floor.child.pid, bodies: () => JSON.stringify({ id: floorRecordId(randomIndex(random, options.records)) }) },
+          strand: {
+            url: `${strand.url}/GetItem`,
+            pid: strand.child.pid,
+            bodies: () => JSON.stringify({ id: ids[randomIndex(random, ids.length)] }),
+          },
+          floor: {
+            url: `${floor.url}/floor/read`,
+            pid: floor.child.pid,
+            bodies: () => JSON.stringify({ id: floorRecordId(randomIndex(random, options.records)) }),
+          },
         },
         {
           key: "write",
           title: "HTTP durable write",
-          strand: { url: `${strand.url}/AddItem`, pid: strand.child.pid, bodies: () => JSON.stringify({ name: `written ${written}`, n: written++ }) },
+          strand: {
+            url: `${strand.url}/AddItem`,
+            pid: strand.child.pid,
+            bodies: () => JSON.stringify({ name: `written ${written}`, n: written++ }),
+          },
           floor: { url: `${floor.url}/floor/write`, pid: floor.child.pid, bodies: () => JSON.stringify({ name: `written ${written++}` }) },
         },
       ],
-      { connections: options.connections, durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, log },
+      {
+        connections: options.connections,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        rounds: options.rounds,
+        log,
+      },
     );
   } catch (error) {
     for (const server of servers) process.stderr.write(`--- output of ${server.url} (pid ${server.child.pid}):\n${server.output()}\n`);
@@ -164,8 +182,12 @@ async function main(): Promise<number> {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  process.stdout.write(`\n${renderTable(report, options)}\n${renderCompile(compile)}\n${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n`);
-  const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some((c) => c !== null && !c.valid);
+  process.stdout.write(
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n`,
+  );
+  const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
+    (c) => c !== null && !c.valid,
+  );
   if (invalid) process.stderr.write("bench: some runs had connection errors or non-2xx responses; their figures are not valid\n");
   return invalid ? 1 : 0;
 }

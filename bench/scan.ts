@@ -84,7 +84,9 @@ export function checkSame(store: GraphStore, c: ScanCase): number {
     let at = 0;
     while (at < strand.length && strand[at] === floor[at]) at++;
     const around = (s: string): string => s.slice(Math.max(0, at - 80), at + 80);
-    throw new Error(`${c.query.name}: Strand and the floor differ at character ${at}:\n  strand ${around(strand)}\n  floor  ${around(floor)}`);
+    throw new Error(
+      `${c.query.name}: Strand and the floor differ at character ${at}:\n  strand ${around(strand)}\n  floor  ${around(floor)}`,
+    );
   }
   return floorResult.people.length;
 }
@@ -95,7 +97,12 @@ function stats(micros: Float64Array): CallStats {
 }
 
 /** Alternating blocks of timed calls (even blocks Strand first, odd blocks the floor first). */
-function timeBoth(strand: () => unknown, floor: () => unknown, samples: number, warmup: number): { strand: Float64Array; floor: Float64Array } {
+function timeBoth(
+  strand: () => unknown,
+  floor: () => unknown,
+  samples: number,
+  warmup: number,
+): { strand: Float64Array; floor: Float64Array } {
   for (let k = 0; k < warmup; k++) {
     strand();
     floor();
@@ -126,7 +133,9 @@ export async function runScan(settings: ScanSettings): Promise<ScanResult> {
     await fillPeople(store, settings.nodes, settings.knows, seededRandom(settings.seed));
     const buildSeconds = (performance.now() - t0) / 1000;
     const edges = settings.nodes * settings.knows;
-    settings.log(`scan: ${settings.nodes.toLocaleString("en-US")} people, ${edges.toLocaleString("en-US")} Knows edges written through GraphStore in ${buildSeconds.toFixed(1)} s`);
+    settings.log(
+      `scan: ${settings.nodes.toLocaleString("en-US")} people, ${edges.toLocaleString("en-US")} Knows edges written through GraphStore in ${buildSeconds.toFixed(1)} s`,
+    );
     floor = openScanFloor(path);
     const queries: ScanQueryResult[] = [];
     for (const c of scanCases(project, floor)) {
@@ -135,7 +144,9 @@ export async function runScan(settings: ScanSettings): Promise<ScanResult> {
       const strand = stats(times.strand);
       const floorStats = stats(times.floor);
       queries.push({ query: c.query.name, params: c.params, rows, strand, floor: floorStats, ratio: strand.meanUs / floorStats.meanUs });
-      settings.log(`scan: ${c.query.name} ${rows} rows, strand ${strand.meanUs.toFixed(0)} us, floor ${floorStats.meanUs.toFixed(0)} us per call`);
+      settings.log(
+        `scan: ${c.query.name} ${rows} rows, strand ${strand.meanUs.toFixed(0)} us, floor ${floorStats.meanUs.toFixed(0)} us per call`,
+      );
     }
     return { nodes: settings.nodes, edges, samples: settings.samples, buildSeconds, queries };
   } finally {

@@ -32,7 +32,12 @@ export function captureOutput(child: ChildProcess, onText?: (all: string) => voi
   return () => log;
 }
 
-export function waitFor<T>(child: ChildProcess, what: string, output: () => string, attach: (done: (value: T) => void) => void): Promise<T> {
+export function waitFor<T>(
+  child: ChildProcess,
+  what: string,
+  output: () => string,
+  attach: (done: (value: T) => void) => void,
+): Promise<T> {
   return new Promise<T>((resolveReady, reject) => {
     let settled = false;
     const finish = (error: Error | null, value?: T): void => {

@@ -8,7 +8,10 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return quantileSorted([...values].sort((a, b) => a - b), 0.5);
+  return quantileSorted(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 export function mean(values: ArrayLike<number>): number {

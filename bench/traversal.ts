@@ -119,7 +119,9 @@ export async function runTraversal(settings: TraversalSettings): Promise<Travers
     const graph = await buildGraph(store, settings.nodes, settings.fanout, random);
     const buildSeconds = (performance.now() - t0) / 1000;
     const edges = graph.targets.length;
-    settings.log(`graph: ${settings.nodes.toLocaleString("en-US")} nodes, ${edges.toLocaleString("en-US")} edges written through GraphStore in ${buildSeconds.toFixed(1)} s`);
+    settings.log(
+      `graph: ${settings.nodes.toLocaleString("en-US")} nodes, ${edges.toLocaleString("en-US")} edges written through GraphStore in ${buildSeconds.toFixed(1)} s`,
+    );
     floor = await buildRawFloor(join(settings.dir, "floor"), graph);
 
     // The start nodes, fetched outside the timing (a query would get them by id the same way).

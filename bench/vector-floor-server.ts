@@ -41,7 +41,12 @@ export async function startVectorFloor(options: VectorFloorOptions): Promise<{ u
   searched.readIndexSync(options.indexFile);
   searched.setEf(options.ef);
   const added = new HierarchicalNSW(DEFAULT_VECTOR_OPTIONS.metric, options.addDim);
-  added.initIndex({ maxElements: 1024, m: DEFAULT_VECTOR_OPTIONS.m, efConstruction: DEFAULT_VECTOR_OPTIONS.efConstruction, randomSeed: RANDOM_SEED });
+  added.initIndex({
+    maxElements: 1024,
+    m: DEFAULT_VECTOR_OPTIONS.m,
+    efConstruction: DEFAULT_VECTOR_OPTIONS.efConstruction,
+    randomSeed: RANDOM_SEED,
+  });
   let nextSlot = 0;
   const env = open({ path: options.path, maxDbs: 2 });
   const records = env.openDB<{ id: string; label: string; data: number[]; n: number }, string>({ name: "records" });
@@ -56,7 +61,8 @@ export async function startVectorFloor(options: VectorFloorOptions): Promise<{ u
   });
   app.post("/floor/add", async (c) => {
     const body = (await c.req.json()) as { v?: unknown; n?: unknown };
-    if (!isVector(body.v) || body.v.length !== options.addDim || typeof body.n !== "number") return c.json({ error: "v, n", code: "INVALID_VALUE" }, 400);
+    if (!isVector(body.v) || body.v.length !== options.addDim || typeof body.n !== "number")
+      return c.json({ error: "v, n", code: "INVALID_VALUE" }, 400);
     const v = body.v;
     const id = randomUUID();
     await env.transaction(() => records.put(id, { id, label: "Emb", data: v, n: body.n as number }));

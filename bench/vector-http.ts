@@ -63,12 +63,26 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 async function searchOnce(url: string, v: readonly number[], k: number): Promise<number[]> {
   const { status, json } = await post(url, { v });
   const hits = (json as { hits?: Hit[] }).hits;
-  if (status !== 200 || !Array.isArray(hits) || hits.length !== k) throw new Error(`${url}: expected ${k} hits, got ${status} ${JSON.stringify(json).slice(0, 300)}`);
+  if (status !== 200 || !Array.isArray(hits) || hits.length !== k)
+    throw new Error(`${url}: expected ${k} hits, got ${status} ${JSON.stringify(json).slice(0, 300)}`);
   return hits.map((h) => h.n);
 }
 
 async function startVectorFloor(settings: VectorHttpSettings, indexFile: string, floorDir: string): Promise<ChildServer> {
-  const args = ["--index", indexFile, "--dim", String(settings.fixture.set.dim), "--path", floorDir, "--add-dim", String(settings.addDim), "--ef", String(settings.ef), "--k", String(settings.fixture.k)];
+  const args = [
+    "--index",
+    indexFile,
+    "--dim",
+    String(settings.fixture.set.dim),
+    "--path",
+    floorDir,
+    "--add-dim",
+    String(settings.addDim),
+    "--ef",
+    String(settings.ef),
+    "--k",
+    String(settings.fixture.k),
+  ];
   const child = fork(FLOOR_SCRIPT, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe", "ipc"] });
   trackChild(child);
   const output = captureOutput(child);
@@ -102,7 +116,11 @@ export async function runVectorHttp(settings: VectorHttpSettings): Promise<Vecto
       strandFound.push(await searchOnce(`${strand.url}/SearchVec`, q, fixture.k));
       floorFound.push(await searchOnce(`${floor.url}/floor/search`, q, fixture.k));
     }
-    const recall = { strand: recallAtK(fixture.truth, strandFound), floor: recallAtK(fixture.truth, floorFound), queries: fixture.queries.length };
+    const recall = {
+      strand: recallAtK(fixture.truth, strandFound),
+      floor: recallAtK(fixture.truth, floorFound),
+      queries: fixture.queries.length,
+    };
     log(`vector: recall@${fixture.k} over HTTP: strand ${recall.strand.toFixed(3)}, floor ${recall.floor.toFixed(3)}`);
 
     const addSet = unitVectors(seededRandom(settings.seed + 1), settings.addPool, settings.addDim);
@@ -112,7 +130,8 @@ export async function runVectorHttp(settings: VectorHttpSettings): Promise<Vecto
       [`${floor.url}/floor/add`, { v: addBodies[0], n: -1 }],
     ] as const) {
       const { status, json } = await post(url, body);
-      if (status !== 200 || typeof (json as { vec?: unknown }).vec !== "string") throw new Error(`sanity check of ${url} failed: ${status} ${JSON.stringify(json).slice(0, 300)}`);
+      if (status !== 200 || typeof (json as { vec?: unknown }).vec !== "string")
+        throw new Error(`sanity check of ${url} failed: ${status} ${JSON.stringify(json).slice(0, 300)}`);
     }
 
     let q = 0;
@@ -136,7 +155,13 @@ export async function runVectorHttp(settings: VectorHttpSettings): Promise<Vecto
           bodyPool: settings.addPool,
         },
       ],
-      { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, rounds: settings.rounds, log },
+      {
+        connections: settings.connections,
+        durationSeconds: settings.durationSeconds,
+        warmupSeconds: settings.warmupSeconds,
+        rounds: settings.rounds,
+        log,
+      },
     );
     return { recall, search: search!, add: add!, addDim: settings.addDim };
   } catch (error) {

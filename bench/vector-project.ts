@@ -12,7 +12,8 @@ export const ADDED = "Emb";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** bench/vector-project in the repository, whether this runs from bench/ (vite-node) or dist/bench/. */
-export const VECTOR_PROJECT = basename(dirname(HERE)) === "dist" ? resolve(HERE, "../../bench/vector-project") : join(HERE, "vector-project");
+export const VECTOR_PROJECT =
+  basename(dirname(HERE)) === "dist" ? resolve(HERE, "../../bench/vector-project") : join(HERE, "vector-project");
 
 export function vectorProjectSchema(dir = VECTOR_PROJECT): SchemaDescriptor {
   const sources = readdirSync(dir)

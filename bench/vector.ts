@@ -123,7 +123,10 @@ export function rawNearest(raw: RawIndex, query: readonly number[], k: number, e
   raw.setEf(ef);
   const { neighbors, distances } = raw.searchKnn(query as number[], k);
   // searchKnn returns farthest first.
-  return neighbors.map((n, i) => ({ n, d: distances[i]! })).sort((a, b) => a.d - b.d || a.n - b.n).map((x) => x.n);
+  return neighbors
+    .map((n, i) => ({ n, d: distances[i]! }))
+    .sort((a, b) => a.d - b.d || a.n - b.n)
+    .map((x) => x.n);
 }
 
 /** The ef Strand searches with when the query gives none (runtime/vector/search.ts). */
@@ -138,7 +141,12 @@ function side(times: Float64Array, recall: number): SearchSide {
 }
 
 /** Timed calls over the query set, blocks of Strand and raw alternating (even blocks Strand first). */
-function timeBoth(strand: (q: number[]) => unknown, raw: (q: number[]) => unknown, queries: readonly number[][], searches: number): { strand: Float64Array; raw: Float64Array } {
+function timeBoth(
+  strand: (q: number[]) => unknown,
+  raw: (q: number[]) => unknown,
+  queries: readonly number[][],
+  searches: number,
+): { strand: Float64Array; raw: Float64Array } {
   for (let i = 0; i < Math.min(WARMUP, queries.length); i++) {
     strand(queries[i]!);
     raw(queries[i]!);
@@ -177,11 +185,15 @@ export async function runVectorInProcess(
   let t0 = performance.now();
   await fillVectors(store, set);
   const strandBuildSeconds = (performance.now() - t0) / 1000;
-  settings.log(`vector: ${count.toLocaleString("en-US")} vectors of dim ${dim} written through GraphStore in ${strandBuildSeconds.toFixed(1)} s`);
+  settings.log(
+    `vector: ${count.toLocaleString("en-US")} vectors of dim ${dim} written through GraphStore in ${strandBuildSeconds.toFixed(1)} s`,
+  );
   t0 = performance.now();
   const raw = buildRawIndex(set, options);
   const rawBuildSeconds = (performance.now() - t0) / 1000;
-  settings.log(`vector: raw hnswlib built in ${rawBuildSeconds.toFixed(1)} s; exact top-${k} of ${queries.length} queries took ${fixture.groundTruthSeconds.toFixed(1)} s`);
+  settings.log(
+    `vector: raw hnswlib built in ${rawBuildSeconds.toFixed(1)} s; exact top-${k} of ${queries.length} queries took ${fixture.groundTruthSeconds.toFixed(1)} s`,
+  );
 
   const standard = defaultEf(options, k);
   const efs = [...new Set([...settings.efs, standard])].sort((a, b) => a - b);

@@ -52,7 +52,12 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
       if (parsed.ast !== null) asts.push(parsed.ast);
     }
     // Nesting beyond MAX_NESTING would overflow the checker or code generation: nothing more is checked.
-    if (checkNesting(asts.flatMap((ast) => ast.items), diagnostics) > 0) {
+    if (
+      checkNesting(
+        asts.flatMap((ast) => ast.items),
+        diagnostics,
+      ) > 0
+    ) {
       sortDiagnostics(diagnostics);
       return { ok: false, diagnostics, schema: null, queries: [], files: [] };
     }
@@ -66,13 +71,17 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
       schema.descriptor.version = Math.max(...versions.keys());
       schema.descriptor.migrations = checkMigrations(migrations, checkedVersions, diagnostics);
     } else {
-      for (const m of migrations) diagnostics.push(error("E311", "a MIGRATION needs versioned schemas (schema::1 { .. }, schema::2 { .. })", m.span));
+      for (const m of migrations)
+        diagnostics.push(error("E311", "a MIGRATION needs versioned schemas (schema::1 { .. }, schema::2 { .. })", m.span));
     }
     const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true, bm25Origin: options.bm25Origin });
     checkRouteNames(queries, diagnostics, { mcp: options.mcp ?? true });
     sortDiagnostics(diagnostics);
     if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };
-    const files = options.checkOnly === true ? [] : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });
+    const files =
+      options.checkOnly === true
+        ? []
+        : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });
     return { ok: true, diagnostics, schema: schema.descriptor, queries: checked, files };
   } catch (e) {
     // A bug in the compiler, not in the user's program: report it instead of crashing the caller,
@@ -82,7 +91,14 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
       start: { offset: 0, line: 1, column: 1 },
       end: { offset: 0, line: 1, column: 1 },
     };
-    diagnostics.push(error("E999", `internal compiler error: ${e instanceof Error ? e.message : String(e)}`, span, "please report this with the .hx files"));
+    diagnostics.push(
+      error(
+        "E999",
+        `internal compiler error: ${e instanceof Error ? e.message : String(e)}`,
+        span,
+        "please report this with the .hx files",
+      ),
+    );
     return { ok: false, diagnostics, schema: null, queries: [], files: [] };
   }
 }
@@ -128,7 +144,14 @@ function collect(
     }
   }
   if (plain.length > 0 && versions.size > 0) {
-    diagnostics.push(error("E312", "a project declares its schema either in schema::N blocks or outside them, not both", plain[0]!.span, "move these types into the current schema::N block"));
+    diagnostics.push(
+      error(
+        "E312",
+        "a project declares its schema either in schema::N blocks or outside them, not both",
+        plain[0]!.span,
+        "move these types into the current schema::N block",
+      ),
+    );
   }
   const latest = Math.max(-Infinity, ...versions.keys());
   const versioned = Number.isFinite(latest) ? versions.get(latest)! : [];

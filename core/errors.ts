@@ -32,7 +32,6 @@ export type ErrorCode =
   | "SCHEMA_MISMATCH"
   | "INTERNAL";
 
-
 export class StrandError extends Error {
   readonly code: ErrorCode;
 

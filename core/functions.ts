@@ -3,17 +3,63 @@
 // QueryContext.math / QueryContext.aggregate.
 
 export type MathFn =
-  | "ADD" | "SUB" | "MUL" | "DIV" | "POW" | "MOD" | "ABS" | "SQRT" | "LN" | "LOG10" | "LOG" | "EXP"
-  | "CEIL" | "FLOOR" | "ROUND" | "SIN" | "COS" | "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "PI" | "E"
-  | "MIN" | "MAX";
+  | "ADD"
+  | "SUB"
+  | "MUL"
+  | "DIV"
+  | "POW"
+  | "MOD"
+  | "ABS"
+  | "SQRT"
+  | "LN"
+  | "LOG10"
+  | "LOG"
+  | "EXP"
+  | "CEIL"
+  | "FLOOR"
+  | "ROUND"
+  | "SIN"
+  | "COS"
+  | "TAN"
+  | "ASIN"
+  | "ACOS"
+  | "ATAN"
+  | "ATAN2"
+  | "PI"
+  | "E"
+  | "MIN"
+  | "MAX";
 
 export type AggregateFn = "SUM" | "AVG" | "MIN" | "MAX" | "COUNT";
 
 /** Arity of each math function; MIN and MAX with one (list) argument are aggregates instead. */
 export const MATH_ARITY: Readonly<Record<MathFn, number>> = {
-  ADD: 2, SUB: 2, MUL: 2, DIV: 2, POW: 2, MOD: 2, ABS: 1, SQRT: 1, LN: 1, LOG10: 1, LOG: 2, EXP: 1,
-  CEIL: 1, FLOOR: 1, ROUND: 1, SIN: 1, COS: 1, TAN: 1, ASIN: 1, ACOS: 1, ATAN: 1, ATAN2: 2, PI: 0, E: 0,
-  MIN: 2, MAX: 2,
+  ADD: 2,
+  SUB: 2,
+  MUL: 2,
+  DIV: 2,
+  POW: 2,
+  MOD: 2,
+  ABS: 1,
+  SQRT: 1,
+  LN: 1,
+  LOG10: 1,
+  LOG: 2,
+  EXP: 1,
+  CEIL: 1,
+  FLOOR: 1,
+  ROUND: 1,
+  SIN: 1,
+  COS: 1,
+  TAN: 1,
+  ASIN: 1,
+  ACOS: 1,
+  ATAN: 1,
+  ATAN2: 2,
+  PI: 0,
+  E: 0,
+  MIN: 2,
+  MAX: 2,
 };
 
 /** Functions whose result is an integer when every argument is. */
@@ -24,5 +70,5 @@ export const INTEGER_RESULT: ReadonlySet<MathFn> = new Set<MathFn>(["CEIL", "FLO
 export const AGGREGATE_FNS: readonly AggregateFn[] = ["SUM", "AVG", "MIN", "MAX", "COUNT"];
 
 export function isMathFn(name: string): name is MathFn {
-  return Object.prototype.hasOwnProperty.call(MATH_ARITY, name);
+  return Object.hasOwn(MATH_ARITY, name);
 }

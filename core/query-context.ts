@@ -139,7 +139,13 @@ export interface QueryContext {
   fromN(edges: readonly EdgeItem[]): NodeItem[];
   toN(edges: readonly EdgeItem[]): NodeItem[];
   /** BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at most 16. */
-  shortestPath(sources: readonly NodeItem[], edgeLabel: string, endpoint: PathEndpoint, weight: WeightFn | null, heuristic?: string | null): Path[];
+  shortestPath(
+    sources: readonly NodeItem[],
+    edgeLabel: string,
+    endpoint: PathEndpoint,
+    weight: WeightFn | null,
+    heuristic?: string | null,
+  ): Path[];
 
   // ---- sequence operations
   count(items: readonly unknown[]): number;
@@ -189,7 +195,13 @@ export interface QueryContext {
    * `sources` (a module constant) and `item0`/`item1` (the item argument 1/2 was read from) only
    * serve the message for an absent argument; passing them allocates nothing per call.
    */
-  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number;
+  math(
+    fn: MathFn,
+    args: readonly PropValue[],
+    sources?: readonly (MathSource | null)[],
+    item0?: GraphItem | null,
+    item1?: GraphItem | null,
+  ): number;
   /**
    * An aggregate over a list of values: SUM (0 when empty), AVG, MIN, MAX (null when no
    * number), COUNT (every element, like ::COUNT). SUM/AVG/MIN/MAX skip nulls (absent fields);

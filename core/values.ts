@@ -24,7 +24,7 @@ const MAX_DATE_MS = 253402300799999;
 
 /**
  * A short rendering of the offending value for messages: its JSON, cut to ECHO_LIMIT characters
- * (runtime/echo.ts). Total and bounded: it never throws, and however large or deeply nested the
+ * (core/echo.ts). Total and bounded: it never throws, and however large or deeply nested the
  * value, it looks at no more of it than the first ECHO_LIMIT characters of its JSON need (so an
  * array nested 20,000 deep cannot overflow the stack, and a 1 MB string is not copied).
  */
@@ -78,10 +78,10 @@ function render(value: unknown, out: Rendering): void {
     let first = true;
     for (const key in value) {
       if (out.text.length > ECHO_LIMIT) break;
-      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      if (!Object.hasOwn(value, key)) continue;
       const member = (value as Record<string, unknown>)[key];
       if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
-      out.text += (first ? "" : ",") + JSON.stringify(key.length > ECHO_LIMIT ? key.slice(0, ECHO_LIMIT + 1) : key) + ":";
+      out.text += `${(first ? "" : ",") + JSON.stringify(key.length > ECHO_LIMIT ? key.slice(0, ECHO_LIMIT + 1) : key)}:`;
       first = false;
       render(member, out);
     }

@@ -106,8 +106,13 @@ export class GraphStore {
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     try {
-      const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, { search: this.bm25Writes, vectors: new VectorSlots(this.dbs, log) });
-      const result = await this.dbs.env.childTransaction(() => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)));
+      const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, {
+        search: this.bm25Writes,
+        vectors: new VectorSlots(this.dbs, log),
+      });
+      const result = await this.dbs.env.childTransaction(() =>
+        fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)),
+      );
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
       await this.dbs.env.flushed;

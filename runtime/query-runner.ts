@@ -106,7 +106,7 @@ export class QueryRunner {
       if (vectors.length !== texts.length) {
         throw new StrandError("EMBEDDING_FAILED", `the embedding provider returned ${vectors.length} embeddings for ${texts.length} texts`);
       }
-      texts.forEach((text, i) => this.cache.set(text, model, vectors[i]!));
+      for (let i = 0; i < texts.length; i++) this.cache.set(texts[i]!, model, vectors[i]!);
     }
   }
 }

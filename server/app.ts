@@ -97,10 +97,7 @@ function indexQueries(list: readonly QueryModule[]): ReadonlyMap<string, QueryMo
 }
 
 function methodNotAllowed(method: string, path: string, allow: string): Response {
-  return jsonErrorResponse(
-    new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use ${allow}`),
-    { allow },
-  );
+  return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use ${allow}`), { allow });
 }
 
 function notFound(method: string, path: string): Response {

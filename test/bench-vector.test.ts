@@ -9,7 +9,17 @@ import { seededRandom } from "../bench/random.js";
 import { exactTopK, recallAtK, unitVectors, vectorAt } from "../bench/vector-data.js";
 import { startVectorFloor } from "../bench/vector-floor-server.js";
 import { vectorProjectSchema } from "../bench/vector-project.js";
-import { buildRawIndex, defaultEf, fillVectors, rawNearest, runVectorInProcess, strandNearest, vectorFixture, type RawIndex, type VectorFixture } from "../bench/vector.js";
+import {
+  buildRawIndex,
+  defaultEf,
+  fillVectors,
+  rawNearest,
+  runVectorInProcess,
+  strandNearest,
+  vectorFixture,
+  type RawIndex,
+  type VectorFixture,
+} from "../bench/vector.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { DEFAULT_VECTOR_OPTIONS, EXACT_LIMIT } from "../runtime/vector/metric.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
@@ -26,12 +36,22 @@ function freshDir(): string {
 describe("bench options for vectors and BM25", () => {
   test("defaults, --quick sizes and explicit flags", () => {
     const full = parseOptions([])!;
-    expect([full.vectorCount, full.vectorQueries, full.vectorSearches, full.bm25Docs, full.bm25Queries]).toEqual([20_000, 500, 3_000, 100_000, 1_000]);
+    expect([full.vectorCount, full.vectorQueries, full.vectorSearches, full.bm25Docs, full.bm25Queries]).toEqual([
+      20_000, 500, 3_000, 100_000, 1_000,
+    ]);
     expect([full.skipVector, full.skipVectorHttp, full.skipBm25]).toEqual([false, false, false]);
     const quick = parseOptions(["--quick"])!;
-    expect([quick.vectorCount, quick.vectorQueries, quick.vectorSearches, quick.bm25Docs, quick.bm25Queries]).toEqual([6_000, 100, 500, 10_000, 200]);
+    expect([quick.vectorCount, quick.vectorQueries, quick.vectorSearches, quick.bm25Docs, quick.bm25Queries]).toEqual([
+      6_000, 100, 500, 10_000, 200,
+    ]);
     const explicit = parseOptions(["--quick", "--vector-count", "9000", "--bm25-docs", "500", "--skip-vector-http", "--skip-bm25"])!;
-    expect([explicit.vectorCount, explicit.bm25Docs, explicit.skipVector, explicit.skipVectorHttp, explicit.skipBm25]).toEqual([9_000, 500, false, true, true]);
+    expect([explicit.vectorCount, explicit.bm25Docs, explicit.skipVector, explicit.skipVectorHttp, explicit.skipBm25]).toEqual([
+      9_000,
+      500,
+      false,
+      true,
+      true,
+    ]);
     expect(parseOptions(["--skip-vector"])!.skipVector).toBe(true);
   });
 
@@ -53,7 +73,15 @@ describe("vector bench data", () => {
     const points = { dim: 2, count: 4, flat: Float64Array.from([1, 0, 0, 1, Math.SQRT1_2, Math.SQRT1_2, -1, 0]) };
     expect(exactTopK(points, [1, 0.1], 3)).toEqual([0, 2, 1]);
     expect(exactTopK(points, [0, -1], 2)).toEqual([0, 3]); // 0 and 3 tie at 0: lower index first
-    expect(recallAtK([[1, 2, 3], [4, 5]], [[3, 9, 1], [5]])).toBe(3 / 5);
+    expect(
+      recallAtK(
+        [
+          [1, 2, 3],
+          [4, 5],
+        ],
+        [[3, 9, 1], [5]],
+      ),
+    ).toBe(3 / 5);
   });
 
   test("defaultEf is what SearchV uses without an explicit ef: max(ef_search, 40 k)", () => {
@@ -93,7 +121,11 @@ describe("Strand and raw hnswlib on the same vectors", () => {
     const floor = await startVectorFloor({ indexFile: join(dir, "raw.hnsw"), dim: 16, path: join(dir, "floor"), addDim: 4, ef: 300, k: K });
     try {
       const post = async (route: string, body: unknown): Promise<{ status: number; json: unknown }> => {
-        const res = await fetch(`${floor.url}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const res = await fetch(`${floor.url}${route}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         return { status: res.status, json: (await res.json()) as unknown };
       };
       const search = await post("/floor/search", { v: fixture.queries[0] });

@@ -33,13 +33,17 @@ const schema: SchemaDescriptor = {
 const PLAN_LENGTH = 3000;
 
 /** Each text has "shared" and a term of its own (`doc<op>`), so a note's own term finds only it. */
-type Op = { op: "add"; title: string; text: string; term: string } | { op: "update"; target: number; text: string; term: string } | { op: "drop"; target: number };
+type Op =
+  | { op: "add"; title: string; text: string; term: string }
+  | { op: "update"; target: number; text: string; term: string }
+  | { op: "drop"; target: number };
 
 function makePlan(random: () => number): Op[] {
   const plan: Op[] = [];
   const adds: number[] = [];
   // Repeated words vary each document's length and term frequencies.
-  const filler = (): string => Array.from({ length: between(random, 0, 6) }, () => ["words", "and", "more"][between(random, 0, 3)]).join(" ");
+  const filler = (): string =>
+    Array.from({ length: between(random, 0, 6) }, () => ["words", "and", "more"][between(random, 0, 3)]).join(" ");
   for (let i = 0; i < PLAN_LENGTH; i++) {
     const r = random();
     const term = `doc${i}`;
@@ -77,7 +81,8 @@ test("acknowledged documents are findable after SIGKILL, and the store verifies 
   const lines = await runUntilKilled({ child: "bm25-crash-child.mjs", storeModule, dataDir, schema, plan, killAt });
   const { acked, horizon } = parseSettled<{ id?: string }>(lines);
   expect(acked.size).toBeGreaterThanOrEqual(killAt);
-  const changedAfter = (target: number, after: number): boolean => plan.slice(after + 1, horizon).some((op) => op.op !== "add" && op.target === target);
+  const changedAfter = (target: number, after: number): boolean =>
+    plan.slice(after + 1, horizon).some((op) => op.op !== "add" && op.target === target);
 
   const store = GraphStore.open({ path: dataDir, schema });
   try {

@@ -23,7 +23,10 @@ QUERY Users() =>
 
 describe("parsing", () => {
   it("reads every kind of step with its line, path and body", () => {
-    const c = parseCaseFile(`# title\n${PROJECT}\n--- call AddUser {"name": "a"}\n--- expect\n{"user": "$a"}\n--- mcp filter_items\n{"x":\n  1}\n--- expect 400\nnull\n--- reopen\n--- schema change\nN::User { name: String }\n--- refused\nno\n`, "t.case");
+    const c = parseCaseFile(
+      `# title\n${PROJECT}\n--- call AddUser {"name": "a"}\n--- expect\n{"user": "$a"}\n--- mcp filter_items\n{"x":\n  1}\n--- expect 400\nnull\n--- reopen\n--- schema change\nN::User { name: String }\n--- refused\nno\n`,
+      "t.case",
+    );
     expect(c.title).toBe("title");
     expect(c.steps.map((s) => (s.kind === "call" ? `${s.line} ${s.path} ${s.body} ${s.expect.status}` : `${s.line} ${s.kind}`))).toEqual([
       `10 /AddUser {"name": "a"} 200`,
@@ -70,9 +73,12 @@ describe("running and updating", () => {
     expect(checks.map((c) => [c.where, c.mismatch])).toEqual([
       ["t.case:10 POST /AddUser", null],
       ["t.case:14 POST /AddUser", "status 409, expected 200"],
-      ["t.case:17 POST /Users", "$.users[0].name: expected \"b\", got \"a\""],
+      ["t.case:17 POST /Users", '$.users[0].name: expected "b", got "a"'],
     ]);
-    const updated = applyEdits(text, checks.filter((c) => c.mismatch !== null).map((c) => c.edit));
+    const updated = applyEdits(
+      text,
+      checks.filter((c) => c.mismatch !== null).map((c) => c.edit),
+    );
     expect(updated.split("\n").slice(14)).toEqual([
       "--- expect 409",
       `{"error": "UNIQUE INDEX violated: N::User field 'name' already has value \\"a\\"", "code": "UNIQUE_VIOLATION"}`,
@@ -88,8 +94,15 @@ describe("running and updating", () => {
   it("adds a refusal where an open is refused, removes one where it succeeds, and pins diagnostics in full", async () => {
     const text = `# t\n${PROJECT}\n--- call AddUser {"name": "a"}\n--- expect\n{"user": {"id": "$a", "label": "User", "name": "a"}}\n--- schema change\nN::User { name: U32 }\n--- call Users\n--- expect\nnull\n`;
     const checks = await runCase(parseCaseFile(text, "t.case"), "t.case", dataDir());
-    expect(checks.map((c) => c.mismatch)).toEqual([null, "the open was refused, expected it to succeed", "$: expected null, got {\"users\":[{\"name\":\"a\"}]}"]);
-    const updated = applyEdits(text, checks.filter((c) => c.mismatch !== null).map((c) => c.edit));
+    expect(checks.map((c) => c.mismatch)).toEqual([
+      null,
+      "the open was refused, expected it to succeed",
+      '$: expected null, got {"users":[{"name":"a"}]}',
+    ]);
+    const updated = applyEdits(
+      text,
+      checks.filter((c) => c.mismatch !== null).map((c) => c.edit),
+    );
     expect(updated.split("\n")[14]).toBe("--- refused");
     expect(updated.split("\n")[15]).toMatch(/^N::User \{\$a\}: 'name' must be an integer/);
     const again = await runCase(parseCaseFile(updated, "t.case"), "t.case", dataDir());
@@ -105,6 +118,11 @@ describe("running and updating", () => {
     const wrong = diag.replace("1:16", "1:15");
     const [failed] = await runCase(parseCaseFile(wrong, "t.case"), "t.case", dataDir());
     expect(failed!.mismatch).toBe("the errors differ");
-    expect(applyEdits(wrong, [failed!.edit])).toBe(diag.replace("E103 1:16", "E103 1:16 unknown type 'Strin'\n  hint: use String, Boolean, I8..I64, U8..U128, F32, F64, ID, Date, [T] or {field: T}"));
+    expect(applyEdits(wrong, [failed!.edit])).toBe(
+      diag.replace(
+        "E103 1:16",
+        "E103 1:16 unknown type 'Strin'\n  hint: use String, Boolean, I8..I64, U8..U128, F32, F64, ID, Date, [T] or {field: T}",
+      ),
+    );
   });
 });

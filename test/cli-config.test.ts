@@ -34,7 +34,13 @@ function project(name: string, config: Record<string, string>): string {
 function strand(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const env = { ...process.env };
   for (const k of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY"]) delete env[k];
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: work, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: work,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -44,7 +50,7 @@ describe("project configuration in the CLI", () => {
     expect(strand(["check", "on"])).toEqual({ status: 0, stdout: "ok: 2 queries, 1 types\n", stderr: "" });
     for (const [name, config, where] of [
       ["off", { "strand.toml": "bm25 = false\n" }, "strand.toml"],
-      ["helix-off", { "helix.toml": "[project]\nname = \"x\"\n\n[local.dev]\nport = 6969\nbm25 = false\n" }, "helix.toml [local.dev]"],
+      ["helix-off", { "helix.toml": '[project]\nname = "x"\n\n[local.dev]\nport = 6969\nbm25 = false\n' }, "helix.toml [local.dev]"],
       ["helix-prod-off", { "helix.toml": "[local.prod]\nbm25 = false\n" }, "helix.toml [local.prod]"],
     ] as const) {
       project(name, config);
@@ -57,7 +63,10 @@ describe("project configuration in the CLI", () => {
 
   it("check: a #[model(..)] that names no embedding model is E308 at the string, as startup would refuse it", () => {
     const dir = project("bogus-model", {});
-    writeFileSync(join(dir, "ask.hx"), 'V::Chunk { text: String }\n#[model("bogus-model")]\nQUERY Ask(q: String) =>\n    hits <- SearchV<Chunk>(Embed(q), 3)\n    RETURN hits\n');
+    writeFileSync(
+      join(dir, "ask.hx"),
+      'V::Chunk { text: String }\n#[model("bogus-model")]\nQUERY Ask(q: String) =>\n    hits <- SearchV<Chunk>(Embed(q), 3)\n    RETURN hits\n',
+    );
     expect(strand(["check", "bogus-model"])).toEqual({
       status: 1,
       stdout: "",
@@ -75,7 +84,7 @@ describe("project configuration in the CLI", () => {
   it("check, compile and serve stop on a bad setting, naming file and key", () => {
     project("bad", { "strand.toml": '[vector]\nmetric = "dot"\nm = 1\n' });
     const expected =
-      'strand: bad/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1\n' +
+      "strand: bad/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1\n" +
       'strand: bad/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got "dot"\n';
     expect(strand(["check", "bad"])).toEqual({ status: 1, stdout: "", stderr: expected });
     expect(strand(["compile", "bad", "--out", join(work, "bad-out")])).toEqual({ status: 1, stdout: "", stderr: expected });
@@ -87,16 +96,26 @@ describe("project configuration in the CLI", () => {
     expect(strand(["serve", "nokey", "--port", "0", "--data", join(work, "nokey-data")])).toEqual({
       status: 1,
       stdout: "",
-      stderr: "strand: embedding model openai:text-embedding-3-small needs OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)\n",
+      stderr:
+        "strand: embedding model openai:text-embedding-3-small needs OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)\n",
     });
   });
 
   it("serve and mcp --stdio stop when a query's #[model(..)] cannot be served", () => {
     const dir = project("model", {});
-    writeFileSync(join(dir, "ask.hx"), 'V::Chunk { text: String }\n#[model("gemini:text-embedding-004")]\nQUERY Ask(q: String) =>\n    hits <- SearchV<Chunk>(Embed(q), 3)\n    RETURN hits\n');
+    writeFileSync(
+      join(dir, "ask.hx"),
+      'V::Chunk { text: String }\n#[model("gemini:text-embedding-004")]\nQUERY Ask(q: String) =>\n    hits <- SearchV<Chunk>(Embed(q), 3)\n    RETURN hits\n',
+    );
     const expected = 'strand: #[model("gemini:text-embedding-004")]: embedding model gemini:text-embedding-004 needs GEMINI_API_KEY\n';
     const serve = strand(["serve", "model", "--port", "0", "--data", join(work, "model-data")]);
-    expect({ status: serve.status, stderr: serve.stderr.split("\n").filter((l) => l.startsWith("strand:")).join("\n") + "\n" }).toEqual({ status: 1, stderr: expected });
+    expect({
+      status: serve.status,
+      stderr: `${serve.stderr
+        .split("\n")
+        .filter((l) => l.startsWith("strand:"))
+        .join("\n")}\n`,
+    }).toEqual({ status: 1, stderr: expected });
     const mcp = strand(["mcp", "--stdio", "model", "--data", join(work, "model-data2")]);
     expect(mcp.status).toBe(1);
     expect(mcp.stderr).toContain(expected);
@@ -104,7 +123,10 @@ describe("project configuration in the CLI", () => {
 
   it("serve: mcp_idle_timeout_seconds, mcp_max_connections and bm25 = false reach the agent tools (audit D3, D5)", async () => {
     const dir = project("mcp-settings", { "strand.toml": "bm25 = false\nmcp_idle_timeout_seconds = 5\nmcp_max_connections = 2\n" });
-    writeFileSync(join(dir, "queries.hx"), "QUERY AddDoc(title: String, body: String) =>\n    doc <- AddN<Doc>({title: title, body: body})\n    RETURN doc\n");
+    writeFileSync(
+      join(dir, "queries.hx"),
+      "QUERY AddDoc(title: String, body: String) =>\n    doc <- AddN<Doc>({title: title, body: body})\n    RETURN doc\n",
+    );
     const server = await startStrand({ project: dir });
     try {
       const a = await call(server, "mcp/init");
@@ -138,7 +160,11 @@ describe("project configuration in the CLI", () => {
       "  hint: rename the query, or set `mcp = false` in strand.toml to turn the agent tools off",
     ].join("\n");
     expect(strand(["check", "route-names"])).toEqual({ status: 1, stdout: "", stderr: `${diagnostic}\n1 error\n` });
-    expect(strand(["compile", "route-names", "--out", join(work, "route-names-out")])).toEqual({ status: 1, stdout: "", stderr: `${diagnostic}\n1 error; nothing written\n` });
+    expect(strand(["compile", "route-names", "--out", join(work, "route-names-out")])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `${diagnostic}\n1 error; nothing written\n`,
+    });
     const serve = strand(["serve", "route-names", "--port", "0", "--data", join(work, "route-names-data")]);
     expect(serve).toEqual({ status: 1, stdout: "", stderr: `${diagnostic}\nthe project has 1 error; not serving\n` });
     const mcp = strand(["mcp", "--stdio", "route-names", "--data", join(work, "route-names-data")]);
@@ -164,16 +190,25 @@ describe("project configuration in the CLI", () => {
       expect(strand(["check", dir])).toEqual({ status: 0, stdout: "ok: 2 queries, 1 types\n", stderr: "" });
     }
     const out = join(work, "helix-v2-out");
-    expect(strand(["compile", fixture, "--out", out])).toEqual({ status: 0, stdout: `compiled 2 queries into helix-v2-out (5 written, 0 unchanged, 0 removed)\n`, stderr: "" });
+    expect(strand(["compile", fixture, "--out", out])).toEqual({
+      status: 0,
+      stdout: `compiled 2 queries into helix-v2-out (5 written, 0 unchanged, 0 removed)\n`,
+      stderr: "",
+    });
     expect(readdirSync(join(out, "queries")).sort()).toEqual(["AddUser.ts", "FindUsers.ts"]);
 
     // The root's [local.dev] settings apply to either folder: bm25 = false makes SearchBM25 E310.
     cpSync(fixture, join(work, "helix-v2"), { recursive: true });
-    writeFileSync(join(work, "helix-v2/helix.toml"), readFileSync(join(fixture, "helix.toml"), "utf8").replace("bm25 = true", "bm25 = false"));
+    writeFileSync(
+      join(work, "helix-v2/helix.toml"),
+      readFileSync(join(fixture, "helix.toml"), "utf8").replace("bm25 = true", "bm25 = false"),
+    );
     for (const dir of ["helix-v2", "helix-v2/db"]) {
       const r = strand(["check", dir]);
       expect(r.status).toBe(1);
-      expect(r.stderr).toContain("helix-v2/db/queries.hx:6:14: error E310: SearchBM25 needs the keyword index, which this project disables");
+      expect(r.stderr).toContain(
+        "helix-v2/db/queries.hx:6:14: error E310: SearchBM25 needs the keyword index, which this project disables",
+      );
     }
 
     for (const project of [fixture, join(fixture, "db")]) {

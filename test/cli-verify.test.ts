@@ -15,7 +15,12 @@ const work = tempDir("strand-cli-verify-");
 afterAll(() => removeDir(work));
 
 function strand(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: work, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: work,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -161,7 +161,10 @@ describe("strand CLI", () => {
     const flagged = await startStrand({ extraArgs: ["--api-key", "flag-key", "--body-limit", "100"] });
     const fromEnv = await startStrand({ env: { STRAND_API_KEY: "env-key" } });
     try {
-      expect(await call(flagged, "CountUsers", {})).toEqual({ status: 401, body: { error: "missing x-api-key header", code: "UNAUTHORIZED" } });
+      expect(await call(flagged, "CountUsers", {})).toEqual({
+        status: 401,
+        body: { error: "missing x-api-key header", code: "UNAUTHORIZED" },
+      });
       expect(await call(flagged, "CountUsers", {}, { "x-api-key": "flag-key" })).toEqual({ status: 200, body: { total: 0 } });
       expect(await call(flagged, "UserByHandle", { handle: "x".repeat(100) }, { "x-api-key": "flag-key" })).toEqual({
         status: 413,

@@ -36,6 +36,7 @@ describe("generated hot paths", () => {
     expect(code).toContain("const { title, chunks } = $a0[$i0];");
     expect(code).toContain("for (let $i1 = 0, $a1 = chunks; $i1 < $a1.length; $i1++) {");
     expect(code).toContain("const chunk = $a1[$i1];");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: generated code, as text
     expect(code).toContain("throw db.atElement($error, `docs[${$i0}].chunks[${$i1}]`);");
   });
 

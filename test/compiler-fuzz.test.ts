@@ -8,8 +8,39 @@ import { describe, expect, test } from "vitest";
 import { compileProject } from "../compiler/index.js";
 
 const dir = path.join(import.meta.dirname, "corpus", "valid");
-const projects = fs.readdirSync(dir).filter((f) => f.endsWith(".hx")).map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
-const TOKENS = ["::", "<-", "=>", "{", "}", "(", ")", "<", ">", ",", "_", "N<", "WHERE(", "RETURN", "FOR", "IN", "DROP", "\"", "\\", "#[", "]", "-", "1e", "..", "!", "|x|", "\n"];
+const projects = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".hx"))
+  .map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
+const TOKENS = [
+  "::",
+  "<-",
+  "=>",
+  "{",
+  "}",
+  "(",
+  ")",
+  "<",
+  ">",
+  ",",
+  "_",
+  "N<",
+  "WHERE(",
+  "RETURN",
+  "FOR",
+  "IN",
+  "DROP",
+  '"',
+  "\\",
+  "#[",
+  "]",
+  "-",
+  "1e",
+  "..",
+  "!",
+  "|x|",
+  "\n",
+];
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;

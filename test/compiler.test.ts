@@ -89,13 +89,23 @@ describe("compileProject", () => {
     ].join("\n");
     const result = compileProject([{ file: "s.hx", text }], { checkOnly: true });
     expect(result.ok).toBe(true);
-    expect(result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, line: d.span.start.line, column: d.span.start.column, message: d.message, hint: d.hint }))).toEqual([
+    expect(
+      result.diagnostics.map((d) => ({
+        code: d.code,
+        severity: d.severity,
+        line: d.span.start.line,
+        column: d.span.start.column,
+        message: d.message,
+        hint: d.hint,
+      })),
+    ).toEqual([
       {
         code: "W003",
         severity: "warning",
         line: 4,
         column: 10,
-        message: "Y declares a field 'score', so SearchBM25 results keep its stored value and do not carry their BM25 score (they are still ranked by it)",
+        message:
+          "Y declares a field 'score', so SearchBM25 results keep its stored value and do not carry their BM25 score (they are still ranked by it)",
         hint: "rename the field to read the BM25 score as 'score'",
       },
       {
@@ -103,7 +113,8 @@ describe("compileProject", () => {
         severity: "warning",
         line: 5,
         column: 10,
-        message: "Y declares a field 'score', so RerankRRF results keep its stored value and do not carry their fused score (they are still ranked by it)",
+        message:
+          "Y declares a field 'score', so RerankRRF results keep its stored value and do not carry their fused score (they are still ranked by it)",
         hint: "rename the field to read the fused score as 'score'",
       },
       {
@@ -111,7 +122,8 @@ describe("compileProject", () => {
         severity: "warning",
         line: 5,
         column: 23,
-        message: "Y declares a field 'score', so SearchBM25 results keep its stored value and do not carry their BM25 score (they are still ranked by it)",
+        message:
+          "Y declares a field 'score', so SearchBM25 results keep its stored value and do not carry their BM25 score (they are still ranked by it)",
         hint: "rename the field to read the BM25 score as 'score'",
       },
     ]);
@@ -130,13 +142,13 @@ describe("compileProject", () => {
   });
 
   it("formats a diagnostic as file:line:col, the source line, a caret under the span, and a hint", () => {
-    const text = "N::User { name: String }\nQUERY Q() =>\n    u <- AddN<User>({nmae: \"x\"})\n    RETURN u\n";
+    const text = 'N::User { name: String }\nQUERY Q() =>\n    u <- AddN<User>({nmae: "x"})\n    RETURN u\n';
     const result = compileProject([{ file: "q.hx", text }]);
     expect(result.diagnostics).toHaveLength(1);
     expect(formatDiagnostic(result.diagnostics[0]!, new Map([["q.hx", text]]))).toBe(
       [
         "q.hx:3:22: error E110: unknown field 'nmae' on User",
-        "3 |     u <- AddN<User>({nmae: \"x\"})",
+        '3 |     u <- AddN<User>({nmae: "x"})',
         "  |                      ^^^^",
         "  hint: did you mean 'name'?",
       ].join("\n"),
@@ -144,7 +156,9 @@ describe("compileProject", () => {
   });
 
   it("never throws and always explains itself on garbage and on mutations of valid programs", () => {
-    const seedText = fs.readFileSync(path.join(repo, "examples/social/queries.hx"), "utf8") + fs.readFileSync(path.join(repo, "examples/social/schema.hx"), "utf8");
+    const seedText =
+      fs.readFileSync(path.join(repo, "examples/social/queries.hx"), "utf8") +
+      fs.readFileSync(path.join(repo, "examples/social/schema.hx"), "utf8");
     let state = 12345;
     const rand = (n: number): number => {
       state = (state * 1103515245 + 12345) % 2147483648;
@@ -162,7 +176,10 @@ describe("compileProject", () => {
         text = Array.from({ length: rand(200) }, () => alphabet[rand(alphabet.length)]).join("");
       }
       const result = compileProject([{ file: "fuzz.hx", text }]);
-      expect(result.diagnostics.every((d) => d.code !== "E999"), result.diagnostics.map((d) => d.message).join("\n")).toBe(true);
+      expect(
+        result.diagnostics.every((d) => d.code !== "E999"),
+        result.diagnostics.map((d) => d.message).join("\n"),
+      ).toBe(true);
       if (!result.ok) expect(result.diagnostics.length).toBeGreaterThan(0);
     }
   });
@@ -176,7 +193,10 @@ describe("generated code", () => {
       const example = path.join(repo, "examples/social");
       projects.push({
         name: "example",
-        sources: fs.readdirSync(example).filter((f) => f.endsWith(".hx")).map((f) => ({ file: f, text: fs.readFileSync(path.join(example, f), "utf8") })),
+        sources: fs
+          .readdirSync(example)
+          .filter((f) => f.endsWith(".hx"))
+          .map((f) => ({ file: f, text: fs.readFileSync(path.join(example, f), "utf8") })),
       });
       const casesDir = path.join(repo, "test/conformance");
       for (const f of fs.readdirSync(casesDir).filter((f) => f.endsWith(".case"))) {
@@ -184,7 +204,8 @@ describe("generated code", () => {
         if (c.diagnostics === null) projects.push({ name: f.replace(/\.case$/, ""), sources: [{ file: "case.hx", text: c.hx }] });
         // Every project a case changes to (--- schema change) is served too.
         c.steps.forEach((s, i) => {
-          if (s.kind === "schema change") projects.push({ name: `${f.replace(/\.case$/, "")}-change${i}`, sources: [{ file: "case.hx", text: s.hx }] });
+          if (s.kind === "schema change")
+            projects.push({ name: `${f.replace(/\.case$/, "")}-change${i}`, sources: [{ file: "case.hx", text: s.hx }] });
         });
       }
       for (const p of projects) {

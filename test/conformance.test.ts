@@ -11,7 +11,10 @@ import { runCase } from "./support/case-runner.js";
 
 const UPDATE = process.env.STRAND_UPDATE_CASES === "1";
 const dir = path.join(import.meta.dirname, "conformance");
-const files = fs.readdirSync(dir).filter((f) => f.endsWith(".case")).sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".case"))
+  .sort();
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "strand-conformance-"));
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
 
@@ -27,7 +30,14 @@ describe("conformance corpus", () => {
       const checks = await runCase(testCase, file, fs.mkdtempSync(path.join(tmpRoot, "db-")));
       const failed = checks.filter((c) => c.mismatch !== null);
       if (UPDATE) {
-        if (failed.length > 0) fs.writeFileSync(path.join(dir, file), applyEdits(text, failed.map((c) => c.edit)));
+        if (failed.length > 0)
+          fs.writeFileSync(
+            path.join(dir, file),
+            applyEdits(
+              text,
+              failed.map((c) => c.edit),
+            ),
+          );
         return;
       }
       // Later calls depend on earlier ones: the first failure is the one to read.

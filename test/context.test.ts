@@ -28,7 +28,14 @@ const e: Record<string, EdgeItem> = {};
 beforeAll(async () => {
   ({ store, cleanup } = openTempStore());
   await store.write((db) => {
-    for (const [name, age] of [["a", 30], ["b", 20], ["c", 30], ["d", 20], ["e", 40], ["z", 50]] as const) {
+    for (const [name, age] of [
+      ["a", 30],
+      ["b", 20],
+      ["c", 30],
+      ["d", 20],
+      ["e", 40],
+      ["z", 50],
+    ] as const) {
       n[name] = db.addNode("User", { name, age });
     }
     n.p = db.addNode("Post", { title: "hello", score: 2 });
@@ -117,7 +124,12 @@ describe("sequence and value operations delegate to runtime/ops", () => {
       const groups = db.groupBy(users, ["age"]);
       expect(groups.find((g) => g.age === 30)?.count).toBe(2);
       const agg = db.aggregateBy(users, ["age"]);
-      expect(agg.find((g) => g.count === 2 && g.data.some((u) => u.name === "a"))?.data.map((u) => u.name).sort()).toEqual(["a", "c"]);
+      expect(
+        agg
+          .find((g) => g.count === 2 && g.data.some((u) => u.name === "a"))
+          ?.data.map((u) => u.name)
+          .sort(),
+      ).toEqual(["a", "c"]);
     });
   });
   test("prop, compare, now", () => {

@@ -45,14 +45,21 @@ const ERROR_CODES = DIAGNOSTIC_CODES.filter((code) => {
 });
 
 function hxFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".hx")).sort();
+  return fs
+    .readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith(".hx"))
+    .sort();
 }
 
 function read(dir: string, file: string): string {
   return fs.readFileSync(path.join(root, dir, file), "utf8");
 }
 
-const at = (d: Diagnostic): { code: string; line: number; column: number } => ({ code: d.code, line: d.span.start.line, column: d.span.start.column });
+const at = (d: Diagnostic): { code: string; line: number; column: number } => ({
+  code: d.code,
+  line: d.span.start.line,
+  column: d.span.start.column,
+});
 
 describe("valid corpus", () => {
   it("holds the five projects", () => {
@@ -63,7 +70,9 @@ describe("valid corpus", () => {
     it(`${file} is accepted`, () => {
       const text = read("valid", file);
       const result = compileProject([{ file, text }], { checkOnly: true });
-      expect(result.diagnostics.filter((d) => d.severity === "error").map((d) => `${at(d).line}:${at(d).column} ${d.code} ${d.message}`)).toEqual([]);
+      expect(
+        result.diagnostics.filter((d) => d.severity === "error").map((d) => `${at(d).line}:${at(d).column} ${d.code} ${d.message}`),
+      ).toEqual([]);
       expect(result.ok).toBe(true);
       expect(result.diagnostics.map(at)).toEqual(caretAnnotations(text));
       expect(result.queries.length).toBe(VALID[file]);

@@ -7,7 +7,9 @@ const SCHEMA = "N::Review { name: String, scores: [I64], tags: [String], at: Dat
 
 function first(query: string): string {
   const d = compileProject([{ file: "a.hx", text: SCHEMA + query }], { checkOnly: true }).diagnostics.find((x) => x.severity === "error");
-  return d === undefined ? "ok" : `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message}${d.hint === undefined ? "" : ` | ${d.hint}`}`;
+  return d === undefined
+    ? "ok"
+    : `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message}${d.hint === undefined ? "" : ` | ${d.hint}`}`;
 }
 
 describe("diagnostics say what is wrong, without contradicting themselves", () => {
@@ -44,7 +46,8 @@ describe("diagnostics say what is wrong, without contradicting themselves", () =
 });
 
 describe("a zero-or-one item's ::ID names an item like the item itself (audit 6 L3)", () => {
-  const PEOPLE = 'N::Person { UNIQUE INDEX name: String, ref: ID, alt: ID DEFAULT "0193a1b2-0000-7000-8000-000000000000" }\nE::Knows { From: Person, To: Person }\n';
+  const PEOPLE =
+    'N::Person { UNIQUE INDEX name: String, ref: ID, alt: ID DEFAULT "0193a1b2-0000-7000-8000-000000000000" }\nE::Knows { From: Person, To: Person }\n';
   const all = (query: string): string[] =>
     compileProject([{ file: "a.hx", text: PEOPLE + query }], { checkOnly: true }).diagnostics.map(
       (d) => `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message}${d.hint === undefined ? "" : ` | ${d.hint}`}`,
@@ -52,22 +55,32 @@ describe("a zero-or-one item's ::ID names an item like the item itself (audit 6 
   const lookups = "    x <- N<Person>({name: a})\n    y <- N<Person>({name: b})\n";
 
   it("N<Person>(x::ID), ::To(y::ID), ::From(x::ID) are accepted", () => {
-    expect(all(`QUERY P(a: String, b: String) =>\n${lookups}    p <- N<Person>(x::ID)::ShortestPath<Knows>::To(y::ID)\n    RETURN p\n`)).toEqual([]);
+    expect(
+      all(`QUERY P(a: String, b: String) =>\n${lookups}    p <- N<Person>(x::ID)::ShortestPath<Knows>::To(y::ID)\n    RETURN p\n`),
+    ).toEqual([]);
     expect(all(`QUERY P(a: String, b: String) =>\n${lookups}    e <- AddE<Knows>::From(x::ID)::To(y::ID)\n    RETURN e\n`)).toEqual([]);
   });
 
   it("a value that may be absent gets a hint that fits where it comes from, and its later uses still count (no W002)", () => {
-    expect(all(`QUERY S(a: String, b: String) =>\n${lookups}    p <- N<Person>(x::{ref})::ShortestPath<Knows>::To(y::ID)\n    RETURN p\n`)).toEqual([
-      "E206 6:20 this value may be absent, so it cannot name an item | it is a field of an item that may be absent",
-    ]);
-    expect(all("QUERY T(id: ID, b: String) =>\n    x <- N<Person>(id)\n    y <- N<Person>({name: b})\n    p <- N<Person>(x::{ref})::Out<Knows>::WHERE(_::{name}::EQ(y::{name}))\n    RETURN p\n")).toEqual([
+    expect(
+      all(`QUERY S(a: String, b: String) =>\n${lookups}    p <- N<Person>(x::{ref})::ShortestPath<Knows>::To(y::ID)\n    RETURN p\n`),
+    ).toEqual(["E206 6:20 this value may be absent, so it cannot name an item | it is a field of an item that may be absent"]);
+    expect(
+      all(
+        "QUERY T(id: ID, b: String) =>\n    x <- N<Person>(id)\n    y <- N<Person>({name: b})\n    p <- N<Person>(x::{ref})::Out<Knows>::WHERE(_::{name}::EQ(y::{name}))\n    RETURN p\n",
+      ),
+    ).toEqual([
       "E206 6:20 this value may be absent, so it cannot name an item | 'ref' has no DEFAULT, so a record may lack it; give it one",
     ]);
     expect(all("QUERY U(id: ID, o: {r?: ID}) =>\n    p <- N<Person>(o.r)\n    RETURN p\n")).toEqual([
       "E206 4:20 this value may be absent, so it cannot name an item | declare the field 'r' without '?'",
     ]);
     // A variable nothing mentions is still reported.
-    expect(all("QUERY V(id: ID, b: String) =>\n    x <- N<Person>(id)\n    y <- N<Person>({name: b})\n    p <- N<Person>(x::{ref})\n    RETURN p\n")).toEqual([
+    expect(
+      all(
+        "QUERY V(id: ID, b: String) =>\n    x <- N<Person>(id)\n    y <- N<Person>({name: b})\n    p <- N<Person>(x::{ref})\n    RETURN p\n",
+      ),
+    ).toEqual([
       "W002 5:5 variable 'y' is never used | remove it, use it, or start its name with '_' to keep it",
       "E206 6:20 this value may be absent, so it cannot name an item | 'ref' has no DEFAULT, so a record may lack it; give it one",
     ]);

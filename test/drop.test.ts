@@ -238,7 +238,11 @@ describe("DROP of edges", () => {
 
 describe("DROP and the read cache", () => {
   test("read, drop, read again: records and both endpoints' lists", async () => {
-    const [a, b, c] = await w((db) => [db.addNode("User", { name: "a" }), db.addNode("User", { name: "b" }), db.addNode("User", { name: "c" })]);
+    const [a, b, c] = await w((db) => [
+      db.addNode("User", { name: "a" }),
+      db.addNode("User", { name: "b" }),
+      db.addNode("User", { name: "c" }),
+    ]);
     const [ab, cb] = await w((db) => [db.addEdge("Knows", {}, a!.id, b!.id), db.addEdge("Knows", {}, c!.id, b!.id)]);
     const warm = () =>
       r((db) => [
@@ -342,7 +346,8 @@ describe("property: drops keep the store equal to a model", () => {
               for (let v = 1 + Math.floor(rand() * 3); v > 0; v--) {
                 const which = rand();
                 if (which < 0.1 && graveyard.length > 0) victims.push(pick(graveyard));
-                else if (which < 0.45 || edges.length === 0) victims.push(pick([...us, ...ps].filter((x) => !hubs.some((h) => h.id === x.id))));
+                else if (which < 0.45 || edges.length === 0)
+                  victims.push(pick([...us, ...ps].filter((x) => !hubs.some((h) => h.id === x.id))));
                 else victims.push(pick(edges));
                 if (rand() < 0.1) victims.push(victims[victims.length - 1]!);
               }

@@ -36,14 +36,18 @@ async function expectVerifiesClean(dataDir: string): Promise<void> {
   expect(await verifyDataDir(dataDir)).toMatchObject({ ok: true, report: { disagreements: [] } });
 }
 
-type Request = { query: "AddUser"; handle: string; age: number } | { query: "Follow"; from: number; to: number; weight: number } | { query: "WritePost"; author: number; title: string };
+type Request =
+  | { query: "AddUser"; handle: string; age: number }
+  | { query: "Follow"; from: number; to: number; weight: number }
+  | { query: "WritePost"; author: number; title: string };
 
 /** Requests of the kill test: new users mostly; follows and posts among the first FIRST_USERS users. */
 const FIRST_USERS = 20;
 function nextRequest(random: () => number, n: number): Request {
   const r = random();
   if (r < 0.7) return { query: "AddUser", handle: `crash${n}`, age: between(random, 0, 100) };
-  if (r < 0.85) return { query: "Follow", from: between(random, 0, FIRST_USERS), to: between(random, 0, FIRST_USERS), weight: between(random, 1, 10) };
+  if (r < 0.85)
+    return { query: "Follow", from: between(random, 0, FIRST_USERS), to: between(random, 0, FIRST_USERS), weight: between(random, 1, 10) };
   return { query: "WritePost", author: between(random, 0, FIRST_USERS), title: `post ${n}` };
 }
 
@@ -127,7 +131,11 @@ describe("durability", () => {
             if (reply.status !== 200) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
             acknowledged.push((reply.body as { user: User }).user);
           } else if (request.query === "Follow") {
-            const reply = await call(server, "Follow", { from: first[request.from]!.id, to: first[request.to]!.id, weight: request.weight });
+            const reply = await call(server, "Follow", {
+              from: first[request.from]!.id,
+              to: first[request.to]!.id,
+              weight: request.weight,
+            });
             if (reply.status !== 200) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
             follows.push((reply.body as { follows: { id: string; from_node: string } }).follows);
           } else {
@@ -155,7 +163,8 @@ describe("durability", () => {
     const missing: string[] = [];
     for (const user of acknowledged) {
       const reply = await call(restarted, "GetUser", { id: user.id });
-      if (reply.status !== 200 || JSON.stringify((reply.body as { user: unknown }).user) !== JSON.stringify(user)) missing.push(user.handle);
+      if (reply.status !== 200 || JSON.stringify((reply.body as { user: unknown }).user) !== JSON.stringify(user))
+        missing.push(user.handle);
     }
     // One read per first user: the follows and posts it holds now.
     const outgoing = new Map<string, Set<string>>();

@@ -160,9 +160,7 @@ describe("examples/social over HTTP", () => {
 
   it("GetUser, UserByHandle, UsersInCity; an unknown id is 404", async () => {
     expect(await call(server, "GetUser", { id: carol.id })).toEqual(ok({ user: carol }));
-    expect(await call(server, "GetUser", { id: missingId })).toEqual(
-      error(404, "NOT_FOUND", `N::User with id '${missingId}' not found`),
-    );
+    expect(await call(server, "GetUser", { id: missingId })).toEqual(error(404, "NOT_FOUND", `N::User with id '${missingId}' not found`));
     expect(await call(server, "UserByHandle", { handle: "bob" })).toEqual(ok({ user: bob }));
     expect(await call(server, "UsersInCity", { city: "Paris" })).toEqual(ok({ users: [alice, carol, erin] }));
     expect(await call(server, "UsersInCity", { city: "Lima" })).toEqual(ok({ users: [] }));
@@ -231,7 +229,14 @@ describe("examples/social over HTTP", () => {
   it("FewestHops takes the direct edge; CheapestRoute the lighter detour", async () => {
     expect(await call(server, "FewestHops", { from: alice.id, to: bob.id })).toEqual(ok({ paths: [[[alice, bob], [ab]]] }));
     expect(await call(server, "CheapestRoute", { from: alice.id, to: bob.id })).toEqual(
-      ok({ paths: [[[alice, carol, bob], [ac, cb]]] }),
+      ok({
+        paths: [
+          [
+            [alice, carol, bob],
+            [ac, cb],
+          ],
+        ],
+      }),
     );
     expect(await call(server, "FewestHops", { from: dave.id, to: alice.id })).toEqual(ok({ paths: [] }));
   });

@@ -86,7 +86,11 @@ describe("openai:<model>", () => {
       [0, 1, 0.5],
     ]);
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ method: "POST", url: "/v1/embeddings", body: { model: "text-embedding-3-small", input: ["first text", "second"] } });
+    expect(received[0]).toMatchObject({
+      method: "POST",
+      url: "/v1/embeddings",
+      body: { model: "text-embedding-3-small", input: ["first text", "second"] },
+    });
     expect(received[0]!.headers.authorization).toBe("Bearer sk-test");
     expect(received[0]!.headers["content-type"]).toBe("application/json");
   });
@@ -111,7 +115,9 @@ describe("openai:<model>", () => {
   test("an error status carries the provider's message", async () => {
     const { base } = await serve(() => ({
       status: 401,
-      body: { error: { message: "Incorrect API key provided: sk-bad.", type: "invalid_request_error", param: null, code: "invalid_api_key" } },
+      body: {
+        error: { message: "Incorrect API key provided: sk-bad.", type: "invalid_request_error", param: null, code: "invalid_api_key" },
+      },
     }));
     const e = embedder(MODEL, { OPENAI_API_KEY: "sk-bad", OPENAI_BASE_URL: base });
     expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: HTTP 401: Incorrect API key provided: sk-bad.`);
@@ -122,10 +128,20 @@ describe("openai:<model>", () => {
       { data: [{ index: 0, embedding: "nope" }] },
       { object: "list" },
       { data: [{ index: 0, embedding: [1] }] }, // one embedding for two texts
-      { data: [{ index: 0, embedding: [1, Number.NaN] }, { index: 1, embedding: [] }] },
+      {
+        data: [
+          { index: 0, embedding: [1, Number.NaN] },
+          { index: 1, embedding: [] },
+        ],
+      },
       "this is not json",
       // finite, but beyond what the f32 vector index holds
-      { data: [{ index: 0, embedding: [1, 2] }, { index: 1, embedding: [0.5, -1e39] }] },
+      {
+        data: [
+          { index: 0, embedding: [1, 2] },
+          { index: 1, embedding: [0.5, -1e39] },
+        ],
+      },
     ];
     let i = 0;
     const { base } = await serve(() => ({ body: bodies[i++] }));
@@ -154,7 +170,9 @@ describe("openai:<model>", () => {
     const s = servers.pop()!;
     await new Promise((resolve) => s.close(resolve));
     const message = await failure(embedder(MODEL, { OPENAI_API_KEY: "k", OPENAI_BASE_URL: base }).embed(["x"]));
-    expect(message).toMatch(new RegExp(`^embedding model ${MODEL}: request failed: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\)$`));
+    expect(message).toMatch(
+      new RegExp(`^embedding model ${MODEL}: request failed: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\)$`),
+    );
   });
 });
 
@@ -181,7 +199,10 @@ describe("gemini:<model>", () => {
     });
     const texts = Array.from({ length: 150 }, (_, i) => String(i));
     expect(await embedder(MODEL, { GEMINI_API_KEY: "g", GEMINI_BASE_URL: base }).embed(texts)).toEqual(texts.map((t) => [Number(t)]));
-    expect(received.map((r) => r.url)).toEqual(["/v1beta/models/text-embedding-004:batchEmbedContents", "/v1beta/models/text-embedding-004:batchEmbedContents"]);
+    expect(received.map((r) => r.url)).toEqual([
+      "/v1beta/models/text-embedding-004:batchEmbedContents",
+      "/v1beta/models/text-embedding-004:batchEmbedContents",
+    ]);
     expect((received[1]!.body as { requests: unknown[] }).requests).toEqual(
       texts.slice(100).map((text) => ({ model: "models/text-embedding-004", content: { parts: [{ text }] } })),
     );
@@ -189,7 +210,10 @@ describe("gemini:<model>", () => {
 
   test("an error status carries Google's message; malformed bodies are named", async () => {
     const replies = [
-      { status: 400, body: { error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT" } } },
+      {
+        status: 400,
+        body: { error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT" } },
+      },
       { body: { embedding: { value: [1] } } },
       { body: { embeddings: [{ values: [1] }] } },
     ];
@@ -197,7 +221,9 @@ describe("gemini:<model>", () => {
     const { base } = await serve(() => replies[i++]!);
     const e = embedder(MODEL, { GEMINI_API_KEY: "bad", GEMINI_BASE_URL: base });
     expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: HTTP 400: API key not valid. Please pass a valid API key.`);
-    expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: malformed response: embedding.values must be an array of numbers`);
+    expect(await failure(e.embed(["x"]))).toBe(
+      `embedding model ${MODEL}: malformed response: embedding.values must be an array of numbers`,
+    );
     expect(await failure(e.embed(["x", "y"]))).toBe(`embedding model ${MODEL}: malformed response: 1 embeddings for 2 texts`);
   });
 
@@ -230,7 +256,12 @@ describe("local", () => {
   });
 
   test("error status, malformed body, timeout", async () => {
-    const replies: (ReturnType<Reply>)[] = [{ status: 500, body: "model not loaded" }, { status: 503, body: { error: "warming up" } }, { body: { vector: [1] } }, "hang"];
+    const replies: ReturnType<Reply>[] = [
+      { status: 500, body: "model not loaded" },
+      { status: 503, body: { error: "warming up" } },
+      { body: { vector: [1] } },
+      "hang",
+    ];
     let i = 0;
     const { base } = await serve(() => replies[i++]!);
     const e = embedder("local", { STRAND_LOCAL_EMBED_URL: `${base}/embed`, STRAND_EMBED_TIMEOUT_MS: "150" });

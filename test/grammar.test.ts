@@ -4,7 +4,18 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import peggy from "peggy";
 import { describe, expect, it } from "vitest";
-import type { EdgeSchema, Expr, Migration, NodeSchema, QueryDef, SourceFile, Span, Statement, Step, TypeExpr } from "../compiler/syntax/ast.js";
+import type {
+  EdgeSchema,
+  Expr,
+  Migration,
+  NodeSchema,
+  QueryDef,
+  SourceFile,
+  Span,
+  Statement,
+  Step,
+  TypeExpr,
+} from "../compiler/syntax/ast.js";
 import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { parseSource } from "../compiler/syntax/parser.js";
 
@@ -103,7 +114,12 @@ describe("schema definitions", () => {
           { name: id("name"), type: scalar("String"), index: "none", default: null },
           { name: id("email"), type: scalar("String"), index: "index", default: null },
           { name: id("handle"), type: scalar("String"), index: "unique", default: null },
-          { name: id("age"), type: scalar("U32"), index: "none", default: { kind: "DefaultLiteral", value: { kind: "Number", value: 0, raw: "0", isFloat: false } } },
+          {
+            name: id("age"),
+            type: scalar("U32"),
+            index: "none",
+            default: { kind: "DefaultLiteral", value: { kind: "Number", value: 0, raw: "0", isFloat: false } },
+          },
           { name: id("created"), type: scalar("Date"), index: "none", default: { kind: "DefaultNow" } },
           { name: id("tags"), type: { kind: "ArrayType", element: scalar("String") }, index: "none", default: null },
           {
@@ -159,13 +175,25 @@ describe("schema definitions", () => {
         to: id("User"),
         fields: [
           { name: id("since"), type: scalar("Date"), index: "none", default: null },
-          { name: id("weight"), type: scalar("F64"), index: "none", default: { kind: "DefaultLiteral", value: { kind: "Number", value: 1, raw: "1.0", isFloat: true } } },
+          {
+            name: id("weight"),
+            type: scalar("F64"),
+            index: "none",
+            default: { kind: "DefaultLiteral", value: { kind: "Number", value: 1, raw: "1.0", isFloat: true } },
+          },
         ],
       },
       { kind: "EdgeSchema", name: id("Likes"), unique: false, from: id("User"), to: id("Post"), fields: [] },
       { kind: "EdgeSchema", name: id("Tagged"), unique: false, from: id("Post"), to: id("Tag"), fields: [] },
       { kind: "EdgeSchema", name: id("BestFriend"), unique: true, from: id("User"), to: id("User"), fields: [] },
-      { kind: "EdgeSchema", name: id("Broken"), unique: false, from: null, to: null, fields: [{ name: id("x"), type: scalar("I32"), index: "none", default: null }] },
+      {
+        kind: "EdgeSchema",
+        name: id("Broken"),
+        unique: false,
+        from: null,
+        to: null,
+        fields: [{ name: id("x"), type: scalar("I32"), index: "none", default: null }],
+      },
     ]);
   });
 
@@ -195,7 +223,11 @@ describe("schema definitions", () => {
       kind: "ObjectType",
       fields: [
         { name: id("a"), optional: true, type: scalar("String") },
-        { name: id("b"), optional: false, type: { kind: "ObjectType", fields: [{ name: id("c"), optional: false, type: { kind: "ArrayType", element: scalar("ID") } }] } },
+        {
+          name: id("b"),
+          optional: false,
+          type: { kind: "ObjectType", fields: [{ name: id("c"), optional: false, type: { kind: "ArrayType", element: scalar("ID") } }] },
+        },
       ],
     });
     expect(strip(fieldType("{}"))).toEqual({ kind: "ObjectType", fields: [] });
@@ -365,7 +397,15 @@ describe("queries", () => {
       MIGRATION schema::1 => schema::2 {}
     `);
     expect(ast.items.map((i) => i.kind)).toEqual([
-      "Query", "NodeSchema", "Query", "EdgeSchema", "Query", "SchemaVersionBlock", "Query", "Query", "Migration",
+      "Query",
+      "NodeSchema",
+      "Query",
+      "EdgeSchema",
+      "Query",
+      "SchemaVersionBlock",
+      "Query",
+      "Query",
+      "Migration",
     ]);
     expect((ast.items[0] as QueryDef).body).toHaveLength(1);
     expect((ast.items[2] as QueryDef).body).toHaveLength(1);
@@ -375,8 +415,24 @@ describe("queries", () => {
     const text = readFileSync(`${root}/test/fixtures/grammar/social.hx`, "utf8");
     const ast = parseOk(text);
     expect(ast.items.map((i) => i.kind)).toEqual([
-      "NodeSchema", "NodeSchema", "VectorSchema", "EdgeSchema", "EdgeSchema", "EdgeSchema", "SchemaVersionBlock", "Migration",
-      "Query", "Query", "Query", "Query", "Query", "Query", "Query", "Query", "Query", "Query",
+      "NodeSchema",
+      "NodeSchema",
+      "VectorSchema",
+      "EdgeSchema",
+      "EdgeSchema",
+      "EdgeSchema",
+      "SchemaVersionBlock",
+      "Migration",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
+      "Query",
     ]);
     const names = ast.items.filter((i): i is QueryDef => i.kind === "Query").map((q) => q.name.name);
     expect(names).toEqual(["CreateUser", "Follow", "Feed", "Profile", "Cards", "Ingest", "Search", "Path", "Cleanup", "Touch"]);
@@ -404,7 +460,15 @@ describe("statements", () => {
       }
     `);
     expect(strip(body)).toEqual([
-      { kind: "Assign", name: id("u"), value: { kind: "Traversal", source: { kind: "Lookup", item: "N", typeArg: id("User"), args: [arg(ident("id"))], hasParens: true }, steps: [] } },
+      {
+        kind: "Assign",
+        name: id("u"),
+        value: {
+          kind: "Traversal",
+          source: { kind: "Lookup", item: "N", typeArg: id("User"), args: [arg(ident("id"))], hasParens: true },
+          steps: [],
+        },
+      },
       { kind: "Drop", target: { kind: "Traversal", source: { kind: "Var", name: id("u") }, steps: [call("OutE", [], "Follows")] } },
       {
         kind: "ExprStatement",
@@ -414,12 +478,19 @@ describe("statements", () => {
           steps: [call("From", [arg(ident("a"))]), call("To", [arg(ident("b"))])],
         },
       },
-      { kind: "For", binding: { kind: "ForName", name: id("x") }, iterable: ident("xs"), body: [{ kind: "Assign", name: id("y"), value: ident("x") }] },
+      {
+        kind: "For",
+        binding: { kind: "ForName", name: id("x") },
+        iterable: ident("xs"),
+        body: [{ kind: "Assign", name: id("y"), value: ident("x") }],
+      },
       {
         kind: "For",
         binding: { kind: "ForDestructure", names: [id("a"), id("b")] },
         iterable: ident("pairs"),
-        body: [{ kind: "For", binding: { kind: "ForName", name: id("c") }, iterable: ident("a"), body: [{ kind: "Drop", target: ident("c") }] }],
+        body: [
+          { kind: "For", binding: { kind: "ForName", name: id("c") }, iterable: ident("a"), body: [{ kind: "Drop", target: ident("c") }] },
+        ],
       },
     ]);
   });
@@ -429,7 +500,11 @@ describe("statements", () => {
       {
         kind: "For",
         binding: { kind: "ForName", name: id("u") },
-        iterable: { kind: "Traversal", source: { kind: "Lookup", item: "N", typeArg: id("User"), args: [], hasParens: false }, steps: [call("Out", [], "Follows")] },
+        iterable: {
+          kind: "Traversal",
+          source: { kind: "Lookup", item: "N", typeArg: id("User"), args: [], hasParens: false },
+          steps: [call("Out", [], "Follows")],
+        },
         body: [],
       },
     ]);
@@ -489,7 +564,9 @@ describe("literals", () => {
     expect(strip(expr("3.25"))).toEqual(lit({ kind: "Number", value: 3.25, raw: "3.25", isFloat: true }));
     expect(strip(expr("1e-3"))).toEqual(lit({ kind: "Number", value: 0.001, raw: "1e-3", isFloat: true }));
     expect(strip(expr("-2.5E+4"))).toEqual(lit({ kind: "Number", value: -25000, raw: "-2.5E+4", isFloat: true }));
-    expect(strip(expr("340282366920938463463374607431768211455"))).toMatchObject({ literal: { raw: "340282366920938463463374607431768211455", isFloat: false } });
+    expect(strip(expr("340282366920938463463374607431768211455"))).toMatchObject({
+      literal: { raw: "340282366920938463463374607431768211455", isFloat: false },
+    });
   });
 
   it("parses booleans, NONE and NOW, and keeps keyword-prefixed names as identifiers", () => {
@@ -507,7 +584,13 @@ describe("expressions", () => {
   it("parses arrays and object literals (including nesting and shorthand keys)", () => {
     expect(strip(expr('[a, 1, "x", [], [true],]'))).toEqual({
       kind: "Array",
-      elements: [ident("a"), num("1"), str("x"), { kind: "Array", elements: [] }, { kind: "Array", elements: [lit({ kind: "Boolean", value: true })] }],
+      elements: [
+        ident("a"),
+        num("1"),
+        str("x"),
+        { kind: "Array", elements: [] },
+        { kind: "Array", elements: [lit({ kind: "Boolean", value: true })] },
+      ],
     });
     expect(strip(expr("{a: 1, b: {c: [d]}, e, }"))).toEqual({
       kind: "Object",
@@ -527,7 +610,11 @@ describe("expressions", () => {
       args: [arg(ident("a")), arg({ kind: "Call", callee: id("OR"), args: [arg(ident("b")), arg(ident("c"))] })],
     });
     expect(strip(expr("PI()"))).toEqual({ kind: "Call", callee: id("PI"), args: [] });
-    expect(strip(expr("ADD(1, _::{weight})"))).toEqual({ kind: "Call", callee: id("ADD"), args: [arg(num("1")), arg(anon(proj("weight")))] });
+    expect(strip(expr("ADD(1, _::{weight})"))).toEqual({
+      kind: "Call",
+      callee: id("ADD"),
+      args: [arg(num("1")), arg(anon(proj("weight")))],
+    });
     expect(strip(expr('Embed("literal")'))).toEqual({ kind: "Call", callee: id("Embed"), args: [arg(str("literal"))] });
     expect(strip(expr("!EXISTS(_::Out<E>)"))).toEqual({
       kind: "Not",
@@ -570,7 +657,12 @@ describe("member access", () => {
 
   it("works as a FOR iterable and rejects steps after a member access", () => {
     expect(strip(statements("FOR x IN data.items {}"))).toEqual([
-      { kind: "For", binding: { kind: "ForName", name: id("x") }, iterable: { kind: "Member", object: ident("data"), property: id("items") }, body: [] },
+      {
+        kind: "For",
+        binding: { kind: "ForName", name: id("x") },
+        iterable: { kind: "Member", object: ident("data"), property: id("items") },
+        body: [],
+      },
     ]);
     const d = parseErr("QUERY A() => x <- a.b::Out");
     expect([d.code, d.span.start.column]).toEqual(["E001", 22]);
@@ -603,7 +695,9 @@ describe("sources", () => {
     expect(source("N<User>")).toEqual(lookup("N", "User", [], false));
     expect(source("N<User>(id)")).toEqual(lookup("N", "User", [arg(ident("id"))], true));
     expect(source("N<User>(id1, id2)")).toEqual(lookup("N", "User", [arg(ident("id1")), arg(ident("id2"))], true));
-    expect(source("N<User>({email: e})")).toEqual(lookup("N", "User", [arg({ kind: "Object", entries: [{ key: id("email"), value: ident("e") }] })], true));
+    expect(source("N<User>({email: e})")).toEqual(
+      lookup("N", "User", [arg({ kind: "Object", entries: [{ key: id("email"), value: ident("e") }] })], true),
+    );
     expect(source("N")).toEqual(lookup("N", null, [], false));
     expect(source("N(id)")).toEqual(lookup("N", null, [arg(ident("id"))], true));
     expect(source("N()")).toEqual(lookup("N", null, [], true));
@@ -615,7 +709,13 @@ describe("sources", () => {
   });
 
   it("parses generic-call sources", () => {
-    const props = { kind: "Object", entries: [{ key: id("name"), value: ident("name") }, { key: id("age"), value: num("3") }] };
+    const props = {
+      kind: "Object",
+      entries: [
+        { key: id("name"), value: ident("name") },
+        { key: id("age"), value: num("3") },
+      ],
+    };
     expect(source("AddN<User>")).toEqual(generic("AddN", "User", []));
     expect(source("AddN<User>({name: name, age: 3})")).toEqual(generic("AddN", "User", [arg(props)]));
     expect(source("AddN<User>()")).toEqual(generic("AddN", "User", [], true));
@@ -623,7 +723,10 @@ describe("sources", () => {
       generic("AddV", "Doc", [arg(ident("vec")), arg({ kind: "Object", entries: [{ key: id("content"), value: ident("c") }] })]),
     );
     expect(source("AddV<Doc>(Embed(text), {})")).toEqual(
-      generic("AddV", "Doc", [arg({ kind: "Call", callee: id("Embed"), args: [arg(ident("text"))] }), arg({ kind: "Object", entries: [] })]),
+      generic("AddV", "Doc", [
+        arg({ kind: "Call", callee: id("Embed"), args: [arg(ident("text"))] }),
+        arg({ kind: "Object", entries: [] }),
+      ]),
     );
     expect(source("UpsertN<User>({name: name, age: 3})")).toEqual(generic("UpsertN", "User", [arg(props)]));
     expect(source("UpsertV<Doc>(v, {})")).toEqual(generic("UpsertV", "Doc", [arg(ident("v")), arg({ kind: "Object", entries: [] })]));
@@ -680,7 +783,9 @@ describe("steps", () => {
   });
 
   it("parses UPDATE, WHERE with comparisons, IS_IN, INTERSECT, rerankers and shortest paths", () => {
-    expect(strip(stepsOf("u::UPDATE({name: n})"))).toEqual([call("UPDATE", [arg({ kind: "Object", entries: [{ key: id("name"), value: ident("n") }] })])]);
+    expect(strip(stepsOf("u::UPDATE({name: n})"))).toEqual([
+      call("UPDATE", [arg({ kind: "Object", entries: [{ key: id("name"), value: ident("n") }] })]),
+    ]);
     expect(strip(stepsOf("u::WHERE(AND(_::{age}::GT(18), _::{age}::LT(30)))"))).toEqual([
       call("WHERE", [
         arg({
@@ -705,7 +810,13 @@ describe("steps", () => {
       call("RerankMMR", [arg(num("0.7"), "lambda"), arg(str("cosine"), "distance")]),
       call("RerankRRF"),
     ]);
-    expect(strip(stepsOf('a::ShortestPath<E>::To(b)::ShortestPathBFS<E>::From(b)::ShortestPathDijkstras<E>(_::{weight})::ShortestPathAStar<E>(w, "h")'))).toEqual([
+    expect(
+      strip(
+        stepsOf(
+          'a::ShortestPath<E>::To(b)::ShortestPathBFS<E>::From(b)::ShortestPathDijkstras<E>(_::{weight})::ShortestPathAStar<E>(w, "h")',
+        ),
+      ),
+    ).toEqual([
       call("ShortestPath", [], "E"),
       call("To", [arg(ident("b"))]),
       call("ShortestPathBFS", [], "E"),
@@ -718,7 +829,14 @@ describe("steps", () => {
   it("parses projections: renames, ID, nested traversals, spread", () => {
     expect(strip(stepsOf("u::{a, b}"))).toEqual([proj("a", "b")]);
     expect(strip(stepsOf("u::{newName: a, uid: ID}"))).toEqual([
-      { kind: "Projection", fields: [{ key: id("newName"), value: ident("a") }, { key: id("uid"), value: ident("ID") }], spread: false },
+      {
+        kind: "Projection",
+        fields: [
+          { key: id("newName"), value: ident("a") },
+          { key: id("uid"), value: ident("ID") },
+        ],
+        spread: false,
+      },
     ]);
     expect(strip(stepsOf("u::{followers: _::In<Follows>::COUNT, posts: _::Out<Wrote>::RANGE(0,5)::{title}}"))).toEqual([
       {
@@ -743,7 +861,10 @@ describe("steps", () => {
         param: id("u"),
         fields: [
           { key: id("name"), value: { kind: "Traversal", source: { kind: "Var", name: id("u") }, steps: [proj("name")] } },
-          { key: id("n"), value: { kind: "Traversal", source: { kind: "Var", name: id("u") }, steps: [call("Out", [], "F"), call("COUNT")] } },
+          {
+            key: id("n"),
+            value: { kind: "Traversal", source: { kind: "Var", name: id("u") }, steps: [call("Out", [], "F"), call("COUNT")] },
+          },
         ],
         spread: true,
       },
@@ -759,7 +880,15 @@ describe("spans", () => {
     const ast = parseOk(text);
     const node = ast.items[0] as NodeSchema;
     const q = ast.items[1] as QueryDef;
-    const at = (s: Span) => [s.start.line, s.start.column, s.start.offset, s.end.line, s.end.column, s.end.offset, text.slice(s.start.offset, s.end.offset)];
+    const at = (s: Span) => [
+      s.start.line,
+      s.start.column,
+      s.start.offset,
+      s.end.line,
+      s.end.column,
+      s.end.offset,
+      text.slice(s.start.offset, s.end.offset),
+    ];
     expect(at(node.span)).toEqual([2, 1, 10, 4, 2, 39, "N::User {\n  name: String,  \n}"]);
     expect(at(node.name.span)).toEqual([2, 4, 13, 2, 8, 17, "User"]);
     expect(at(node.fields[0]!.span)).toEqual([3, 3, 22, 3, 15, 34, "name: String"]);
@@ -804,19 +933,103 @@ describe("syntax diagnostics", () => {
       column: 23,
       message: "expected ',', 'DEFAULT' or '}' to close the definition of N::User, found end of file",
     },
-    { name: "missing colon in field", text: "N::User { name: String,\n  age U32 }", code: "E001", line: 2, column: 7, message: "expected ':', found 'U32'" },
-    { name: "keyword as parameter name", text: "QUERY Get(IN: String) => RETURN NONE", code: "E004", line: 1, column: 11, message: "'IN' is a reserved keyword and cannot be used as a name here" },
-    { name: "keyword as variable", text: "QUERY A() =>\n  DEFAULT <- 1", code: "E004", line: 2, column: 3, message: /'DEFAULT' is a reserved keyword/ },
-    { name: "missing expression at end", text: "QUERY A() => x <- ", code: "E005", line: 1, column: 19, message: "expected an expression, found end of file" },
+    {
+      name: "missing colon in field",
+      text: "N::User { name: String,\n  age U32 }",
+      code: "E001",
+      line: 2,
+      column: 7,
+      message: "expected ':', found 'U32'",
+    },
+    {
+      name: "keyword as parameter name",
+      text: "QUERY Get(IN: String) => RETURN NONE",
+      code: "E004",
+      line: 1,
+      column: 11,
+      message: "'IN' is a reserved keyword and cannot be used as a name here",
+    },
+    {
+      name: "keyword as variable",
+      text: "QUERY A() =>\n  DEFAULT <- 1",
+      code: "E004",
+      line: 2,
+      column: 3,
+      message: /'DEFAULT' is a reserved keyword/,
+    },
+    {
+      name: "missing expression at end",
+      text: "QUERY A() => x <- ",
+      code: "E005",
+      line: 1,
+      column: 19,
+      message: "expected an expression, found end of file",
+    },
     { name: "= instead of <-", text: "QUERY A() => x = N<User> RETURN x", code: "E001", line: 1, column: 16, message: /found '='$/ },
-    { name: "unterminated string", text: 'QUERY A() =>\n  x <- "abc\n', code: "E002", line: 2, column: 8, message: "unterminated string literal: missing the closing '\"'" },
-    { name: "invalid escape", text: 'QUERY A() => x <- "a\\qb" RETURN x', code: "E003", line: 1, column: 21, message: "invalid escape sequence '\\q' in string literal" },
-    { name: "bad unicode escape", text: 'QUERY A() => x <- "\\u12G4"', code: "E003", line: 1, column: 20, message: "invalid escape sequence '\\u12' in string literal" },
-    { name: "lower-case keyword", text: "query A() => RETURN x", code: "E001", line: 1, column: 1, message: "expected a QUERY or schema definition or end of file, found 'query'" },
-    { name: "stray character in body", text: "QUERY A() => @", code: "E001", line: 1, column: 14, message: "expected a statement, a QUERY or schema definition, 'RETURN' or end of file, found '@'" },
-    { name: "unclosed parameter list", text: "QUERY A( => RETURN x", code: "E001", line: 1, column: 10, message: "expected an identifier or ')' to close the parameter list of query A, found '=>'" },
-    { name: "unclosed type argument", text: "QUERY A() => x <- N<User RETURN x", code: "E001", line: 1, column: 26, message: "expected '>' to close the type argument of N, found 'RETURN'" },
-    { name: "unclosed projection", text: "QUERY A() => x <- y::{a, b RETURN x", code: "E001", line: 1, column: 28, message: "expected ',', ':' or '}' to close the projection, found 'RETURN'" },
+    {
+      name: "unterminated string",
+      text: 'QUERY A() =>\n  x <- "abc\n',
+      code: "E002",
+      line: 2,
+      column: 8,
+      message: "unterminated string literal: missing the closing '\"'",
+    },
+    {
+      name: "invalid escape",
+      text: 'QUERY A() => x <- "a\\qb" RETURN x',
+      code: "E003",
+      line: 1,
+      column: 21,
+      message: "invalid escape sequence '\\q' in string literal",
+    },
+    {
+      name: "bad unicode escape",
+      text: 'QUERY A() => x <- "\\u12G4"',
+      code: "E003",
+      line: 1,
+      column: 20,
+      message: "invalid escape sequence '\\u12' in string literal",
+    },
+    {
+      name: "lower-case keyword",
+      text: "query A() => RETURN x",
+      code: "E001",
+      line: 1,
+      column: 1,
+      message: "expected a QUERY or schema definition or end of file, found 'query'",
+    },
+    {
+      name: "stray character in body",
+      text: "QUERY A() => @",
+      code: "E001",
+      line: 1,
+      column: 14,
+      message: "expected a statement, a QUERY or schema definition, 'RETURN' or end of file, found '@'",
+    },
+    {
+      name: "unclosed parameter list",
+      text: "QUERY A( => RETURN x",
+      code: "E001",
+      line: 1,
+      column: 10,
+      message: "expected an identifier or ')' to close the parameter list of query A, found '=>'",
+    },
+    {
+      name: "unclosed type argument",
+      text: "QUERY A() => x <- N<User RETURN x",
+      code: "E001",
+      line: 1,
+      column: 26,
+      message: "expected '>' to close the type argument of N, found 'RETURN'",
+    },
+    {
+      name: "unclosed projection",
+      text: "QUERY A() => x <- y::{a, b RETURN x",
+      code: "E001",
+      line: 1,
+      column: 28,
+      message: "expected ',', ':' or '}' to close the projection, found 'RETURN'",
+    },
     {
       name: "unclosed FOR body",
       text: "QUERY A() => FOR x IN xs {\n  y <- x\n",
@@ -825,30 +1038,139 @@ describe("syntax diagnostics", () => {
       column: 1,
       message: "expected a statement, '::' or '}' to close the body of FOR (opened at line 1, column 26), found end of file",
     },
-    { name: "keyword as object key", text: "QUERY A() => x <- AddN<User>({name: n, RETURN x", code: "E001", line: 1, column: 40, message: "expected an identifier or '}' to close the object, found 'RETURN'" },
-    { name: "unknown edge entry", text: "E::F { From: User, Bad: X }", code: "E001", line: 1, column: 20, message: "expected 'From', 'Properties', 'To' or '}' to close the definition of E::F, found 'Bad'" },
+    {
+      name: "keyword as object key",
+      text: "QUERY A() => x <- AddN<User>({name: n, RETURN x",
+      code: "E001",
+      line: 1,
+      column: 40,
+      message: "expected an identifier or '}' to close the object, found 'RETURN'",
+    },
+    {
+      name: "unknown edge entry",
+      text: "E::F { From: User, Bad: X }",
+      code: "E001",
+      line: 1,
+      column: 20,
+      message: "expected 'From', 'Properties', 'To' or '}' to close the definition of E::F, found 'Bad'",
+    },
     { name: "semicolon", text: "QUERY A() => x <- y; RETURN x", code: "E001", line: 1, column: 20, message: /found ';'$/ },
-    { name: "unclosed list type", text: "QUERY A(a: [String) => RETURN a", code: "E001", line: 1, column: 19, message: "expected ']' to close the list, found ')'" },
-    { name: "unclosed attribute", text: "#[mcp QUERY A() => RETURN a", code: "E001", line: 1, column: 7, message: "expected ']' to close the attribute, found 'QUERY'" },
-    { name: "missing cast type", text: "MIGRATION schema::1 => schema::2 { N::User => _::{ a: a AS } }", code: "E001", line: 1, column: 60, message: "expected a type, found '}'" },
-    { name: "empty RETURN", text: "QUERY A() => RETURN", code: "E005", line: 1, column: 20, message: "expected an expression, found end of file" },
-    { name: "single-quoted string", text: "QUERY A() => x <- 'abc'", code: "E001", line: 1, column: 19, message: "expected an expression, found '''" },
-    { name: "schema block item", text: "schema::1 { N::A {} QUERY", code: "E001", line: 1, column: 21, message: "expected an N::, E:: or V:: item or '}' to close the schema::1 block, found 'QUERY'" },
+    {
+      name: "unclosed list type",
+      text: "QUERY A(a: [String) => RETURN a",
+      code: "E001",
+      line: 1,
+      column: 19,
+      message: "expected ']' to close the list, found ')'",
+    },
+    {
+      name: "unclosed attribute",
+      text: "#[mcp QUERY A() => RETURN a",
+      code: "E001",
+      line: 1,
+      column: 7,
+      message: "expected ']' to close the attribute, found 'QUERY'",
+    },
+    {
+      name: "missing cast type",
+      text: "MIGRATION schema::1 => schema::2 { N::User => _::{ a: a AS } }",
+      code: "E001",
+      line: 1,
+      column: 60,
+      message: "expected a type, found '}'",
+    },
+    {
+      name: "empty RETURN",
+      text: "QUERY A() => RETURN",
+      code: "E005",
+      line: 1,
+      column: 20,
+      message: "expected an expression, found end of file",
+    },
+    {
+      name: "single-quoted string",
+      text: "QUERY A() => x <- 'abc'",
+      code: "E001",
+      line: 1,
+      column: 19,
+      message: "expected an expression, found '''",
+    },
+    {
+      name: "schema block item",
+      text: "schema::1 { N::A {} QUERY",
+      code: "E001",
+      line: 1,
+      column: 21,
+      message: "expected an N::, E:: or V:: item or '}' to close the schema::1 block, found 'QUERY'",
+    },
     { name: "missing =>", text: "QUERY A()\n  x <- 1", code: "E001", line: 2, column: 3, message: "expected '=>', found 'x'" },
-    { name: "statement after RETURN", text: "QUERY A() =>\n  RETURN x\n  y <- 2", code: "E001", line: 3, column: 3, message: "expected a QUERY or schema definition, ',', '::' or end of file, found 'y'" },
-    { name: "UNIQUE without INDEX", text: "N::A { UNIQUE name: String }", code: "E001", line: 1, column: 15, message: "expected 'INDEX', found 'name'" },
+    {
+      name: "statement after RETURN",
+      text: "QUERY A() =>\n  RETURN x\n  y <- 2",
+      code: "E001",
+      line: 3,
+      column: 3,
+      message: "expected a QUERY or schema definition, ',', '::' or end of file, found 'y'",
+    },
+    {
+      name: "UNIQUE without INDEX",
+      text: "N::A { UNIQUE name: String }",
+      code: "E001",
+      line: 1,
+      column: 15,
+      message: "expected 'INDEX', found 'name'",
+    },
     { name: "space before type argument", text: "QUERY A() => x <- N <User>", code: "E001", line: 1, column: 21, message: /found '<'$/ },
-    { name: "control character", text: "QUERY A() => x <- \u0001", code: "E001", line: 1, column: 19, message: "expected an expression, found the control character U+0001" },
-    { name: "nothing after ::", text: "QUERY A() => x <- y::", code: "E005", line: 1, column: 22, message: "expected a step or projection, found end of file" },
-    { name: "non-literal default", text: "N::A { x: I32 DEFAULT y }", code: "E001", line: 1, column: 23, message: "expected a literal, found 'y'" },
-    { name: "missing comma between arguments", text: "QUERY A() => x <- f(a b)", code: "E001", line: 1, column: 23, message: /^expected ',', '::', .*'\)' to close the argument list of f, found 'b'$/ },
-    { name: "empty destructure", text: "QUERY A() => FOR {} IN xs {}", code: "E001", line: 1, column: 19, message: "expected an identifier, found '}'" },
+    {
+      name: "control character",
+      text: "QUERY A() => x <- \u0001",
+      code: "E001",
+      line: 1,
+      column: 19,
+      message: "expected an expression, found the control character U+0001",
+    },
+    {
+      name: "nothing after ::",
+      text: "QUERY A() => x <- y::",
+      code: "E005",
+      line: 1,
+      column: 22,
+      message: "expected a step or projection, found end of file",
+    },
+    {
+      name: "non-literal default",
+      text: "N::A { x: I32 DEFAULT y }",
+      code: "E001",
+      line: 1,
+      column: 23,
+      message: "expected a literal, found 'y'",
+    },
+    {
+      name: "missing comma between arguments",
+      text: "QUERY A() => x <- f(a b)",
+      code: "E001",
+      line: 1,
+      column: 23,
+      message: /^expected ',', '::', .*'\)' to close the argument list of f, found 'b'$/,
+    },
+    {
+      name: "empty destructure",
+      text: "QUERY A() => FOR {} IN xs {}",
+      code: "E001",
+      line: 1,
+      column: 19,
+      message: "expected an identifier, found '}'",
+    },
   ];
 
   for (const c of cases) {
     it(c.name, () => {
       const d = parseErr(c.text);
-      expect({ code: d.code, line: d.span.start.line, column: d.span.start.column }).toEqual({ code: c.code, line: c.line, column: c.column });
+      expect({ code: d.code, line: d.span.start.line, column: d.span.start.column }).toEqual({
+        code: c.code,
+        line: c.line,
+        column: c.column,
+      });
       if (typeof c.message === "string") expect(d.message).toBe(c.message);
       else expect(d.message).toMatch(c.message);
       expect(d.severity).toBe("error");
@@ -866,7 +1188,11 @@ describe("syntax diagnostics", () => {
     // a header without '=>' before a statement is not a statement after RETURN (audit 5 D12)
     const header = parseErr("QUERY B(name: String)\n    u <- N<User>\n    RETURN u\n");
     expect([header.code, header.span.start.line, header.span.start.column, header.message, header.hint]).toEqual([
-      "E001", 2, 5, "expected '=>', found 'u'", "a query header ends with '=>' before its body: QUERY Name(params) =>",
+      "E001",
+      2,
+      5,
+      "expected '=>', found 'u'",
+      "a query header ends with '=>' before its body: QUERY Name(params) =>",
     ]);
     expect(parseErr("QUERY B()\n    RETURN 1\n").hint).toBe("a query header ends with '=>' before its body: QUERY Name(params) =>");
     expect(parseErr("QUERY A(IN: I32) =>").hint).toBe("rename it, for example to 'in_'");
@@ -897,7 +1223,11 @@ describe("syntax diagnostics", () => {
   });
 
   it("never throws on non-string input", () => {
-    const hostile = { toString: () => { throw new Error("no"); } };
+    const hostile = {
+      toString: () => {
+        throw new Error("no");
+      },
+    };
     for (const input of [undefined, null, 42, Symbol("s"), hostile, ["QUERY"]]) {
       const r = parseSource(input as unknown as string, hostile as unknown as string);
       expect(r.ast !== null || r.diagnostics.length > 0).toBe(true);
@@ -952,7 +1282,7 @@ describe("large and pathological inputs", () => {
       `QUERY A() => x <- ${"_::{a: ".repeat(800)}`,
       `N::A { ${"a: {b: [".repeat(800)}`,
       `QUERY A() =>${" FOR x IN y {".repeat(800)}`,
-      "QUERY A() => x <- " + "a, ".repeat(20000),
+      `QUERY A() => x <- ${"a, ".repeat(20000)}`,
     ];
     for (const text of inputs) {
       const r = parseSource(text, FILE);
@@ -977,10 +1307,70 @@ function prng(seed: number): () => number {
 }
 
 const FUZZ_TOKENS = [
-  "QUERY", "RETURN", "FOR", "IN", "DROP", "NONE", "NOW", "INDEX", "UNIQUE", "DEFAULT", "MIGRATION", "AS", "true", "false",
-  "N", "E", "V", "_", "schema", "From", "To", "Properties", "User", "x", "AddN", "WHERE", "COUNT", "Embed",
-  "::", "<-", "=>", "..", "#[", "(", ")", "{", "}", "[", "]", "<", ">", ",", ":", "?", "!", "|", "-", ".", "\"", "\\",
-  "0", "1.5", "-2e3", '"s"', '"\\u00e9"', "// c\n", "\n", " ", "\t", "@", ";", "é", "\u0000", "\r\n",
+  "QUERY",
+  "RETURN",
+  "FOR",
+  "IN",
+  "DROP",
+  "NONE",
+  "NOW",
+  "INDEX",
+  "UNIQUE",
+  "DEFAULT",
+  "MIGRATION",
+  "AS",
+  "true",
+  "false",
+  "N",
+  "E",
+  "V",
+  "_",
+  "schema",
+  "From",
+  "To",
+  "Properties",
+  "User",
+  "x",
+  "AddN",
+  "WHERE",
+  "COUNT",
+  "Embed",
+  "::",
+  "<-",
+  "=>",
+  "..",
+  "#[",
+  "(",
+  ")",
+  "{",
+  "}",
+  "[",
+  "]",
+  "<",
+  ">",
+  ",",
+  ":",
+  "?",
+  "!",
+  "|",
+  "-",
+  ".",
+  '"',
+  "\\",
+  "0",
+  "1.5",
+  "-2e3",
+  '"s"',
+  '"\\u00e9"',
+  "// c\n",
+  "\n",
+  " ",
+  "\t",
+  "@",
+  ";",
+  "é",
+  "\u0000",
+  "\r\n",
 ];
 
 function checkResult(text: string, r: ReturnType<typeof parseSource>): void {
@@ -1011,7 +1401,7 @@ describe("fuzz", () => {
     const corpus = [
       readFileSync(`${root}/test/fixtures/grammar/social.hx`, "utf8"),
       "QUERY A(p: String) => u <- N<User>({email: p})::{name, ..} RETURN u",
-      'N::X { a: I32 DEFAULT -1, INDEX b: [String] } E::Y UNIQUE { From: X, To: X, Properties: { c: Date DEFAULT NOW } }',
+      "N::X { a: I32 DEFAULT -1, INDEX b: [String] } E::Y UNIQUE { From: X, To: X, Properties: { c: Date DEFAULT NOW } }",
       "MIGRATION schema::1 => schema::2 { N::A => _::{ a: a AS U32 } }",
       "QUERY B(xs: [{a: String}]) => FOR x IN xs { AddN<T>({a: x.a}) } RETURN NONE",
     ];

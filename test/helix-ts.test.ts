@@ -42,7 +42,14 @@ describe("helix-ts client", () => {
       follows: { id: string; since: string };
     };
     expect(follows).toEqual({
-      follows: { id: follows.follows.id, label: "Follows", from_node: ada.id, to_node: grace.id, weight: 2.5, since: follows.follows.since },
+      follows: {
+        id: follows.follows.id,
+        label: "Follows",
+        from_node: ada.id,
+        to_node: grace.id,
+        weight: 2.5,
+        since: follows.follows.since,
+      },
     });
 
     expect(await client.query("GetUser", { id: ada.id })).toEqual({ user: ada });

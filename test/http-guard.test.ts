@@ -90,7 +90,12 @@ describe("requests the HTTP parser refuses", () => {
     ];
     for (const [request, status, body] of cases) {
       const reply = await rawExchange(server.port, request);
-      expect({ status: reply.status, type: reply.headers["content-type"], connection: reply.headers.connection, body: JSON.parse(reply.body) as unknown }).toEqual({
+      expect({
+        status: reply.status,
+        type: reply.headers["content-type"],
+        connection: reply.headers.connection,
+        body: JSON.parse(reply.body) as unknown,
+      }).toEqual({
         status,
         type: "application/json",
         connection: "close",
@@ -105,7 +110,10 @@ describe("requests the HTTP parser refuses", () => {
     const introspect = await fetch(`http://127.0.0.1:${server.port}/introspect`, { method: "HEAD" });
     expect(introspect.status).toBe(401);
     const get = await fetch(`http://127.0.0.1:${server.port}/introspect`);
-    expect({ status: get.status, body: await get.json() }).toEqual({ status: 401, body: jsonError("missing x-api-key header", "UNAUTHORIZED") });
+    expect({ status: get.status, body: await get.json() }).toEqual({
+      status: 401,
+      body: jsonError("missing x-api-key header", "UNAUTHORIZED"),
+    });
   });
 });
 
@@ -122,11 +130,15 @@ describe("MCP JSON-RPC requests with invalid params", () => {
         return res.json();
       };
       const invalid = (id: number, message: string): unknown => ({ jsonrpc: "2.0", id, error: { code: -32602, message } });
-      expect(await rpc(1, "tools/call", {})).toEqual(invalid(1, "invalid params of tools/call: 'params.name': expected string, received undefined"));
+      expect(await rpc(1, "tools/call", {})).toEqual(
+        invalid(1, "invalid params of tools/call: 'params.name': expected string, received undefined"),
+      );
       expect(await rpc(2, "tools/call", { name: "init", arguments: 5 })).toEqual(
         invalid(2, "invalid params of tools/call: 'params.arguments': expected record, received number"),
       );
-      expect(await rpc(3, "tools/list", { cursor: 5 })).toEqual(invalid(3, "invalid params of tools/list: 'params.cursor': expected string, received number"));
+      expect(await rpc(3, "tools/list", { cursor: 5 })).toEqual(
+        invalid(3, "invalid params of tools/list: 'params.cursor': expected string, received number"),
+      );
       expect(await rpc(4, "initialize", {})).toEqual(
         invalid(4, "invalid params of initialize: 'params.protocolVersion': expected string, received undefined"),
       );
@@ -135,7 +147,14 @@ describe("MCP JSON-RPC requests with invalid params", () => {
         jsonrpc: "2.0",
         id: 5,
         result: {
-          content: [{ type: "text", text: JSON.stringify(jsonError("unknown connection_id 'nope' (never created, or expired after being idle)", "UNKNOWN_CONNECTION")) }],
+          content: [
+            {
+              type: "text",
+              text: JSON.stringify(
+                jsonError("unknown connection_id 'nope' (never created, or expired after being idle)", "UNKNOWN_CONNECTION"),
+              ),
+            },
+          ],
           isError: true,
         },
       });

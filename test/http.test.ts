@@ -207,9 +207,7 @@ describe("service routes", () => {
   it("unknown paths are a JSON 404", async () => {
     expect(await send(app, "/nope/deeper")).toEqual(error(404, "NOT_FOUND", "no route for GET /nope/deeper"));
     expect(await send(app, "/", { method: "POST" })).toEqual(error(404, "NOT_FOUND", "no route for POST /"));
-    expect(await send(app, "/GetUser/", { method: "POST", body: "{}" })).toEqual(
-      error(404, "NOT_FOUND", "no route for POST /GetUser/"),
-    );
+    expect(await send(app, "/GetUser/", { method: "POST", body: "{}" })).toEqual(error(404, "NOT_FOUND", "no route for POST /GetUser/"));
   });
 
   it("wrong methods are 405 with Allow", async () => {
@@ -246,7 +244,7 @@ describe("POST /<QueryName>", () => {
     const variants: Record<string, string>[] = [
       { "content-type": "application/json" },
       { "content-type": "application/json; charset=utf-8" },
-      { "content-type": "Application/JSON;Charset=\"UTF-8\"" },
+      { "content-type": 'Application/JSON;Charset="UTF-8"' },
       {},
     ];
     for (const headers of variants) {
@@ -287,7 +285,11 @@ describe("POST /<QueryName>", () => {
       error(400, "INVALID_JSON", "invalid JSON at position 7 (line 1, column 8): unexpected '}'"),
     );
     expect(await post("/GetUser", '{\n  "id": "x",\n}')).toEqual(
-      error(400, "INVALID_JSON", "invalid JSON at position 15 (line 3, column 1): unexpected '}', expected a property name in double quotes"),
+      error(
+        400,
+        "INVALID_JSON",
+        "invalid JSON at position 15 (line 3, column 1): unexpected '}', expected a property name in double quotes",
+      ),
     );
     expect(await post("/GetUser", '{"id": "abc')).toEqual(
       error(400, "INVALID_JSON", "invalid JSON at position 11 (line 1, column 12): unterminated string"),
@@ -307,9 +309,7 @@ describe("POST /<QueryName>", () => {
   });
 
   it("missing, unknown and mistyped parameters are 400 naming the parameter", async () => {
-    expect(await post("/AddUser", { handle: "h", name: "n" })).toEqual(
-      error(400, "MISSING_PARAMETER", "missing required parameter 'age'"),
-    );
+    expect(await post("/AddUser", { handle: "h", name: "n" })).toEqual(error(400, "MISSING_PARAMETER", "missing required parameter 'age'"));
     expect(await post("/AddUser", { handle: "h", name: "n", age: 3, extra: 1 })).toEqual(
       error(400, "UNKNOWN_PARAMETER", "unknown parameter 'extra' (parameters: handle, name, age)"),
     );

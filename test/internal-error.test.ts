@@ -14,7 +14,10 @@ const { compileProject } = await import("../compiler/index.js");
 describe("E999", () => {
   it("carries the span of the name of the query whose code generation failed", () => {
     const schema = { file: "schema.hx", text: "N::U { n: String }\n" };
-    const queries = { file: "queries.hx", text: "QUERY First() =>\n    u <- N<U>\n    RETURN u\n\nQUERY Second() =>\n    u <- N<U>\n    RETURN u\n" };
+    const queries = {
+      file: "queries.hx",
+      text: "QUERY First() =>\n    u <- N<U>\n    RETURN u\n\nQUERY Second() =>\n    u <- N<U>\n    RETURN u\n",
+    };
     const result = compileProject([schema, queries]);
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map((d) => `${d.code} ${d.span.file}:${d.span.start.line}:${d.span.start.column} ${d.message}`)).toEqual([

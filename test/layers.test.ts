@@ -89,7 +89,11 @@ function cycles(nodes: readonly string[], edges: (n: string) => readonly string[
 
 describe("layers", () => {
   it("finds the production files", () => {
-    for (const layer of LAYERS) expect(files.some((f) => layerOf(f) === layer), layer).toBe(true);
+    for (const layer of LAYERS)
+      expect(
+        files.some((f) => layerOf(f) === layer),
+        layer,
+      ).toBe(true);
   });
 
   it("each layer imports only the layers below it", () => {

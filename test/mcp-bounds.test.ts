@@ -30,7 +30,8 @@ async function loaded(type = "User"): Promise<string> {
 /** A filter whose filter_traversals (out_step Follows) nest `levels` deep. */
 function nestedFilter(levels: number): object {
   let layer: object = {};
-  for (let i = 0; i < levels; i++) layer = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: layer } }] };
+  for (let i = 0; i < levels; i++)
+    layer = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: layer } }] };
   return layer;
 }
 
@@ -41,10 +42,14 @@ describe("filter_traversals nest at most MAX_FILTER_DEPTH levels (D1)", () => {
     expect(MAX_FILTER_DEPTH).toBe(32);
     const id = await loaded();
     // No Follows chain in the fixture is 32 long (the longest is dee → ada → bob → cyd).
-    expect(await f.tool("filter_items", { connection_id: id, data: { filter: nestedFilter(32) } })).toEqual(ok({ connection_id: id, count: 0 }));
+    expect(await f.tool("filter_items", { connection_id: id, data: { filter: nestedFilter(32) } })).toEqual(
+      ok({ connection_id: id, count: 0 }),
+    );
     expect(await f.tool("collect", { connection_id: id, drop: false })).toEqual(ok([]));
     const other = await loaded();
-    expect(await f.tool("filter_items", { connection_id: other, data: { filter: nestedFilter(3) } })).toEqual(ok({ connection_id: other, count: 1 }));
+    expect(await f.tool("filter_items", { connection_id: other, data: { filter: nestedFilter(3) } })).toEqual(
+      ok({ connection_id: other, count: 1 }),
+    );
     expect(await f.tool("next", { connection_id: other })).toEqual(ok(f.data.dee));
     for (const levels of [33, 1500, 50_000]) {
       const fresh = await loaded();
@@ -59,20 +64,25 @@ describe("filter_traversals nest at most MAX_FILTER_DEPTH levels (D1)", () => {
 /** nestedFilter as JSON text, built without recursion. */
 function filterText(levels: number): string {
   const open = '{"filter_traversals":[{"tool_name":"out_step","args":{"edge_label":"Follows","filter":';
-  return open.repeat(levels) + "{}" + "}}]}".repeat(levels);
+  return `${open.repeat(levels)}{}${"}}]}".repeat(levels)}`;
 }
 
 describe("deeply nested values are rendered briefly in 400s (D2)", () => {
   it("in every field of the tools, of #[mcp] queries and of POST /<Query>", async () => {
     const deep = deepArray(20_000);
-    expect(await f.post("/mcp/next", `{"connection_id":${deep}}`)).toEqual(bad(`'connection_id' must be a string (the id init returned), got ${DEEP_SHOWN}`));
+    expect(await f.post("/mcp/next", `{"connection_id":${deep}}`)).toEqual(
+      bad(`'connection_id' must be a string (the id init returned), got ${DEEP_SHOWN}`),
+    );
     const id = await loaded();
     expect(await f.post("/mcp/n_from_type", `{"connection_id":"${id}","data":{"node_type":${deep}}}`)).toEqual(
       bad(`'data.node_type' must be a non-empty string (a node type name), got ${DEEP_SHOWN}`),
     );
-    expect(await f.post("/mcp/filter_items", `{"connection_id":"${id}","data":{"filter":{"properties":[[{"key":"name","operator":"==","value":${deep}}]]}}}`)).toEqual(
-      bad(`'data.filter.properties[0][0].value[0]' must be a string (the property is String), got ${"[".repeat(57)}...`),
-    );
+    expect(
+      await f.post(
+        "/mcp/filter_items",
+        `{"connection_id":"${id}","data":{"filter":{"properties":[[{"key":"name","operator":"==","value":${deep}}]]}}}`,
+      ),
+    ).toEqual(bad(`'data.filter.properties[0][0].value[0]' must be a string (the property is String), got ${"[".repeat(57)}...`));
     expect(await f.post("/mcp/UsersInCityMcp", `{"connection_id":"${id}","data":{"city":${deep}}}`)).toEqual(
       bad(`parameter 'city' must be a string (String), got ${DEEP_SHOWN}`),
     );
@@ -85,8 +95,10 @@ describe("invalid JSON nested deeper than the syntax report scans (found with D2
   it("is a 400 pointing at the bracket that goes too deep, not a 500", async () => {
     const tooDeep = err(400, "INVALID_JSON", "invalid JSON at position 1001 (line 1, column 1002): nesting too deep");
     expect(await f.post("/mcp/init", "[".repeat(200_000))).toEqual(tooDeep);
-    expect(await f.post("/UsersInCity", "[".repeat(200_000) + "x")).toEqual(tooDeep);
-    expect(await f.post("/mcp/init", `[${"[".repeat(500)}x`)).toEqual(err(400, "INVALID_JSON", "invalid JSON at position 501 (line 1, column 502): unexpected 'x'"));
+    expect(await f.post("/UsersInCity", `${"[".repeat(200_000)}x`)).toEqual(tooDeep);
+    expect(await f.post("/mcp/init", `[${"[".repeat(500)}x`)).toEqual(
+      err(400, "INVALID_JSON", "invalid JSON at position 501 (line 1, column 502): unexpected 'x'"),
+    );
   });
 });
 
@@ -105,8 +117,12 @@ describe("echoed names and ids are at most 60 characters (D10)", () => {
     expect(await f.tool("out_step", { connection_id: id, data: { edge_label: long } })).toEqual(
       bad(`'data.edge_label': unknown edge type '${shown}' (known: Follows, Wrote)`),
     );
-    expect(await f.tool("next", { connection_id: id, [long]: 1 })).toEqual(err(400, "UNKNOWN_PARAMETER", `unknown member '${shown}' (expected: connection_id)`));
-    expect(await f.tool("filter_items", { connection_id: id, data: { filter: { properties: [[{ key: long, operator: "==", value: "1" }]] } } })).toEqual(
+    expect(await f.tool("next", { connection_id: id, [long]: 1 })).toEqual(
+      err(400, "UNKNOWN_PARAMETER", `unknown member '${shown}' (expected: connection_id)`),
+    );
+    expect(
+      await f.tool("filter_items", { connection_id: id, data: { filter: { properties: [[{ key: long, operator: "==", value: "1" }]] } } }),
+    ).toEqual(
       bad(`'data.filter.properties[0][0].key': User has no property '${shown}' (properties: id, label, name, age, city, tags, joined)`),
     );
     expect(await f.tool(long, {})).toEqual(err(404, "UNKNOWN_TOOL", `unknown MCP tool '${shown}'`));

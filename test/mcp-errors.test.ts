@@ -36,7 +36,11 @@ describe("requests", () => {
   it("bodies must be JSON objects sent as JSON with POST", async () => {
     expect(await f.post("/mcp/init", "[]")).toEqual(err(400, "INVALID_BODY", "request body must be a JSON object, got []"));
     expect(await f.post("/mcp/init", "{")).toEqual(
-      err(400, "INVALID_JSON", "invalid JSON at position 1 (line 1, column 2): unexpected end of input, expected a property name in double quotes"),
+      err(
+        400,
+        "INVALID_JSON",
+        "invalid JSON at position 1 (line 1, column 2): unexpected end of input, expected a property name in double quotes",
+      ),
     );
     expect(await f.post("/mcp/init", "{}", { "content-type": "text/plain" })).toEqual(
       err(415, "UNSUPPORTED_MEDIA_TYPE", 'unsupported content type "text/plain": send the parameters as application/json'),
@@ -51,7 +55,9 @@ describe("requests", () => {
   });
 
   it("unknown members are refused, with a suggestion", async () => {
-    expect(await f.tool("init", { connection_id: "x" })).toEqual(err(400, "UNKNOWN_PARAMETER", "unknown member 'connection_id' (expected: none)"));
+    expect(await f.tool("init", { connection_id: "x" })).toEqual(
+      err(400, "UNKNOWN_PARAMETER", "unknown member 'connection_id' (expected: none)"),
+    );
     const id = await f.init();
     expect(await f.tool("n_from_type", { connection_id: id, data: { nodetype: "User" } })).toEqual(
       err(400, "UNKNOWN_PARAMETER", "unknown member 'data.nodetype'; did you mean 'node_type'?"),
@@ -161,7 +167,9 @@ describe("steps", () => {
     );
     expect(await f.tool("e_from_type", { connection_id: id, data: { edge_type: "Follows" } })).toEqual(ok({ connection_id: id, count: 4 }));
     expect(await f.tool("out_step", { connection_id: id, data: { edge_label: "Follows" } })).toEqual(
-      invalidValue("out_step starts from nodes or vectors, but the traversal holds Follows edges; use out_e_step / in_e_step to reach their ends"),
+      invalidValue(
+        "out_step starts from nodes or vectors, but the traversal holds Follows edges; use out_e_step / in_e_step to reach their ends",
+      ),
     );
     expect(await f.tool("out_e_step", { connection_id: id, data: { edge_label: "Wrote" } })).toEqual(
       bad("'data.edge_label': Wrote goes from User to Post, so out_e_step cannot start from the held Follows edges"),
@@ -183,17 +191,27 @@ describe("filter_items", () => {
       bad(`'${at}.key': User has no property 'agee' (properties: id, label, name, age, city, tags, joined)`),
     );
     expect(await filterWith(where("age", ">", "abc"))).toEqual(bad(`'${at}.value' must be a number (the property is U32), got "abc"`));
-    expect(await filterWith(where("age", "==", ["1", "x"]))).toEqual(bad(`'${at}.value[1]' must be a number (the property is U32), got "x"`));
+    expect(await filterWith(where("age", "==", ["1", "x"]))).toEqual(
+      bad(`'${at}.value[1]' must be a number (the property is U32), got "x"`),
+    );
     expect(await filterWith(where("age", "==", []))).toEqual(bad(`'${at}.value' must be a value or a non-empty array of values, got []`));
     expect(await filterWith(where("name", "==", 5))).toEqual(bad(`'${at}.value' must be a string (the property is String), got 5`));
-    expect(await filterWith(where("id", "==", "not-a-uuid"))).toEqual(bad(`'${at}.value' must be a UUID (the property is ID), got "not-a-uuid"`));
+    expect(await filterWith(where("id", "==", "not-a-uuid"))).toEqual(
+      bad(`'${at}.value' must be a UUID (the property is ID), got "not-a-uuid"`),
+    );
     expect(await filterWith(where("joined", ">", "2020-13-01"))).toEqual(
-      bad(`'${at}.value' must be a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds, got "2020-13-01"`),
+      bad(
+        `'${at}.value' must be a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds, got "2020-13-01"`,
+      ),
     );
     expect(await filterWith(where("joined", ">", "2020-01-01T00:00:00"))).toEqual(
-      bad(`'${at}.value' must be a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds, got "2020-01-01T00:00:00"`),
+      bad(
+        `'${at}.value' must be a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds, got "2020-01-01T00:00:00"`,
+      ),
     );
-    expect(await filterWith({ properties: [[{ key: "age", operator: "==" }]] })).toEqual(missing(`missing '${at}.value' (a string or an array of strings)`));
+    expect(await filterWith({ properties: [[{ key: "age", operator: "==" }]] })).toEqual(
+      missing(`missing '${at}.value' (a string or an array of strings)`),
+    );
     expect(await filterWith({ properties: [[{ key: "age", operator: "==", value: "1", op: "x" }]] })).toEqual(
       err(400, "UNKNOWN_PARAMETER", `unknown member '${at}.op' (expected: key, operator, value)`),
     );
@@ -204,7 +222,9 @@ describe("filter_items", () => {
       bad(`'data.filter.properties' must be an array of AND-groups: [[{key, operator, value}, ...], ...], got {"key":"age"}`),
     );
     expect(await filterWith({ properties: [{ key: "age", operator: "==", value: "1" }] })).toEqual(
-      bad(`'data.filter.properties[0]' must be an array of conditions {key, operator, value} (one AND-group), got {"key":"age","operator":"==","value":"1"}`),
+      bad(
+        `'data.filter.properties[0]' must be an array of conditions {key, operator, value} (one AND-group), got {"key":"age","operator":"==","value":"1"}`,
+      ),
     );
     expect(await filterWith({ filter_traversals: [{ tool_name: "n_from_type", args: {} }] })).toEqual(
       bad(`'data.filter.filter_traversals[0].tool_name' must be one of out_step, in_step, out_e_step, in_e_step, got "n_from_type"`),
@@ -212,17 +232,21 @@ describe("filter_items", () => {
     expect(await filterWith({ filter_traversals: [{ tool_name: "out_step" }] })).toEqual(
       missing("missing 'data.filter.filter_traversals[0].args' (the step's fields: {edge_type, edge_label, filter?})"),
     );
-    expect(await filterWith({ filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote", filter: {} }, filters: {} }] })).toEqual(
-      bad("'data.filter.filter_traversals[0]': give the nested filter once, as args.filter or as filters, not both"),
-    );
+    expect(
+      await filterWith({ filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote", filter: {} }, filters: {} }] }),
+    ).toEqual(bad("'data.filter.filter_traversals[0]': give the nested filter once, as args.filter or as filters, not both"));
     const nested = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote", filter: where("age", ">", "1") } }] };
     expect(await filterWith(nested)).toEqual(
-      bad("'data.filter.filter_traversals[0].args.filter.properties[0][0].key': Post has no property 'age' (properties: id, label, title, published)"),
+      bad(
+        "'data.filter.filter_traversals[0].args.filter.properties[0][0].key': Post has no property 'age' (properties: id, label, title, published)",
+      ),
     );
     expect(await filterWith({ filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote" } }] }, "Post")).toEqual(
       bad("'data.filter.filter_traversals[0].args.edge_label': Wrote goes from User to Post, so out_step cannot start from the held Post"),
     );
-    expect(await filterWith({ tags: [] })).toEqual(err(400, "UNKNOWN_PARAMETER", "unknown member 'data.filter.tags' (expected: properties, filter_traversals)"));
+    expect(await filterWith({ tags: [] })).toEqual(
+      err(400, "UNKNOWN_PARAMETER", "unknown member 'data.filter.tags' (expected: properties, filter_traversals)"),
+    );
   });
 
   it("needs a filter and a loaded traversal", async () => {
@@ -248,7 +272,9 @@ describe("order_by, collect, group_by", () => {
     expect(await order({ properties: "height", order: "asc" })).toEqual(
       bad("'data.properties': User has no property 'height' (properties: id, label, name, age, city, tags, joined)"),
     );
-    expect(await order({ properties: [], order: "asc" })).toEqual(bad("'data.properties' must be a non-empty array of property names, got []"));
+    expect(await order({ properties: [], order: "asc" })).toEqual(
+      bad("'data.properties' must be a non-empty array of property names, got []"),
+    );
     // Direction is case-insensitive.
     expect(await order({ properties: "age", order: "DESC" })).toEqual(ok(f.data.cyd));
   });
@@ -258,10 +284,14 @@ describe("order_by, collect, group_by", () => {
     const collect = (body: object) => f.tool("collect", { connection_id: id, ...body });
     expect(await collect({ range: { start: -1 } })).toEqual(bad("'range.start' must be an integer >= 0, got -1"));
     expect(await collect({ range: { end: -2 } })).toEqual(bad("'range.end' must be an integer >= -1, got -2"));
-    expect(await collect({ range: { start: 3, end: 2 } })).toEqual(bad("'range.end' must be -1 (to the end) or an integer >= range.start (3), got 2"));
+    expect(await collect({ range: { start: 3, end: 2 } })).toEqual(
+      bad("'range.end' must be -1 (to the end) or an integer >= range.start (3), got 2"),
+    );
     expect(await collect({ range: { start: 1.5 } })).toEqual(bad("'range.start' must be an integer >= 0, got 1.5"));
     expect(await collect({ range: [0, 1] })).toEqual(bad("'range' must be an object, got [0,1]"));
-    expect(await collect({ range: { from: 0 } })).toEqual(err(400, "UNKNOWN_PARAMETER", "unknown member 'range.from' (expected: start, end)"));
+    expect(await collect({ range: { from: 0 } })).toEqual(
+      err(400, "UNKNOWN_PARAMETER", "unknown member 'range.from' (expected: start, end)"),
+    );
     expect(await collect({ drop: "no" })).toEqual(bad(`'drop' must be true or false, got "no"`));
   });
 
@@ -269,7 +299,9 @@ describe("order_by, collect, group_by", () => {
     const id = await loaded();
     for (const tool of ["group_by", "aggregate_by"]) {
       expect(await f.tool(tool, { connection_id: id })).toEqual(missing("missing 'properties' (the property names to group by)"));
-      expect(await f.tool(tool, { connection_id: id, properties: ["city", 3] })).toEqual(bad("'properties[1]' must be a property name, got 3"));
+      expect(await f.tool(tool, { connection_id: id, properties: ["city", 3] })).toEqual(
+        bad("'properties[1]' must be a property name, got 3"),
+      );
       expect(await f.tool(tool, { connection_id: id, data: { properties: ["town"] } })).toEqual(
         bad("'data.properties[0]': User has no property 'town' (properties: id, label, name, age, city, tags, joined)"),
       );
@@ -314,7 +346,9 @@ describe("connection lifetime", () => {
     try {
       const a = await g.init();
       await g.init();
-      expect(await g.tool("init", {})).toEqual(err(429, "TOO_MANY_CONNECTIONS", "too many open connections (limit 2); idle ones expire after 1000 ms"));
+      expect(await g.tool("init", {})).toEqual(
+        err(429, "TOO_MANY_CONNECTIONS", "too many open connections (limit 2); idle ones expire after 1000 ms"),
+      );
       now += 999;
       expect(await g.tool("next", { connection_id: a })).toEqual(ok(null));
       now += 1000;

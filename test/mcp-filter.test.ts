@@ -18,7 +18,10 @@ type Condition = { key: string; operator: string; value: unknown };
 const cond = (key: string, operator: string, value: unknown): Condition => ({ key, operator, value });
 
 /** Loads every item of the type, filters, collects; returns the `name` (or id) of each survivor. */
-async function survivors(filter: unknown, source: { node_type: string } | { edge_type: string } = { node_type: "User" }): Promise<string[]> {
+async function survivors(
+  filter: unknown,
+  source: { node_type: string } | { edge_type: string } = { node_type: "User" },
+): Promise<string[]> {
   const id = await f.init();
   const load = "node_type" in source ? "n_from_type" : "e_from_type";
   expect((await f.tool(load, { connection_id: id, data: source })).status).toBe(200);
@@ -116,28 +119,37 @@ describe("filter_traversals", () => {
   const followsInLondon = { properties: [[cond("city", "==", "London")]] };
 
   it("keeps the items from which the filtered step reaches something (args.filter)", async () => {
-    const filter = { filter_traversals: [{ tool_name: "out_step", args: { edge_type: "node", edge_label: "Follows", filter: followsInLondon } }] };
+    const filter = {
+      filter_traversals: [{ tool_name: "out_step", args: { edge_type: "node", edge_label: "Follows", filter: followsInLondon } }],
+    };
     expect(await survivors(filter)).toEqual(["ada", "bob", "dee"]);
   });
 
   it("accepts the nested layer beside args as filters, and either step layout", async () => {
-    const filter = { filter_traversals: [{ tool_name: "out_step", args: { edge_type: "Follows", edge_label: "node" }, filters: followsInLondon }] };
+    const filter = {
+      filter_traversals: [{ tool_name: "out_step", args: { edge_type: "Follows", edge_label: "node" }, filters: followsInLondon }],
+    };
     expect(await survivors(filter)).toEqual(["ada", "bob", "dee"]);
   });
 
   it("without a nested filter, reaching anything is enough", async () => {
     expect(await survivors({ filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote" } }] })).toEqual(["ada", "cyd"]);
-    expect(await survivors({ filter_traversals: [{ tool_name: "in_step", args: { edge_label: "Follows" } }] })).toEqual(["ada", "bob", "cyd"]);
+    expect(await survivors({ filter_traversals: [{ tool_name: "in_step", args: { edge_label: "Follows" } }] })).toEqual([
+      "ada",
+      "bob",
+      "cyd",
+    ]);
   });
 
   it("filters the reached items by their own type (Posts, edges)", async () => {
     const early = { properties: [[cond("published", "<", "2020-01-01T00:00:00Z")]] };
-    expect(await survivors({ filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote", filter: early } }] })).toEqual(["cyd"]);
-    const recent = { properties: [[cond("since", ">=", "2022-01-01")]] };
-    expect(await survivors({ filter_traversals: [{ tool_name: "out_e_step", args: { edge_label: "Follows" }, filters: recent }] })).toEqual([
-      "bob",
-      "dee",
+    expect(await survivors({ filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote", filter: early } }] })).toEqual([
+      "cyd",
     ]);
+    const recent = { properties: [[cond("since", ">=", "2022-01-01")]] };
+    expect(await survivors({ filter_traversals: [{ tool_name: "out_e_step", args: { edge_label: "Follows" }, filters: recent }] })).toEqual(
+      ["bob", "dee"],
+    );
     expect(await survivors({ filter_traversals: [{ tool_name: "in_e_step", args: { edge_label: "Follows" }, filters: recent }] })).toEqual([
       "ada",
       "cyd",
@@ -146,7 +158,9 @@ describe("filter_traversals", () => {
 
   it("nests: users who follow someone who wrote 'Notes'", async () => {
     const wroteNotes = {
-      filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Wrote", filter: { properties: [[cond("title", "==", "Notes")]] } } }],
+      filter_traversals: [
+        { tool_name: "out_step", args: { edge_label: "Wrote", filter: { properties: [[cond("title", "==", "Notes")]] } } },
+      ],
     };
     const filter = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows" }, filters: wroteNotes }] };
     expect(await survivors(filter)).toEqual(["dee"]);

@@ -21,7 +21,8 @@ async function followGraph(dir: string): Promise<GraphStore> {
   const store = GraphStore.open({ path: dir, schema });
   await store.write((db) => {
     const ids: string[] = [];
-    for (let i = 0; i < USERS; i++) ids.push(db.addNode("User", { name: `u${i}`, age: 20, city: "X", tags: [], joined: "2020-01-01T00:00:00.000Z" }).id);
+    for (let i = 0; i < USERS; i++)
+      ids.push(db.addNode("User", { name: `u${i}`, age: 20, city: "X", tags: [], joined: "2020-01-01T00:00:00.000Z" }).id);
     for (let i = 0; i < USERS; i++) {
       for (let k = 1; k <= FOLLOWS_EACH; k++) db.addEdge("Follows", { since: "2021-01-01T00:00:00.000Z" }, ids[i]!, ids[(i + k) % USERS]!);
     }
@@ -46,7 +47,11 @@ afterAll(async () => {
 function appWith(options: Partial<AppOptions> = {}): (tool: string, body: unknown) => Promise<Reply> {
   const app = createApp({ store, schema, queries, ...options });
   return async (tool, body) => {
-    const res = await app.request(`/mcp/${tool}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await app.request(`/mcp/${tool}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: JSON.parse(await res.text()) as unknown };
   };
 }
@@ -83,13 +88,17 @@ describe("the six-call explosion (issue #14, item 1)", () => {
     const id = (await tool("init", {})).body as string;
     expect(await tool("n_from_type", { connection_id: id, data: { node_type: "User" } })).toEqual(held(id, USERS));
     expect(await tool("out_e_step", { connection_id: id, data: FOLLOWS })).toEqual(
-      tooLarge("out_e_step would hold more than 5000 items (mcp_max_items); narrow the traversal first (filter_items, or a step from fewer items)"),
+      tooLarge(
+        "out_e_step would hold more than 5000 items (mcp_max_items); narrow the traversal first (filter_items, or a step from fewer items)",
+      ),
     );
     expect(await tool("out_step", { connection_id: id, data: FOLLOWS })).toEqual(held(id, USERS));
     const small = appWith({ mcpConnections: { maxItems: 250 } });
     const other = (await small("init", {})).body as string;
     expect(await small("n_from_type", { connection_id: other, data: { node_type: "User" } })).toEqual(
-      tooLarge("n_from_type would hold more than 250 items (mcp_max_items); narrow the traversal first (filter_items, or a step from fewer items)"),
+      tooLarge(
+        "n_from_type would hold more than 250 items (mcp_max_items); narrow the traversal first (filter_items, or a step from fewer items)",
+      ),
     );
     expect(await small("next", { connection_id: other })).toEqual(ok(null));
   });
@@ -103,7 +112,9 @@ describe("the six-call explosion (issue #14, item 1)", () => {
         "out_step reaches more than 10000 items in one call (mcp_max_request_items); narrow the traversal first (filter_items, or collect a range and step from fewer items)",
       ),
     );
-    expect(await tool("collect", { connection_id: id, range: { start: 0, end: 1 } })).toEqual(ok([expect.objectContaining({ name: "u0" })]));
+    expect(await tool("collect", { connection_id: id, range: { start: 0, end: 1 } })).toEqual(
+      ok([expect.objectContaining({ name: "u0" })]),
+    );
   });
 });
 
@@ -113,13 +124,30 @@ describe("filter_traversals count against mcp_max_request_items", () => {
     const id = (await tool("init", {})).body as string;
     await tool("n_from_type", { connection_id: id, data: { node_type: "User" } });
     const nobody = { properties: [[{ key: "name", operator: "==", value: "nobody" }]] };
-    const twoSteps = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: nobody } }] } } }] };
+    const twoSteps = {
+      filter_traversals: [
+        {
+          tool_name: "out_step",
+          args: {
+            edge_label: "Follows",
+            filter: { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: nobody } }] },
+          },
+        },
+      ],
+    };
     expect(await tool("filter_items", { connection_id: id, data: { filter: twoSteps } })).toEqual(
       tooLarge(
         "filter_items reaches more than 10000 items in one call (mcp_max_request_items); narrow the traversal first (filter_items, or collect a range and step from fewer items)",
       ),
     );
-    const oneStep = { filter_traversals: [{ tool_name: "out_step", args: { edge_label: "Follows", filter: { properties: [[{ key: "name", operator: "==", value: "u5" }]] } } }] };
+    const oneStep = {
+      filter_traversals: [
+        {
+          tool_name: "out_step",
+          args: { edge_label: "Follows", filter: { properties: [[{ key: "name", operator: "==", value: "u5" }]] } },
+        },
+      ],
+    };
     // Within the default limit a filter traversal runs: u245 .. u299 and u0 .. u4 follow u5.
     const wide = appWith();
     const other = (await wide("init", {})).body as string;
@@ -169,7 +197,9 @@ describe("close (item 7)", () => {
     );
     expect((await tool("init", {})).status).toBe(200);
     expect(await tool("next", { connection_id: b })).toEqual(ok(null));
-    expect(await tool("close", { connection_id: b, extra: 1 })).toEqual(err(400, "UNKNOWN_PARAMETER", "unknown member 'extra' (expected: connection_id)"));
+    expect(await tool("close", { connection_id: b, extra: 1 })).toEqual(
+      err(400, "UNKNOWN_PARAMETER", "unknown member 'extra' (expected: connection_id)"),
+    );
   });
 });
 
@@ -177,7 +207,15 @@ describe("close (item 7)", () => {
 function initFrom(server: RunningServer, agent: Agent, localAddress: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port: server.port, path: "/mcp/init", method: "POST", agent, localAddress, headers: { "content-type": "application/json" } },
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        path: "/mcp/init",
+        method: "POST",
+        agent,
+        localAddress,
+        headers: { "content-type": "application/json" },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8").on("data", (d: string) => (text += d));
@@ -249,11 +287,18 @@ describe("the limits in strand.toml", () => {
       "mcp_max_connections_per_client = 3\nmcp_max_items = 1000\nmcp_max_total_items = 5000\nmcp_max_request_items = 20000\n",
       "strand.toml",
     );
-    expect(read.ok && mcpLimitOptions(read.config)).toEqual({ maxConnectionsPerClient: 3, maxItems: 1000, maxTotalItems: 5000, maxRequestItems: 20000 });
+    expect(read.ok && mcpLimitOptions(read.config)).toEqual({
+      maxConnectionsPerClient: 3,
+      maxItems: 1000,
+      maxTotalItems: 5000,
+      maxRequestItems: 20000,
+    });
     // Unset: the registry's defaults apply.
     const none = strandConfig("", "strand.toml");
     expect(none.ok && mcpLimitOptions(none.config)).toEqual({});
-    expect(strandConfig('mcp_max_items = 0\nmcp_max_request_items = "many"\nmcp_max_connections_per_client = 1.5\n', "strand.toml")).toEqual({
+    expect(
+      strandConfig('mcp_max_items = 0\nmcp_max_request_items = "many"\nmcp_max_connections_per_client = 1.5\n', "strand.toml"),
+    ).toEqual({
       ok: false,
       errors: [
         "strand.toml: mcp_max_connections_per_client: expected an integer from 1 to 1000000, got 1.5 (a float)",

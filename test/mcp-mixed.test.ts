@@ -57,7 +57,11 @@ afterAll(async () => {
 });
 
 async function tool(name: string, body: unknown): Promise<Reply> {
-  const res = await app.request(`/mcp/${name}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await app.request(`/mcp/${name}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as unknown };
 }
 
@@ -66,8 +70,11 @@ async function init(): Promise<string> {
 }
 
 const held = (id: string, count: number) => ok({ connection_id: id, count });
-const where = (...conditions: Array<[string, string, unknown]>) => ({ properties: [conditions.map(([key, operator, value]) => ({ key, operator, value }))] });
-const ids = async (id: string): Promise<string[]> => ((await tool("collect", { connection_id: id, drop: false })).body as NodeItem[]).map((i) => i.id);
+const where = (...conditions: Array<[string, string, unknown]>) => ({
+  properties: [conditions.map(([key, operator, value]) => ({ key, operator, value }))],
+});
+const ids = async (id: string): Promise<string[]> =>
+  ((await tool("collect", { connection_id: id, drop: false })).body as NodeItem[]).map((i) => i.id);
 
 /** A connection holding a1, b1, a2 (a search over every vector type of dimension 2). */
 async function mixed(): Promise<string> {
@@ -89,10 +96,14 @@ describe("filters on a traversal holding several types (D6)", () => {
     expect(await ids(other)).toEqual([d.b1.id]);
     // A list is read as a whole per type: ["k2", "7"] is a list of Strings, but no list of I32s.
     const list = await mixed();
-    expect(await tool("filter_items", { connection_id: list, data: { filter: where(["kind", "==", ["k2", "7"]]) } })).toEqual(held(list, 1));
+    expect(await tool("filter_items", { connection_id: list, data: { filter: where(["kind", "==", ["k2", "7"]]) } })).toEqual(
+      held(list, 1),
+    );
     expect(await ids(list)).toEqual([d.a2.id]);
     const numbers = await mixed();
-    expect(await tool("filter_items", { connection_id: numbers, data: { filter: where(["kind", "==", ["7", 8]]) } })).toEqual(held(numbers, 1));
+    expect(await tool("filter_items", { connection_id: numbers, data: { filter: where(["kind", "==", ["7", 8]]) } })).toEqual(
+      held(numbers, 1),
+    );
     expect(await ids(numbers)).toEqual([d.b1.id]);
     // Unreadable is false, also with != (b1's kind is not the String "k1", but it is no String at all).
     const not = await mixed();
@@ -103,7 +114,11 @@ describe("filters on a traversal holding several types (D6)", () => {
   it("is a 400 only when no held type that declares the key can read the value", async () => {
     const id = await mixed();
     expect(await tool("filter_items", { connection_id: id, data: { filter: where(["born", ">", "tomorrow"]) } })).toEqual(
-      err(400, "INVALID_PARAMETER", `'data.filter.properties[0][0].value' must be a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds, got "tomorrow"`),
+      err(
+        400,
+        "INVALID_PARAMETER",
+        `'data.filter.properties[0][0].value' must be a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds, got "tomorrow"`,
+      ),
     );
     expect(await tool("filter_items", { connection_id: id, data: { filter: where(["kind", "==", []]) } })).toEqual(
       err(400, "INVALID_PARAMETER", "'data.filter.properties[0][0].value' must be a value or a non-empty array of values, got []"),
@@ -119,7 +134,9 @@ describe("filters on a traversal holding several types (D6)", () => {
       err(400, "INVALID_PARAMETER", `'data.filter.properties[0][0].value' must be a number (the property is I32), got "k1"`),
     );
     const alpha = await mixed();
-    expect(await tool("filter_items", { connection_id: alpha, data: { filter: where(["label", "==", "Alpha"], ["kind", "==", "k1"]) } })).toEqual(held(alpha, 1));
+    expect(
+      await tool("filter_items", { connection_id: alpha, data: { filter: where(["label", "==", "Alpha"], ["kind", "==", "k1"]) } }),
+    ).toEqual(held(alpha, 1));
     expect(await tool("filter_items", { connection_id: alpha, data: { filter: where(["kind", "!=", "k2"]) } })).toEqual(held(alpha, 1));
     expect(await tool("group_by", { connection_id: alpha, properties: ["kind"] })).toEqual(ok([{ kind: "k1", count: 1 }]));
   });
@@ -135,12 +152,20 @@ describe("filters on a traversal holding several types (D6)", () => {
     const id = await mixed();
     // Wide (3 dimensions) could not match a 2-dimensional query: its `text` is no property here.
     expect(await tool("filter_items", { connection_id: id, data: { filter: where(["text", "==", "wide"]) } })).toEqual(
-      err(400, "INVALID_PARAMETER", "'data.filter.properties[0][0].key': Alpha, Beta has no property 'text' (properties: id, label, data, score, kind, born)"),
+      err(
+        400,
+        "INVALID_PARAMETER",
+        "'data.filter.properties[0][0].key': Alpha, Beta has no property 'text' (properties: id, label, data, score, kind, born)",
+      ),
     );
     const none = await init();
     expect(await tool("search_vector", { connection_id: none, data: { vector: [-1, -1], k: 5 } })).toEqual(ok([]));
     expect(await tool("filter_items", { connection_id: none, data: { filter: where(["text", "==", "wide"]) } })).toEqual(
-      err(400, "INVALID_PARAMETER", "'data.filter.properties[0][0].key': Alpha, Beta has no property 'text' (properties: id, label, data, score, kind, born)"),
+      err(
+        400,
+        "INVALID_PARAMETER",
+        "'data.filter.properties[0][0].key': Alpha, Beta has no property 'text' (properties: id, label, data, score, kind, born)",
+      ),
     );
     expect(await tool("filter_items", { connection_id: none, data: { filter: where(["kind", "==", "k1"]) } })).toEqual(held(none, 0));
   });
@@ -153,11 +178,9 @@ describe("search_vector on a loaded traversal that holds nothing (D7)", () => {
     expect(await tool("filter_items", { connection_id: id, data: { filter: where(["kind", "==", "zzz"]) } })).toEqual(held(id, 0));
     expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0], k: 5 } })).toEqual(ok([]));
     expect(await tool("reset", { connection_id: id })).toEqual(ok(id));
-    expect(((await tool("search_vector", { connection_id: id, data: { vector: [1, 0], k: 5 } })).body as NodeItem[]).map((i) => i.id)).toEqual([
-      d.a1.id,
-      d.b1.id,
-      d.a2.id,
-    ]);
+    expect(
+      ((await tool("search_vector", { connection_id: id, data: { vector: [1, 0], k: 5 } })).body as NodeItem[]).map((i) => i.id),
+    ).toEqual([d.a1.id, d.b1.id, d.a2.id]);
     const people = await init();
     expect(await tool("n_from_type", { connection_id: people, data: { node_type: "Person" } })).toEqual(held(people, 1));
     expect(await tool("filter_items", { connection_id: people, data: { filter: where(["name", "==", "zzz"]) } })).toEqual(held(people, 0));
@@ -165,6 +188,8 @@ describe("search_vector on a loaded traversal that holds nothing (D7)", () => {
       err(400, "INVALID_VALUE", "search_vector over the held items needs vectors, but the traversal holds Person"),
     );
     expect(await tool("collect", { connection_id: people })).toEqual(ok([]));
-    expect((await tool("search_vector", { connection_id: people, data: { vector: [1, 0, 0], k: 5 } })).body).toEqual([{ ...d.w1, score: 1 }]);
+    expect((await tool("search_vector", { connection_id: people, data: { vector: [1, 0, 0], k: 5 } })).body).toEqual([
+      { ...d.w1, score: 1 },
+    ]);
   });
 });

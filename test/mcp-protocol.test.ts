@@ -94,7 +94,10 @@ describe("MCP over Streamable HTTP", () => {
     expect(json(result)).toEqual({ error: "'data.node_type': unknown node type 'Usr'; did you mean 'User'?", code: "INVALID_PARAMETER" });
     const gone = await client.callTool({ name: "next", arguments: { connection_id: "nope" } });
     expect(gone.isError).toBe(true);
-    expect(json(gone)).toEqual({ error: "unknown connection_id 'nope' (never created, or expired after being idle)", code: "UNKNOWN_CONNECTION" });
+    expect(json(gone)).toEqual({
+      error: "unknown connection_id 'nope' (never created, or expired after being idle)",
+      code: "UNKNOWN_CONNECTION",
+    });
   });
 });
 
@@ -135,11 +138,16 @@ describe("MCP over Streamable HTTP: errors have one shape (audit D1, D3, D8, D10
       connection_id: id,
       count: 4,
     });
-    expect(await failed("filter_items", { connection_id: id, data: { filter: { properties: [[{ key: "age", operator: "=~", value: "3" }]] } } })).toEqual({
+    expect(
+      await failed("filter_items", { connection_id: id, data: { filter: { properties: [[{ key: "age", operator: "=~", value: "3" }]] } } }),
+    ).toEqual({
       error: `'data.filter.properties[0][0].operator' must be one of == != > >= < <=, got "=~"`,
       code: "INVALID_PARAMETER",
     });
-    expect(await failed("next", { connection_id: id, extra: 1 })).toEqual({ error: "unknown member 'extra' (expected: connection_id)", code: "UNKNOWN_PARAMETER" });
+    expect(await failed("next", { connection_id: id, extra: 1 })).toEqual({
+      error: "unknown member 'extra' (expected: connection_id)",
+      code: "UNKNOWN_PARAMETER",
+    });
     expect(await failed("UsersInCityMcp", { connection_id: id, data: { city: 5 } })).toEqual({
       error: "parameter 'city' must be a string (String), got 5",
       code: "INVALID_PARAMETER",
@@ -156,7 +164,7 @@ describe("MCP over Streamable HTTP: errors have one shape (audit D1, D3, D8, D10
     await client.callTool({ name: "n_from_type", arguments: { connection_id: id, data: { node_type: "User" } } });
     // Written as text: JSON.stringify (the SDK client's too) cannot write a value this deep.
     const open = '{"filter_traversals":[{"tool_name":"out_step","args":{"edge_label":"Follows","filter":';
-    const filter = open.repeat(1500) + "{}" + "}}]}".repeat(1500);
+    const filter = `${open.repeat(1500)}{}${"}}]}".repeat(1500)}`;
     const res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -208,10 +216,7 @@ describe("MCP over stdio (strand mcp --stdio)", () => {
     dir = mkdtempSync(join(tmpdir(), "strand-mcp-stdio-"));
     const project = join(dir, "project");
     mkdirSync(project);
-    writeFileSync(
-      join(project, "schema.hx"),
-      "N::User { INDEX city: String, name: String }\nE::Follows { From: User, To: User }\n",
-    );
+    writeFileSync(join(project, "schema.hx"), "N::User { INDEX city: String, name: String }\nE::Follows { From: User, To: User }\n");
     writeFileSync(
       join(project, "queries.hx"),
       [
@@ -228,7 +233,11 @@ describe("MCP over stdio (strand mcp --stdio)", () => {
     );
     client = new Client({ name: "strand-test", version: "1.0.0" });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--stdio", project, "--data", join(dir, "data")], stderr: "pipe" }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "mcp", "--stdio", project, "--data", join(dir, "data")],
+        stderr: "pipe",
+      }),
     );
   }, 60_000);
 
@@ -241,7 +250,9 @@ describe("MCP over stdio (strand mcp --stdio)", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...BUILTIN_TOOL_NAMES, "AddUserMcp"]);
     const id = json(await client.callTool({ name: "init", arguments: {} })) as string;
-    const added = json(await client.callTool({ name: "AddUserMcp", arguments: { connection_id: id, data: { name: "Ada", city: "London" } } })) as {
+    const added = json(
+      await client.callTool({ name: "AddUserMcp", arguments: { connection_id: id, data: { name: "Ada", city: "London" } } }),
+    ) as {
       user: { id: string };
     };
     expect(added).toEqual({ user: { id: added.user.id, label: "User", city: "London", name: "Ada" } });
@@ -265,7 +276,11 @@ describe("strand mcp --stdio with bm25 = false and the /mcp connection settings 
     writeFileSync(join(project, "strand.toml"), "bm25 = false\nmcp_idle_timeout_seconds = 60\nmcp_max_connections = 1\n");
     client = new Client({ name: "strand-test", version: "1.0.0" });
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--stdio", project, "--data", join(dir, "data")], stderr: "pipe" }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "mcp", "--stdio", project, "--data", join(dir, "data")],
+        stderr: "pipe",
+      }),
     );
   }, 60_000);
 
@@ -280,6 +295,9 @@ describe("strand mcp --stdio with bm25 = false and the /mcp connection settings 
     expect(typeof json(await client.callTool({ name: "init", arguments: {} }))).toBe("string");
     const second = await client.callTool({ name: "init", arguments: {} });
     expect(second.isError).toBe(true);
-    expect(json(second)).toEqual({ error: "too many open connections (limit 1); idle ones expire after 60000 ms", code: "TOO_MANY_CONNECTIONS" });
+    expect(json(second)).toEqual({
+      error: "too many open connections (limit 1); idle ones expire after 60000 ms",
+      code: "TOO_MANY_CONNECTIONS",
+    });
   });
 });

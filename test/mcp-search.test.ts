@@ -99,7 +99,11 @@ afterAll(async () => {
 });
 
 async function tool(name: string, body: unknown, target: Hono = app): Promise<Reply> {
-  const res = await target.request(`/mcp/${name}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await target.request(`/mcp/${name}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as unknown };
 }
 
@@ -120,7 +124,9 @@ describe("search_vector", () => {
     expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0, 0], k: 5 } })).toEqual(
       ok([scored(d.d1, 1), scored(d.d2, SQRT_HALF), scored(d.d3, 0)]),
     );
-    expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0, 0], k: 2 } })).toEqual(ok([scored(d.d1, 1), scored(d.d2, SQRT_HALF)]));
+    expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0, 0], k: 2 } })).toEqual(
+      ok([scored(d.d1, 1), scored(d.d2, SQRT_HALF)]),
+    );
     expect(await tool("in_step", { connection_id: id, data: { edge_type: "Likes", edge_label: "vec" } })).toEqual(
       err(400, "INVALID_PARAMETER", "'data.edge_label': in_step over Likes arrives at User, a node type, so the kind is 'node'"),
     );
@@ -134,9 +140,13 @@ describe("search_vector", () => {
       ok([scored(d.d4, 1), scored(d.d2, SQRT_HALF)]),
     );
     // The traversal continues from the results: a second search scores them exactly.
-    expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0, 0], k: 2 } })).toEqual(ok([scored(d.d2, SQRT_HALF), scored(d.d4, 0)]));
+    expect(await tool("search_vector", { connection_id: id, data: { vector: [1, 0, 0], k: 2 } })).toEqual(
+      ok([scored(d.d2, SQRT_HALF), scored(d.d4, 0)]),
+    );
     const other = await init();
-    expect(await tool("search_vector", { connection_id: other, data: { vector: [0, 1], k: 5 } })).toEqual(ok([scored(d.i2, 1), scored(d.i1, 0)]));
+    expect(await tool("search_vector", { connection_id: other, data: { vector: [0, 1], k: 5 } })).toEqual(
+      ok([scored(d.i2, 1), scored(d.i1, 0)]),
+    );
     expect(await tool("collect", { connection_id: other })).toEqual(ok([scored(d.i2, 1), scored(d.i1, 0)]));
     expect(await tool("search_vector", { connection_id: other, data: { vector: [1, 1, 0], k: 1 } })).toEqual(ok([scored(d.d2, 1)]));
     // ef sets the HNSW breadth of a store search (SearchV's `ef: n`); results stay the k nearest.
@@ -144,7 +154,9 @@ describe("search_vector", () => {
     expect(await tool("search_vector", { connection_id: third, data: { vector: [0, 1, 0], k: 2, label: "Doc", ef: 1 } })).toEqual(
       ok([scored(d.d4, 1), scored(d.d2, SQRT_HALF)]),
     );
-    expect(await tool("search_vector", { connection_id: await init(), data: { vector: [0, 1], k: 5, ef: 500 } })).toEqual(ok([scored(d.i2, 1), scored(d.i1, 0)]));
+    expect(await tool("search_vector", { connection_id: await init(), data: { vector: [0, 1], k: 5, ef: 500 } })).toEqual(
+      ok([scored(d.i2, 1), scored(d.i1, 0)]),
+    );
   });
 
   it("min_score drops weaker results", async () => {
@@ -172,17 +184,31 @@ describe("search_vector", () => {
     expect(await search({ vector: [], k: 1 })).toEqual(err(400, "INVALID_VALUE", "data.vector must not be empty"));
     expect(await search({ vector: [1, "x"], k: 1 })).toEqual(err(400, "INVALID_VALUE", 'data.vector[1] must be a finite number, got "x"'));
     expect(await search({ vector: [1, 0, 0], k: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.k' must be an integer >= 1, got 0"));
-    expect(await search({ vector: [1, 0, 0], k: 1, min_score: "high" })).toEqual(err(400, "INVALID_PARAMETER", `'data.min_score' must be a number, got "high"`));
-    expect(await search({ vector: [1, 0, 0], k: 1, ef: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 0"));
-    expect(await search({ vector: [1, 0, 0], k: 1, ef: 2.5 })).toEqual(err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 2.5"));
-    expect(await search({ vector: [null, 0, 0], k: 1 })).toEqual(err(400, "INVALID_VALUE", "data.vector[0] must be a finite number, got null"));
+    expect(await search({ vector: [1, 0, 0], k: 1, min_score: "high" })).toEqual(
+      err(400, "INVALID_PARAMETER", `'data.min_score' must be a number, got "high"`),
+    );
+    expect(await search({ vector: [1, 0, 0], k: 1, ef: 0 })).toEqual(
+      err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 0"),
+    );
+    expect(await search({ vector: [1, 0, 0], k: 1, ef: 2.5 })).toEqual(
+      err(400, "INVALID_PARAMETER", "'data.ef' must be an integer >= 1, got 2.5"),
+    );
+    expect(await search({ vector: [null, 0, 0], k: 1 })).toEqual(
+      err(400, "INVALID_VALUE", "data.vector[0] must be a finite number, got null"),
+    );
     expect(await search({ vector: [1e39, 0, 0], k: 1 })).toEqual(
-      err(400, "INVALID_VALUE", "data.vector[0] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got 1e+39"),
+      err(
+        400,
+        "INVALID_VALUE",
+        "data.vector[0] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got 1e+39",
+      ),
     );
     expect(await search({ vector: [1, 0, 0], k: 1, label: "User" })).toEqual(
       err(400, "INVALID_PARAMETER", "'data.label': unknown vector type 'User' ('User' is a node type)"),
     );
-    expect(await search({ vector: [1, 0, 0, 0], k: 1 })).toEqual(err(400, "DIMENSION_MISMATCH", "V::Doc vectors have 3 dimensions, got a vector of 4"));
+    expect(await search({ vector: [1, 0, 0, 0], k: 1 })).toEqual(
+      err(400, "DIMENSION_MISMATCH", "V::Doc vectors have 3 dimensions, got a vector of 4"),
+    );
     await tool("n_from_type", { connection_id: id, data: { node_type: "User" } });
     expect(await search({ vector: [1, 0, 0], k: 1 })).toEqual(
       err(400, "INVALID_VALUE", "search_vector over the held items needs vectors, but the traversal holds User"),
@@ -191,7 +217,9 @@ describe("search_vector", () => {
     expect(await search({ vector: [1, 0, 0], k: 1, label: "Doc" })).toEqual(
       err(400, "INVALID_PARAMETER", "'data.label' applies only to a search over every vector: the traversal holds items (reset it first)"),
     );
-    expect(await search({ vector: [1, 0], k: 1 })).toEqual(err(400, "DIMENSION_MISMATCH", "V::Doc vectors have 3 dimensions, got a vector of 2"));
+    expect(await search({ vector: [1, 0], k: 1 })).toEqual(
+      err(400, "DIMENSION_MISMATCH", "V::Doc vectors have 3 dimensions, got a vector of 2"),
+    );
     expect(await tool("collect", { connection_id: id })).toEqual(ok([d.d1, d.d2, d.d3]));
   });
 });
@@ -238,7 +266,9 @@ describe("search_keyword", () => {
     expect(await tool("search_keyword", { connection_id: id, data: { query: "graph", label: "Article", limit: 5 } })).toEqual(ok(expected));
     expect(await tool("collect", { connection_id: id, range: { start: 1 } })).toEqual(ok([expected[1]]));
     const one = await init();
-    expect(await tool("search_keyword", { connection_id: one, data: { query: "graph", label: "Article", limit: 1 } })).toEqual(ok([expected[0]]));
+    expect(await tool("search_keyword", { connection_id: one, data: { query: "graph", label: "Article", limit: 1 } })).toEqual(
+      ok([expected[0]]),
+    );
   });
 
   it("searches the vectors of a vector type too, and says so in its description (audit 6 L2)", async () => {
@@ -246,8 +276,10 @@ describe("search_keyword", () => {
     const expected = store.read((db) => db.searchBM25("Doc", "north", 5));
     expect(expected.map((v) => v.id)).toEqual([d.d4.id, d.d2.id]);
     expect(await tool("search_keyword", { connection_id: id, data: { query: "north", label: "Doc", limit: 5 } })).toEqual(ok(expected));
-    const keyword = BUILTIN_TOOLS["search_keyword"]!;
-    expect(keyword.description).toBe("BM25 keyword search over the nodes (or vectors) of the type, best first; the traversal continues from them.");
+    const keyword = BUILTIN_TOOLS.search_keyword!;
+    expect(keyword.description).toBe(
+      "BM25 keyword search over the nodes (or vectors) of the type, best first; the traversal continues from them.",
+    );
     expect(keyword.input.shape.data.shape.label.description).toBe("a node or vector type");
   });
 
@@ -255,8 +287,11 @@ describe("search_keyword", () => {
     const offDir = mkdtempSync(join(tmpdir(), "strand-mcp-search-off-"));
     const off = GraphStore.open({ path: offDir, schema, bm25: false });
     try {
-      const how = "needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it";
-      expect(() => off.read((db) => db.searchBM25("Article", "graph", 5))).toThrow(new StrandError("BM25_DISABLED", `SearchBM25<Article> ${how}`));
+      const how =
+        "needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it";
+      expect(() => off.read((db) => db.searchBM25("Article", "graph", 5))).toThrow(
+        new StrandError("BM25_DISABLED", `SearchBM25<Article> ${how}`),
+      );
       const offApp = createApp({ store: off, schema, queries: [], bm25: false });
       const id = await init(offApp);
       expect(await tool("search_keyword", { connection_id: id, data: { query: "graph", label: "Article", limit: 5 } }, offApp)).toEqual(
@@ -304,8 +339,12 @@ describe("search_keyword", () => {
     expect(await search({ query: "graph", label: "Img2", limit: 5 })).toEqual(
       err(400, "INVALID_PARAMETER", "'data.label': unknown node or vector type 'Img2'; did you mean 'Img'?"),
     );
-    expect(await search({ query: "graph", label: "Article" })).toEqual(err(400, "MISSING_PARAMETER", "missing 'data.limit' (how many results)"));
-    expect(await search({ query: "graph", label: "Article", limit: 0 })).toEqual(err(400, "INVALID_PARAMETER", "'data.limit' must be an integer >= 1, got 0"));
+    expect(await search({ query: "graph", label: "Article" })).toEqual(
+      err(400, "MISSING_PARAMETER", "missing 'data.limit' (how many results)"),
+    );
+    expect(await search({ query: "graph", label: "Article", limit: 0 })).toEqual(
+      err(400, "INVALID_PARAMETER", "'data.limit' must be an integer >= 1, got 0"),
+    );
     expect(await search({ query: "", label: "Article", limit: 1 })).toEqual(
       err(400, "INVALID_PARAMETER", `'data.query' must be a non-empty string (the words to search for), got ""`),
     );

@@ -62,7 +62,12 @@ describe("compiling versions and migrations", () => {
             ],
             declared: ["fullName", "age", "city", "active"],
           },
-          { kind: "E", type: "Knows", fields: [{ name: "since", source: { kind: "field", name: "since" }, cast: { kind: "scalar", name: "I64" } }], declared: ["since"] },
+          {
+            kind: "E",
+            type: "Knows",
+            fields: [{ name: "since", source: { kind: "field", name: "since" }, cast: { kind: "scalar", name: "I64" } }],
+            declared: ["since"],
+          },
         ],
       },
     ]);
@@ -92,7 +97,11 @@ describe("applying migrations when the store opens", () => {
     dirs.push(dir);
     const [a, b] = await seed(dir, ["31", "42"]);
     const store = GraphStore.open({ path: dir, schema: schemaOf(V2) });
-    const got = store.read((db) => ({ users: db.nodesByLabel("User"), knows: db.edgesByLabel("Knows"), oslo: db.nodesByIndex("User", "city", "Oslo").length }));
+    const got = store.read((db) => ({
+      users: db.nodesByLabel("User"),
+      knows: db.edgesByLabel("Knows"),
+      oslo: db.nodesByIndex("User", "city", "Oslo").length,
+    }));
     await store.close();
     expect(got.users).toEqual([
       { id: a, label: "User", fullName: "u0", age: 31, city: "Oslo", active: true },
@@ -101,7 +110,7 @@ describe("applying migrations when the store opens", () => {
     expect(got.knows).toEqual([{ id: expect.any(String), label: "Knows", from_node: a, to_node: b, since: 2020 }]);
     expect(got.oslo).toBe(2);
     const again = GraphStore.open({ path: dir, schema: schemaOf(V2) });
-    expect(again.read((db) => db.nodesByLabel("User").map((u) => u["age"]))).toEqual([31, 42]);
+    expect(again.read((db) => db.nodesByLabel("User").map((u) => u.age))).toEqual([31, 42]);
     await again.close();
   });
 
@@ -109,9 +118,14 @@ describe("applying migrations when the store opens", () => {
     const dir = tempDir();
     dirs.push(dir);
     const [, bad] = await seed(dir, ["31", "forty"]);
-    expect(() => GraphStore.open({ path: dir, schema: schemaOf(V2) })).toThrow(`N::User ${bad} field 'age' (MIGRATION schema::1 => schema::2): cannot convert "forty" to U32`);
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf(V2) })).toThrow(
+      `N::User ${bad} field 'age' (MIGRATION schema::1 => schema::2): cannot convert "forty" to U32`,
+    );
     const old = GraphStore.open({ path: dir, schema: schemaOf(V1) });
-    expect(old.read((db) => db.nodesByLabel("User").map((u) => [u["name"], u["age"]]))).toEqual([["u0", "31"], ["u1", "forty"]]);
+    expect(old.read((db) => db.nodesByLabel("User").map((u) => [u.name, u.age]))).toEqual([
+      ["u0", "31"],
+      ["u1", "forty"],
+    ]);
     await old.close();
   });
 
@@ -121,18 +135,23 @@ describe("applying migrations when the store opens", () => {
     await seed(dir, ["1", "2"]);
     const v2 = GraphStore.open({ path: dir, schema: schemaOf(V2) });
     await v2.close();
-    expect(() => GraphStore.open({ path: dir, schema: schemaOf(V1) })).toThrow("the data is at schema::2, but the project declares schema::1");
+    expect(() => GraphStore.open({ path: dir, schema: schemaOf(V1) })).toThrow(
+      "the data is at schema::2, but the project declares schema::1",
+    );
     const dir2 = tempDir();
     dirs.push(dir2);
     await seed(dir2, ["1", "2"]);
     const noPath = schemaOf(V2.replace(/MIGRATION[\s\S]*$/, ""));
-    expect(() => GraphStore.open({ path: dir2, schema: { ...noPath, migrations: [] } })).toThrow("the data is at schema::1 and the project declares schema::2, but no MIGRATION starts at schema::1");
+    expect(() => GraphStore.open({ path: dir2, schema: { ...noPath, migrations: [] } })).toThrow(
+      "the data is at schema::1 and the project declares schema::2, but no MIGRATION starts at schema::1",
+    );
   });
 });
 
 describe("AS never rounds; ROUND, FLOOR and CEIL in a mapping do (audit D10)", () => {
   const P1 = "schema::1 { N::Item { price: F64, code: String } }";
-  const p2 = (mapping: string): string => `${P1}\nschema::2 { N::Item { price: I64, code: String } }\nMIGRATION schema::1 => schema::2 { N::Item => _::{ ${mapping} } }`;
+  const p2 = (mapping: string): string =>
+    `${P1}\nschema::2 { N::Item { price: I64, code: String } }\nMIGRATION schema::1 => schema::2 { N::Item => _::{ ${mapping} } }`;
 
   async function seedItems(dir: string, prices: number[]): Promise<string[]> {
     const store = GraphStore.open({ path: dir, schema: schemaOf(P1) });
@@ -152,7 +171,7 @@ describe("AS never rounds; ROUND, FLOOR and CEIL in a mapping do (audit D10)", (
       ),
     );
     const old = GraphStore.open({ path: dir, schema: schemaOf(P1) });
-    expect(old.read((db) => db.nodesByLabel("Item").map((i) => i["price"]))).toEqual([10, 9.99]);
+    expect(old.read((db) => db.nodesByLabel("Item").map((i) => i.price))).toEqual([10, 9.99]);
     await old.close();
   });
 
@@ -166,7 +185,7 @@ describe("AS never rounds; ROUND, FLOOR and CEIL in a mapping do (audit D10)", (
     dirs.push(dir);
     await seedItems(dir, [2.5, -2.5, 9.99, 2]);
     const store = GraphStore.open({ path: dir, schema: schemaOf(p2(mapping)) });
-    expect(store.read((db) => db.nodesByLabel("Item").map((i) => i["price"]))).toEqual(expected);
+    expect(store.read((db) => db.nodesByLabel("Item").map((i) => i.price))).toEqual(expected);
     await store.close();
   });
 

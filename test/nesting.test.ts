@@ -1,4 +1,4 @@
-// The nesting limit (compiler/nesting.ts, MAX_NESTING = 48): every construct nested up to the limit
+// The nesting limit (compiler/syntax/nesting.ts, MAX_NESTING = 48): every construct nested up to the limit
 // compiles, and its generated modules transpile and load as `strand serve` loads them; one level
 // deeper is E006 at the first node beyond the limit, from `strand check` as from `strand compile`.
 import { describe, expect, it } from "vitest";
@@ -55,13 +55,15 @@ const CONSTRUCTS: Construct[] = [
   {
     // each level: the projection step, the field's traversal, its Out step (projection #j is level 3j - 1)
     name: "projections of sub-traversals",
-    program: (k) => `N::U { n: String }\nE::F { From: U, To: U }\nQUERY A() =>\n    u <- N<U>${rep("::{a: _::Out<F>", k)}::{n}${rep("}", k)}\n    RETURN u\n`,
+    program: (k) =>
+      `N::U { n: String }\nE::F { From: U, To: U }\nQUERY A() =>\n    u <- N<U>${rep("::{a: _::Out<F>", k)}::{n}${rep("}", k)}\n    RETURN u\n`,
     deepest: 15,
     at: `4:${14 + 15 * 15 + 9}`, // the Out step in the 16th projection's field (level 3 * 16 + 1)
   },
   {
     name: "EXISTS conditions",
-    program: (k) => `N::U { n: String }\nE::F { From: U, To: U }\nQUERY A() =>\n    u <- N<U>${rep("::WHERE(EXISTS(_::Out<F>", k)}${rep("))", k)}\n    RETURN u\n`,
+    program: (k) =>
+      `N::U { n: String }\nE::F { From: U, To: U }\nQUERY A() =>\n    u <- N<U>${rep("::WHERE(EXISTS(_::Out<F>", k)}${rep("))", k)}\n    RETURN u\n`,
     deepest: 11,
     at: `4:${14 + 24 * 11 + 18}`, // the Out step inside the 12th EXISTS (level 4 * 12 + 1)
   },

@@ -21,7 +21,7 @@ describe("nodesWhere", () => {
     const random = seededRandom(11);
     ages = Array.from({ length: USERS }, () => Math.floor(random() * 40));
     await store.write((db) => {
-      ages.forEach((age, i) => db.addNode("User", { name: `u${i}`, age }));
+      for (let i = 0; i < ages.length; i++) db.addNode("User", { name: `u${i}`, age: ages[i]! });
       db.addNode("Post", { title: "not a user", score: 1 });
     });
   });
@@ -56,7 +56,10 @@ describe("nodesWhere", () => {
 
   test("the predicate runs up to the end-th match and no further", () => {
     let calls = 0;
-    const counted = (item: NodeItem): boolean => (calls++, adult(item));
+    const counted = (item: NodeItem): boolean => {
+      calls++;
+      return adult(item);
+    };
     const result = store.read((db) => db.nodesWhere("User", counted, 2, 5));
     expect(names(result)).toEqual(adultNames().slice(2, 5));
     const fifthMatch = ages.findIndex((_, i) => ages.slice(0, i + 1).filter((a) => a >= 18).length === 5);

@@ -76,7 +76,13 @@ describe("order", () => {
   const ids = (rows: Row[]): number[] => rows.map((r) => r.id);
 
   it("sorts numbers numerically (not as strings)", () => {
-    const rows: Row[] = [{ id: 1, v: 10 }, { id: 2, v: 9 }, { id: 3, v: -1 }, { id: 4, v: 100 }, { id: 5, v: 1.5 }];
+    const rows: Row[] = [
+      { id: 1, v: 10 },
+      { id: 2, v: 9 },
+      { id: 3, v: -1 },
+      { id: 4, v: 100 },
+      { id: 5, v: 1.5 },
+    ];
     expect(ids(order(rows, key, "asc"))).toEqual([3, 5, 2, 1, 4]);
     expect(ids(order(rows, key, "desc"))).toEqual([4, 1, 2, 5, 3]);
   });
@@ -129,9 +135,20 @@ describe("order", () => {
   });
 
   it("does not mutate and calls the key once per item", () => {
-    const rows: Row[] = [{ id: 1, v: 3 }, { id: 2, v: 1 }, { id: 3, v: 2 }];
+    const rows: Row[] = [
+      { id: 1, v: 3 },
+      { id: 2, v: 1 },
+      { id: 3, v: 2 },
+    ];
     let calls = 0;
-    const out = order(rows, (r) => (calls++, key(r)), "asc");
+    const out = order(
+      rows,
+      (r) => {
+        calls++;
+        return key(r);
+      },
+      "asc",
+    );
     expect(ids(out)).toEqual([2, 3, 1]);
     expect(ids(rows)).toEqual([1, 2, 3]);
     expect(calls).toBe(3);
@@ -263,7 +280,10 @@ function graph(edges: Edge[], directed = true) {
   }
   let calls = 0;
   return {
-    neighbors: (node: string): PathNeighbor[] => (calls++, adj.get(node) ?? []),
+    neighbors: (node: string): PathNeighbor[] => {
+      calls++;
+      return adj.get(node) ?? [];
+    },
     weight: (edge: string): number => w.get(edge)!,
     calls: () => calls,
   };
@@ -485,7 +505,10 @@ describe("shortestPaths", () => {
       return out;
     };
     let calls = 0;
-    const counted = (id: string): PathNeighbor[] => (calls++, neighbors(id));
+    const counted = (id: string): PathNeighbor[] => {
+      calls++;
+      return neighbors(id);
+    };
     const chain = shortestPaths({ source: "0", target: String(size - 1), neighbors: counted, weight: null, maxPaths: 16 });
     // With i > 1 the doubling edges never parallel a step edge; 0→1→2 then ×2 / +1 as in the binary
     // expansion of 99999 is the unique fewest-hop route.
@@ -537,6 +560,7 @@ describe("compareValues (issue 5): numbers, code points, Dates as instants, null
     expect(row(3, 3.0)).toEqual(EQUAL);
     expect(row(2, 2.5)).toEqual(LESS);
     expect(row(-1.5, -2)).toEqual(GREATER);
+    // biome-ignore lint/correctness/noPrecisionLoss: the literal rounds on purpose; the comparison must follow the double it becomes
     expect(row(Number.MAX_SAFE_INTEGER, 9007199254740990.5)).toEqual(GREATER);
   });
   it("strings and IDs by code point, not UTF-16 code unit", () => {
@@ -671,10 +695,22 @@ describe("math", () => {
   it("non-numbers are INVALID_VALUE naming the function and the argument", () => {
     expectCode(() => math("ADD", [1, "2"]), "INVALID_VALUE", 'ADD: argument 2 must be a number, got "2"');
     expectCode(() => math("SQRT", [null]), "INVALID_VALUE", "SQRT: argument 1 is absent (null); it must be a number");
-    expectCode(() => math("ADD", [null, 1], [{ text: "_::{n}", kind: "N" }, null], { id: "c1", label: "C" }), "INVALID_VALUE", "ADD: argument 1 (_::{n}) is absent on N::C c1; it must be a number");
-    expectCode(() => math("ADD", [1, "x"], [null, { text: "u::{n}" }], null, null), "INVALID_VALUE", "ADD: argument 2 (u::{n}) must be a number, got \"x\"");
+    expectCode(
+      () => math("ADD", [null, 1], [{ text: "_::{n}", kind: "N" }, null], { id: "c1", label: "C" }),
+      "INVALID_VALUE",
+      "ADD: argument 1 (_::{n}) is absent on N::C c1; it must be a number",
+    );
+    expectCode(
+      () => math("ADD", [1, "x"], [null, { text: "u::{n}" }], null, null),
+      "INVALID_VALUE",
+      'ADD: argument 2 (u::{n}) must be a number, got "x"',
+    );
     // The item of argument 2 is the fifth parameter; the sources stay static (a module constant).
-    expectCode(() => math("SUB", [1, null], [null, { text: "e::{w}", kind: "E" }], null, { id: "e1", label: "Knows" }), "INVALID_VALUE", "SUB: argument 2 (e::{w}) is absent on E::Knows e1; it must be a number");
+    expectCode(
+      () => math("SUB", [1, null], [null, { text: "e::{w}", kind: "E" }], null, { id: "e1", label: "Knows" }),
+      "INVALID_VALUE",
+      "SUB: argument 2 (e::{w}) is absent on E::Knows e1; it must be a number",
+    );
     expectCode(() => math("MAX", [[1], 2]), "INVALID_VALUE", "MAX: argument 1");
   });
   it("DIV and MOD by zero, and non-finite results, are INVALID_VALUE (JSON carries no NaN or Infinity)", () => {
@@ -710,11 +746,19 @@ describe("aggregate", () => {
     expect(aggregate("COUNT", xs)).toBe(4);
   });
   it("empty lists: SUM 0, COUNT 0, AVG/MIN/MAX null", () => {
-    expect([aggregate("SUM", []), aggregate("COUNT", []), aggregate("AVG", []), aggregate("MIN", []), aggregate("MAX", [])]).toEqual([0, 0, null, null, null]);
+    expect([aggregate("SUM", []), aggregate("COUNT", []), aggregate("AVG", []), aggregate("MIN", []), aggregate("MAX", [])]).toEqual([
+      0,
+      0,
+      null,
+      null,
+      null,
+    ]);
   });
   it("nulls (absent fields) are skipped by SUM/AVG/MIN/MAX and counted by COUNT", () => {
     const xs = [4, null, 2, null];
-    expect([aggregate("SUM", xs), aggregate("AVG", xs), aggregate("MIN", xs), aggregate("MAX", xs), aggregate("COUNT", xs)]).toEqual([6, 3, 2, 4, 4]);
+    expect([aggregate("SUM", xs), aggregate("AVG", xs), aggregate("MIN", xs), aggregate("MAX", xs), aggregate("COUNT", xs)]).toEqual([
+      6, 3, 2, 4, 4,
+    ]);
     expect(aggregate("AVG", [null, null])).toBeNull();
     expect(aggregate("SUM", [null])).toBe(0);
   });

@@ -107,7 +107,16 @@ describe("strand.toml", () => {
   test("values of the wrong type or out of range", () => {
     expect(
       strandErrors(
-        ['bm25 = "yes"', "mcp = 1", 'bm25_stemmer = "porter"', "[vector]", "m = 16.0", "ef_construction = 0", "ef_search = -5", "metric = 3"].join("\n"),
+        [
+          'bm25 = "yes"',
+          "mcp = 1",
+          'bm25_stemmer = "porter"',
+          "[vector]",
+          "m = 16.0",
+          "ef_construction = 0",
+          "ef_search = -5",
+          "metric = 3",
+        ].join("\n"),
       ),
     ).toEqual([
       '<dir>/strand.toml: bm25: expected true or false, got "yes"',
@@ -131,9 +140,7 @@ describe("strand.toml", () => {
   });
 
   test("the /mcp connection settings: integers in range, named when not (audit D5)", () => {
-    expect(
-      strandErrors(["mcp_idle_timeout_seconds = 0", "mcp_max_connections = 1_000_001"].join("\n")),
-    ).toEqual([
+    expect(strandErrors(["mcp_idle_timeout_seconds = 0", "mcp_max_connections = 1_000_001"].join("\n"))).toEqual([
       "<dir>/strand.toml: mcp_idle_timeout_seconds: expected an integer from 1 to 31536000, got 0",
       "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 1000001",
     ]);
@@ -152,11 +159,14 @@ describe("strand.toml", () => {
   });
 
   test("a bad metric", () => {
-    expect(strandErrors('[vector]\nmetric = "dot"')).toEqual(['<dir>/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got "dot"']);
+    expect(strandErrors('[vector]\nmetric = "dot"')).toEqual([
+      '<dir>/strand.toml: vector.metric: expected one of "cosine", "l2", "ip", got "dot"',
+    ]);
   });
 
   test("an unknown embedding model string", () => {
-    const expected = (m: string) => `<dir>/strand.toml: embedding_model: unknown embedding model "${m}": expected "hash", "local", "openai:<model>" or "gemini:<model>"`;
+    const expected = (m: string) =>
+      `<dir>/strand.toml: embedding_model: unknown embedding model "${m}": expected "hash", "local", "openai:<model>" or "gemini:<model>"`;
     for (const m of ["cohere:embed-v3", "openai:", "openai", "OPENAI:x", "gemini: x", ""]) {
       expect(strandErrors(`embedding_model = ${JSON.stringify(m)}`)).toEqual([expected(m)]);
     }
@@ -216,7 +226,9 @@ graphvis_node_label = "name"
     const dir = project({ "helix.toml": "[local.dev]\nmcp_idle_timeout_seconds = 90\nmcp_max_connections = 7\n" });
     expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { mcpIdleTimeoutSeconds: 90, mcpMaxConnections: 7 } });
     const bad = project({ "helix.toml": "[local.dev]\nmcp_max_connections = 0\n" });
-    expect(errorsOf(bad, loadProjectConfig(bad))).toEqual(["<dir>/helix.toml: local.dev.mcp_max_connections: expected an integer from 1 to 1000000, got 0"]);
+    expect(errorsOf(bad, loadProjectConfig(bad))).toEqual([
+      "<dir>/helix.toml: local.dev.mcp_max_connections: expected an integer from 1 to 1000000, got 0",
+    ]);
   });
 
   test("a single instance of any name; several: the one named dev", () => {
@@ -225,7 +237,9 @@ graphvis_node_label = "name"
     dir = project({ "helix.toml": "[local.staging]\nbm25 = false\n[local.dev]\nmcp = false" });
     expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { bm25: true, mcp: false, section: "local.dev" } });
     dir = project({ "helix.toml": "[local.a]\n[local.b]" });
-    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found a, b"]);
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
+      "<dir>/helix.toml: local: expected one [local.<instance>] section or [local.dev], found a, b",
+    ]);
   });
 
   test("no [local.*] section: every setting takes its default (audit 6 L5)", () => {
@@ -242,7 +256,8 @@ graphvis_node_label = "name"
 
   test("keys that are not HelixDB's, and bad values, name the key", () => {
     const dir = project({
-      "helix.toml": '[local.dev]\nport = 6969\nvector_config = { m = "16", ef = 5 }\nbm25 = "on"\nembedding_model = "voyage:x"\nturbo = true\n[extras]\n',
+      "helix.toml":
+        '[local.dev]\nport = 6969\nvector_config = { m = "16", ef = 5 }\nbm25 = "on"\nembedding_model = "voyage:x"\nturbo = true\n[extras]\n',
     });
     expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
       "<dir>/helix.toml: extras: unknown key (Strand reads [local.<instance>]; also accepted: project, cloud, enterprise)",
@@ -271,7 +286,8 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
 
   test("[project] takes HelixDB's keys: queries is read, name, id, workspace_id and container_runtime are ignored", () => {
     const dir = project({
-      "helix.toml": '[project]\nname = "app"\nqueries = "./hx/"\nid = "p1"\nworkspace_id = "w1"\ncontainer_runtime = "podman"\n[local.dev]\nport = 6969\n',
+      "helix.toml":
+        '[project]\nname = "app"\nqueries = "./hx/"\nid = "p1"\nworkspace_id = "w1"\ncontainer_runtime = "podman"\n[local.dev]\nport = 6969\n',
     });
     expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { queries: "./hx/", section: "local.dev" } });
   });
@@ -279,7 +295,7 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
   test("an unknown [project] key or a bad value names the key", () => {
     const dir = project({ "helix.toml": '[project]\nname = 1\nqueries = ""\ncontainer_runtime = "lxc"\nquery = "./db/"\n[local.dev]\n' });
     expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
-      '<dir>/helix.toml: project.queries: expected a non-empty path',
+      "<dir>/helix.toml: project.queries: expected a non-empty path",
       "<dir>/helix.toml: project.name: expected a string, got 1",
       '<dir>/helix.toml: project.container_runtime: expected one of "docker", "podman", got "lxc"',
       "<dir>/helix.toml: project.query: unknown key (known: queries; ignored: name, id, workspace_id, container_runtime)",
@@ -288,7 +304,11 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
 
   test("the root of a HelixDB v2 project: the .hx files of its queries folder, with its settings", () => {
     const root = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "./db/"\n[local.dev]\nbm25 = false\n', ...HX });
-    expect(loadProjectLayout(root)).toMatchObject({ ok: true, config: { bm25: false, file: path.join(root, "helix.toml") }, sources: path.join(root, "db") });
+    expect(loadProjectLayout(root)).toMatchObject({
+      ok: true,
+      config: { bm25: false, file: path.join(root, "helix.toml") },
+      sources: path.join(root, "db"),
+    });
     const other = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "src/queries"\n[local.dev]\n', "src/queries/a.hx": "" });
     expect(loadProjectLayout(other)).toMatchObject({ ok: true, sources: path.join(other, "src", "queries") });
   });
@@ -303,8 +323,16 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
   test("a helix.toml with only [project] still names the queries folder (audit 6 L5)", () => {
     const root = tree({ "helix.toml": '[project]\nname = "x"\nqueries = "./db/"\n', ...HX });
     const file = path.join(root, "helix.toml");
-    expect(loadProjectLayout(root)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file, queries: "./db/" }, sources: path.join(root, "db") });
-    expect(loadProjectLayout(path.join(root, "db"))).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file, queries: "./db/" }, sources: path.join(root, "db") });
+    expect(loadProjectLayout(root)).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file, queries: "./db/" },
+      sources: path.join(root, "db"),
+    });
+    expect(loadProjectLayout(path.join(root, "db"))).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file, queries: "./db/" },
+      sources: path.join(root, "db"),
+    });
     const bare = tree({ "helix.toml": '[project]\nname = "x"\n', ...HX });
     expect(loadProjectLayout(bare)).toMatchObject({ ok: true, sources: path.join(bare, "db") });
   });
@@ -314,13 +342,23 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
     const db = path.join(root, "db");
     expect(loadProjectLayout(db)).toMatchObject({ ok: true, config: { bm25: false, file: path.join(root, "helix.toml") }, sources: db });
     const byDefault = tree({ "helix.toml": '[project]\nname = "app"\n[local.dev]\nmcp = false\n', ...HX });
-    expect(loadProjectLayout(path.join(byDefault, "db"))).toMatchObject({ ok: true, config: { mcp: false }, sources: path.join(byDefault, "db") });
+    expect(loadProjectLayout(path.join(byDefault, "db"))).toMatchObject({
+      ok: true,
+      config: { mcp: false },
+      sources: path.join(byDefault, "db"),
+    });
     // A helix.toml that names another folder (or a strand.toml beside it) is not this project's.
     const elsewhere = tree({ "helix.toml": '[project]\nname = "app"\nqueries = "./hx/"\n[local.dev]\nbm25 = false\n', ...HX });
-    expect(loadProjectLayout(path.join(elsewhere, "db"))).toEqual({ ok: true, config: DEFAULT_CONFIG, sources: path.join(elsewhere, "db") });
+    expect(loadProjectLayout(path.join(elsewhere, "db"))).toEqual({
+      ok: true,
+      config: DEFAULT_CONFIG,
+      sources: path.join(elsewhere, "db"),
+    });
     // Its errors are this project's errors.
     const broken = tree({ "helix.toml": '[project]\nname = "app"\n[local.dev]\nbm25 = "no"\n', ...HX });
     const r = loadProjectLayout(path.join(broken, "db"));
-    expect(r.ok ? r : r.errors.map((e) => e.split(broken + path.sep).join("<dir>/"))).toEqual(['<dir>/helix.toml: local.dev.bm25: expected true or false, got "no"']);
+    expect(r.ok ? r : r.errors.map((e) => e.split(broken + path.sep).join("<dir>/"))).toEqual([
+      '<dir>/helix.toml: local.dev.bm25: expected true or false, got "no"',
+    ]);
   });
 });

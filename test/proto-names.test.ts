@@ -25,7 +25,9 @@ afterEach(() => {
 
 function errorsOf(text: string): string[] {
   const r = compileProject([{ file: "a.hx", text }], { checkOnly: true });
-  return r.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.span.start.line}:${d.span.start.column} ${d.code} ${d.message}`);
+  return r.diagnostics
+    .filter((d) => d.severity === "error")
+    .map((d) => `${d.span.start.line}:${d.span.start.column} ${d.code} ${d.message}`);
 }
 
 describe("the compiler reserves __proto__ (E104)", () => {
@@ -42,7 +44,11 @@ describe("the compiler reserves __proto__ (E104)", () => {
   });
 
   test("constructor and prototype are ordinary field and parameter names", () => {
-    expect(errorsOf("N::Thing { constructor: String, prototype: I32 }\nQUERY Q(constructor: String, prototype: I32) =>\n    t <- AddN<Thing>({constructor: constructor, prototype: prototype})\n    RETURN t")).toEqual([]);
+    expect(
+      errorsOf(
+        "N::Thing { constructor: String, prototype: I32 }\nQUERY Q(constructor: String, prototype: I32) =>\n    t <- AddN<Thing>({constructor: constructor, prototype: prototype})\n    RETURN t",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -70,17 +76,30 @@ describe("the runtime never drops a __proto__ member", () => {
     });
     const dir = tempDir();
     dirs.push(dir);
-    expect(() => GraphStore.open({ path: dir, schema: field(STRING) })).toThrow("schema: N::Thing has a field named '__proto__', which cannot be stored");
-    expect(() => GraphStore.open({ path: dir, schema: field({ kind: "array", element: { kind: "object", fields: [{ name: "__proto__", type: STRING, optional: true }] } }, "meta") })).toThrow(
-      "schema: N::Thing.meta has a member named '__proto__', which cannot be stored",
+    expect(() => GraphStore.open({ path: dir, schema: field(STRING) })).toThrow(
+      "schema: N::Thing has a field named '__proto__', which cannot be stored",
     );
+    expect(() =>
+      GraphStore.open({
+        path: dir,
+        schema: field(
+          { kind: "array", element: { kind: "object", fields: [{ name: "__proto__", type: STRING, optional: true }] } },
+          "meta",
+        ),
+      }),
+    ).toThrow("schema: N::Thing.meta has a member named '__proto__', which cannot be stored");
   });
 
   test("fields named constructor and prototype are stored and read back", async () => {
     const dir = tempDir();
     dirs.push(dir);
     const schema: SchemaDescriptor = {
-      nodes: [{ name: "Thing", fields: ["constructor", "prototype", "toString"].map((name) => ({ name, type: STRING, index: "index" as const, default: null })) }],
+      nodes: [
+        {
+          name: "Thing",
+          fields: ["constructor", "prototype", "toString"].map((name) => ({ name, type: STRING, index: "index" as const, default: null })),
+        },
+      ],
       vectors: [],
       edges: [],
     };
@@ -108,7 +127,13 @@ describe("served queries keep a __proto__ key", () => {
     );
     const server = await startStrand({ project });
     const text = async (query: string, body: unknown = {}): Promise<string> =>
-      (await fetch(`${server.url}/${query}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).text();
+      (
+        await fetch(`${server.url}/${query}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).text();
     try {
       await text("Add", { name: "n1" });
       expect(await text("Lit")).toBe('{"__proto__":"x","b":1}');

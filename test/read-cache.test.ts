@@ -59,7 +59,11 @@ describe("GraphStore reads through the cache", () => {
   });
 
   test("an acknowledged update is what the next read returns, for records and adjacency", async () => {
-    const [a, b, c] = await store.write((db) => [db.addNode("User", { name: "a" }), db.addNode("User", { name: "b" }), db.addNode("User", { name: "c" })]);
+    const [a, b, c] = await store.write((db) => [
+      db.addNode("User", { name: "a" }),
+      db.addNode("User", { name: "b" }),
+      db.addNode("User", { name: "c" }),
+    ]);
     await store.write((db) => db.addEdge("Follows", {}, a!.id, b!.id));
     // Warm the cache with the current record and neighbourhood.
     expect(store.read((db) => db.out([db.nodeById("User", a!.id)], "Follows").map((n) => n.name))).toEqual(["b"]);

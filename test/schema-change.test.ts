@@ -43,7 +43,11 @@ function rawContents(dir: string): Record<string, string[]> {
   }
   void env.close();
   const vectors = join(dir, "vectors");
-  out["vectors/"] = existsSync(vectors) ? readdirSync(vectors).sort().map((f) => `${f}=${readFileSync(join(vectors, f)).toString("hex")}`) : [];
+  out["vectors/"] = existsSync(vectors)
+    ? readdirSync(vectors)
+        .sort()
+        .map((f) => `${f}=${readFileSync(join(vectors, f)).toString("hex")}`)
+    : [];
   return out;
 }
 
@@ -108,7 +112,10 @@ describe("an unversioned schema edited without a migration (D2)", () => {
   test("new fields get their DEFAULT, new INDEX and UNIQUE INDEX entries are built and enforced; the next open checks nothing", async () => {
     const dir = newDir();
     const store0 = GraphStore.open({ path: dir, schema: schemaOf(OLD) });
-    const [ann, bob] = await store0.write((db) => [db.addNode("User", { name: "ann", age: 3 }).id, db.addNode("User", { name: "bob", age: 4 }).id]);
+    const [ann, bob] = await store0.write((db) => [
+      db.addNode("User", { name: "ann", age: 3 }).id,
+      db.addNode("User", { name: "bob", age: 4 }).id,
+    ]);
     await store0.close();
     const NEW = 'N::User { UNIQUE INDEX name: String, INDEX age: U32, INDEX tier: U32 DEFAULT 5, note: String DEFAULT "n/a" }';
     const store = GraphStore.open({ path: dir, schema: schemaOf(NEW) });
@@ -129,7 +136,9 @@ describe("an unversioned schema edited without a migration (D2)", () => {
       byTier: [ann, bob],
       byAge: [bob],
     });
-    await expect(store.write((db) => db.addNode("User", { name: "ann", age: 9 }))).rejects.toThrow(`UNIQUE INDEX violated: N::User field 'name' already has value "ann"`);
+    await expect(store.write((db) => db.addNode("User", { name: "ann", age: 9 }))).rejects.toThrow(
+      `UNIQUE INDEX violated: N::User field 'name' already has value "ann"`,
+    );
     await store.close();
     const again = GraphStore.open({ path: dir, schema: schemaOf(NEW) });
     expect(again.schemaUpdate.revalidated).toEqual({});
@@ -153,9 +162,12 @@ describe("an unversioned schema edited without a migration (D2)", () => {
       OLD_G,
       ["P"],
     );
-    const s1 = GraphStore.open({ path: dir, schema: schemaOf("N::P { name: String }\nE::Knows { From: P, To: P, Properties: { since: I32, w: F64 DEFAULT 1.5 } }") });
+    const s1 = GraphStore.open({
+      path: dir,
+      schema: schemaOf("N::P { name: String }\nE::Knows { From: P, To: P, Properties: { since: I32, w: F64 DEFAULT 1.5 } }"),
+    });
     expect(s1.schemaUpdate.revalidated).toEqual({ "N::P": 2, "E::Knows": 2 });
-    expect(s1.read((db) => db.edgesByLabel("Knows").map((e) => [e.since, e["w"]]))).toEqual([
+    expect(s1.read((db) => db.edgesByLabel("Knows").map((e) => [e.since, e.w]))).toEqual([
       [1, 1.5],
       [2, 1.5],
     ]);
@@ -173,7 +185,7 @@ describe("an unversioned schema edited without a migration (D2)", () => {
     expect(s0.read((db) => db.searchBM25("Doc", "draft", 5))).toEqual([]);
     await s0.close();
     const s1 = GraphStore.open({ path: dir, schema: schemaOf('N::Doc { title: String, status: String DEFAULT "draft" }') });
-    expect(s1.read((db) => db.searchBM25("Doc", "draft", 5).map((d) => [d.id, d["status"]]))).toEqual([[id, "draft"]]);
+    expect(s1.read((db) => db.searchBM25("Doc", "draft", 5).map((d) => [d.id, d.status]))).toEqual([[id, "draft"]]);
     await s1.close();
   });
 
@@ -236,7 +248,10 @@ schema::2 {
     const store = GraphStore.open({ path: dir, schema: schemaOf(V1) });
     const ids = await store.write((db) => {
       db.addNode("Tag", { label_: "x" });
-      return { user: db.addNode("User", { name: "Ada", rank: 3.9 }).id, doc: db.addVector("Doc", [1, 0, 0], { title: "intro", rank: 0.5 }).id };
+      return {
+        user: db.addNode("User", { name: "Ada", rank: 3.9 }).id,
+        doc: db.addVector("Doc", [1, 0, 0], { title: "intro", rank: 0.5 }).id,
+      };
     });
     await store.close();
     return ids;
@@ -257,12 +272,15 @@ schema::2 {
   test("with the type listed, every changed type is converted or revalidated: indexes built, vectors still searchable", async () => {
     const dir = newDir();
     const { user, doc } = await seed(dir);
-    const store = GraphStore.open({ path: dir, schema: schemaOf(`${V1}${V2_TYPES}\nMIGRATION schema::1 => schema::2 { N::Tag => _::{ n: 0 } N::User => _::{ rank: ROUND(rank) } }`) });
+    const store = GraphStore.open({
+      path: dir,
+      schema: schemaOf(`${V1}${V2_TYPES}\nMIGRATION schema::1 => schema::2 { N::Tag => _::{ n: 0 } N::User => _::{ rank: ROUND(rank) } }`),
+    });
     expect(store.schemaUpdate).toEqual({ from: 1, to: 2, rewritten: { "N::Tag": 1, "N::User": 1 }, revalidated: { "V::Doc": 1 } });
     expect(
       store.read((db) => ({
         user: db.nodesByIndex("User", "name", "Ada"),
-        tags: db.nodesByLabel("Tag").map((t) => t["n"]),
+        tags: db.nodesByLabel("Tag").map((t) => t.n),
         doc: db.nodesByIndex("Doc", "title", "intro").map((d) => d.id),
         near: db.searchVectors("Doc", [1, 0, 0], 1).map((d) => d.id),
       })),
@@ -285,7 +303,10 @@ schema::2 {
   test("a definition changed in place (same schema::N) is revalidated, and a misfit says to declare the next version", async () => {
     const dir = newDir();
     const { user } = await seed(dir);
-    const inPlace = V1.replace("N::User { name: String, rank: F64 }", 'N::User { name: String, rank: F64, INDEX team: String DEFAULT "none" }');
+    const inPlace = V1.replace(
+      "N::User { name: String, rank: F64 }",
+      'N::User { name: String, rank: F64, INDEX team: String DEFAULT "none" }',
+    );
     const s1 = GraphStore.open({ path: dir, schema: schemaOf(inPlace) });
     expect(s1.schemaUpdate).toEqual({ from: 1, to: 1, rewritten: {}, revalidated: { "N::User": 1 } });
     expect(s1.read((db) => db.nodesByIndex("User", "team", "none").map((u) => u.id))).toEqual([user]);
@@ -302,7 +323,8 @@ schema::2 {
 });
 
 describe("a type removed from the schema while records of it are stored (audit 6, H1)", () => {
-  const OLD_T = "N::A { name: String, n: I64 }\nN::B { title: String }\nE::L { From: A, To: B, Properties: { w: F64 } }\nV::Vec { tag: String }";
+  const OLD_T =
+    "N::A { name: String, n: I64 }\nN::B { title: String }\nE::L { From: A, To: B, Properties: { w: F64 } }\nV::Vec { tag: String }";
   const WITHOUT_L = "N::A { name: String, n: I64 }\nN::B { title: String }\nV::Vec { tag: String }";
   const LABELS = ["A", "B", "Vec"];
 
@@ -401,7 +423,7 @@ describe("a type removed from the schema while records of it are stored (audit 6
     await s0.write((db) => db.drop(db.nodesByLabel("B")));
     await s0.close();
     const s1 = GraphStore.open({ path: dir, schema: schemaOf("N::A { name: String, n: I64 }") });
-    expect(s1.read((db) => db.nodesByLabel("A").map((a) => a["name"]))).toEqual(["a1", "a2"]);
+    expect(s1.read((db) => db.nodesByLabel("A").map((a) => a.name))).toEqual(["a1", "a2"]);
     await s1.close();
   });
 
@@ -436,7 +458,10 @@ describe("an unversioned project over data a MIGRATION brought to schema::N (aud
     const s0 = GraphStore.open({ path: dir, schema: schemaOf(V1) });
     const id = await s0.write((db) => db.addNode("User", { name: "ann", age: 3 }).id);
     await s0.close();
-    const s1 = GraphStore.open({ path: dir, schema: schemaOf(`${V1}\nschema::2 { ${V2} }\nMIGRATION schema::1 => schema::2 { N::User => _::{} }`) });
+    const s1 = GraphStore.open({
+      path: dir,
+      schema: schemaOf(`${V1}\nschema::2 { ${V2} }\nMIGRATION schema::1 => schema::2 { N::User => _::{} }`),
+    });
     await s1.close();
     const s2 = GraphStore.open({ path: dir, schema: schemaOf(V2) }); // unversioned, equal to schema::2
     await s2.close();
@@ -447,7 +472,12 @@ describe("an unversioned project over data a MIGRATION brought to schema::N (aud
         "and add a migration, e.g. MIGRATION schema::2 => schema::3 { N::User => _::{ age: age AS String } }",
     );
     expect(rawContents(dir)).toEqual(before);
-    const s3 = GraphStore.open({ path: dir, schema: schemaOf(`schema::2 { ${V2} }\nschema::3 { ${NEW} }\nMIGRATION schema::2 => schema::3 { N::User => _::{ age: age AS String } }`) });
+    const s3 = GraphStore.open({
+      path: dir,
+      schema: schemaOf(
+        `schema::2 { ${V2} }\nschema::3 { ${NEW} }\nMIGRATION schema::2 => schema::3 { N::User => _::{ age: age AS String } }`,
+      ),
+    });
     expect(s3.schemaUpdate).toMatchObject({ from: 2, to: 3 });
     expect(s3.read((db) => db.nodesByLabel("User"))).toEqual([{ id, label: "User", name: "ann", age: "3", tier: 1 }]);
     await s3.close();
@@ -471,8 +501,10 @@ describe("an unversioned project over data a MIGRATION brought to schema::N (aud
 });
 
 describe("strand serve restarted with an edited project (D2, process level)", () => {
-  const V1 = "N::User { name: String, age: U32 }\nQUERY Add(name: String, age: U32) =>\n    u <- AddN<User>({name: name, age: age})\n    RETURN u\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
-  const BAD = "N::User { UNIQUE INDEX name: String, age: String, INDEX tier: U32 DEFAULT 5 }\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
+  const V1 =
+    "N::User { name: String, age: U32 }\nQUERY Add(name: String, age: U32) =>\n    u <- AddN<User>({name: name, age: age})\n    RETURN u\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
+  const BAD =
+    "N::User { UNIQUE INDEX name: String, age: String, INDEX tier: U32 DEFAULT 5 }\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
   const GOOD =
     "N::User { INDEX name: String, age: U32, INDEX tier: U32 DEFAULT 5 }\n" +
     "QUERY ByName(name: String) =>\n    u <- N<User>({name: name})\n    RETURN u\n" +
@@ -488,10 +520,16 @@ describe("strand serve restarted with an edited project (D2, process level)", ()
     const dataDir = newDir();
     const old = project(V1);
     let server = await startStrand({ project: old, dataDir });
-    const added = [await call(server, "Add", { name: "ann", age: 3 }), await call(server, "Add", { name: "ann", age: 4 })].map((r) => (r.body as { u: NodeItem }).u);
+    const added = [await call(server, "Add", { name: "ann", age: 3 }), await call(server, "Add", { name: "ann", age: 4 })].map(
+      (r) => (r.body as { u: NodeItem }).u,
+    );
     expect(await server.stop()).toBe(0);
 
-    const refused = spawnSync(process.execPath, [CLI, "serve", project(BAD), "--port", "7803", "--data", dataDir], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+    const refused = spawnSync(process.execPath, [CLI, "serve", project(BAD), "--port", "7803", "--data", dataDir], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect({ status: refused.status, stdout: refused.stdout, stderr: refused.stderr }).toEqual({
       status: 1,
       stdout: "",
@@ -521,7 +559,10 @@ describe("a chain of migrations drops a field only in the step whose item drops 
 
   async function seedV1(dir: string): Promise<string[]> {
     const store = GraphStore.open({ path: dir, schema: schemaOf(S1) });
-    const ids = await store.write((db) => [db.addNode("User", { name: "ann", email: "a@x", nick: "an" }).id, db.addNode("User", { name: "bo", email: "b@x", nick: "b" }).id]);
+    const ids = await store.write((db) => [
+      db.addNode("User", { name: "ann", email: "a@x", nick: "an" }).id,
+      db.addNode("User", { name: "bo", email: "b@x", nick: "b" }).id,
+    ]);
     await store.close();
     return ids;
   }
@@ -537,7 +578,7 @@ describe("a chain of migrations drops a field only in the step whose item drops 
     );
     expect(rawContents(dir)).toEqual(before);
     const old = GraphStore.open({ path: dir, schema: schemaOf(S1) });
-    expect(old.read((db) => db.nodesByLabel("User").map((u) => u["email"]))).toEqual(["a@x", "b@x"]);
+    expect(old.read((db) => db.nodesByLabel("User").map((u) => u.email))).toEqual(["a@x", "b@x"]);
     await old.close();
   });
 
@@ -560,7 +601,8 @@ describe("a chain of migrations drops a field only in the step whose item drops 
     const store = GraphStore.open({ path: dir, schema: schemaOf(T1) });
     await store.write((db) => db.addNode("User", { name: "ann" }));
     await store.close();
-    const p = `${T1}\nschema::2 { N::User { name: String } N::Old { y: String } }\nschema::3 { N::User { name: String } }\n` +
+    const p =
+      `${T1}\nschema::2 { N::User { name: String } N::Old { y: String } }\nschema::3 { N::User { name: String } }\n` +
       "MIGRATION schema::1 => schema::2 { N::Old => _::{ y: x } }\nMIGRATION schema::2 => schema::3 { }";
     const s3 = GraphStore.open({ path: dir, schema: schemaOf(p) });
     expect(s3.schemaUpdate).toMatchObject({ from: 1, to: 3, rewritten: { "N::Old": 0 } });
@@ -574,7 +616,9 @@ describe("a MIGRATION never changes a stored vector (the HNSW index holds it)", 
 
   test("the compiler refuses a mapping of the vector (E314)", () => {
     const r = compileProject([{ file: "s.hx", text: V2.replace("title: title", "embedding: embedding") }], { checkOnly: true });
-    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.message])).toEqual([["E314", "'embedding' holds the vector of Doc: vectors cannot be changed by a migration"]]);
+    expect(r.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.message])).toEqual([
+      ["E314", "'embedding' holds the vector of Doc: vectors cannot be changed by a migration"],
+    ]);
   });
 
   test("a descriptor whose item rewrites the vector refuses the open, and nothing is written", async () => {
@@ -591,7 +635,7 @@ describe("a MIGRATION never changes a stored vector (the HNSW index holds it)", 
     );
     expect(rawContents(dir)).toEqual(before);
     const ok = GraphStore.open({ path: dir, schema: schemaOf(V2) });
-    expect(ok.read((db) => db.nodesByLabel("Doc").map((x) => x["embedding"]))).toEqual([[1, 0, 0]]);
+    expect(ok.read((db) => db.nodesByLabel("Doc").map((x) => x.embedding))).toEqual([[1, 0, 0]]);
     await ok.close();
   });
 });

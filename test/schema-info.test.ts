@@ -6,8 +6,16 @@ const f = (name: string): FieldDescriptor => ({ name, type: { kind: "scalar", na
 
 describe("SchemaInfo", () => {
   const info = new SchemaInfo({
-    nodes: [{ name: "Plain", fields: [f("n")] }, { name: "Scored", fields: [f("score")] }, { name: "\u{1F600}", fields: [] }, { name: "\uFF21", fields: [] }],
-    vectors: [{ name: "Doc", fields: [f("score")] }, { name: "Chunk", fields: [] }],
+    nodes: [
+      { name: "Plain", fields: [f("n")] },
+      { name: "Scored", fields: [f("score")] },
+      { name: "\u{1F600}", fields: [] },
+      { name: "\uFF21", fields: [] },
+    ],
+    vectors: [
+      { name: "Doc", fields: [f("score")] },
+      { name: "Chunk", fields: [] },
+    ],
     edges: [{ name: "Rates", from: "Plain", to: "Scored", unique: false, fields: [f("score")] }],
   });
 

@@ -5,7 +5,19 @@ import { createTokenizer, tokenize } from "../runtime/search/tokenizer.js";
 
 describe("tokenize", () => {
   test("lower-cases and splits on everything that is not a letter, digit or inner mark", () => {
-    expect(tokenize("Hello, World! state-of-the-art don't  x2 3.14")).toEqual(["hello", "world", "state", "of", "the", "art", "don", "t", "x2", "3", "14"]);
+    expect(tokenize("Hello, World! state-of-the-art don't  x2 3.14")).toEqual([
+      "hello",
+      "world",
+      "state",
+      "of",
+      "the",
+      "art",
+      "don",
+      "t",
+      "x2",
+      "3",
+      "14",
+    ]);
     expect(tokenize("")).toEqual([]);
     expect(tokenize("  -- !!! …  ")).toEqual([]);
     expect(tokenize("snake_case/path\\to:thing")).toEqual(["snake", "case", "path", "to", "thing"]);
@@ -33,23 +45,67 @@ describe("tokenize", () => {
 
   test("the English tokenizer stems a-z words only", () => {
     const english = createTokenizer("english");
-    expect(english("Running connections, happily CONNECTED; naïve cafés")).toEqual(["run", "connect", "happili", "connect", "naïve", "cafés"]);
+    expect(english("Running connections, happily CONNECTED; naïve cafés")).toEqual([
+      "run",
+      "connect",
+      "happili",
+      "connect",
+      "naïve",
+      "cafés",
+    ]);
     expect(createTokenizer("none")("Running")).toEqual(["running"]);
   });
 });
 
 describe("porterStem", () => {
   test.each([
-    ["caresses", "caress"], ["ponies", "poni"], ["ties", "ti"], ["caress", "caress"], ["cats", "cat"],
-    ["feed", "feed"], ["agreed", "agre"], ["plastered", "plaster"], ["bled", "bled"], ["motoring", "motor"],
-    ["sing", "sing"], ["conflated", "conflat"], ["troubled", "troubl"], ["sized", "size"], ["hopping", "hop"],
-    ["tanned", "tan"], ["falling", "fall"], ["hissing", "hiss"], ["fizzed", "fizz"], ["failing", "fail"],
-    ["filing", "file"], ["happy", "happi"], ["sky", "sky"], ["relational", "relat"], ["conditional", "condit"],
-    ["rational", "ration"], ["generalization", "gener"], ["running", "run"], ["connection", "connect"],
-    ["adjustment", "adjust"], ["replacement", "replac"], ["adoption", "adopt"], ["effective", "effect"],
-    ["controlling", "control"], ["roll", "roll"], ["electrical", "electr"], ["hopeful", "hope"],
-    ["goodness", "good"], ["allowance", "allow"], ["probate", "probat"], ["rate", "rate"], ["cease", "ceas"],
-    ["triplicate", "triplic"], ["formative", "form"], ["formalize", "formal"], ["as", "as"], ["is", "is"],
+    ["caresses", "caress"],
+    ["ponies", "poni"],
+    ["ties", "ti"],
+    ["caress", "caress"],
+    ["cats", "cat"],
+    ["feed", "feed"],
+    ["agreed", "agre"],
+    ["plastered", "plaster"],
+    ["bled", "bled"],
+    ["motoring", "motor"],
+    ["sing", "sing"],
+    ["conflated", "conflat"],
+    ["troubled", "troubl"],
+    ["sized", "size"],
+    ["hopping", "hop"],
+    ["tanned", "tan"],
+    ["falling", "fall"],
+    ["hissing", "hiss"],
+    ["fizzed", "fizz"],
+    ["failing", "fail"],
+    ["filing", "file"],
+    ["happy", "happi"],
+    ["sky", "sky"],
+    ["relational", "relat"],
+    ["conditional", "condit"],
+    ["rational", "ration"],
+    ["generalization", "gener"],
+    ["running", "run"],
+    ["connection", "connect"],
+    ["adjustment", "adjust"],
+    ["replacement", "replac"],
+    ["adoption", "adopt"],
+    ["effective", "effect"],
+    ["controlling", "control"],
+    ["roll", "roll"],
+    ["electrical", "electr"],
+    ["hopeful", "hope"],
+    ["goodness", "good"],
+    ["allowance", "allow"],
+    ["probate", "probat"],
+    ["rate", "rate"],
+    ["cease", "ceas"],
+    ["triplicate", "triplic"],
+    ["formative", "form"],
+    ["formalize", "formal"],
+    ["as", "as"],
+    ["is", "is"],
   ])("%s → %s", (word, stem) => {
     expect(porterStem(word)).toBe(stem);
   });

@@ -38,7 +38,12 @@ function makePlan(random: () => number): Op[] {
       users.push(i);
     } else if (r < 0.75) {
       const label = r < 0.6 ? "Follows" : "Knows";
-      plan.push({ op: label === "Follows" ? "follow" : "knows", from: pick(users), to: pick(users), code: label === "Knows" && random() < 0.5 ? `k${i}` : null });
+      plan.push({
+        op: label === "Follows" ? "follow" : "knows",
+        from: pick(users),
+        to: pick(users),
+        code: label === "Knows" && random() < 0.5 ? `k${i}` : null,
+      });
       edges.push({ op: i, label });
     } else if (r < 0.88) {
       plan.push({ op: "update", user: pick(users), name: `renamed ${i}`, age: between(random, 0, 200) });
@@ -94,13 +99,15 @@ test("acknowledged writes survive SIGKILL, and the store verifies clean", async 
         if (op.op === "user") {
           const user = users.get(result.id!);
           if (!touchedAfter(dropsUser, i, i) && user === undefined) lost.push(`op ${i}: user ${result.id!} is gone`);
-          if (!touchedAfter(changesUser, i, i) && user !== undefined && (user.name !== op.name || user.age !== op.age)) lost.push(`op ${i}: user ${result.id!} changed`);
+          if (!touchedAfter(changesUser, i, i) && user !== undefined && (user.name !== op.name || user.age !== op.age))
+            lost.push(`op ${i}: user ${result.id!} changed`);
         } else if (op.op === "follow" || op.op === "knows") {
           const endDropped = touchedAfter(dropsUser, op.from, i) || touchedAfter(dropsUser, op.to, i);
           if (!endDropped && !touchedAfter(dropsEdge, i, i) && !edges.has(result.id!)) lost.push(`op ${i}: edge ${result.id!} is gone`);
         } else if (op.op === "update") {
           const user = users.get(idOf.get(op.user)!);
-          if (!touchedAfter(changesUser, op.user, i) && (user?.name !== op.name || user.age !== op.age)) lost.push(`op ${i}: update of user op ${op.user} lost`);
+          if (!touchedAfter(changesUser, op.user, i) && (user?.name !== op.name || user.age !== op.age))
+            lost.push(`op ${i}: update of user op ${op.user} lost`);
         } else if (op.op === "dropUser") {
           if (users.has(idOf.get(op.user)!)) lost.push(`op ${i}: dropped user op ${op.user} is back`);
         } else if (op.op === "dropEdge" && edges.has(idOf.get(op.edge)!)) {

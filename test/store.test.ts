@@ -357,7 +357,8 @@ describe("property: store matches a simple model", () => {
             });
           } else if (op < 0.4 || model.nodes.size < 2) {
             const label = pick(labels);
-            const props: Props = label === "User" ? { name: `n${step}.${k}`, age: Math.floor(rand() * 4) } : { title: pick(["a", "b", "c"]) };
+            const props: Props =
+              label === "User" ? { name: `n${step}.${k}`, age: Math.floor(rand() * 4) } : { title: pick(["a", "b", "c"]) };
             planned.push((db) => {
               const n = db.addNode(label, props);
               staged.push((m) => m.nodes.set(n.id, n));
@@ -382,7 +383,9 @@ describe("property: store matches a simple model", () => {
             const age = Math.floor(rand() * 4);
             planned.push((db) => {
               const updated = db.updateNodes(target, { age });
-              staged.push((m) => updated.forEach((u) => m.nodes.set(u.id, u)));
+              staged.push((m) => {
+                for (const u of updated) m.nodes.set(u.id, u);
+              });
             });
           }
         }
@@ -402,10 +405,22 @@ describe("property: store matches a simple model", () => {
       store.read((db) => {
         for (const label of labels) expect(db.nodesByLabel(label)).toEqual(ofLabel(label).sort(byId));
         for (let age = 0; age < 4; age++) {
-          expect(ids(db.nodesByIndex("User", "age", age))).toEqual(ids(ofLabel("User").filter((u) => u.age === age).sort(byId)));
+          expect(ids(db.nodesByIndex("User", "age", age))).toEqual(
+            ids(
+              ofLabel("User")
+                .filter((u) => u.age === age)
+                .sort(byId),
+            ),
+          );
         }
         for (const title of ["a", "b", "c"]) {
-          expect(ids(db.nodesByIndex("Post", "title", title))).toEqual(ids(ofLabel("Post").filter((p) => p.title === title).sort(byId)));
+          expect(ids(db.nodesByIndex("Post", "title", title))).toEqual(
+            ids(
+              ofLabel("Post")
+                .filter((p) => p.title === title)
+                .sort(byId),
+            ),
+          );
         }
         for (const et of edgeTypes) {
           expect(db.edgesByLabel(et.name)).toEqual(model.edges.filter((e) => e.label === et.name).sort(byId));

@@ -87,7 +87,11 @@ describe("upsertNode", () => {
 
 describe("upsertEdge", () => {
   test("nothing existing: creates from → to with defaults; existing: updates the first, endpoints unchanged", async () => {
-    const [a, b, c] = await w((db) => [db.addNode("User", { name: "a" }), db.addNode("User", { name: "b" }), db.addNode("User", { name: "c" })]);
+    const [a, b, c] = await w((db) => [
+      db.addNode("User", { name: "a" }),
+      db.addNode("User", { name: "b" }),
+      db.addNode("User", { name: "c" }),
+    ]);
     const e = await w((db) => db.upsertEdge("Follows", db.outE([a!], "Follows"), {}, a!.id, b!.id));
     expect(e).toEqual({ id: e.id, label: "Follows", from_node: a!.id, to_node: b!.id, weight: 1 });
     const u = await w((db) => db.upsertEdge("Follows", db.outE([a!], "Follows"), { weight: 2.5, since: "2024-01-01" }, a!.id, c!.id));

@@ -74,7 +74,9 @@ describe("other scalars", () => {
     expect(err(sc("F32"), "1.0")).toContain("F32");
   });
   test("a number beyond the F64 range is described as such, also inside arrays", () => {
-    expect(err(sc("F64"), JSON.parse("-1e999"), "x")).toBe("'x' must be a finite number (F64), got a number beyond the F64 range (magnitude above 1.7976931348623157e308)");
+    expect(err(sc("F64"), JSON.parse("-1e999"), "x")).toBe(
+      "'x' must be a finite number (F64), got a number beyond the F64 range (magnitude above 1.7976931348623157e308)",
+    );
     expect(describeValue(Infinity)).toBe("a number beyond the F64 range (magnitude above 1.7976931348623157e308)");
     expect(describeValue([1, -Infinity])).toBe("[1,-Infinity]");
     expect(describeValue(NaN)).toBe("NaN");
@@ -245,7 +247,7 @@ describe("describeValue: total and bounded (audit D2)", () => {
 
   test("arrays and objects nested 100,000 deep neither throw nor overflow the stack", () => {
     const deepArray = JSON.parse("[".repeat(100_000) + "]".repeat(100_000)) as unknown;
-    expect(describeValue(deepArray)).toBe("[".repeat(57) + "...");
+    expect(describeValue(deepArray)).toBe(`${"[".repeat(57)}...`);
     let deepObject: unknown = {};
     for (let i = 0; i < 100_000; i++) deepObject = { a: deepObject };
     expect(describeValue(deepObject)).toBe('{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"...');
@@ -273,8 +275,8 @@ describe("describeValue: total and bounded (audit D2)", () => {
 describe("echo", () => {
   test("cuts at ECHO_LIMIT characters, ellipsis included, or at a longer limit given", () => {
     expect(echo("x".repeat(ECHO_LIMIT))).toBe("x".repeat(ECHO_LIMIT));
-    expect(echo("x".repeat(ECHO_LIMIT + 1))).toBe("x".repeat(ECHO_LIMIT - 3) + "...");
-    expect(echo("x".repeat(600), 500)).toBe("x".repeat(497) + "...");
+    expect(echo("x".repeat(ECHO_LIMIT + 1))).toBe(`${"x".repeat(ECHO_LIMIT - 3)}...`);
+    expect(echo("x".repeat(600), 500)).toBe(`${"x".repeat(497)}...`);
     expect(echo("x".repeat(500), 500)).toBe("x".repeat(500));
   });
 });

@@ -18,7 +18,10 @@ import { gaussian, unitVector, vectorSchema } from "./support/vector-fixtures.js
 const DIM = 16;
 const PLAN_LENGTH = 3000;
 
-type Op = { op: "add"; vector: number[]; slug: string } | { op: "upsert"; target: number; vector: number[] } | { op: "drop"; target: number };
+type Op =
+  | { op: "add"; vector: number[]; slug: string }
+  | { op: "upsert"; target: number; vector: number[] }
+  | { op: "drop"; target: number };
 
 /** Mostly new vectors; an earlier one replaced by a new vector, or dropped, now and then. */
 function makePlan(random: () => number): Op[] {
@@ -69,7 +72,8 @@ test("acknowledged vectors survive SIGKILL; stale index files are rebuilt; the s
   const { acked, horizon } = parseSettled<{ id?: string }>(lines);
   expect(acked.size).toBeGreaterThanOrEqual(killAt);
   /** Does an operation after `after` that may have run replace or drop the vector of op `target`? */
-  const changedAfter = (target: number, after: number): boolean => plan.slice(after + 1, horizon).some((op) => op.op !== "add" && op.target === target);
+  const changedAfter = (target: number, after: number): boolean =>
+    plan.slice(after + 1, horizon).some((op) => op.op !== "add" && op.target === target);
 
   const store = GraphStore.open({ path: dataDir, schema: vectorSchema });
   try {
@@ -81,7 +85,15 @@ test("acknowledged vectors survive SIGKILL; stale index files are rebuilt; the s
     expect(status.live).toBeGreaterThanOrEqual(100 + adds - drops);
     store.read((db) => {
       const idOf = (op: number): string => acked.get(op)!.id!;
-      const all = new Set(db.searchVectors("Doc", Array.from({ length: DIM }, () => 1), status.live).map((d) => d.id));
+      const all = new Set(
+        db
+          .searchVectors(
+            "Doc",
+            Array.from({ length: DIM }, () => 1),
+            status.live,
+          )
+          .map((d) => d.id),
+      );
       expect(all.size).toBe(status.live);
       const lost: string[] = [];
       for (const [i, result] of acked) {
@@ -93,7 +105,8 @@ test("acknowledged vectors survive SIGKILL; stale index files are rebuilt; the s
         const id = op.op === "add" ? result.id! : idOf(op.target);
         if (changedAfter(op.op === "add" ? i : op.target, i)) continue;
         const [best] = db.searchVectors("Doc", op.vector, 1);
-        if (!all.has(id) || best?.id !== id || best.score !== 1) lost.push(`op ${i}: vector ${id} is not its own best hit (got ${JSON.stringify(best && [best.id, best.score])})`);
+        if (!all.has(id) || best?.id !== id || best.score !== 1)
+          lost.push(`op ${i}: vector ${id} is not its own best hit (got ${JSON.stringify(best && [best.id, best.score])})`);
       }
       expect(lost).toEqual([]);
     });

@@ -53,7 +53,16 @@ describe("index files", () => {
     const paths = indexPaths(dir, "Doc");
     expect(fs.existsSync(paths.index)).toBe(true);
     const meta = JSON.parse(fs.readFileSync(paths.meta, "utf8")) as Record<string, unknown>;
-    expect(meta).toMatchObject({ format: 1, label: "Doc", generation: COUNT, dimension: DIM, live: COUNT, metric: "cosine", m: 16, efConstruction: 128 });
+    expect(meta).toMatchObject({
+      format: 1,
+      label: "Doc",
+      generation: COUNT,
+      dimension: DIM,
+      live: COUNT,
+      metric: "cosine",
+      m: 16,
+      efConstruction: 128,
+    });
     expect(await reopenAndCompare()).toEqual({ label: "Doc", source: "loaded", reason: null, live: COUNT, generation: COUNT });
     const store = open();
     try {

@@ -7,7 +7,16 @@ import { DEFAULT_VECTOR_OPTIONS } from "../runtime/vector/metric.js";
 import { searchVectors } from "../runtime/vector/search.js";
 import { VectorIndex } from "../runtime/vector/vector-index.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
-import { clusteredVectors, exactTopK, gaussian, memorySnapshot, recallAtK, rng, unitVector, vectorSchema } from "./support/vector-fixtures.js";
+import {
+  clusteredVectors,
+  exactTopK,
+  gaussian,
+  memorySnapshot,
+  recallAtK,
+  rng,
+  unitVector,
+  vectorSchema,
+} from "./support/vector-fixtures.js";
 
 const N = 20_000;
 const DIM = 128;
@@ -33,7 +42,10 @@ test("recall@10 >= 0.95 on 20k clustered vectors (100 overlapping Gaussian clust
     const found = store.read((db) => queries.map((q) => db.searchVectors("Doc", q, K).map((d) => d.id)));
     expect(found.every((f) => f.length === K)).toBe(true);
     const recall = recallAtK(exact, found);
-    const recall64 = recallAtK(exact, store.read((db) => queries.map((q) => db.searchVectors("Doc", q, K, 64).map((d) => d.id))));
+    const recall64 = recallAtK(
+      exact,
+      store.read((db) => queries.map((q) => db.searchVectors("Doc", q, K, 64).map((d) => d.id))),
+    );
     console.log(`clustered recall@10 = ${recall.toFixed(3)} (ef = 64: ${recall64.toFixed(3)})`);
     expect(recall).toBeGreaterThanOrEqual(0.95);
   } finally {
@@ -46,7 +58,7 @@ test("recall@10 >= 0.90 on 20k uniformly random unit vectors (dim 128)", () => {
   const points = Array.from({ length: N }, () => unitVector(normal, DIM));
   const { snapshot, ids } = memorySnapshot("Doc", points);
   const index = new VectorIndex("Doc", DEFAULT_VECTOR_OPTIONS);
-  points.forEach((p, i) => index.add(i, ids[i]!, p));
+  for (let i = 0; i < points.length; i++) index.add(i, ids[i]!, points[i]!);
   const info = { name: "Doc", embedding: null } as unknown as Parameters<typeof searchVectors>[0]["info"];
   const queries = Array.from({ length: QUERIES }, () => unitVector(normal, DIM));
   const exact = queries.map((q) => exactTopK(points, q, K).map((i) => ids[i]!));

@@ -57,7 +57,15 @@ describe("HNSW path", () => {
     const { snapshot, ids } = memorySnapshot("Doc", ps);
     const late = new Set(nearest.slice(0, 3));
     const index = indexOf(ps, ids, (i) => !late.has(i));
-    const pending: VectorAdd[] = [...late].map((i) => ({ kind: "add", label: "Doc", slot: i, id: ids[i]!, vector: ps[i]!, generation: LARGE + i, epoch: "e" }));
+    const pending: VectorAdd[] = [...late].map((i) => ({
+      kind: "add",
+      label: "Doc",
+      slot: i,
+      id: ids[i]!,
+      vector: ps[i]!,
+      generation: LARGE + i,
+      epoch: "e",
+    }));
     const out = run(index, snapshot, q, 5, pending);
     expect(out.path).toBe("hnsw");
     expect(out.items.map((d) => d.id)).toEqual(nearest.slice(0, 5).map((i) => ids[i]));
@@ -107,19 +115,28 @@ describe("exact path (at most EXACT_LIMIT live vectors)", () => {
   });
 
   test("equal scores are ordered by id", () => {
-    const same = [[1, 0], [2, 0], [3, 0], [0, 1]];
+    const same = [
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [0, 1],
+    ];
     const { snapshot, ids } = memorySnapshot("Doc", same);
     const index = new VectorIndex("Doc", DEFAULT_VECTOR_OPTIONS);
     // Inserted in reverse: the order must come from the ids, not from insertion.
     for (let i = same.length - 1; i >= 0; i--) index.add(i, ids[i]!, same[i]!);
     const out = run(index, snapshot, [1, 0], 3);
-    expect(out.items.map((d) => [d.id, d.score])).toEqual([[ids[0], 1], [ids[1], 1], [ids[2], 1]]);
+    expect(out.items.map((d) => [d.id, d.score])).toEqual([
+      [ids[0], 1],
+      [ids[1], 1],
+      [ids[2], 1],
+    ]);
   });
 
   test("the exact copy is dropped once the type grows past twice the limit", () => {
     const index = new VectorIndex("Doc", DEFAULT_VECTOR_OPTIONS);
     const ps2 = points(3, 2 * EXACT_LIMIT + 1, 4);
-    ps2.forEach((p, i) => index.add(i, `id${i}`, p));
+    for (let i = 0; i < ps2.length; i++) index.add(i, `id${i}`, ps2[i]!);
     expect(index.exact).toBe(null);
   });
 });
@@ -141,12 +158,21 @@ describe("options", () => {
 
   test("an l2 index ranks by distance, scores are minus the squared distance", () => {
     const options = { ...DEFAULT_VECTOR_OPTIONS, metric: "l2" as const };
-    const ps = [[0, 0], [3, 4], [1, 1], [10, 0]];
+    const ps = [
+      [0, 0],
+      [3, 4],
+      [1, 1],
+      [10, 0],
+    ];
     const { snapshot, ids } = memorySnapshot("Doc", ps);
     const index = new VectorIndex("Doc", options);
-    ps.forEach((p, i) => index.add(i, ids[i]!, p));
+    for (let i = 0; i < ps.length; i++) index.add(i, ids[i]!, ps[i]!);
     const out = searchVectors({ info, index, pending: [], snapshot, options, query: [1, 0], k: 3, ef: null });
-    expect(out.items.map((d) => [d.id, d.score])).toEqual([[ids[0], -1], [ids[2], -1], [ids[1], -20]]);
+    expect(out.items.map((d) => [d.id, d.score])).toEqual([
+      [ids[0], -1],
+      [ids[2], -1],
+      [ids[1], -20],
+    ]);
   });
 });
 

@@ -132,7 +132,11 @@ describe("validation", () => {
   });
 
   test("empty vectors, non-numbers and non-finite numbers are INVALID_VALUE", async () => {
-    expect(await writeError((db) => db.addVector("Doc", [], {}))).toEqual({ code: "INVALID_VALUE", status: 400, message: "vector for V::Doc must not be empty" });
+    expect(await writeError((db) => db.addVector("Doc", [], {}))).toEqual({
+      code: "INVALID_VALUE",
+      status: 400,
+      message: "vector for V::Doc must not be empty",
+    });
     expect(await writeError((db) => db.addVector("Doc", [1, Number.NaN], {}))).toEqual({
       code: "INVALID_VALUE",
       status: 400,
@@ -162,9 +166,17 @@ describe("validation", () => {
         status: 400,
         message: "query vector for V::Doc[0] must fit in F32 (magnitude at most 3.4028235e38, the range of the vector index), got 1e+300",
       });
-      expect(strandError(() => db.searchVectors("Doc", [1, 2], -1))).toEqual({ code: "INVALID_VALUE", status: 400, message: "k must be an integer >= 0, got -1" });
+      expect(strandError(() => db.searchVectors("Doc", [1, 2], -1))).toEqual({
+        code: "INVALID_VALUE",
+        status: 400,
+        message: "k must be an integer >= 0, got -1",
+      });
       expect(strandError(() => db.searchVectors("Doc", [1, 2], 1.5))).toMatchObject({ code: "INVALID_VALUE" });
-      expect(strandError(() => db.searchVectors("Doc", [1, 2], 1, 0))).toEqual({ code: "INVALID_VALUE", status: 400, message: "ef must be an integer >= 1, got 0" });
+      expect(strandError(() => db.searchVectors("Doc", [1, 2], 1, 0))).toEqual({
+        code: "INVALID_VALUE",
+        status: 400,
+        message: "ef must be an integer >= 1, got 0",
+      });
       expect(db.searchVectors("Doc", [1, 2], 0)).toEqual([]);
     });
     expect(store.vectorIndexStatus("Doc")).toMatchObject({ live: 1 });
@@ -177,7 +189,13 @@ describe("validation", () => {
 
 describe("search", () => {
   test("k larger than the count returns every vector, by score then id, with exact scores", async () => {
-    const vs = [[1, 0], [0, 1], [1, 1], [-1, 0], [2, 0]];
+    const vs = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [-1, 0],
+      [2, 0],
+    ];
     const docs = await store.write((db) => vs.map((v, i) => db.addVector("Doc", v, { title: `d${i}` })));
     const q = [1, 0.5];
     const got = store.read((db) => db.searchVectors("Doc", q, 50));
@@ -257,7 +275,9 @@ describe("deletes and updates", () => {
     const updated = await store.write((db) => db.updateNodes([doc], { title: "new", topic: "b" }));
     expect(updated).toEqual([{ id: doc.id, label: "Doc", data: [0, 1], title: "new", topic: "b", rank: 0 }]);
     store.read((db) => {
-      expect(db.searchVectors("Doc", [0, 1], 1)).toEqual([{ id: doc.id, label: "Doc", data: [0, 1], score: 1, title: "new", topic: "b", rank: 0 }]);
+      expect(db.searchVectors("Doc", [0, 1], 1)).toEqual([
+        { id: doc.id, label: "Doc", data: [0, 1], score: 1, title: "new", topic: "b", rank: 0 },
+      ]);
       expect(db.nodesByIndex("Doc", "topic", "b").map((d) => d.id)).toEqual([doc.id]);
     });
     expect(store.vectorIndexStatus("Doc")).toMatchObject({ live: 2, generation: 2 });
@@ -277,7 +297,9 @@ describe("deletes and updates", () => {
     expect(upserted).toEqual({ id: doc.id, label: "Doc", data: [0, 1], title: "t2", slug: "u", rank: 0 });
     const created = await store.write((db) => db.upsertVector("Doc", [], [1, 1], { title: "new" }));
     store.read((db) => {
-      expect(db.searchVectors("Doc", [0, 1], 1)).toEqual([{ id: doc.id, label: "Doc", data: [0, 1], score: 1, title: "t2", slug: "u", rank: 0 }]);
+      expect(db.searchVectors("Doc", [0, 1], 1)).toEqual([
+        { id: doc.id, label: "Doc", data: [0, 1], score: 1, title: "t2", slug: "u", rank: 0 },
+      ]);
       expect(db.searchVectors("Doc", [1, 1], 1).map((d) => d.id)).toEqual([created.id]);
     });
     expect(store.vectorIndexStatus("Doc")).toMatchObject({ live: 2 });

@@ -28,18 +28,33 @@ function steps(random: () => number): Step {
     const posts = db.nodesByLabel("Post");
     const docs = db.vectorsByLabel("Doc");
     const chunks = db.vectorsByLabel("Chunk");
-    const edges: GraphItem[] = [...db.edgesByLabel("Follows"), ...db.edgesByLabel("Knows"), ...db.edgesByLabel("Wrote"), ...db.edgesByLabel("HasChunk")];
+    const edges: GraphItem[] = [
+      ...db.edgesByLabel("Follows"),
+      ...db.edgesByLabel("Knows"),
+      ...db.edgesByLabel("Wrote"),
+      ...db.edgesByLabel("HasChunk"),
+    ];
     const r = random();
     const u = pick(users);
     const v = pick(users);
     if (r < 0.25 || u === undefined || v === undefined) {
       const n = between(random, 0, 1000);
-      db.addNode("User", { name: `user ${n} words`, email: `e${between(random, 0, 60)}@x`, age: between(random, 0, 9), tags: [`t${n % 4}`] });
+      db.addNode("User", {
+        name: `user ${n} words`,
+        email: `e${between(random, 0, 60)}@x`,
+        age: between(random, 0, 9),
+        tags: [`t${n % 4}`],
+      });
       return "addNode User";
     }
     if (r < 0.35) {
       const label = pick(["Follows", "Knows", "Knows"] as const)!;
-      db.addEdge(label, label === "Knows" && random() < 0.5 ? { code: `c${between(random, 0, 30)}` } : {}, u.id, random() < 0.1 ? u.id : v.id);
+      db.addEdge(
+        label,
+        label === "Knows" && random() < 0.5 ? { code: `c${between(random, 0, 30)}` } : {},
+        u.id,
+        random() < 0.1 ? u.id : v.id,
+      );
       return `addEdge ${label}`;
     }
     if (r < 0.45) {
@@ -49,13 +64,23 @@ function steps(random: () => number): Step {
       return "addNode Post + Wrote";
     }
     if (r < 0.55) {
-      db.updateNodes(some(users).concat(u), (item: NodeItem) => ({ age: ((item.age as number) + 1) % 9, name: `${String(item.name)} again`, ...(random() < 0.3 ? { email: `e${between(random, 0, 60)}@x` } : {}) }));
+      db.updateNodes(some(users).concat(u), (item: NodeItem) => ({
+        age: ((item.age as number) + 1) % 9,
+        name: `${String(item.name)} again`,
+        ...(random() < 0.3 ? { email: `e${between(random, 0, 60)}@x` } : {}),
+      }));
       return "updateNodes User";
     }
     if (r < 0.6) {
       const knows = db.edgesByLabel("Knows");
       db.updateEdges(some(knows), { code: `c${between(random, 0, 30)}` });
-      db.upsertEdge("Follows", db.outE([u], "Follows").filter((e) => e.to_node === v.id), { weight: random() }, u.id, v.id);
+      db.upsertEdge(
+        "Follows",
+        db.outE([u], "Follows").filter((e) => e.to_node === v.id),
+        { weight: random() },
+        u.id,
+        v.id,
+      );
       return "updateEdges Knows + upsertEdge Follows";
     }
     if (r < 0.72) {
@@ -66,7 +91,11 @@ function steps(random: () => number): Step {
       return `drop ${doomed.length}`;
     }
     if (r < 0.85) {
-      const doc = db.addVector("Doc", vector(), { title: `doc ${between(random, 0, 50)} shared`, topic: `t${between(random, 0, 3)}`, slug: `s${between(random, 0, 40)}` });
+      const doc = db.addVector("Doc", vector(), {
+        title: `doc ${between(random, 0, 50)} shared`,
+        topic: `t${between(random, 0, 3)}`,
+        slug: `s${between(random, 0, 40)}`,
+      });
       if (random() < 0.5) db.addEdge("HasChunk", {}, doc.id, db.addVector("Chunk", [random(), random()], { text: "chunk text" }).id);
       return "addVector Doc";
     }
@@ -110,7 +139,16 @@ for (const seed of [1, 2, 3]) {
     }
     // Some of every kind of write succeeded.
     const succeeded = new Set(done.filter((d) => !d.startsWith("rejected")).map((d) => d.split(" ")[0]));
-    expect([...succeeded].sort()).toEqual(["addEdge", "addNode", "addVector", "drop", "dropVector", "updateEdges", "updateNodes", "upsertVector"]);
+    expect([...succeeded].sort()).toEqual([
+      "addEdge",
+      "addNode",
+      "addVector",
+      "drop",
+      "dropVector",
+      "updateEdges",
+      "updateNodes",
+      "upsertVector",
+    ]);
     const reopened = GraphStore.open({ path: dir, schema: verifySchema });
     try {
       expect(reopened.verify().disagreements).toEqual([]);

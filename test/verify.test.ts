@@ -64,7 +64,9 @@ describe("verify is clean after normal operation", () => {
     const dir = newDir();
     const store = open(dir);
     const users = await store.write((db) =>
-      Array.from({ length: 40 }, (_, i) => db.addNode("User", { name: `user ${i} shared`, email: `u${i}@x`, age: i % 7, tags: ["t", `g${i % 3}`] })),
+      Array.from({ length: 40 }, (_, i) =>
+        db.addNode("User", { name: `user ${i} shared`, email: `u${i}@x`, age: i % 7, tags: ["t", `g${i % 3}`] }),
+      ),
     );
     // A hub with more than two chunks of edges each way, parallel edges, a self-loop.
     await store.write((db) => {
@@ -74,11 +76,15 @@ describe("verify is clean after normal operation", () => {
       db.addEdge("Knows", {}, users[2]!.id, users[2]!.id);
     });
     // Over 128 documents share a term, so its postings have sealed blocks.
-    const posts = await store.write((db) => Array.from({ length: 300 }, (_, i) => db.addNode("Post", { title: `post ${i} shared words`, score: i })));
+    const posts = await store.write((db) =>
+      Array.from({ length: 300 }, (_, i) => db.addNode("Post", { title: `post ${i} shared words`, score: i })),
+    );
     await store.write((db) => {
-      for (const p of posts.slice(0, 50)) db.addEdge("Wrote", {}, users[p.score as number % 40]!.id, p.id);
+      for (const p of posts.slice(0, 50)) db.addEdge("Wrote", {}, users[(p.score as number) % 40]!.id, p.id);
     });
-    const docs = await store.write((db) => Array.from({ length: 20 }, (_, i) => db.addVector("Doc", [1, i, 0], { slug: `d${i}`, topic: `t${i % 2}`, title: `doc ${i}` })));
+    const docs = await store.write((db) =>
+      Array.from({ length: 20 }, (_, i) => db.addVector("Doc", [1, i, 0], { slug: `d${i}`, topic: `t${i % 2}`, title: `doc ${i}` })),
+    );
     const chunk = await store.write((db) => {
       const added = db.addVector("Chunk", [0, 1], { text: "a chunk" });
       db.addEdge("HasChunk", {}, docs[0]!.id, added.id);
@@ -87,7 +93,11 @@ describe("verify is clean after normal operation", () => {
     });
     // Updates: indexed, unique and text fields change; vectors move to new slots.
     await store.write((db) => {
-      db.updateNodes(users.slice(0, 10), (u) => ({ age: ((u.age as number) + 1) % 7, email: `new-${u.email as string}`, name: `renamed ${u.name as string} and longer` }));
+      db.updateNodes(users.slice(0, 10), (u) => ({
+        age: ((u.age as number) + 1) % 7,
+        email: `new-${u.email as string}`,
+        name: `renamed ${u.name as string} and longer`,
+      }));
       db.updateNodes(posts.slice(100, 140), { title: "retitled" });
       db.upsertVector("Doc", [docs[2]!], [0, 0, 1], { title: "moved" });
       db.updateNodes([docs[3]!], { topic: "t9" });
@@ -136,7 +146,10 @@ describe("verify is clean after normal operation", () => {
     const dir = newDir();
     const off = open(dir, { bm25: false });
     await smallGraph(off);
-    expect(off.verify()).toMatchObject({ disagreements: [], skipped: ["bm25: no index is built (BM25 is off, or it is rebuilt at the next open)"] });
+    expect(off.verify()).toMatchObject({
+      disagreements: [],
+      skipped: ["bm25: no index is built (BM25 is off, or it is rebuilt at the next open)"],
+    });
     await closed(off);
     const on = open(dir);
     expect(on.verify()).toMatchObject({ disagreements: [], skipped: [] });
@@ -152,7 +165,12 @@ describe("verify is clean after normal operation", () => {
     const changed = structuredClone(verifySchema);
     changed.nodes[0]!.fields.find((f) => f.name === "age")!.index = "unique";
     changed.nodes[1]!.fields.find((f) => f.name === "title")!.index = "none";
-    changed.nodes[2]!.fields.push({ name: "motto", type: { kind: "scalar", name: "String" }, index: "index", default: { kind: "literal", value: "hi there" } });
+    changed.nodes[2]!.fields.push({
+      name: "motto",
+      type: { kind: "scalar", name: "String" },
+      index: "index",
+      default: { kind: "literal", value: "hi there" },
+    });
     const migrated = GraphStore.open({ path: dir, schema: changed });
     try {
       expect(migrated.schemaUpdate.revalidated).toEqual({ "N::User": 2, "N::Post": 1, "N::City": 0 });
@@ -161,7 +179,10 @@ describe("verify is clean after normal operation", () => {
       await migrated.close();
     }
     // verify of the directory uses the migrated definitions the data recorded.
-    expect(await verifyDataDir(dir)).toMatchObject({ ok: true, report: { disagreements: [], counts: { uniqueClaims: 7, indexEntries: 1 } } });
+    expect(await verifyDataDir(dir)).toMatchObject({
+      ok: true,
+      report: { disagreements: [], counts: { uniqueClaims: 7, indexEntries: 1 } },
+    });
   });
 });
 
@@ -198,7 +219,11 @@ MIGRATION schema::1 => schema::2 {
     try {
       expect(v2.schemaUpdate).toMatchObject({ from: 1, to: 2, rewritten: { "N::User": 3, "E::Knows": 2, "V::Doc": 2 } });
       // 3 age and 3 city entries; 3 handle, 2 topic and 2 Knows claims.
-      expect(v2.verify()).toMatchObject({ disagreements: [], skipped: [], counts: { nodes: 3, edges: 2, vectors: 2, indexEntries: 6, uniqueClaims: 7, bm25Documents: 5 } });
+      expect(v2.verify()).toMatchObject({
+        disagreements: [],
+        skipped: [],
+        counts: { nodes: 3, edges: 2, vectors: 2, indexEntries: 6, uniqueClaims: 7, bm25Documents: 5 },
+      });
       expect(v2.read((db) => db.searchBM25("User", "old", 5).length)).toBe(3);
     } finally {
       await v2.close();
@@ -212,11 +237,19 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.index.removeSync(["N", "User", "age", 30, g.alice.id]));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "index", key: `index ["N","User","age",30,"${g.alice.id}"]`, message: `N::User '${g.alice.id}' has age 30 but no index entry` },
+      {
+        check: "index",
+        key: `index ["N","User","age",30,"${g.alice.id}"]`,
+        message: `N::User '${g.alice.id}' has age 30 but no index entry`,
+      },
     ]);
     // The same through an opened store.
     expect(open(dir).verify().disagreements).toEqual([
-      { check: "index", key: `index ["N","User","age",30,"${g.alice.id}"]`, message: `N::User '${g.alice.id}' has age 30 but no index entry` },
+      {
+        check: "index",
+        key: `index ["N","User","age",30,"${g.alice.id}"]`,
+        message: `N::User '${g.alice.id}' has age 30 but no index entry`,
+      },
     ]);
   });
 
@@ -224,7 +257,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.index.putSync(["N", "User", "age", 31, g.alice.id], null));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "index", key: `index ["N","User","age",31,"${g.alice.id}"]`, message: `the entry names N::User '${g.alice.id}', whose age is 30` },
+      {
+        check: "index",
+        key: `index ["N","User","age",31,"${g.alice.id}"]`,
+        message: `the entry names N::User '${g.alice.id}', whose age is 30`,
+      },
     ]);
   });
 
@@ -232,7 +269,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.unique.removeSync(["N", "User", "email", "a@x"]));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "unique", key: `unique ["N","User","email","a@x"]`, message: `N::User '${g.alice.id}' has email "a@x" but the value has no claim` },
+      {
+        check: "unique",
+        key: `unique ["N","User","email","a@x"]`,
+        message: `N::User '${g.alice.id}' has email "a@x" but the value has no claim`,
+      },
     ]);
   });
 
@@ -240,8 +281,16 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.unique.putSync(["E", "Knows", "code", "k1"], g.follows.id));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "unique", key: `unique ["E","Knows","code","k1"]`, message: `E::Knows '${g.knows.id}' has code "k1" but the value has the claim of '${g.follows.id}'` },
-      { check: "unique", key: `unique ["E","Knows","code","k1"]`, message: `the claim names E::Knows '${g.follows.id}', which does not exist` },
+      {
+        check: "unique",
+        key: `unique ["E","Knows","code","k1"]`,
+        message: `E::Knows '${g.knows.id}' has code "k1" but the value has the claim of '${g.follows.id}'`,
+      },
+      {
+        check: "unique",
+        key: `unique ["E","Knows","code","k1"]`,
+        message: `the claim names E::Knows '${g.follows.id}', which does not exist`,
+      },
     ]);
   });
 
@@ -249,7 +298,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.edgeUnique.removeSync(["Follows", g.alice.id, g.bob.id]));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "edge-unique", key: `edge_unique ["Follows","${g.alice.id}","${g.bob.id}"]`, message: `E::Follows '${g.follows.id}' is not the claim of its (from, to), which is unclaimed` },
+      {
+        check: "edge-unique",
+        key: `edge_unique ["Follows","${g.alice.id}","${g.bob.id}"]`,
+        message: `E::Follows '${g.follows.id}' is not the claim of its (from, to), which is unclaimed`,
+      },
     ]);
   });
 
@@ -266,7 +319,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const ghost = "0192aaaa-0000-7000-8000-000000000000";
     await corrupt(dir, (dbs) => dbs.out.putSync([g.bob.id, "Follows"], `0|${ghost}${g.alice.id}`));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "adjacency", key: `out ["${g.bob.id}","Follows"]`, message: `the entry '${ghost}' → '${g.alice.id}' names no E::Follows from this node` },
+      {
+        check: "adjacency",
+        key: `out ["${g.bob.id}","Follows"]`,
+        message: `the entry '${ghost}' → '${g.alice.id}' names no E::Follows from this node`,
+      },
     ]);
   });
 
@@ -274,7 +331,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.in.removeSync([g.bob.id, "Knows"]));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "adjacency", key: `in ["${g.bob.id}","Knows"]`, message: `E::Knows '${g.knows.id}' from '${g.alice.id}' to '${g.bob.id}' is missing from the list` },
+      {
+        check: "adjacency",
+        key: `in ["${g.bob.id}","Knows"]`,
+        message: `E::Knows '${g.knows.id}' from '${g.alice.id}' to '${g.bob.id}' is missing from the list`,
+      },
     ]);
   });
 
@@ -282,7 +343,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Follows", 0], `${g.follows.id}${g.bob.id}`.repeat(32)));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "adjacency", key: `out ["${g.alice.id}","Follows",0]`, message: "a chunk of no list (beyond its tail's count, or without a tail)" },
+      {
+        check: "adjacency",
+        key: `out ["${g.alice.id}","Follows",0]`,
+        message: "a chunk of no list (beyond its tail's count, or without a tail)",
+      },
     ]);
   });
 
@@ -290,14 +355,20 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Wrote"], `0|${g.wrote.id}${g.bob.id}`));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "adjacency", key: `out ["${g.alice.id}","Wrote"]`, message: `the entry '${g.wrote.id}' → '${g.bob.id}' has the wrong node (the edge's is '${g.post.id}')` },
+      {
+        check: "adjacency",
+        key: `out ["${g.alice.id}","Wrote"]`,
+        message: `the entry '${g.wrote.id}' → '${g.bob.id}' has the wrong node (the edge's is '${g.post.id}')`,
+      },
     ]);
   });
 
   test("a BM25 document count changed", async () => {
     const { dir } = await smallStore();
     await corrupt(dir, (dbs) => dbs.bm25Stats.putSync(["User"], { ...dbs.bm25Stats.get(["User"])!, docs: 3 }));
-    expect(await disagreementsOf(dir)).toEqual([{ check: "bm25-stats", key: `bm25_stats ["User"]`, message: "docs is 3, the type has 2 documents" }]);
+    expect(await disagreementsOf(dir)).toEqual([
+      { check: "bm25-stats", key: `bm25_stats ["User"]`, message: "docs is 3, the type has 2 documents" },
+    ]);
   });
 
   test("a BM25 total length changed", async () => {
@@ -313,7 +384,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     // "smith" occurs only in Alice's name: its list is one tail block.
     await corrupt(dir, (dbs) => dbs.bm25Post.removeSync(["User", "smith", TAIL]));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "bm25-posting", key: `bm25_post ["User","smith"]`, message: `document 0 ('${g.alice.id}') has the term 1 times but no posting` },
+      {
+        check: "bm25-posting",
+        key: `bm25_post ["User","smith"]`,
+        message: `document 0 ('${g.alice.id}') has the term 1 times but no posting`,
+      },
     ]);
   });
 
@@ -331,7 +406,11 @@ describe("each corruption is reported as exactly that disagreement", () => {
     expect(await disagreementsOf(dir)).toEqual([
       { check: "vector-slot", key: `vector_ids ["Doc","${g.doc.id}"]`, message: `V::Doc '${g.doc.id}' has no slot` },
       { check: "vector-slot", key: `vector_types ["Doc"]`, message: "live is 1, vector_ids holds 0 slots" },
-      { check: "vector-index", key: `vector_types ["Doc"]`, message: "the index of V::Doc holds slot 0 as live, which LMDB does not hold (a dropped vector still searchable)" },
+      {
+        check: "vector-index",
+        key: `vector_types ["Doc"]`,
+        message: "the index of V::Doc holds slot 0 as live, which LMDB does not hold (a dropped vector still searchable)",
+      },
     ]);
   });
 
@@ -363,15 +442,25 @@ describe("each corruption is reported as exactly that disagreement", () => {
     expect(store.verify().disagreements).toEqual([]);
     vectorIndex(store, "Doc").add(0, g.doc.id, [1, 0, 0]);
     expect(store.verify().disagreements).toEqual([
-      { check: "vector-index", key: `vector_ids ["Doc","${g.doc.id}"]`, message: `the index of V::Doc maps slot 0, which LMDB does not hold, to '${g.doc.id}'` },
-      { check: "vector-index", key: `vector_types ["Doc"]`, message: "the index of V::Doc holds slot 0 as live, which LMDB does not hold (a dropped vector still searchable)" },
+      {
+        check: "vector-index",
+        key: `vector_ids ["Doc","${g.doc.id}"]`,
+        message: `the index of V::Doc maps slot 0, which LMDB does not hold, to '${g.doc.id}'`,
+      },
+      {
+        check: "vector-index",
+        key: `vector_types ["Doc"]`,
+        message: "the index of V::Doc holds slot 0 as live, which LMDB does not hold (a dropped vector still searchable)",
+      },
     ]);
   });
 
   test("a record value that does not fit its type", async () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.nodes.putSync(["Tag", g.tag.id], { ...g.tag, weight: "heavy" }));
-    expect(await disagreementsOf(dir)).toEqual([{ check: "record", key: `nodes ["Tag","${g.tag.id}"]`, message: `'weight' must be a finite number (F64), got "heavy"` }]);
+    expect(await disagreementsOf(dir)).toEqual([
+      { check: "record", key: `nodes ["Tag","${g.tag.id}"]`, message: `'weight' must be a finite number (F64), got "heavy"` },
+    ]);
   });
 
   test("a record member the type does not declare", async () => {
@@ -398,6 +487,10 @@ describe("verifyDataDir refusals", () => {
     expect(await verifyDataDir(`${dir}/nope`)).toEqual({ ok: false, code: "NOT_A_STORE", message: `${dir}/nope is not a directory` });
     expect(await verifyDataDir(dir)).toEqual({ ok: false, code: "NOT_A_STORE", message: `${dir} holds no Strand data (no data.mdb)` });
     open(dir);
-    expect(await verifyDataDir(dir)).toMatchObject({ ok: false, code: "LOCKED", message: expect.stringMatching(/is in use by process \d+; stop that server first/) });
+    expect(await verifyDataDir(dir)).toMatchObject({
+      ok: false,
+      code: "LOCKED",
+      message: expect.stringMatching(/is in use by process \d+; stop that server first/),
+    });
   });
 });

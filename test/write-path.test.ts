@@ -12,7 +12,18 @@ const repo = path.resolve(import.meta.dirname, "..");
 const SCANNED = ["runtime", "server", "cli"];
 const WRITER_FOLDER = "runtime/write/";
 /** lmdb members that change the store's data. */
-const WRITE_METHODS = new Set(["put", "putSync", "remove", "removeSync", "ifNoExists", "ifVersion", "clearSync", "clearAsync", "drop", "dropSync"]);
+const WRITE_METHODS = new Set([
+  "put",
+  "putSync",
+  "remove",
+  "removeSync",
+  "ifNoExists",
+  "ifVersion",
+  "clearSync",
+  "clearAsync",
+  "drop",
+  "dropSync",
+]);
 
 interface WriteCall {
   file: string;
@@ -26,7 +37,11 @@ function isLmdbDeclaration(declaration: ts.Declaration): boolean {
 
 /** Every call of an lmdb write method in the production sources, by repo-relative file. */
 function lmdbWriteCalls(): WriteCall[] {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(repo, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(repo, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (config === undefined) throw new Error("tsconfig.json could not be read");
   const roots = config.fileNames.filter((f) => SCANNED.some((dir) => path.relative(repo, f).startsWith(dir + path.sep)));
   const program = ts.createProgram(roots, config.options);
@@ -34,7 +49,7 @@ function lmdbWriteCalls(): WriteCall[] {
   const calls: WriteCall[] = [];
   for (const source of program.getSourceFiles()) {
     const file = path.relative(repo, source.fileName).split(path.sep).join("/");
-    if (!SCANNED.some((dir) => file.startsWith(dir + "/"))) continue;
+    if (!SCANNED.some((dir) => file.startsWith(`${dir}/`))) continue;
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && WRITE_METHODS.has(node.expression.name.text)) {
         const symbol = checker.getSymbolAtLocation(node.expression.name);

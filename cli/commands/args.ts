@@ -63,7 +63,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         host: nonEmpty("--host", values.host) ?? DEFAULT_SERVE_HOST,
         dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
         apiKey,
-        bodyLimitBytes: bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
+        bodyLimitBytes:
+          bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
       };
     }
@@ -82,7 +83,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     case "verify": {
       const { values, positionals } = parse(rest, HELP);
       if (values.help === true) return { kind: "help" };
-      if (positionals.length !== 1) throw new UsageError(`strand verify needs exactly one data directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
+      if (positionals.length !== 1)
+        throw new UsageError(
+          `strand verify needs exactly one data directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`,
+        );
       return { kind: "verify", dataDir: resolve(positionals[0]!) };
     }
     default:

@@ -16,7 +16,9 @@ export function templateDir(): string {
 
 export function runInit(dir: string): number {
   const template = templateDir();
-  const files = readdirSync(template).filter((n) => n.endsWith(".hx")).sort();
+  const files = readdirSync(template)
+    .filter((n) => n.endsWith(".hx"))
+    .sort();
   if (existsSync(dir)) {
     const existing = readdirSync(dir).filter((n) => n.endsWith(".hx"));
     if (existing.length > 0) {

@@ -219,6 +219,8 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     },
   };
   vector.rejectUnknown("known: m, ef_construction, ef_search");
-  inst.rejectUnknown(`known: vector_config, bm25, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model; ignored: ${HELIX_IGNORED_INSTANCE.join(", ")}`);
+  inst.rejectUnknown(
+    `known: vector_config, bm25, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model; ignored: ${HELIX_IGNORED_INSTANCE.join(", ")}`,
+  );
   return result(config, errors);
 }

@@ -44,8 +44,8 @@ export function loadProjectLayout(dir: string, show: (file: string) => string = 
 function queriesFolder(file: string): string | null {
   if (!existsSync(file)) return null;
   try {
-    const project = parse(readFileSync(file, "utf8"))["project"];
-    const queries = project !== undefined && isTable(project) ? project["queries"] : undefined;
+    const project = parse(readFileSync(file, "utf8")).project;
+    const queries = project !== undefined && isTable(project) ? project.queries : undefined;
     return resolve(dirname(file), typeof queries === "string" ? queries : HELIX_DEFAULT_QUERIES);
   } catch {
     // Not readable TOML: it cannot be said to name this folder (its own project reports it).

@@ -18,7 +18,7 @@ export class TomlReader {
 
   private get(key: string): TomlValue | undefined {
     this.seen.add(key);
-    return Object.prototype.hasOwnProperty.call(this.values, key) ? this.values[key] : undefined;
+    return Object.hasOwn(this.values, key) ? this.values[key] : undefined;
   }
 
   private fail(key: string, expected: string, value: TomlValue): void {
@@ -72,7 +72,11 @@ export class TomlReader {
   /** A sub-table (`[key]` or an inline table); an empty one when absent. */
   table(key: string): TomlReader {
     const v = this.get(key);
-    const sub = v === undefined ? {} : isTable(v) ? v : (this.fail(key, "a table", v), {});
+    let sub: TomlTable = {};
+    if (v !== undefined) {
+      if (isTable(v)) sub = v;
+      else this.fail(key, "a table", v);
+    }
     return new TomlReader(sub, `${this.name(key)}.`, this.errors);
   }
 

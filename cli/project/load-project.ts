@@ -38,7 +38,10 @@ const TRANSPILE_OPTIONS: ts.TranspileOptions = {
   reportDiagnostics: true,
 };
 
-export async function loadProject(dir: string, options: Pick<CompileDirOptions, "bm25" | "bm25Origin" | "mcp"> = {}): Promise<LoadedProject> {
+export async function loadProject(
+  dir: string,
+  options: Pick<CompileDirOptions, "bm25" | "bm25Origin" | "mcp"> = {},
+): Promise<LoadedProject> {
   const compiled = compileDir(dir, options);
   if (!compiled.ok || compiled.result.schema === null) {
     const errors = compiled.result.diagnostics.filter((d) => d.severity === "error").length;

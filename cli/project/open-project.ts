@@ -35,7 +35,12 @@ export function mcpLimitOptions(config: ProjectConfig): ConnectionOptions {
   };
 }
 
-export async function openProject(dir: string, dataDir: string, cacheEntries: number | undefined, purpose: string): Promise<OpenedProject | null> {
+export async function openProject(
+  dir: string,
+  dataDir: string,
+  cacheEntries: number | undefined,
+  purpose: string,
+): Promise<OpenedProject | null> {
   const setup = readProjectConfig(dir);
   if (setup === null) return null;
   const { config } = setup;

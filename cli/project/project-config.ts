@@ -1,5 +1,5 @@
 // The project's strand.toml / helix.toml for the commands that need it (serve, check, compile,
-// mcp), and the folder of its .hx files (runtime/config/project-layout.ts).
+// mcp), and the folder of its .hx files (cli/config/project-layout.ts).
 import { basename } from "node:path";
 import type { ProjectConfig } from "../config/project-config.js";
 import { loadProjectLayout } from "../config/project-layout.js";

@@ -10,6 +10,12 @@ import { checkTraversalSteps } from "./steps.js";
 const ENTRY_POINTS: CheckEntryPoints = { expr: checkExpression, traversal: checkTraversalSteps };
 
 /** A Checker for `query`; `bm25`/`bm25Origin` as in QueryCheckOptions. */
-export function createChecker(query: A.QueryDef, schema: CheckedSchema, diagnostics: Diagnostic[], bm25: boolean, bm25Origin?: string): Checker {
+export function createChecker(
+  query: A.QueryDef,
+  schema: CheckedSchema,
+  diagnostics: Diagnostic[],
+  bm25: boolean,
+  bm25Origin?: string,
+): Checker {
   return new Checker(query, schema, diagnostics, ENTRY_POINTS, bm25, bm25Origin);
 }

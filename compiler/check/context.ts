@@ -128,7 +128,12 @@ export class Checker {
     const kinds: ItemKind[] = ["node", "edge", "vector"];
     const actual = kinds.find((k) => k !== item && this.table(k).has(name.name));
     const guess = closest(name.name, table.keys());
-    const hint = actual !== undefined ? `'${name.name}' is a${actual === "edge" ? "n" : ""} ${actual} type` : guess !== undefined ? `did you mean '${guess}'?` : undefined;
+    const hint =
+      actual !== undefined
+        ? `'${name.name}' is a${actual === "edge" ? "n" : ""} ${actual} type`
+        : guess !== undefined
+          ? `did you mean '${guess}'?`
+          : undefined;
     this.report("E101", `unknown ${item} type '${name.name}'`, name.span, hint);
     return null;
   }
@@ -151,7 +156,12 @@ export class Checker {
 
   /** The members every record of this kind carries besides its fields. */
   implicitFields(item: ItemKind, label: string): FieldDescriptor[] {
-    const f = (name: string, type: ValueType): FieldDescriptor => ({ name, type, index: "none", default: { kind: "literal", value: null } });
+    const f = (name: string, type: ValueType): FieldDescriptor => ({
+      name,
+      type,
+      index: "none",
+      default: { kind: "literal", value: null },
+    });
     const out = [f("id", ID_VALUE), f("label", STRING_VALUE)];
     if (item === "edge") out.push(f("from_node", ID_VALUE), f("to_node", ID_VALUE));
     // Items of any type (untyped N, E, V) are never search results and may lack `data`.
@@ -173,7 +183,9 @@ export class Checker {
       if (key.name === "ID") return this.implicitFields(item, label)[0]!;
     }
     if (label === ANY_LABEL) {
-      const common = this.implicitFields(item, label).map((f) => f.name).join(", ");
+      const common = this.implicitFields(item, label)
+        .map((f) => f.name)
+        .join(", ");
       const declaring = [...this.table(item)].find(([, t]) => t.fields.some((x) => x.name === key.name))?.[0];
       this.report(
         "E217",
@@ -183,12 +195,19 @@ export class Checker {
       );
       return null;
     }
-    const guess = closest(key.name, fields.map((f) => f.name));
+    const guess = closest(
+      key.name,
+      fields.map((f) => f.name),
+    );
     this.report(
       "E110",
       `unknown field '${key.name}' on ${label}`,
       key.span,
-      guess !== undefined ? `did you mean '${guess}'?` : fields.length > 0 ? `${label} has: ${fields.map((f) => f.name).join(", ")}` : `${label} has no fields`,
+      guess !== undefined
+        ? `did you mean '${guess}'?`
+        : fields.length > 0
+          ? `${label} has: ${fields.map((f) => f.name).join(", ")}`
+          : `${label} has no fields`,
     );
     return null;
   }
@@ -204,7 +223,13 @@ export class Checker {
    * The input's items type when it is items of one of `kinds`. Items of any type (untyped N, E,
    * V) are accepted only with `anyType`: every other step needs the type's fields or edges (E217).
    */
-  requireItems(input: Ir, at: A.Spanned & { name?: A.Identifier }, what: string, kinds: readonly ItemKind[], anyType = false): ItemsType | null {
+  requireItems(
+    input: Ir,
+    at: A.Spanned & { name?: A.Identifier },
+    what: string,
+    kinds: readonly ItemKind[],
+    anyType = false,
+  ): ItemsType | null {
     const t = input.type;
     if (t.kind === "error") return null;
     if (t.kind === "items" && kinds.includes(t.item) && t.label === ANY_LABEL && !anyType) {
@@ -229,7 +254,12 @@ export class Checker {
   }
 
   requiredHere(name: string, span: A.Span, what: string): Ir {
-    this.report("E206", `optional parameter '${name}' cannot be used as ${what}: it may be absent`, span, `declare it as '${name}: ...' (without '?')`);
+    this.report(
+      "E206",
+      `optional parameter '${name}' cannot be used as ${what}: it may be absent`,
+      span,
+      `declare it as '${name}: ...' (without '?')`,
+    );
     return bad();
   }
 

@@ -18,7 +18,12 @@ export function checkCondition(cx: Checker, expr: A.Expr): Ir {
     if (ir.type.nullable !== true) return ir;
     return { op: "compare", cmp: "EQ", left: ir, right: { op: "literal", value: true, type: value(ir.type.type) }, type: BOOLEAN_TYPE };
   }
-  cx.report("E212", `expected a condition, but this is ${describeStatic(ir.type)}`, expr.span, "compare it, e.g. _::{age}::GT(18), or test a traversal with EXISTS(..)");
+  cx.report(
+    "E212",
+    `expected a condition, but this is ${describeStatic(ir.type)}`,
+    expr.span,
+    "compare it, e.g. _::{age}::GT(18), or test a traversal with EXISTS(..)",
+  );
   return bad();
 }
 
@@ -49,7 +54,8 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
     }
     return ir;
   }
-  if (t.kind === "items" && t.card === "one" && type.kind === "scalar" && type.name === "ID") return { op: "idOf", input: ir, type: value(ID_VALUE) };
+  if (t.kind === "items" && t.card === "one" && type.kind === "scalar" && type.name === "ID")
+    return { op: "idOf", input: ir, type: value(ID_VALUE) };
   if (t.kind === "values" && type.kind === "array" && assignable(t.type, type.element)) return ir;
   cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeStatic(t)}`, expr.span);
   return bad();
@@ -76,7 +82,12 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLa
   }
   if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
   if (t.kind === "items" && t.card !== "many") return checkItemAsId(cx, ir, expr, place, expectedLabel);
-  cx.report("E206", `expected an ID or a single item, found ${describeStatic(t)}`, expr.span, t.kind === "items" ? "add ::FIRST to pick one item" : undefined);
+  cx.report(
+    "E206",
+    `expected an ID or a single item, found ${describeStatic(t)}`,
+    expr.span,
+    t.kind === "items" ? "add ::FIRST to pick one item" : undefined,
+  );
   return bad();
 }
 
@@ -142,7 +153,12 @@ export function checkIntegerArg(cx: Checker, expr: A.Expr, what: string, min = 0
   if (ir.type.kind === "error") return ir;
   if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, what);
   if (ir.type.kind === "value" && isIntegerType(ir.type.type)) return ir;
-  cx.report("E205", `${what} must be an integer, but this is ${describeStatic(ir.type)}`, expr.span, "declare the parameter as U32, I64, ...");
+  cx.report(
+    "E205",
+    `${what} must be an integer, but this is ${describeStatic(ir.type)}`,
+    expr.span,
+    "declare the parameter as U32, I64, ...",
+  );
   return bad();
 }
 
@@ -159,7 +175,8 @@ export function checkVectorArg(cx: Checker, expr: A.Expr, what: string): Ir {
   if (expr.kind === "Array") {
     // The vector index stores f32: a literal component it would turn into ±Infinity is an error.
     for (const e of expr.elements) {
-      const problem = e.kind === "Literal" && e.literal.kind === "Number" ? f32LiteralProblem(e.literal, "the F32 range of vector components") : null;
+      const problem =
+        e.kind === "Literal" && e.literal.kind === "Number" ? f32LiteralProblem(e.literal, "the F32 range of vector components") : null;
       if (problem !== null) {
         cx.report("E201", problem, e.span);
         return bad();

@@ -17,7 +17,21 @@ import { checkRerankRRF } from "./search.js";
 /** Sources written without their type argument parse as calls. */
 const SOURCE_NAMES = ["AddN", "AddE", "AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25"];
 
-const CALLS = ["AND", "OR", "EXISTS", "Embed", "RerankRRF", "EQ", "NEQ", "GT", "GTE", "LT", "LTE", ...Object.keys(MATH_ARITY), ...AGGREGATE_FNS];
+const CALLS = [
+  "AND",
+  "OR",
+  "EXISTS",
+  "Embed",
+  "RerankRRF",
+  "EQ",
+  "NEQ",
+  "GT",
+  "GTE",
+  "LT",
+  "LTE",
+  ...Object.keys(MATH_ARITY),
+  ...AGGREGATE_FNS,
+];
 
 /** The implementation behind checkExpr (recurse.ts); other modules call that. */
 export function checkExpression(cx: Checker, expr: A.Expr, options: ExprOptions = {}): Ir {
@@ -49,8 +63,16 @@ function checkMember(cx: Checker, expr: A.Expr & { kind: "Member" }): Ir {
   if (t.kind === "value" && t.type.kind === "object") {
     const field = t.type.fields.find((f) => f.name === name);
     if (field === undefined) {
-      const guess = closest(name, t.type.fields.map((f) => f.name));
-      cx.report("E110", `unknown field '${name}' in ${describeValueType(t.type)}`, expr.property.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
+      const guess = closest(
+        name,
+        t.type.fields.map((f) => f.name),
+      );
+      cx.report(
+        "E110",
+        `unknown field '${name}' in ${describeValueType(t.type)}`,
+        expr.property.span,
+        guess !== undefined ? `did you mean '${guess}'?` : undefined,
+      );
       return bad();
     }
     return { op: "member", input, name, type: value(field.type, field.optional || t.nullable === true) };
@@ -60,7 +82,12 @@ function checkMember(cx: Checker, expr: A.Expr & { kind: "Member" }): Ir {
     if (field === null) return bad();
     return { op: "prop", input, name: field.name, type: value(field.type, field.default === null || t.card === "optional") };
   }
-  cx.report("E206", `'.${name}' reads a field of an object, but this is ${describeStatic(t)}`, expr.property.span, t.kind === "items" ? "use ::{field} to read a property of several items" : undefined);
+  cx.report(
+    "E206",
+    `'.${name}' reads a field of an object, but this is ${describeStatic(t)}`,
+    expr.property.span,
+    t.kind === "items" ? "use ::{field} to read a property of several items" : undefined,
+  );
   return bad();
 }
 
@@ -75,7 +102,11 @@ function checkObjectLiteral(cx: Checker, expr: A.Expr & { kind: "Object" }): Ir 
     seen.add(entry.key.name);
     entries.push({ name: entry.key.name, value: checkExpr(cx, entry.value, { fieldValue: true }) });
   }
-  return { op: "objectLit", entries, type: { kind: "object", card: "one", fields: entries.map((e) => ({ name: e.name, type: e.value.type })) } };
+  return {
+    op: "objectLit",
+    entries,
+    type: { kind: "object", card: "one", fields: entries.map((e) => ({ name: e.name, type: e.value.type })) },
+  };
 }
 
 function checkArrayLiteral(cx: Checker, expr: A.Expr & { kind: "Array" }, expected: ValueType | null): Ir {
@@ -88,7 +119,8 @@ function checkArrayLiteral(cx: Checker, expr: A.Expr & { kind: "Array" }, expect
     const first = element ?? types[0] ?? F64_VALUE;
     const numeric = types.every((t) => isNumericType(t!));
     const elementType: ValueType = element ?? (numeric && types.some((t) => !isIntegerType(t!)) ? F64_VALUE : first);
-    if (types.every((t) => assignable(t!, elementType))) return { op: "arrayLit", elements, type: value({ kind: "array", element: elementType }) };
+    if (types.every((t) => assignable(t!, elementType)))
+      return { op: "arrayLit", elements, type: value({ kind: "array", element: elementType }) };
   }
   return { op: "arrayLit", elements, type: { kind: "array", elements: elements.map((e) => e.type) } };
 }
@@ -107,7 +139,12 @@ function checkCall(cx: Checker, expr: A.Expr & { kind: "Call" }): Ir {
         cx.report("E209", `${name} needs at least one condition`, expr.span);
         return bad();
       }
-      return { op: "logic", kind: name === "AND" ? "and" : "or", args: expr.args.map((a) => checkCondition(cx, a.value)), type: BOOLEAN_TYPE };
+      return {
+        op: "logic",
+        kind: name === "AND" ? "and" : "or",
+        args: expr.args.map((a) => checkCondition(cx, a.value)),
+        type: BOOLEAN_TYPE,
+      };
     case "EXISTS": {
       if (expr.args.length !== 1) {
         cx.report("E209", "EXISTS takes one traversal, e.g. EXISTS(_::Out<Follows>)", expr.span);
@@ -206,7 +243,12 @@ function aggregate(cx: Checker, fn: AggregateFn, input: Ir, span: A.Span): Ir | 
       return null;
     }
     const integer = fn === "COUNT" || ((fn === "SUM" || fn === "MIN" || fn === "MAX") && isIntegerType(element));
-    return { op: "aggregate", fn, input: arg, type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE, fn !== "COUNT" && fn !== "SUM") };
+    return {
+      op: "aggregate",
+      fn,
+      input: arg,
+      type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE, fn !== "COUNT" && fn !== "SUM"),
+    };
   }
   if (t.kind !== "values") {
     if (fn === "MIN" || fn === "MAX") return null;
@@ -218,5 +260,10 @@ function aggregate(cx: Checker, fn: AggregateFn, input: Ir, span: A.Span): Ir | 
     return null;
   }
   const integer = fn === "COUNT" || ((fn === "SUM" || fn === "MIN" || fn === "MAX") && isIntegerType(t.type));
-  return { op: "aggregate", fn, input: arg, type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE, fn !== "COUNT" && fn !== "SUM") };
+  return {
+    op: "aggregate",
+    fn,
+    input: arg,
+    type: value(integer ? { kind: "scalar", name: "I64" } : F64_VALUE, fn !== "COUNT" && fn !== "SUM"),
+  };
 }

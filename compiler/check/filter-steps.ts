@@ -46,7 +46,12 @@ export function checkIntersect(cx: Checker, input: Ir, step: A.Step & { kind: "C
 export function checkComparison(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, cmp: CompareOp): Ir {
   const t = input.type;
   if (t.kind !== "value" && t.kind !== "values") {
-    cx.report("E203", `::${cmp} compares a value, but its input is ${describeStatic(t)}`, step.name.span, t.kind === "items" ? "read a property first, e.g. _::{age}::GT(18)" : undefined);
+    cx.report(
+      "E203",
+      `::${cmp} compares a value, but its input is ${describeStatic(t)}`,
+      step.name.span,
+      t.kind === "items" ? "read a property first, e.g. _::{age}::GT(18)" : undefined,
+    );
     return bad();
   }
   if (step.args.length !== 1) {
@@ -71,7 +76,8 @@ function checkComparable(cx: Checker, expr: A.Expr, left: ValueType, what: strin
   const ir = checkExpr(cx, expr, { expected: left, fieldValue: true });
   const t = ir.type;
   if (t.kind === "error") return ir;
-  if (t.kind === "items" && t.card === "one" && left.kind === "scalar" && left.name === "ID") return { op: "idOf", input: ir, type: value(ID_VALUE) };
+  if (t.kind === "items" && t.card === "one" && left.kind === "scalar" && left.name === "ID")
+    return { op: "idOf", input: ir, type: value(ID_VALUE) };
   if (t.kind !== "value") {
     cx.report("E206", `${what} compares with one value, but this is ${describeStatic(t)}`, expr.span);
     return bad();
@@ -122,11 +128,15 @@ export function checkMembership(cx: Checker, input: Ir, step: A.Step & { kind: "
   const lt = list.type;
   if (lt.kind === "error") return bad();
   const element = lt.kind === "value" && lt.type.kind === "array" ? lt.type.element : lt.kind === "values" ? lt.type : null;
-  if (element !== null && comparable(t.type, element)) return { op: "isIn", left: input, right: list, anyElement: false, type: BOOLEAN_TYPE };
+  if (element !== null && comparable(t.type, element))
+    return { op: "isIn", left: input, right: list, anyElement: false, type: BOOLEAN_TYPE };
   if (element !== null && t.type.kind === "array" && comparable(t.type.element, element)) {
     return { op: "isIn", left: input, right: list, anyElement: true, type: BOOLEAN_TYPE };
   }
-  const want = t.type.kind === "array" ? `${describeValueType(t.type.element)} values (any element of this ${describeValueType(t.type)} value)` : `${describeValueType(t.type)} values`;
+  const want =
+    t.type.kind === "array"
+      ? `${describeValueType(t.type.element)} values (any element of this ${describeValueType(t.type)} value)`
+      : `${describeValueType(t.type)} values`;
   cx.report("E206", `::IS_IN needs a list of ${want}, but this is ${describeStatic(lt)}`, argument.span);
   return bad();
 }

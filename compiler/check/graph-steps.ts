@@ -24,13 +24,18 @@ export function checkAdjacent(cx: Checker, input: Ir, step: A.Step & { kind: "Ca
       "E204",
       `edge type ${label} goes from ${edge.from} to ${edge.to}, so ::${name}<${label}> cannot start at ${t.label}`,
       step.span,
-      outward && edge.to === t.label ? `did you mean ::${name === "Out" ? "In" : "InE"}<${label}>?` : !outward && edge.from === t.label ? `did you mean ::${name === "In" ? "Out" : "OutE"}<${label}>?` : undefined,
+      outward && edge.to === t.label
+        ? `did you mean ::${name === "Out" ? "In" : "InE"}<${label}>?`
+        : !outward && edge.from === t.label
+          ? `did you mean ::${name === "In" ? "Out" : "OutE"}<${label}>?`
+          : undefined,
     );
     return bad();
   }
   const direction = name === "Out" ? "out" : name === "In" ? "in" : name === "OutE" ? "outE" : "inE";
   const target = name === "Out" ? edge.to : edge.from;
-  const type: StaticType = name === "Out" || name === "In" ? items(cx.itemKindOf(target) ?? "node", target, "many") : items("edge", label, "many");
+  const type: StaticType =
+    name === "Out" || name === "In" ? items(cx.itemKindOf(target) ?? "node", target, "many") : items("edge", label, "many");
   return { op: "adjacent", direction, input, label, type };
 }
 
@@ -44,7 +49,12 @@ export function checkEndpoint(cx: Checker, input: Ir, step: A.Step & { kind: "Ca
   const wantVector = name === "FromV" || name === "ToV";
   if (wantVector !== (kind === "vector")) {
     const other = from ? (wantVector ? "FromN" : "FromV") : wantVector ? "ToN" : "ToV";
-    cx.report("E204", `the ${from ? "source" : "target"} of ${t.label} is ${kind === "vector" ? "the vector type" : "the node type"} ${label}`, step.name.span, `use ::${other}`);
+    cx.report(
+      "E204",
+      `the ${from ? "source" : "target"} of ${t.label} is ${kind === "vector" ? "the vector type" : "the node type"} ${label}`,
+      step.name.span,
+      `use ::${other}`,
+    );
     return bad();
   }
   return { op: "endpoint", end: from ? "fromN" : "toN", input, type: items(kind, label, t.card) };
@@ -113,6 +123,23 @@ export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind:
     cx.report("E304", `::${name} must be followed by ::To(id) or ::From(id)`, step.span);
     return { ir: bad(), extra: 0 };
   }
-  const target = checkIdExpr(cx, next.args[0]!.value, `${name}<${label}>::${next.name.name}`, next.name.name === "To" ? edge.to : edge.from);
-  return { ir: { op: "shortestPath", input, label, endpoint: next.name.name === "To" ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } }, extra: 1 };
+  const target = checkIdExpr(
+    cx,
+    next.args[0]!.value,
+    `${name}<${label}>::${next.name.name}`,
+    next.name.name === "To" ? edge.to : edge.from,
+  );
+  return {
+    ir: {
+      op: "shortestPath",
+      input,
+      label,
+      endpoint: next.name.name === "To" ? "to" : "from",
+      target,
+      weight,
+      heuristic,
+      type: { kind: "paths" },
+    },
+    extra: 1,
+  };
 }

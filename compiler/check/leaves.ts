@@ -11,7 +11,12 @@ export function checkIdent(cx: Checker, name: string, span: A.Span): Ir {
   const binding = cx.lookup(name);
   if (binding === undefined) {
     const guess = closest(name, cx.visibleNames());
-    cx.report("E120", `'${name}' is not a parameter or variable of query '${cx.query.name.name}'`, span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
+    cx.report(
+      "E120",
+      `'${name}' is not a parameter or variable of query '${cx.query.name.name}'`,
+      span,
+      guess !== undefined ? `did you mean '${guess}'?` : undefined,
+    );
     return bad();
   }
   if (binding.kind === "param") return { op: "param", name, optional: binding.optional, type: value(binding.type, binding.optional) };

@@ -25,7 +25,13 @@ export function checkRange(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
   }
   const start = checkIntegerArg(cx, step.args[0]!.value, "RANGE start");
   const end = checkIntegerArg(cx, step.args[1]!.value, "RANGE end");
-  if (start.op === "literal" && end.op === "literal" && typeof start.value === "number" && typeof end.value === "number" && end.value < start.value) {
+  if (
+    start.op === "literal" &&
+    end.op === "literal" &&
+    typeof start.value === "number" &&
+    typeof end.value === "number" &&
+    end.value < start.value
+  ) {
     cx.report("E205", `RANGE end (${end.value}) is before its start (${start.value})`, step.args[1]!.span);
     return bad();
   }
@@ -65,7 +71,12 @@ export function checkGrouping(cx: Checker, input: Ir, step: A.Step & { kind: "Ca
   const properties: string[] = [];
   for (const arg of step.args) {
     const v = arg.value;
-    const ident = v.kind === "Ident" ? { name: v.name, span: v.span } : v.kind === "Traversal" && v.source.kind === "Var" && v.steps.length === 0 ? v.source.name : null;
+    const ident =
+      v.kind === "Ident"
+        ? { name: v.name, span: v.span }
+        : v.kind === "Traversal" && v.source.kind === "Var" && v.steps.length === 0
+          ? v.source.name
+          : null;
     if (ident === null) {
       cx.report("E209", `::${step.name.name} takes property names, e.g. ::${step.name.name}(city, age)`, v.span);
       return bad();
@@ -74,5 +85,7 @@ export function checkGrouping(cx: Checker, input: Ir, step: A.Step & { kind: "Ca
     if (field === null) return bad();
     properties.push(field.name);
   }
-  return op === "groupBy" ? { op, input, properties, type: { kind: "groups" } } : { op, input, properties, type: { kind: "aggregates", item: t.item, label: t.label } };
+  return op === "groupBy"
+    ? { op, input, properties, type: { kind: "groups" } }
+    : { op, input, properties, type: { kind: "aggregates", item: t.item, label: t.label } };
 }

@@ -60,11 +60,19 @@ function checkFields(cx: Checker, item: "node" | "edge" | "vector", label: strin
     }
     seen.add(f.key.name);
     // `{a}` and `{b: a}` (a a field of the item, or ID) read the property; anything else is an expression.
-    const source = f.value === null ? f.key : f.value.kind === "Ident" && isFieldName(cx, item, label, f.value.name) ? { name: f.value.name, span: f.value.span } : null;
+    const source =
+      f.value === null
+        ? f.key
+        : f.value.kind === "Ident" && isFieldName(cx, item, label, f.value.name)
+          ? { name: f.value.name, span: f.value.span }
+          : null;
     if (source !== null) {
       const field = cx.resolveField(item, label, source);
       if (field === null) continue;
-      const read: Ir = field.name === "id" ? { op: "idOf", input: anon(), type: value(field.type) } : { op: "prop", input: anon(), name: field.name, type: value(field.type, field.default === null) };
+      const read: Ir =
+        field.name === "id"
+          ? { op: "idOf", input: anon(), type: value(field.type) }
+          : { op: "prop", input: anon(), name: field.name, type: value(field.type, field.default === null) };
       out.push({ name: f.key.name, value: read });
       continue;
     }

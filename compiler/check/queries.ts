@@ -21,7 +21,12 @@ export interface QueryCheckOptions {
   bm25Origin?: string;
 }
 
-export function checkQueries(queries: readonly A.QueryDef[], schema: CheckedSchema, diagnostics: Diagnostic[], options: QueryCheckOptions = { bm25: true }): QueryIr[] {
+export function checkQueries(
+  queries: readonly A.QueryDef[],
+  schema: CheckedSchema,
+  diagnostics: Diagnostic[],
+  options: QueryCheckOptions = { bm25: true },
+): QueryIr[] {
   const seen = new Map<string, A.QueryDef>();
   const out: QueryIr[] = [];
   for (const query of queries) {
@@ -96,7 +101,12 @@ function checkParams(cx: Checker): ParamSpec[] {
       continue;
     }
     if (p.name.name === PROTO) {
-      cx.report("E104", `parameter name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`, p.name.span, "rename the parameter");
+      cx.report(
+        "E104",
+        `parameter name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`,
+        p.name.span,
+        "rename the parameter",
+      );
       continue;
     }
     const type = resolveValueType(p.type, cx.diagnostics);
@@ -207,14 +217,23 @@ function declareLoopVar(cx: Checker, name: A.Identifier, type: StaticType): void
 function checkReturn(cx: Checker): IrReturns | null {
   const ret = cx.query.returns;
   if (ret === null) return null;
-  if (ret.kind === "ReturnNone") return { kind: "value", value: { op: "literal", value: null, type: { kind: "value", type: { kind: "scalar", name: "String" }, nullable: true } } };
+  if (ret.kind === "ReturnNone")
+    return {
+      kind: "value",
+      value: { op: "literal", value: null, type: { kind: "value", type: { kind: "scalar", name: "String" }, nullable: true } },
+    };
   // `RETURN {..}` alone is the response body, in exactly that shape.
   if (ret.values.length === 1 && ret.values[0]!.kind === "Object") return { kind: "value", value: checkExpr(cx, ret.values[0]!) };
   const members: IrReturn[] = [];
   for (const expr of ret.values) {
     const key = returnKey(expr);
     if (members.some((m) => m.key === key)) {
-      cx.report("E307", `RETURN names '${key}' twice`, expr.span, "return an object literal to name members yourself: RETURN {a: .., b: ..}");
+      cx.report(
+        "E307",
+        `RETURN names '${key}' twice`,
+        expr.span,
+        "return an object literal to name members yourself: RETURN {a: .., b: ..}",
+      );
       continue;
     }
     const ir = checkExpr(cx, expr);
@@ -241,7 +260,7 @@ function applyModel(query: QueryIr, model: string): void {
       return;
     }
     const rec = node as Record<string, unknown>;
-    if (rec["op"] === "embed") rec["model"] = model;
+    if (rec.op === "embed") rec.model = model;
     for (const k of Object.keys(rec)) if (k !== "type") visit(rec[k]);
   };
   visit(query.statements);

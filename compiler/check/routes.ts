@@ -15,7 +15,12 @@ export function checkRouteNames(queries: readonly QueryDef[], diagnostics: Diagn
   for (const query of queries) {
     if (query.name.name !== "mcp") continue;
     diagnostics.push(
-      error("E313", "a query named 'mcp' collides with the MCP endpoint POST /mcp", query.name.span, "rename the query, or set `mcp = false` in strand.toml to turn the agent tools off"),
+      error(
+        "E313",
+        "a query named 'mcp' collides with the MCP endpoint POST /mcp",
+        query.name.span,
+        "rename the query, or set `mcp = false` in strand.toml to turn the agent tools off",
+      ),
     );
   }
 }

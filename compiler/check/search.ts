@@ -15,7 +15,11 @@ export function checkSearchV(cx: Checker, label: string, source: A.Source & { ki
   const positional = source.args.filter((a) => a.name === null);
   const firstNamed = source.args.findIndex((a) => a.name !== null);
   if (positional.length !== 2 || (firstNamed !== -1 && firstNamed < 2)) {
-    cx.report("E209", `SearchV takes a vector and k, then optionally ef: e.g. SearchV<${label}>(Embed(question), 10) or SearchV<${label}>(v, 10, ef: 200)`, source.span);
+    cx.report(
+      "E209",
+      `SearchV takes a vector and k, then optionally ef: e.g. SearchV<${label}>(Embed(question), 10) or SearchV<${label}>(v, 10, ef: 200)`,
+      source.span,
+    );
     return bad();
   }
   let ef: Ir | null = null;
@@ -40,7 +44,12 @@ export function checkSearchV(cx: Checker, label: string, source: A.Source & { ki
 /** `SearchBM25<T>(text, limit)`: up to `limit` items of type T ranked by BM25, best first. */
 export function checkSearchBM25(cx: Checker, label: string, source: A.Source & { kind: "GenericCall" }): Ir {
   if (!cx.bm25) {
-    cx.report("E310", "SearchBM25 needs the keyword index, which this project disables", source.name.span, `set \`bm25 = true\` in ${cx.bm25Origin} (or remove the line: it is on by default)`);
+    cx.report(
+      "E310",
+      "SearchBM25 needs the keyword index, which this project disables",
+      source.name.span,
+      `set \`bm25 = true\` in ${cx.bm25Origin} (or remove the line: it is on by default)`,
+    );
     return bad();
   }
   if (source.args.length !== 2) {
@@ -88,7 +97,12 @@ export function checkRerankRRF(cx: Checker, args: readonly A.Arg[], input: Ir | 
       return bad();
     }
     if (first.kind === "items" && l.type.label !== first.label) {
-      cx.report("E204", `RerankRRF fuses lists of one type, but got ${first.label} and ${l.type.label}`, span, "search the same type with SearchV and SearchBM25");
+      cx.report(
+        "E204",
+        `RerankRRF fuses lists of one type, but got ${first.label} and ${l.type.label}`,
+        span,
+        "search the same type with SearchV and SearchBM25",
+      );
       return bad();
     }
   }
@@ -128,8 +142,7 @@ export function checkRerankMMR(cx: Checker, input: Ir, step: A.Step & { kind: "C
         return bad();
       }
       lambda = checkNumber(cx, v, "lambda");
-    }
-    else if (name === "distance") {
+    } else if (name === "distance") {
       const v = arg.value;
       if (v.kind !== "Literal" || v.literal.kind !== "String" || !(DISTANCES as readonly string[]).includes(v.literal.value)) {
         cx.report("E209", `distance is one of "cosine", "euclidean", "dotproduct"`, v.span);

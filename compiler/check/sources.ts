@@ -102,14 +102,23 @@ function checkIndexLookup(cx: Checker, item: ItemKind, label: string, arg: A.Exp
   const field = cx.resolveField(item, label, entry.key, false);
   if (field === null) return bad();
   if (field.index === "none") {
-    cx.report("E111", `field '${field.name}' of ${label} is not indexed, so it cannot be looked up`, entry.key.span, `declare it as 'INDEX ${field.name}: ...' in ${letter}::${label}`);
+    cx.report(
+      "E111",
+      `field '${field.name}' of ${label} is not indexed, so it cannot be looked up`,
+      entry.key.span,
+      `declare it as 'INDEX ${field.name}: ...' in ${letter}::${label}`,
+    );
     return bad();
   }
   const value = checkValueFor(cx, entry.value, field.type, `the value of '${field.name}' to look up`, true);
   return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, field.index === "unique" ? "optional" : "many") };
 }
 
-function checkGenericSource(cx: Checker, source: A.Source & { kind: "GenericCall" }, steps: readonly A.Step[]): { ir: Ir; consumed: number } {
+function checkGenericSource(
+  cx: Checker,
+  source: A.Source & { kind: "GenericCall" },
+  steps: readonly A.Step[],
+): { ir: Ir; consumed: number } {
   const name = source.name.name;
   const none = { ir: bad(), consumed: 0 };
   if (!SOURCES.includes(name)) {
@@ -117,30 +126,42 @@ function checkGenericSource(cx: Checker, source: A.Source & { kind: "GenericCall
     cx.report("E902", `unknown source '${name}'`, source.name.span, guess !== undefined ? `did you mean '${guess}'?` : undefined);
     return none;
   }
-  const kind: ItemKind = name === "AddE" || name === "UpsertE" ? "edge" : name === "AddN" || name === "UpsertN" || name === "SearchBM25" ? "node" : "vector";
+  const kind: ItemKind =
+    name === "AddE" || name === "UpsertE" ? "edge" : name === "AddN" || name === "UpsertN" || name === "SearchBM25" ? "node" : "vector";
   if (source.typeArg === null) {
     const word = kind === "edge" ? "EdgeType" : kind === "vector" ? "VectorType" : "NodeType";
     cx.report("E209", `${name} needs a type argument`, source.span, `write ${name}<${word}>`);
     return none;
   }
   // SearchBM25 ranks nodes, or vectors by their String fields.
-  const label = name === "SearchBM25" && cx.schema.vectors.has(source.typeArg.name) ? source.typeArg.name : cx.resolveLabel(source.typeArg, kind);
+  const label =
+    name === "SearchBM25" && cx.schema.vectors.has(source.typeArg.name) ? source.typeArg.name : cx.resolveLabel(source.typeArg, kind);
   if (label === null) return none;
   switch (name) {
     case "AddN":
       cx.writes = true;
-      return { ir: { op: "addNode", label, props: checkPropsArg(cx, source.args, "node", label), type: items("node", label, "one") }, consumed: 0 };
+      return {
+        ir: { op: "addNode", label, props: checkPropsArg(cx, source.args, "node", label), type: items("node", label, "one") },
+        consumed: 0,
+      };
     case "AddE": {
       cx.writes = true;
       const props = checkPropsArg(cx, source.args, "edge", label);
       const ends = edgeEnds(cx, label, steps, source, "AddE");
       if (ends === null) return none;
-      return { ir: { op: "addEdge", label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") }, consumed: ends.consumed };
+      return {
+        ir: { op: "addEdge", label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") },
+        consumed: ends.consumed,
+      };
     }
     case "AddV": {
       cx.writes = true;
       if (source.args.length < 1 || source.args.length > 2) {
-        cx.report("E209", `AddV takes a vector and an optional object of properties, e.g. AddV<${label}>(vector, {text: text})`, source.span);
+        cx.report(
+          "E209",
+          `AddV takes a vector and an optional object of properties, e.g. AddV<${label}>(vector, {text: text})`,
+          source.span,
+        );
         return none;
       }
       const vector = checkVectorArg(cx, source.args[0]!.value, "the vector");

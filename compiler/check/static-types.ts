@@ -39,7 +39,8 @@ export function value(type: ValueType, nullable = false): StaticType {
 export function describeStatic(t: StaticType): string {
   switch (t.kind) {
     case "items":
-      if (t.label === ANY_LABEL) return t.card === "many" ? `a list of ${ITEM_WORD[t.item]}s of any type` : `one ${ITEM_WORD[t.item]} of any type`;
+      if (t.label === ANY_LABEL)
+        return t.card === "many" ? `a list of ${ITEM_WORD[t.item]}s of any type` : `one ${ITEM_WORD[t.item]} of any type`;
       return t.card === "many" ? `a list of ${t.label} ${ITEM_WORD[t.item]}s` : `one ${t.label} ${ITEM_WORD[t.item]}`;
     case "value":
       return `a value of type ${describeValueType(t.type)}`;

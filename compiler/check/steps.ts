@@ -18,10 +18,37 @@ import { COMPARE_OPS, checkComparison, checkIntersect, checkMembership, checkWhe
 import { checkAdjacent, checkEndpoint, checkShortestPath } from "./graph-steps.js";
 
 const STEPS = [
-  "Out", "In", "OutE", "InE", "FromN", "ToN", "FromV", "ToV", "COUNT", "RANGE", "ORDER", "FIRST", "Dedup",
-  "GROUP_BY", "AGGREGATE_BY", "UPDATE", "WHERE", "INTERSECT", "ID", "ShortestPath", "ShortestPathBFS",
-  "ShortestPathDijkstras", "ShortestPathAStar", "UpsertN", "UpsertE", "UpsertV", "RerankRRF", "RerankMMR",
-  ...COMPARE_OPS, "CONTAINS", "IS_IN",
+  "Out",
+  "In",
+  "OutE",
+  "InE",
+  "FromN",
+  "ToN",
+  "FromV",
+  "ToV",
+  "COUNT",
+  "RANGE",
+  "ORDER",
+  "FIRST",
+  "Dedup",
+  "GROUP_BY",
+  "AGGREGATE_BY",
+  "UPDATE",
+  "WHERE",
+  "INTERSECT",
+  "ID",
+  "ShortestPath",
+  "ShortestPathBFS",
+  "ShortestPathDijkstras",
+  "ShortestPathAStar",
+  "UpsertN",
+  "UpsertE",
+  "UpsertV",
+  "RerankRRF",
+  "RerankMMR",
+  ...COMPARE_OPS,
+  "CONTAINS",
+  "IS_IN",
 ];
 
 /** The implementation behind checkTraversal (recurse.ts): the source, then each step in turn. */
@@ -63,7 +90,8 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
       if (cx.requireItems(input, step, "::COUNT", ["node", "edge", "vector"], true) === null) return one(bad());
       const next = rest[0];
       // `::COUNT::GROUP_BY(p)` gives the same count summaries as `::GROUP_BY(p)`.
-      if (next !== undefined && next.kind === "Call" && next.name.name === "GROUP_BY") return { ir: checkGrouping(cx, input, next, "groupBy"), extra: 1 };
+      if (next !== undefined && next.kind === "Call" && next.name.name === "GROUP_BY")
+        return { ir: checkGrouping(cx, input, next, "groupBy"), extra: 1 };
       return one({ op: "count", input, type: COUNT_TYPE });
     }
     case "RANGE":
@@ -73,7 +101,16 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
     case "FIRST": {
       const t = listLike(cx, input, step, "::FIRST");
       if (t === null) return one(bad());
-      return one({ op: "first", input, type: t.kind === "items" ? withCard(t, "optional") : t.kind === "object" ? { ...t, card: "optional" } : value((t as { type: ValueType }).type, true) });
+      return one({
+        op: "first",
+        input,
+        type:
+          t.kind === "items"
+            ? withCard(t, "optional")
+            : t.kind === "object"
+              ? { ...t, card: "optional" }
+              : value((t as { type: ValueType }).type, true),
+      });
     }
     case "Dedup": {
       const t = cx.requireItems(input, step, "::Dedup", ["node", "edge", "vector"], true);
@@ -93,7 +130,11 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
     case "ID": {
       const t = cx.requireItems(input, step, "::ID", ["node", "edge", "vector"], true);
       if (t === null) return one(bad());
-      return one({ op: "idOf", input, type: t.card === "many" ? { kind: "values", type: ID_VALUE } : value(ID_VALUE, t.card === "optional") });
+      return one({
+        op: "idOf",
+        input,
+        type: t.card === "many" ? { kind: "values", type: ID_VALUE } : value(ID_VALUE, t.card === "optional"),
+      });
     }
     case "ShortestPath":
     case "ShortestPathBFS":

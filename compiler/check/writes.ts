@@ -39,13 +39,26 @@ export function checkUpsert(cx: Checker, input: Ir, step: A.Step & { kind: "Call
   const t = cx.requireItems(input, step, `::${name}`, [kind]);
   if (t === null) return { ir: bad(), extra: 0 };
   if (step.typeArg !== null && step.typeArg.name !== t.label) {
-    cx.report("E204", `::${name}<${step.typeArg.name}> on ${t.label} items`, step.typeArg.span, `the type comes from the input; write ::${name}(..)`);
+    cx.report(
+      "E204",
+      `::${name}<${step.typeArg.name}> on ${t.label} items`,
+      step.typeArg.span,
+      `the type comes from the input; write ::${name}(..)`,
+    );
     return { ir: bad(), extra: 0 };
   }
   return upsert(cx, name, input, t.label, step.args, step, rest);
 }
 
-export function upsert(cx: Checker, name: "UpsertN" | "UpsertE" | "UpsertV", input: Ir, label: string, args: readonly A.Arg[], at: A.Spanned, rest: readonly A.Step[]): StepResult {
+export function upsert(
+  cx: Checker,
+  name: "UpsertN" | "UpsertE" | "UpsertV",
+  input: Ir,
+  label: string,
+  args: readonly A.Arg[],
+  at: A.Spanned,
+  rest: readonly A.Step[],
+): StepResult {
   cx.writes = true;
   if (name === "UpsertN") {
     const props = checkPropsArg(cx, args, "node", label);
@@ -63,11 +76,20 @@ export function upsert(cx: Checker, name: "UpsertN" | "UpsertE" | "UpsertV", inp
   const props = checkPropsArg(cx, args, "edge", label);
   const ends = edgeEnds(cx, label, rest, at, "UpsertE");
   if (ends === null) return { ir: bad(), extra: 0 };
-  return { ir: { op: "upsertEdge", input, label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") }, extra: ends.consumed };
+  return {
+    ir: { op: "upsertEdge", input, label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") },
+    extra: ends.consumed,
+  };
 }
 
 /** `::From(a)::To(b)` (either order) after AddE / UpsertE. */
-export function edgeEnds(cx: Checker, label: string, steps: readonly A.Step[], at: A.Spanned, form: string): { from: Ir; to: Ir; consumed: number } | null {
+export function edgeEnds(
+  cx: Checker,
+  label: string,
+  steps: readonly A.Step[],
+  at: A.Spanned,
+  form: string,
+): { from: Ir; to: Ir; consumed: number } | null {
   const edge = cx.schema.edges.get(label)!;
   let from: Ir | null = null;
   let to: Ir | null = null;
@@ -78,13 +100,23 @@ export function edgeEnds(cx: Checker, label: string, steps: readonly A.Step[], a
       cx.report("E209", `::${step.name.name} takes one item (or id)`, step.span);
       return null;
     }
-    const end = checkIdExpr(cx, step.args[0]!.value, `${form}<${label}>::${step.name.name}`, step.name.name === "From" ? edge.from : edge.to);
+    const end = checkIdExpr(
+      cx,
+      step.args[0]!.value,
+      `${form}<${label}>::${step.name.name}`,
+      step.name.name === "From" ? edge.from : edge.to,
+    );
     if (step.name.name === "From") from = end;
     else to = end;
     consumed++;
   }
   if (from === null || to === null) {
-    cx.report("E303", `${form}<${label}> needs both ::From(..) and ::To(..)`, at.span, `e.g. ${form}<${label}>::From(${edge.from.toLowerCase()}Id)::To(${edge.to.toLowerCase()}Id)`);
+    cx.report(
+      "E303",
+      `${form}<${label}> needs both ::From(..) and ::To(..)`,
+      at.span,
+      `e.g. ${form}<${label}>::From(${edge.from.toLowerCase()}Id)::To(${edge.to.toLowerCase()}Id)`,
+    );
     return null;
   }
   return { from, to, consumed };

@@ -75,7 +75,7 @@ export const DIAGNOSTICS = {
   E104: {
     severity: "error",
     message: "field name '{name}' is reserved: {why}",
-    doc: "Reserved field, object member or parameter name: `id`, `label`, `from_node`, `to_node`, on vectors `data` and `score`; `__proto__` anywhere (`{__proto__: v}` would set a prototype, so codegen writes a projection or RETURN key of that name as `[\"__proto__\"]`).",
+    doc: 'Reserved field, object member or parameter name: `id`, `label`, `from_node`, `to_node`, on vectors `data` and `score`; `__proto__` anywhere (`{__proto__: v}` would set a prototype, so codegen writes a projection or RETURN key of that name as `["__proto__"]`).',
   },
   E105: {
     severity: "error",
@@ -225,7 +225,7 @@ export const DIAGNOSTICS = {
   E308: {
     severity: "error",
     message: "{why the model name is not one Strand knows}",
-    doc: "A `#[model(\"…\")]` naming no embedding model Strand knows (checked as startup checks it).",
+    doc: 'A `#[model("…")]` naming no embedding model Strand knows (checked as startup checks it).',
   },
   E310: {
     severity: "error",

@@ -1,5 +1,5 @@
 // `client.ts`: the typed SDK, a StrandClient with one method per query.
-import { Project, StructureKind, type SourceFile } from "ts-morph";
+import { type Project, StructureKind, type SourceFile } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import type { Statement } from "./structures.js";
 
@@ -7,9 +7,15 @@ export function clientModule(project: Project, queries: readonly QueryIr[]): Sou
   const statements: Statement[] = [];
   const path = "/client.ts";
   for (const q of queries) {
-    statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: `./queries/${q.name}.js`, namedImports: [`${q.name}Params`, `${q.name}Result`] });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: `./queries/${q.name}.js`,
+      namedImports: [`${q.name}Params`, `${q.name}Result`],
+    });
   }
-  statements.push({ kind: StructureKind.Interface, 
+  statements.push({
+    kind: StructureKind.Interface,
     isExported: true,
     name: "StrandClientOptions",
     properties: [
@@ -17,7 +23,8 @@ export function clientModule(project: Project, queries: readonly QueryIr[]): Sou
       { name: "fetch", hasQuestionToken: true, type: "typeof fetch", docs: ["A fetch implementation (defaults to the global one)."] },
     ],
   });
-  statements.push({ kind: StructureKind.Class, 
+  statements.push({
+    kind: StructureKind.Class,
     isExported: true,
     name: "StrandQueryError",
     extends: "Error",
@@ -38,7 +45,8 @@ export function clientModule(project: Project, queries: readonly QueryIr[]): Sou
     ],
   });
   const methodNames = new Set<string>(["query", "constructor"]);
-  statements.push({ kind: StructureKind.Class, 
+  statements.push({
+    kind: StructureKind.Class,
     isExported: true,
     name: "StrandClient",
     docs: ["Typed access to every query: `await new StrandClient().getUser({ id })`."],
@@ -68,14 +76,15 @@ export function clientModule(project: Project, queries: readonly QueryIr[]): Sou
         returnType: "Promise<R>",
         docs: ["POST /<name> with the parameters as JSON."],
         statements: [
-          "const headers: Record<string, string> = { \"content-type\": \"application/json\" };",
-          "if (this.options.apiKey !== undefined) headers[\"x-api-key\"] = this.options.apiKey;",
+          'const headers: Record<string, string> = { "content-type": "application/json" };',
+          'if (this.options.apiKey !== undefined) headers["x-api-key"] = this.options.apiKey;',
           "const doFetch = this.options.fetch ?? fetch;",
-          "const response = await doFetch(`${this.baseUrl}/${name}`, { method: \"POST\", headers, body: JSON.stringify(params) });",
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: generated code, as text
+          'const response = await doFetch(`${this.baseUrl}/${name}`, { method: "POST", headers, body: JSON.stringify(params) });',
           "const body: unknown = await response.json();",
           "if (!response.ok) {",
           "  const err = (body ?? {}) as { error?: string; code?: string };",
-          "  throw new StrandQueryError(response.status, err.code ?? \"UNKNOWN\", err.error ?? response.statusText);",
+          '  throw new StrandQueryError(response.status, err.code ?? "UNKNOWN", err.error ?? response.statusText);',
           "}",
           "return body as R;",
         ],

@@ -57,7 +57,8 @@ export function tsTypeOfStatic(t: StaticType, ctx: ExpressionContext): string {
       let one = `{ ${members.join("; ")} }`;
       if (t.base !== undefined) {
         ctx.usedTypes.add(t.base.label);
-        const base = t.base.omit.length === 0 ? t.base.label : `Omit<${t.base.label}, ${t.base.omit.map((o) => JSON.stringify(o)).join(" | ")}>`;
+        const base =
+          t.base.omit.length === 0 ? t.base.label : `Omit<${t.base.label}, ${t.base.omit.map((o) => JSON.stringify(o)).join(" | ")}>`;
         one = members.length === 0 ? base : `${base} & ${one}`;
       }
       return t.card === "many" ? `Array<${one}>` : t.card === "optional" ? `(${one}) | null` : one;
@@ -101,7 +102,11 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "arrayLit":
       return ir.type.kind === "items" ? cast("[]", ir.type, ctx) : `[${ir.elements.map((e) => emitExpr(e, ctx)).join(", ")}]`;
     case "byId":
-      return cast(`db.${ir.item === "edge" ? "edgeById" : ir.item === "vector" ? "vectorById" : "nodeById"}(${q(ir.label)}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
+      return cast(
+        `db.${ir.item === "edge" ? "edgeById" : ir.item === "vector" ? "vectorById" : "nodeById"}(${q(ir.label)}, ${emitExpr(ir.id, ctx)})`,
+        ir.type,
+        ctx,
+      );
     case "byIds": {
       const method = ir.item === "edge" ? "edgeById" : ir.item === "vector" ? "vectorById" : "nodeById";
       return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.${method}(${q(ir.label)}, id))`, ir.type, ctx);
@@ -111,18 +116,32 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "anyById":
       return cast(`db.itemOfKindById(${q(ITEM_LETTER[ir.item])}, ${emitExpr(ir.id, ctx)})`, ir.type, ctx);
     case "anyByIds":
-      return cast(`[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.itemOfKindById(${q(ITEM_LETTER[ir.item])}, id))`, ir.type, ctx);
+      return cast(
+        `[${ir.ids.map((i) => emitExpr(i, ctx)).join(", ")}].map((id) => db.itemOfKindById(${q(ITEM_LETTER[ir.item])}, id))`,
+        ir.type,
+        ctx,
+      );
     case "byLabel":
-      return cast(`db.${ir.item === "edge" ? "edgesByLabel" : ir.item === "vector" ? "vectorsByLabel" : "nodesByLabel"}(${q(ir.label)})`, ir.type, ctx);
+      return cast(
+        `db.${ir.item === "edge" ? "edgesByLabel" : ir.item === "vector" ? "vectorsByLabel" : "nodesByLabel"}(${q(ir.label)})`,
+        ir.type,
+        ctx,
+      );
     case "byIndex": {
       const lookup = `db.${ir.item === "edge" ? "edgesByIndex" : "nodesByIndex"}(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)})`;
       // A UNIQUE INDEX finds at most one item: the result is that item or null.
-      return ir.type.kind === "items" && ir.type.card === "optional" ? cast(`db.first(${lookup})`, ir.type, ctx) : cast(lookup, ir.type, ctx);
+      return ir.type.kind === "items" && ir.type.card === "optional"
+        ? cast(`db.first(${lookup})`, ir.type, ctx)
+        : cast(lookup, ir.type, ctx);
     }
     case "addNode":
       return cast(`db.addNode(${q(ir.label)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "addEdge":
-      return cast(`db.addEdge(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`, ir.type, ctx);
+      return cast(
+        `db.addEdge(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`,
+        ir.type,
+        ctx,
+      );
     case "addVector":
       return cast(`db.addVector(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "update": {
@@ -134,17 +153,33 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "upsertNode":
       return cast(`db.upsertNode(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "upsertEdge":
-      return cast(`db.upsertEdge(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`, ir.type, ctx);
+      return cast(
+        `db.upsertEdge(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`,
+        ir.type,
+        ctx,
+      );
     case "upsertVector":
-      return cast(`db.upsertVector(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
+      return cast(
+        `db.upsertVector(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitExpr(ir.vector, ctx)}, ${emitProps(ir.props, ctx)})`,
+        ir.type,
+        ctx,
+      );
     case "searchVectors":
-      return cast(`db.searchVectors(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitExpr(ir.k, ctx)}${ir.ef === null ? "" : `, ${emitExpr(ir.ef, ctx)}`})`, ir.type, ctx);
+      return cast(
+        `db.searchVectors(${q(ir.label)}, ${emitExpr(ir.vector, ctx)}, ${emitExpr(ir.k, ctx)}${ir.ef === null ? "" : `, ${emitExpr(ir.ef, ctx)}`})`,
+        ir.type,
+        ctx,
+      );
     case "searchBM25":
       return cast(`db.searchBM25(${q(ir.label)}, ${emitExpr(ir.text, ctx)}, ${emitExpr(ir.limit, ctx)})`, ir.type, ctx);
     case "embed":
       return `db.embed(${emitExpr(ir.text, ctx)}, ${ir.model === null ? "null" : q(ir.model)})`;
     case "rerankRRF":
-      return cast(`db.rerankRRF([${ir.inputs.map((i) => emitList(i, ctx)).join(", ")}], ${ir.k === null ? "60" : emitExpr(ir.k, ctx)})`, ir.type, ctx);
+      return cast(
+        `db.rerankRRF([${ir.inputs.map((i) => emitList(i, ctx)).join(", ")}], ${ir.k === null ? "60" : emitExpr(ir.k, ctx)})`,
+        ir.type,
+        ctx,
+      );
     case "rerankMMR":
       return cast(`db.rerankMMR(${emitList(ir.input, ctx)}, ${emitExpr(ir.lambda, ctx)}, ${q(ir.distance)})`, ir.type, ctx);
     case "adjacent":
@@ -155,14 +190,20 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `db.count(${emitList(ir.input, ctx)})`;
     case "range": {
       const scan = labelScan(ir.input);
-      if (scan !== null) return cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`, { ...scan.type, card: "many" }, ctx);
+      if (scan !== null)
+        return cast(
+          `db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`,
+          { ...scan.type, card: "many" },
+          ctx,
+        );
       return `db.range(${emitList(ir.input, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`;
     }
     case "order":
       return `db.order(${emitList(ir.input, ctx)}, ${emitLambda(ir.key, ctx)}, ${q(ir.direction)})`;
     case "first": {
       const scan = labelScan(ir.input);
-      if (scan !== null) return `db.first(${cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, 0, 1)`, { ...scan.type, card: "many" }, ctx)})`;
+      if (scan !== null)
+        return `db.first(${cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, 0, 1)`, { ...scan.type, card: "many" }, ctx)})`;
       return `db.first(${emitList(ir.input, ctx)})`;
     }
     case "dedup":
@@ -252,7 +293,8 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
 
 function emitProp(ir: Ir & { op: "prop" }, ctx: ExpressionContext): string {
   const t = ir.input.type;
-  const valueType = ir.type.kind === "value" ? tsTypeOfStatic(ir.type, ctx) : ir.type.kind === "values" ? `${tsTypeOf(ir.type.type)} | null` : "unknown";
+  const valueType =
+    ir.type.kind === "value" ? tsTypeOfStatic(ir.type, ctx) : ir.type.kind === "values" ? `${tsTypeOf(ir.type.type)} | null` : "unknown";
   if (t.kind === "items" && t.card === "many") return `${emitList(ir.input, ctx)}.map((v) => db.prop(v, ${q(ir.name)}) as ${valueType})`;
   return `(db.prop(${emitExpr(ir.input, ctx)}, ${q(ir.name)}) as ${valueType})`;
 }
@@ -293,7 +335,8 @@ function emitProject(ir: Ir & { op: "project" }, ctx: ExpressionContext): string
  * RANGE and FIRST after it stop early instead of decoding every record first.
  */
 function labelScan(ir: Ir): { label: string; predicate: Lambda; type: StaticType & { kind: "items" } } | null {
-  if (ir.op !== "filter" || ir.input.op !== "byLabel" || ir.input.item === "edge" || ir.type.kind !== "items" || ir.type.card !== "many") return null;
+  if (ir.op !== "filter" || ir.input.op !== "byLabel" || ir.input.item === "edge" || ir.type.kind !== "items" || ir.type.card !== "many")
+    return null;
   return { label: ir.input.label, predicate: ir.predicate, type: ir.type };
 }
 

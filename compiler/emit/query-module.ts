@@ -1,6 +1,6 @@
 // `queries/<Name>.ts`: a query's typed parameters and result, its `run(db, params)` function and
 // the `QueryModule` object the server loads.
-import { Project, StructureKind, type SourceFile, type WriterFunction } from "ts-morph";
+import { type Project, StructureKind, type SourceFile, type WriterFunction } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import { tsTypeOf } from "../ir/value-types.js";
 import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
@@ -16,7 +16,12 @@ export function queryModule(project: Project, query: QueryIr, options: CodegenOp
 
   const bodyLines = emitStatements(query.statements, ctx);
   // Variables bound but never used are still evaluated (they may write); keep tsc quiet about them.
-  const returnText = query.returns === null ? "" : query.returns.kind === "value" ? emitExpr(query.returns.value, ctx) : query.returns.members.map((r) => emitExpr(r.value, ctx)).join("\n");
+  const returnText =
+    query.returns === null
+      ? ""
+      : query.returns.kind === "value"
+        ? emitExpr(query.returns.value, ctx)
+        : query.returns.members.map((r) => emitExpr(r.value, ctx)).join("\n");
   for (const name of boundNames(query.statements)) {
     if (countOccurrences([...bodyLines, returnText], localName(name)) <= 1) bodyLines.push(`void ${localName(name)};`);
   }
@@ -42,21 +47,42 @@ export function queryModule(project: Project, query: QueryIr, options: CodegenOp
   if (resultText.includes("GroupCount")) runtimeTypes.push("GroupCount");
   if (resultText.includes("AggregateGroup")) runtimeTypes.push("AggregateGroup");
   if (resultText.includes("Path[]")) runtimeTypes.push("Path");
-  statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: options.runtimeImport, namedImports: runtimeTypes.sort() });
+  statements.push({
+    kind: StructureKind.ImportDeclaration,
+    isTypeOnly: true,
+    moduleSpecifier: options.runtimeImport,
+    namedImports: runtimeTypes.sort(),
+  });
   if (ctx.usedTypes.size > 0) {
-    statements.push({ kind: StructureKind.ImportDeclaration,  isTypeOnly: true, moduleSpecifier: "../schema.js", namedImports: [...ctx.usedTypes].sort() });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: "../schema.js",
+      namedImports: [...ctx.usedTypes].sort(),
+    });
   }
 
-  statements.push({ kind: StructureKind.TypeAlias, 
+  statements.push({
+    kind: StructureKind.TypeAlias,
     isExported: true,
     name: paramsType,
-    type: query.params.length === 0 ? "Record<string, never>" : `{ ${query.params.map((p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${tsTypeOf(p.type)}`).join("; ")} }`,
+    type:
+      query.params.length === 0
+        ? "Record<string, never>"
+        : `{ ${query.params.map((p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${tsTypeOf(p.type)}`).join("; ")} }`,
     docs: [`Parameters of ${query.name}: the JSON body of POST /${query.name}.`],
   });
-  statements.push({ kind: StructureKind.TypeAlias,  isExported: true, name: resultType, type: resultTypeText, docs: [`The JSON response of POST /${query.name}.`] });
+  statements.push({
+    kind: StructureKind.TypeAlias,
+    isExported: true,
+    name: resultType,
+    type: resultTypeText,
+    docs: [`The JSON response of POST /${query.name}.`],
+  });
 
   if (ctx.usesList) {
-    statements.push({ kind: StructureKind.Function, 
+    statements.push({
+      kind: StructureKind.Function,
       name: "list",
       typeParameters: ["T"],
       parameters: [{ name: "item", type: "T | null" }],
@@ -91,6 +117,6 @@ export function queryModule(project: Project, query: QueryIr, options: CodegenOp
       "};",
     ].join("\n"),
   );
-  statements.push({ kind: StructureKind.ExportAssignment,  isExportEquals: false, expression: "query" });
+  statements.push({ kind: StructureKind.ExportAssignment, isExportEquals: false, expression: "query" });
   return project.createSourceFile(path, { statements }, { overwrite: true });
 }

@@ -19,7 +19,12 @@ function iterablePath(ir: Ir, paths: LoopPaths): string | null {
   return null;
 }
 
-export function emitStatements(statements: readonly IrStatement[], ctx: ExpressionContext, paths: LoopPaths = new Map(), depth = 0): string[] {
+export function emitStatements(
+  statements: readonly IrStatement[],
+  ctx: ExpressionContext,
+  paths: LoopPaths = new Map(),
+  depth = 0,
+): string[] {
   const lines: string[] = [];
   for (const stmt of statements) {
     switch (stmt.kind) {
@@ -32,7 +37,12 @@ export function emitStatements(statements: readonly IrStatement[], ctx: Expressi
       case "drop": {
         const t = stmt.target.type;
         const text = emitExpr(stmt.target, ctx);
-        const list = t.kind === "items" && t.card === "one" ? `[${text}]` : t.kind === "items" && t.card === "optional" ? `[${text}].filter((v) => v !== null)` : text;
+        const list =
+          t.kind === "items" && t.card === "one"
+            ? `[${text}]`
+            : t.kind === "items" && t.card === "optional"
+              ? `[${text}].filter((v) => v !== null)`
+              : text;
         lines.push(`db.drop(${list});`);
         break;
       }
@@ -44,14 +54,17 @@ export function emitStatements(statements: readonly IrStatement[], ctx: Expressi
         const inner = new Map(paths);
         if (stmt.destructure) for (const n of stmt.names) inner.set(n, `${element}.${n}`);
         else inner.set(stmt.names[0]!, element);
-        const binding = stmt.destructure ? `{ ${stmt.names.map((n) => (localName(n) === n ? n : `${propertyKey(n)}: ${localName(n)}`)).join(", ")} }` : localName(stmt.names[0]!);
+        const binding = stmt.destructure
+          ? `{ ${stmt.names.map((n) => (localName(n) === n ? n : `${propertyKey(n)}: ${localName(n)}`)).join(", ")} }`
+          : localName(stmt.names[0]!);
         // An indexed loop: no iterator or [index, element] pair per iteration on the bulk-write path.
         const array = `$a${depth}`;
         lines.push(`for (let ${index} = 0, ${array} = ${emitExpr(stmt.iterable, ctx)}; ${index} < ${array}.length; ${index}++) {`);
         lines.push(`  const ${binding} = ${array}[${index}];`);
         const body = emitStatements(stmt.body, ctx, inner, depth + 1);
         for (const name of [...stmt.names, ...boundNames(stmt.body)]) {
-          if (countOccurrences(body, localName(name)) === (boundNames(stmt.body).includes(name) ? 1 : 0)) body.push(`void ${localName(name)};`);
+          if (countOccurrences(body, localName(name)) === (boundNames(stmt.body).includes(name) ? 1 : 0))
+            body.push(`void ${localName(name)};`);
         }
         lines.push("  try {");
         for (const line of body) lines.push(`    ${line}`);

@@ -29,7 +29,7 @@ export interface ObjectFieldType {
 export const ANY_LABEL = "*";
 
 export type StaticType =
-  | { kind: "items"; item: ItemKind; /** a type name, or ANY_LABEL */ label: string; card: Cardinality }
+  | { kind: "items"; item: ItemKind /** a type name, or ANY_LABEL */; label: string; card: Cardinality }
   /** one value; `nullable` when it may be absent (a field without a default, an optional param) */
   | { kind: "value"; type: ValueType; nullable?: boolean }
   /** a list of values: a property read across several items */
@@ -87,7 +87,7 @@ export type IrNode =
   | { op: "upsertEdge"; input: Ir; label: string; props: IrProp[]; from: Ir; to: Ir }
   | { op: "upsertVector"; input: Ir; label: string; vector: Ir; props: IrProp[] }
   // ---- search
-  | { op: "searchVectors"; label: string; vector: Ir; k: Ir; /** `ef: n`, or null for the default breadth */ ef: Ir | null }
+  | { op: "searchVectors"; label: string; vector: Ir; k: Ir /** `ef: n`, or null for the default breadth */; ef: Ir | null }
   | { op: "searchBM25"; label: string; text: Ir; limit: Ir }
   | { op: "embed"; text: Ir; model: string | null }
   | { op: "rerankRRF"; inputs: Ir[]; k: Ir | null }

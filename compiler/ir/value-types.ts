@@ -65,10 +65,13 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
           : { ok: false, message: `"${literal.value}" is not an ID (a UUID such as "0193b4c2-…")` };
       }
       if (type.name === "Date") {
-        // The forms a Date parameter accepts (runtime/values.ts), so literals and requests agree.
+        // The forms a Date parameter accepts (core/values.ts), so literals and requests agree.
         const time = dateMillis(literal.value);
         return time === undefined
-          ? { ok: false, message: `"${literal.value}" is not a date (use RFC 3339 with an offset, e.g. "2024-05-01T12:00:00Z", or YYYY-MM-DD)` }
+          ? {
+              ok: false,
+              message: `"${literal.value}" is not a date (use RFC 3339 with an offset, e.g. "2024-05-01T12:00:00Z", or YYYY-MM-DD)`,
+            }
           : { ok: true, value: new Date(time).toISOString() };
       }
       return { ok: false, message: `expected ${want}, found a string` };
@@ -87,7 +90,10 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
         // Integer unix seconds, as a Date parameter accepts them.
         const time = Number.isInteger(literal.value) ? dateMillis(literal.value) : undefined;
         return time === undefined
-          ? { ok: false, message: `expected a Date (an RFC 3339 string, YYYY-MM-DD, or integer unix seconds in years 0000-9999), found ${literal.raw}` }
+          ? {
+              ok: false,
+              message: `expected a Date (an RFC 3339 string, YYYY-MM-DD, or integer unix seconds in years 0000-9999), found ${literal.raw}`,
+            }
           : { ok: true, value: new Date(time).toISOString() };
       }
       if (type.name === "F32") {
@@ -98,7 +104,9 @@ export function literalFitsType(literal: Literal, type: ValueType): Fit {
       return { ok: false, message: `expected ${want}, found the number ${literal.raw}` };
     }
     case "Boolean":
-      return type.name === "Boolean" ? { ok: true, value: literal.value } : { ok: false, message: `expected ${want}, found ${literal.value}` };
+      return type.name === "Boolean"
+        ? { ok: true, value: literal.value }
+        : { ok: false, message: `expected ${want}, found ${literal.value}` };
     case "None":
       return { ok: false, message: `expected ${want}, found NONE` };
     case "Now":

@@ -1,6 +1,6 @@
 // `schema::N { .. }` blocks and `MIGRATION schema::A => schema::B { N::T => _::{ f: source, g: "lit", h: x AS U32 } }`.
 // The highest version is the current schema; each migration becomes plain data in the schema
-// descriptor, which the store applies to stored records when it opens (runtime/store/migrate.ts).
+// descriptor, which the store applies to stored records when it opens (runtime/migrate/).
 //
 // A mapping's value is a field of the source type (`old` or `_::{old}`), ROUND/FLOOR/CEIL of a
 // numeric one (`price: ROUND(price)`), or a literal; `AS T` converts it (exactly: AS never rounds). Fields of the target type that no mapping names keep the source field of the
@@ -9,7 +9,14 @@ import type * as A from "../syntax/ast.js";
 import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkSchema } from "./schema-check.js";
 import { describeValueType, literalFitsType } from "../ir/value-types.js";
-import type { MigrationDescriptor, MigrationFieldDescriptor, MigrationFn, MigrationItemDescriptor, SchemaDescriptor, ValueType } from "../../core/schema.js";
+import type {
+  MigrationDescriptor,
+  MigrationFieldDescriptor,
+  MigrationFn,
+  MigrationItemDescriptor,
+  SchemaDescriptor,
+  ValueType,
+} from "../../core/schema.js";
 import { resolveValueType } from "./schema-check.js";
 import { isFloatScalar } from "../../core/scalars.js";
 
@@ -20,7 +27,11 @@ export function checkVersions(versions: ReadonlyMap<number, A.SchemaItem[]>, dia
   return out;
 }
 
-export function checkMigrations(migrations: readonly A.Migration[], versions: ReadonlyMap<number, SchemaDescriptor>, diagnostics: Diagnostic[]): MigrationDescriptor[] {
+export function checkMigrations(
+  migrations: readonly A.Migration[],
+  versions: ReadonlyMap<number, SchemaDescriptor>,
+  diagnostics: Diagnostic[],
+): MigrationDescriptor[] {
   const out: MigrationDescriptor[] = [];
   const seen = new Set<number>();
   for (const m of migrations) {
@@ -28,7 +39,19 @@ export function checkMigrations(migrations: readonly A.Migration[], versions: Re
     const to = versions.get(m.toVersion);
     if (from === undefined || to === undefined) {
       const missing = from === undefined ? m.fromVersion : m.toVersion;
-      diagnostics.push(error("E311", `MIGRATION refers to schema::${missing}, which is not declared`, m.span, `declared: ${[...versions.keys()].sort((a, b) => a - b).map((v) => `schema::${v}`).join(", ") || "none"}`));
+      diagnostics.push(
+        error(
+          "E311",
+          `MIGRATION refers to schema::${missing}, which is not declared`,
+          m.span,
+          `declared: ${
+            [...versions.keys()]
+              .sort((a, b) => a - b)
+              .map((v) => `schema::${v}`)
+              .join(", ") || "none"
+          }`,
+        ),
+      );
       continue;
     }
     if (m.toVersion <= m.fromVersion) {
@@ -56,13 +79,28 @@ function typesOf(schema: SchemaDescriptor, kind: "N" | "E" | "V"): readonly Type
   return kind === "N" ? schema.nodes : kind === "E" ? schema.edges : schema.vectors;
 }
 
-function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDescriptor, diagnostics: Diagnostic[]): MigrationItemDescriptor | null {
+function checkItem(
+  item: A.MigrationItem,
+  from: SchemaDescriptor,
+  to: SchemaDescriptor,
+  diagnostics: Diagnostic[],
+): MigrationItemDescriptor | null {
   const source = typesOf(from, item.itemKind).find((t) => t.name === item.from.name);
   const target = typesOf(to, item.itemKind).find((t) => t.name === item.to.name);
   if (source === undefined || target === undefined) {
     const [name, schema] = source === undefined ? [item.from, from] : [item.to, to];
-    const guess = closest(name.name, typesOf(schema, item.itemKind).map((t) => t.name));
-    diagnostics.push(error("E101", `unknown type '${name.name}' in that schema version`, name.span, guess !== undefined ? `did you mean '${guess}'?` : undefined));
+    const guess = closest(
+      name.name,
+      typesOf(schema, item.itemKind).map((t) => t.name),
+    );
+    diagnostics.push(
+      error(
+        "E101",
+        `unknown type '${name.name}' in that schema version`,
+        name.span,
+        guess !== undefined ? `did you mean '${guess}'?` : undefined,
+      ),
+    );
     return null;
   }
   if (source.name !== target.name) {
@@ -76,14 +114,29 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
   for (const m of item.mappings) {
     if (item.itemKind === "V" && (m.field.name === "data" || m.field.name === vectorMember)) {
       diagnostics.push(
-        error("E314", `'${m.field.name}' holds the vector of ${target.name}: vectors cannot be changed by a migration`, m.field.span, "leave it unmapped, and re-add the vectors (drop them and add them again) to change them"),
+        error(
+          "E314",
+          `'${m.field.name}' holds the vector of ${target.name}: vectors cannot be changed by a migration`,
+          m.field.span,
+          "leave it unmapped, and re-add the vectors (drop them and add them again) to change them",
+        ),
       );
       continue;
     }
     const field = target.fields.find((f) => f.name === m.field.name);
     if (field === undefined) {
-      const guess = closest(m.field.name, target.fields.map((f) => f.name));
-      diagnostics.push(error("E110", `unknown field '${m.field.name}' on ${target.name} in the new schema`, m.field.span, guess !== undefined ? `did you mean '${guess}'?` : undefined));
+      const guess = closest(
+        m.field.name,
+        target.fields.map((f) => f.name),
+      );
+      diagnostics.push(
+        error(
+          "E110",
+          `unknown field '${m.field.name}' on ${target.name} in the new schema`,
+          m.field.span,
+          guess !== undefined ? `did you mean '${guess}'?` : undefined,
+        ),
+      );
       continue;
     }
     const cast = m.cast === null ? null : resolveValueType(m.cast, diagnostics);
@@ -99,20 +152,42 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
     // ROUND(f), FLOOR(f), CEIL(f): the number of f, rounded (AS never rounds).
     const call = m.value.kind === "Call" && ROUNDING.has(m.value.callee.name) ? m.value : null;
     if (call !== null && (call.args.length !== 1 || call.args[0]!.name !== null)) {
-      diagnostics.push(error("E209", `${call.callee.name} takes one field of the old type`, call.span, `e.g. ${field.name}: ${call.callee.name}(${field.name})`));
+      diagnostics.push(
+        error(
+          "E209",
+          `${call.callee.name} takes one field of the old type`,
+          call.span,
+          `e.g. ${field.name}: ${call.callee.name}(${field.name})`,
+        ),
+      );
       continue;
     }
     const ref = sourceFieldName(call !== null ? call.args[0]!.value : m.value);
     if (ref === null) {
       diagnostics.push(
-        error("E209", "a migration maps a field to a field of the old type, ROUND/FLOOR/CEIL of one, or a literal", m.value.span, "e.g. fullName: name, age: years AS U32, or price: ROUND(price)"),
+        error(
+          "E209",
+          "a migration maps a field to a field of the old type, ROUND/FLOOR/CEIL of one, or a literal",
+          m.value.span,
+          "e.g. fullName: name, age: years AS U32, or price: ROUND(price)",
+        ),
       );
       continue;
     }
     const old = source.fields.find((f) => f.name === ref.name);
     if (old === undefined) {
-      const guess = closest(ref.name, source.fields.map((f) => f.name));
-      diagnostics.push(error("E110", `unknown field '${ref.name}' on ${source.name} in the old schema`, ref.span, guess !== undefined ? `did you mean '${guess}'?` : undefined));
+      const guess = closest(
+        ref.name,
+        source.fields.map((f) => f.name),
+      );
+      diagnostics.push(
+        error(
+          "E110",
+          `unknown field '${ref.name}' on ${source.name} in the old schema`,
+          ref.span,
+          guess !== undefined ? `did you mean '${guess}'?` : undefined,
+        ),
+      );
       continue;
     }
     if (call === null) {
@@ -121,7 +196,9 @@ function checkItem(item: A.MigrationItem, from: SchemaDescriptor, to: SchemaDesc
     }
     const fn = call.callee.name as MigrationFn;
     if (!isNumberOrString(old.type) || !isNumber(cast ?? field.type)) {
-      const what = !isNumberOrString(old.type) ? `the old field '${ref.name}' is ${describeValueType(old.type)}` : `the new field '${field.name}' is ${describeValueType(cast ?? field.type)}`;
+      const what = !isNumberOrString(old.type)
+        ? `the old field '${ref.name}' is ${describeValueType(old.type)}`
+        : `the new field '${field.name}' is ${describeValueType(cast ?? field.type)}`;
       diagnostics.push(error("E214", `${fn} rounds a number into a number field, but ${what}`, call.span));
       continue;
     }

@@ -27,14 +27,21 @@ export function checkSchema(items: readonly SchemaItem[], diagnostics: Diagnosti
     const previous = seen.get(item.name.name);
     if (previous !== undefined) {
       diagnostics.push(
-        error("E102", `type '${item.name.name}' is declared twice`, item.name.span, `the first declaration is at ${where(previous.name.span)}`),
+        error(
+          "E102",
+          `type '${item.name.name}' is declared twice`,
+          item.name.span,
+          `the first declaration is at ${where(previous.name.span)}`,
+        ),
       );
       continue;
     }
     seen.set(item.name.name, item);
   }
   // Edges connect nodes and vectors alike (E::HasChunk { From: Doc, To: Chunk } with V::Chunk).
-  const nodeNames = [...seen.values()].filter((i): i is NodeSchema | VectorSchema => i.kind === "NodeSchema" || i.kind === "VectorSchema").map((i) => i.name.name);
+  const nodeNames = [...seen.values()]
+    .filter((i): i is NodeSchema | VectorSchema => i.kind === "NodeSchema" || i.kind === "VectorSchema")
+    .map((i) => i.name.name);
 
   const nodes = new Map<string, NodeTypeDescriptor>();
   const vectors = new Map<string, VectorTypeDescriptor>();
@@ -63,7 +70,9 @@ function checkEdge(item: EdgeSchema, nodeNames: ReadonlySet<string>, diagnostics
     ["To", item.to],
   ] as const) {
     if (end === null) {
-      diagnostics.push(error("E106", `edge type '${item.name.name}' has no '${role}:' node type`, item.name.span, `add '${role}: <NodeType>' to its body`));
+      diagnostics.push(
+        error("E106", `edge type '${item.name.name}' has no '${role}:' node type`, item.name.span, `add '${role}: <NodeType>' to its body`),
+      );
       ok = false;
     } else if (!nodeNames.has(end.name)) {
       const guess = closest(end.name, nodeNames);
@@ -95,11 +104,20 @@ function checkFields(item: NodeSchema | VectorSchema | EdgeSchema, diagnostics: 
     const name = field.name.name;
     const reserved = item.kind === "VectorSchema" ? RESERVED_VECTOR_FIELD_NAMES : RESERVED_FIELD_NAMES;
     if (reserved.includes(name)) {
-      diagnostics.push(error("E104", `field name '${name}' is reserved: every record already carries it`, field.name.span, "rename the field"));
+      diagnostics.push(
+        error("E104", `field name '${name}' is reserved: every record already carries it`, field.name.span, "rename the field"),
+      );
       continue;
     }
     if (name === PROTO) {
-      diagnostics.push(error("E104", `field name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`, field.name.span, "rename the field"));
+      diagnostics.push(
+        error(
+          "E104",
+          `field name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`,
+          field.name.span,
+          "rename the field",
+        ),
+      );
       continue;
     }
     if (names.has(name)) {
@@ -123,7 +141,9 @@ function checkDefault(field: FieldDef, type: ValueType, diagnostics: Diagnostic[
   if (field.default === null) return { ...base, default: null };
   if (field.default.kind === "DefaultNow") {
     if (type.kind !== "scalar" || type.name !== "Date") {
-      diagnostics.push(error("E202", `DEFAULT NOW needs a Date field; '${field.name.name}' is ${describeValueType(type)}`, field.default.span));
+      diagnostics.push(
+        error("E202", `DEFAULT NOW needs a Date field; '${field.name.name}' is ${describeValueType(type)}`, field.default.span),
+      );
       return { ...base, default: null };
     }
     return { ...base, default: { kind: "now" } };
@@ -150,7 +170,14 @@ export function resolveValueType(type: TypeExpr, diagnostics: Diagnostic[]): Val
       const fields: { name: string; type: ValueType; optional: boolean }[] = [];
       for (const f of type.fields) {
         if (f.name.name === PROTO) {
-          diagnostics.push(error("E104", `member name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`, f.name.span, "rename the member"));
+          diagnostics.push(
+            error(
+              "E104",
+              `member name '${PROTO}' is reserved: a JavaScript object cannot hold it as a plain member`,
+              f.name.span,
+              "rename the member",
+            ),
+          );
           return null;
         }
         if (fields.some((g) => g.name === f.name.name)) {

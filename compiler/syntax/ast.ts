@@ -36,9 +36,7 @@ export interface ObjectTypeField extends Spanned {
 
 // ---------------------------------------------------------------- schema
 
-export type DefaultValue =
-  | ({ kind: "DefaultLiteral"; value: Literal } & Spanned)
-  | ({ kind: "DefaultNow" } & Spanned);
+export type DefaultValue = ({ kind: "DefaultLiteral"; value: Literal } & Spanned) | ({ kind: "DefaultNow" } & Spanned);
 
 export interface FieldDef extends Spanned {
   name: Identifier;
@@ -142,9 +140,7 @@ export type Statement =
   /** a bare expression evaluated for its effect, e.g. `AddE<Follows>::From(a)::To(b)` */
   | ({ kind: "ExprStatement"; expr: Expr } & Spanned);
 
-export type ForBinding =
-  | ({ kind: "ForName"; name: Identifier } & Spanned)
-  | ({ kind: "ForDestructure"; names: Identifier[] } & Spanned);
+export type ForBinding = ({ kind: "ForName"; name: Identifier } & Spanned) | ({ kind: "ForDestructure"; names: Identifier[] } & Spanned);
 
 // ---------------------------------------------------------------- expressions
 

@@ -85,7 +85,10 @@ export function summarize(keys: ReadonlySet<string>): string[] {
   });
   // Drop a category that is part of a larger matched one (an expression is part of a statement).
   const kept = matched.filter(
-    (c) => !matched.some((other) => other !== c && startSet(other.rule).size > startSet(c.rule).size && isSubset(startSet(c.rule), startSet(other.rule))),
+    (c) =>
+      !matched.some(
+        (other) => other !== c && startSet(other.rule).size > startSet(c.rule).size && isSubset(startSet(c.rule), startSet(other.rule)),
+      ),
   );
   const covered = new Set<string>();
   for (const c of matched) for (const k of startSet(c.rule)) covered.add(k);

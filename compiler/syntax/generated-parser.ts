@@ -21,8 +21,7 @@ export interface PeggySyntaxError {
   location: { start: Position; end: Position };
 }
 
-const generatedParse: (input: string, options: { grammarSource: string; startRule: StartRule }) => unknown =
-  generated.parse;
+const generatedParse: (input: string, options: { grammarSource: string; startRule: StartRule }) => unknown = generated.parse;
 
 export function runParser(text: string, file: string, startRule: StartRule): unknown {
   return generatedParse(text, { grammarSource: file, startRule });

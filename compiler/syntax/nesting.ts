@@ -21,7 +21,10 @@ const MESSAGE = `nested more than ${MAX_NESTING} levels deep (the limit of Helix
 
 /** Where nesting exceeds the limit: the first node (in source order) beyond it, or null. */
 class TooDeep {
-  constructor(readonly at: A.Spanned, readonly kind: "step" | "expression" | "type" | "statement") {}
+  constructor(
+    readonly at: A.Spanned,
+    readonly kind: "step" | "expression" | "type" | "statement",
+  ) {}
 }
 
 /**

@@ -10,7 +10,20 @@ import { CLOSERS, innermostOpener, positionAt, skipLayout, spanOf, tokenAt, type
 import { expectationKeys, joinOr, summarize } from "./expectations.js";
 
 const KEYWORDS = new Set([
-  "QUERY", "RETURN", "FOR", "IN", "DROP", "NONE", "NOW", "INDEX", "UNIQUE", "DEFAULT", "MIGRATION", "AS", "true", "false",
+  "QUERY",
+  "RETURN",
+  "FOR",
+  "IN",
+  "DROP",
+  "NONE",
+  "NOW",
+  "INDEX",
+  "UNIQUE",
+  "DEFAULT",
+  "MIGRATION",
+  "AS",
+  "true",
+  "false",
 ]);
 
 const MAX_EXPECTATIONS = 6;
@@ -21,10 +34,20 @@ export function diagnosticFor(e: unknown, text: string, file: string): Diagnosti
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       const offset = firstTooDeep(text);
       const span = offset === null ? startOfFile(file) : spanOf(file, text, offset, offset + 1);
-      return error("E006", `nested more than ${MAX_NESTING} levels deep (the limit of HelixQL programs)`, span, "split deeply nested expressions into several assignments");
+      return error(
+        "E006",
+        `nested more than ${MAX_NESTING} levels deep (the limit of HelixQL programs)`,
+        span,
+        "split deeply nested expressions into several assignments",
+      );
     }
     const message = e instanceof Error ? e.message : String(e);
-    return error("E099", `internal parser failure: ${message}`, startOfFile(file), "this is a bug in Strand's parser; please report it with the input");
+    return error(
+      "E099",
+      `internal parser failure: ${message}`,
+      startOfFile(file),
+      "this is a bug in Strand's parser; please report it with the input",
+    );
   } catch (inner) {
     const message = inner instanceof Error ? inner.message : String(inner);
     return error("E099", `internal parser failure while reporting a syntax error: ${message}`, startOfFile(file));
@@ -50,10 +73,10 @@ function syntaxDiagnostic(e: PeggySyntaxError, text: string, file: string): Diag
       );
     }
     if (problem.kind === "badEscape") {
-      const escape = text.slice(problem.offset, problem.offset + problem.length);
+      const escaped = text.slice(problem.offset, problem.offset + problem.length);
       return error(
         "E003",
-        `invalid escape sequence '${escape}' in string literal`,
+        `invalid escape sequence '${escaped}' in string literal`,
         spanOf(file, text, problem.offset, problem.offset + problem.length),
         "valid escapes are \\\" \\\\ \\/ \\' \\n \\t \\r \\b \\f \\0 \\uXXXX and \\u{X...}; write \\\\ for a backslash",
       );
@@ -104,7 +127,7 @@ function hintFor(text: string, found: Token, keys: ReadonlySet<string>): string 
     return "RETURN must come last in a query; move this statement before it";
   }
   if (found.text === ";") return "HelixQL statements are not terminated by ';'; remove it";
-  if (found.text === "'") return "string literals use double quotes: \"...\"";
+  if (found.text === "'") return 'string literals use double quotes: "..."';
   if (found.text === "/*") return "only line comments ('// ...') are supported";
   return undefined;
 }

@@ -31,7 +31,13 @@ export function tokenAt(text: string, offset: number): Token {
   const code = c.codePointAt(0) ?? 0;
   const ch = String.fromCodePoint(code);
   if (code < 0x20 || code === 0x7f || (code >= 0x80 && code <= 0x9f)) {
-    return { kind: "punct", text: ch, display: `the control character U+${code.toString(16).toUpperCase().padStart(4, "0")}`, length: ch.length, offset };
+    return {
+      kind: "punct",
+      text: ch,
+      display: `the control character U+${code.toString(16).toUpperCase().padStart(4, "0")}`,
+      length: ch.length,
+      offset,
+    };
   }
   return token("punct", ch, offset);
 }

@@ -56,6 +56,7 @@ function timeoutFrom(env: EmbedEnv): number | string {
   const raw = env.STRAND_EMBED_TIMEOUT_MS;
   if (raw === undefined || raw === "") return DEFAULT_TIMEOUT_MS;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) return `STRAND_EMBED_TIMEOUT_MS must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`;
+  if (!Number.isSafeInteger(n) || n < 1)
+    return `STRAND_EMBED_TIMEOUT_MS must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`;
   return n;
 }

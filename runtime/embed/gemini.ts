@@ -20,7 +20,13 @@ export function geminiEmbedder(name: string, model: string, base: string, apiKey
     embed: (texts) =>
       inBatches(name, texts, BATCH, async (batch) => {
         if (batch.length === 1) {
-          const json = await postJson({ model: name, url: `${root}:embedContent`, headers, body: { content: content(batch[0]!) }, timeoutMs });
+          const json = await postJson({
+            model: name,
+            url: `${root}:embedContent`,
+            headers,
+            body: { content: content(batch[0]!) },
+            timeoutMs,
+          });
           return [vectorAt(name, (json as { embedding?: { values?: unknown } } | null)?.embedding?.values, "embedding.values")];
         }
         const requests = batch.map((text) => ({ model: `models/${model}`, content: content(text) }));

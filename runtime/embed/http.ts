@@ -82,7 +82,12 @@ export function vectorAt(model: string, value: unknown, what: string): number[] 
 }
 
 /** Splits texts into batches of at most `size`, embeds each in turn, and checks the count. */
-export async function inBatches(model: string, texts: readonly string[], size: number, embed: (batch: string[]) => Promise<number[][]>): Promise<number[][]> {
+export async function inBatches(
+  model: string,
+  texts: readonly string[],
+  size: number,
+  embed: (batch: string[]) => Promise<number[][]>,
+): Promise<number[][]> {
   const out: number[][] = [];
   for (let i = 0; i < texts.length; i += size) {
     const batch = texts.slice(i, i + size);

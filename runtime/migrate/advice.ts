@@ -38,15 +38,27 @@ export interface Revalidation {
   item: MigrationItemDescriptor | null;
 }
 
-export function misfit(ref: string, rec: NodeItem, field: string, type: ValueType, value: PropValue, message: string, r: Revalidation): MigrationError {
+export function misfit(
+  ref: string,
+  rec: NodeItem,
+  field: string,
+  type: ValueType,
+  value: PropValue,
+  message: string,
+  r: Revalidation,
+): MigrationError {
   const mapping = suggestMapping(field, type, value);
   if (r.mode === "migrated") {
     const mapped = r.item!.fields.find((f) => f.name === field);
     const m = `MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}`;
-    const fix = mapped ? `the mapping of '${field}' in ${m} does not produce a value of its new type` : `${m} does not map '${field}'${mapping ? `: convert it there, e.g. ${ref} => _::{ ${mapping} }` : ""}`;
+    const fix = mapped
+      ? `the mapping of '${field}' in ${m} does not produce a value of its new type`
+      : `${m} does not map '${field}'${mapping ? `: convert it there, e.g. ${ref} => _::{ ${mapping} }` : ""}`;
     return new MigrationError(`${ref} ${rec.id}: ${message}; ${fix}; ${NOTHING_CHANGED}`);
   }
-  return new MigrationError(`${ref} ${rec.id}: ${message}. The definition of ${ref} changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ${convert(ref, mapping ?? `${field}: <a literal of the new type>`, r.advice)}`);
+  return new MigrationError(
+    `${ref} ${rec.id}: ${message}. The definition of ${ref} changed since this record was stored, and stored records must fit it; ${NOTHING_CHANGED}. ${convert(ref, mapping ?? `${field}: <a literal of the new type>`, r.advice)}`,
+  );
 }
 
 export function undeclared(ref: string, rec: NodeItem, member: string, advice: Advice): MigrationError {
@@ -57,7 +69,10 @@ export function undeclared(ref: string, rec: NodeItem, member: string, advice: A
 }
 
 export function duplicate(ref: string, field: string, value: PropValue, owner: string, id: string, r: Revalidation): MigrationError {
-  const what = r.mode === "migrated" ? `after MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}, records ${owner} and ${id} of ${ref} both hold ${describeValue(value)} in field '${field}', a UNIQUE INDEX` : `${ref} field '${field}' is now a UNIQUE INDEX, but records ${owner} and ${id} both hold ${describeValue(value)}`;
+  const what =
+    r.mode === "migrated"
+      ? `after MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}, records ${owner} and ${id} of ${ref} both hold ${describeValue(value)} in field '${field}', a UNIQUE INDEX`
+      : `${ref} field '${field}' is now a UNIQUE INDEX, but records ${owner} and ${id} both hold ${describeValue(value)}`;
   return new MigrationError(
     `${what}; ${NOTHING_CHANGED}. ` +
       `Make the values distinct with the previous project, or declare the field INDEX instead of UNIQUE INDEX`,
@@ -67,7 +82,7 @@ export function duplicate(ref: string, field: string, value: PropValue, owner: s
 export function duplicateEdge(edge: EdgeTypeInfo, owner: string, rec: NodeItem, r: Revalidation): MigrationError {
   const when = r.mode === "migrated" ? ` after MIGRATION schema::${r.migration!.from} => schema::${r.migration!.to}` : "";
   return new MigrationError(
-    `E::${edge.name} is UNIQUE, but edges ${owner} and ${rec.id} both go from ${String(rec["from_node"])} to ${String(rec["to_node"])}${when}; ${NOTHING_CHANGED}. ` +
+    `E::${edge.name} is UNIQUE, but edges ${owner} and ${rec.id} both go from ${String(rec.from_node)} to ${String(rec.to_node)}${when}; ${NOTHING_CHANGED}. ` +
       `Drop one of them with the previous project, or declare E::${edge.name} without UNIQUE`,
   );
 }
@@ -76,7 +91,8 @@ export function duplicateEdge(edge: EdgeTypeInfo, owner: string, rec: NodeItem, 
 function suggestMapping(field: string, type: ValueType, value: PropValue): string | null {
   if (type.kind !== "scalar") return null;
   const name = type.name;
-  if (isIntegerScalar(name) && typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value)) return `${field}: ROUND(${field})`;
+  if (isIntegerScalar(name) && typeof value === "number" && Number.isFinite(value) && !Number.isInteger(value))
+    return `${field}: ROUND(${field})`;
   if (isNumericScalar(name) && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
     return isIntegerScalar(name) && !Number.isInteger(Number(value)) ? `${field}: ROUND(${field})` : `${field}: ${field} AS ${name}`;
   }

@@ -20,7 +20,8 @@ export type Definitions = Record<string, JsonValue>;
 export function typeDefinitions(descriptor: SchemaDescriptor): Definitions {
   const fields = (fs: SchemaDescriptor["nodes"][number]["fields"]): JsonValue =>
     fs.map((f) => {
-      const d: JsonValue = f.default === null ? null : f.default.kind === "now" ? { kind: "now" } : { kind: "literal", value: f.default.value };
+      const d: JsonValue =
+        f.default === null ? null : f.default.kind === "now" ? { kind: "now" } : { kind: "literal", value: f.default.value };
       return { name: f.name, type: valueType(f.type), index: f.index, default: d };
     });
   const out: Definitions = {};
@@ -51,9 +52,11 @@ export const same = (a: JsonValue | undefined, b: JsonValue | undefined): boolea
 export function readDefinitions(value: unknown): { types: Definitions | undefined; format: number | undefined } {
   if (value === undefined || value === null) return { types: undefined, format: undefined };
   const v = value as Record<string, unknown>;
-  if (typeof v["format"] !== "number") return { types: v as Definitions, format: undefined };
-  if (v["format"] !== SCHEMA_TYPES_FORMAT) {
-    throw new MigrationError(`the data's recorded type definitions are in format ${String(v["format"])}, which this version of Strand does not read (it reads format ${SCHEMA_TYPES_FORMAT}); open it with the Strand that wrote it, or a newer one; ${NOTHING_CHANGED}`);
+  if (typeof v.format !== "number") return { types: v as Definitions, format: undefined };
+  if (v.format !== SCHEMA_TYPES_FORMAT) {
+    throw new MigrationError(
+      `the data's recorded type definitions are in format ${String(v.format)}, which this version of Strand does not read (it reads format ${SCHEMA_TYPES_FORMAT}); open it with the Strand that wrote it, or a newer one; ${NOTHING_CHANGED}`,
+    );
   }
-  return { types: v["types"] as Definitions, format: SCHEMA_TYPES_FORMAT };
+  return { types: v.types as Definitions, format: SCHEMA_TYPES_FORMAT };
 }

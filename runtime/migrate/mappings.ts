@@ -19,12 +19,30 @@ import { declares, rangeOf, typeInfo } from "./plan.js";
  * because a later version removed it. A V type's vector (`data`, `embedding`) must come out
  * unchanged: the HNSW index holds it (the compiler refuses such a mapping, E314).
  */
-export function applyItem(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, item: MigrationItemDescriptor, m: MigrationDescriptor, current: number | undefined): number {
+export function applyItem(
+  dbs: StoreDbs,
+  writer: GraphWriter,
+  schema: SchemaInfo,
+  item: MigrationItemDescriptor,
+  m: MigrationDescriptor,
+  current: number | undefined,
+): number {
   const db = item.kind === "E" ? dbs.edges : dbs.nodes;
   const ref = `${item.kind}::${item.type}`;
   // A descriptor compiled before `declared` existed: only the migration to the current version drops.
-  const declared = item.declared ?? (m.to === current && declares(schema, item.kind, item.type) ? typeInfo(schema, item.kind, item.type).fields.map((f) => f.name) : null);
-  const keep = declared === null ? null : new Set(["id", "label", ...(item.kind === "E" ? ["from_node", "to_node"] : []), ...(item.kind === "V" ? ["data"] : []), ...declared]);
+  const declared =
+    item.declared ??
+    (m.to === current && declares(schema, item.kind, item.type) ? typeInfo(schema, item.kind, item.type).fields.map((f) => f.name) : null);
+  const keep =
+    declared === null
+      ? null
+      : new Set([
+          "id",
+          "label",
+          ...(item.kind === "E" ? ["from_node", "to_node"] : []),
+          ...(item.kind === "V" ? ["data"] : []),
+          ...declared,
+        ]);
   let n = 0;
   for (const { value } of db.getRange(rangeOf(item.type))) {
     const rec = value as NodeItem;
@@ -56,7 +74,9 @@ export function applyItem(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo
       }
     }
     // The vector stays where it is: revalidate refuses one the new type keeps elsewhere.
-    if (keep !== null) for (const member of Object.keys(next)) if (!keep.has(member) && !(item.kind === "V" && member === "embedding" && Array.isArray(next[member]))) delete next[member];
+    if (keep !== null)
+      for (const member of Object.keys(next))
+        if (!keep.has(member) && !(item.kind === "V" && member === "embedding" && Array.isArray(next[member]))) delete next[member];
     writer.storeMappedRecord(item.kind, item.type, next);
     n++;
   }
@@ -90,7 +110,12 @@ function cast(value: PropValue, type: ValueType, source: string | null, where: s
     }
     return n;
   }
-  if (type.name === "String") return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  if (type.name === "String")
+    return typeof value === "string"
+      ? value
+      : typeof value === "number" || typeof value === "boolean"
+        ? String(value)
+        : JSON.stringify(value);
   if (type.name === "Boolean") {
     if (typeof value === "boolean") return value;
     if (value === "true" || value === "false") return value === "true";

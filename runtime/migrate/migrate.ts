@@ -77,7 +77,11 @@ function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan:
     // A type a later version removed: checkRemovedTypes saw that it has no records.
     if (!declares(schema, kind, type)) continue;
     const item = chain.flatMap((m) => m.items.filter((i) => i.kind === kind && i.type === type).map((i) => ({ m, i }))).pop()!;
-    if (revalidate(dbs, writer, schema, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i }).textChanged) textChanged = true;
+    if (
+      revalidate(dbs, writer, schema, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i })
+        .textChanged
+    )
+      textChanged = true;
   }
   for (const { kind, type } of changed) {
     const r = revalidate(dbs, writer, schema, typeInfo(schema, kind, type), { mode: "changed", advice, migration: null, item: null });

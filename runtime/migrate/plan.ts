@@ -64,11 +64,16 @@ export function planOpen(dbs: StoreDbs, schema: SchemaInfo, descriptor: SchemaDe
       writeVersion = true;
     }
     if (stored > current) {
-      throw new MigrationError(`the data is at schema::${stored}, but the project declares schema::${current}; deploy schema::${stored} or newer`);
+      throw new MigrationError(
+        `the data is at schema::${stored}, but the project declares schema::${current}; deploy schema::${stored} or newer`,
+      );
     }
     for (let v = stored; v < current; ) {
       const m = migrations.find((x) => x.from === v);
-      if (m === undefined) throw new MigrationError(`the data is at schema::${v} and the project declares schema::${current}, but no MIGRATION starts at schema::${v}`);
+      if (m === undefined)
+        throw new MigrationError(
+          `the data is at schema::${v} and the project declares schema::${current}, but no MIGRATION starts at schema::${v}`,
+        );
       chain.push(m);
       v = m.to;
     }
@@ -96,7 +101,6 @@ export function planOpen(dbs: StoreDbs, schema: SchemaInfo, descriptor: SchemaDe
   const advice: Advice = { current, stored: storedVersion, last: chain.length > 0 ? chain[chain.length - 1]! : null };
   return { outcome, current, chain, writeVersion, definitions, writeDefinitions, migrated, changed, advice };
 }
-
 
 /**
  * Refuses the open when the data holds records of a node, edge or vector type the schema does not
@@ -140,7 +144,10 @@ export function declares(schema: SchemaInfo, kind: ItemKind, type: string): bool
 }
 
 export function typeInfo(schema: SchemaInfo, kind: ItemKind, type: string): TypeInfo {
-  if (!declares(schema, kind, type)) throw new MigrationError(`${kind}::${type} is not declared by the current schema, but its records were to be checked against it; ${NOTHING_CHANGED}`);
+  if (!declares(schema, kind, type))
+    throw new MigrationError(
+      `${kind}::${type} is not declared by the current schema, but its records were to be checked against it; ${NOTHING_CHANGED}`,
+    );
   return kind === "E" ? schema.edge(type) : kind === "V" ? schema.vector(type) : schema.node(type);
 }
 

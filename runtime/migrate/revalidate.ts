@@ -18,14 +18,26 @@ import { rangeOf } from "./plan.js";
  * From/To types, vectors still in place; then rebuilds the type's index, unique and edge-unique
  * entries. Throws MigrationError (aborting the open's transaction) on the first misfit.
  */
-export function revalidate(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, info: TypeInfo, r: Revalidation): { checked: number; textChanged: boolean } {
+export function revalidate(
+  dbs: StoreDbs,
+  writer: GraphWriter,
+  schema: SchemaInfo,
+  info: TypeInfo,
+  r: Revalidation,
+): { checked: number; textChanged: boolean } {
   const { kind, name: type } = info;
   const db = kind === "E" ? dbs.edges : dbs.nodes;
   const ref = `${kind}::${type}`;
   writer.clearTypeIndexes(info);
   const edge = kind === "E" ? (info as EdgeTypeInfo) : null;
   const vector = kind === "V" ? (info as VectorTypeInfo) : null;
-  const members = new Set(["id", "label", ...(edge ? ["from_node", "to_node"] : []), ...(vector && !vector.embedding ? ["data"] : []), ...info.fields.map((f) => f.name)]);
+  const members = new Set([
+    "id",
+    "label",
+    ...(edge ? ["from_node", "to_node"] : []),
+    ...(vector && !vector.embedding ? ["data"] : []),
+    ...info.fields.map((f) => f.name),
+  ]);
   // BM25 documents are the String / [String] fields of node and vector records (runtime/search/document.ts).
   const text = kind === "E" ? [] : textFields(info.fields.map((f) => f.descriptor));
   const now = new Date().toISOString();
@@ -39,12 +51,12 @@ export function revalidate(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInf
     for (const member of Object.keys(rec)) if (!members.has(member)) throw undeclared(ref, rec, member, r.advice);
     const next: NodeItem = { id: rec.id, label: rec.label };
     if (edge) {
-      next["from_node"] = rec["from_node"]!;
-      next["to_node"] = rec["to_node"]!;
+      next.from_node = rec.from_node!;
+      next.to_node = rec.to_node!;
       checkEnd(dbs, schema, edge, rec, "From");
       checkEnd(dbs, schema, edge, rec, "To");
     }
-    if (vector && !vector.embedding && rec["data"] !== undefined) next["data"] = rec["data"]!;
+    if (vector && !vector.embedding && rec.data !== undefined) next.data = rec.data!;
     for (const field of info.fields) {
       let v: PropValue | undefined = rec[field.name];
       if (v === undefined || v === null) {
@@ -62,7 +74,7 @@ export function revalidate(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInf
       if (owner !== undefined && owner !== rec.id) throw duplicate(ref, field.name, v, owner, rec.id, r);
     }
     if (edge?.unique) {
-      const owner = dbs.edgeUnique.get(edgeUniqueKey(type, next["from_node"] as string, next["to_node"] as string));
+      const owner = dbs.edgeUnique.get(edgeUniqueKey(type, next.from_node as string, next.to_node as string));
       if (owner !== undefined) throw duplicateEdge(edge, owner, rec, r);
     }
     // A MIGRATION item already rewrote the record (unseen here): its text may differ from the index's.
@@ -100,12 +112,16 @@ function checkEnd(dbs: StoreDbs, schema: SchemaInfo, edge: EdgeTypeInfo, rec: No
 /** The vector must stay where the type keeps it: `data`, or its `embedding` field. */
 function checkVectorPlace(info: VectorTypeInfo, rec: NodeItem, r: Revalidation): void {
   const has = (v: PropValue | undefined): boolean => Array.isArray(v);
-  if (info.embedding ? has(rec[info.embedding.name]) : has(rec["data"])) return;
-  const where = info.embedding ? `V::${info.name} now keeps it in its '${info.embedding.name}' field` : `V::${info.name} no longer declares an 'embedding' field, so it would be lost`;
-  const inData = has(rec["data"]);
+  if (info.embedding ? has(rec[info.embedding.name]) : has(rec.data)) return;
+  const where = info.embedding
+    ? `V::${info.name} now keeps it in its '${info.embedding.name}' field`
+    : `V::${info.name} no longer declares an 'embedding' field, so it would be lost`;
+  const inData = has(rec.data);
   const stored = inData ? "'data'" : "its 'embedding' field";
   const after = r.migration ? ` after MIGRATION schema::${r.migration.from} => schema::${r.migration.to}` : "";
-  const keep = inData ? `keep the vector in 'data' (declare no 'embedding' field in V::${info.name})` : `keep the 'embedding' field of V::${info.name}`;
+  const keep = inData
+    ? `keep the vector in 'data' (declare no 'embedding' field in V::${info.name})`
+    : `keep the 'embedding' field of V::${info.name}`;
   throw new MigrationError(
     `V::${info.name} ${rec.id}: its vector is stored in ${stored}${after}, but ${where}; moving a stored vector is not supported: ${NOTHING_CHANGED}. ` +
       `${keep[0]!.toUpperCase()}${keep.slice(1)}, or drop the vectors with the previous project and re-add them with the new one`,

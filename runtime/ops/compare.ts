@@ -46,7 +46,7 @@ export function deepEqual(a: PropValue, b: PropValue): boolean {
     const keys = Object.keys(x);
     if (keys.length !== Object.keys(y).length) return false;
     for (const key of keys) {
-      if (!Object.prototype.hasOwnProperty.call(y, key) || !deepEqual(x[key]!, y[key]!)) return false;
+      if (!Object.hasOwn(y, key) || !deepEqual(x[key]!, y[key]!)) return false;
     }
     return true;
   }

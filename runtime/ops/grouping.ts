@@ -2,8 +2,8 @@
 import type { AggregateGroup, GraphItem, GroupCount, PropValue } from "../../core/items.js";
 
 /** The item's value for `name`, null when it lacks it. */
-function valueOf(item: GraphItem, name: string): PropValue {
-  return Object.prototype.hasOwnProperty.call(item, name) ? (item[name] ?? null) : null;
+function fieldValueOf(item: GraphItem, name: string): PropValue {
+  return Object.hasOwn(item, name) ? (item[name] ?? null) : null;
 }
 
 /**
@@ -26,7 +26,7 @@ interface Group<T> {
 function partition<T extends GraphItem>(items: readonly T[], properties: readonly string[]): Group<T>[] {
   const groups = new Map<string, Group<T>>();
   for (const item of items) {
-    const values = properties.map((p) => valueOf(item, p));
+    const values = properties.map((p) => fieldValueOf(item, p));
     const key = canonicalJson(values);
     const group = groups.get(key);
     if (group) group.members.push(item);
@@ -43,7 +43,7 @@ export function groupBy(items: readonly GraphItem[], properties: readonly string
   return partition(items, properties).map((group) => {
     // fromEntries defines own data properties, so a property named "__proto__" stays a plain member.
     const entry: Record<string, PropValue> = Object.fromEntries(properties.map((p, i) => [p, group.values[i] ?? null]));
-    entry["count"] = group.members.length;
+    entry.count = group.members.length;
     return entry as GroupCount;
   });
 }

@@ -25,39 +25,62 @@ function logBase(x: number, base: number): number {
 
 function apply(fn: MathFn, a: number, b: number): number {
   switch (fn) {
-    case "ADD": return a + b;
-    case "SUB": return a - b;
-    case "MUL": return a * b;
+    case "ADD":
+      return a + b;
+    case "SUB":
+      return a - b;
+    case "MUL":
+      return a * b;
     case "DIV":
       if (b === 0) throw invalid(`DIV: division by zero (${a} / 0)`);
       return a / b;
-    case "POW": return Math.pow(a, b);
+    case "POW":
+      return a ** b;
     case "MOD":
       if (b === 0) throw invalid(`MOD: modulo by zero (${a} % 0)`);
       return a % b; // the sign of the dividend, like Rust's %
-    case "ABS": return Math.abs(a);
-    case "SQRT": return Math.sqrt(a);
-    case "LN": return Math.log(a);
-    case "LOG10": return Math.log10(a);
+    case "ABS":
+      return Math.abs(a);
+    case "SQRT":
+      return Math.sqrt(a);
+    case "LN":
+      return Math.log(a);
+    case "LOG10":
+      return Math.log10(a);
     case "LOG":
       // Math.log(8) / Math.log(0) is -0: a base without a logarithm must not pass as a result.
       if (b <= 0 || b === 1) throw invalid(`LOG: the base must be positive and not 1 (LOG(${a}, ${b}))`);
       return logBase(a, b);
-    case "EXP": return Math.exp(a);
-    case "CEIL": return Math.ceil(a);
-    case "FLOOR": return Math.floor(a);
-    case "ROUND": return roundHalfAway(a);
-    case "SIN": return Math.sin(a);
-    case "COS": return Math.cos(a);
-    case "TAN": return Math.tan(a);
-    case "ASIN": return Math.asin(a);
-    case "ACOS": return Math.acos(a);
-    case "ATAN": return Math.atan(a);
-    case "ATAN2": return Math.atan2(a, b);
-    case "PI": return Math.PI;
-    case "E": return Math.E;
-    case "MIN": return Math.min(a, b);
-    case "MAX": return Math.max(a, b);
+    case "EXP":
+      return Math.exp(a);
+    case "CEIL":
+      return Math.ceil(a);
+    case "FLOOR":
+      return Math.floor(a);
+    case "ROUND":
+      return roundHalfAway(a);
+    case "SIN":
+      return Math.sin(a);
+    case "COS":
+      return Math.cos(a);
+    case "TAN":
+      return Math.tan(a);
+    case "ASIN":
+      return Math.asin(a);
+    case "ACOS":
+      return Math.acos(a);
+    case "ATAN":
+      return Math.atan(a);
+    case "ATAN2":
+      return Math.atan2(a, b);
+    case "PI":
+      return Math.PI;
+    case "E":
+      return Math.E;
+    case "MIN":
+      return Math.min(a, b);
+    case "MAX":
+      return Math.max(a, b);
   }
 }
 
@@ -76,7 +99,13 @@ function notANumber(fn: MathFn, i: number, arg: PropValue, source: MathSource | 
  * `fn` applied to `args` (see QueryContext.math). Each argument must be a number; the wrong
  * number of arguments is a bug in generated code (a plain Error, not a user error).
  */
-export function math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number {
+export function math(
+  fn: MathFn,
+  args: readonly PropValue[],
+  sources?: readonly (MathSource | null)[],
+  item0?: GraphItem | null,
+  item1?: GraphItem | null,
+): number {
   const arity = MATH_ARITY[fn];
   if (arity === undefined) throw new Error(`unknown math function '${String(fn)}'`);
   if (args.length !== arity) throw new Error(`${fn} takes ${arity} arguments, got ${args.length}`);

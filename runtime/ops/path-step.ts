@@ -25,7 +25,13 @@ export interface PathReads {
  * Paths from each source to `endId` (`toEnd`), or from `endId` to each source; the caller has
  * checked that `endId` exists. INVALID_WEIGHT when `weight` yields anything but a number >= 0.
  */
-export function shortestPathStep(reads: PathReads, sources: readonly NodeItem[], endId: string, toEnd: boolean, weight: WeightFn | null): Path[] {
+export function shortestPathStep(
+  reads: PathReads,
+  sources: readonly NodeItem[],
+  endId: string,
+  toEnd: boolean,
+  weight: WeightFn | null,
+): Path[] {
   const neighbors = (nodeId: string): PathNeighbor[] => {
     const { edgeIds, otherIds } = reads.outgoing(nodeId);
     const res = new Array<PathNeighbor>(edgeIds.length);

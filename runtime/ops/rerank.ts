@@ -20,7 +20,11 @@ export type MmrDistance = "cosine" | "euclidean" | "dotproduct";
  * `ownScore(item)`: the item's type declares a `score` field, whose stored value it keeps (it is
  * still ranked by the fused score, which it then does not carry).
  */
-export function rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number, ownScore: (item: T) => boolean = () => false): T[] {
+export function rerankRRF<T extends NodeItem>(
+  lists: readonly (readonly T[])[],
+  k: number,
+  ownScore: (item: T) => boolean = () => false,
+): T[] {
   if (!Number.isFinite(k) || k < 0) throw new StrandError("INVALID_VALUE", `RerankRRF k must be a number >= 0, got ${String(k)}`);
   const fused = new Map<string, { item: T; score: number }>();
   for (const list of lists) {
@@ -41,7 +45,7 @@ export function rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], 
 
 /** The embedding of a vector item: its `embedding` field when declared, else `data`. */
 export function embeddingOf(item: NodeItem): number[] | null {
-  const v = Object.prototype.hasOwnProperty.call(item, "embedding") ? item["embedding"] : item["data"];
+  const v = Object.hasOwn(item, "embedding") ? item.embedding : item.data;
   return Array.isArray(v) && v.every((x) => typeof x === "number") ? (v as number[]) : null;
 }
 
@@ -64,7 +68,7 @@ export function rerankMMR<T extends NodeItem>(items: readonly T[], lambda: numbe
     if (v === null) throw new StrandError("INVALID_VALUE", `RerankMMR needs vectors; item ${item.id} (${item.label}) has no embedding`);
     return v;
   });
-  const relevance = items.map((item, i) => (typeof item["score"] === "number" ? item["score"] : 1 / (i + 1)));
+  const relevance = items.map((item, i) => (typeof item.score === "number" ? item.score : 1 / (i + 1)));
   const picked: number[] = [];
   const left = new Set(items.map((_, i) => i));
   while (left.size > 0) {

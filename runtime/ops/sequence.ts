@@ -62,7 +62,11 @@ export function filter<T>(items: readonly T[], predicate: (item: T) => boolean):
 /** The first occurrence of each item (by id), in order. */
 export function dedup<T extends { id: string }>(items: readonly T[]): T[] {
   const seen = new Set<string>();
-  return items.filter((item) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
+  return items.filter((item) => {
+    if (seen.has(item.id)) return false;
+    seen.add(item.id);
+    return true;
+  });
 }
 
 /** The items every input item's sub-traversal reaches (by id), in the order of the first one's. */

@@ -71,7 +71,13 @@ export class ValueOps {
     return isIn(value, list);
   }
 
-  math(fn: MathFn, args: readonly PropValue[], sources?: readonly (MathSource | null)[], item0?: GraphItem | null, item1?: GraphItem | null): number {
+  math(
+    fn: MathFn,
+    args: readonly PropValue[],
+    sources?: readonly (MathSource | null)[],
+    item0?: GraphItem | null,
+    item1?: GraphItem | null,
+  ): number {
     return math(fn, args, sources, item0, item1);
   }
 
@@ -117,7 +123,6 @@ export class ValueOps {
     return rerankMMR(items, lambda, distance);
   }
 }
-
 
 /**
  * `AddE<Knows>::To(y): y is empty (N<Person>({name: "bob"}) found nothing)`, or without a

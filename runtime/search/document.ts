@@ -42,7 +42,7 @@ export function documentTerms(record: NodeItem, fields: readonly string[], token
     }
   };
   for (const name of fields) {
-    if (!Object.prototype.hasOwnProperty.call(record, name)) continue;
+    if (!Object.hasOwn(record, name)) continue;
     const value = record[name];
     if (typeof value === "string") add(value);
     else if (Array.isArray(value)) for (const v of value) if (typeof v === "string") add(v);

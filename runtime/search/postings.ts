@@ -37,7 +37,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** The key component for a term: itself, or for a long term "\x01" + digest (no term has \x01). */
 export function termKey(term: string): string {
   if (term.length <= MAX_TERM_LENGTH) return term;
-  return "\x01" + createHash("sha256").update(term).digest("base64url");
+  return `\x01${createHash("sha256").update(term).digest("base64url")}`;
 }
 
 /** A block's entries, never modified in place: a view of `bytes` when aligned, else a copy. */

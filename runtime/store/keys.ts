@@ -55,7 +55,22 @@ export const BM25_MARKER_KEY = "bm25";
 export const SCHEMA_VERSION_KEY = "schema_version";
 export const SCHEMA_TYPES_KEY = "schema_types";
 
-export const DB_NAMES = ["meta", "nodes", "edges", "out", "in", "index", "unique", "edge_unique", "vector_types", "vector_ids", "bm25_post", "bm25_docs", "bm25_ids", "bm25_stats"] as const;
+export const DB_NAMES = [
+  "meta",
+  "nodes",
+  "edges",
+  "out",
+  "in",
+  "index",
+  "unique",
+  "edge_unique",
+  "vector_types",
+  "vector_ids",
+  "bm25_post",
+  "bm25_docs",
+  "bm25_ids",
+  "bm25_stats",
+] as const;
 
 export type ItemKind = "N" | "E" | "V";
 
@@ -69,6 +84,7 @@ export const MAX_INLINE_STRING = 256;
 
 // ordered-binary escapes the bytes 0x00-0x04 (its separators) only in strings shorter than 64
 // characters, so such characters never go into a key inline.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what the key encoding cannot hold inline
 const KEY_UNSAFE = /[\x00-\x04]/;
 
 /** The key component for a field value in `index` / `unique`. */
@@ -82,7 +98,7 @@ export function indexValue(value: JsonValue): string | number | boolean {
       break;
   }
   // 44 characters: short enough to be escaped properly, and no inline string starts with \x01.
-  return "\x01" + createHash("sha256").update(JSON.stringify(value)).digest("base64url");
+  return `\x01${createHash("sha256").update(JSON.stringify(value)).digest("base64url")}`;
 }
 
 export const indexKey = (kind: ItemKind, type: string, field: string, value: JsonValue, id: string): Key => [
@@ -92,10 +108,5 @@ export const indexKey = (kind: ItemKind, type: string, field: string, value: Jso
   indexValue(value),
   id,
 ];
-export const uniqueKey = (kind: ItemKind, type: string, field: string, value: JsonValue): Key => [
-  kind,
-  type,
-  field,
-  indexValue(value),
-];
+export const uniqueKey = (kind: ItemKind, type: string, field: string, value: JsonValue): Key => [kind, type, field, indexValue(value)];
 export const edgeUniqueKey = (edgeLabel: string, fromId: string, toId: string): Key => [edgeLabel, fromId, toId];

@@ -21,7 +21,11 @@ export interface RemovedType {
 export function removedTypesMessage(removed: readonly RemovedType[], consequence: string): string {
   const one = removed.length === 1;
   const held = removed
-    .map((r) => (r.count === undefined ? echo(r.ref) : `${echo(r.ref)} (${r.count} record${r.count === 1 ? "" : "s"}${r.sample === undefined ? "" : `, e.g. ${echo(r.sample)}`})`))
+    .map((r) =>
+      r.count === undefined
+        ? echo(r.ref)
+        : `${echo(r.ref)} (${r.count} record${r.count === 1 ? "" : "s"}${r.sample === undefined ? "" : `, e.g. ${echo(r.sample)}`})`,
+    )
     .join(", ");
   const names = removed.map((r) => echo(r.ref));
   const refs = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]!}`;

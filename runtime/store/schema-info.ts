@@ -1,5 +1,12 @@
 // Per-type lookups derived once from the SchemaDescriptor, so the hot paths never search arrays.
-import type { EdgeTypeDescriptor, FieldDescriptor, JsonValue, SchemaDescriptor, ValueType, VectorTypeDescriptor } from "../../core/schema.js";
+import type {
+  EdgeTypeDescriptor,
+  FieldDescriptor,
+  JsonValue,
+  SchemaDescriptor,
+  ValueType,
+  VectorTypeDescriptor,
+} from "../../core/schema.js";
 import { compareStrings } from "../../core/text-order.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
@@ -48,14 +55,16 @@ function checkMemberNames(where: string, type: ValueType): void {
   if (type.kind === "array") checkMemberNames(where, type.element);
   if (type.kind !== "object") return;
   for (const m of type.fields) {
-    if (m.name === "__proto__") throw new StrandError("SCHEMA_MISMATCH", `schema: ${where} has a member named '__proto__', which cannot be stored`);
+    if (m.name === "__proto__")
+      throw new StrandError("SCHEMA_MISMATCH", `schema: ${where} has a member named '__proto__', which cannot be stored`);
     checkMemberNames(`${where}.${m.name}`, m.type);
   }
 }
 
 function buildType(kind: ItemKind, name: string, fields: readonly FieldDescriptor[]): TypeInfo {
   const infos: FieldInfo[] = fields.map((f) => {
-    if (f.name === "__proto__") throw new StrandError("SCHEMA_MISMATCH", `schema: ${kind}::${name} has a field named '__proto__', which cannot be stored`);
+    if (f.name === "__proto__")
+      throw new StrandError("SCHEMA_MISMATCH", `schema: ${kind}::${name} has a field named '__proto__', which cannot be stored`);
     checkMemberNames(`${kind}::${name}.${f.name}`, f.type);
     let literalDefault: JsonValue | undefined;
     if (f.default?.kind === "literal") {

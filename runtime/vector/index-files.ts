@@ -87,7 +87,7 @@ export function saveIndexFiles(dataDir: string, expected: ExpectedIndex, writeIn
   fs.rmSync(paths.meta, { force: true });
   replaceFile(paths.index, writeIndex);
   const meta: IndexFileMeta = { format: FILE_FORMAT, ...expected, ...sha256File(paths.index) };
-  replaceFile(paths.meta, (tmp) => fs.writeFileSync(tmp, JSON.stringify(meta, null, 2) + "\n"));
+  replaceFile(paths.meta, (tmp) => fs.writeFileSync(tmp, `${JSON.stringify(meta, null, 2)}\n`));
   fsyncPath(vectorsDir(dataDir));
 }
 
@@ -127,14 +127,20 @@ export function verifyIndexFiles(dataDir: string, expected: ExpectedIndex): Veri
   for (const key of Object.keys(expected) as (keyof ExpectedIndex)[]) {
     if (meta[key] !== expected[key]) {
       const stale = key === "generation" || key === "epoch" || key === "live";
-      return { ok: false, reason: `${stale ? "stale" : "different parameters"}: ${key} is ${String(meta[key])} in the file, ${String(expected[key])} expected` };
+      return {
+        ok: false,
+        reason: `${stale ? "stale" : "different parameters"}: ${key} is ${String(meta[key])} in the file, ${String(expected[key])} expected`,
+      };
     }
   }
   let actual: { sha256: string; bytes: number };
   try {
     actual = sha256File(paths.index);
   } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : `unreadable index: ${(error as Error).message}` };
+    return {
+      ok: false,
+      reason: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : `unreadable index: ${(error as Error).message}`,
+    };
   }
   if (actual.bytes !== meta.bytes || actual.sha256 !== meta.sha256) return { ok: false, reason: "corrupt: checksum mismatch" };
   return { ok: true, indexPath: paths.index };

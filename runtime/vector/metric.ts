@@ -37,7 +37,8 @@ export function resolveVectorOptions(given: Partial<VectorOptions> | undefined):
   for (const [key, value] of Object.entries(given ?? {})) if (value !== undefined) (o as unknown as Record<string, unknown>)[key] = value;
   const int = (key: "m" | "efConstruction" | "efSearch", min: number): void => {
     const v = o[key];
-    if (!Number.isInteger(v) || v < min || v > 1_000_000) throw new Error(`vector option ${key} must be an integer from ${min} to 1000000, got ${String(v)}`);
+    if (!Number.isInteger(v) || v < min || v > 1_000_000)
+      throw new Error(`vector option ${key} must be an integer from ${min} to 1000000, got ${String(v)}`);
   };
   int("m", 2);
   int("efConstruction", 1);
@@ -48,7 +49,7 @@ export function resolveVectorOptions(given: Partial<VectorOptions> | undefined):
 
 /**
  * Why component `x` of a vector is rejected ("must ...", after the component's name) or null when
- * it is fine: the one vector-component check, used for vector parameters (runtime/params.ts),
+ * it is fine: the one vector-component check, used for vector parameters (server/http/params.ts),
  * vectors written or searched (checkVector) and vectors an embedding provider returns.
  */
 export function vectorComponentProblem(x: unknown): string | null {

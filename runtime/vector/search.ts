@@ -47,7 +47,10 @@ export interface SearchOutcome {
 
 function checkCount(value: unknown, what: string, min: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new StrandError("INVALID_VALUE", `${what} must be an integer >= ${min}, got ${typeof value === "number" ? String(value) : typeof value}`);
+    throw new StrandError(
+      "INVALID_VALUE",
+      `${what} must be an integer >= ${min}, got ${typeof value === "number" ? String(value) : typeof value}`,
+    );
   }
   return value;
 }

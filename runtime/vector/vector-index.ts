@@ -61,7 +61,8 @@ export class VectorIndex {
 
   add(slot: number, id: string, vector: readonly number[]): void {
     if (this.dimension === null) this.dimension = vector.length;
-    if (vector.length !== this.dimension) throw new Error(`V::${this.label}: vector of ${vector.length} dimensions in an index of ${this.dimension}`);
+    if (vector.length !== this.dimension)
+      throw new Error(`V::${this.label}: vector of ${vector.length} dimensions in an index of ${this.dimension}`);
     const hnsw = this.ensureHnsw(this.dimension);
     if (hnsw.getCurrentCount() >= hnsw.getMaxElements()) hnsw.resizeIndex(hnsw.getMaxElements() * 2);
     hnsw.addPoint(vector as number[], slot);
@@ -103,7 +104,8 @@ export class VectorIndex {
   load(file: string, dimension: number, slots: Iterable<IndexedVector>): void {
     const hnsw = new HierarchicalNSW(this.options.metric, dimension);
     hnsw.readIndexSync(file);
-    if (hnsw.getNumDimensions() !== dimension) throw new Error(`V::${this.label}: index file has ${hnsw.getNumDimensions()} dimensions, expected ${dimension}`);
+    if (hnsw.getNumDimensions() !== dimension)
+      throw new Error(`V::${this.label}: index file has ${hnsw.getNumDimensions()} dimensions, expected ${dimension}`);
     this.hnsw = hnsw;
     this.dimension = dimension;
     for (const { slot, id } of slots) this.ids.set(slot, id);

@@ -20,7 +20,10 @@ export function checkedVectorOf(info: VectorTypeInfo, rec: NodeItem): number[] {
 }
 
 function vectorAsProperty(info: VectorTypeInfo): StrandError {
-  return new StrandError("INVALID_VALUE", `V::${info.name}.${info.embedding!.name} is the vector itself: pass it as the vector, not as a property`);
+  return new StrandError(
+    "INVALID_VALUE",
+    `V::${info.name}.${info.embedding!.name} is the vector itself: pass it as the vector, not as a property`,
+  );
 }
 
 /** A new record {id, label, data, ...fields}, or {id, label, ...fields} with the vector in `embedding`. */

@@ -31,7 +31,10 @@ function expectedLists(edges: readonly StoredEdge[], direction: Direction): Map<
   for (const e of edges) {
     const key = JSON.stringify([direction === "out" ? e.from_node : e.to_node, e.label]);
     let list = lists.get(key);
-    if (list === undefined) lists.set(key, (list = new Map()));
+    if (list === undefined) {
+      list = new Map();
+      lists.set(key, list);
+    }
     list.set(e.id, e);
   }
   return lists;
@@ -97,8 +100,15 @@ function compareList(ctx: CheckContext, direction: Direction, key: Key, entries:
     }
     seen.add(edgeId);
     const wantOther = edge === undefined ? undefined : direction === "out" ? edge.to_node : edge.from_node;
-    if (edge === undefined) ctx.report("adjacency", direction, key, `the entry '${edgeId}' → '${otherId}' names no E::${String(key[1])} ${direction === "out" ? "from" : "to"} this node`);
-    else if (otherId !== wantOther) ctx.report("adjacency", direction, key, `the entry '${edgeId}' → '${otherId}' has the wrong node (the edge's is '${wantOther}')`);
+    if (edge === undefined)
+      ctx.report(
+        "adjacency",
+        direction,
+        key,
+        `the entry '${edgeId}' → '${otherId}' names no E::${String(key[1])} ${direction === "out" ? "from" : "to"} this node`,
+      );
+    else if (otherId !== wantOther)
+      ctx.report("adjacency", direction, key, `the entry '${edgeId}' → '${otherId}' has the wrong node (the edge's is '${wantOther}')`);
   }
   if (!ordered) ctx.report("adjacency", direction, key, "the entries are not in creation (edge id) order");
   for (const [edgeId, edge] of expected) if (!seen.has(edgeId)) ctx.report("adjacency", direction, key, missing(edge, edgeId));

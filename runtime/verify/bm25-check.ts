@@ -58,17 +58,22 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
     }
     const [docNo, length] = entry;
     ctx.counts.bm25Documents++;
-    if (length !== doc.length) ctx.report("bm25-doc", "bm25_docs", [label, rec.id], `length ${length} is stored, the text has ${doc.length} terms`);
+    if (length !== doc.length)
+      ctx.report("bm25-doc", "bm25_docs", [label, rec.id], `length ${length} is stored, the text has ${doc.length} terms`);
     const other = docNos.get(docNo);
     if (other !== undefined) ctx.report("bm25-doc", "bm25_docs", [label, rec.id], `document ${docNo} is also '${other}'`);
     docNos.set(docNo, rec.id);
     maxDocNo = Math.max(maxDocNo, docNo);
     const back = dbs.bm25Ids.get([label, docNo], ctx.read);
-    if (back !== rec.id) ctx.report("bm25-doc", "bm25_ids", [label, docNo], `names ${back === undefined ? "nothing" : `'${back}'`}, not '${rec.id}'`);
+    if (back !== rec.id)
+      ctx.report("bm25-doc", "bm25_ids", [label, docNo], `names ${back === undefined ? "nothing" : `'${back}'`}, not '${rec.id}'`);
     for (const [term, tf] of doc.tf) {
       const key = termKey(term);
       let docsOfTerm = expected.get(key);
-      if (docsOfTerm === undefined) expected.set(key, (docsOfTerm = new Map()));
+      if (docsOfTerm === undefined) {
+        docsOfTerm = new Map();
+        expected.set(key, docsOfTerm);
+      }
       docsOfTerm.set(docNo, [tf, doc.length]);
     }
   }
@@ -76,7 +81,8 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
     if (docNos.get(key[1] as number) !== id) ctx.report("bm25-doc", "bm25_ids", key, `names '${id}', which is not that document`);
   }
   for (const { key, value } of dbs.bm25Docs.getRange(range(ctx, [label]))) {
-    if (dbs.nodes.get([label, key[1] as string], ctx.read) === undefined) ctx.report("bm25-doc", "bm25_docs", key, `document ${value[0]} names no record`);
+    if (dbs.nodes.get([label, key[1] as string], ctx.read) === undefined)
+      ctx.report("bm25-doc", "bm25_docs", key, `document ${value[0]} names no record`);
   }
   const stats = dbs.bm25Stats.get([label], ctx.read);
   const statsKey: Key = [label];
@@ -84,8 +90,10 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
     if (docs > 0) ctx.report("bm25-stats", "bm25_stats", statsKey, `missing, the type has ${docs} documents`);
   } else {
     if (stats.docs !== docs) ctx.report("bm25-stats", "bm25_stats", statsKey, `docs is ${stats.docs}, the type has ${docs} documents`);
-    if (stats.tokens !== tokens) ctx.report("bm25-stats", "bm25_stats", statsKey, `tokens is ${stats.tokens}, the documents' lengths add up to ${tokens}`);
-    if (!(stats.nextDocNo > maxDocNo)) ctx.report("bm25-stats", "bm25_stats", statsKey, `nextDocNo is ${stats.nextDocNo}, but document ${maxDocNo} exists`);
+    if (stats.tokens !== tokens)
+      ctx.report("bm25-stats", "bm25_stats", statsKey, `tokens is ${stats.tokens}, the documents' lengths add up to ${tokens}`);
+    if (!(stats.nextDocNo > maxDocNo))
+      ctx.report("bm25-stats", "bm25_stats", statsKey, `nextDocNo is ${stats.nextDocNo}, but document ${maxDocNo} exists`);
   }
   comparePostings(ctx, label, expected, docNos);
 }
@@ -108,9 +116,13 @@ function comparePostings(ctx: CheckContext, label: string, expected: Postings, d
       ctx.report("bm25-posting", "bm25_post", key, `a block of ${value.byteLength} bytes (${n} entries)`);
       continue;
     }
-    if (!isTail && entries[0] !== block) ctx.report("bm25-posting", "bm25_post", key, `a sealed block keyed ${block} starts at document ${entries[0]}`);
+    if (!isTail && entries[0] !== block)
+      ctx.report("bm25-posting", "bm25_post", key, `a sealed block keyed ${block} starts at document ${entries[0]}`);
     let docsOfTerm = stored.get(term);
-    if (docsOfTerm === undefined) stored.set(term, (docsOfTerm = new Map()));
+    if (docsOfTerm === undefined) {
+      docsOfTerm = new Map();
+      stored.set(term, docsOfTerm);
+    }
     let previous = -1;
     for (let i = 0; i < entries.length; i += ENTRY) {
       const docNo = entries[i]!;
@@ -124,20 +136,28 @@ function comparePostings(ctx: CheckContext, label: string, expected: Postings, d
       docsOfTerm.set(docNo, [entries[i + 1]!, entries[i + 2]!]);
     }
   }
-  for (const term of stored.keys()) if (!hasTail.has(term)) ctx.report("bm25-posting", "bm25_post", [label, term, TAIL], "the term has sealed blocks but no tail");
+  for (const term of stored.keys())
+    if (!hasTail.has(term)) ctx.report("bm25-posting", "bm25_post", [label, term, TAIL], "the term has sealed blocks but no tail");
   for (const [term, docs] of expected) {
     const got = stored.get(term);
     for (const [docNo, [tf, length]] of docs) {
       const have = got?.get(docNo);
       const where = `document ${docNo} ('${docNos.get(docNo)}')`;
       if (have === undefined) ctx.report("bm25-posting", "bm25_post", [label, term], `${where} has the term ${tf} times but no posting`);
-      else if (have[0] !== tf || have[1] !== length) ctx.report("bm25-posting", "bm25_post", [label, term], `${where}: posting (tf ${have[0]}, length ${have[1]}), the text has (tf ${tf}, length ${length})`);
+      else if (have[0] !== tf || have[1] !== length)
+        ctx.report(
+          "bm25-posting",
+          "bm25_post",
+          [label, term],
+          `${where}: posting (tf ${have[0]}, length ${have[1]}), the text has (tf ${tf}, length ${length})`,
+        );
     }
   }
   for (const [term, docs] of stored) {
     const want = expected.get(term);
     for (const docNo of docs.keys()) {
-      if (want?.has(docNo) !== true) ctx.report("bm25-posting", "bm25_post", [label, term], `a posting for document ${docNo}, whose text does not have the term`);
+      if (want?.has(docNo) !== true)
+        ctx.report("bm25-posting", "bm25_post", [label, term], `a posting for document ${docNo}, whose text does not have the term`);
     }
   }
 }

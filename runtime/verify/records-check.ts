@@ -68,12 +68,16 @@ function checkMembers(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: N
     }
     const checked = checkValue(field.descriptor.type, rec[name], name);
     if (!checked.ok) ctx.report("record", db, key, `${checked.message}`);
-    else if (JSON.stringify(checked.value) !== JSON.stringify(rec[name])) ctx.report("record", db, key, `${name} is ${JSON.stringify(rec[name])}, not in its canonical form ${JSON.stringify(checked.value)}`);
+    else if (JSON.stringify(checked.value) !== JSON.stringify(rec[name]))
+      ctx.report("record", db, key, `${name} is ${JSON.stringify(rec[name])}, not in its canonical form ${JSON.stringify(checked.value)}`);
   }
 }
 
 function checkEnds(ctx: CheckContext, info: EdgeTypeInfo, key: Key, edge: EdgeItem): void {
-  for (const [end, label, id] of [["from", info.from, edge.from_node], ["to", info.to, edge.to_node]] as const) {
+  for (const [end, label, id] of [
+    ["from", info.from, edge.from_node],
+    ["to", info.to, edge.to_node],
+  ] as const) {
     if (ctx.dbs.nodes.get([label, id], ctx.read) === undefined) {
       ctx.report("endpoint", "edges", key, `its ${end} node ${label} '${id}' does not exist`);
     }
@@ -95,7 +99,8 @@ function checkIndexed(ctx: CheckContext, info: TypeInfo, rec: NodeItem): void {
       ctx.report("unique", "unique", key, `${ref} has ${field.name} ${JSON.stringify(v)} but the value has ${who}`);
     } else {
       const key = indexKey(info.kind, info.name, field.name, v, rec.id);
-      if (dbs.index.get(key, read) === undefined) ctx.report("index", "index", key, `${ref} has ${field.name} ${JSON.stringify(v)} but no index entry`);
+      if (dbs.index.get(key, read) === undefined)
+        ctx.report("index", "index", key, `${ref} has ${field.name} ${JSON.stringify(v)} but no index entry`);
     }
   }
   const edge = info as EdgeTypeInfo;
@@ -103,12 +108,24 @@ function checkIndexed(ctx: CheckContext, info: TypeInfo, rec: NodeItem): void {
   const e = rec as EdgeItem;
   const key = edgeUniqueKey(info.name, e.from_node, e.to_node);
   const owner = dbs.edgeUnique.get(key, read);
-  if (owner !== rec.id) ctx.report("edge-unique", "edge_unique", key, `${ref} is not the claim of its (from, to), which is ${owner === undefined ? "unclaimed" : `'${owner}'`}`);
+  if (owner !== rec.id)
+    ctx.report(
+      "edge-unique",
+      "edge_unique",
+      key,
+      `${ref} is not the claim of its (from, to), which is ${owner === undefined ? "unclaimed" : `'${owner}'`}`,
+    );
 }
 
 function typeOf(schema: SchemaInfo, kind: unknown, type: unknown): TypeInfo | undefined {
   const name = type as string;
-  return kind === "N" ? schema.nodes.get(name) : kind === "V" ? schema.vectors.get(name) : kind === "E" ? schema.edges.get(name) : undefined;
+  return kind === "N"
+    ? schema.nodes.get(name)
+    : kind === "V"
+      ? schema.vectors.get(name)
+      : kind === "E"
+        ? schema.edges.get(name)
+        : undefined;
 }
 
 /** The record an index entry or claim names, when it holds `value` (an indexValue) in `field`; else why not. */
@@ -164,7 +181,12 @@ function checkEdgeUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
     const edge = ctx.dbs.edges.get([label, id], ctx.read);
     if (edge === undefined) ctx.report("edge-unique", "edge_unique", key, `the claim names E::${label} '${id}', which does not exist`);
     else if (edge.from_node !== from || edge.to_node !== to) {
-      ctx.report("edge-unique", "edge_unique", key, `the claim names E::${label} '${id}', which goes from '${edge.from_node}' to '${edge.to_node}'`);
+      ctx.report(
+        "edge-unique",
+        "edge_unique",
+        key,
+        `the claim names E::${label} '${id}', which goes from '${edge.from_node}' to '${edge.to_node}'`,
+      );
     }
   }
 }

@@ -15,7 +15,16 @@ export function savedIndexContents(dbs: StoreDbs, dataDir: string, label: string
   if (typeof saved === "string") return unused(saved);
   // The parameters are the files' own: a store opened with others rebuilds too.
   const { metric, m, efConstruction } = saved;
-  const verified = verifyIndexFiles(dataDir, { label, epoch: meta.epoch, generation: meta.generation, dimension: meta.dimension, live: meta.live, metric, m, efConstruction });
+  const verified = verifyIndexFiles(dataDir, {
+    label,
+    epoch: meta.epoch,
+    generation: meta.generation,
+    dimension: meta.dimension,
+    live: meta.live,
+    metric,
+    m,
+    efConstruction,
+  });
   if (!verified.ok) return unused(verified.reason);
   const index = new VectorIndex(label, { ...DEFAULT_VECTOR_OPTIONS, metric, m, efConstruction });
   index.load(verified.indexPath, meta.dimension, slots(dbs, label));

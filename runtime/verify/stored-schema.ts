@@ -17,10 +17,10 @@ export function storedSchema(dbs: StoreDbs): SchemaDescriptor | string {
     return "the data records no type definitions (open it once with this version of Strand to record them)";
   }
   // Stores written before `format` existed hold the bare types map.
-  if (typeof value["format"] === "number" && value["format"] !== SCHEMA_TYPES_FORMAT) {
-    return `the data's type definitions are in format ${value["format"]}, which this version of Strand does not read`;
+  if (typeof value.format === "number" && value.format !== SCHEMA_TYPES_FORMAT) {
+    return `the data's type definitions are in format ${value.format}, which this version of Strand does not read`;
   }
-  const types = (typeof value["format"] === "number" ? value["types"] : value) as Record<string, Definition>;
+  const types = (typeof value.format === "number" ? value.types : value) as Record<string, Definition>;
   const schema: SchemaDescriptor = { nodes: [], vectors: [], edges: [] };
   for (const [ref, def] of Object.entries(types)) {
     const name = ref.slice(3);

@@ -41,7 +41,8 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
   for (const { key, value: slot } of dbs.vectorIds.getRange(range(ctx, label))) {
     entries++;
     const id = key[1] as string;
-    if (dbs.nodes.get([label, id], ctx.read) === undefined) ctx.report("vector-slot", "vector_ids", key, `slot ${slot} names no V::${label} record`);
+    if (dbs.nodes.get([label, id], ctx.read) === undefined)
+      ctx.report("vector-slot", "vector_ids", key, `slot ${slot} names no V::${label} record`);
     if (meta !== undefined && !(Number.isSafeInteger(slot) && slot >= 0 && slot < meta.nextSlot)) {
       ctx.report("vector-slot", "vector_ids", key, `slot ${slot} is not below nextSlot ${meta.nextSlot}`);
     }
@@ -53,11 +54,17 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
   for (const { key, value: rec } of dbs.nodes.getRange(range(ctx, label))) {
     if (rec.id !== key[1]) continue; // a record under another's key: the record check reports it
     records++;
-    if (dbs.vectorIds.get([label, rec.id], ctx.read) === undefined) ctx.report("vector-slot", "vector_ids", [label, rec.id], `V::${label} '${rec.id}' has no slot`);
-    const vector = info.embedding ? rec[info.embedding.name] : rec["data"];
+    if (dbs.vectorIds.get([label, rec.id], ctx.read) === undefined)
+      ctx.report("vector-slot", "vector_ids", [label, rec.id], `V::${label} '${rec.id}' has no slot`);
+    const vector = info.embedding ? rec[info.embedding.name] : rec.data;
     const length = Array.isArray(vector) ? vector.length : -1;
     if (meta !== undefined && length !== meta.dimension) {
-      ctx.report("vector-slot", "nodes", [label, rec.id], length < 0 ? "the record holds no vector" : `a vector of ${length} dimensions in a type of ${meta.dimension}`);
+      ctx.report(
+        "vector-slot",
+        "nodes",
+        [label, rec.id],
+        length < 0 ? "the record holds no vector" : `a vector of ${length} dimensions in a type of ${meta.dimension}`,
+      );
     }
   }
   if (meta === undefined) {
@@ -68,22 +75,46 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
   return slots;
 }
 
-function compareIndex(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMeta, slots: ReadonlyMap<number, string>, index: VectorIndexContents): void {
+function compareIndex(
+  ctx: CheckContext,
+  info: VectorTypeInfo,
+  meta: VectorTypeMeta,
+  slots: ReadonlyMap<number, string>,
+  index: VectorIndexContents,
+): void {
   ctx.counts.vectorIndexes++;
   const label = info.name;
   const at = `the index of V::${label}`;
   if (index.epoch !== meta.epoch || index.generation !== meta.generation) {
-    ctx.report("vector-index", "vector_types", [label], `${at} reflects epoch ${String(index.epoch)} generation ${index.generation}, LMDB epoch ${meta.epoch} generation ${meta.generation}`);
+    ctx.report(
+      "vector-index",
+      "vector_types",
+      [label],
+      `${at} reflects epoch ${String(index.epoch)} generation ${index.generation}, LMDB epoch ${meta.epoch} generation ${meta.generation}`,
+    );
   }
   for (const [slot, id] of slots) {
     const key: Key = [label, id];
-    if (index.ids.get(slot) !== id) ctx.report("vector-index", "vector_ids", key, `${at} maps slot ${slot} to ${index.ids.has(slot) ? `'${index.ids.get(slot)!}'` : "nothing"}`);
+    if (index.ids.get(slot) !== id)
+      ctx.report(
+        "vector-index",
+        "vector_ids",
+        key,
+        `${at} maps slot ${slot} to ${index.ids.has(slot) ? `'${index.ids.get(slot)!}'` : "nothing"}`,
+      );
     if (!index.liveSlots.has(slot)) ctx.report("vector-index", "vector_ids", key, `${at} has no live point for slot ${slot}`);
   }
   for (const [slot, id] of index.ids) {
-    if (!slots.has(slot)) ctx.report("vector-index", "vector_ids", [label, id], `${at} maps slot ${slot}, which LMDB does not hold, to '${id}'`);
+    if (!slots.has(slot))
+      ctx.report("vector-index", "vector_ids", [label, id], `${at} maps slot ${slot}, which LMDB does not hold, to '${id}'`);
   }
   for (const slot of index.liveSlots) {
-    if (!slots.has(slot)) ctx.report("vector-index", "vector_types", [label], `${at} holds slot ${slot} as live, which LMDB does not hold (a dropped vector still searchable)`);
+    if (!slots.has(slot))
+      ctx.report(
+        "vector-index",
+        "vector_types",
+        [label],
+        `${at} holds slot ${slot} as live, which LMDB does not hold (a dropped vector still searchable)`,
+      );
   }
 }

@@ -21,7 +21,8 @@ const DATA_FILE = "data.mdb";
 
 export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
   if (!isDirectory(dir)) return { ok: false, code: "NOT_A_STORE", message: `${dir} is not a directory` };
-  if (!fs.existsSync(path.join(dir, DATA_FILE))) return { ok: false, code: "NOT_A_STORE", message: `${dir} holds no Strand data (no ${DATA_FILE})` };
+  if (!fs.existsSync(path.join(dir, DATA_FILE)))
+    return { ok: false, code: "NOT_A_STORE", message: `${dir} holds no Strand data (no ${DATA_FILE})` };
   let unlock: () => void;
   try {
     unlock = lockDirectory(dir);

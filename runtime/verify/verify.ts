@@ -29,8 +29,19 @@ export function verifyStore({ dbs, schema, vectorIndex }: VerifyInput): VerifyRe
       get read() {
         return { transaction };
       },
-      counts: { nodes: 0, edges: 0, vectors: 0, indexEntries: 0, uniqueClaims: 0, adjacencyEntries: 0, bm25Documents: 0, bm25Postings: 0, vectorIndexes: 0 },
-      report: (check: VerifyCheck, db: string, key: Key, message: string) => disagreements.push({ check, key: entryName(db, key), message }),
+      counts: {
+        nodes: 0,
+        edges: 0,
+        vectors: 0,
+        indexEntries: 0,
+        uniqueClaims: 0,
+        adjacencyEntries: 0,
+        bm25Documents: 0,
+        bm25Postings: 0,
+        vectorIndexes: 0,
+      },
+      report: (check: VerifyCheck, db: string, key: Key, message: string) =>
+        disagreements.push({ check, key: entryName(db, key), message }),
     };
     const edges = checkRecords(ctx, schema);
     checkAdjacency(ctx, edges);

@@ -75,7 +75,7 @@ export class GraphWriter {
   // ---- the fan-out: what every record change must touch (a V type's info is a VectorTypeInfo)
 
   private insert(info: TypeInfo, rec: NodeItem): void {
-    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec["from_node"] as string, rec["to_node"] as string);
+    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec.from_node as string, rec.to_node as string);
     indexNew(this.dbs, info, rec);
     if (info.kind === "V") this.vectorHook(info).added(info as VectorTypeInfo, rec, vectorOf(info as VectorTypeInfo, rec));
     this.recordsOf(info.kind).putSync([info.name, rec.id], rec);
@@ -93,7 +93,7 @@ export class GraphWriter {
   /** The record and everything describing it except adjacency (edges: see drop). */
   private remove(info: TypeInfo, rec: NodeItem): void {
     if (info.kind === "V") this.vectorHook(info).removed(info as VectorTypeInfo, rec);
-    if (info.kind === "E") releaseEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec["from_node"] as string, rec["to_node"] as string);
+    if (info.kind === "E") releaseEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec.from_node as string, rec.to_node as string);
     indexRemove(this.dbs, info, rec);
     this.invalidate(recordKey(rec.id));
     this.recordsOf(info.kind).removeSync([info.name, rec.id]);
@@ -138,10 +138,7 @@ export class GraphWriter {
     if (plausibleId(id)) {
       for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
         if (other !== expected && this.hasNode(other, id)) {
-          throw new StrandError(
-            "EDGE_TYPE_MISMATCH",
-            `E::${info.name} must go ${end} a ${expected} node, but node '${id}' is a ${other}`,
-          );
+          throw new StrandError("EDGE_TYPE_MISMATCH", `E::${info.name} must go ${end} a ${expected} node, but node '${id}' is a ${other}`);
         }
       }
     }
@@ -306,7 +303,8 @@ export class GraphWriter {
     const range = { start: [info.kind, info.name] as Key, end: [info.kind, info.name, MAX_KEY] as Key };
     for (const key of this.dbs.index.getKeys(range)) this.dbs.index.removeSync(key);
     for (const key of this.dbs.unique.getKeys(range)) this.dbs.unique.removeSync(key);
-    if (info.kind === "E") for (const key of this.dbs.edgeUnique.getKeys({ start: [info.name], end: [info.name, MAX_KEY] })) this.dbs.edgeUnique.removeSync(key);
+    if (info.kind === "E")
+      for (const key of this.dbs.edgeUnique.getKeys({ start: [info.name], end: [info.name, MAX_KEY] })) this.dbs.edgeUnique.removeSync(key);
   }
 
   /**
@@ -315,7 +313,7 @@ export class GraphWriter {
    */
   storeRevalidatedRecord(info: TypeInfo, next: NodeItem, rewrite: boolean): void {
     indexNew(this.dbs, info, next);
-    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, next.id, next["from_node"] as string, next["to_node"] as string);
+    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, next.id, next.from_node as string, next.to_node as string);
     if (rewrite) this.storeMappedRecord(info.kind, info.name, next);
   }
 }

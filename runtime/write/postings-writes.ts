@@ -2,7 +2,17 @@
 // removing one document's entry of one term, keeping blocks within their capacities. Only the
 // BM25 writer calls these, inside the write transaction of the record change.
 import type { RangeOptions } from "lmdb";
-import { blockEntries, encode, ENTRY, MAX_DOC_NO, SEALED_CAPACITY, TAIL, TAIL_CAPACITY, termKey, type PostingsDb } from "../search/postings.js";
+import {
+  blockEntries,
+  encode,
+  ENTRY,
+  MAX_DOC_NO,
+  SEALED_CAPACITY,
+  TAIL,
+  TAIL_CAPACITY,
+  termKey,
+  type PostingsDb,
+} from "../search/postings.js";
 import type { Key } from "../store/keys.js";
 
 interface BlockRef {

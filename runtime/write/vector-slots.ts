@@ -36,7 +36,13 @@ export class VectorSlots implements VectorHook {
 
   private assign(info: VectorTypeInfo, id: string, vector: readonly number[]): void {
     const label = info.name;
-    const meta: VectorTypeMeta = this.dbs.vectorTypes.get([label]) ?? { epoch: randomUUID(), dimension: vector.length, nextSlot: 0, live: 0, generation: 0 };
+    const meta: VectorTypeMeta = this.dbs.vectorTypes.get([label]) ?? {
+      epoch: randomUUID(),
+      dimension: vector.length,
+      nextSlot: 0,
+      live: 0,
+      generation: 0,
+    };
     if (vector.length !== meta.dimension) throw dimensionMismatch(label, meta.dimension, vector.length);
     const slot = meta.nextSlot;
     const next: VectorTypeMeta = { ...meta, nextSlot: slot + 1, live: meta.live + 1, generation: meta.generation + 1 };

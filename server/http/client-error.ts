@@ -53,7 +53,11 @@ export function answerClientErrors(server: Server): void {
     const expect = request.headers.expect ?? "";
     const error = new StrandError("EXPECTATION_FAILED", `unsupported Expect header '${echo(expect)}' (only 100-continue is supported)`);
     const body = JSON.stringify(error.toJSON());
-    response.writeHead(httpStatus(error.code), { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
+    response.writeHead(httpStatus(error.code), {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    });
     response.end(body);
   });
 }

@@ -8,10 +8,7 @@ const PLAIN = "application/json";
 export function checkJsonContentType(header: string | null | undefined): void {
   if (header === null || header === undefined || header === "" || header === PLAIN) return;
   if (!isJsonContentType(header)) {
-    throw new StrandError(
-      "UNSUPPORTED_MEDIA_TYPE",
-      `unsupported content type "${echo(header)}": send the parameters as application/json`,
-    );
+    throw new StrandError("UNSUPPORTED_MEDIA_TYPE", `unsupported content type "${echo(header)}": send the parameters as application/json`);
   }
 }
 

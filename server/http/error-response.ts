@@ -1,7 +1,7 @@
 // Every error leaves the server as `{"error": "...", "code": "..."}` with the status its code maps
 // to. StrandErrors are expected outcomes (bad input, missing ids, conflicts); anything else that
 // escapes a handler is a bug: its stack goes to stderr and the client sees a generic 500.
-import { isStrandError, StrandError } from "../../core/errors.js";
+import { isStrandError, type StrandError } from "../../core/errors.js";
 import { httpStatus } from "./status.js";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;

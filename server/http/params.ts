@@ -25,7 +25,7 @@ export function validateParams(specs: readonly ParamSpec[], body: unknown): Reco
   }
   const out: Record<string, JsonValue> = {};
   for (const spec of specs) {
-    const value = Object.prototype.hasOwnProperty.call(input, spec.name) ? input[spec.name] : undefined;
+    const value = Object.hasOwn(input, spec.name) ? input[spec.name] : undefined;
     if (value === undefined || value === null) {
       if (spec.optional) continue;
       throw new StrandError("MISSING_PARAMETER", `missing required parameter '${spec.name}'`);

@@ -66,7 +66,10 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
       reject(incompleteBody());
     };
     const onClose = (): void => {
-      if (incoming.readableEnded) return onEnd();
+      if (incoming.readableEnded) {
+        onEnd();
+        return;
+      }
       cleanup();
       reject(incompleteBody());
     };

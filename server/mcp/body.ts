@@ -36,7 +36,8 @@ export function objectAt(value: unknown, path: string, allowed: readonly string[
   for (const key of Object.keys(value)) {
     if (allowed.includes(key)) continue;
     const suggestion = closestName(key, allowed);
-    const hint = suggestion !== undefined ? `; did you mean '${suggestion}'?` : ` (expected: ${allowed.length > 0 ? allowed.join(", ") : "none"})`;
+    const hint =
+      suggestion !== undefined ? `; did you mean '${suggestion}'?` : ` (expected: ${allowed.length > 0 ? allowed.join(", ") : "none"})`;
     throw new StrandError("UNKNOWN_PARAMETER", `unknown member '${fieldPath(path, echo(key))}'${hint}`);
   }
   return value;

@@ -39,7 +39,12 @@ export function recordOf(db: QueryContext, schema: SchemaView, held: HeldItem): 
   let record: GraphItem;
   try {
     const kind = schema.get(held.label)?.kind;
-    record = kind === "edge" ? db.edgeById(held.label, held.id) : kind === "vector" ? db.vectorById(held.label, held.id) : db.nodeById(held.label, held.id);
+    record =
+      kind === "edge"
+        ? db.edgeById(held.label, held.id)
+        : kind === "vector"
+          ? db.vectorById(held.label, held.id)
+          : db.nodeById(held.label, held.id);
   } catch (error) {
     if (isStrandError(error) && error.code === "NOT_FOUND") return null;
     throw error;

@@ -13,7 +13,10 @@ export type InputSchema = z.ZodObject;
 const connectionId = z.string().describe("the id `init` returned");
 
 const stepFields = {
-  edge_type: z.string().optional().describe("`node` or `vec`: the kind of the items the step arrives at (or, in the other accepted layout, the edge type's name)"),
+  edge_type: z
+    .string()
+    .optional()
+    .describe("`node` or `vec`: the kind of the items the step arrives at (or, in the other accepted layout, the edge type's name)"),
   edge_label: z.string().optional().describe("the edge type's name (or, in the other accepted layout, `node` / `vec`)"),
 };
 
@@ -74,8 +77,14 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
     description: "The traversal holds every edge of the type. Returns {connection_id, count}.",
     input: withData({ edge_type: z.string().describe("an edge type name") }),
   },
-  out_step: { description: "Step from the held nodes/vectors to the targets of their outgoing edges of the type.", input: withData(stepFields) },
-  in_step: { description: "Step from the held nodes/vectors to the sources of their incoming edges of the type.", input: withData(stepFields) },
+  out_step: {
+    description: "Step from the held nodes/vectors to the targets of their outgoing edges of the type.",
+    input: withData(stepFields),
+  },
+  in_step: {
+    description: "Step from the held nodes/vectors to the sources of their incoming edges of the type.",
+    input: withData(stepFields),
+  },
   out_e_step: {
     description: "Step from the held nodes/vectors to their outgoing edges of the type (or from held edges to their targets).",
     input: withData(stepFields),
@@ -84,7 +93,10 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
     description: "Step from the held nodes/vectors to their incoming edges of the type (or from held edges to their sources).",
     input: withData(stepFields),
   },
-  filter_items: { description: "Narrow the traversal with a filter. Returns {connection_id, count}.", input: withData({ filter: filterLayer }) },
+  filter_items: {
+    description: "Narrow the traversal with a filter. Returns {connection_id, count}.",
+    input: withData({ filter: filterLayer }),
+  },
   order_by: {
     description: "Sort the traversal by one property and rewind the cursor; returns the first item (null when empty).",
     input: withData({ properties: z.union([z.string(), z.array(z.string()).length(1)]), order: z.string().describe("asc or desc") }),
@@ -99,12 +111,19 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
   },
   reset: { description: "Blank the traversal; returns the connection id.", input: withConnection() },
   close: {
-    description: "End the connection (its id is unknown afterwards), freeing its place among the client's connections. Returns {connection_id, closed: true}.",
+    description:
+      "End the connection (its id is unknown afterwards), freeing its place among the client's connections. Returns {connection_id, closed: true}.",
     input: withConnection(),
   },
-  schema_resource: { description: "The schema (nodes, vectors, edges with their property types) and the #[mcp] queries.", input: withConnection() },
+  schema_resource: {
+    description: "The schema (nodes, vectors, edges with their property types) and the #[mcp] queries.",
+    input: withConnection(),
+  },
   group_by: { description: "[{<property>: value, ..., count}] over the held items.", input: withConnection({ properties }) },
-  aggregate_by: { description: "[{count, data: [items]}] over the held items, grouped by the properties.", input: withConnection({ properties }) },
+  aggregate_by: {
+    description: "[{count, data: [items]}] over the held items, grouped by the properties.",
+    input: withConnection({ properties }),
+  },
   search_vector: {
     description:
       "The k vectors most similar to `vector` with score >= min_score: among the held vectors when the traversal is loaded, " +
@@ -118,11 +137,17 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
     }),
   },
   search_vector_text: {
-    description: "Embed the text with the configured model and return the 5 nearest vectors of the type; the traversal continues from them.",
+    description:
+      "Embed the text with the configured model and return the 5 nearest vectors of the type; the traversal continues from them.",
     input: withData({
       query: z.string(),
       label: z.string().describe("a vector type"),
-      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: max(ef_search, 200), SearchV's max(ef_search, 40·k) for k = 5)"),
+      ef: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe("HNSW search breadth for this search (default: max(ef_search, 200), SearchV's max(ef_search, 40·k) for k = 5)"),
     }),
   },
   search_keyword: {

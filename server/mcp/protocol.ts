@@ -51,7 +51,7 @@ function toolList(service: McpService): Tool[] {
   });
   tools = [];
   for (const name of service.toolNames()) {
-    const builtin = Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name] : undefined;
+    const builtin = Object.hasOwn(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name] : undefined;
     if (builtin !== undefined) {
       tools.push(describe(name, builtin.description, builtin.input));
       continue;
@@ -59,7 +59,9 @@ function toolList(service: McpService): Tool[] {
     const query = service.queryTool(name);
     if (query === undefined) continue;
     const returns = query.returns.length > 0 ? query.returns.join(", ") : "nothing";
-    tools.push(describe(name, `Run the #[mcp] query ${query.name}; returns {${returns}} like POST /${query.name}.`, queryInputSchema(query.params)));
+    tools.push(
+      describe(name, `Run the #[mcp] query ${query.name}; returns {${returns}} like POST /${query.name}.`, queryInputSchema(query.params)),
+    );
   }
   listings.set(service, tools);
   return tools;
@@ -78,7 +80,12 @@ export function createProtocolServer(service: McpService, client: string = LOCAL
  * (server-sent event streams and session ends) do not apply to a stateless server: routes.ts
  * answers them 405 before they get here.
  */
-export async function handleProtocolRequest(service: McpService, request: Request, bodyLimitBytes: number, client: string): Promise<Response> {
+export async function handleProtocolRequest(
+  service: McpService,
+  request: Request,
+  bodyLimitBytes: number,
+  client: string,
+): Promise<Response> {
   const server = createProtocolServer(service, client);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -1,4 +1,4 @@
-// The HTTP face of the agent tools, called by runtime/http/app.ts for every path under /mcp:
+// The HTTP face of the agent tools, called by server/app.ts for every path under /mcp:
 //
 //   POST /mcp/<tool>   → the tool's JSON answer (tools.ts, query-tools.ts); other methods 405
 //   POST /mcp          → the MCP protocol endpoint (Streamable HTTP, protocol.ts); other methods
@@ -31,13 +31,17 @@ export function mcpHandler(service: McpService | null, bodyLimitBytes: number): 
   return async (c) => {
     const { method, path } = c.req;
     if (service === null) {
-      return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}: the MCP endpoints are disabled (mcp = false)`));
+      return jsonErrorResponse(
+        new StrandError("NOT_FOUND", `no route for ${method} ${path}: the MCP endpoints are disabled (mcp = false)`),
+      );
     }
     try {
       const tool = path === MCP_PATH ? undefined : TOOL_PATH.exec(path)?.[1];
       if (path !== MCP_PATH && tool === undefined) return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
       if (method !== "POST") {
-        return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), { allow: "POST" });
+        return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), {
+          allow: "POST",
+        });
       }
       const client = clientOf(c);
       if (tool === undefined) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes, client);

@@ -45,8 +45,17 @@ export class SchemaView {
     for (const v of descriptor.vectors) {
       // A vector also carries its embedding (`data`) and, in search results, `score`.
       const embedding = v.fields.find((f) => f.name === "embedding" && isNumberList(f.type));
-      const identity: Array<[string, ValueType]> = [...base, ...(embedding ? [] : [["data", F64S] as [string, ValueType]]), ["score", scalar("F64")]];
-      this.add({ name: v.name, kind: "vector", properties: propertyMap(v.fields, identity), vectorField: embedding ? "embedding" : "data" });
+      const identity: Array<[string, ValueType]> = [
+        ...base,
+        ...(embedding ? [] : [["data", F64S] as [string, ValueType]]),
+        ["score", scalar("F64")],
+      ];
+      this.add({
+        name: v.name,
+        kind: "vector",
+        properties: propertyMap(v.fields, identity),
+        vectorField: embedding ? "embedding" : "data",
+      });
     }
     for (const e of descriptor.edges) this.add(edgeView(e, base));
   }

@@ -80,11 +80,17 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
   let types: readonly string[];
   if (!current.blank) {
     if (labelRaw !== undefined) {
-      throw new StrandError("INVALID_PARAMETER", "'data.label' applies only to a search over every vector: the traversal holds items (reset it first)");
+      throw new StrandError(
+        "INVALID_PARAMETER",
+        "'data.label' applies only to a search over every vector: the traversal holds items (reset it first)",
+      );
     }
     const notVectors = current.types.filter((t) => env.schema.get(t)?.kind !== "vector");
     if (notVectors.length > 0) {
-      throw new StrandError("INVALID_VALUE", `search_vector over the held items needs vectors, but the traversal holds ${notVectors.join(", ")}`);
+      throw new StrandError(
+        "INVALID_VALUE",
+        `search_vector over the held items needs vectors, but the traversal holds ${notVectors.join(", ")}`,
+      );
     }
     const records = env.store.read((db) => recordsOf(db, env.schema, current.items));
     found = scoreHeld(env, records, query, env.vectorMetric);
@@ -97,7 +103,10 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
   } else {
     ({ items: found, fitted: types } = env.store.read((db) => searchEveryType(db, env.schema.names("vector"), query, k, ef)));
   }
-  const top = found.filter((item) => (item.score as number) >= minScore).sort(byScore).slice(0, k);
+  const top = found
+    .filter((item) => (item.score as number) >= minScore)
+    .sort(byScore)
+    .slice(0, k);
   return continueFrom(env, "search_vector", connection, top, types);
 }
 
@@ -112,7 +121,13 @@ function efOf(data: JsonObject): number | null {
  * vectors fits any); a mismatch of every type is the error. Types of another dimension are not
  * among the traversal's types afterwards, so filters are not checked against their properties.
  */
-function searchEveryType(db: QueryContext, types: readonly string[], query: number[], k: number, ef: number | null): { items: NodeItem[]; fitted: string[] } {
+function searchEveryType(
+  db: QueryContext,
+  types: readonly string[],
+  query: number[],
+  k: number,
+  ef: number | null,
+): { items: NodeItem[]; fitted: string[] } {
   const items: NodeItem[] = [];
   const fitted: string[] = [];
   let mismatch: StrandError | undefined;
@@ -132,7 +147,10 @@ function searchEveryType(db: QueryContext, types: readonly string[], query: numb
 async function embedQuery(env: ToolEnv, text: string): Promise<number[]> {
   const embedders = env.embedders;
   if (embedders === null) {
-    throw new StrandError("INVALID_VALUE", "search_vector_text needs an embedding model, and none is configured (embedding_model in strand.toml)");
+    throw new StrandError(
+      "INVALID_VALUE",
+      "search_vector_text needs an embedding model, and none is configured (embedding_model in strand.toml)",
+    );
   }
   let vectors: number[][];
   try {
@@ -142,7 +160,8 @@ async function embedQuery(env: ToolEnv, text: string): Promise<number[]> {
     throw new StrandError("EMBEDDING_FAILED", `embedding the query failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const vector = vectors[0];
-  if (vectors.length !== 1 || vector === undefined) throw new StrandError("EMBEDDING_FAILED", `the embedder returned ${vectors.length} vectors for 1 text`);
+  if (vectors.length !== 1 || vector === undefined)
+    throw new StrandError("EMBEDDING_FAILED", `the embedder returned ${vectors.length} vectors for 1 text`);
   return vector;
 }
 

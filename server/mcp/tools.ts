@@ -105,7 +105,11 @@ export function eFromType(env: ToolEnv, body: unknown): ToolResult {
   const data = requiredObject(b, "data", "", ["edge_type"], "{edge_type}");
   const label = env.schema.edge(requiredString(data, "edge_type", "data", "an edge type name"), "data.edge_type").name;
   const budget = env.connections.budget(connection);
-  const edges = within(budget, "e_from_type", env.store.read((db) => db.edgesByLabel(label)));
+  const edges = within(
+    budget,
+    "e_from_type",
+    env.store.read((db) => db.edgesByLabel(label)),
+  );
   return held(connection, loaded(heldItems(edges, env.schema), [label]));
 }
 
@@ -152,7 +156,7 @@ export function orderBy(env: ToolEnv, body: unknown): ToolResult {
   checkProperty(env, current, property, "data.properties");
   // Stored values are canonical (Dates as UTC ISO strings), so the sort order is the typed order.
   const records = env.store.read((db) => recordsOf(db, env.schema, current.items));
-  const sorted = order(records, (item) => (Object.prototype.hasOwnProperty.call(item, property) ? item[property]! : null), dir);
+  const sorted = order(records, (item) => (Object.hasOwn(item, property) ? item[property]! : null), dir);
   connection.traversal = loaded(heldItems(sorted, env.schema), current.types);
   return sorted[0] ?? null;
 }
@@ -214,7 +218,7 @@ function groupingProperties(env: ToolEnv, b: JsonObject, t: Traversal): string[]
   const raw = top ?? inData;
   if (raw === undefined) throw new StrandError("MISSING_PARAMETER", "missing 'properties' (the property names to group by)");
   const properties = stringList(raw, path);
-  properties.forEach((p, i) => checkProperty(env, t, p, fieldPath(path, i)));
+  for (let i = 0; i < properties.length; i++) checkProperty(env, t, properties[i]!, fieldPath(path, i));
   return properties;
 }
 
@@ -223,7 +227,10 @@ export function groupByTool(env: ToolEnv, body: unknown): ToolResult {
   const current = connection.traversal;
   requireLoaded(current, "group_by");
   const properties = groupingProperties(env, b, current);
-  return groupBy(env.store.read((db) => recordsOf(db, env.schema, current.items)), properties);
+  return groupBy(
+    env.store.read((db) => recordsOf(db, env.schema, current.items)),
+    properties,
+  );
 }
 
 export function aggregateByTool(env: ToolEnv, body: unknown): ToolResult {
@@ -231,5 +238,8 @@ export function aggregateByTool(env: ToolEnv, body: unknown): ToolResult {
   const current = connection.traversal;
   requireLoaded(current, "aggregate_by");
   const properties = groupingProperties(env, b, current);
-  return aggregateBy(env.store.read((db) => recordsOf(db, env.schema, current.items)), properties) as unknown as ToolResult;
+  return aggregateBy(
+    env.store.read((db) => recordsOf(db, env.schema, current.items)),
+    properties,
+  ) as unknown as ToolResult;
 }

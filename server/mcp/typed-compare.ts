@@ -49,7 +49,11 @@ function readRequestValue(scalar: ScalarName, raw: unknown, path: string): Compa
     }
     case "Date": {
       // Filter values are strings, so unix seconds may come as a string of digits too.
-      const r = checkValue({ kind: "scalar", name: "Date" }, typeof raw === "string" && UNIX_SECONDS_RE.test(raw) ? Number(raw) : raw, path);
+      const r = checkValue(
+        { kind: "scalar", name: "Date" },
+        typeof raw === "string" && UNIX_SECONDS_RE.test(raw) ? Number(raw) : raw,
+        path,
+      );
       if (!r.ok) throw invalid(path, "a date: RFC 3339 with an offset (2024-05-01T12:00:00+02:00), YYYY-MM-DD or unix seconds", raw);
       return Date.parse(r.value as string);
     }

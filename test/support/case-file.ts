@@ -157,17 +157,28 @@ export function parseCaseFile(text: string, file: string): CaseFile {
       const status = section.header.slice("expect".length).trim();
       const json = text.trim();
       if (json === "") throw new Error(`${where}: --- expect has no JSON`);
-      steps.push({ kind: "call", ...pending, expect: { status: status === "" ? 200 : Number(status), json, header: section.at, body: section.body } });
+      steps.push({
+        kind: "call",
+        ...pending,
+        expect: { status: status === "" ? 200 : Number(status), json, header: section.at, body: section.body },
+      });
       pending = null;
     } else if (section.header === "reopen") {
       if (text.trim() !== "") throw new Error(`${where}: --- reopen takes no body`);
       steps.push({ kind: "reopen", line: section.at + 1 });
     } else if (section.header === "schema change") {
       const next = sections[index + 1];
-      steps.push({ kind: "schema change", hx: text, line: section.at + 1, refused: null, refusalAt: next === undefined ? lines.length : next.at });
+      steps.push({
+        kind: "schema change",
+        hx: text,
+        line: section.at + 1,
+        refused: null,
+        refusalAt: next === undefined ? lines.length : next.at,
+      });
     } else if (section.header === "refused") {
       const change = steps.at(-1);
-      if (change?.kind !== "schema change" || change.refused !== null) throw new Error(`${where}: --- refused must follow a --- schema change`);
+      if (change?.kind !== "schema change" || change.refused !== null)
+        throw new Error(`${where}: --- refused must follow a --- schema change`);
       change.refused = { message: text.trim(), header: section.at, body: section.body };
     } else throw new Error(`${where}: unknown section '${section.header}'`);
   });
@@ -192,7 +203,9 @@ export function expectEdit(expectation: Expectation, status: number, json: strin
 /** What a schema change's refusal becomes: the message (null: the open succeeded, so no `--- refused`). */
 export function refusalEdit(step: SchemaChangeStep, message: string | null): Edit {
   const lines = message === null ? [] : ["--- refused", ...message.split("\n")];
-  return step.refused === null ? { start: step.refusalAt, end: step.refusalAt, lines } : { start: step.refused.header, end: step.refused.body.end, lines };
+  return step.refused === null
+    ? { start: step.refusalAt, end: step.refusalAt, lines }
+    : { start: step.refused.header, end: step.refused.body.end, lines };
 }
 
 export function diagnosticsEdit(expectation: DiagnosticsExpectation, lines: string[]): Edit {

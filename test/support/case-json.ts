@@ -44,26 +44,38 @@ export function reconcile(expected: unknown, actual: unknown, bindings: Bindings
       const ok = typeof actual === "number" && Math.abs(actual - want) <= 1e-12 * Math.max(1, Math.abs(want));
       return ok ? same(expected) : differ(`expected ${want} (to 1e-12), got ${JSON.stringify(actual)}`);
     }
-    if (expected === "$date") return typeof actual === "string" && ISO_DATE.test(actual) ? same(expected) : differ(`expected an ISO date, got ${JSON.stringify(actual)}`);
+    if (expected === "$date")
+      return typeof actual === "string" && ISO_DATE.test(actual)
+        ? same(expected)
+        : differ(`expected an ISO date, got ${JSON.stringify(actual)}`);
     const bound = bindings.values.get(expected);
     if (!bindings.values.has(expected)) {
       bindings.values.set(expected, actual);
       return same(expected);
     }
-    return JSON.stringify(bound) === JSON.stringify(actual) ? same(expected) : differ(`${expected} was ${JSON.stringify(bound)}, got ${JSON.stringify(actual)}`);
+    return JSON.stringify(bound) === JSON.stringify(actual)
+      ? same(expected)
+      : differ(`${expected} was ${JSON.stringify(bound)}, got ${JSON.stringify(actual)}`);
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return differ(`expected an array, got ${JSON.stringify(actual)}`);
-    const items = actual.map((a, i) => (i < expected.length ? reconcile(expected[i], a, bindings, `${path}[${i}]`) : same(asExpectation(a, bindings))));
-    const lengths = actual.length === expected.length ? null : `${path}: expected ${expected.length} elements, got ${actual.length}: ${JSON.stringify(actual)}`;
+    const items = actual.map((a, i) =>
+      i < expected.length ? reconcile(expected[i], a, bindings, `${path}[${i}]`) : same(asExpectation(a, bindings)),
+    );
+    const lengths =
+      actual.length === expected.length
+        ? null
+        : `${path}: expected ${expected.length} elements, got ${actual.length}: ${JSON.stringify(actual)}`;
     return { value: items.map((r) => r.value), mismatch: items.find((r) => r.mismatch !== null)?.mismatch ?? lengths };
   }
   if (typeof expected === "object" && expected !== null) {
-    if (typeof actual !== "object" || actual === null || Array.isArray(actual)) return differ(`expected an object, got ${JSON.stringify(actual)}`);
+    if (typeof actual !== "object" || actual === null || Array.isArray(actual))
+      return differ(`expected an object, got ${JSON.stringify(actual)}`);
     const want = expected as Record<string, unknown>;
     const ek = Object.keys(want);
     const ak = Object.keys(actual);
-    const members = ek.join(",") === ak.join(",") ? null : `${path}: expected members [${ek.join(", ")}] in that order, got [${ak.join(", ")}]`;
+    const members =
+      ek.join(",") === ak.join(",") ? null : `${path}: expected members [${ek.join(", ")}] in that order, got [${ak.join(", ")}]`;
     let mismatch: string | null = null;
     const value: Record<string, unknown> = {};
     for (const [k, a] of Object.entries(actual)) {
@@ -74,7 +86,9 @@ export function reconcile(expected: unknown, actual: unknown, bindings: Bindings
     return { value, mismatch: members ?? mismatch };
   }
   const resolved = typeof expected === "string" ? expandNames(expected, bindings) : expected;
-  return JSON.stringify(resolved) === JSON.stringify(actual) ? same(expected) : differ(`expected ${JSON.stringify(resolved)}, got ${JSON.stringify(actual)}`);
+  return JSON.stringify(resolved) === JSON.stringify(actual)
+    ? same(expected)
+    : differ(`expected ${JSON.stringify(resolved)}, got ${JSON.stringify(actual)}`);
 }
 
 /** Compares like `reconcile`; null on a match, else the JSON path of the first difference. */
@@ -92,7 +106,9 @@ function expandNames(text: string, bindings: Bindings): string {
 
 /** Replaces "$x" strings in a request body with captured values. */
 export function substitute(body: string, bindings: Bindings): string {
-  return body.replace(/"(\$[A-Za-z0-9_]+)"/g, (whole, name: string) => (bindings.values.has(name) ? JSON.stringify(bindings.values.get(name)) : whole));
+  return body.replace(/"(\$[A-Za-z0-9_]+)"/g, (whole, name: string) =>
+    bindings.values.has(name) ? JSON.stringify(bindings.values.get(name)) : whole,
+  );
 }
 
 /**
@@ -102,7 +118,8 @@ export function substitute(body: string, bindings: Bindings): string {
  */
 export function asExpectation(actual: unknown, bindings: Bindings): unknown {
   if (Array.isArray(actual)) return actual.map((a) => asExpectation(a, bindings));
-  if (typeof actual === "object" && actual !== null) return Object.fromEntries(Object.entries(actual).map(([k, a]) => [k, asExpectation(a, bindings)]));
+  if (typeof actual === "object" && actual !== null)
+    return Object.fromEntries(Object.entries(actual).map(([k, a]) => [k, asExpectation(a, bindings)]));
   if (typeof actual !== "string") return actual;
   if (UUID.test(actual)) return nameOf(actual, bindings) ?? capture(actual, bindings);
   if (ISO_DATE.test(actual) && Math.abs(Date.parse(actual) - Date.now()) < DAY_MS) return "$date";
@@ -127,6 +144,9 @@ function capture(value: string, bindings: Bindings): string {
 /** One-line JSON in the corpus's style: `{"a": 1, "b": [1, 2]}`. */
 export function formatJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(formatJson).join(", ")}]`;
-  if (typeof value === "object" && value !== null) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${formatJson(v)}`).join(", ")}}`;
+  if (typeof value === "object" && value !== null)
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${formatJson(v)}`)
+      .join(", ")}}`;
   return JSON.stringify(value);
 }

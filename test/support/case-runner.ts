@@ -12,7 +12,16 @@ import { createEmbedder } from "../../runtime/embed/embedder.js";
 import { embeddersFor } from "../../runtime/embed/embedders.js";
 import { GraphStore } from "../../runtime/graph-store.js";
 import { createApp } from "../../server/index.js";
-import { diagnosticsEdit, expectEdit, refusalEdit, type CallStep, type CaseFile, type DiagnosticsExpectation, type Edit, type SchemaChangeStep } from "./case-file.js";
+import {
+  diagnosticsEdit,
+  expectEdit,
+  refusalEdit,
+  type CallStep,
+  type CaseFile,
+  type DiagnosticsExpectation,
+  type Edit,
+  type SchemaChangeStep,
+} from "./case-file.js";
 import { asExpectation, formatJson, newBindings, reconcile, substitute, type Bindings } from "./case-json.js";
 
 export interface Check {
@@ -44,7 +53,8 @@ const diagnosticLine = (d: Diagnostic): string =>
 async function compile(hx: string, where: string): Promise<Project> {
   const compiled = compileProject([{ file: "case.hx", text: hx }], { runtimeImport: "strand/runtime" });
   const errors = errorsOf(compiled.diagnostics);
-  if (errors.length > 0 || compiled.schema == null) throw new Error(`${where}: the project does not compile:\n${errors.map(diagnosticLine).join("\n")}`);
+  if (errors.length > 0 || compiled.schema == null)
+    throw new Error(`${where}: the project does not compile:\n${errors.map(diagnosticLine).join("\n")}`);
   const queries: QueryModule[] = [];
   for (const f of compiled.files.filter((g) => g.path.startsWith("queries/"))) queries.push(await importQueryModule(f.path, f.text));
   return { schema: compiled.schema, queries };
@@ -129,7 +139,14 @@ async function checkCall(server: Server, step: CallStep, bindings: Bindings, fil
  * Restarts the server with the new project. A refused open is checked against the expected
  * message, and then the previous project must still open the data (nothing was changed).
  */
-async function changeSchema(server: Server, previous: Project, next: Project, step: SchemaChangeStep, bindings: Bindings, file: string): Promise<{ check: Check; refusal: string | null }> {
+async function changeSchema(
+  server: Server,
+  previous: Project,
+  next: Project,
+  step: SchemaChangeStep,
+  bindings: Bindings,
+  file: string,
+): Promise<{ check: Check; refusal: string | null }> {
   await server.close();
   let refusal: string | null = null;
   try {
@@ -142,7 +159,8 @@ async function changeSchema(server: Server, previous: Project, next: Project, st
   let mismatch: string | null = null;
   let written: string | null = refusal;
   if (refusal === null || expected === null) {
-    if (refusal !== expected) mismatch = refusal === null ? "the open succeeded, expected it refused" : "the open was refused, expected it to succeed";
+    if (refusal !== expected)
+      mismatch = refusal === null ? "the open succeeded, expected it refused" : "the open was refused, expected it to succeed";
     if (refusal !== null) written = asExpectation(refusal, bindings) as string;
   } else {
     const got = reconcile(expected, refusal, bindings);

@@ -70,7 +70,8 @@ function expectationOf(caseText: string, start: number, where: string): Expectat
     const m = AT_END.exec(l);
     return m === null ? [] : [m[1]!];
   });
-  if (own.length + atEnd.length !== 1) throw new Error(`${where}: a case needs exactly one expectation, found ${own.length + atEnd.length}`);
+  if (own.length + atEnd.length !== 1)
+    throw new Error(`${where}: a case needs exactly one expectation, found ${own.length + atEnd.length}`);
   if (own.length === 1) return own[0]!;
   // The position of the end of the text, the way the compiler counts lines and columns.
   const lines = caseText.split("\n");

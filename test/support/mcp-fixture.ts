@@ -36,7 +36,13 @@ export const schema: SchemaDescriptor = {
   ],
   vectors: [],
   edges: [
-    { name: "Follows", from: "User", to: "User", unique: false, fields: [{ name: "since", type: s("Date"), index: "none", default: null }] },
+    {
+      name: "Follows",
+      from: "User",
+      to: "User",
+      unique: false,
+      fields: [{ name: "since", type: s("Date"), index: "none", default: null }],
+    },
     { name: "Wrote", from: "User", to: "Post", unique: false, fields: [] },
   ],
 };
@@ -59,7 +65,12 @@ export const queries: QueryModule[] = [
     writes: true,
     mcp: true,
     returns: ["post"],
-    run: (db, p) => ({ post: db.addNode("Post", p.published === undefined ? { title: p.title as string } : { title: p.title as string, published: p.published as string }) }),
+    run: (db, p) => ({
+      post: db.addNode(
+        "Post",
+        p.published === undefined ? { title: p.title as string } : { title: p.title as string, published: p.published as string },
+      ),
+    }),
   },
   {
     name: "CountUsers",
@@ -105,7 +116,11 @@ export async function seed(store: GraphStore): Promise<Seeded> {
     const notes = db.addNode("Post", { title: "Notes", published: "2020-02-01T00:00:00.000Z" });
     const engines = db.addNode("Post", { title: "Engines", published: "2019-04-01T00:00:00.000Z" });
     const looms = db.addNode("Post", { title: "Looms", published: "2021-09-09T09:09:09.000Z" });
-    const wrote = [db.addEdge("Wrote", {}, ada.id, notes.id), db.addEdge("Wrote", {}, cyd.id, engines.id), db.addEdge("Wrote", {}, cyd.id, looms.id)];
+    const wrote = [
+      db.addEdge("Wrote", {}, ada.id, notes.id),
+      db.addEdge("Wrote", {}, cyd.id, engines.id),
+      db.addEdge("Wrote", {}, cyd.id, looms.id),
+    ];
     return { ada, bob, cyd, dee, notes, engines, looms, follows, wrote };
   });
 }
@@ -132,7 +147,11 @@ export async function openFixture(options: Partial<AppOptions> = {}): Promise<Mc
   const store = GraphStore.open({ path: dir, schema });
   const data = await seed(store);
   const app = createApp({ store, schema, queries, ...options });
-  const post = async (path: string, body: unknown, headers: Record<string, string> = { "content-type": "application/json" }): Promise<Reply> => {
+  const post = async (
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = { "content-type": "application/json" },
+  ): Promise<Reply> => {
     const text = typeof body === "string" ? body : JSON.stringify(body);
     const res = await app.request(path, { method: "POST", headers, body: new TextEncoder().encode(text) });
     expect(res.headers.get("content-type")).toBe("application/json");

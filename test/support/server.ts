@@ -119,7 +119,12 @@ export interface JsonReply {
 }
 
 /** POST /<query> with a JSON body; the reply's status and parsed JSON. */
-export async function call(server: StrandServer, query: string, params: unknown = {}, headers: Record<string, string> = {}): Promise<JsonReply> {
+export async function call(
+  server: StrandServer,
+  query: string,
+  params: unknown = {},
+  headers: Record<string, string> = {},
+): Promise<JsonReply> {
   const res = await fetch(`${server.url}/${query}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },

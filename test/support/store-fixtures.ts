@@ -57,7 +57,13 @@ export const schema: SchemaDescriptor = {
       ],
     },
     { name: "Wrote", from: "User", to: "Post", unique: false, fields: [] },
-    { name: "Knows", from: "User", to: "User", unique: false, fields: [{ name: "code", type: s("String"), index: "unique", default: null }] },
+    {
+      name: "Knows",
+      from: "User",
+      to: "User",
+      unique: false,
+      fields: [{ name: "code", type: s("String"), index: "unique", default: null }],
+    },
   ],
 };
 

@@ -25,7 +25,7 @@ export function transpileTree(entry: string, outDir: string): void {
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.writeFileSync(target, out.outputText);
     for (const m of source.matchAll(/^(?:import|export)[^;]*?from\s+"(\.[^"]+)\.js";/gms)) {
-      queue.push(path.resolve(path.dirname(file), m[1]! + ".ts"));
+      queue.push(path.resolve(path.dirname(file), `${m[1]!}.ts`));
     }
   }
 }

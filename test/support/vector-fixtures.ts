@@ -56,7 +56,13 @@ export function unitVector(normal: () => number, dim: number): number[] {
 }
 
 /** n points around `clusters` random centres (centre spread 1 and point spread `sigma` per axis). */
-export function clusteredVectors(seed: number, n: number, dim: number, clusters: number, sigma: number): { points: number[][]; sample: () => number[] } {
+export function clusteredVectors(
+  seed: number,
+  n: number,
+  dim: number,
+  clusters: number,
+  sigma: number,
+): { points: number[][]; sample: () => number[] } {
   const random = rng(seed);
   const normal = gaussian(random);
   const centres = Array.from({ length: clusters }, () => Array.from({ length: dim }, normal));
@@ -68,7 +74,12 @@ export function clusteredVectors(seed: number, n: number, dim: number, clusters:
 }
 
 /** Indices of the k most similar points (score descending, then index ascending), by a full scan. */
-export function exactTopK(points: readonly (readonly number[])[], query: readonly number[], k: number, metric: Metric = "cosine"): number[] {
+export function exactTopK(
+  points: readonly (readonly number[])[],
+  query: readonly number[],
+  k: number,
+  metric: Metric = "cosine",
+): number[] {
   // Insertion into a sorted list of at most k: each point is scored once.
   const best: { i: number; score: number }[] = [];
   points.forEach((p, i) => {
@@ -98,7 +109,11 @@ export function recallAtK(exact: readonly (readonly (number | string)[])[], foun
  * A VectorSnapshot over plain arrays: vector i has id `v<i padded>`, slot i and record
  * {id, label, data}; `hidden` ids are absent from the snapshot (not yet, or no longer, in it).
  */
-export function memorySnapshot(label: string, points: readonly (readonly number[])[], hidden: ReadonlySet<string> = new Set()): {
+export function memorySnapshot(
+  label: string,
+  points: readonly (readonly number[])[],
+  hidden: ReadonlySet<string> = new Set(),
+): {
   snapshot: VectorSnapshot;
   ids: string[];
 } {
@@ -108,7 +123,10 @@ export function memorySnapshot(label: string, points: readonly (readonly number[
     if (!hidden.has(id)) slotById.set(id, i);
   });
   const snapshot: VectorSnapshot = {
-    meta: (l) => (l === label ? { epoch: "e", dimension: points[0]!.length, nextSlot: points.length, live: slotById.size, generation: points.length } : undefined),
+    meta: (l) =>
+      l === label
+        ? { epoch: "e", dimension: points[0]!.length, nextSlot: points.length, live: slotById.size, generation: points.length }
+        : undefined,
     slotOf: (l, id) => (l === label ? slotById.get(id) : undefined),
     record: (l, id) => {
       const slot = l === label ? slotById.get(id) : undefined;
