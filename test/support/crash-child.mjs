@@ -6,6 +6,7 @@
 // same store on every run. It never exits on its own; the test kills it with SIGKILL.
 // argv: <compiled graph-store.js> <data dir> <schema json> <plan file>
 import fs from "node:fs";
+import { runLanes } from "./crash-lanes.mjs";
 
 const [storeModule, dir, schemaJson, planFile] = process.argv.slice(2);
 const { GraphStore } = await import(storeModule);
@@ -47,18 +48,4 @@ function perform(db, i, op) {
   throw new Error(`unknown op ${op.op}`);
 }
 
-let next = 0;
-async function lane() {
-  while (next < plan.length) {
-    const i = next++;
-    let line;
-    try {
-      line = JSON.stringify(await store.write((db) => perform(db, i, plan[i])));
-    } catch (error) {
-      line = JSON.stringify({ error: error.code ?? String(error) });
-    }
-    process.stdout.write(`${i} ${line}\n`);
-  }
-}
-process.stdout.write("ready\n");
-for (let n = 0; n < 8; n++) void lane();
+runLanes(store, plan, perform);
