@@ -1,5 +1,8 @@
 // The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
+import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import type { VectorTypeMeta } from "./vector-type-meta.js";
 import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, type Key } from "./keys.js";
@@ -23,6 +26,7 @@ export interface StoreDbs {
 }
 
 export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
+  refuseEmptyDataFile(path);
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   // noSubdir is explicit: lmdb otherwise guesses from the path, and takes "./my.data" for a file.
   const env = open({ path, noSubdir: false, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
@@ -53,6 +57,27 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
     throw new Error(`${path}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);
   }
   return dbs;
+}
+
+/**
+ * lmdb writes its two meta pages as soon as it creates data.mdb, so a data file of 0 bytes was
+ * truncated (or its creation never finished). lmdb would open it as a new, empty database and
+ * every record would silently be gone; refuse it, naming the file, instead.
+ */
+function refuseEmptyDataFile(dir: string): void {
+  const file = join(dir, "data.mdb");
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return; // no data file yet: a new store
+  }
+  if (size === 0) {
+    throw new StrandError(
+      "STORAGE_CORRUPT",
+      `${file} is empty (0 bytes): the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data`,
+    );
+  }
 }
 
 /** bm25_docs value: the document's number within its type and its length in terms. */

@@ -27,6 +27,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   // Requests Node's HTTP parser refuses before any route sees them (client-error.ts).
   BAD_REQUEST: 400,
   HEADERS_TOO_LARGE: 431,
+  // A data file that cannot be what the store wrote (runtime/store/dbs.ts): the store does not open.
+  STORAGE_CORRUPT: 503,
   EXPECTATION_FAILED: 417,
   REQUEST_TIMEOUT: 408,
   EMBEDDING_FAILED: 502,

@@ -1,0 +1,61 @@
+// Opening a data directory whose data file was truncated to 0 bytes: lmdb would take it for a new,
+// empty database, so every record would silently be gone. The open refuses it, naming the file,
+// and changes nothing (issue 14, item 8).
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { isStrandError } from "../core/errors.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { verifyDataDir } from "../runtime/verify/verify-dir.js";
+import { removeDir, schema, tempDir } from "./support/store-fixtures.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+function emptyDataFile(): { dir: string; file: string } {
+  const dir = tempDir("strand-empty-data-");
+  dirs.push(dir);
+  const file = path.join(dir, "data.mdb");
+  fs.writeFileSync(file, "");
+  return { dir, file };
+}
+
+function openError(dir: string): { code: string; message: string } | string {
+  try {
+    GraphStore.open({ path: dir, schema });
+    return "opened";
+  } catch (error) {
+    return isStrandError(error) ? { code: error.code, message: error.message } : String(error);
+  }
+}
+
+test("a data file of 0 bytes is refused, naming it, and stays as it was", () => {
+  const { dir, file } = emptyDataFile();
+  const refusal = {
+    code: "STORAGE_CORRUPT",
+    message: `${file} is empty (0 bytes): the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data`,
+  };
+  expect(openError(dir)).toEqual(refusal);
+  expect(fs.statSync(file).size).toBe(0);
+  // The refused open released the directory: a second try meets the same refusal, not a lock.
+  expect(openError(dir)).toEqual(refusal);
+});
+
+test("strand verify says the same instead of verifying an empty database", async () => {
+  const { dir, file } = emptyDataFile();
+  expect(await verifyDataDir(dir)).toEqual({
+    ok: false,
+    code: "UNREADABLE",
+    message: `cannot open the store in ${dir}: ${file} is empty (0 bytes): the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data`,
+  });
+});
+
+test("a new directory still opens as a new store", async () => {
+  const dir = tempDir("strand-new-data-");
+  dirs.push(dir);
+  const store = GraphStore.open({ path: dir, schema });
+  await store.close();
+  expect(fs.statSync(path.join(dir, "data.mdb")).size).toBeGreaterThan(0);
+});
