@@ -91,3 +91,15 @@ export const RESERVED_FIELD_NAMES: readonly string[] = ["id", "label", "from_nod
 
 /** Vectors also carry their embedding and, in search results, a similarity score. */
 export const RESERVED_VECTOR_FIELD_NAMES: readonly string[] = [...RESERVED_FIELD_NAMES, "data", "score"];
+
+/** The HelixQL spelling of a value type: `String`, `[F64]`, `{name: String, age?: U32}`. */
+export function helixTypeName(type: ValueType): string {
+  switch (type.kind) {
+    case "scalar":
+      return type.name;
+    case "array":
+      return `[${helixTypeName(type.element)}]`;
+    case "object":
+      return `{${type.fields.map((f) => `${f.name}${f.optional ? "?" : ""}: ${helixTypeName(f.type)}`).join(", ")}}`;
+  }
+}

@@ -3,6 +3,6 @@ export { createApp, DEFAULT_BODY_LIMIT_BYTES } from "./app.js";
 export type { AppOptions } from "./app.js";
 export { startServer, DEFAULT_HOST } from "./server.js";
 export type { ServerOptions, RunningServer } from "./server.js";
-export { introspect, typeName } from "./http/introspect.js";
+export { introspect } from "./http/introspect.js";
 export type { Introspection, QueryIntrospection, TypeIntrospection, EdgeIntrospection } from "./http/introspect.js";
 export type { StoreAccess } from "./http/store-access.js";

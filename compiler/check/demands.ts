@@ -1,8 +1,9 @@
 // The helpers every checker uses to demand a value of a given kind where the position needs it:
 // a condition, a number, a value for a field, an id, an integer, a vector.
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import { ANY_LABEL, ITEM_LETTER, type AbsentNote, type Ir } from "../ir/ir.js";
-import { assignable, describeValueType, f32LiteralProblem, isIntegerType, isNumericType, numberLiteralProblem } from "../ir/value-types.js";
+import { assignable, f32LiteralProblem, isIntegerType, isNumericType, numberLiteralProblem } from "../ir/value-types.js";
 import type { ValueType } from "../../core/schema.js";
 import { BOOLEAN_TYPE, COUNT_TYPE, ID_VALUE, VECTOR_VALUE, bad, describeStatic, value } from "./static-types.js";
 import type { Checker } from "./context.js";
@@ -49,7 +50,7 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
     // Computed numbers (math, aggregates) are checked at run time when written to an integer field.
     const computed = ir.op === "math" || ir.op === "aggregate" || ir.op === "count";
     if (!assignable(t.type, type) && !(computed && isNumericType(t.type) && isNumericType(type))) {
-      cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeValueType(t.type)}`, expr.span);
+      cx.report("E206", `${what} is ${helixTypeName(type)}, but this is ${helixTypeName(t.type)}`, expr.span);
       return bad();
     }
     return ir;
@@ -57,7 +58,7 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
   if (t.kind === "items" && t.card === "one" && type.kind === "scalar" && type.name === "ID")
     return { op: "idOf", input: ir, type: value(ID_VALUE) };
   if (t.kind === "values" && type.kind === "array" && assignable(t.type, type.element)) return ir;
-  cx.report("E206", `${what} is ${describeValueType(type)}, but this is ${describeStatic(t)}`, expr.span);
+  cx.report("E206", `${what} is ${helixTypeName(type)}, but this is ${describeStatic(t)}`, expr.span);
   return bad();
 }
 

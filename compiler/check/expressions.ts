@@ -1,9 +1,10 @@
 // Expressions that are not traversals: literals, names, `a.b` members, object and array
 // literals, and calls of built-in functions (AND/OR/EXISTS, math, aggregates, Embed, RerankRRF).
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import { closest } from "../diagnostics/diagnostic.js";
 import type { Ir, IrProp } from "../ir/ir.js";
-import { assignable, describeValueType, isIntegerType, isNumericType } from "../ir/value-types.js";
+import { assignable, isIntegerType, isNumericType } from "../ir/value-types.js";
 import type { ValueType } from "../../core/schema.js";
 import type { CompareOp } from "../../core/query-context.js";
 import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn, type AggregateFn } from "../../core/functions.js";
@@ -69,7 +70,7 @@ function checkMember(cx: Checker, expr: A.Expr & { kind: "Member" }): Ir {
       );
       cx.report(
         "E110",
-        `unknown field '${name}' in ${describeValueType(t.type)}`,
+        `unknown field '${name}' in ${helixTypeName(t.type)}`,
         expr.property.span,
         guess !== undefined ? `did you mean '${guess}'?` : undefined,
       );
@@ -239,7 +240,7 @@ function aggregate(cx: Checker, fn: AggregateFn, input: Ir, span: A.Span): Ir | 
   if (t.kind === "value" && t.type.kind === "array") {
     const element = t.type.element;
     if (!isNumericType(element) && fn !== "COUNT") {
-      cx.report("E214", `${fn} needs numbers, but this array holds ${describeValueType(element)} values`, span);
+      cx.report("E214", `${fn} needs numbers, but this array holds ${helixTypeName(element)} values`, span);
       return null;
     }
     const integer = fn === "COUNT" || ((fn === "SUM" || fn === "MIN" || fn === "MAX") && isIntegerType(element));
@@ -256,7 +257,7 @@ function aggregate(cx: Checker, fn: AggregateFn, input: Ir, span: A.Span): Ir | 
     return null;
   }
   if (!isNumericType(t.type)) {
-    cx.report("E214", `${fn} needs numbers, but the list holds ${describeValueType(t.type)} values`, span);
+    cx.report("E214", `${fn} needs numbers, but the list holds ${helixTypeName(t.type)} values`, span);
     return null;
   }
   const integer = fn === "COUNT" || ((fn === "SUM" || fn === "MIN" || fn === "MAX") && isIntegerType(t.type));

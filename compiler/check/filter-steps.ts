@@ -1,8 +1,9 @@
 // Steps that test items or values: WHERE, INTERSECT, the comparisons (EQ, GT, ...) and the
 // membership tests CONTAINS and IS_IN.
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import type { Ir } from "../ir/ir.js";
-import { describeValueType, isNumericType } from "../ir/value-types.js";
+import { isNumericType } from "../ir/value-types.js";
 import type { ValueType } from "../../core/schema.js";
 import type { CompareOp } from "../../core/query-context.js";
 import { BOOLEAN_TYPE, ID_VALUE, bad, describeStatic, value, withCard } from "./static-types.js";
@@ -60,7 +61,7 @@ export function checkComparison(cx: Checker, input: Ir, step: A.Step & { kind: "
   }
   const ordered = cmp !== "EQ" && cmp !== "NEQ";
   if (ordered && !orderable(t.type)) {
-    cx.report("E213", `::${cmp} needs numbers, strings, dates or ids, but this is ${describeValueType(t.type)}`, step.name.span);
+    cx.report("E213", `::${cmp} needs numbers, strings, dates or ids, but this is ${helixTypeName(t.type)}`, step.name.span);
     return bad();
   }
   const right = checkComparable(cx, step.args[0]!.value, t.type, `::${cmp}`);
@@ -83,7 +84,7 @@ function checkComparable(cx: Checker, expr: A.Expr, left: ValueType, what: strin
     return bad();
   }
   if (!comparable(left, t.type)) {
-    cx.report("E213", `cannot compare ${describeValueType(left)} with ${describeValueType(t.type)}`, expr.span);
+    cx.report("E213", `cannot compare ${helixTypeName(left)} with ${helixTypeName(t.type)}`, expr.span);
     return bad();
   }
   return ir;
@@ -113,7 +114,7 @@ export function checkMembership(cx: Checker, input: Ir, step: A.Step & { kind: "
   if (name === "CONTAINS") {
     const isString = t.type.kind === "scalar" && t.type.name === "String";
     if (!isString && t.type.kind !== "array") {
-      cx.report("E213", `::CONTAINS works on a String or an array, but this is ${describeValueType(t.type)}`, step.name.span);
+      cx.report("E213", `::CONTAINS works on a String or an array, but this is ${helixTypeName(t.type)}`, step.name.span);
       return bad();
     }
     const needle = t.type.kind === "array" ? t.type.element : t.type;
@@ -135,8 +136,8 @@ export function checkMembership(cx: Checker, input: Ir, step: A.Step & { kind: "
   }
   const want =
     t.type.kind === "array"
-      ? `${describeValueType(t.type.element)} values (any element of this ${describeValueType(t.type)} value)`
-      : `${describeValueType(t.type)} values`;
+      ? `${helixTypeName(t.type.element)} values (any element of this ${helixTypeName(t.type)} value)`
+      : `${helixTypeName(t.type)} values`;
   cx.report("E206", `::IS_IN needs a list of ${want}, but this is ${describeStatic(lt)}`, argument.span);
   return bad();
 }

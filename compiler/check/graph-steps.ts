@@ -1,8 +1,9 @@
 // Steps that walk the graph: Out/In/OutE/InE, the endpoints of edges (FromN, ToN, FromV, ToV)
 // and the ShortestPath family.
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import type { Ir, Lambda, StaticType } from "../ir/ir.js";
-import { describeValueType, isNumericType } from "../ir/value-types.js";
+import { isNumericType } from "../ir/value-types.js";
 import { bad, items } from "./static-types.js";
 import { type Checker, checkItemLambda, type StepResult } from "./context.js";
 import { checkIdExpr, checkNumber } from "./demands.js";
@@ -105,7 +106,7 @@ export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind:
       const field = cx.resolveField(cx.itemKindOf(edge.to) ?? "node", edge.to, { name: h.literal.value, span: h.span }, false);
       if (field === null) return { ir: bad(), extra: 0 };
       if (!isNumericType(field.type)) {
-        cx.report("E207", `the heuristic property must be numeric; '${field.name}' is ${describeValueType(field.type)}`, h.span);
+        cx.report("E207", `the heuristic property must be numeric; '${field.name}' is ${helixTypeName(field.type)}`, h.span);
         return { ir: bad(), extra: 0 };
       }
       heuristic = field.name;

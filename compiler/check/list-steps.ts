@@ -1,7 +1,8 @@
 // Steps that shape a list: RANGE, ORDER (and FIRST's list check), GROUP_BY and AGGREGATE_BY.
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import type { Ir, StaticType } from "../ir/ir.js";
-import { describeValueType } from "../ir/value-types.js";
+
 import { bad, describeStatic, withCard } from "./static-types.js";
 import { type Checker, checkItemLambda } from "./context.js";
 import { checkExpr } from "./recurse.js";
@@ -53,7 +54,7 @@ export function checkOrder(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
   const key = checkItemLambda(cx, t, () => checkExpr(cx, step.args[0]!.value, { fieldValue: true }));
   if (key.body.type.kind === "error") return bad();
   if (key.body.type.kind !== "value" || key.body.type.type.kind !== "scalar") {
-    const what = key.body.type.kind === "value" ? describeValueType(key.body.type.type) : describeStatic(key.body.type);
+    const what = key.body.type.kind === "value" ? helixTypeName(key.body.type.type) : describeStatic(key.body.type);
     cx.report("E206", `an ORDER key must be a number, string, date, id or boolean, but this is ${what}`, step.args[0]!.span);
     return bad();
   }

@@ -2,11 +2,12 @@
 // file handles a query's header, statements and RETURN; expressions, sources, steps, projections
 // and search live beside it. The diagnostic codes are declared in compiler/diagnostics/table.ts.
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import { QueryInternalError, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Ir, IrReturn, IrReturns, IrStatement, QueryIr, StaticType } from "../ir/ir.js";
 import type { CheckedSchema } from "../schema/schema-check.js";
 import { PROTO, resolveValueType } from "../schema/schema-check.js";
-import { describeValueType } from "../ir/value-types.js";
+
 import type { ParamSpec } from "../../core/query-module.js";
 import { parseModelName } from "../../core/model-name.js";
 import type { Checker } from "./context.js";
@@ -192,7 +193,7 @@ function checkFor(cx: Checker, stmt: A.Statement & { kind: "For" }): IrStatement
       for (const n of stmt.binding.names) {
         const field = obj.fields.find((f) => f.name === n.name);
         if (field === undefined) {
-          cx.report("E110", `unknown field '${n.name}' in ${describeValueType(obj)}`, n.span);
+          cx.report("E110", `unknown field '${n.name}' in ${helixTypeName(obj)}`, n.span);
           continue;
         }
         declareLoopVar(cx, n, value(field.type, field.optional));

@@ -1,7 +1,8 @@
 // The static types the checker gives expressions, and small constructors for them: what every
 // checking module needs besides the Checker.
 import { ANY_LABEL, ITEM_WORD, type Cardinality, type Ir, type ItemKind, type StaticType } from "../ir/ir.js";
-import { describeValueType } from "../ir/value-types.js";
+import { helixTypeName } from "../../core/schema.js";
+
 import type { ValueType } from "../../core/schema.js";
 
 export type ItemsType = StaticType & { kind: "items" };
@@ -43,9 +44,9 @@ export function describeStatic(t: StaticType): string {
         return t.card === "many" ? `a list of ${ITEM_WORD[t.item]}s of any type` : `one ${ITEM_WORD[t.item]} of any type`;
       return t.card === "many" ? `a list of ${t.label} ${ITEM_WORD[t.item]}s` : `one ${t.label} ${ITEM_WORD[t.item]}`;
     case "value":
-      return `a value of type ${describeValueType(t.type)}`;
+      return `a value of type ${helixTypeName(t.type)}`;
     case "values":
-      return `a list of ${describeValueType(t.type)} values`;
+      return `a list of ${helixTypeName(t.type)} values`;
     case "object":
       return t.card === "many" ? "a list of projected objects" : "an object";
     case "array":

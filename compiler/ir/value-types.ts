@@ -1,6 +1,7 @@
 // Compile-time knowledge about value types: describing them, checking literals against them, and
 // deciding whether a parameter of one type can be stored in a field of another.
 import type { Literal } from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import type { JsonValue, ValueType } from "../../core/schema.js";
 import { F32_MAX_TEXT, F64_MAX_TEXT, fitsF32 } from "../../core/numeric.js";
 import { dateMillis } from "../../core/values.js";
@@ -12,17 +13,6 @@ export function isNumericType(type: ValueType): boolean {
 
 export function isIntegerType(type: ValueType): boolean {
   return type.kind === "scalar" && isIntegerScalar(type.name);
-}
-
-export function describeValueType(type: ValueType): string {
-  switch (type.kind) {
-    case "scalar":
-      return type.name;
-    case "array":
-      return `[${describeValueType(type.element)}]`;
-    case "object":
-      return `{${type.fields.map((f) => `${f.name}${f.optional ? "?" : ""}: ${describeValueType(f.type)}`).join(", ")}}`;
-  }
 }
 
 export type Fit = { ok: true; value: JsonValue } | { ok: false; message: string };
@@ -54,7 +44,7 @@ export function f32LiteralProblem(literal: NumberLiteral, range = "the F32 range
 
 /** Does a literal written in the source fit a field or parameter type? */
 export function literalFitsType(literal: Literal, type: ValueType): Fit {
-  const want = describeValueType(type);
+  const want = helixTypeName(type);
   if (type.kind !== "scalar") return { ok: false, message: `a ${literal.kind.toLowerCase()} literal is not ${want}` };
   switch (literal.kind) {
     case "String":

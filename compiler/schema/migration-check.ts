@@ -6,9 +6,10 @@
 // numeric one (`price: ROUND(price)`), or a literal; `AS T` converts it (exactly: AS never rounds). Fields of the target type that no mapping names keep the source field of the
 // same name, else take their default.
 import type * as A from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkSchema } from "./schema-check.js";
-import { describeValueType, literalFitsType } from "../ir/value-types.js";
+import { literalFitsType } from "../ir/value-types.js";
 import type {
   MigrationDescriptor,
   MigrationFieldDescriptor,
@@ -197,8 +198,8 @@ function checkItem(
     const fn = call.callee.name as MigrationFn;
     if (!isNumberOrString(old.type) || !isNumber(cast ?? field.type)) {
       const what = !isNumberOrString(old.type)
-        ? `the old field '${ref.name}' is ${describeValueType(old.type)}`
-        : `the new field '${field.name}' is ${describeValueType(cast ?? field.type)}`;
+        ? `the old field '${ref.name}' is ${helixTypeName(old.type)}`
+        : `the new field '${field.name}' is ${helixTypeName(cast ?? field.type)}`;
       diagnostics.push(error("E214", `${fn} rounds a number into a number field, but ${what}`, call.span));
       continue;
     }

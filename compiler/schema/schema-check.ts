@@ -1,8 +1,9 @@
 // Checks the schema items of a project and turns them into the runtime's SchemaDescriptor
 // (E101-E107, E201, E202: compiler/diagnostics/table.ts).
 import type { EdgeSchema, FieldDef, NodeSchema, SchemaItem, Span, TypeExpr, VectorSchema } from "../syntax/ast.js";
+import { helixTypeName } from "../../core/schema.js";
 import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { literalFitsType, describeValueType } from "../ir/value-types.js";
+import { literalFitsType } from "../ir/value-types.js";
 import {
   RESERVED_FIELD_NAMES,
   RESERVED_VECTOR_FIELD_NAMES,
@@ -128,7 +129,7 @@ function checkFields(item: NodeSchema | VectorSchema | EdgeSchema, diagnostics: 
     const type = resolveValueType(field.type, diagnostics);
     if (type === null) continue;
     if (field.index !== "none" && type.kind !== "scalar") {
-      diagnostics.push(error("E107", `only scalar fields can be indexed; '${name}' is ${describeValueType(type)}`, field.name.span));
+      diagnostics.push(error("E107", `only scalar fields can be indexed; '${name}' is ${helixTypeName(type)}`, field.name.span));
       continue;
     }
     fields.push(checkDefault(field, type, diagnostics));
@@ -141,9 +142,7 @@ function checkDefault(field: FieldDef, type: ValueType, diagnostics: Diagnostic[
   if (field.default === null) return { ...base, default: null };
   if (field.default.kind === "DefaultNow") {
     if (type.kind !== "scalar" || type.name !== "Date") {
-      diagnostics.push(
-        error("E202", `DEFAULT NOW needs a Date field; '${field.name.name}' is ${describeValueType(type)}`, field.default.span),
-      );
+      diagnostics.push(error("E202", `DEFAULT NOW needs a Date field; '${field.name.name}' is ${helixTypeName(type)}`, field.default.span));
       return { ...base, default: null };
     }
     return { ...base, default: { kind: "now" } };

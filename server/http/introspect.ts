@@ -8,7 +8,7 @@
 //
 // Optional parameters carry a trailing `?`. Types, queries and members keep declaration order.
 import type { QueryModule } from "../../core/query-module.js";
-import type { FieldDescriptor, SchemaDescriptor, ValueType } from "../../core/schema.js";
+import { helixTypeName, type FieldDescriptor, type SchemaDescriptor } from "../../core/schema.js";
 
 export interface TypeIntrospection {
   name: string;
@@ -31,21 +31,9 @@ export interface Introspection {
   queries: QueryIntrospection[];
 }
 
-/** The HelixQL spelling of a value type: `String`, `[F64]`, `{name: String, age?: U32}`. */
-export function typeName(type: ValueType): string {
-  switch (type.kind) {
-    case "scalar":
-      return type.name;
-    case "array":
-      return `[${typeName(type.element)}]`;
-    case "object":
-      return `{${type.fields.map((f) => `${f.name}${f.optional ? "?" : ""}: ${typeName(f.type)}`).join(", ")}}`;
-  }
-}
-
 function properties(fields: readonly FieldDescriptor[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of fields) out[f.name] = typeName(f.type);
+  for (const f of fields) out[f.name] = helixTypeName(f.type);
   return out;
 }
 
@@ -58,7 +46,7 @@ export function introspect(schema: SchemaDescriptor, queries: readonly QueryModu
     },
     queries: queries.map((q) => {
       const parameters: Record<string, string> = {};
-      for (const p of q.params) parameters[p.name] = `${typeName(p.type)}${p.optional ? "?" : ""}`;
+      for (const p of q.params) parameters[p.name] = `${helixTypeName(p.type)}${p.optional ? "?" : ""}`;
       return { name: q.name, parameters, returns: [...q.returns] };
     }),
   };
