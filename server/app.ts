@@ -17,6 +17,7 @@ import type { Metric } from "../runtime/vector/metric.js";
 import { apiKeyMiddleware } from "./http/api-key.js";
 import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
+import { originGuard } from "./http/origin-guard.js";
 import { queryRoute, unknownQuery } from "./http/query-route.js";
 import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
 import type { StoreAccess } from "./http/store-access.js";
@@ -41,6 +42,10 @@ export interface AppOptions {
   vectorMetric?: Metric | undefined;
   /** Whether the store keeps the BM25 index (strand.toml bm25, default true); false leaves search_keyword out of /mcp. */
   bm25?: boolean | undefined;
+  /** Browser origins allowed to call (CORS), `*` for any; others are refused (http/origin-guard.ts). */
+  corsOrigins?: readonly string[] | undefined;
+  /** Refuse non-loopback Host names: set when bound to loopback without an api key (DNS-rebinding guard). */
+  loopbackHostsOnly?: boolean | undefined;
 }
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
@@ -57,6 +62,8 @@ export function createApp(options: AppOptions): Hono {
   const introspection = JSON.stringify(introspect(options.schema, options.queries));
 
   const app = new Hono();
+  // Before the api key: a preflight carries no key, and a refused origin needs no key to be refused.
+  app.use("*", originGuard({ corsOrigins: options.corsOrigins ?? [], loopbackHostsOnly: options.loopbackHostsOnly === true }));
   if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
 
   const names = [...queries.keys()];
@@ -77,8 +84,7 @@ export function createApp(options: AppOptions): Hono {
     return notFound(method, path);
   };
 
-  // Exactly these three routes, so Hono's RegExpRouter serves them and no request goes through
-  // the middleware composer unless an api key adds a middleware.
+  // Exactly these three routes, so Hono's RegExpRouter serves them.
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));

@@ -23,11 +23,17 @@ export interface RunningServer {
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
+
+/** Whether a listen address reaches only this machine. */
+export function isLoopbackAddress(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 const FORCE_CLOSE_AFTER_MS = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const app = createApp(options);
   const host = options.host ?? DEFAULT_HOST;
+  const keyless = options.apiKey === undefined || options.apiKey === "";
+  const app = createApp({ ...options, loopbackHostsOnly: options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host)) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
   answerClientErrors(server);
   const closeGracefully = gracefulCloser(server, FORCE_CLOSE_AFTER_MS);

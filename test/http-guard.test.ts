@@ -173,12 +173,12 @@ describe("SIGTERM under keep-alive load", () => {
       // A kept-alive connection with no request in flight.
       const idleClosed = new Promise<void>((resolve) => idle.once("close", () => resolve()));
       const first = nextResponse(idle);
-      idle.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+      idle.write("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n");
       expect((await first).status).toBe(200);
       // A request in flight: headers and half its body sent.
       const answer = nextResponse(busy);
       const busyClosed = new Promise<void>((resolve) => busy.once("close", () => resolve()));
-      busy.write("POST /mcp/init HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{");
+      busy.write("POST /mcp/init HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{");
       await new Promise((r) => setTimeout(r, 200));
       const started = Date.now();
       const exited = new Promise<number | null>((resolve) => server.child.once("exit", (code) => resolve(code)));

@@ -143,10 +143,15 @@ interface Reply {
   body: unknown;
 }
 
-/** String bodies are sent as bytes, so that fetch adds no implicit `text/plain` content type. */
-async function send(target: Hono, path: string, init: RequestInit = {}): Promise<Reply> {
+/**
+ * String bodies are sent as bytes, so that fetch adds no implicit `text/plain` content type. A POST
+ * without a content type gets application/json unless `bare` (the server requires it).
+ */
+async function send(target: Hono, path: string, init: RequestInit = {}, bare = false): Promise<Reply> {
   const body = typeof init.body === "string" ? new TextEncoder().encode(init.body) : init.body;
-  const res = await target.request(path, { ...init, body });
+  const headers = new Headers(init.headers);
+  if (init.method === "POST" && !bare && !headers.has("content-type")) headers.set("content-type", "application/json");
+  const res = await target.request(path, { ...init, headers, body });
   const text = await res.text();
   return { status: res.status, contentType: res.headers.get("content-type"), body: JSON.parse(text) as unknown };
 }
@@ -239,17 +244,23 @@ describe("POST /<QueryName>", () => {
     expect(await post("/Completely_Different", {})).toEqual(error(404, "UNKNOWN_QUERY", 'unknown query "Completely_Different"'));
   });
 
-  it("accepts application/json with or without charset, and no content type", async () => {
+  it("accepts application/json with or without charset", async () => {
     const before = ((await post("/CountUsers", {})).body as { total: number }).total;
     const variants: Record<string, string>[] = [
       { "content-type": "application/json" },
       { "content-type": "application/json; charset=utf-8" },
       { "content-type": 'Application/JSON;Charset="UTF-8"' },
-      {},
     ];
     for (const headers of variants) {
       expect(await post("/CountUsers", "{}", headers)).toEqual(ok({ total: before }));
     }
+  });
+
+  it("refuses a POST without a content type (a browser can send one cross-origin without a preflight)", async () => {
+    const expected = error(415, "UNSUPPORTED_MEDIA_TYPE", "missing Content-Type: send the parameters with Content-Type: application/json");
+    expect(await send(app, "/CountUsers", { method: "POST", body: "{}" }, true)).toEqual(expected);
+    expect(await send(app, "/CountUsers", { method: "POST" }, true)).toEqual(expected);
+    expect(await send(app, "/mcp/init", { method: "POST", body: "{}" }, true)).toEqual(expected);
   });
 
   it("rejects other content types with 415", async () => {
@@ -470,7 +481,7 @@ describe("over a real socket", () => {
   });
 
   it("rejects a declared Content-Length over the limit", async () => {
-    expect(await raw("/Echo", ["x".repeat(100)], { "content-length": "100" })).toEqual(
+    expect(await raw("/Echo", ["x".repeat(100)], { "content-type": "application/json", "content-length": "100" })).toEqual(
       error(413, "PAYLOAD_TOO_LARGE", "request body exceeds the limit of 64 bytes"),
     );
   });

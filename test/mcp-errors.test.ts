@@ -49,9 +49,11 @@ describe("requests", () => {
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     expect(await get.json()).toEqual({ error: "method GET is not allowed on /mcp/init; use POST", code: "METHOD_NOT_ALLOWED" });
-    // An empty body is `{}`.
-    const init = await f.app.request("/mcp/init", { method: "POST" });
+    // An empty body is `{}`; the content type is still required.
+    const init = await f.app.request("/mcp/init", { method: "POST", headers: { "content-type": "application/json" } });
     expect(init.status).toBe(200);
+    const bare = await f.app.request("/mcp/init", { method: "POST" });
+    expect(bare.status).toBe(415);
   });
 
   it("unknown members are refused, with a suggestion", async () => {

@@ -26,6 +26,7 @@ const SERVE_FLAGS = {
   "api-key": { type: "string" },
   "body-limit": { type: "string" },
   "cache-entries": { type: "string" },
+  cors: { type: "string" },
 } as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
@@ -66,6 +67,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         bodyLimitBytes:
           bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
+        corsOrigins: corsFlag(nonEmpty("--cors", values.cors) ?? (env.STRAND_CORS || undefined)),
       };
     }
     case "mcp": {
@@ -113,6 +115,27 @@ function nonEmpty(flag: string, value: string | boolean | undefined): string | u
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value === "") throw new UsageError(`${flag} needs a value`);
   return value;
+}
+
+/** `--cors https://a.example,https://b.example` (or `*`): each an http(s) origin without a path. */
+function corsFlag(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const origins = value.split(",").map((o) => o.trim());
+  for (const origin of origins) {
+    if (origin === "*") continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== origin.replace(/\/$/, "")) {
+      throw new UsageError(
+        `--cors takes comma-separated origins like https://app.example:8443 (scheme, host, optional port) or *, got "${origin}"`,
+      );
+    }
+  }
+  return origins;
 }
 
 function integerFlag(flag: string, value: string | boolean, min: number, max: number): number {

@@ -12,6 +12,8 @@ export interface ServeOptions {
   apiKey: string | undefined;
   bodyLimitBytes: number | undefined;
   cacheEntries: number | undefined;
+  /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
+  corsOrigins: readonly string[];
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
@@ -32,6 +34,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },
       bm25: config.bm25,
       vectorMetric: config.vector.metric,
+      corsOrigins: options.corsOrigins,
       port: options.port,
       host: options.host,
     });

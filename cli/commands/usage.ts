@@ -22,6 +22,8 @@ commands:
       --api-key <key>           require this x-api-key header (default: env STRAND_API_KEY)
       --body-limit <bytes>      largest request body, at least 2 (default: 33554432 = 32 MiB)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
+      --cors <origins>          browser origins allowed to call, comma-separated, or * (default: env
+                                STRAND_CORS; none: pages of other origins are refused with 403)
   mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
       --cache-entries <n>       as for serve

@@ -18,6 +18,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNAUTHORIZED: 401,
+  // A browser page of another origin (origin-guard.ts), or a non-loopback Host on a keyless loopback server.
+  FORBIDDEN_ORIGIN: 403,
+  FORBIDDEN_HOST: 403,
   METHOD_NOT_ALLOWED: 405,
   UNKNOWN_TOOL: 404,
   UNKNOWN_CONNECTION: 404,
