@@ -8,6 +8,7 @@ import { openDbs, type StoreDbs } from "./store/dbs.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
 import { lockDirectory } from "./store/dir-lock.js";
 import { SchemaInfo } from "./store/schema-info.js";
+import { type StoreStats, storeStats } from "./store/stats.js";
 import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
 import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";
@@ -136,6 +137,11 @@ export class GraphStore {
    */
   verify(): VerifyReport {
     return verifyStore({ dbs: this.dbs, schema: this.schema, vectorIndex: (label) => this.vectors.contents(label) });
+  }
+
+  /** File size, records per type and index sizes, for monitoring (walks keys: cache the answer). */
+  stats(): StoreStats {
+    return storeStats(this.dbs, this.schema.descriptor);
   }
 
   /** Saves the vector indexes that changed since open or the last save (close does it too). */

@@ -2,6 +2,7 @@
 //
 //   GET  /health        → {"status":"ok"}            (never requires the api key, nor does HEAD)
 //   GET  /introspect    → see introspect.ts
+//   GET  /metrics       → Prometheus text (observe/metrics.ts), when the server keeps metrics
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
@@ -19,6 +20,10 @@ import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
 import { originGuard } from "./http/origin-guard.js";
 import { queryRoute, unknownQuery } from "./http/query-route.js";
+import type { ServerMetrics } from "./observe/metrics.js";
+import type { RouteNames } from "./observe/route-label.js";
+import { queryToolName } from "./mcp/query-tools.js";
+import { BUILTIN_TOOL_NAMES } from "./mcp/service.js";
 import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
 import type { StoreAccess } from "./http/store-access.js";
 
@@ -46,10 +51,12 @@ export interface AppOptions {
   corsOrigins?: readonly string[] | undefined;
   /** Refuse non-loopback Host names: set when bound to loopback without an api key (DNS-rebinding guard). */
   loopbackHostsOnly?: boolean | undefined;
+  /** Serve `GET /metrics` from these (behind the api key when one is set); null or absent: 404. */
+  metrics?: ServerMetrics | null | undefined;
 }
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
-const GET_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect"]);
+const GET_PATHS: readonly string[] = ["/health", "/introspect"];
 const HEALTH_BODY = JSON.stringify({ status: "ok" });
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
@@ -72,12 +79,22 @@ export function createApp(options: AppOptions): Hono {
     throw new Error(`a query named "${MCP_PATH.slice(1)}" collides with the MCP endpoint ${MCP_PATH}; rename it or set mcp = false`);
   }
   const runner = new QueryRunner(options.store, options.embedders ?? null);
-  const mcp = mcpHandler(mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null, bodyLimitBytes);
+  const service = mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null;
+  const mcp = mcpHandler(service, bodyLimitBytes);
+  const metrics = options.metrics ?? null;
+  const getPaths: ReadonlySet<string> = new Set(metrics === null ? GET_PATHS : [...GET_PATHS, "/metrics"]);
+  if (metrics !== null && service !== null) {
+    const registry = service.env.connections;
+    metrics.trackMcp(
+      () => registry.size,
+      () => registry.heldItems,
+    );
+  }
   /** Every request no route answers: /mcp paths, 405 on known paths with the wrong method, else 404. */
   const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
     if (isMcpPath(path)) return mcp(c);
-    if (GET_PATHS.has(path)) return methodNotAllowed(method, path, "GET");
+    if (getPaths.has(path)) return methodNotAllowed(method, path, "GET");
     const name = path.slice(1);
     if (queries.has(name)) return methodNotAllowed(method, path, "POST");
     if (method === "POST" && name !== "" && !name.includes("/")) return jsonErrorResponse(unknownQuery(name, names));
@@ -87,10 +104,21 @@ export function createApp(options: AppOptions): Hono {
   // Exactly these three routes, so Hono's RegExpRouter serves them.
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
+  if (metrics !== null) {
+    app.get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": metrics.contentType } }));
+  }
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));
   return app;
+}
+
+/** The names requests are counted and logged under (observe/route-label.ts). */
+export function appRouteNames(options: Pick<AppOptions, "queries">): RouteNames {
+  return {
+    queries: new Set(options.queries.map((q) => q.name)),
+    mcpTools: new Set([...BUILTIN_TOOL_NAMES, ...options.queries.filter((q) => q.mcp).map(queryToolName)]),
+  };
 }
 
 function indexQueries(list: readonly QueryModule[]): ReadonlyMap<string, QueryModule> {

@@ -5,7 +5,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import { createApp, type AppOptions } from "./app.js";
+import { appRouteNames, createApp, type AppOptions } from "./app.js";
+import { type Logger, silentLogger } from "./observe/logger.js";
+import { ServerMetrics } from "./observe/metrics.js";
+import { observeRequests } from "./observe/request-observer.js";
 import { answerClientErrors } from "./http/client-error.js";
 import { gracefulCloser } from "./http/graceful-close.js";
 
@@ -14,6 +17,10 @@ export interface ServerOptions extends AppOptions {
   port: number;
   /** Default 127.0.0.1 (local only); use 0.0.0.0 to listen on every interface. */
   host?: string | undefined;
+  /** One line per request and the server's events (default: silent). */
+  logger?: Logger | undefined;
+  /** Keep request and store metrics and serve them at GET /metrics (default true). */
+  keepMetrics?: boolean | undefined;
 }
 
 export interface RunningServer {
@@ -33,8 +40,12 @@ const FORCE_CLOSE_AFTER_MS = 10_000;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const keyless = options.apiKey === undefined || options.apiKey === "";
-  const app = createApp({ ...options, loopbackHostsOnly: options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host)) });
+  const store = options.store;
+  const metrics = options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store) });
+  const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
+  const app = createApp({ ...options, loopbackHostsOnly, metrics });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  observeRequests(server, { logger: options.logger ?? silentLogger(), metrics, names: appRouteNames(options) });
   answerClientErrors(server);
   const closeGracefully = gracefulCloser(server, FORCE_CLOSE_AFTER_MS);
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,7 @@ import { UsageError } from "./usage.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import type { McpOptions } from "./mcp.js";
 import type { ServeOptions } from "./serve.js";
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "../../server/observe/log-level.js";
 
 export type Command =
   | { kind: "help" }
@@ -27,6 +28,7 @@ const SERVE_FLAGS = {
   "body-limit": { type: "string" },
   "cache-entries": { type: "string" },
   cors: { type: "string" },
+  "log-level": { type: "string" },
 } as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
@@ -68,6 +70,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
           bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
         corsOrigins: corsFlag(nonEmpty("--cors", values.cors) ?? (env.STRAND_CORS || undefined)),
+        logLevel: logLevelFlag(nonEmpty("--log-level", values["log-level"]) ?? (env.STRAND_LOG_LEVEL || undefined)),
       };
     }
     case "mcp": {
@@ -115,6 +118,13 @@ function nonEmpty(flag: string, value: string | boolean | undefined): string | u
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value === "") throw new UsageError(`${flag} needs a value`);
   return value;
+}
+
+function logLevelFlag(value: string | undefined): LogLevel {
+  if (value === undefined) return DEFAULT_LOG_LEVEL;
+  const level = LOG_LEVELS.find((l) => l === value);
+  if (level === undefined) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
+  return level;
 }
 
 /** `--cors https://a.example,https://b.example` (or `*`): each an http(s) origin without a path. */

@@ -1,6 +1,8 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
 import { startServer, type RunningServer } from "../../server/server.js";
+import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
+import type { GraphStore } from "../../runtime/graph-store.js";
 import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 
@@ -14,6 +16,8 @@ export interface ServeOptions {
   cacheEntries: number | undefined;
   /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
   corsOrigins: readonly string[];
+  /** --log-level / STRAND_LOG_LEVEL (default info: one line per request). */
+  logLevel: LogLevel;
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
@@ -21,6 +25,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving");
   if (opened === null) return 1;
   const { config, project, store, embedders } = opened;
+  const logger = createLogger({ level: options.logLevel });
+  logOpenedStore(logger, store, options.dataDir);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -35,6 +41,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       bm25: config.bm25,
       vectorMetric: config.vector.metric,
       corsOrigins: options.corsOrigins,
+      logger,
       port: options.port,
       host: options.host,
     });
@@ -53,6 +60,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
     `strand listening on http://${options.host}:${server.port} ` +
       `(${n} ${n === 1 ? "query" : "queries"}, data in ${displayPath(options.dataDir)})\n`,
   );
+
+  logger.info({ host: options.host, port: server.port, queries: n }, "listening");
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -77,4 +86,22 @@ export async function runServe(options: ServeOptions): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/** Startup lines: what was opened, what the open migrated or revalidated, how each vector index was obtained. */
+function logOpenedStore(logger: Logger, store: GraphStore, dataDir: string): void {
+  if (!logger.isLevelEnabled("info")) return;
+  const stats = store.stats();
+  const records = { nodes: 0, vectors: 0, edges: 0 };
+  for (const r of stats.records) records[r.kind === "N" ? "nodes" : r.kind === "V" ? "vectors" : "edges"] += r.count;
+  logger.info({ data: displayPath(dataDir), bytes: stats.fileBytes, ...records }, "opened store");
+  const update = store.schemaUpdate;
+  const changed = Object.keys(update.rewritten).length + Object.keys(update.revalidated).length > 0;
+  if (update.from !== update.to || changed) {
+    logger.info({ from: update.from, to: update.to, rewritten: update.rewritten, revalidated: update.revalidated }, "migrated store");
+  }
+  for (const v of stats.vectors) {
+    const status = store.vectorIndexStatus(v.type);
+    logger.info({ type: v.type, source: status.source, reason: status.reason, vectors: status.live }, "vector index");
+  }
 }

@@ -24,6 +24,9 @@ commands:
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
       --cors <origins>          browser origins allowed to call, comma-separated, or * (default: env
                                 STRAND_CORS; none: pages of other origins are refused with 403)
+      --log-level <level>       fatal, error, warn, info (default: one line per request), debug,
+                                trace or silent (default: env STRAND_LOG_LEVEL or info); logs go to
+                                stderr as JSON lines, or readable lines on a terminal
   mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
       --cache-entries <n>       as for serve

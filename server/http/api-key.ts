@@ -1,5 +1,5 @@
 // Optional shared-secret authentication: when the server has an api key, every request except
-// `GET /health` (and HEAD) must carry it in `x-api-key`. Compared in constant time over SHA-256 digests, so
+// `GET /health` (and HEAD) must carry it in `x-api-key` (or as `Authorization: Bearer <key>`). Compared in constant time over SHA-256 digests, so
 // neither the key's content nor its length leaks through timing.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
@@ -17,12 +17,20 @@ export function apiKeyMatches(presented: string | undefined, expectedDigest: Buf
   return timingSafeEqual(digest(presented), expectedDigest);
 }
 
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return match === null ? undefined : match[1];
+}
+
 export function apiKeyMiddleware(apiKey: string, publicPaths: ReadonlySet<string>): MiddlewareHandler {
   const expected = digest(apiKey);
   return async (c, next) => {
     // HEAD is GET without the body: a load balancer's HEAD /health must not need the key either.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && publicPaths.has(c.req.path)) return next();
-    const presented = requestHeader(c, incomingOf(c), "x-api-key");
+    const incoming = incomingOf(c);
+    // `Authorization: Bearer <key>` too: what Prometheus and most HTTP tooling can send.
+    const presented = requestHeader(c, incoming, "x-api-key") ?? bearerToken(requestHeader(c, incoming, "authorization"));
     if (!apiKeyMatches(presented, expected)) {
       const message = presented === undefined ? "missing x-api-key header" : "invalid api key";
       return jsonErrorResponse(new StrandError("UNAUTHORIZED", message));

@@ -1,0 +1,112 @@
+// `GET /metrics` in the Prometheus text format (prom-client): requests and their latency per route
+// and status, what the store holds (file size, records per type, HNSW and BM25 sizes; read at
+// most every STATS_TTL_MS, since counting walks keys), /mcp connections, and the process's own
+// memory and CPU. Each server has its own registry, so servers in one process do not mix.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { StoreStats } from "../../runtime/store/stats.js";
+
+const STATS_TTL_MS = 10_000;
+const LATENCY_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface MetricsSources {
+  /** The store's figures (GraphStore.stats); absent for stores that do not report them. */
+  storeStats?: (() => StoreStats) | undefined;
+  now?: () => number;
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly contentType = this.registry.contentType;
+  private readonly requests: Counter<"route" | "status">;
+  private readonly latency: Histogram<"route" | "status">;
+  private mcpConnections: () => number = () => 0;
+  private mcpItems: () => number = () => 0;
+  private cached: { at: number; stats: StoreStats } | null = null;
+
+  constructor(private readonly sources: MetricsSources = {}) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: "strand_http_requests_total",
+      help: "HTTP requests answered, by route (query name, built-in path or MCP tool) and status",
+      labelNames: ["route", "status"],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: "strand_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its response, by route and status",
+      labelNames: ["route", "status"],
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers,
+    });
+    const self = this;
+    new Gauge({
+      name: "strand_mcp_connections",
+      help: "Live /mcp connections",
+      registers,
+      collect() {
+        this.set(self.mcpConnections());
+      },
+    });
+    new Gauge({
+      name: "strand_mcp_held_items",
+      help: "Items the live /mcp connections hold",
+      registers,
+      collect() {
+        this.set(self.mcpItems());
+      },
+    });
+    if (sources.storeStats === undefined) return;
+    const fromStats = (name: string, help: string, labelNames: string[], fill: (g: Gauge, s: StoreStats) => void): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          fill(this, self.stats());
+        },
+      });
+    };
+    fromStats("strand_store_file_bytes", "Size of the LMDB data file on disk", [], (g, s) => g.set(s.fileBytes));
+    fromStats("strand_store_used_bytes", "Bytes of the LMDB data file in use", [], (g, s) => g.set(s.usedBytes));
+    fromStats("strand_records", "Records per type", ["kind", "type"], (g, s) => {
+      for (const r of s.records) g.set({ kind: r.kind, type: r.type }, r.count);
+    });
+    fromStats("strand_vector_index_size", "Live vectors in each vector type's HNSW index", ["type"], (g, s) => {
+      for (const v of s.vectors) g.set({ type: v.type }, v.count);
+    });
+    fromStats("strand_bm25_documents", "Documents in each type's BM25 index", ["type"], (g, s) => {
+      for (const b of s.bm25) g.set({ type: b.type }, b.docs);
+    });
+    fromStats("strand_bm25_tokens", "Tokens (summed document lengths) in each type's BM25 index", ["type"], (g, s) => {
+      for (const b of s.bm25) g.set({ type: b.type }, b.tokens);
+    });
+  }
+
+  /** One answered request. */
+  observe(route: string, status: number, seconds: number): void {
+    const labels = { route, status: String(status) };
+    this.requests.inc(labels);
+    this.latency.observe(labels, seconds);
+  }
+
+  /** Where the /mcp figures come from (the app's connection registry). */
+  trackMcp(connections: () => number, heldItems: () => number): void {
+    this.mcpConnections = connections;
+    this.mcpItems = heldItems;
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private stats(): StoreStats {
+    const now = (this.sources.now ?? Date.now)();
+    if (this.cached === null || now - this.cached.at >= STATS_TTL_MS) {
+      this.cached = { at: now, stats: this.sources.storeStats!() };
+    }
+    return this.cached.stats;
+  }
+}

@@ -1,0 +1,218 @@
+// Issue #13 items 4 and 5: one structured log line per request, and GET /metrics in the
+// Prometheus text format with request counts and latencies per route and status, store figures,
+// /mcp connections and the process's own memory and CPU.
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, prettyLine } from "../server/observe/logger.js";
+import { routeLabel } from "../server/observe/route-label.js";
+import { type RunningServer, startServer } from "../server/server.js";
+import { parseCommand } from "../cli/commands/args.js";
+import { type McpFixture, openFixture, queries, schema } from "./support/mcp-fixture.js";
+import { startStrand } from "./support/server.js";
+
+function collect(): { stream: PassThrough; lines: () => Record<string, unknown>[] } {
+  const stream = new PassThrough();
+  let text = "";
+  stream.on("data", (d: Buffer) => {
+    text += d.toString("utf8");
+  });
+  return {
+    stream,
+    lines: () =>
+      text
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+async function post(server: RunningServer, path: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`http://127.0.0.1:${server.port}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+}
+
+/** The samples of one metric family, `name{labels} value` lines without the # comments. */
+function samples(text: string, name: string): string[] {
+  return text.split("\n").filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+}
+
+describe("request logs and metrics of a running server", () => {
+  let f: McpFixture;
+  let server: RunningServer;
+  const log = collect();
+
+  beforeAll(async () => {
+    f = await openFixture();
+    const logger = createLogger({ level: "info", pretty: false, stream: log.stream });
+    server = await startServer({ store: f.store, schema, queries, port: 0, logger });
+    await (await post(server, "/UsersInCity", '{"city":"London"}')).text();
+    await (await post(server, "/UsersInCity", '{"city":"Paris"}')).text();
+    await (await post(server, "/UsersInCity", "{}")).text();
+    await (await post(server, "/mcp/init", "{}")).text();
+    await (await post(server, "/no/such/path", "{}")).text();
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await f.close();
+  });
+
+  it("writes one JSON line per request: method, path, route, status, duration and bytes", async () => {
+    await new Promise((r) => setTimeout(r, 50));
+    const requests = log.lines().map(({ time, ms, ...rest }) => {
+      expect(typeof time).toBe("string");
+      expect(typeof ms).toBe("number");
+      return rest;
+    });
+    const body400 = JSON.stringify({ error: "missing required parameter 'city'", code: "MISSING_PARAMETER" });
+    expect(requests).toEqual([
+      { level: "info", method: "POST", path: "/UsersInCity", route: "UsersInCity", status: 200, bytes: expect.any(Number), msg: "request" },
+      { level: "info", method: "POST", path: "/UsersInCity", route: "UsersInCity", status: 200, bytes: expect.any(Number), msg: "request" },
+      {
+        level: "info",
+        method: "POST",
+        path: "/UsersInCity",
+        route: "UsersInCity",
+        status: 400,
+        bytes: Buffer.byteLength(body400),
+        msg: "request",
+      },
+      { level: "info", method: "POST", path: "/mcp/init", route: "/mcp/init", status: 200, bytes: expect.any(Number), msg: "request" },
+      { level: "info", method: "POST", path: "/no/such/path", route: "unmatched", status: 404, bytes: expect.any(Number), msg: "request" },
+    ]);
+  });
+
+  it("counts requests per route and status, and reports the store and /mcp", async () => {
+    const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+    const text = await res.text();
+    expect(samples(text, "strand_http_requests_total")).toEqual([
+      'strand_http_requests_total{route="UsersInCity",status="200"} 2',
+      'strand_http_requests_total{route="UsersInCity",status="400"} 1',
+      'strand_http_requests_total{route="/mcp/init",status="200"} 1',
+      'strand_http_requests_total{route="unmatched",status="404"} 1',
+    ]);
+    expect(samples(text, "strand_http_request_duration_seconds_count")).toEqual([
+      'strand_http_request_duration_seconds_count{route="UsersInCity",status="200"} 2',
+      'strand_http_request_duration_seconds_count{route="UsersInCity",status="400"} 1',
+      'strand_http_request_duration_seconds_count{route="/mcp/init",status="200"} 1',
+      'strand_http_request_duration_seconds_count{route="unmatched",status="404"} 1',
+    ]);
+    expect(samples(text, "strand_records")).toEqual([
+      'strand_records{kind="N",type="User"} 4',
+      'strand_records{kind="N",type="Post"} 3',
+      'strand_records{kind="E",type="Follows"} 4',
+      'strand_records{kind="E",type="Wrote"} 3',
+    ]);
+    expect(samples(text, "strand_mcp_connections")).toEqual(["strand_mcp_connections 1"]);
+    expect(samples(text, "strand_store_file_bytes")[0]).toMatch(/^strand_store_file_bytes \d+$/);
+    expect(text).toContain("\nprocess_resident_memory_bytes ");
+    expect(text).toContain("\nprocess_cpu_seconds_total ");
+  });
+});
+
+describe("/metrics behind an api key", () => {
+  it("needs the key, as x-api-key or Authorization: Bearer (what Prometheus sends)", async () => {
+    const f = await openFixture();
+    const server = await startServer({ store: f.store, schema, queries, port: 0, apiKey: "k3y" });
+    try {
+      const url = `http://127.0.0.1:${server.port}/metrics`;
+      expect((await fetch(url)).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: "Bearer k3y" } })).status).toBe(200);
+      expect((await fetch(url, { headers: { "x-api-key": "k3y" } })).status).toBe(200);
+    } finally {
+      await server.close();
+      await f.close();
+    }
+  });
+
+  it("is a 404 when the server keeps no metrics", async () => {
+    const f = await openFixture();
+    const server = await startServer({ store: f.store, schema, queries, port: 0, keepMetrics: false });
+    try {
+      expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).toBe(404);
+    } finally {
+      await server.close();
+      await f.close();
+    }
+  });
+});
+
+describe("log and route helpers", () => {
+  it("labels routes by query name, built-in path or tool, and one bucket for the rest", () => {
+    const names = { queries: new Set(["AddUser"]), mcpTools: new Set(["init"]) };
+    expect(
+      ["/AddUser", "/AddUser?x=1", "/health", "/metrics", "/mcp/init", "/mcp/nope", "/Nope", "/a/b"].map((u) => routeLabel(u, names)),
+    ).toEqual(["AddUser", "AddUser", "/health", "/metrics", "/mcp/init", "unmatched", "unmatched", "unmatched"]);
+  });
+
+  it("renders a readable line on a terminal", () => {
+    const line = JSON.stringify({
+      level: "info",
+      time: "2026-11-26T04:48:45.103Z",
+      method: "POST",
+      path: "/AddUser",
+      status: 200,
+      msg: "request",
+    });
+    expect(prettyLine(line)).toBe("04:48:45.103 INFO  request method=POST path=/AddUser status=200");
+  });
+
+  it("drops request lines below the level", async () => {
+    const out = collect();
+    const logger = createLogger({ level: "warn", pretty: false, stream: out.stream });
+    logger.info({ a: 1 }, "hidden");
+    logger.warn({ a: 2 }, "shown");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(out.lines().map(({ time: _t, ...rest }) => rest)).toEqual([{ level: "warn", a: 2, msg: "shown" }]);
+  });
+});
+
+describe("strand serve logs", () => {
+  it("says what it opened and logs each request as JSON on stderr", async () => {
+    const s = await startStrand();
+    try {
+      await fetch(`${s.url}/CountUsers`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      await new Promise((r) => setTimeout(r, 200));
+      const lines = s
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.find((l) => l.msg === "opened store")).toMatchObject({ level: "info", nodes: 0, vectors: 0, edges: 0 });
+      expect(lines.find((l) => l.msg === "listening")).toMatchObject({ level: "info", queries: 22 });
+      expect(lines.find((l) => l.route === "CountUsers")).toMatchObject({ method: "POST", path: "/CountUsers", status: 200, bytes: 11 });
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+
+  it("--log-level warn keeps request lines out", async () => {
+    const quiet = await startStrand({ extraArgs: ["--log-level", "warn"] });
+    try {
+      await fetch(`${quiet.url}/CountUsers`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(quiet.output()).not.toContain('"msg":"request"');
+    } finally {
+      await quiet.stop();
+    }
+  }, 60_000);
+
+  it("refuses a log level or origin it does not know", () => {
+    expect(() => parseCommand(["serve", "--log-level", "loud"], {})).toThrow(
+      '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+    expect(() => parseCommand(["serve", "--cors", "app.example"], {})).toThrow(
+      '--cors takes comma-separated origins like https://app.example:8443 (scheme, host, optional port) or *, got "app.example"',
+    );
+    expect(parseCommand(["serve"], { STRAND_LOG_LEVEL: "debug", STRAND_CORS: "https://a.example" })).toMatchObject({
+      logLevel: "debug",
+      corsOrigins: ["https://a.example"],
+    });
+  });
+});
