@@ -1,0 +1,30 @@
+# Strand in a container: build with the toolchain, run on a slim image as a non-root user.
+#   docker build -t strand .
+#   docker run -p 6969:6969 -v strand-data:/data -e STRAND_API_KEY=change-me strand
+# The bundled example project is served from /project; mount your own there:
+#   docker run -p 6969:6969 -v "$PWD/my-graph:/project:ro" -v strand-data:/data -e STRAND_API_KEY=... strand
+
+FROM node:20-bookworm-slim AS build
+# hnswlib-node and lmdb compile native code when no prebuilt binary fits.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY . .
+# npm ci runs `prepare`, which builds dist/; then drop the dev dependencies.
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/templates ./templates
+COPY --from=build /app/examples/social /project
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 6969
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:6969/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "/app/dist/cli/strand.js"]
+CMD ["serve", "/project", "--host", "0.0.0.0", "--port", "6969", "--data", "/data"]
