@@ -3,6 +3,7 @@
 //   GET  /health        → {"status":"ok"}            (never requires the api key, nor does HEAD)
 //   GET  /introspect    → see introspect.ts
 //   GET  /metrics       → Prometheus text (observe/metrics.ts), when the server keeps metrics
+//   GET  /explorer, POST /explorer/api/* → the graph explorer (explorer/routes.ts), when enabled
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
@@ -19,6 +20,7 @@ import { apiKeyMiddleware } from "./http/api-key.js";
 import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
 import { originGuard } from "./http/origin-guard.js";
+import { addExplorerRoutes, EXPLORER_ASSETS } from "./explorer/routes.js";
 import { queryRoute, unknownQuery } from "./http/query-route.js";
 import type { ServerMetrics } from "./observe/metrics.js";
 import type { RouteNames } from "./observe/route-label.js";
@@ -51,11 +53,13 @@ export interface AppOptions {
   corsOrigins?: readonly string[] | undefined;
   /** Refuse non-loopback Host names: set when bound to loopback without an api key (DNS-rebinding guard). */
   loopbackHostsOnly?: boolean | undefined;
+  /** Serve the graph explorer at /explorer (default false; `startServer` turns it on for loopback addresses). */
+  explorer?: boolean | undefined;
   /** Serve `GET /metrics` from these (behind the api key when one is set); null or absent: 404. */
   metrics?: ServerMetrics | null | undefined;
 }
 
-const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
+const PUBLIC_PATHS: readonly string[] = ["/health"];
 const GET_PATHS: readonly string[] = ["/health", "/introspect"];
 const HEALTH_BODY = JSON.stringify({ status: "ok" });
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -71,7 +75,10 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   // Before the api key: a preflight carries no key, and a refused origin needs no key to be refused.
   app.use("*", originGuard({ corsOrigins: options.corsOrigins ?? [], loopbackHostsOnly: options.loopbackHostsOnly === true }));
-  if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
+  const explorer = options.explorer === true;
+  // The explorer's page, script and style hold no data; its data calls need the key like any other.
+  const publicPaths = new Set(explorer ? [...PUBLIC_PATHS, ...Object.keys(EXPLORER_ASSETS)] : PUBLIC_PATHS);
+  if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, publicPaths));
 
   const names = [...queries.keys()];
   const mcpEnabled = options.mcp !== false;
@@ -107,6 +114,7 @@ export function createApp(options: AppOptions): Hono {
   if (metrics !== null) {
     app.get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": metrics.contentType } }));
   }
+  if (explorer) addExplorerRoutes(app, { store: options.store, schema: options.schema, bodyLimitBytes });
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));

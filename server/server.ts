@@ -26,6 +26,8 @@ export interface ServerOptions extends AppOptions {
 export interface RunningServer {
   port: number;
   host: string;
+  /** Whether /explorer is served. */
+  explorer: boolean;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = options.store;
   const metrics = options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store) });
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
-  const app = createApp({ ...options, loopbackHostsOnly, metrics });
+  const explorer = options.explorer ?? isLoopbackAddress(host);
+  const app = createApp({ ...options, loopbackHostsOnly, metrics, explorer });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
   observeRequests(server, { logger: options.logger ?? silentLogger(), metrics, names: appRouteNames(options) });
   answerClientErrors(server);
@@ -60,6 +63,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     port,
     host,
+    explorer,
     close(): Promise<void> {
       closing ??= closeGracefully();
       return closing;

@@ -189,5 +189,5 @@ describe("strand serve --cors", () => {
     } finally {
       await s.stop();
     }
-  });
+  }, 60_000);
 });

@@ -29,6 +29,7 @@ const SERVE_FLAGS = {
   "cache-entries": { type: "string" },
   cors: { type: "string" },
   "log-level": { type: "string" },
+  explorer: { type: "string" },
 } as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
@@ -70,6 +71,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
           bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
         corsOrigins: corsFlag(nonEmpty("--cors", values.cors) ?? (env.STRAND_CORS || undefined)),
+        explorer: booleanFlag("--explorer", nonEmpty("--explorer", values.explorer) ?? (env.STRAND_EXPLORER || undefined)),
         logLevel: logLevelFlag(nonEmpty("--log-level", values["log-level"]) ?? (env.STRAND_LOG_LEVEL || undefined)),
       };
     }
@@ -118,6 +120,14 @@ function nonEmpty(flag: string, value: string | boolean | undefined): string | u
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value === "") throw new UsageError(`${flag} needs a value`);
   return value;
+}
+
+/** `--explorer true|false`; undefined leaves the default (on for a loopback address). */
+function booleanFlag(flag: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new UsageError(`${flag} must be true or false, got "${value}"`);
 }
 
 function logLevelFlag(value: string | undefined): LogLevel {

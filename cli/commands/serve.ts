@@ -16,6 +16,8 @@ export interface ServeOptions {
   cacheEntries: number | undefined;
   /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
   corsOrigins: readonly string[];
+  /** --explorer / STRAND_EXPLORER: serve /explorer (default: when bound to a loopback address). */
+  explorer: boolean | undefined;
   /** --log-level / STRAND_LOG_LEVEL (default info: one line per request). */
   logLevel: LogLevel;
 }
@@ -41,6 +43,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       bm25: config.bm25,
       vectorMetric: config.vector.metric,
       corsOrigins: options.corsOrigins,
+      explorer: options.explorer,
       logger,
       port: options.port,
       host: options.host,
@@ -62,6 +65,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   );
 
   logger.info({ host: options.host, port: server.port, queries: n }, "listening");
+  if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(options.host)}:${server.port}/explorer\n`);
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -104,4 +108,10 @@ function logOpenedStore(logger: Logger, store: GraphStore, dataDir: string): voi
     const status = store.vectorIndexStatus(v.type);
     logger.info({ type: v.type, source: status.source, reason: status.reason, vectors: status.live }, "vector index");
   }
+}
+
+/** A host name a browser on this machine can open for a listen address. */
+function explorerHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
 }

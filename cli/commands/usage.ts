@@ -24,6 +24,8 @@ commands:
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
       --cors <origins>          browser origins allowed to call, comma-separated, or * (default: env
                                 STRAND_CORS; none: pages of other origins are refused with 403)
+      --explorer <true|false>   serve the graph explorer at /explorer (default: true on a loopback
+                                address, else false; env STRAND_EXPLORER)
       --log-level <level>       fatal, error, warn, info (default: one line per request), debug,
                                 trace or silent (default: env STRAND_LOG_LEVEL or info); logs go to
                                 stderr as JSON lines, or readable lines on a terminal

@@ -1,0 +1,76 @@
+// `/explorer`: the graph explorer, a page bundled at build time (explorer/ → dist/explorer/, see
+// scripts/build-explorer.ts) and its read-only API (api.ts). The page, its script and its style
+// are public: they hold no data, and a browser cannot send an api key when navigating. Every call
+// the page makes for data goes through the api key like any client's (the page asks for the key).
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Context, Hono } from "hono";
+import { StrandError } from "../../core/errors.js";
+import type { SchemaDescriptor } from "../../core/schema.js";
+import { checkJsonContentType } from "../http/content-type.js";
+import { jsonErrorResponse } from "../http/error-response.js";
+import { parseJsonBody } from "../http/json-body.js";
+import { readBody } from "../http/read-body.js";
+import { incomingOf, requestHeader } from "../http/request-header.js";
+import type { StoreAccess } from "../http/store-access.js";
+import { neighbourhood, nodesPage } from "./api.js";
+
+export const EXPLORER_ASSETS: Readonly<Record<string, string>> = {
+  "/explorer": "index.html",
+  "/explorer/app.js": "app.js",
+  "/explorer/style.css": "style.css",
+};
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  "index.html": "text/html; charset=utf-8",
+  "app.js": "text/javascript; charset=utf-8",
+  "style.css": "text/css; charset=utf-8",
+};
+
+/** dist/explorer, from the built server (dist/server/explorer) or from the sources (server/explorer). */
+export function explorerAssetsDir(): string | null {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, "../../explorer"), join(here, "../../dist/explorer")]) {
+    if (existsSync(join(candidate, "app.js"))) return candidate;
+  }
+  return null;
+}
+
+export interface ExplorerOptions {
+  store: StoreAccess;
+  schema: SchemaDescriptor;
+  bodyLimitBytes: number;
+  assetsDir?: string | null;
+}
+
+export function addExplorerRoutes(app: Hono, options: ExplorerOptions): void {
+  const dir = options.assetsDir === undefined ? explorerAssetsDir() : options.assetsDir;
+  const assets = new Map<string, { body: string; type: string }>();
+  if (dir !== null) {
+    for (const [path, file] of Object.entries(EXPLORER_ASSETS)) {
+      assets.set(path, { body: readFileSync(join(dir, file), "utf8"), type: CONTENT_TYPES[file]! });
+    }
+  }
+  for (const path of Object.keys(EXPLORER_ASSETS)) {
+    app.get(path, () => {
+      const asset = assets.get(path);
+      if (asset === undefined) {
+        return jsonErrorResponse(
+          new StrandError("NOT_FOUND", "the explorer was not built into this installation (npm run build makes dist/explorer)"),
+        );
+      }
+      return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache" } });
+    });
+  }
+  const api = (fn: (store: StoreAccess, schema: SchemaDescriptor, body: Record<string, unknown>) => unknown) => async (c: Context) => {
+    const incoming = incomingOf(c);
+    checkJsonContentType(requestHeader(c, incoming, "content-type"));
+    const body = parseJsonBody(await readBody(c.req.raw, incoming, options.bodyLimitBytes));
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new StrandError("INVALID_BODY", "request body must be a JSON object");
+    }
+    return c.json(fn(options.store, options.schema, body as Record<string, unknown>) as object);
+  };
+  app.post("/explorer/api/nodes", api(nodesPage));
+  app.post("/explorer/api/neighbours", api(neighbourhood));
+}
