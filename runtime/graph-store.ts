@@ -1,11 +1,13 @@
 // The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
 // exposed to query code as a QueryContext.
+import { writeBackup, type BackupOutcome } from "./backup/backup.js";
 import { TxnQueryContext } from "./context.js";
 import type { ProgressSink } from "../core/progress.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
+import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
 import { lockDirectory } from "./store/dir-lock.js";
 import { SchemaInfo } from "./store/schema-info.js";
@@ -139,6 +141,16 @@ export class GraphStore {
    */
   verify(): VerifyReport {
     return verifyStore({ dbs: this.dbs, schema: this.schema, vectorIndex: (label) => this.vectors.contents(label) });
+  }
+
+  /**
+   * A backup of this store to the new directory `out` (runtime/backup/): LMDB's copy of one
+   * snapshot, taken while writes go on, with its manifest. Serves `GET /backup`.
+   */
+  backup(out: string, progress?: ProgressSink): Promise<BackupOutcome> {
+    const version = this.dbs.meta.get(SCHEMA_VERSION_KEY);
+    const schemaVersion = typeof version === "number" ? version : null;
+    return writeBackup({ env: this.dbs.env, format: FORMAT_VERSION, schemaVersion }, out, progress);
   }
 
   /** Saves the vector indexes that changed since open or the last save (close does it too). */

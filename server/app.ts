@@ -2,6 +2,7 @@
 //
 //   GET  /health        → {"status":"ok"}            (never requires the api key, nor does HEAD)
 //   GET  /introspect    → see introspect.ts
+//   GET  /backup        → the store's backup, streamed (backup-route.ts; only with an api key)
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
@@ -15,6 +16,7 @@ import { QueryRunner, type EmbedderFor } from "../runtime/query-runner.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import type { Metric } from "../runtime/vector/metric.js";
 import { apiKeyMiddleware } from "./http/api-key.js";
+import { BACKUP_PATH, backupRoute, type BackupSource } from "./http/backup-route.js";
 import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
 import { queryRoute, unknownQuery } from "./http/query-route.js";
@@ -41,10 +43,12 @@ export interface AppOptions {
   vectorMetric?: Metric | undefined;
   /** Whether the store keeps the BM25 index (strand.toml bm25, default true); false leaves search_keyword out of /mcp. */
   bm25?: boolean | undefined;
+  /** Serves `GET /backup` (the served GraphStore); absent: the path is 404. */
+  backup?: BackupSource | undefined;
 }
 
 const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/health"]);
-const GET_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect"]);
+const GET_PATHS: readonly string[] = ["/health", "/introspect"];
 const HEALTH_BODY = JSON.stringify({ status: "ok" });
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
@@ -59,6 +63,7 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, PUBLIC_PATHS));
 
+  const getPaths: ReadonlySet<string> = new Set([...GET_PATHS, ...(options.backup !== undefined ? [BACKUP_PATH] : [])]);
   const names = [...queries.keys()];
   const mcpEnabled = options.mcp !== false;
   if (mcpEnabled && queries.has(MCP_PATH.slice(1))) {
@@ -70,17 +75,19 @@ export function createApp(options: AppOptions): Hono {
   const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
     if (isMcpPath(path)) return mcp(c);
-    if (GET_PATHS.has(path)) return methodNotAllowed(method, path, "GET");
+    if (getPaths.has(path)) return methodNotAllowed(method, path, "GET");
     const name = path.slice(1);
     if (queries.has(name)) return methodNotAllowed(method, path, "POST");
     if (method === "POST" && name !== "" && !name.includes("/")) return jsonErrorResponse(unknownQuery(name, names));
     return notFound(method, path);
   };
 
-  // Exactly these three routes, so Hono's RegExpRouter serves them and no request goes through
+  // Exactly these routes, so Hono's RegExpRouter serves them and no request goes through
   // the middleware composer unless an api key adds a middleware.
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
+  if (options.backup !== undefined)
+    app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));

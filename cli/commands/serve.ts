@@ -32,6 +32,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },
       bm25: config.bm25,
       vectorMetric: config.vector.metric,
+      backup: store,
       port: options.port,
       host: options.host,
     });

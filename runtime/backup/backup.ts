@@ -9,6 +9,7 @@
 // (manifest.ts) are written and fsynced, and only then is the directory renamed to `<out>`.
 import fs from "node:fs";
 import path from "node:path";
+import type { RootDatabase } from "lmdb";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { openReadOnlyAlongsideWriter, type SharedReadEnv } from "../store/shared-read-env.js";
 import { fsyncPath, hashFile, writeFileDurably } from "./files.js";
@@ -24,22 +25,41 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
   if (!fs.existsSync(path.join(dataDir, BACKUP_DATA_FILE)))
     return { ok: false, code: "NOT_A_STORE", message: `${dataDir} holds no Strand data (no ${BACKUP_DATA_FILE})` };
   if (fs.existsSync(out)) return { ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` };
+  let store: SharedReadEnv;
+  try {
+    store = openReadOnlyAlongsideWriter(dataDir);
+  } catch (error) {
+    return { ok: false, code: "FAILED", message: `cannot open the store in ${dataDir}: ${(error as Error).message}` };
+  }
+  try {
+    return await writeBackup(store, out, progress);
+  } finally {
+    await store.env.close();
+  }
+}
+
+/**
+ * A backup of the open environment `store.env` (this process's own store, or a reader opened
+ * alongside the server) to the new directory `out`, through `<out>.partial-<pid>`.
+ */
+export async function writeBackup(store: SharedReadEnv, out: string, progress: ProgressSink = silentProgress): Promise<BackupOutcome> {
+  if (fs.existsSync(out)) return { ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` };
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
   const partial = `${out}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial);
   try {
-    const copied = await copyStore(dataDir, partial, progress);
-    if (typeof copied === "string") return { ok: false, code: "FAILED", message: copied };
+    const created = await copyStore(store.env, partial, progress);
+    if (typeof created !== "string") return { ok: false, code: "FAILED", message: created.failed };
     const hashTask = progress.start("backup: checksum", "bytes", fs.statSync(path.join(partial, BACKUP_DATA_FILE)).size);
     const { bytes, sha256 } = hashFile(path.join(partial, BACKUP_DATA_FILE), hashTask);
     hashTask.finish();
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       version: BACKUP_FORMAT_VERSION,
-      created: copied.created,
-      store_format: copied.store.format,
-      schema_version: copied.store.schemaVersion,
+      created,
+      store_format: store.format,
+      schema_version: store.schemaVersion,
       files: [{ path: BACKUP_DATA_FILE, bytes, sha256 }],
     };
     writeFileDurably(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -54,48 +74,35 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
   }
 }
 
-interface Copied {
-  created: string;
-  store: Omit<SharedReadEnv, "env">;
-}
-
-/** LMDB's compacting copy of `dataDir` into `target/data.mdb`, with progress from the copy's growing size. */
-async function copyStore(dataDir: string, target: string, progress: ProgressSink): Promise<Copied | string> {
-  let store: SharedReadEnv;
-  try {
-    store = openReadOnlyAlongsideWriter(dataDir);
-  } catch (error) {
-    return `cannot open the store in ${dataDir}: ${(error as Error).message}`;
-  }
-  const { env, format, schemaVersion } = store;
-  try {
-    const stats = env.getStats() as { lastPageNumber?: number; pageSize?: number };
-    // An upper bound: the compacted copy leaves out free pages.
-    const total =
-      stats.lastPageNumber !== undefined && stats.pageSize !== undefined ? (stats.lastPageNumber + 1) * stats.pageSize : undefined;
-    const task = progress.start("backup: copy", "bytes", total);
-    const file = path.join(target, BACKUP_DATA_FILE);
-    let reported = 0;
-    const poll = setInterval(() => {
-      const size = sizeOf(file);
-      if (size > reported) task.advance(size - reported);
-      reported = Math.max(reported, size);
-    }, POLL_MS);
-    const created = new Date().toISOString();
-    try {
-      await env.backup(target, true);
-    } catch (error) {
-      return `copying ${dataDir} failed: ${(error as Error).message}`;
-    } finally {
-      clearInterval(poll);
-    }
+/**
+ * LMDB's compacting copy of `env` into `target/data.mdb`, with progress from the copy's growing
+ * size; the time its snapshot was taken (RFC 3339), or why it failed.
+ */
+async function copyStore(env: RootDatabase, target: string, progress: ProgressSink): Promise<string | { failed: string }> {
+  const stats = env.getStats() as { lastPageNumber?: number; pageSize?: number };
+  // An upper bound: the compacted copy leaves out free pages.
+  const total =
+    stats.lastPageNumber !== undefined && stats.pageSize !== undefined ? (stats.lastPageNumber + 1) * stats.pageSize : undefined;
+  const task = progress.start("backup: copy", "bytes", total);
+  const file = path.join(target, BACKUP_DATA_FILE);
+  let reported = 0;
+  const report = (): void => {
     const size = sizeOf(file);
     if (size > reported) task.advance(size - reported);
-    task.finish();
-    return { created, store: { format, schemaVersion } };
+    reported = Math.max(reported, size);
+  };
+  const poll = setInterval(report, POLL_MS);
+  const created = new Date().toISOString();
+  try {
+    await env.backup(target, true);
+  } catch (error) {
+    return { failed: `copying the store failed: ${(error as Error).message}` };
   } finally {
-    await env.close();
+    clearInterval(poll);
   }
+  report();
+  task.finish();
+  return created;
 }
 
 function sizeOf(file: string): number {
