@@ -118,4 +118,29 @@ describe("online backup", () => {
     expect(await call(again, "GetUser", { id: before.users[0] })).toMatchObject({ status: 200, body: { user: { id: before.users[0] } } });
     expect(await again.stop()).toBe(0);
   }, 120_000);
+
+  it("says how to call backup and restore", () => {
+    expect(strandSync(["backup", "--data", "live"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^strand: strand backup needs --out <backup dir> \(a new name\)\n\nusage:/),
+    });
+    expect(strandSync(["restore", "b1"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^strand: strand restore needs --data <dir> \(a new or empty directory\)\n/),
+    });
+    expect(strandSync(["restore", "--data", "x"])).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^strand: strand restore needs exactly one backup directory, got none\n/),
+    });
+    expect(strandSync(["backup", "--out", "b9", "--data", "missing"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: missing holds no Strand data (no data.mdb)\n",
+    });
+    expect(strandSync(["restore", "nothing-here", "--data", "r9"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: nothing-here is not a backup directory\n",
+    });
+  });
 });

@@ -96,6 +96,13 @@ describe("backup and restore", () => {
     const out = path.join(work, "exists");
     fs.mkdirSync(out);
     expect(await backupDataDir(dir, out)).toEqual({ ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` });
+    const inside = path.join(dir, "backups", "b");
+    expect(await backupDataDir(dir, inside)).toEqual({
+      ok: false,
+      code: "INSIDE_DATA",
+      message: `${inside} is inside the data directory ${dir}; back up to a directory outside it`,
+    });
+    expect(fs.existsSync(path.join(dir, "backups"))).toBe(false);
     const empty = path.join(work, "nothing");
     fs.mkdirSync(empty);
     expect(await backupDataDir(empty, path.join(work, "b-none"))).toEqual({

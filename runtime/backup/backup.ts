@@ -15,7 +15,7 @@ import { openReadOnlyAlongsideWriter, type SharedReadEnv } from "../store/shared
 import { fsyncPath, hashFile, writeFileDurably } from "./files.js";
 import { BACKUP_DATA_FILE, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, MANIFEST_FILE, type BackupManifest } from "./manifest.js";
 
-export type BackupErrorCode = "NOT_A_STORE" | "EXISTS" | "FAILED";
+export type BackupErrorCode = "NOT_A_STORE" | "EXISTS" | "INSIDE_DATA" | "FAILED";
 
 export type BackupOutcome = { ok: true; dir: string; manifest: BackupManifest } | { ok: false; code: BackupErrorCode; message: string };
 
@@ -25,6 +25,8 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
   if (!fs.existsSync(path.join(dataDir, BACKUP_DATA_FILE)))
     return { ok: false, code: "NOT_A_STORE", message: `${dataDir} holds no Strand data (no ${BACKUP_DATA_FILE})` };
   if (fs.existsSync(out)) return { ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` };
+  if (isInside(path.resolve(out), path.resolve(dataDir)))
+    return { ok: false, code: "INSIDE_DATA", message: `${out} is inside the data directory ${dataDir}; back up to a directory outside it` };
   let store: SharedReadEnv;
   try {
     store = openReadOnlyAlongsideWriter(dataDir);
@@ -45,7 +47,7 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
 export async function writeBackup(store: SharedReadEnv, out: string, progress: ProgressSink = silentProgress): Promise<BackupOutcome> {
   if (fs.existsSync(out)) return { ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` };
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
-  const partial = `${out}.partial-${process.pid}`;
+  const partial = partialBackupPath(out);
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial);
   try {
@@ -72,6 +74,16 @@ export async function writeBackup(store: SharedReadEnv, out: string, progress: P
     // Gone after the rename; otherwise an unfinished copy that must not be taken for a backup.
     fs.rmSync(partial, { recursive: true, force: true });
   }
+}
+
+/** Where a backup to `out` is written until it is whole (the CLI removes it when interrupted). */
+export function partialBackupPath(out: string): string {
+  return `${out}.partial-${process.pid}`;
+}
+
+function isInside(child: string, parent: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 /**
