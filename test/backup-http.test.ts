@@ -41,6 +41,8 @@ describe("GET /backup", () => {
     });
     const post = await fetch(`${server.url}/backup`, { method: "POST", headers: key });
     expect(post.status).toBe(405);
+    const head = await fetch(`${server.url}/backup`, { method: "HEAD", headers: key });
+    expect([head.status, head.headers.get("allow")]).toEqual([405, "GET"]);
 
     const res = await fetch(`${server.url}/backup`, { headers: key });
     expect(fs.readdirSync(serverTmp)).toEqual([]);

@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import { BACKUP_DATA_FILE } from "../../runtime/backup/manifest.js";
@@ -24,8 +25,11 @@ export interface BackupSource {
   backup(out: string): Promise<BackupOutcome>;
 }
 
-export function backupRoute(source: BackupSource, apiKeySet: boolean): () => Promise<Response> {
-  return async () => {
+export function backupRoute(source: BackupSource, apiKeySet: boolean): (c: Context) => Promise<Response> {
+  return async (c) => {
+    // Hono answers HEAD with the GET handler: that would copy the whole store to send no body.
+    if (c.req.method === "HEAD")
+      return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", "method HEAD is not allowed on /backup; use GET"), { allow: "GET" });
     if (!apiKeySet)
       return jsonErrorResponse(
         new StrandError("UNAUTHORIZED", "GET /backup is served only by a server with an api key (strand serve --api-key KEY)"),
