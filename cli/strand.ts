@@ -23,6 +23,10 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/mcp.js")).runMcp(command);
     case "verify":
       return (await import("./commands/verify.js")).runVerify(command.dataDir);
+    case "backup":
+      return (await import("./commands/backup.js")).runBackup(command.dataDir, command.out);
+    case "restore":
+      return (await import("./commands/backup.js")).runRestore(command.backup, command.dataDir);
   }
 }
 

@@ -1,10 +1,13 @@
 // The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
 // exposed to query code as a QueryContext.
+import { writeBackup, type BackupOutcome } from "./backup/backup.js";
 import { TxnQueryContext } from "./context.js";
+import type { ProgressSink } from "../core/progress.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
+import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
 import { lockDirectory } from "./store/dir-lock.js";
 import { SchemaInfo } from "./store/schema-info.js";
@@ -34,6 +37,8 @@ export interface GraphStoreOptions {
   bm25?: boolean;
   /** Stemming of BM25 terms (strand.toml `bm25_stemmer`, default "none"). */
   bm25Stemmer?: Stemmer;
+  /** Where long work at open reports (migrations, index rebuilds); silent by default. */
+  progress?: ProgressSink;
 }
 
 export class GraphStore {
@@ -66,15 +71,15 @@ export class GraphStore {
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
       // It commits records and schema meta together; should an index load below throw, the data
       // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").
-      const schemaUpdate = migrateStore(dbs, schema, options.schema, cache);
+      const schemaUpdate = migrateStore(dbs, schema, options.schema, cache, options.progress);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
-      const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions);
+      const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions, options.progress);
       let bm25: Bm25Index | null = null;
       // BM25 off: whatever is indexed now goes stale, so forget the marker (the next enabled open rebuilds).
       if (options.bm25 === false) forgetBm25Marker(dbs);
       else {
         bm25 = new Bm25Index(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
-        if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild();
+        if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild(options.progress);
       }
       return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
     } catch (error) {
@@ -142,6 +147,16 @@ export class GraphStore {
   /** File size, records per type and index sizes, for monitoring (walks keys: cache the answer). */
   stats(): StoreStats {
     return storeStats(this.dbs, this.schema.descriptor);
+  }
+
+  /**
+   * A backup of this store to the new directory `out` (runtime/backup/): LMDB's copy of one
+   * snapshot, taken while writes go on, with its manifest. Serves `GET /backup`.
+   */
+  backup(out: string, progress?: ProgressSink): Promise<BackupOutcome> {
+    const version = this.dbs.meta.get(SCHEMA_VERSION_KEY);
+    const schemaVersion = typeof version === "number" ? version : null;
+    return writeBackup({ env: this.dbs.env, format: FORMAT_VERSION, schemaVersion }, out, progress);
   }
 
   /** Saves the vector indexes that changed since open or the last save (close does it too). */

@@ -4,6 +4,7 @@
 //   GET  /introspect    → see introspect.ts
 //   GET  /metrics       → Prometheus text (observe/metrics.ts), when the server keeps metrics
 //   GET  /explorer, POST /explorer/api/* → the graph explorer (explorer/routes.ts), when enabled
+//   GET  /backup        → the store's backup, streamed (backup-route.ts; only with an api key)
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
@@ -17,6 +18,7 @@ import { QueryRunner, type EmbedderFor } from "../runtime/query-runner.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import type { Metric } from "../runtime/vector/metric.js";
 import { apiKeyMiddleware } from "./http/api-key.js";
+import { BACKUP_PATH, backupRoute, type BackupSource } from "./http/backup-route.js";
 import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
 import { originGuard } from "./http/origin-guard.js";
@@ -57,6 +59,8 @@ export interface AppOptions {
   explorer?: boolean | undefined;
   /** Serve `GET /metrics` from these (behind the api key when one is set); null or absent: 404. */
   metrics?: ServerMetrics | null | undefined;
+  /** Serves `GET /backup` (the served GraphStore); absent: the path is 404. */
+  backup?: BackupSource | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -89,7 +93,11 @@ export function createApp(options: AppOptions): Hono {
   const service = mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null;
   const mcp = mcpHandler(service, bodyLimitBytes);
   const metrics = options.metrics ?? null;
-  const getPaths: ReadonlySet<string> = new Set(metrics === null ? GET_PATHS : [...GET_PATHS, "/metrics"]);
+  const getPaths: ReadonlySet<string> = new Set([
+    ...GET_PATHS,
+    ...(metrics !== null ? ["/metrics"] : []),
+    ...(options.backup !== undefined ? [BACKUP_PATH] : []),
+  ]);
   if (metrics !== null && service !== null) {
     const registry = service.env.connections;
     metrics.trackMcp(
@@ -115,6 +123,8 @@ export function createApp(options: AppOptions): Hono {
     app.get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": metrics.contentType } }));
   }
   if (explorer) addExplorerRoutes(app, { store: options.store, schema: options.schema, bodyLimitBytes });
+  if (options.backup !== undefined)
+    app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));

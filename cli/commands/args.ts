@@ -15,7 +15,9 @@ export type Command =
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
   | ({ kind: "serve" } & ServeOptions)
   | ({ kind: "mcp" } & McpOptions)
-  | { kind: "verify"; dataDir: string };
+  | { kind: "verify"; dataDir: string }
+  | { kind: "backup"; dataDir: string; out: string }
+  | { kind: "restore"; backup: string; dataDir: string };
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -31,6 +33,8 @@ const SERVE_FLAGS = {
   "log-level": { type: "string" },
   explorer: { type: "string" },
 } as const;
+
+const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
 
@@ -95,6 +99,26 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
           `strand verify needs exactly one data directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`,
         );
       return { kind: "verify", dataDir: resolve(positionals[0]!) };
+    }
+    case "backup": {
+      const { values, positionals } = parse(rest, DATA_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      if (positionals.length > 0) throw new UsageError(`strand backup takes no positional arguments, got ${positionals.join(" ")}`);
+      const out = nonEmpty("--out", values.out);
+      if (out === undefined) throw new UsageError("strand backup needs --out <backup dir> (a new name)");
+      return { kind: "backup", dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR), out: resolve(out) };
+    }
+    case "restore": {
+      const { values, positionals } = parse(rest, DATA_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      if (values.out !== undefined) throw new UsageError("strand restore takes --data <dir>, not --out");
+      if (positionals.length !== 1)
+        throw new UsageError(
+          `strand restore needs exactly one backup directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`,
+        );
+      const dataDir = nonEmpty("--data", values.data);
+      if (dataDir === undefined) throw new UsageError("strand restore needs --data <dir> (a new or empty directory)");
+      return { kind: "restore", backup: resolve(positionals[0]!), dataDir: resolve(dataDir) };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

@@ -45,6 +45,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       corsOrigins: options.corsOrigins,
       explorer: options.explorer,
       logger,
+      backup: store,
       port: options.port,
       host: options.host,
     });

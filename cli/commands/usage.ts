@@ -34,6 +34,9 @@ commands:
       --cache-entries <n>       as for serve
   verify <data dir> check that every index, adjacency list, keyword and vector index agrees
                    with the records (the store must not be open); exit 1 listing disagreements
+  backup --out <backup dir>  a consistent copy of the store, safe while a server is writing
+      --data <dir>              database directory (default: ./data)
+  restore <backup dir> --data <dir>  restore a backup into a new or empty directory, then verify it
 
 dir defaults to the current directory. Options: -h, --help
 `;

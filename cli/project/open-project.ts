@@ -8,6 +8,8 @@ import { embeddersFor } from "../../runtime/embed/embedders.js";
 import type { ConnectionOptions } from "../../server/mcp/connections.js";
 import type { EmbedderFor } from "../../runtime/query-runner.js";
 import { GraphStore } from "../../runtime/graph-store.js";
+import { cliProgress } from "../progress/progress.js";
+import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
 import { CompileFailed, loadProject } from "./load-project.js";
 import { bm25Origin, readProjectConfig } from "./project-config.js";
@@ -76,6 +78,8 @@ export async function openProject(
       bm25: config.bm25,
       bm25Stemmer: config.bm25Stemmer,
       vector: config.vector,
+      // Migrations and index rebuilds report on stderr (stdout is the MCP channel of `mcp --stdio`).
+      progress: skipIdleTasks(cliProgress()),
     });
   } catch (error) {
     const reason = !isFsError(error) ? (error as Error).message : error.path === dataDir ? fsErrorReason(error) : fsErrorMessage(error);

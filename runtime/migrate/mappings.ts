@@ -1,6 +1,7 @@
 // MIGRATION items: a mapping rewrites every record of its type (AS casts, ROUND / FLOOR / CEIL),
 // unvalidated until the type's revalidation that follows in the same transaction.
 import { setMember, type NodeItem, type PropValue } from "../../core/items.js";
+import type { ProgressTask } from "../../core/progress.js";
 import type { JsonValue, MigrationDescriptor, MigrationFn, MigrationItemDescriptor, ValueType } from "../../core/schema.js";
 import { isIntegerScalar, isNumericScalar } from "../../core/scalars.js";
 import { describeValue } from "../../core/values.js";
@@ -26,6 +27,7 @@ export function applyItem(
   item: MigrationItemDescriptor,
   m: MigrationDescriptor,
   current: number | undefined,
+  task?: ProgressTask,
 ): number {
   const db = item.kind === "E" ? dbs.edges : dbs.nodes;
   const ref = `${item.kind}::${item.type}`;
@@ -45,6 +47,7 @@ export function applyItem(
         ]);
   let n = 0;
   for (const { value } of db.getRange(rangeOf(item.type))) {
+    task?.advance(1);
     const rec = value as NodeItem;
     const next: NodeItem = { ...rec };
     for (const f of item.fields) {

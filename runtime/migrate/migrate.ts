@@ -28,6 +28,7 @@
 // The files: plan.ts (what to do, read only), mappings.ts (MIGRATION items), revalidate.ts,
 // definitions.ts (meta "schema_types"), advice.ts (the refusal messages). Every write goes through
 // the graph writer (runtime/write/).
+import { silentProgress, type ProgressSink, type ProgressTask } from "../../core/progress.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { ReadCache } from "../store/read-cache.js";
@@ -36,7 +37,7 @@ import { GraphWriter } from "../write/graph-writer.js";
 import { forgetBm25Marker, writeSchemaTypes, writeSchemaVersion } from "../write/meta-writes.js";
 import { SCHEMA_TYPES_FORMAT } from "./definitions.js";
 import { applyItem } from "./mappings.js";
-import { declares, nothingToDo, planOpen, typeInfo, type MigrationOutcome, type OpenPlan } from "./plan.js";
+import { declares, nothingToDo, planOpen, rangeOf, typeInfo, type MigrationOutcome, type OpenPlan } from "./plan.js";
 import { revalidate } from "./revalidate.js";
 
 export { MigrationError } from "./advice.js";
@@ -47,7 +48,13 @@ export type { MigrationOutcome } from "./plan.js";
  * Makes the stored records fit the schema, in one write transaction (nothing written when
  * nothing needs to be). `cache` is the store's read cache, which the writer keeps right.
  */
-export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: SchemaDescriptor, cache: ReadCache): MigrationOutcome {
+export function migrateStore(
+  dbs: StoreDbs,
+  schema: SchemaInfo,
+  descriptor: SchemaDescriptor,
+  cache: ReadCache,
+  progress: ProgressSink = silentProgress,
+): MigrationOutcome {
   const plan = planOpen(dbs, schema, descriptor);
   if (nothingToDo(plan)) return plan.outcome;
   const touched: string[] = [];
@@ -55,7 +62,7 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
   // vector hook: a migration cannot change a vector (mappings.ts, revalidate.ts refuse it).
   const writer = new GraphWriter(dbs, schema, cache, touched, { search: null, vectors: null });
   try {
-    dbs.env.transactionSync(() => applyPlan(dbs, writer, schema, plan));
+    dbs.env.transactionSync(() => applyPlan(dbs, writer, schema, plan, progress));
   } finally {
     cache.settle(touched);
   }
@@ -63,11 +70,13 @@ export function migrateStore(dbs: StoreDbs, schema: SchemaInfo, descriptor: Sche
 }
 
 /** The plan's writes; inside the open's one write transaction. */
-function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan: OpenPlan): void {
+function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan: OpenPlan, progress: ProgressSink): void {
   const { outcome, current, chain, writeVersion, definitions, writeDefinitions, migrated, changed, advice } = plan;
   for (const m of chain) {
     for (const item of m.items) {
-      const n = applyItem(dbs, writer, schema, item, m, current);
+      const task = typeTask(dbs, progress, `migrate ${m.from}=>${m.to}`, item.kind, item.type);
+      const n = applyItem(dbs, writer, schema, item, m, current, task);
+      task.finish();
       const key = `${item.kind}::${item.type}`;
       outcome.rewritten[key] = (outcome.rewritten[key] ?? 0) + n;
     }
@@ -77,14 +86,15 @@ function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan:
     // A type a later version removed: checkRemovedTypes saw that it has no records.
     if (!declares(schema, kind, type)) continue;
     const item = chain.flatMap((m) => m.items.filter((i) => i.kind === kind && i.type === type).map((i) => ({ m, i }))).pop()!;
-    if (
-      revalidate(dbs, writer, schema, typeInfo(schema, kind, type), { mode: "migrated", advice, migration: item.m, item: item.i })
-        .textChanged
-    )
-      textChanged = true;
+    const task = typeTask(dbs, progress, "revalidate", kind, type);
+    const how = { mode: "migrated", advice, migration: item.m, item: item.i } as const;
+    if (revalidate(dbs, writer, schema, typeInfo(schema, kind, type), how, task).textChanged) textChanged = true;
+    task.finish();
   }
   for (const { kind, type } of changed) {
-    const r = revalidate(dbs, writer, schema, typeInfo(schema, kind, type), { mode: "changed", advice, migration: null, item: null });
+    const task = typeTask(dbs, progress, "revalidate", kind, type);
+    const r = revalidate(dbs, writer, schema, typeInfo(schema, kind, type), { mode: "changed", advice, migration: null, item: null }, task);
+    task.finish();
     outcome.revalidated[`${kind}::${type}`] = r.checked;
     if (r.textChanged) textChanged = true;
   }
@@ -92,4 +102,10 @@ function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan:
   if (writeDefinitions) writeSchemaTypes(dbs, { format: SCHEMA_TYPES_FORMAT, types: definitions });
   // Stored text changed: without its marker the keyword index rebuilds on open.
   if (textChanged) forgetBm25Marker(dbs);
+}
+
+/** A progress task over the records of one type ("migrate 1=>2 N::User: 40k/100k records"). */
+function typeTask(dbs: StoreDbs, progress: ProgressSink, what: string, kind: "N" | "E" | "V", type: string): ProgressTask {
+  const db = kind === "E" ? dbs.edges : dbs.nodes;
+  return progress.start(`${what} ${kind}::${type}`, "records", db.getCount(rangeOf(type)));
 }

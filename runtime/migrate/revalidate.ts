@@ -1,6 +1,7 @@
 // Revalidation: every record of a type checked against the type's current definition, and its
 // index entries and claims rebuilt, through the graph writer.
 import { setMember, type NodeItem, type PropValue } from "../../core/items.js";
+import type { ProgressTask } from "../../core/progress.js";
 import { checkValue } from "../../core/values.js";
 import { textFields } from "../search/document.js";
 import type { StoreDbs } from "../store/dbs.js";
@@ -24,6 +25,7 @@ export function revalidate(
   schema: SchemaInfo,
   info: TypeInfo,
   r: Revalidation,
+  task?: ProgressTask,
 ): { checked: number; textChanged: boolean } {
   const { kind, name: type } = info;
   const db = kind === "E" ? dbs.edges : dbs.nodes;
@@ -46,6 +48,7 @@ export function revalidate(
   for (const { value } of db.getRange(rangeOf(type))) {
     const rec = value as NodeItem;
     checked++;
+    task?.advance(1);
     if (vector) checkVectorPlace(vector, rec, r);
     // Only a MIGRATION item drops fields (applyItem, the fields its new type does not declare).
     for (const member of Object.keys(rec)) if (!members.has(member)) throw undeclared(ref, rec, member, r.advice);

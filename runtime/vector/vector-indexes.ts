@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import type { Transaction } from "lmdb";
 import type { NodeItem } from "../../core/items.js";
+import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
 import type { SchemaInfo, VectorTypeInfo } from "../store/schema-info.js";
@@ -41,9 +42,15 @@ export class VectorIndexes {
   ) {}
 
   /** Loads or rebuilds the index of every V type of the schema. */
-  static open(dbs: StoreDbs, schema: SchemaInfo, dataDir: string, options: VectorOptions): VectorIndexes {
+  static open(
+    dbs: StoreDbs,
+    schema: SchemaInfo,
+    dataDir: string,
+    options: VectorOptions,
+    progress: ProgressSink = silentProgress,
+  ): VectorIndexes {
     const self = new VectorIndexes(dbs, schema, dataDir, options);
-    for (const info of schema.vectors.values()) self.initialise(info);
+    for (const info of schema.vectors.values()) self.initialise(info, progress);
     return self;
   }
 
@@ -120,7 +127,7 @@ export class VectorIndexes {
 
   // ---- load, rebuild, save
 
-  private initialise(info: VectorTypeInfo): void {
+  private initialise(info: VectorTypeInfo, progress: ProgressSink): void {
     const txn = this.dbs.env.useReadTransaction();
     try {
       const meta = this.dbs.vectorTypes.get([info.name], { transaction: txn });
@@ -142,16 +149,21 @@ export class VectorIndexes {
         this.statuses.set(info.name, { label: info.name, source: "loaded", reason: null, live: index.live, generation: index.generation });
         return;
       }
-      this.rebuild(info, meta, txn, verified.reason);
+      this.rebuild(info, meta, txn, verified.reason, progress);
     } finally {
       txn.done();
     }
   }
 
   /** Replaces the type's index by one built from every vector in `txn`. */
-  private rebuild(info: VectorTypeInfo, meta: VectorTypeMeta, txn: Transaction, reason: string): void {
+  private rebuild(info: VectorTypeInfo, meta: VectorTypeMeta, txn: Transaction, reason: string, progress = silentProgress): void {
     const index = new VectorIndex(info.name, this.options);
-    for (const v of this.vectorsIn(info, txn)) index.add(v.slot, v.id, v.vector);
+    const task = progress.start(`rebuild vector index V::${info.name}`, "vectors", meta.live);
+    for (const v of this.vectorsIn(info, txn)) {
+      index.add(v.slot, v.id, v.vector);
+      task.advance(1);
+    }
+    task.finish();
     index.epoch = meta.epoch;
     index.generation = meta.generation;
     this.indexes.set(info.name, index);

@@ -2,6 +2,7 @@
 // with node and vector records, inside the write transaction of the record change. Also the
 // full rebuild an open runs when the index was built with another configuration (or not at all).
 import type { NodeItem } from "../../core/items.js";
+import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { Bm25Index } from "../search/bm25-index.js";
 import type { DocumentTerms } from "../search/document.js";
 import { MAX_DOC_NO } from "../search/postings.js";
@@ -72,15 +73,26 @@ export class Bm25Writes implements SearchHook {
    * that also writes the marker; a crash before its commit leaves no marker, so the next open
    * rebuilds again.
    */
-  rebuild(): void {
+  rebuild(progress: ProgressSink = silentProgress): void {
     const { dbs } = this;
     forgetBm25Marker(dbs);
     for (const db of [dbs.bm25Post, dbs.bm25Docs, dbs.bm25Ids, dbs.bm25Stats]) db.clearSync();
+    const labels = [...this.index.labels()];
+    const range = (label: string) => ({ start: [label], end: [label, MAX_KEY] });
+    const task = progress.start("rebuild keyword index", "records", sum(labels.map((label) => dbs.nodes.getCount(range(label)))));
     dbs.env.transactionSync(() => {
-      for (const label of this.index.labels()) {
-        for (const { value } of dbs.nodes.getRange({ start: [label], end: [label, MAX_KEY] })) this.added(value);
+      for (const label of labels) {
+        for (const { value } of dbs.nodes.getRange(range(label))) {
+          this.added(value);
+          task.advance(1);
+        }
       }
       writeBm25Marker(dbs, this.index.marker);
     });
+    task.finish();
   }
+}
+
+function sum(ns: readonly number[]): number {
+  return ns.reduce((a, b) => a + b, 0);
 }

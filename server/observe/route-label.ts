@@ -3,7 +3,7 @@
 // sending random paths cannot grow the metrics without bound.
 
 export const UNMATCHED_ROUTE = "unmatched";
-const BUILTIN_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect", "/metrics", "/explorer", "/mcp"]);
+const BUILTIN_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect", "/metrics", "/backup", "/explorer", "/mcp"]);
 
 export interface RouteNames {
   queries: ReadonlySet<string>;

@@ -1,0 +1,57 @@
+// `GET /backup`: a backup of the served store, streamed — the body is the backup's data.mdb (a
+// consistent LMDB copy of one snapshot, taken while writes go on) and the `x-strand-backup-manifest`
+// header its manifest (runtime/backup/manifest.ts), whose size and SHA-256 let the receiver check
+// what it got: write the body as data.mdb and the header as manifest.json, and the directory is a
+// backup `strand restore` takes. It is served only when the server has an api key (and, like
+// every route, needs it): a backup is every record at once.
+//
+// The copy is made in a temporary directory (os.tmpdir(), which needs room for one copy of the
+// store), opened, and removed at once; the open descriptor keeps the file until the body is sent.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { Context } from "hono";
+import { StrandError } from "../../core/errors.js";
+import type { BackupOutcome } from "../../runtime/backup/backup.js";
+import { BACKUP_DATA_FILE } from "../../runtime/backup/manifest.js";
+import { jsonErrorResponse } from "./error-response.js";
+
+export const BACKUP_PATH = "/backup";
+export const MANIFEST_HEADER = "x-strand-backup-manifest";
+
+/** What the route needs of the store: `GraphStore` satisfies it. */
+export interface BackupSource {
+  backup(out: string): Promise<BackupOutcome>;
+}
+
+export function backupRoute(source: BackupSource, apiKeySet: boolean): (c: Context) => Promise<Response> {
+  return async (c) => {
+    // Hono answers HEAD with the GET handler: that would copy the whole store to send no body.
+    if (c.req.method === "HEAD")
+      return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", "method HEAD is not allowed on /backup; use GET"), { allow: "GET" });
+    if (!apiKeySet)
+      return jsonErrorResponse(
+        new StrandError("UNAUTHORIZED", "GET /backup is served only by a server with an api key (strand serve --api-key KEY)"),
+      );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "strand-backup-"));
+    let fd: number;
+    let outcome: BackupOutcome;
+    try {
+      outcome = await source.backup(path.join(dir, "backup"));
+      if (!outcome.ok) throw new Error(`backup failed: ${outcome.message}`);
+      fd = fs.openSync(path.join(dir, "backup", BACKUP_DATA_FILE), "r");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const body = Readable.toWeb(fs.createReadStream("", { fd })) as ReadableStream<Uint8Array>;
+    const bytes = outcome.manifest.files.find((f) => f.path === BACKUP_DATA_FILE)!.bytes;
+    return new Response(body, {
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-length": String(bytes),
+        [MANIFEST_HEADER]: JSON.stringify(outcome.manifest),
+      },
+    });
+  };
+}

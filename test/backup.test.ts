@@ -1,0 +1,195 @@
+// Backup and restore of a data directory (runtime/backup/), in process: the manifest, the
+// refusals (an existing backup name, a non-empty or held target, a damaged or partial backup),
+// and a restored store with vectors rebuilding its HNSW index from LMDB at its first open.
+// The online case (a backup while a `strand serve` child writes) is test/backup-online.test.ts.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ProgressSink } from "../core/progress.js";
+import { backupDataDir } from "../runtime/backup/backup.js";
+import { readManifest } from "../runtime/backup/manifest.js";
+import { restoreBackup } from "../runtime/backup/restore.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { LOCK_FILE, lockDirectory } from "../runtime/store/dir-lock.js";
+import { verifyDataDir } from "../runtime/verify/verify-dir.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { smallGraph, verifySchema } from "./support/verify-fixtures.js";
+
+const work = tempDir("strand-backup-");
+afterAll(() => removeDir(work));
+
+/** A closed store holding smallGraph (nodes, edges, text, one vector), with saved HNSW files. */
+async function sourceStore(name: string) {
+  const dir = path.join(work, name);
+  const store = GraphStore.open({ path: dir, schema: verifySchema });
+  const g = await smallGraph(store);
+  await store.close();
+  return { dir, g };
+}
+
+/** Records every progress task and what it advanced by in total. */
+function recordingProgress(): { sink: ProgressSink; tasks: { label: string; unit: string; done: number; finished: boolean }[] } {
+  const tasks: { label: string; unit: string; done: number; finished: boolean }[] = [];
+  return {
+    tasks,
+    sink: {
+      start(label, unit) {
+        const t = { label, unit, done: 0, finished: false };
+        tasks.push(t);
+        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
+      },
+    },
+  };
+}
+
+describe("backup and restore", () => {
+  it("backs up to a directory with a manifest, and restores a store that verifies and rebuilds its vectors", async () => {
+    const { dir, g } = await sourceStore("src");
+    expect(fs.existsSync(path.join(dir, "vectors"))).toBe(true);
+    const out = path.join(work, "backups", "b1");
+    const progress = recordingProgress();
+    const before = Date.now();
+    const outcome = await backupDataDir(dir, out, progress.sink);
+    if (!outcome.ok) throw new Error(outcome.message);
+    // The copy and a manifest; no HNSW files (the restored store rebuilds them); no leftovers.
+    expect(fs.readdirSync(out).sort()).toEqual(["data.mdb", "manifest.json"]);
+    expect(fs.readdirSync(path.dirname(out))).toEqual(["b1"]);
+    const size = fs.statSync(path.join(out, "data.mdb")).size;
+    const manifest = readManifest(out);
+    expect(manifest).toEqual({
+      format: "strand-backup",
+      version: 1,
+      created: expect.any(String),
+      store_format: 1,
+      schema_version: null,
+      files: [{ path: "data.mdb", bytes: size, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+    });
+    expect(outcome.manifest).toEqual(manifest);
+    expect(Date.parse(outcome.manifest.created)).toBeGreaterThanOrEqual(before - 1000);
+    expect(progress.tasks.map((t) => [t.label, t.unit, t.finished])).toEqual([
+      ["backup: copy", "bytes", true],
+      ["backup: checksum", "bytes", true],
+    ]);
+    expect(progress.tasks[1]!.done).toBe(size);
+
+    const target = path.join(work, "restored");
+    const restoreProgress = recordingProgress();
+    expect(restoreBackup(out, target, restoreProgress.sink)).toEqual({ ok: true, manifest });
+    expect(restoreProgress.tasks).toEqual([{ label: "restore", unit: "bytes", done: size, finished: true }]);
+    expect(fs.readdirSync(target)).toEqual(["data.mdb"]);
+    const verified = await verifyDataDir(target);
+    expect(verified).toMatchObject({ ok: true, report: { disagreements: [] } });
+
+    const store = GraphStore.open({ path: target, schema: verifySchema });
+    try {
+      expect(store.vectorIndexStatus("Doc")).toEqual({ label: "Doc", source: "rebuilt", reason: "missing", live: 1, generation: 1 });
+      expect(store.read((db) => db.nodeById("User", g.alice.id))).toEqual(g.alice);
+      expect(store.read((db) => db.searchVectors("Doc", [1, 0, 0], 1).map((d) => d.id))).toEqual([g.doc.id]);
+      expect(store.verify().disagreements).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses to back up over an existing name or from a directory without a store", async () => {
+    const { dir } = await sourceStore("src2");
+    const out = path.join(work, "exists");
+    fs.mkdirSync(out);
+    expect(await backupDataDir(dir, out)).toEqual({ ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` });
+    const inside = path.join(dir, "backups", "b");
+    expect(await backupDataDir(dir, inside)).toEqual({
+      ok: false,
+      code: "INSIDE_DATA",
+      message: `${inside} is inside the data directory ${dir}; back up to a directory outside it`,
+    });
+    expect(fs.existsSync(path.join(dir, "backups"))).toBe(false);
+    const empty = path.join(work, "nothing");
+    fs.mkdirSync(empty);
+    expect(await backupDataDir(empty, path.join(work, "b-none"))).toEqual({
+      ok: false,
+      code: "NOT_A_STORE",
+      message: `${empty} holds no Strand data (no data.mdb)`,
+    });
+    expect(fs.existsSync(path.join(work, "b-none"))).toBe(false);
+  });
+
+  it("refuses a non-empty or held target, and a partial or damaged backup, leaving the target as it was", async () => {
+    const { dir } = await sourceStore("src3");
+    const out = path.join(work, "b3");
+    const made = await backupDataDir(dir, out);
+    expect(made.ok).toBe(true);
+
+    // Non-empty: the source itself.
+    const held = restoreBackup(out, dir);
+    expect(held).toEqual({
+      ok: false,
+      code: "NOT_EMPTY",
+      message: `${dir} is not empty (it holds data.mdb, lock.mdb, vectors); restore into a new or empty directory`,
+    });
+    // Held by a server (here: this process's lock).
+    const busy = path.join(work, "busy");
+    const unlock = lockDirectory(busy);
+    try {
+      expect(restoreBackup(out, busy)).toMatchObject({ ok: false, code: "LOCKED" });
+    } finally {
+      unlock();
+    }
+    expect(fs.readdirSync(busy)).toEqual([]);
+
+    // An interrupted backup has no manifest.
+    const partial = path.join(work, "b3.partial-1");
+    fs.mkdirSync(partial);
+    fs.copyFileSync(path.join(out, "data.mdb"), path.join(partial, "data.mdb"));
+    const target = path.join(work, "never");
+    expect(restoreBackup(partial, target)).toEqual({
+      ok: false,
+      code: "NOT_A_BACKUP",
+      message: `${partial} is not a complete backup (no manifest.json: an interrupted backup, or not a backup at all)`,
+    });
+    expect(restoreBackup(path.join(work, "no-such"), target)).toEqual({
+      ok: false,
+      code: "NOT_A_BACKUP",
+      message: `${path.join(work, "no-such")} is not a backup directory`,
+    });
+
+    // One flipped byte: the checksum catches it, and the target directory is not left behind.
+    const damaged = path.join(work, "b3-damaged");
+    fs.cpSync(out, damaged, { recursive: true });
+    const file = path.join(damaged, "data.mdb");
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
+    fs.writeFileSync(file, bytes);
+    expect(restoreBackup(damaged, target)).toEqual({
+      ok: false,
+      code: "DAMAGED",
+      message: `${file} does not match its SHA-256 in the manifest: the backup is damaged`,
+    });
+    expect(fs.existsSync(target)).toBe(false);
+    // A truncated copy: caught by its size before anything is written; an empty target stays empty.
+    fs.truncateSync(file, 4096);
+    fs.mkdirSync(target);
+    expect(restoreBackup(damaged, target)).toEqual({
+      ok: false,
+      code: "DAMAGED",
+      message: `${file} is 4096 bytes, the manifest says ${bytes.length}: the backup is damaged`,
+    });
+    expect(fs.readdirSync(target)).toEqual([]);
+    expect(fs.readdirSync(target).includes(LOCK_FILE)).toBe(false);
+
+    // A manifest of another version, or one whose file names reach outside the backup.
+    const manifestFile = path.join(damaged, "manifest.json");
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, version: 2 }));
+    expect(restoreBackup(damaged, target)).toEqual({
+      ok: false,
+      code: "NOT_A_BACKUP",
+      message: `${manifestFile}: backup format version 2 is not supported (this Strand reads version 1)`,
+    });
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, files: [{ path: "../x", bytes: 1, sha256: "0".repeat(64) }] }));
+    expect(restoreBackup(damaged, target)).toEqual({
+      ok: false,
+      code: "NOT_A_BACKUP",
+      message: `${manifestFile}: files[0]: path must be a plain file name`,
+    });
+  });
+});
