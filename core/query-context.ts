@@ -42,12 +42,16 @@ export interface QueryContext {
    * is not evaluated (and cannot fail) on later nodes. Bounds as `range` (INVALID_VALUE).
    */
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start?: number, end?: number): NodeItem[];
-  /** Nodes whose INDEX / UNIQUE INDEX field equals value, in id order. */
-  nodesByIndex(label: string, field: string, value: PropValue): NodeItem[];
+  /**
+   * Nodes whose INDEX / UNIQUE INDEX field equals value, in id (= creation) order; at most
+   * `limit` of them when given. `N<T>({field: v})` is `first(nodesByIndex(T, field, v, 1))`:
+   * the match with the lowest id, i.e. the oldest.
+   */
+  nodesByIndex(label: string, field: string, value: PropValue, limit?: number): NodeItem[];
   edgeById(label: string, id: string): EdgeItem;
   edgesByLabel(label: string): EdgeItem[];
   /** Edges whose INDEX / UNIQUE INDEX property equals value, in id order (as nodesByIndex). */
-  edgesByIndex(label: string, field: string, value: PropValue): EdgeItem[];
+  edgesByIndex(label: string, field: string, value: PropValue, limit?: number): EdgeItem[];
   /**
    * Vectors are graph items stored like nodes: nodeById, nodesByLabel, nodesByIndex and every
    * graph step accept V labels too. These two accept only V labels (NOT_FOUND says `V::T`).

@@ -185,16 +185,22 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
    * The value is canonicalised with the field's type first (so an upper-case ID or a date in
    * another notation still matches); a value that is not valid for the field matches nothing.
    */
-  nodesByIndex(label: string, field: string, value: PropValue): NodeItem[] {
-    return this.itemsByIndex(this.schema.node(label), field, value, (id) => this.getNode(label, id));
+  nodesByIndex(label: string, field: string, value: PropValue, limit?: number): NodeItem[] {
+    return this.itemsByIndex(this.schema.node(label), field, value, limit, (id) => this.getNode(label, id));
   }
 
-  edgesByIndex(label: string, field: string, value: PropValue): EdgeItem[] {
-    return this.itemsByIndex(this.schema.edge(label), field, value, (id) => this.getEdge(label, id));
+  edgesByIndex(label: string, field: string, value: PropValue, limit?: number): EdgeItem[] {
+    return this.itemsByIndex(this.schema.edge(label), field, value, limit, (id) => this.getEdge(label, id));
   }
 
   /** nodesByIndex / edgesByIndex: `get` reads one record of the type by id. */
-  private itemsByIndex<T extends NodeItem>(info: TypeInfo, field: string, value: PropValue, get: (id: string) => T | undefined): T[] {
+  private itemsByIndex<T extends NodeItem>(
+    info: TypeInfo,
+    field: string,
+    value: PropValue,
+    limit: number | undefined,
+    get: (id: string) => T | undefined,
+  ): T[] {
     const label = info.name;
     const f = info.fieldByName.get(field);
     if (!f || f.descriptor.index === "none") throw new Error(`${info.kind}::${label}.${field} is not indexed`);
@@ -211,6 +217,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
       const rec = get(key[4] as string);
       if (rec) out.push(rec);
+      if (out.length === limit) break; // leaving the loop closes lmdb's cursor
     }
     return out;
   }

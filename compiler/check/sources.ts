@@ -111,7 +111,9 @@ function checkIndexLookup(cx: Checker, item: ItemKind, label: string, arg: A.Exp
     return bad();
   }
   const value = checkValueFor(cx, entry.value, field.type, `the value of '${field.name}' to look up`, true);
-  return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, field.index === "unique" ? "optional" : "many") };
+  // A key lookup yields one item, the first match (lowest id), or none, on any INDEX, as in
+  // HelixDB; every match is N<T>::WHERE(_::{field}::EQ(v)), which the index serves too.
+  return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, "optional") };
 }
 
 function checkGenericSource(

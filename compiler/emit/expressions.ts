@@ -128,11 +128,9 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
         ctx,
       );
     case "byIndex": {
-      const lookup = `db.${ir.item === "edge" ? "edgesByIndex" : "nodesByIndex"}(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)})`;
-      // A UNIQUE INDEX finds at most one item: the result is that item or null.
-      return ir.type.kind === "items" && ir.type.card === "optional"
-        ? cast(`db.first(${lookup})`, ir.type, ctx)
-        : cast(lookup, ir.type, ctx);
+      // A key lookup, UNIQUE INDEX or not: the first match (lowest id) or null, as HelixDB.
+      const lookup = `db.${ir.item === "edge" ? "edgesByIndex" : "nodesByIndex"}(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)}, 1)`;
+      return cast(`db.first(${lookup})`, ir.type, ctx);
     }
     case "addNode":
       return cast(`db.addNode(${q(ir.label)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
