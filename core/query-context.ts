@@ -93,6 +93,12 @@ export interface QueryContext {
   /** Both endpoints must exist (404) and have the declared From/To labels (400). */
   addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem;
   /**
+   * AddE with several items at an end (HelixDB >= 2.1): one edge per (from, to) pair, the cross
+   * product when both are lists, from-major (every `to` of the first `from`, then the next), each
+   * checked as addEdge; [] when either list is empty.
+   */
+  addEdges(label: string, props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[];
+  /**
    * Changes only the listed properties of each item; returns the updated records. `props` may be
    * a function of the item as currently stored (UPDATE values that use `_`, such as
    * `::UPDATE({n: ADD(_::{n}, 1)})`), called once per item, after the updates before it.
@@ -134,6 +140,12 @@ export interface QueryContext {
    * addEdge's endpoint checks (404/400) and `E::T UNIQUE` (409).
    */
   upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem;
+  /**
+   * UpsertE with several items at an end: per (from, to) pair, as addEdges, the first edge of
+   * `existing` that connects exactly that pair is updated, else the edge is created; a pair
+   * listed twice finds the edge its first occurrence made. [] when either list is empty.
+   */
+  upsertEdges(label: string, existing: readonly EdgeItem[], props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[];
 
   // ---- graph steps (adjacency lookups, never scans)
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[];

@@ -8,6 +8,7 @@ import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../c
 import type { PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
 import { shortestPathStep, type PathReads } from "./ops/path-step.js";
+import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
 import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
 import { ValueOps } from "./ops/value-ops.js";
@@ -232,6 +233,11 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return this.write("addEdge").addEdge(label, props, fromId, toId);
   }
 
+  addEdges(label: string, props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[] {
+    const writer = this.write("addEdges");
+    return eachPair(fromIds, toIds, (fromId, toId) => writer.addEdge(label, props, fromId, toId));
+  }
+
   updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[] {
     return this.write("updateNodes").update(items, props, "N");
   }
@@ -246,6 +252,17 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem {
     return this.write("upsertEdge").upsertEdge(label, existing, props, fromId, toId);
+  }
+
+  upsertEdges(
+    label: string,
+    existing: readonly EdgeItem[],
+    props: Props,
+    fromIds: readonly string[],
+    toIds: readonly string[],
+  ): EdgeItem[] {
+    const writer = this.write("upsertEdges");
+    return upsertPairs(existing, fromIds, toIds, (candidates, fromId, toId) => writer.upsertEdge(label, candidates, props, fromId, toId));
   }
 
   drop(items: readonly GraphItem[]): void {

@@ -9,7 +9,7 @@ import type { Checker } from "./context.js";
 import { checkIdent } from "./leaves.js";
 import { checkIdExpr, checkValueFor, checkVectorArg } from "./demands.js";
 import { checkSearchBM25, checkSearchV } from "./search.js";
-import { checkPropsArg, edgeEnds, upsert } from "./writes.js";
+import { checkPropsArg, edgeEnds, isEndList, upsert } from "./writes.js";
 
 const SOURCES = ["AddN", "AddE", "AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25"];
 
@@ -152,7 +152,14 @@ function checkGenericSource(
       const ends = edgeEnds(cx, label, steps, source, "AddE");
       if (ends === null) return none;
       return {
-        ir: { op: "addEdge", label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") },
+        ir: {
+          op: "addEdge",
+          label,
+          props,
+          from: ends.from,
+          to: ends.to,
+          type: items("edge", label, isEndList(ends.from) || isEndList(ends.to) ? "many" : "one"),
+        },
         consumed: ends.consumed,
       };
     }

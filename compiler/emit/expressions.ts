@@ -135,6 +135,12 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "addNode":
       return cast(`db.addNode(${q(ir.label)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "addEdge":
+      if (isIdList(ir.from) || isIdList(ir.to))
+        return cast(
+          `db.addEdges(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitIds(ir.from, ctx)}, ${emitIds(ir.to, ctx)})`,
+          ir.type,
+          ctx,
+        );
       return cast(
         `db.addEdge(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`,
         ir.type,
@@ -151,6 +157,12 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "upsertNode":
       return cast(`db.upsertNode(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "upsertEdge":
+      if (isIdList(ir.from) || isIdList(ir.to))
+        return cast(
+          `db.upsertEdges(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitIds(ir.from, ctx)}, ${emitIds(ir.to, ctx)})`,
+          ir.type,
+          ctx,
+        );
       return cast(
         `db.upsertEdge(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`,
         ir.type,
@@ -336,6 +348,16 @@ function labelScan(ir: Ir): { label: string; predicate: Lambda; type: StaticType
   if (ir.op !== "filter" || ir.input.op !== "byLabel" || ir.input.item === "edge" || ir.type.kind !== "items" || ir.type.card !== "many")
     return null;
   return { label: ir.input.label, predicate: ir.predicate, type: ir.type };
+}
+
+/** An edge end that names several items: ids of a list of items, or a list of ID values. */
+function isIdList(end: Ir): boolean {
+  return end.type.kind === "values" || (end.type.kind === "value" && end.type.type.kind === "array");
+}
+
+/** An edge end as an array of ids: a list as it is, one id as a list of one. */
+function emitIds(end: Ir, ctx: ExpressionContext): string {
+  return isIdList(end) ? emitExpr(end, ctx) : `[${emitExpr(end, ctx)}]`;
 }
 
 /** An expression that evaluates to an array of the items `ir` holds. */
