@@ -28,6 +28,13 @@ export type PathEndpoint = { to: string } | { from: string };
 /** Edge weight for Dijkstra; must yield a finite number ≥ 0 or the query fails with INVALID_WEIGHT. */
 export type WeightFn = (edge: EdgeItem) => PropValue;
 
+/** One conjunct of a WHERE an INDEX may serve: `_::{field}::OP(value)`, value not depending on the item. */
+export interface IndexCondition {
+  readonly field: string;
+  readonly op: "EQ" | "GT" | "GTE" | "LT" | "LTE";
+  readonly value: PropValue;
+}
+
 export interface QueryContext {
   // ---- sources
   /** The node with this id and label; NOT_FOUND (404) when absent or of another label. */
@@ -42,6 +49,22 @@ export interface QueryContext {
    * is not evaluated (and cannot fail) on later nodes. Bounds as `range` (INVALID_VALUE).
    */
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start?: number, end?: number): NodeItem[];
+  /**
+   * `N<T>::WHERE(p)` (kind "N", also V types) or `E<T>::WHERE(p)` (kind "E") where p is a
+   * conjunction that includes `conditions` on INDEX fields: exactly what nodesWhere (or the scan
+   * of the edges) returns, bounds included, but the candidates are read from the index of one
+   * condition (EQ first, then a field bounded on both sides, then the first) and p is applied
+   * to each. When no condition can be served for these values (runtime/store/index-where.ts),
+   * it scans.
+   */
+  itemsWhereIndexed(
+    kind: "N" | "E",
+    label: string,
+    conditions: readonly IndexCondition[],
+    predicate: (item: GraphItem) => boolean,
+    start?: number,
+    end?: number,
+  ): GraphItem[];
   /**
    * Nodes whose INDEX / UNIQUE INDEX field equals value, in id (= creation) order; at most
    * `limit` of them when given. `N<T>({field: v})` is `first(nodesByIndex(T, field, v, 1))`:

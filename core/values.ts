@@ -182,6 +182,11 @@ export function dateMillis(value: unknown): number | undefined {
 }
 
 /** Whether `value` is already a Date in canonical form (what checkValue returns for it). */
+/** Could be a Date (YYYY-MM-DD...): a cheap test before parsing (comparisons of two such strings may be by instant). */
+export function dateShaped(s: string): boolean {
+  return s.length >= 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45;
+}
+
 export function isCanonicalDate(value: string): boolean {
   return value.length === 24 && CANONICAL_DATE_RE.test(value);
 }

@@ -5,7 +5,7 @@
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
-import type { PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
+import type { IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
 import { shortestPathStep, type PathReads } from "./ops/path-step.js";
 import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
@@ -15,6 +15,7 @@ import { ValueOps } from "./ops/value-ops.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import { readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
 import type { StoreDbs } from "./store/dbs.js";
+import { indexCandidates } from "./store/index-where.js";
 import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
@@ -132,16 +133,27 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start = 0, end?: number): NodeItem[] {
     this.schema.node(label);
-    seq.checkRange(start, end ?? start);
-    const out: NodeItem[] = [];
-    if (end === start) return out;
-    let matched = 0;
-    for (const { value } of this.scan(this.dbs.nodes, [label])) {
-      if (!predicate(value)) continue;
-      if (matched++ >= start) out.push(value);
-      if (matched === end) break; // leaving the loop closes lmdb's cursor
-    }
-    return out;
+    return seq.matches(this.records(this.dbs.nodes, [label]), predicate, start, end);
+  }
+
+  itemsWhereIndexed(
+    kind: "N" | "E",
+    label: string,
+    conditions: readonly IndexCondition[],
+    predicate: (item: GraphItem) => boolean,
+    start = 0,
+    end?: number,
+  ): GraphItem[] {
+    const info = kind === "E" ? this.schema.edge(label) : this.schema.node(label);
+    const ids = indexCandidates(this.dbs, this.opts?.transaction, info, conditions);
+    if (ids === null) return seq.matches(this.records(kind === "E" ? this.dbs.edges : this.dbs.nodes, [label]), predicate, start, end);
+    const get = kind === "E" ? (id: string) => this.getEdge(label, id) : (id: string) => this.getNode(label, id);
+    return seq.matches(seq.present(ids, get), predicate, start, end);
+  }
+
+  /** The records keyed under `prefix`, in key order. */
+  private *records<T>(db: Database<T, Key>, prefix: Key): Generator<T> {
+    for (const { value } of this.scan(db, prefix)) yield value;
   }
 
   edgeById(label: string, id: string): EdgeItem {
@@ -216,7 +228,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const out: T[] = [];
     // Same layout as indexKey() minus the trailing item id: every id indexed under this value.
     for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
-      const rec = get(key[4] as string);
+      const rec = get(key[key.length - 1] as string); // a -0 value's key has more elements
       if (rec) out.push(rec);
       if (out.length === limit) break; // leaving the loop closes lmdb's cursor
     }
