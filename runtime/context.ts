@@ -228,7 +228,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const out: T[] = [];
     // Same layout as indexKey() minus the trailing item id: every id indexed under this value.
     for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
-      const rec = get(key[key.length - 1] as string); // a -0 value's key has more elements
+      const rec = get(key[4] as string);
       if (rec) out.push(rec);
       if (out.length === limit) break; // leaving the loop closes lmdb's cursor
     }

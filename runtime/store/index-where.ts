@@ -4,12 +4,11 @@
 // enough, since the caller still applies the whole WHERE to each candidate, but never a subset:
 // so a condition is served only where the key order of `index` / `unique` is exactly the order
 // HelixQL compares in (runtime/ops/compare.ts):
-// - numbers, numerically (lmdb's ordered-binary sorts doubles; a stored F32/F64 -0 has a key of
-//   its own, read too whenever 0 satisfies the condition);
+// - numbers, numerically (lmdb's ordered-binary sorts doubles; -0 is keyed as 0);
 // - Dates, when the value is canonical like the stored ones (then code point order is time order);
 // - IDs, by a printable ASCII value (stored ids are lower-case ASCII);
 // - Strings and Booleans by EQ only: ranges of strings are not served, since a string over 256
-//   characters is keyed by its digest and a lone surrogate does not sort as in code point order;
+//   characters (or with a control character) is keyed by its digest;
 //   a Date-shaped String value may equal another notation of the same instant, so it is not served.
 // Anything else (null, a value of another kind) is not served: null means "scan instead".
 import type { Transaction } from "lmdb";
@@ -63,13 +62,7 @@ export function indexCandidates(
   if (best === undefined) return null;
   if (isEmpty(best)) return [];
   const ids = new Set<string>();
-  collect(dbs, transaction, info, best, best.lower, best.upper, ids);
-  const type = best.field.descriptor.type;
-  if (type.kind === "scalar" && isNumericScalar(type.name) && containsZero(best)) {
-    // A stored -0 is keyed apart from 0 (and after every number).
-    const zero = { value: -0, inclusive: true };
-    collect(dbs, transaction, info, best, zero, zero, ids);
-  }
+  collect(dbs, transaction, info, best, ids);
   return [...ids].sort();
 }
 
@@ -116,24 +109,9 @@ function isEmpty(r: FieldRange): boolean {
   return c > 0 || (c === 0 && !(r.lower.inclusive && r.upper.inclusive));
 }
 
-function containsZero(r: FieldRange): boolean {
-  const lo = r.lower;
-  const hi = r.upper;
-  const aboveLower = lo === null || (lo.value as number) < 0 || (lo.value === 0 && lo.inclusive);
-  const belowUpper = hi === null || (hi.value as number) > 0 || (hi.value === 0 && hi.inclusive);
-  return aboveLower && belowUpper;
-}
-
 /** Adds the ids keyed in [lower, upper] of the field (an open end when null). */
-function collect(
-  dbs: StoreDbs,
-  transaction: Transaction | undefined,
-  info: TypeInfo,
-  r: FieldRange,
-  lower: Bound | null,
-  upper: Bound | null,
-  ids: Set<string>,
-): void {
+function collect(dbs: StoreDbs, transaction: Transaction | undefined, info: TypeInfo, r: FieldRange, ids: Set<string>): void {
+  const { lower, upper } = r;
   const base: Key = [info.kind, info.name, r.field.name];
   const start: Key =
     lower === null ? base : lower.inclusive ? [...base, indexValue(lower.value)] : [...base, indexValue(lower.value), MAX_KEY];
@@ -147,7 +125,6 @@ function collect(
   if (r.field.descriptor.index === "unique") {
     for (const { value } of dbs.unique.getRange(options)) ids.add(value);
   } else {
-    // The item id is the key's last element (a -0 value's key has more elements than others).
-    for (const key of dbs.index.getKeys(options)) ids.add(key[key.length - 1] as string);
+    for (const key of dbs.index.getKeys(options)) ids.add(key[4] as string);
   }
 }
