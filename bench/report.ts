@@ -4,6 +4,7 @@ import { cpus } from "node:os";
 import type { Comparison } from "./http-bench.js";
 import type { BenchOptions } from "./options.js";
 import type { ScanResult } from "./scan.js";
+import type { IndexWhereResult } from "./index-where.js";
 import type { TraversalResult } from "./traversal.js";
 import { BM25_TARGET_P99_MS, renderBm25, type Bm25BenchResult } from "./bm25.js";
 import { VECTOR_TARGETS } from "./vector.js";
@@ -30,6 +31,8 @@ export interface BenchReport {
   write: Comparison | null;
   traversal: TraversalResult | null;
   scan: ScanResult | null;
+  /** WHERE through an INDEX vs the same WHERE as a full scan (issue 11). */
+  indexWhere: IndexWhereResult | null;
   vector: VectorBenchResult | null;
   bm25: Bm25BenchResult | null;
 }
@@ -192,6 +195,21 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
       ["", "p99 us", fixed(q.strand.p99Us, 0), fixed(q.floor.p99Us, 0), "", "", ""],
     );
   }
+  const iw = report.indexWhere;
+  for (const q of iw?.queries ?? []) {
+    rows.push(
+      [
+        `${q.query} (${int(iw!.nodes)} people, ${int(q.rows)} rows; floor: the same WHERE as a full scan)`,
+        "mean us/call",
+        fixed(q.indexed.meanUs, 0),
+        fixed(q.scan.meanUs, 0),
+        `${fixed(q.speedup, 1)}x faster than the scan`,
+        "",
+        "",
+      ],
+      ["", "p50 us", fixed(q.indexed.p50Us, 0), fixed(q.scan.p50Us, 0), "", "", ""],
+    );
+  }
   if (report.vector) rows.push(...vectorRows(report.vector));
   const http = report.read !== null || report.write !== null;
   const header =
@@ -271,6 +289,7 @@ export function renderJson(report: BenchReport, options: BenchOptions): string {
     write: report.write,
     traversal: report.traversal,
     scan: report.scan,
+    indexWhere: report.indexWhere,
     vector: report.vector,
     bm25: report.bm25,
     verdicts: verdicts(report),

@@ -24,6 +24,7 @@ import { renderJson, renderTable, type BenchReport } from "./report.js";
 import { startFloor, startStrand, type ChildServer } from "./servers.js";
 import { runTraversal } from "./traversal.js";
 import { runScan } from "./scan.js";
+import { runIndexWhere } from "./index-where.js";
 import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
 import { runVectorBench } from "./vector-suite.js";
 import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
@@ -140,7 +141,7 @@ async function main(): Promise<number> {
   installCleanupHandlers();
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
-  const report: BenchReport = { read: null, write: null, traversal: null, scan: null, vector: null, bm25: null };
+  const report: BenchReport = { read: null, write: null, traversal: null, scan: null, indexWhere: null, vector: null, bm25: null };
   let compile: CompileTiming[] = [];
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
@@ -168,6 +169,14 @@ async function main(): Promise<number> {
         dir: root,
         nodes: options.scanNodes,
         knows: 3,
+        samples: options.scanSamples,
+        warmup: options.scanWarmup,
+        seed: options.seed,
+        log,
+      });
+      report.indexWhere = await runIndexWhere({
+        dir: root,
+        nodes: options.quick ? 10_000 : 50_000,
         samples: options.scanSamples,
         warmup: options.scanWarmup,
         seed: options.seed,

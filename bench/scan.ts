@@ -91,13 +91,13 @@ export function checkSame(store: GraphStore, c: ScanCase): number {
   return floorResult.people.length;
 }
 
-function stats(micros: Float64Array): CallStats {
+export function stats(micros: Float64Array): CallStats {
   const sorted = Float64Array.from(micros).sort();
   return { meanUs: mean(micros), p50Us: quantileSorted(sorted, 0.5), p99Us: quantileSorted(sorted, 0.99) };
 }
 
 /** Alternating blocks of timed calls (even blocks Strand first, odd blocks the floor first). */
-function timeBoth(
+export function timeBoth(
   strand: () => unknown,
   floor: () => unknown,
   samples: number,

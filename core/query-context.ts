@@ -28,6 +28,13 @@ export type PathEndpoint = { to: string } | { from: string };
 /** Edge weight for Dijkstra; must yield a finite number ≥ 0 or the query fails with INVALID_WEIGHT. */
 export type WeightFn = (edge: EdgeItem) => PropValue;
 
+/** One conjunct of a WHERE an INDEX may serve: `_::{field}::OP(value)`, value not depending on the item. */
+export interface IndexCondition {
+  readonly field: string;
+  readonly op: "EQ" | "GT" | "GTE" | "LT" | "LTE";
+  readonly value: PropValue;
+}
+
 export interface QueryContext {
   // ---- sources
   /** The node with this id and label; NOT_FOUND (404) when absent or of another label. */
@@ -42,12 +49,32 @@ export interface QueryContext {
    * is not evaluated (and cannot fail) on later nodes. Bounds as `range` (INVALID_VALUE).
    */
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start?: number, end?: number): NodeItem[];
-  /** Nodes whose INDEX / UNIQUE INDEX field equals value, in id order. */
-  nodesByIndex(label: string, field: string, value: PropValue): NodeItem[];
+  /**
+   * `N<T>::WHERE(p)` (kind "N", also V types) or `E<T>::WHERE(p)` (kind "E") where p is a
+   * conjunction that includes `conditions` on INDEX fields: exactly what nodesWhere (or the scan
+   * of the edges) returns, bounds included, but the candidates are read from the index of one
+   * condition (EQ first, then a field bounded on both sides, then the first) and p is applied
+   * to each. When no condition can be served for these values (runtime/store/index-where.ts),
+   * it scans.
+   */
+  itemsWhereIndexed(
+    kind: "N" | "E",
+    label: string,
+    conditions: readonly IndexCondition[],
+    predicate: (item: GraphItem) => boolean,
+    start?: number,
+    end?: number,
+  ): GraphItem[];
+  /**
+   * Nodes whose INDEX / UNIQUE INDEX field equals value, in id (= creation) order; at most
+   * `limit` of them when given. `N<T>({field: v})` is `first(nodesByIndex(T, field, v, 1))`:
+   * the match with the lowest id, i.e. the oldest.
+   */
+  nodesByIndex(label: string, field: string, value: PropValue, limit?: number): NodeItem[];
   edgeById(label: string, id: string): EdgeItem;
   edgesByLabel(label: string): EdgeItem[];
   /** Edges whose INDEX / UNIQUE INDEX property equals value, in id order (as nodesByIndex). */
-  edgesByIndex(label: string, field: string, value: PropValue): EdgeItem[];
+  edgesByIndex(label: string, field: string, value: PropValue, limit?: number): EdgeItem[];
   /**
    * Vectors are graph items stored like nodes: nodeById, nodesByLabel, nodesByIndex and every
    * graph step accept V labels too. These two accept only V labels (NOT_FOUND says `V::T`).
@@ -88,6 +115,12 @@ export interface QueryContext {
   addNode(label: string, props: Props): NodeItem;
   /** Both endpoints must exist (404) and have the declared From/To labels (400). */
   addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem;
+  /**
+   * AddE with several items at an end (HelixDB >= 2.1): one edge per (from, to) pair, the cross
+   * product when both are lists, from-major (every `to` of the first `from`, then the next), each
+   * checked as addEdge; [] when either list is empty.
+   */
+  addEdges(label: string, props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[];
   /**
    * Changes only the listed properties of each item; returns the updated records. `props` may be
    * a function of the item as currently stored (UPDATE values that use `_`, such as
@@ -130,6 +163,12 @@ export interface QueryContext {
    * addEdge's endpoint checks (404/400) and `E::T UNIQUE` (409).
    */
   upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem;
+  /**
+   * UpsertE with several items at an end: per (from, to) pair, as addEdges, the first edge of
+   * `existing` that connects exactly that pair is updated, else the edge is created; a pair
+   * listed twice finds the edge its first occurrence made. [] when either list is empty.
+   */
+  upsertEdges(label: string, existing: readonly EdgeItem[], props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[];
 
   // ---- graph steps (adjacency lookups, never scans)
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[];

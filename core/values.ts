@@ -182,6 +182,25 @@ export function dateMillis(value: unknown): number | undefined {
 }
 
 /** Whether `value` is already a Date in canonical form (what checkValue returns for it). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A String with each lone surrogate (which JSON can carry but UTF-8 cannot) replaced by U+FFFD,
+ * as storing it would: so the stored record, its index key and a compared value all agree.
+ */
+function wellFormed(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return s.replace(LONE_SURROGATE, "\ufffd");
+  }
+  return s;
+}
+
+/** Could be a Date (YYYY-MM-DD...): a cheap test before parsing (comparisons of two such strings may be by instant). */
+export function dateShaped(s: string): boolean {
+  return s.length >= 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45;
+}
+
 export function isCanonicalDate(value: string): boolean {
   return value.length === 24 && CANONICAL_DATE_RE.test(value);
 }
@@ -208,14 +227,15 @@ function checkScalar(type: ValueType & { kind: "scalar" }, value: unknown, path:
     return { ok: true, value: value === 0 ? 0 : value }; // normalise -0
   }
   switch (name) {
+    // -0 is stored as 0: JSON sends both as 0, they compare equal, and index keys need one form.
     case "F32":
-      return typeof value === "number" && fitsF32(value) ? { ok: true, value } : fail(type, value, path);
+      return typeof value === "number" && fitsF32(value) ? { ok: true, value: value === 0 ? 0 : value } : fail(type, value, path);
     case "F64":
-      return typeof value === "number" && Number.isFinite(value) ? { ok: true, value } : fail(type, value, path);
+      return typeof value === "number" && Number.isFinite(value) ? { ok: true, value: value === 0 ? 0 : value } : fail(type, value, path);
     case "Boolean":
       return typeof value === "boolean" ? { ok: true, value } : fail(type, value, path);
     case "String":
-      return typeof value === "string" ? { ok: true, value } : fail(type, value, path);
+      return typeof value === "string" ? { ok: true, value: wellFormed(value) } : fail(type, value, path);
     case "ID":
       return typeof value === "string" && UUID_RE.test(value) ? { ok: true, value: value.toLowerCase() } : fail(type, value, path);
     case "Date":

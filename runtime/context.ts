@@ -5,15 +5,17 @@
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
-import type { PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
+import type { IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
 import { shortestPathStep, type PathReads } from "./ops/path-step.js";
+import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
 import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
 import { ValueOps } from "./ops/value-ops.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import { readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
 import type { StoreDbs } from "./store/dbs.js";
+import { indexCandidates } from "./store/index-where.js";
 import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
@@ -131,16 +133,27 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start = 0, end?: number): NodeItem[] {
     this.schema.node(label);
-    seq.checkRange(start, end ?? start);
-    const out: NodeItem[] = [];
-    if (end === start) return out;
-    let matched = 0;
-    for (const { value } of this.scan(this.dbs.nodes, [label])) {
-      if (!predicate(value)) continue;
-      if (matched++ >= start) out.push(value);
-      if (matched === end) break; // leaving the loop closes lmdb's cursor
-    }
-    return out;
+    return seq.matches(this.records(this.dbs.nodes, [label]), predicate, start, end);
+  }
+
+  itemsWhereIndexed(
+    kind: "N" | "E",
+    label: string,
+    conditions: readonly IndexCondition[],
+    predicate: (item: GraphItem) => boolean,
+    start = 0,
+    end?: number,
+  ): GraphItem[] {
+    const info = kind === "E" ? this.schema.edge(label) : this.schema.node(label);
+    const ids = indexCandidates(this.dbs, this.opts?.transaction, info, conditions);
+    if (ids === null) return seq.matches(this.records(kind === "E" ? this.dbs.edges : this.dbs.nodes, [label]), predicate, start, end);
+    const get = kind === "E" ? (id: string) => this.getEdge(label, id) : (id: string) => this.getNode(label, id);
+    return seq.matches(seq.present(ids, get), predicate, start, end);
+  }
+
+  /** The records keyed under `prefix`, in key order. */
+  private *records<T>(db: Database<T, Key>, prefix: Key): Generator<T> {
+    for (const { value } of this.scan(db, prefix)) yield value;
   }
 
   edgeById(label: string, id: string): EdgeItem {
@@ -185,16 +198,22 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
    * The value is canonicalised with the field's type first (so an upper-case ID or a date in
    * another notation still matches); a value that is not valid for the field matches nothing.
    */
-  nodesByIndex(label: string, field: string, value: PropValue): NodeItem[] {
-    return this.itemsByIndex(this.schema.node(label), field, value, (id) => this.getNode(label, id));
+  nodesByIndex(label: string, field: string, value: PropValue, limit?: number): NodeItem[] {
+    return this.itemsByIndex(this.schema.node(label), field, value, limit, (id) => this.getNode(label, id));
   }
 
-  edgesByIndex(label: string, field: string, value: PropValue): EdgeItem[] {
-    return this.itemsByIndex(this.schema.edge(label), field, value, (id) => this.getEdge(label, id));
+  edgesByIndex(label: string, field: string, value: PropValue, limit?: number): EdgeItem[] {
+    return this.itemsByIndex(this.schema.edge(label), field, value, limit, (id) => this.getEdge(label, id));
   }
 
   /** nodesByIndex / edgesByIndex: `get` reads one record of the type by id. */
-  private itemsByIndex<T extends NodeItem>(info: TypeInfo, field: string, value: PropValue, get: (id: string) => T | undefined): T[] {
+  private itemsByIndex<T extends NodeItem>(
+    info: TypeInfo,
+    field: string,
+    value: PropValue,
+    limit: number | undefined,
+    get: (id: string) => T | undefined,
+  ): T[] {
     const label = info.name;
     const f = info.fieldByName.get(field);
     if (!f || f.descriptor.index === "none") throw new Error(`${info.kind}::${label}.${field} is not indexed`);
@@ -211,6 +230,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
       const rec = get(key[4] as string);
       if (rec) out.push(rec);
+      if (out.length === limit) break; // leaving the loop closes lmdb's cursor
     }
     return out;
   }
@@ -223,6 +243,11 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem {
     return this.write("addEdge").addEdge(label, props, fromId, toId);
+  }
+
+  addEdges(label: string, props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[] {
+    const writer = this.write("addEdges");
+    return eachPair(fromIds, toIds, (fromId, toId) => writer.addEdge(label, props, fromId, toId));
   }
 
   updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[] {
@@ -239,6 +264,17 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem {
     return this.write("upsertEdge").upsertEdge(label, existing, props, fromId, toId);
+  }
+
+  upsertEdges(
+    label: string,
+    existing: readonly EdgeItem[],
+    props: Props,
+    fromIds: readonly string[],
+    toIds: readonly string[],
+  ): EdgeItem[] {
+    const writer = this.write("upsertEdges");
+    return upsertPairs(existing, fromIds, toIds, (candidates, fromId, toId) => writer.upsertEdge(label, candidates, props, fromId, toId));
   }
 
   drop(items: readonly GraphItem[]): void {

@@ -507,8 +507,9 @@ describe("strand serve restarted with an edited project (D2, process level)", ()
     "N::User { UNIQUE INDEX name: String, age: String, INDEX tier: U32 DEFAULT 5 }\nQUERY All() =>\n    u <- N<User>\n    RETURN u\n";
   const GOOD =
     "N::User { INDEX name: String, age: U32, INDEX tier: U32 DEFAULT 5 }\n" +
-    "QUERY ByName(name: String) =>\n    u <- N<User>({name: name})\n    RETURN u\n" +
-    "QUERY ByTier(t: U32) =>\n    u <- N<User>({tier: t})\n    RETURN u\n";
+    "QUERY ByName(name: String) =>\n    u <- N<User>::WHERE(_::{name}::EQ(name))\n    RETURN u\n" +
+    "QUERY ByTier(t: U32) =>\n    u <- N<User>::WHERE(_::{tier}::GTE(t))\n    RETURN u\n" +
+    "QUERY FirstOfTier(t: U32) =>\n    u <- N<User>({tier: t})\n    RETURN u\n";
 
   function project(text: string): string {
     const dir = newDir();
@@ -546,6 +547,7 @@ describe("strand serve restarted with an edited project (D2, process level)", ()
     const withTier = added.map((u) => ({ ...u, tier: 5 }));
     expect(await call(server, "ByName", { name: "ann" })).toEqual({ status: 200, body: { u: withTier } });
     expect(await call(server, "ByTier", { t: 5 })).toEqual({ status: 200, body: { u: withTier } });
+    expect(await call(server, "FirstOfTier", { t: 5 })).toEqual({ status: 200, body: { u: withTier[0] } });
     expect(await server.stop()).toBe(0);
   }, 60_000);
 });

@@ -62,6 +62,9 @@ describe("integers", () => {
   });
   test("-0 is normalised to 0", () => {
     expect(Object.is(ok(sc("I32"), -0), 0)).toBe(true);
+    // Floats too: JSON sends both as 0 and index keys need one form.
+    expect(Object.is(ok(sc("F64"), -0), 0)).toBe(true);
+    expect(Object.is(ok(sc("F32"), -0), 0)).toBe(true);
   });
 });
 
@@ -93,6 +96,8 @@ describe("other scalars", () => {
     expect(ok(sc("Boolean"), false)).toBe(false);
     expect(err(sc("Boolean"), 0)).toContain("boolean");
     expect(ok(sc("String"), "")).toBe("");
+    // A lone surrogate has no UTF-8 form: it becomes U+FFFD, as storing it would make it; pairs stay.
+    expect(ok(sc("String"), "a\ud800b\udc00\ud83d\ude00")).toBe("a\ufffdb\ufffd\ud83d\ude00");
     expect(err(sc("String"), 5)).toContain("string");
   });
   test("ID is a UUID, lower-cased", () => {

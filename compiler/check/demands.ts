@@ -67,7 +67,7 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
  * `place` names the position in messages (`AddE<Knows>::To`, `N<Person>`): a zero-or-one item
  * that turns out absent is a 404 saying which variable was empty and what it looked up.
  */
-export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLabel?: string): Ir {
+export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLabel?: string, allowList = false): Ir {
   if (expr.kind === "Literal") return checkLiteral(cx, expr.literal, ID_VALUE);
   const ir = checkExpr(cx, expr, { fieldValue: true });
   const t = ir.type;
@@ -83,13 +83,37 @@ export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLa
   }
   if (t.kind === "value" && t.type.kind === "scalar" && (t.type.name === "ID" || t.type.name === "String")) return ir;
   if (t.kind === "items" && t.card !== "many") return checkItemAsId(cx, ir, expr, place, expectedLabel);
+  if (allowList) {
+    const list = checkIdList(cx, ir, expr, expectedLabel);
+    if (list !== null) return list;
+  }
   cx.report(
     "E206",
-    `expected an ID or a single item, found ${describeStatic(t)}`,
+    allowList
+      ? `expected an ID, an item, or a list of items or IDs, found ${describeStatic(t)}`
+      : `expected an ID or a single item, found ${describeStatic(t)}`,
     expr.span,
     t.kind === "items" ? "add ::FIRST to pick one item" : undefined,
   );
   return bad();
+}
+
+/**
+ * Several items naming their ids (an AddE/UpsertE end: one edge per item), or a list of ID
+ * values: the ids as a list (`values` of ID); null when `ir` is no such list.
+ */
+function checkIdList(cx: Checker, ir: Ir, expr: A.Expr, expectedLabel: string | undefined): Ir | null {
+  const t = ir.type;
+  if (t.kind === "items" && t.card === "many") {
+    if (expectedLabel !== undefined && t.label !== expectedLabel && t.label !== ANY_LABEL) {
+      cx.report("E204", `expected ${expectedLabel}s, but these are ${t.label}s`, expr.span);
+      return bad();
+    }
+    return { op: "idOf", input: ir, type: { kind: "values", type: ID_VALUE } };
+  }
+  const element = t.kind === "values" ? t.type : t.kind === "value" && t.type.kind === "array" ? t.type.element : null;
+  if (element?.kind === "scalar" && element.name === "ID") return ir;
+  return null;
 }
 
 /** Why a value may be absent, and what to do, for the E206 of an id position; undefined when there is nothing to suggest. */

@@ -10,6 +10,7 @@ import { BOOLEAN_TYPE, ID_VALUE, bad, describeStatic, value, withCard } from "./
 import { type Checker, checkItemLambda } from "./context.js";
 import { checkExpr } from "./recurse.js";
 import { checkCondition } from "./demands.js";
+import { planIndexConditions } from "./index-plan.js";
 
 export const COMPARE_OPS: readonly string[] = ["EQ", "NEQ", "GT", "GTE", "LT", "LTE"];
 
@@ -23,7 +24,9 @@ export function checkWhere(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
   }
   // Even when the condition is wrong the output type is known, so later steps are still checked.
   const predicate = checkItemLambda(cx, t, () => checkCondition(cx, step.args[0]!.value));
-  return { op: "filter", input, predicate, type: withCard(t, t.card === "many" ? "many" : "optional") };
+  const type = withCard(t, t.card === "many" ? "many" : "optional");
+  const index = planIndexConditions(cx, input, predicate);
+  return index === undefined ? { op: "filter", input, predicate, type } : { op: "filter", input, predicate, index, type };
 }
 
 export function checkIntersect(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir {

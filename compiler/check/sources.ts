@@ -9,7 +9,7 @@ import type { Checker } from "./context.js";
 import { checkIdent } from "./leaves.js";
 import { checkIdExpr, checkValueFor, checkVectorArg } from "./demands.js";
 import { checkSearchBM25, checkSearchV } from "./search.js";
-import { checkPropsArg, edgeEnds, upsert } from "./writes.js";
+import { checkPropsArg, edgeEnds, isEndList, upsert } from "./writes.js";
 
 const SOURCES = ["AddN", "AddE", "AddV", "UpsertN", "UpsertE", "UpsertV", "SearchV", "SearchBM25"];
 
@@ -111,7 +111,9 @@ function checkIndexLookup(cx: Checker, item: ItemKind, label: string, arg: A.Exp
     return bad();
   }
   const value = checkValueFor(cx, entry.value, field.type, `the value of '${field.name}' to look up`, true);
-  return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, field.index === "unique" ? "optional" : "many") };
+  // A key lookup yields one item, the first match (lowest id), or none, on any INDEX, as in
+  // HelixDB; every match is N<T>::WHERE(_::{field}::EQ(v)), which the index serves too.
+  return { op: "byIndex", item, label, field: field.name, value, type: items(item, label, "optional") };
 }
 
 function checkGenericSource(
@@ -150,7 +152,14 @@ function checkGenericSource(
       const ends = edgeEnds(cx, label, steps, source, "AddE");
       if (ends === null) return none;
       return {
-        ir: { op: "addEdge", label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") },
+        ir: {
+          op: "addEdge",
+          label,
+          props,
+          from: ends.from,
+          to: ends.to,
+          type: items("edge", label, isEndList(ends.from) || isEndList(ends.to) ? "many" : "one"),
+        },
         consumed: ends.consumed,
       };
     }

@@ -77,7 +77,15 @@ export function upsert(
   const ends = edgeEnds(cx, label, rest, at, "UpsertE");
   if (ends === null) return { ir: bad(), extra: 0 };
   return {
-    ir: { op: "upsertEdge", input, label, props, from: ends.from, to: ends.to, type: items("edge", label, "one") },
+    ir: {
+      op: "upsertEdge",
+      input,
+      label,
+      props,
+      from: ends.from,
+      to: ends.to,
+      type: items("edge", label, isEndList(ends.from) || isEndList(ends.to) ? "many" : "one"),
+    },
     extra: ends.consumed,
   };
 }
@@ -100,11 +108,13 @@ export function edgeEnds(
       cx.report("E209", `::${step.name.name} takes one item (or id)`, step.span);
       return null;
     }
+    // Several items (or ids) at an end: one edge per item, a cross product when both are lists.
     const end = checkIdExpr(
       cx,
       step.args[0]!.value,
       `${form}<${label}>::${step.name.name}`,
       step.name.name === "From" ? edge.from : edge.to,
+      true,
     );
     if (step.name.name === "From") from = end;
     else to = end;
@@ -120,6 +130,11 @@ export function edgeEnds(
     return null;
   }
   return { from, to, consumed };
+}
+
+/** Whether an edge end names several items (a list of ids): the write then yields a list of edges. */
+export function isEndList(end: Ir): boolean {
+  return end.type.kind === "values" || (end.type.kind === "value" && end.type.type.kind === "array");
 }
 
 /** `({field: value, ...})` of AddN/AddE/AddV/UPDATE/Upsert*, checked against the type's fields. */

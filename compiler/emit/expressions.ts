@@ -1,7 +1,16 @@
 // Turns IR expressions into TypeScript expression text over the QueryContext `db`.
 // Items keep their schema type through casts (`as User[]`), so the generated handler's result is
 // checked against its declared result type by `tsc --strict`.
-import { ANY_LABEL, ITEM_LETTER, type Ir, type IrProp, type ItemKind, type Lambda, type StaticType } from "../ir/ir.js";
+import {
+  ANY_LABEL,
+  ITEM_LETTER,
+  type Ir,
+  type IrIndexCondition,
+  type IrProp,
+  type ItemKind,
+  type Lambda,
+  type StaticType,
+} from "../ir/ir.js";
 import { tsTypeOf } from "../ir/value-types.js";
 
 export interface ExpressionContext {
@@ -128,15 +137,19 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
         ctx,
       );
     case "byIndex": {
-      const lookup = `db.${ir.item === "edge" ? "edgesByIndex" : "nodesByIndex"}(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)})`;
-      // A UNIQUE INDEX finds at most one item: the result is that item or null.
-      return ir.type.kind === "items" && ir.type.card === "optional"
-        ? cast(`db.first(${lookup})`, ir.type, ctx)
-        : cast(lookup, ir.type, ctx);
+      // A key lookup, UNIQUE INDEX or not: the first match (lowest id) or null, as HelixDB.
+      const lookup = `db.${ir.item === "edge" ? "edgesByIndex" : "nodesByIndex"}(${q(ir.label)}, ${q(ir.field)}, ${emitExpr(ir.value, ctx)}, 1)`;
+      return cast(`db.first(${lookup})`, ir.type, ctx);
     }
     case "addNode":
       return cast(`db.addNode(${q(ir.label)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "addEdge":
+      if (isIdList(ir.from) || isIdList(ir.to))
+        return cast(
+          `db.addEdges(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitIds(ir.from, ctx)}, ${emitIds(ir.to, ctx)})`,
+          ir.type,
+          ctx,
+        );
       return cast(
         `db.addEdge(${q(ir.label)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`,
         ir.type,
@@ -153,6 +166,12 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "upsertNode":
       return cast(`db.upsertNode(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)})`, ir.type, ctx);
     case "upsertEdge":
+      if (isIdList(ir.from) || isIdList(ir.to))
+        return cast(
+          `db.upsertEdges(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitIds(ir.from, ctx)}, ${emitIds(ir.to, ctx)})`,
+          ir.type,
+          ctx,
+        );
       return cast(
         `db.upsertEdge(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitProps(ir.props, ctx)}, ${emitExpr(ir.from, ctx)}, ${emitExpr(ir.to, ctx)})`,
         ir.type,
@@ -190,30 +209,21 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `db.count(${emitList(ir.input, ctx)})`;
     case "range": {
       const scan = labelScan(ir.input);
-      if (scan !== null)
-        return cast(
-          `db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`,
-          { ...scan.type, card: "many" },
-          ctx,
-        );
+      if (scan !== null) return emitScan(scan, `, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)}`, ctx);
       return `db.range(${emitList(ir.input, ctx)}, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)})`;
     }
     case "order":
       return `db.order(${emitList(ir.input, ctx)}, ${emitLambda(ir.key, ctx)}, ${q(ir.direction)})`;
     case "first": {
       const scan = labelScan(ir.input);
-      if (scan !== null)
-        return `db.first(${cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)}, 0, 1)`, { ...scan.type, card: "many" }, ctx)})`;
+      if (scan !== null) return `db.first(${emitScan(scan, ", 0, 1", ctx)})`;
       return `db.first(${emitList(ir.input, ctx)})`;
     }
     case "dedup":
       return `db.dedup(${emitList(ir.input, ctx)})`;
     case "filter": {
       const scan = labelScan(ir);
-      const filtered =
-        scan !== null
-          ? cast(`db.nodesWhere(${q(scan.label)}, ${emitLambda(scan.predicate, ctx)})`, { ...scan.type, card: "many" }, ctx)
-          : `db.filter(${emitList(ir.input, ctx)}, ${emitLambda(ir.predicate, ctx)})`;
+      const filtered = scan !== null ? emitScan(scan, "", ctx) : `db.filter(${emitList(ir.input, ctx)}, ${emitLambda(ir.predicate, ctx)})`;
       return ir.type.kind === "items" && ir.type.card === "many" ? filtered : `db.first(${filtered})`;
     }
     case "intersect":
@@ -330,14 +340,43 @@ function emitProject(ir: Ir & { op: "project" }, ctx: ExpressionContext): string
   return `[${emitExpr(ir.input, ctx)}].map(${fn})[0]!`;
 }
 
+interface LabelScan {
+  item: ItemKind;
+  label: string;
+  predicate: Lambda;
+  index: readonly IrIndexCondition[] | undefined;
+  type: StaticType & { kind: "items" };
+}
+
 /**
  * `N<T>::WHERE(p)` (nodes or vectors): one pass over the label that keeps only matches, so
- * RANGE and FIRST after it stop early instead of decoding every record first.
+ * RANGE and FIRST after it stop early instead of decoding every record first. With conditions
+ * an INDEX serves (also on edges), the candidates come from the index instead.
  */
-function labelScan(ir: Ir): { label: string; predicate: Lambda; type: StaticType & { kind: "items" } } | null {
-  if (ir.op !== "filter" || ir.input.op !== "byLabel" || ir.input.item === "edge" || ir.type.kind !== "items" || ir.type.card !== "many")
-    return null;
-  return { label: ir.input.label, predicate: ir.predicate, type: ir.type };
+function labelScan(ir: Ir): LabelScan | null {
+  if (ir.op !== "filter" || ir.input.op !== "byLabel" || ir.type.kind !== "items" || ir.type.card !== "many") return null;
+  if (ir.input.item === "edge" && ir.index === undefined) return null;
+  return { item: ir.input.item, label: ir.input.label, predicate: ir.predicate, index: ir.index, type: ir.type };
+}
+
+/** The scan as a call; `bounds` is "" or `, start, end`. */
+function emitScan(scan: LabelScan, bounds: string, ctx: ExpressionContext): string {
+  const predicate = emitLambda(scan.predicate, ctx);
+  const type = { ...scan.type, card: "many" as const };
+  if (scan.index === undefined) return cast(`db.nodesWhere(${q(scan.label)}, ${predicate}${bounds})`, type, ctx);
+  const conditions = scan.index.map((c) => `{ field: ${q(c.field)}, op: ${q(c.op)}, value: ${emitExpr(c.value, ctx)} }`);
+  const kind = scan.item === "edge" ? "E" : "N";
+  return cast(`db.itemsWhereIndexed(${q(kind)}, ${q(scan.label)}, [${conditions.join(", ")}], ${predicate}${bounds})`, type, ctx);
+}
+
+/** An edge end that names several items: ids of a list of items, or a list of ID values. */
+function isIdList(end: Ir): boolean {
+  return end.type.kind === "values" || (end.type.kind === "value" && end.type.type.kind === "array");
+}
+
+/** An edge end as an array of ids: a list as it is, one id as a list of one. */
+function emitIds(end: Ir, ctx: ExpressionContext): string {
+  return isIdList(end) ? emitExpr(end, ctx) : `[${emitExpr(end, ctx)}]`;
 }
 
 /** An expression that evaluates to an array of the items `ir` holds. */

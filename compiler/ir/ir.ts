@@ -100,7 +100,8 @@ export type IrNode =
   | { op: "order"; input: Ir; key: Lambda; direction: "asc" | "desc" }
   | { op: "first"; input: Ir }
   | { op: "dedup"; input: Ir }
-  | { op: "filter"; input: Ir; predicate: Lambda }
+  /** `index`: conjuncts of the predicate an INDEX may serve (WHERE over every item of a type) */
+  | { op: "filter"; input: Ir; predicate: Lambda; index?: IrIndexCondition[] }
   | { op: "intersect"; input: Ir; sub: Lambda }
   | { op: "groupBy"; input: Ir; properties: string[] }
   | { op: "aggregateBy"; input: Ir; properties: string[] }
@@ -146,6 +147,13 @@ export interface AbsentNote {
   name: string | null;
   /** the index lookup that found nothing, as the text around its value, and the value */
   lookup: { before: string; after: string; value: Ir } | null;
+}
+
+/** `_::{field}::OP(value)` in a WHERE, with a value that does not depend on the item. */
+export interface IrIndexCondition {
+  field: string;
+  op: "EQ" | "GT" | "GTE" | "LT" | "LTE";
+  value: Ir;
 }
 
 /** A one-argument function over the item `_` (at `depth`). */

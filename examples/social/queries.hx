@@ -28,7 +28,7 @@ QUERY UserByHandle(handle: String) =>
     RETURN user
 
 QUERY UsersInCity(city: String) =>
-    users <- N<User>({city: city})
+    users <- N<User>::WHERE(_::{city}::EQ(city))
     RETURN users
 
 QUERY ListUsers(start: U32, end: U32) =>

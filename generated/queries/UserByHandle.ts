@@ -6,7 +6,7 @@ export type UserByHandleParams = { handle: string };
 /** The JSON response of POST /UserByHandle. */
 export type UserByHandleResult = { user: User | null };
 function run(db: QueryContext, params: UserByHandleParams): UserByHandleResult {
-  const user = (db.first(db.nodesByIndex("User", "handle", params.handle)) as User | null);
+  const user = (db.first(db.nodesByIndex("User", "handle", params.handle, 1)) as User | null);
   return { user };
 }
 

@@ -6,7 +6,7 @@ export type UsersInCityParams = { city: string };
 /** The JSON response of POST /UsersInCity. */
 export type UsersInCityResult = { users: User[] };
 function run(db: QueryContext, params: UsersInCityParams): UsersInCityResult {
-  const users = (db.nodesByIndex("User", "city", params.city) as User[]);
+  const users = (db.itemsWhereIndexed("N", "User", [{ field: "city", op: "EQ", value: params.city }], (it0) => db.compare("EQ", (db.prop(it0, "city") as string | null), params.city)) as User[]);
   return { users };
 }
 

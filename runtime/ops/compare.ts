@@ -5,7 +5,7 @@
 import { StrandError } from "../../core/errors.js";
 import type { PropValue } from "../../core/items.js";
 import type { CompareOp } from "../../core/query-context.js";
-import { dateMillis, describeValue, isCanonicalDate } from "../../core/values.js";
+import { dateMillis, dateShaped, describeValue, isCanonicalDate } from "../../core/values.js";
 import { compareStrings } from "../../core/text-order.js";
 
 /** Kinds in the order `compareForSort` ranks values of different kinds; null is always last. */
@@ -60,11 +60,6 @@ function compareNumbers(a: number, b: number): number {
   const bn = Number.isNaN(b);
   if (an || bn) return an === bn ? 0 : an ? 1 : -1;
   return a < b ? -1 : a > b ? 1 : 0; // -0 and 0 compare equal
-}
-
-/** Could be a Date (YYYY-MM-DD...): a cheap test before parsing. */
-function dateShaped(s: string): boolean {
-  return s.length >= 10 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45;
 }
 
 /**

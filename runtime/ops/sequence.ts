@@ -79,3 +79,29 @@ export function intersect<I, T extends { id: string }>(items: readonly I[], sub:
   }
   return common;
 }
+
+/**
+ * The matches of `predicate` among `records`, from the start-th (0-based) to before the end-th
+ * (default: all), reading no record after the end-th match (so a cursor behind `records` stops
+ * there). Bounds as `range` (INVALID_VALUE).
+ */
+export function matches<T>(records: Iterable<T>, predicate: (item: T) => boolean, start: number, end: number | undefined): T[] {
+  checkRange(start, end ?? start);
+  const out: T[] = [];
+  if (end === start) return out;
+  let matched = 0;
+  for (const value of records) {
+    if (!predicate(value)) continue;
+    if (matched++ >= start) out.push(value);
+    if (matched === end) break; // leaving the loop closes lmdb's cursor
+  }
+  return out;
+}
+
+/** The records `get` finds for `ids`, lazily, in order (ids it does not find are skipped). */
+export function* present<T>(ids: readonly string[], get: (id: string) => T | undefined): Generator<T> {
+  for (const id of ids) {
+    const rec = get(id);
+    if (rec !== undefined) yield rec;
+  }
+}

@@ -91,6 +91,7 @@ const KEY_UNSAFE = /[\x00-\x04]/;
 export function indexValue(value: JsonValue): string | number | boolean {
   switch (typeof value) {
     case "number":
+      return value === 0 ? 0 : value; // -0 would have a key of its own
     case "boolean":
       return value;
     case "string":

@@ -222,9 +222,9 @@ QUERY Add(handle: String, ages: [U8]) =>
 //                                           ^ E206
     RETURN user
 
-// case: a list of items as an edge endpoint
-QUERY Link(a: ID) =>
-    edge <- AddE<Follows>::From(a)::To(N<User>)
+// case: a list of values that are not ids as an edge endpoint (a list of items or IDs adds one edge per item)
+QUERY Link(a: ID, names: [String]) =>
+    edge <- AddE<Follows>::From(a)::To(names)
 //                                     ^ E206
     RETURN edge
 

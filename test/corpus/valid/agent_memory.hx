@@ -86,7 +86,7 @@ QUERY AgentById(id: ID) =>
     RETURN agent
 
 QUERY AgentsOfOwner(owner: String) =>
-    agents <- N<Agent>({owner: owner})::{handle, persona, active}
+    agents <- N<Agent>::WHERE(_::{owner}::EQ(owner))::{handle, persona, active}
     RETURN agents
 
 QUERY ActiveAgents() =>
@@ -256,7 +256,7 @@ QUERY MemoriesOfKind(agent: ID, kind: String) =>
     RETURN memories
 
 QUERY AllMemoriesOfKind(kind: String) =>
-    memories <- N<Memory>({kind: kind})::COUNT
+    memories <- N<Memory>::WHERE(_::{kind}::EQ(kind))::COUNT
     RETURN memories
 
 QUERY PinnedMemories(agent: ID) =>

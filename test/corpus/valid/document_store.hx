@@ -148,7 +148,7 @@ QUERY DocumentWithCounts(path: String) =>
     RETURN document
 
 QUERY DocumentsOfType(mime: String) =>
-    documents <- N<Document>({mime: mime})::ORDER<Desc>(_::{updated})
+    documents <- N<Document>::WHERE(_::{mime}::EQ(mime))::ORDER<Desc>(_::{updated})
     RETURN documents
 
 QUERY DocumentsInLanguages(languages: [String]) =>

@@ -79,7 +79,7 @@ QUERY EntitiesByIds(a: ID, b: ID, c: ID) =>
     RETURN entities
 
 QUERY EntitiesOfKind(kind: String) =>
-    entities <- N<Entity>({kind: kind})::ORDER<Asc>(_::{name})
+    entities <- N<Entity>::WHERE(_::{kind}::EQ(kind))::ORDER<Asc>(_::{name})
     RETURN entities
 
 QUERY EntitiesOfKinds(kinds: [String], limit: U32) =>
@@ -115,7 +115,7 @@ QUERY DeleteEntity(id: ID) =>
     RETURN "deleted"
 
 QUERY DeleteEntitiesOfKind(kind: String) =>
-    DROP N<Entity>({kind: kind})
+    DROP N<Entity>::WHERE(_::{kind}::EQ(kind))
     RETURN NONE
 
 QUERY CountEntities() =>
@@ -131,11 +131,11 @@ QUERY EntitiesGroupedByKind() =>
     RETURN groups
 
 QUERY EntityIdsOfKind(kind: String) =>
-    ids <- N<Entity>({kind: kind})::ID
+    ids <- N<Entity>::WHERE(_::{kind}::EQ(kind))::ID
     RETURN ids
 
 QUERY OldestOfKind(kind: String) =>
-    entity <- N<Entity>({kind: kind})::ORDER<Asc>(_::{created_at})::FIRST
+    entity <- N<Entity>::WHERE(_::{kind}::EQ(kind))::ORDER<Asc>(_::{created_at})::FIRST
     RETURN entity
 
 QUERY EntitiesByAlias(alias: String) =>
@@ -163,7 +163,7 @@ QUERY CreatedInFirstHalf2024() =>
     RETURN entities
 
 QUERY ConfidenceScores(kind: String) =>
-    scores <- N<Entity>({kind: kind})::{name, percent: ROUND(MUL(_::{confidence}, 100)), popularity: LOG10(ADD(_::{mentions}, 1))}
+    scores <- N<Entity>::WHERE(_::{kind}::EQ(kind))::{name, percent: ROUND(MUL(_::{confidence}, 100)), popularity: LOG10(ADD(_::{mentions}, 1))}
     RETURN scores
 
 QUERY PublicEntity(id: ID) =>
@@ -296,7 +296,7 @@ QUERY SourceByUrl(url: String) =>
     RETURN source
 
 QUERY SourcesByPublisher(publisher: String) =>
-    sources <- N<Source>({publisher: publisher})::ORDER<Desc>(_::{published})
+    sources <- N<Source>::WHERE(_::{publisher}::EQ(publisher))::ORDER<Desc>(_::{published})
     RETURN sources
 
 QUERY RecentSources(since: Date, limit: U32) =>

@@ -87,7 +87,7 @@ QUERY StopById(id: ID) =>
     RETURN stop
 
 QUERY StopsInZone(zone: String) =>
-    stops <- N<Stop>({zone: zone})::ORDER<Asc>(_::{name})::{code, name}
+    stops <- N<Stop>::WHERE(_::{zone}::EQ(zone))::ORDER<Asc>(_::{name})::{code, name}
     RETURN stops
 
 QUERY StopsInZones(zones: [String]) =>
@@ -103,7 +103,7 @@ QUERY StopsNamed(fragment: String) =>
     RETURN stops
 
 QUERY AccessibleStops(zone: String) =>
-    stops <- N<Stop>({zone: zone})::WHERE(_::{accessible}::EQ(true))
+    stops <- N<Stop>::WHERE(_::{zone}::EQ(zone))::WHERE(_::{accessible}::EQ(true))
     RETURN stops
 
 QUERY StopsInBox(south: F64, west: F64, north: F64, east: F64) =>
@@ -123,7 +123,7 @@ QUERY BelowSeaLevel() =>
     RETURN stops
 
 QUERY DistanceFrom(lat: F64, lon: F64, zone: String) =>
-    stops <- N<Stop>({zone: zone})::{
+    stops <- N<Stop>::WHERE(_::{zone}::EQ(zone))::{
         code,
         km: MUL(6371.0, MUL(2, ASIN(SQRT(ADD(
             POW(SIN(DIV(MUL(SUB(_::{lat}, lat), DIV(PI(), 180)), 2)), 2),
@@ -362,7 +362,7 @@ QUERY LinesAt(stop: ID) =>
     RETURN lines
 
 QUERY LinesOfMode(mode: String) =>
-    lines <- N<Line>({mode: mode})::{line_code, operator: _::Out<OperatedBy>::{operator_name}}
+    lines <- N<Line>::WHERE(_::{mode}::EQ(mode))::{line_code, operator: _::Out<OperatedBy>::{operator_name}}
     RETURN lines
 
 QUERY RailOrTram() =>

@@ -88,7 +88,7 @@ QUERY ProfileCard(id: ID) =>
     RETURN card
 
 QUERY UsersInCity(city: String) =>
-    users <- N<User>({city: city})::ORDER<Asc>(_::{handle})::{handle, display_name}
+    users <- N<User>::WHERE(_::{city}::EQ(city))::ORDER<Asc>(_::{handle})::{handle, display_name}
     RETURN users
 
 QUERY UsersInCities(cities: [String]) =>
@@ -96,7 +96,7 @@ QUERY UsersInCities(cities: [String]) =>
     RETURN users
 
 QUERY Adults(city: String) =>
-    users <- N<User>({city: city})::WHERE(_::{age}::GTE(18))
+    users <- N<User>::WHERE(_::{city}::EQ(city))::WHERE(_::{age}::GTE(18))
     RETURN users
 
 QUERY AgeBand(min: U8, max: U8) =>
@@ -296,7 +296,7 @@ QUERY PostsBy(author: ID) =>
     RETURN posts
 
 QUERY PublicPosts(limit: U32) =>
-    posts <- N<Post>({visibility: "public"})::ORDER<Desc>(_::{created})::RANGE(0, limit)
+    posts <- N<Post>::WHERE(_::{visibility}::EQ("public"))::ORDER<Desc>(_::{created})::RANGE(0, limit)
     RETURN posts
 
 QUERY PostsTagged(tag: String) =>
