@@ -13,6 +13,7 @@ import { checkRerankMMR, checkRerankRRF, checkSearchVStep } from "./search.js";
 import { checkProjectionStep } from "./projections.js";
 import { checkUpdate, checkUpsert } from "./writes.js";
 import { checkSource } from "./sources.js";
+import { foreignStepHint } from "./step-hints.js";
 import { checkGrouping, checkOrder, checkRange, listLike } from "./list-steps.js";
 import { COMPARE_OPS, checkComparison, checkIntersect, checkMembership, checkWhere } from "./filter-steps.js";
 import { checkAdjacent, checkEndpoint, checkShortestPath } from "./graph-steps.js";
@@ -171,7 +172,8 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
       if (COMPARE_OPS.includes(name)) return one(checkComparison(cx, input, step, name as CompareOp));
       {
         const guess = closest(name, STEPS);
-        cx.report("E902", `unknown step '::${name}'`, step.name.span, guess !== undefined ? `did you mean '::${guess}'?` : undefined);
+        const hint = foreignStepHint(step) ?? (guess !== undefined ? `did you mean '::${guess}'?` : undefined);
+        cx.report("E902", `unknown step '::${name}'`, step.name.span, hint);
       }
       return one(bad());
   }
