@@ -272,7 +272,8 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   }
 
   searchVectorsIn(label: string, items: readonly NodeItem[], query: readonly number[], k: number): NodeItem[] {
-    return searchAmong(this.schema.vector(label), this.vectors.options.metric, items, query, k);
+    const dimension = this.dbs.vectorTypes.get([label], this.opts)?.dimension;
+    return searchAmong(this.schema.vector(label), this.vectors.options.metric, dimension, items, query, k);
   }
 
   dropVector(item: NodeItem): void {

@@ -151,7 +151,14 @@ function checkAnyEdgeWeight(cx: Checker, w: A.Expr): Lambda | null {
   const anyEdge = items("edge", ANY_LABEL, "one");
   const step = w.kind === "Traversal" && w.source.kind === "Anonymous" && w.steps.length === 1 ? w.steps[0]! : null;
   const field = step?.kind === "Projection" && step.fields.length === 1 && step.fields[0]!.value === null ? step.fields[0]!.key : null;
-  if (field === null) return checkItemLambda(cx, anyEdge, () => checkNumber(cx, w, "the weight"));
+  if (field === null) {
+    const lambda = checkItemLambda(cx, anyEdge, () => checkNumber(cx, w, "the weight"));
+    const last = cx.diagnostics[cx.diagnostics.length - 1];
+    // E217's usual hint (write E<Type>) does not fit a path step: name the two ways that do.
+    if (lambda.body.type.kind === "error" && last?.code === "E217")
+      last.hint = `over edges of any type a weight reads one field alone, as _::{field}; or give the step an edge type, e.g. ShortestPathDijkstras<${cx.exampleLabel("edge")}>(..)`;
+    return lambda;
+  }
   const declaring = [...cx.schema.edges].filter(([, e]) => e.fields.some((f) => f.name === field.name));
   if (declaring.length === 0) {
     cx.report("E110", `no edge type declares '${field.name}', so it cannot weigh a path`, field.span);

@@ -10,13 +10,22 @@ import { vectorOf } from "./vector-records.js";
 
 /**
  * The min(k, candidates) items of type `info` among `items` most similar to `query`, best first
- * (ties by id), each with `score`. A vector of another dimension than the query's is
- * DIMENSION_MISMATCH; a bad query or k is INVALID_VALUE, as for the index search.
+ * (ties by id), each with `score`. A query of another dimension than the type's (`dimension`,
+ * undefined while it has no vectors) is DIMENSION_MISMATCH even when no candidate is left; a bad
+ * query or k is INVALID_VALUE, as for the index search.
  */
-export function searchAmong(info: VectorTypeInfo, metric: Metric, items: readonly NodeItem[], query: unknown, k: unknown): NodeItem[] {
+export function searchAmong(
+  info: VectorTypeInfo,
+  metric: Metric,
+  dimension: number | undefined,
+  items: readonly NodeItem[],
+  query: unknown,
+  k: unknown,
+): NodeItem[] {
   const label = info.name;
   const q = checkVector(query, `query vector for V::${label}`);
   const n = checkCount(k, "k", 0);
+  if (dimension !== undefined && q.length !== dimension) throw dimensionMismatch(label, dimension, q.length);
   const byId = new Map<string, NodeItem>();
   const best = new TopN(n);
   for (const item of items) {
