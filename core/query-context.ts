@@ -147,11 +147,12 @@ export interface QueryContext {
   /**
    * BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at
    * most 16. `edgeLabel` null: over edges of any type (from a node of type L, every edge type whose
-   * From is L, in declaration order); the fixed endpoint may then be a node or vector of any type.
+   * From is L, in declaration order), a list: over edges of those types; the fixed endpoint may
+   * then be a node or vector of any type.
    */
   shortestPath(
     sources: readonly NodeItem[],
-    edgeLabel: string | null,
+    edgeLabel: string | readonly string[] | null,
     endpoint: PathEndpoint,
     weight: WeightFn | null,
     heuristic?: string | null,

@@ -377,7 +377,12 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return res;
   }
 
-  shortestPath(sources: readonly NodeItem[], edgeLabel: string | null, endpoint: PathEndpoint, weight: WeightFn | null): Path[] {
+  shortestPath(
+    sources: readonly NodeItem[],
+    edgeLabel: string | readonly string[] | null,
+    endpoint: PathEndpoint,
+    weight: WeightFn | null,
+  ): Path[] {
     const isTo = "to" in endpoint;
     const endId = isTo ? endpoint.to : endpoint.from;
     const graph: PathGraph = {
@@ -385,14 +390,15 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
       edge: (label, id) => this.getEdge(label, id),
       node: (label, id) => this.getNode(label, id),
     };
-    if (edgeLabel === null) {
+    if (typeof edgeLabel !== "string") {
       // Over edges of any type the fixed endpoint may be a node or a vector of any type.
       const endLabel = plausibleId(endId) ? this.schema.nodeLabels().find((l) => this.hasNode(l, endId)) : undefined;
       if (endLabel === undefined)
         throw new StrandError("NOT_FOUND", `node with id '${String(endId)}' not found (no node or vector of any type has it)`);
       const labels = new Map(sources.map((s) => [s.id, s.label]));
       labels.set(endId, endLabel);
-      return shortestPathStep(anyEdgeReads(graph, this.schema.edges.values(), labels), sources, endId, isTo, weight);
+      const types = edgeLabel === null ? [...this.schema.edges.values()] : edgeLabel.map((l) => this.schema.edge(l));
+      return shortestPathStep(anyEdgeReads(graph, types, labels), sources, endId, isTo, weight);
     }
     const info = this.schema.edge(edgeLabel);
     // The fixed endpoint is a path's last node (::To) or first node (::From).

@@ -78,6 +78,8 @@ export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind:
   const shown = label ?? "EdgeType";
   let weight: Lambda | null = null;
   let heuristic: string | null = null;
+  /** without <E>: the edge types a `_::{f}` weight walks (those declaring f), else null (all) */
+  let among: string[] | null = null;
   if (name === "ShortestPathDijkstras" || name === "ShortestPathAStar") {
     const want = name === "ShortestPathAStar" ? 2 : 1;
     if (step.args.length !== want) {
@@ -96,7 +98,9 @@ export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind:
       return none;
     }
     weight =
-      label === null ? checkAnyEdgeWeight(cx, w) : checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, w, "the weight"));
+      label === null
+        ? checkAnyEdgeWeight(cx, w, (types) => (among = types))
+        : checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, w, "the weight"));
     if (weight === null || weight.body.type.kind === "error") {
       const last = cx.diagnostics[cx.diagnostics.length - 1];
       if (last !== undefined && last.code === "E214") last.code = "E207";
@@ -137,17 +141,18 @@ export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind:
     edge === null ? undefined : toEnd ? edge.to : edge.from,
   );
   return {
-    ir: { op: "shortestPath", input, label, endpoint: toEnd ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } },
+    ir: { op: "shortestPath", input, label, among, endpoint: toEnd ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } },
     extra: 1,
   };
 }
 
 /**
- * The weight of a path over edges of any type: `_::{f}` reads f of each edge, so f must be
- * numeric in every edge type that declares it (an edge without it is INVALID_WEIGHT at run time);
- * anything else is checked with `_` as an edge of any type (id, label, from_node, to_node only).
+ * The weight of a path over edges of any type: `_::{f}` reads f, so the path walks only the edge
+ * types that declare it (`walk` receives them), where it must be numeric (an edge whose f is
+ * absent is INVALID_WEIGHT at run time, as with a typed step); anything else is checked with `_`
+ * as an edge of any type (id, label, from_node, to_node only) and walks every edge type.
  */
-function checkAnyEdgeWeight(cx: Checker, w: A.Expr): Lambda | null {
+function checkAnyEdgeWeight(cx: Checker, w: A.Expr, walk: (edgeTypes: string[]) => void): Lambda | null {
   const anyEdge = items("edge", ANY_LABEL, "one");
   const step = w.kind === "Traversal" && w.source.kind === "Anonymous" && w.steps.length === 1 ? w.steps[0]! : null;
   const field = step?.kind === "Projection" && step.fields.length === 1 && step.fields[0]!.value === null ? step.fields[0]!.key : null;
@@ -171,6 +176,7 @@ function checkAnyEdgeWeight(cx: Checker, w: A.Expr): Lambda | null {
       return null;
     }
   }
+  walk(declaring.map(([edgeName]) => edgeName));
   const { result, depth } = cx.withAnon(anyEdge, () => cx.anon.length - 1);
   const anon: Ir = { op: "anon", depth: result, type: anyEdge };
   return { depth, body: { op: "prop", input: anon, name: field.name, type: value(F64_VALUE, true) } };

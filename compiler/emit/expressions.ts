@@ -232,7 +232,7 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       const endpoint = `{ ${ir.endpoint}: ${emitExpr(ir.target, ctx)} }`;
       const weight = ir.weight === null ? "null" : emitLambda(ir.weight, ctx);
       const heuristic = ir.heuristic === null ? "" : `, ${q(ir.heuristic)}`;
-      const label = ir.label === null ? "null" : q(ir.label);
+      const label = ir.label !== null ? q(ir.label) : ir.among !== null ? JSON.stringify(ir.among) : "null";
       return `db.shortestPath(${emitList(ir.input, ctx)}, ${label}, ${endpoint}, ${weight}${heuristic})`;
     }
     case "prop":

@@ -111,6 +111,8 @@ export type IrNode =
       input: Ir;
       /** the edge type, or null: edges of any type */
       label: string | null;
+      /** with label null: the edge types the path may take (null: every type) */
+      among: string[] | null;
       endpoint: "to" | "from";
       target: Ir;
       weight: Lambda | null;
