@@ -90,6 +90,12 @@ export interface QueryContext {
    */
   searchVectors(label: string, query: readonly number[], k: number, ef?: number | null): NodeItem[];
   /**
+   * `trav::SearchV<T>(vector, k)`: exact search over the vectors of T among `items` (others are
+   * skipped, each vector counts once): the min(k, those) most similar, scored and ordered as
+   * searchVectors, checked as it is (k, query, dimension).
+   */
+  searchVectorsIn(label: string, items: readonly NodeItem[], query: readonly number[], k: number): NodeItem[];
+  /**
    * `SearchBM25<T>(text, limit)`: up to `limit` nodes (or vectors) of T ranked by Okapi BM25 over
    * their String and [String] fields (runtime/search/), each record plus `score`, best first,
    * ties by id ascending. Only documents containing a term of `text` are returned; text without
@@ -177,10 +183,15 @@ export interface QueryContext {
   inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
   fromN(edges: readonly EdgeItem[]): NodeItem[];
   toN(edges: readonly EdgeItem[]): NodeItem[];
-  /** BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at most 16. */
+  /**
+   * BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at
+   * most 16. `edgeLabel` null: over edges of any type (from a node of type L, every edge type whose
+   * From is L, in declaration order), a list: over edges of those types; the fixed endpoint may
+   * then be a node or vector of any type.
+   */
   shortestPath(
     sources: readonly NodeItem[],
-    edgeLabel: string,
+    edgeLabel: string | readonly string[] | null,
     endpoint: PathEndpoint,
     weight: WeightFn | null,
     heuristic?: string | null,

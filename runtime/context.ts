@@ -7,7 +7,7 @@ import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
 import type { IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
-import { shortestPathStep, type PathReads } from "./ops/path-step.js";
+import { anyEdgeReads, shortestPathStep, typedReads, type PathGraph } from "./ops/path-step.js";
 import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
 import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
@@ -20,6 +20,7 @@ import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import type { VectorSnapshot } from "./vector/search.js";
+import { searchAmong } from "./vector/search-among.js";
 import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
 import type { GraphWriter } from "./write/graph-writer.js";
@@ -306,6 +307,11 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return this.vectors.search(info, this.vectorSnapshot(), query, k, ef).items;
   }
 
+  searchVectorsIn(label: string, items: readonly NodeItem[], query: readonly number[], k: number): NodeItem[] {
+    const dimension = this.dbs.vectorTypes.get([label], this.opts)?.dimension;
+    return searchAmong(this.schema.vector(label), this.vectors.options.metric, dimension, items, query, k);
+  }
+
   dropVector(item: NodeItem): void {
     this.write("dropVector").dropVector(item);
   }
@@ -407,23 +413,34 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return res;
   }
 
-  shortestPath(sources: readonly NodeItem[], edgeLabel: string, endpoint: PathEndpoint, weight: WeightFn | null): Path[] {
-    const info = this.schema.edge(edgeLabel);
+  shortestPath(
+    sources: readonly NodeItem[],
+    edgeLabel: string | readonly string[] | null,
+    endpoint: PathEndpoint,
+    weight: WeightFn | null,
+  ): Path[] {
     const isTo = "to" in endpoint;
     const endId = isTo ? endpoint.to : endpoint.from;
+    const graph: PathGraph = {
+      outgoing: (nodeId, label) => this.adjacency("out", nodeId, label),
+      edge: (label, id) => this.getEdge(label, id),
+      node: (label, id) => this.getNode(label, id),
+    };
+    if (typeof edgeLabel !== "string") {
+      // Over edges of any type the fixed endpoint may be a node or a vector of any type.
+      const endLabel = plausibleId(endId) ? this.schema.nodeLabels().find((l) => this.hasNode(l, endId)) : undefined;
+      if (endLabel === undefined)
+        throw new StrandError("NOT_FOUND", `node with id '${String(endId)}' not found (no node or vector of any type has it)`);
+      const labels = new Map(sources.map((s) => [s.id, s.label]));
+      labels.set(endId, endLabel);
+      const types = edgeLabel === null ? [...this.schema.edges.values()] : edgeLabel.map((l) => this.schema.edge(l));
+      return shortestPathStep(anyEdgeReads(graph, types, labels), sources, endId, isTo, weight);
+    }
+    const info = this.schema.edge(edgeLabel);
     // The fixed endpoint is a path's last node (::To) or first node (::From).
     const endLabel = isTo ? info.to : info.from;
     if (!plausibleId(endId) || !this.hasNode(endLabel, endId)) throw notFound("N", endLabel, endId);
-
-    const reads: PathReads = {
-      edgeLabel,
-      from: info.from,
-      to: info.to,
-      outgoing: (nodeId) => this.adjacency("out", nodeId, edgeLabel),
-      edge: (id) => this.getEdge(edgeLabel, id),
-      node: (label, id) => this.getNode(label, id),
-    };
-    return shortestPathStep(reads, sources, endId, isTo, weight);
+    return shortestPathStep(typedReads(graph, info), sources, endId, isTo, weight);
   }
 
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {

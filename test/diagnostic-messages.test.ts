@@ -86,3 +86,65 @@ describe("a zero-or-one item's ::ID names an item like the item itself (audit 6 
     ]);
   });
 });
+
+describe("the habits of other query languages get the HelixQL way in the hint (issue 11)", () => {
+  const USERS = "N::User { name: String, age: U32 }\n";
+  const diag = (query: string): string => {
+    const d = compileProject([{ file: "a.hx", text: USERS + query }], { checkOnly: true }).diagnostics.find((x) => x.severity === "error");
+    return d === undefined
+      ? "ok"
+      : `${d.code} ${d.span.start.line}:${d.span.start.column}-${d.span.end.column} ${d.message}${d.hint === undefined ? "" : ` | ${d.hint}`}`;
+  };
+  const where = (condition: string): string => diag(`QUERY Q(name: String) =>\n    u <- N<User>::WHERE(${condition})\n    RETURN u\n`);
+
+  it("an infix comparison is E007 on the operator, rewritten with its step", () => {
+    expect(where("_::{name} == name")).toBe(
+      "E007 3:35-37 '==' is not a HelixQL operator: values are compared with steps such as ::EQ(..) | write _::{name}::EQ(name)",
+    );
+    expect(where("_::{name} != name")).toBe(
+      "E007 3:35-37 '!=' is not a HelixQL operator: values are compared with steps such as ::NEQ(..) | write _::{name}::NEQ(name)",
+    );
+    expect(where("_::{age} > 18")).toBe(
+      "E007 3:34-35 '>' is not a HelixQL operator: values are compared with steps such as ::GT(..) | write _::{age}::GT(18)",
+    );
+    expect(where("_::{age} <= 18")).toBe(
+      "E007 3:34-36 '<=' is not a HelixQL operator: values are compared with steps such as ::LTE(..) | write _::{age}::LTE(18)",
+    );
+    expect(where("_::{age} < 18")).toBe(
+      "E007 3:34-35 '<' is not a HelixQL operator: values are compared with steps such as ::LT(..) | write _::{age}::LT(18)",
+    );
+    expect(where('AND(_::{name} = "ann", _::{age}::GT(3))')).toBe(
+      "E007 3:39-40 '=' is not a HelixQL operator: values are compared with steps such as ::EQ(..) | write _::{name}::EQ(\"ann\")",
+    );
+    expect(where("_::Out<Knows>::COUNT == ADD(1, MUL(2, 3))")).toBe(
+      "E007 3:46-48 '==' is not a HelixQL operator: values are compared with steps such as ::EQ(..) | write _::Out<Knows>::COUNT::EQ(ADD(1, MUL(2, 3)))",
+    );
+  });
+
+  it("an assignment with '=' keeps its own hint", () => {
+    expect(diag("QUERY Q() =>\n    u = N<User>\n    RETURN u\n")).toBe(
+      "E001 3:7-8 expected a statement, a QUERY or schema definition, '::', '<-', 'RETURN' or end of file, found '=' | assignments are written 'name <- expression'",
+    );
+  });
+
+  it("::Limit(n) is ::RANGE(0, n); ORDER(field) is ORDER<Asc>(_::{field})", () => {
+    expect(diag("QUERY Q() =>\n    u <- N<User>::Limit(10)\n    RETURN u\n")).toBe(
+      "E902 3:19-24 unknown step '::Limit' | HelixQL has no ::Limit: write ::RANGE(0, 10) for the first 10 (::RANGE(start, end) keeps positions start to end - 1)",
+    );
+    expect(diag("QUERY Q() =>\n    u <- N<User>::ORDER(age)\n    RETURN u\n")).toBe(
+      "E208 3:19-29 ORDER needs a direction: ORDER<Asc>(..) or ORDER<Desc>(..) | write ::ORDER<Asc>(_::{age}) (smallest first) or ::ORDER<Desc>(_::{age})",
+    );
+    expect(diag("QUERY Q() =>\n    u <- N<User>::ORDER(_::{age})\n    RETURN u\n")).toBe(
+      "E208 3:19-34 ORDER needs a direction: ORDER<Asc>(..) or ORDER<Desc>(..) | write ::ORDER<Asc>(_::{field}) (smallest first) or ::ORDER<Desc>(_::{field})",
+    );
+  });
+
+  it("an undeclared vector type in AddV or SearchV shows its declaration", () => {
+    expect(diag("QUERY Q(v: [F64], t: String) =>\n    e <- AddV<Chunk>(v, {t: t, n: 1})\n    RETURN e\n")).toBe(
+      "E101 3:15-20 unknown vector type 'Chunk' | declare it in the schema, e.g. V::Chunk { t: String, n: I64 } (the fields each vector carries besides the vector itself)",
+    );
+    expect(diag("QUERY Q(v: [F64]) =>\n    e <- SearchV<Chunk>(v, 3)\n    RETURN e\n")).toBe(
+      "E101 3:18-23 unknown vector type 'Chunk' | declare it in the schema, e.g. V::Chunk { text: String } (the fields each vector carries besides the vector itself)",
+    );
+  });
+});

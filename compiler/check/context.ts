@@ -122,18 +122,27 @@ export class Checker {
 
   // ---- schema
 
-  resolveLabel(name: A.Identifier, item: ItemKind): string | null {
+  /**
+   * The type `name` names, or null after E101. `fields`: the fields to show in the declaration an
+   * undeclared vector type's hint suggests (AddV's properties), `text: String` when not given.
+   */
+  resolveLabel(name: A.Identifier, item: ItemKind, fields?: string): string | null {
     const table = this.table(item);
     if (table.has(name.name)) return name.name;
     const kinds: ItemKind[] = ["node", "edge", "vector"];
     const actual = kinds.find((k) => k !== item && this.table(k).has(name.name));
     const guess = closest(name.name, table.keys());
+    // A HelixDB user meets vector types first in AddV/SearchV: show how one is declared.
+    const declare =
+      item === "vector"
+        ? `declare it in the schema, e.g. V::${name.name} { ${fields ?? "text: String"} } (the fields each vector carries besides the vector itself)`
+        : undefined;
     const hint =
       actual !== undefined
         ? `'${name.name}' is a${actual === "edge" ? "n" : ""} ${actual} type`
         : guess !== undefined
           ? `did you mean '${guess}'?`
-          : undefined;
+          : declare;
     this.report("E101", `unknown ${item} type '${name.name}'`, name.span, hint);
     return null;
   }

@@ -2,9 +2,9 @@
 // and the ShortestPath family.
 import type * as A from "../syntax/ast.js";
 import { helixTypeName } from "../../core/schema.js";
-import type { Ir, Lambda, StaticType } from "../ir/ir.js";
+import { ANY_LABEL, type Ir, type Lambda, type StaticType } from "../ir/ir.js";
 import { isNumericType } from "../ir/value-types.js";
-import { bad, items } from "./static-types.js";
+import { F64_VALUE, bad, items, value } from "./static-types.js";
 import { type Checker, checkItemLambda, type StepResult } from "./context.js";
 import { checkIdExpr, checkNumber } from "./demands.js";
 
@@ -63,84 +63,121 @@ export function checkEndpoint(cx: Checker, input: Ir, step: A.Step & { kind: "Ca
 
 export function checkShortestPath(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }, rest: readonly A.Step[]): StepResult {
   const name = step.name.name;
-  const t = cx.requireItems(input, step, `::${name}`, ["node", "vector"]);
-  if (t === null) return { ir: bad(), extra: 0 };
-  if (step.typeArg === null) {
+  const none: StepResult = { ir: bad(), extra: 0 };
+  // Without `<EdgeType>` a path may take edges of any type (A* needs the type of its heuristic).
+  const anyEdge = step.typeArg === null && name !== "ShortestPathAStar";
+  const t = cx.requireItems(input, step, `::${name}`, ["node", "vector"], anyEdge);
+  if (t === null) return none;
+  if (step.typeArg === null && !anyEdge) {
     cx.report("E209", `::${name} needs an edge type`, step.span, `write ::${name}<EdgeType>`);
-    return { ir: bad(), extra: 0 };
+    return none;
   }
-  const label = cx.resolveLabel(step.typeArg, "edge");
-  if (label === null) return { ir: bad(), extra: 0 };
-  const edge = cx.schema.edges.get(label)!;
+  const label = step.typeArg === null ? null : cx.resolveLabel(step.typeArg, "edge");
+  if (step.typeArg !== null && label === null) return none;
+  const edge = label === null ? null : cx.schema.edges.get(label)!;
+  const shown = label ?? "EdgeType";
   let weight: Lambda | null = null;
   let heuristic: string | null = null;
+  /** without <E>: the edge types a `_::{f}` weight walks (those declaring f), else null (all) */
+  let among: string[] | null = null;
   if (name === "ShortestPathDijkstras" || name === "ShortestPathAStar") {
     const want = name === "ShortestPathAStar" ? 2 : 1;
     if (step.args.length !== want) {
       cx.report(
         "E209",
         name === "ShortestPathAStar"
-          ? `ShortestPathAStar takes the edge weight and the name of the node property holding the heuristic, e.g. ShortestPathAStar<${label}>(_::{distance}, "estimate")`
-          : `ShortestPathDijkstras takes the edge weight, e.g. ShortestPathDijkstras<${label}>(_::{weight})`,
+          ? `ShortestPathAStar takes the edge weight and the name of the node property holding the heuristic, e.g. ShortestPathAStar<${shown}>(_::{distance}, "estimate")`
+          : `ShortestPathDijkstras takes the edge weight, e.g. ShortestPathDijkstras<${shown}>(_::{weight})`,
         step.span,
       );
-      return { ir: bad(), extra: 0 };
+      return none;
     }
     const w = step.args[0]!.value;
     if (w.kind === "Literal" && w.literal.kind === "Number" && w.literal.value < 0) {
       cx.report("E207", `a path weight must not be negative, found ${w.literal.raw}`, w.span);
-      return { ir: bad(), extra: 0 };
+      return none;
     }
-    weight = checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, w, "the weight"));
-    if (weight.body.type.kind === "error") {
+    weight =
+      label === null
+        ? checkAnyEdgeWeight(cx, w, (types) => (among = types))
+        : checkItemLambda(cx, items("edge", label, "one"), () => checkNumber(cx, w, "the weight"));
+    if (weight === null || weight.body.type.kind === "error") {
       const last = cx.diagnostics[cx.diagnostics.length - 1];
       if (last !== undefined && last.code === "E214") last.code = "E207";
-      return { ir: bad(), extra: 0 };
+      return none;
     }
-    if (name === "ShortestPathAStar") {
+    if (name === "ShortestPathAStar" && edge !== null) {
       const h = step.args[1]!.value;
       if (h.kind !== "Literal" || h.literal.kind !== "String") {
         cx.report("E209", "the heuristic is the name of a numeric node property, as a string", h.span);
-        return { ir: bad(), extra: 0 };
+        return none;
       }
       const field = cx.resolveField(cx.itemKindOf(edge.to) ?? "node", edge.to, { name: h.literal.value, span: h.span }, false);
-      if (field === null) return { ir: bad(), extra: 0 };
+      if (field === null) return none;
       if (!isNumericType(field.type)) {
         cx.report("E207", `the heuristic property must be numeric; '${field.name}' is ${helixTypeName(field.type)}`, h.span);
-        return { ir: bad(), extra: 0 };
+        return none;
       }
       heuristic = field.name;
     }
   } else if (step.args.length > 0) {
     cx.report("E209", `::${name} takes no arguments (it counts hops); use ShortestPathDijkstras for weights`, step.span);
-    return { ir: bad(), extra: 0 };
+    return none;
   }
-  if (edge.from !== t.label) {
+  if (edge !== null && edge.from !== t.label) {
     cx.report("E204", `edge type ${label} goes from ${edge.from}, so a path over it cannot start at ${t.label}`, step.span);
-    return { ir: bad(), extra: 0 };
+    return none;
   }
   const next = rest[0];
   if (next === undefined || next.kind !== "Call" || (next.name.name !== "To" && next.name.name !== "From") || next.args.length !== 1) {
     cx.report("E304", `::${name} must be followed by ::To(id) or ::From(id)`, step.span);
-    return { ir: bad(), extra: 0 };
+    return none;
   }
+  const toEnd = next.name.name === "To";
   const target = checkIdExpr(
     cx,
     next.args[0]!.value,
-    `${name}<${label}>::${next.name.name}`,
-    next.name.name === "To" ? edge.to : edge.from,
+    `${name}${label === null ? "" : `<${label}>`}::${next.name.name}`,
+    edge === null ? undefined : toEnd ? edge.to : edge.from,
   );
   return {
-    ir: {
-      op: "shortestPath",
-      input,
-      label,
-      endpoint: next.name.name === "To" ? "to" : "from",
-      target,
-      weight,
-      heuristic,
-      type: { kind: "paths" },
-    },
+    ir: { op: "shortestPath", input, label, among, endpoint: toEnd ? "to" : "from", target, weight, heuristic, type: { kind: "paths" } },
     extra: 1,
   };
+}
+
+/**
+ * The weight of a path over edges of any type: `_::{f}` reads f, so the path walks only the edge
+ * types that declare it (`walk` receives them), where it must be numeric (an edge whose f is
+ * absent is INVALID_WEIGHT at run time, as with a typed step); anything else is checked with `_`
+ * as an edge of any type (id, label, from_node, to_node only) and walks every edge type.
+ */
+function checkAnyEdgeWeight(cx: Checker, w: A.Expr, walk: (edgeTypes: string[]) => void): Lambda | null {
+  const anyEdge = items("edge", ANY_LABEL, "one");
+  const step = w.kind === "Traversal" && w.source.kind === "Anonymous" && w.steps.length === 1 ? w.steps[0]! : null;
+  const field = step?.kind === "Projection" && step.fields.length === 1 && step.fields[0]!.value === null ? step.fields[0]!.key : null;
+  if (field === null) {
+    const lambda = checkItemLambda(cx, anyEdge, () => checkNumber(cx, w, "the weight"));
+    const last = cx.diagnostics[cx.diagnostics.length - 1];
+    // E217's usual hint (write E<Type>) does not fit a path step: name the two ways that do.
+    if (lambda.body.type.kind === "error" && last?.code === "E217")
+      last.hint = `over edges of any type a weight reads one field alone, as _::{field}; or give the step an edge type, e.g. ShortestPathDijkstras<${cx.exampleLabel("edge")}>(..)`;
+    return lambda;
+  }
+  const declaring = [...cx.schema.edges].filter(([, e]) => e.fields.some((f) => f.name === field.name));
+  if (declaring.length === 0) {
+    cx.report("E110", `no edge type declares '${field.name}', so it cannot weigh a path`, field.span);
+    return null;
+  }
+  for (const [edgeName, e] of declaring) {
+    const f = e.fields.find((x) => x.name === field.name)!;
+    if (!isNumericType(f.type)) {
+      cx.report("E207", `a path weight must be a number, but '${field.name}' of ${edgeName} is ${helixTypeName(f.type)}`, field.span);
+      return null;
+    }
+  }
+  walk(declaring.map(([edgeName]) => edgeName));
+  const { result, depth } = cx.withAnon(anyEdge, () => cx.anon.length - 1);
+  const anon: Ir = { op: "anon", depth: result, type: anyEdge };
+  return { depth, body: { op: "prop", input: anon, name: field.name, type: value(F64_VALUE, true) } };
 }

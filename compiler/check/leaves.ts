@@ -1,7 +1,7 @@
 // The leaves of expressions: names (parameters and variables) and literals.
 import type * as A from "../syntax/ast.js";
 import { closest } from "../diagnostics/diagnostic.js";
-import type { Ir } from "../ir/ir.js";
+import { ANY_LABEL, type Ir } from "../ir/ir.js";
 import { literalFitsType, numberLiteralProblem } from "../ir/value-types.js";
 import type { ValueType } from "../../core/schema.js";
 import { STRING_VALUE, bad, value } from "./static-types.js";
@@ -11,11 +11,16 @@ export function checkIdent(cx: Checker, name: string, span: A.Span): Ir {
   const binding = cx.lookup(name);
   if (binding === undefined) {
     const guess = closest(name, cx.visibleNames());
+    const field = fieldOfItem(cx, name);
     cx.report(
       "E120",
       `'${name}' is not a parameter or variable of query '${cx.query.name.name}'`,
       span,
-      guess !== undefined ? `did you mean '${guess}'?` : undefined,
+      field !== null
+        ? `'${name}' is a field of ${field}: read it from the item as _::{${name}}`
+        : guess !== undefined
+          ? `did you mean '${guess}'?`
+          : undefined,
     );
     return bad();
   }
@@ -50,4 +55,11 @@ export function checkLiteral(cx: Checker, literal: A.Literal, expected: ValueTyp
     case "None":
       return { op: "literal", value: null, type: { kind: "value", type: STRING_VALUE, nullable: true } };
   }
+}
+
+/** The type of the item `_` stands for when it has a field `name` (a bare field name in ORDER, WHERE ..), else null. */
+function fieldOfItem(cx: Checker, name: string): string | null {
+  const t = cx.anon[cx.anon.length - 1];
+  if (t === undefined || t.kind !== "items" || t.label === ANY_LABEL) return null;
+  return cx.fieldsOf(t.item, t.label).some((f) => f.name === name) ? t.label : null;
 }

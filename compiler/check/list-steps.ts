@@ -44,7 +44,15 @@ export function checkOrder(cx: Checker, input: Ir, step: A.Step & { kind: "Call"
   if (t === null) return bad();
   const dir = step.typeArg?.name;
   if (dir !== "Asc" && dir !== "Desc") {
-    cx.report("E208", `ORDER needs a direction: ORDER<Asc>(..) or ORDER<Desc>(..)`, step.typeArg?.span ?? step.span);
+    // `ORDER(age)`, `ORDER_BY`-style: show the HelixQL form with the key read from the item.
+    const arg = step.args.length === 1 ? step.args[0]!.value : null;
+    const field = arg?.kind === "Ident" && cx.fieldsOf(t.item, t.label).some((f) => f.name === arg.name) ? arg.name : "field";
+    cx.report(
+      "E208",
+      `ORDER needs a direction: ORDER<Asc>(..) or ORDER<Desc>(..)`,
+      step.typeArg?.span ?? step.span,
+      `write ::ORDER<Asc>(_::{${field}}) (smallest first) or ::ORDER<Desc>(_::{${field}})`,
+    );
     return bad();
   }
   if (step.args.length !== 1) {

@@ -41,6 +41,46 @@ export function checkSearchV(cx: Checker, label: string, source: A.Source & { ki
   return { op: "searchVectors", label, vector, k, ef, type: items("vector", label, "many") };
 }
 
+/**
+ * `trav::SearchV<T>(vector | Embed(text), k)`: the k vectors of T among those the traversal holds
+ * most similar to the vector, best first with `score`. Exact (every candidate is scored), so the
+ * HNSW breadth `ef` does not apply.
+ */
+export function checkSearchVStep(cx: Checker, input: Ir, step: A.Step & { kind: "Call" }): Ir {
+  const t = cx.requireItems(input, step, "::SearchV", ["vector"], true);
+  if (t === null) return bad();
+  if (step.typeArg === null) {
+    const example = t.label === ANY_LABEL ? cx.exampleLabel("vector") : t.label;
+    cx.report("E209", "::SearchV needs a vector type", step.span, `write ::SearchV<${example}>(vector, k)`);
+    return bad();
+  }
+  const label = cx.resolveLabel(step.typeArg, "vector");
+  if (label === null) return bad();
+  if (t.label !== ANY_LABEL && t.label !== label) {
+    cx.report(
+      "E204",
+      `the traversal holds ${t.label} vectors, so ::SearchV<${label}> would find none`,
+      step.typeArg.span,
+      `write ::SearchV<${t.label}>`,
+    );
+    return bad();
+  }
+  const named = step.args.find((a) => a.name !== null);
+  if (named?.name != null) {
+    const why = named.name.name === "ef" ? ": a SearchV step scores every vector of the traversal, so it has no search breadth" : "";
+    cx.report("E209", `a SearchV step takes a vector and k, not '${named.name.name}'${why}`, named.name.span);
+    return bad();
+  }
+  if (step.args.length !== 2) {
+    cx.report("E209", `a SearchV step takes a vector and k, e.g. ::SearchV<${label}>(Embed(question), 10)`, step.span);
+    return bad();
+  }
+  const vector = checkVectorArg(cx, step.args[0]!.value, "the query vector");
+  const k = checkIntegerArg(cx, step.args[1]!.value, "k");
+  if (vector.type.kind === "error" || k.type.kind === "error") return bad();
+  return { op: "searchAmong", input, label, vector, k, type: items("vector", label, "many") };
+}
+
 /** `SearchBM25<T>(text, limit)`: up to `limit` items of type T ranked by BM25, best first. */
 export function checkSearchBM25(cx: Checker, label: string, source: A.Source & { kind: "GenericCall" }): Ir {
   if (!cx.bm25) {
@@ -76,7 +116,8 @@ export function checkRerankRRF(cx: Checker, args: readonly A.Arg[], input: Ir | 
         cx.report("E209", `RerankRRF takes the lists to fuse and an optional k (default 60), not '${arg.name.name}'`, arg.name.span);
         return bad();
       }
-      k = checkIntegerArg(cx, arg.value, "k");
+      k = checkRrfK(cx, arg.value);
+      if (k.type.kind === "error") return bad();
       continue;
     }
     lists.push(checkExpr(cx, arg.value));
@@ -109,6 +150,20 @@ export function checkRerankRRF(cx: Checker, args: readonly A.Arg[], input: Ir | 
   if (first.kind !== "items") return bad();
   warnScoreField(cx, first.item, first.label, "RerankRRF", "fused score", span);
   return { op: "rerankRRF", inputs: lists, k, type: items(first.item, first.label, "many") };
+}
+
+/**
+ * RerankRRF's k: a number > 0 (an F64 parameter or a literal such as 60.5, as in HelixDB); a
+ * parameter that is not finite and > 0 at run time is INVALID_VALUE naming k (runtime/ops/rerank.ts).
+ */
+function checkRrfK(cx: Checker, expr: A.Expr): Ir {
+  if (expr.kind === "Literal" && expr.literal.kind === "Number" && !(expr.literal.value > 0 && Number.isFinite(expr.literal.value))) {
+    cx.report("E205", `k must be a number > 0, found ${expr.literal.raw}`, expr.span);
+    return bad();
+  }
+  const ir = checkNumber(cx, expr, "k");
+  if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, "k");
+  return ir;
 }
 
 /**

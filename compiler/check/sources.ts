@@ -3,6 +3,7 @@
 // SearchBM25).
 import type * as A from "../syntax/ast.js";
 import { closest } from "../diagnostics/diagnostic.js";
+import { helixTypeName } from "../../core/schema.js";
 import { ANY_LABEL, type Ir, type ItemKind } from "../ir/ir.js";
 import { bad, items, value } from "./static-types.js";
 import type { Checker } from "./context.js";
@@ -137,7 +138,9 @@ function checkGenericSource(
   }
   // SearchBM25 ranks nodes, or vectors by their String fields.
   const label =
-    name === "SearchBM25" && cx.schema.vectors.has(source.typeArg.name) ? source.typeArg.name : cx.resolveLabel(source.typeArg, kind);
+    name === "SearchBM25" && cx.schema.vectors.has(source.typeArg.name)
+      ? source.typeArg.name
+      : cx.resolveLabel(source.typeArg, kind, kind === "vector" ? propertyFields(cx, source.args[1]?.value) : undefined);
   if (label === null) return none;
   switch (name) {
     case "AddN":
@@ -190,4 +193,20 @@ function checkGenericSource(
     default:
       return { ir: checkSearchBM25(cx, label, source), consumed: 0 };
   }
+}
+
+/**
+ * AddV's properties as the fields of a declaration (`text: String, page: I64`), for the hint of
+ * an undeclared vector type; undefined when they are not an object literal.
+ */
+function propertyFields(cx: Checker, props: A.Expr | undefined): string | undefined {
+  if (props?.kind !== "Object" || props.entries.length === 0) return undefined;
+  const typeOf = (v: A.Expr): string => {
+    if (v.kind === "Literal" && v.literal.kind === "Number") return v.literal.isFloat ? "F64" : "I64";
+    if (v.kind === "Literal" && v.literal.kind === "Boolean") return "Boolean";
+    const binding = v.kind === "Ident" ? cx.lookup(v.name) : undefined;
+    if (binding?.kind === "param") return helixTypeName(binding.type);
+    return "String";
+  };
+  return props.entries.map((e) => `${e.key.name}: ${typeOf(e.value)}`).join(", ");
 }

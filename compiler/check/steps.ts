@@ -9,10 +9,11 @@ import type { ValueType } from "../../core/schema.js";
 import type { CompareOp } from "../../core/query-context.js";
 import { COUNT_TYPE, ID_VALUE, bad, value, withCard } from "./static-types.js";
 import type { Checker, StepResult } from "./context.js";
-import { checkRerankMMR, checkRerankRRF } from "./search.js";
+import { checkRerankMMR, checkRerankRRF, checkSearchVStep } from "./search.js";
 import { checkProjectionStep } from "./projections.js";
 import { checkUpdate, checkUpsert } from "./writes.js";
 import { checkSource } from "./sources.js";
+import { foreignStepHint } from "./step-hints.js";
 import { checkGrouping, checkOrder, checkRange, listLike } from "./list-steps.js";
 import { COMPARE_OPS, checkComparison, checkIntersect, checkMembership, checkWhere } from "./filter-steps.js";
 import { checkAdjacent, checkEndpoint, checkShortestPath } from "./graph-steps.js";
@@ -46,6 +47,7 @@ const STEPS = [
   "UpsertV",
   "RerankRRF",
   "RerankMMR",
+  "SearchV",
   ...COMPARE_OPS,
   "CONTAINS",
   "IS_IN",
@@ -86,11 +88,14 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
       return one(checkEndpoint(cx, input, step, name));
     case "COUNT": {
       const t = input.type;
-      if (t.kind === "values" || (t.kind === "object" && t.card === "many")) return one({ op: "count", input, type: COUNT_TYPE });
+      // Every list counts: values, projected objects, the paths of a ShortestPath step, groups.
+      const list = t.kind === "values" || (t.kind === "object" && t.card === "many") || t.kind === "paths";
+      if (list || t.kind === "groups" || t.kind === "aggregates") return one({ op: "count", input, type: COUNT_TYPE });
       if (cx.requireItems(input, step, "::COUNT", ["node", "edge", "vector"], true) === null) return one(bad());
       const next = rest[0];
-      // `::COUNT::GROUP_BY(p)` gives the same count summaries as `::GROUP_BY(p)`.
-      if (next !== undefined && next.kind === "Call" && next.name.name === "GROUP_BY")
+      // `::COUNT::GROUP_BY(p)` gives the same count summaries as `::GROUP_BY(p)`; so does
+      // `::COUNT::AGGREGATE_BY(p)`, as in HelixDB: COUNT asks for the counts, not the items.
+      if (next !== undefined && next.kind === "Call" && (next.name.name === "GROUP_BY" || next.name.name === "AGGREGATE_BY"))
         return { ir: checkGrouping(cx, input, next, "groupBy"), extra: 1 };
       return one({ op: "count", input, type: COUNT_TYPE });
     }
@@ -99,6 +104,9 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
     case "ORDER":
       return one(checkOrder(cx, input, step));
     case "FIRST": {
+      // A single value or object is its own first (`_::ToN::{file_id}::FIRST` in a projection).
+      const single = input.type.kind === "value" || (input.type.kind === "object" && input.type.card !== "many");
+      if (single) return one(input);
       const t = listLike(cx, input, step, "::FIRST");
       if (t === null) return one(bad());
       return one({
@@ -151,6 +159,8 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
     }
     case "RerankMMR":
       return one(checkRerankMMR(cx, input, step));
+    case "SearchV":
+      return one(checkSearchVStep(cx, input, step));
     case "CONTAINS":
     case "IS_IN":
       return one(checkMembership(cx, input, step, name));
@@ -162,7 +172,8 @@ function checkStep(cx: Checker, input: Ir, step: A.Step, rest: readonly A.Step[]
       if (COMPARE_OPS.includes(name)) return one(checkComparison(cx, input, step, name as CompareOp));
       {
         const guess = closest(name, STEPS);
-        cx.report("E902", `unknown step '::${name}'`, step.name.span, guess !== undefined ? `did you mean '::${guess}'?` : undefined);
+        const hint = foreignStepHint(step) ?? (guess !== undefined ? `did you mean '::${guess}'?` : undefined);
+        cx.report("E902", `unknown step '::${name}'`, step.name.span, hint);
       }
       return one(bad());
   }

@@ -51,6 +51,11 @@ export const DIAGNOSTICS = {
     message: "nested more than {MAX_NESTING} levels deep (the limit of HelixQL programs)",
     doc: "Input nested deeper than `MAX_NESTING` = 48 levels, at the first node beyond the limit (compiler/syntax/nesting.ts); nothing else is checked. A parser stack overflow (hundreds of levels deeper) is E006 at the first bracket beyond the limit.",
   },
+  E007: {
+    severity: "error",
+    message: "'{operator}' is not a HelixQL operator: values are compared with steps such as ::{STEP}(..)",
+    doc: "An infix comparison (`==`, `!=`, `>`, `>=`, `<`, `<=`, `=`) where a step could continue the expression, e.g. `::WHERE(_::{name} == name)`; the hint rewrites it with the step (`_::{name}::EQ(name)`).",
+  },
   E099: {
     severity: "error",
     message: "internal parser failure: {reason}",

@@ -189,6 +189,12 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
         ir.type,
         ctx,
       );
+    case "searchAmong":
+      return cast(
+        `db.searchVectorsIn(${q(ir.label)}, ${emitList(ir.input, ctx)}, ${emitExpr(ir.vector, ctx)}, ${emitExpr(ir.k, ctx)})`,
+        ir.type,
+        ctx,
+      );
     case "searchBM25":
       return cast(`db.searchBM25(${q(ir.label)}, ${emitExpr(ir.text, ctx)}, ${emitExpr(ir.limit, ctx)})`, ir.type, ctx);
     case "embed":
@@ -236,7 +242,8 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       const endpoint = `{ ${ir.endpoint}: ${emitExpr(ir.target, ctx)} }`;
       const weight = ir.weight === null ? "null" : emitLambda(ir.weight, ctx);
       const heuristic = ir.heuristic === null ? "" : `, ${q(ir.heuristic)}`;
-      return `db.shortestPath(${emitList(ir.input, ctx)}, ${q(ir.label)}, ${endpoint}, ${weight}${heuristic})`;
+      const label = ir.label !== null ? q(ir.label) : ir.among !== null ? JSON.stringify(ir.among) : "null";
+      return `db.shortestPath(${emitList(ir.input, ctx)}, ${label}, ${endpoint}, ${weight}${heuristic})`;
     }
     case "prop":
       return emitProp(ir, ctx);

@@ -88,6 +88,8 @@ export type IrNode =
   | { op: "upsertVector"; input: Ir; label: string; vector: Ir; props: IrProp[] }
   // ---- search
   | { op: "searchVectors"; label: string; vector: Ir; k: Ir /** `ef: n`, or null for the default breadth */; ef: Ir | null }
+  /** `trav::SearchV<T>(vector, k)`: exact search over the vectors of T the input holds */
+  | { op: "searchAmong"; input: Ir; label: string; vector: Ir; k: Ir }
   | { op: "searchBM25"; label: string; text: Ir; limit: Ir }
   | { op: "embed"; text: Ir; model: string | null }
   | { op: "rerankRRF"; inputs: Ir[]; k: Ir | null }
@@ -108,7 +110,10 @@ export type IrNode =
   | {
       op: "shortestPath";
       input: Ir;
-      label: string;
+      /** the edge type, or null: edges of any type */
+      label: string | null;
+      /** with label null: the edge types the path may take (null: every type) */
+      among: string[] | null;
       endpoint: "to" | "from";
       target: Ir;
       weight: Lambda | null;

@@ -1,6 +1,7 @@
 // Explains why the parser stopped: a syntax error becomes exactly one diagnostic (PEG parsing stops
 // at the first error) with a span and a short "expected ..., found ..." message; a parser stack
-// overflow becomes E006 and anything else the internal error E099. The codes (E001-E006, E099)
+// overflow becomes E006 and anything else the internal error E099; an infix comparison (`a == b`)
+// is E007, naming the step that compares. The codes (E001-E007, E099)
 // are described in compiler/diagnostics/table.ts.
 import type { Span } from "./ast.js";
 import { error, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -8,6 +9,7 @@ import { MAX_NESTING } from "./nesting.js";
 import { isPeggySyntaxError, type PeggySyntaxError } from "./generated-parser.js";
 import { CLOSERS, innermostOpener, positionAt, skipLayout, spanOf, tokenAt, type Token } from "./tokens.js";
 import { expectationKeys, joinOr, summarize } from "./expectations.js";
+import { comparisonAt } from "./operator-hint.js";
 
 const KEYWORDS = new Set([
   "QUERY",
@@ -92,6 +94,18 @@ function syntaxDiagnostic(e: PeggySyntaxError, text: string, file: string): Diag
       `'${found.text}' is a reserved keyword and cannot be used as a name here`,
       span,
       `rename it, for example to '${found.text.toLowerCase()}_'`,
+    );
+  }
+
+  // `a == b` (or `!=`, `>`, ...) where a step could continue `a`: HelixQL compares with steps.
+  const comparison = rawKeys.has("'::'") ? comparisonAt(text, offset) : null;
+  // A lone `=` where `<-` may come is an assignment written the way other languages do (hintFor).
+  if (comparison !== null && !(comparison.operator === "=" && rawKeys.has("'<-'"))) {
+    return error(
+      "E007",
+      `'${comparison.operator}' is not a HelixQL operator: values are compared with steps such as ::${comparison.step}(..)`,
+      spanOf(file, text, offset, offset + comparison.operator.length),
+      `write ${comparison.rewrite}`,
     );
   }
 

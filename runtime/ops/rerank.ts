@@ -25,7 +25,9 @@ export function rerankRRF<T extends NodeItem>(
   k: number,
   ownScore: (item: T) => boolean = () => false,
 ): T[] {
-  if (!Number.isFinite(k) || k < 0) throw new StrandError("INVALID_VALUE", `RerankRRF k must be a number >= 0, got ${String(k)}`);
+  if (typeof k !== "number" || !Number.isFinite(k) || k <= 0) {
+    throw new StrandError("INVALID_VALUE", `RerankRRF k must be a finite number > 0, got ${String(k)}`);
+  }
   const fused = new Map<string, { item: T; score: number }>();
   for (const list of lists) {
     const seen = new Set<string>();

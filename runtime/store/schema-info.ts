@@ -132,6 +132,11 @@ export class SchemaInfo {
 
   private readonly sortedLabels: Readonly<Record<ItemKind, readonly string[]>>;
 
+  /** Every node and vector type (what an edge may join), node types first, each in code point order. */
+  nodeLabels(): readonly string[] {
+    return [...this.sortedLabels.N, ...this.sortedLabels.V];
+  }
+
   /**
    * A node or vector type: vectors are graph items stored like nodes (N and V names are
    * distinct), so every node read, graph step and edge endpoint accepts V labels.

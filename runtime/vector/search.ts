@@ -45,7 +45,8 @@ export interface SearchOutcome {
   path: SearchPath;
 }
 
-function checkCount(value: unknown, what: string, min: number): number {
+/** `value` as an integer >= min, or INVALID_VALUE naming `what`. */
+export function checkCount(value: unknown, what: string, min: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
     throw new StrandError(
       "INVALID_VALUE",

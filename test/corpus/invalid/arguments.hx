@@ -166,9 +166,9 @@ QUERY Path(a: ID, b: ID) =>
 //                      ^ E209
     RETURN path
 
-// case: ShortestPath without an edge type
+// case: ShortestPathAStar without an edge type (its heuristic is a property of the edge type's To)
 QUERY Path(a: ID, b: ID) =>
-    path <- N<User>(a)::ShortestPath::To(b)
+    path <- N<User>(a)::ShortestPathAStar(_::{weight}, "h")::To(b)
 //                      ^ E209
     RETURN path
 

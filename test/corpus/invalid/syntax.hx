@@ -61,6 +61,12 @@ QUERY Flag() =>
     RETURN True
 //         ^ E120
 
+// case: an infix comparison instead of a comparison step
+QUERY Named(name: String) =>
+    users <- N<User>::WHERE(_::{name} == name)
+//                                    ^ E007
+    RETURN users
+
 // case: whitespace between a step name and its type argument
 QUERY Friends(id: ID) =>
     friends <- N<User>(id)::Out <Follows>
