@@ -72,7 +72,9 @@ export class McpService {
     const mcpQueries = options.queries.filter((q) => q.mcp);
     const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
     this.unmarked = new Set(options.queries.filter((q) => !q.mcp).map((q) => q.name));
-    const description = introspect(options.schema, mcpQueries);
+    // Every query, #[mcp] or not: an agent reads what the project can answer (the service
+    // description's schema resource); only #[mcp] queries are callable as <Name>Mcp tools.
+    const description = introspect(options.schema, options.queries);
     this.env = {
       store: options.store,
       schema: new SchemaView(options.schema),
