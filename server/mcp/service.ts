@@ -82,7 +82,13 @@ export class McpService {
       // Edges keep their from/to: an agent needs them to choose a step's direction.
       schemaResource: description as unknown as JsonValue,
       queryTools,
-      runner: options.runner ?? new QueryRunner(options.store, options.embedders ?? null),
+      runner:
+        options.runner ??
+        new QueryRunner(
+          options.store,
+          options.embedders ?? null,
+          options.schema.vectors.map((v) => v.name),
+        ),
       embedders: options.embedders ?? null,
       vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
       keywordSearch: options.bm25 !== false,
