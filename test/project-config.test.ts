@@ -519,3 +519,25 @@ describe("config.hx.json (HelixDB CLI v1 projects)", () => {
     expect(loadProjectLayout(root)).toEqual(expected);
   });
 });
+
+describe("config.hx.json left in the queries folder of a helix.toml", () => {
+  test("the helix.toml one level up wins, from either folder, and the config.hx.json is named (even when malformed)", () => {
+    const root = tempDir("strand-v1-left-");
+    dirs.push(root);
+    fs.writeFileSync(path.join(root, "helix.toml"), '[project]\nname = "app"\nqueries = "./db/"\n[local.dev]\nbm25 = false\n');
+    const db = path.join(root, "db");
+    fs.mkdirSync(db);
+    fs.writeFileSync(path.join(db, "schema.hx"), "N::User { name: String }\n");
+    fs.writeFileSync(path.join(db, "config.hx.json"), "{ not json");
+    const expected = {
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(root, "helix.toml"), section: "local.dev", queries: "./db/", bm25: false },
+      sources: db,
+      warnings: [
+        `${path.join(db, "config.hx.json")}: not read: ${path.join(root, "helix.toml")} takes precedence (strand.toml > helix.toml > config.hx.json)`,
+      ],
+    };
+    expect(loadProjectLayout(root)).toEqual(expected);
+    expect(loadProjectLayout(db)).toEqual(expected);
+  });
+});

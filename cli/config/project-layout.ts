@@ -44,30 +44,39 @@ export function loadProjectLayout(dir: string, show: (file: string) => string = 
 }
 
 function findLayout(root: string, show: (file: string) => string): LayoutResult {
-  const own = loadProjectConfig(root, show);
-  if (!own.ok) return own;
-  const { config } = own;
-  const at = (sources: string, from: ConfigResult & { ok: true } = own): LayoutResult =>
+  const at = (sources: string, from: ConfigResult & { ok: true }): LayoutResult =>
     from.warnings === undefined
       ? { ok: true, config: from.config, sources }
       : { ok: true, config: from.config, sources, warnings: from.warnings };
-  if (config.file !== null) {
-    if (basename(config.file) !== "helix.toml") return at(root);
-    if (config.queries !== null) return at(resolve(dirname(config.file), config.queries));
-    const db = resolve(root, HELIX_DEFAULT_QUERIES);
-    return at(!hasHxFiles(root) && isDirectory(db) ? db : root);
-  }
   const parent = dirname(root);
-  if (parent !== root && !existsSync(join(parent, "strand.toml")) && queriesFolder(join(parent, "helix.toml")) === root) {
+  const has = (name: string) => existsSync(join(root, name));
+  // The queries folder of ../helix.toml, with no strand.toml or helix.toml of its own: the
+  // helix.toml's settings (a config.hx.json left here is not read, and loadProjectLayout says so).
+  if (
+    !has("strand.toml") &&
+    !has("helix.toml") &&
+    parent !== root &&
+    !existsSync(join(parent, "strand.toml")) &&
+    queriesFolder(join(parent, "helix.toml")) === root
+  ) {
     const up = loadProjectConfig(parent, show);
     return up.ok ? at(root, up) : up;
+  }
+  const own = loadProjectConfig(root, show);
+  if (!own.ok) return own;
+  const { config } = own;
+  if (config.file !== null) {
+    if (basename(config.file) !== "helix.toml") return at(root, own);
+    if (config.queries !== null) return at(resolve(dirname(config.file), config.queries), own);
+    const db = resolve(root, HELIX_DEFAULT_QUERIES);
+    return at(!hasHxFiles(root) && isDirectory(db) ? db : root, own);
   }
   const v1 = join(root, HELIX_V1_FOLDER);
   if (!hasHxFiles(root) && existsSync(join(v1, V1_CONFIG))) {
     const inner = loadProjectConfig(v1, show);
     return inner.ok ? at(v1, inner) : inner;
   }
-  return at(root);
+  return at(root, own);
 }
 
 /** The absolute folder a helix.toml names as `[project] queries` (default ./db/); null when unreadable. */
