@@ -5,6 +5,7 @@ import { EmbeddingsMissing, type EmbeddingLookup } from "../core/embedding-looku
 import { StrandError } from "../core/errors.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { QueryModule } from "../core/query-module.js";
+import { withVectorScores } from "../core/vector-score.js";
 import type { EmbedderFor } from "./embed/types.js";
 
 export type { EmbedderFor, TextEmbedder } from "./embed/types.js";
@@ -71,13 +72,28 @@ class AttemptLookup implements EmbeddingLookup {
 }
 
 export class QueryRunner {
+  /** The result as it goes on the wire: every vector in it carries `score` (core/vector-score.ts). */
+  private readonly withScores: (result: unknown) => unknown;
+
+  /** `vectorLabels`: the project's vector types, whose records leave with a `score` (core/vector-score.ts). */
   constructor(
     private readonly store: QueryStore,
     private readonly embedders: EmbedderFor | null,
+    vectorLabels: Iterable<string> = [],
     private readonly cache = new EmbeddingCache(),
-  ) {}
+  ) {
+    const labels = new Set(vectorLabels);
+    const isVector = (label: string) => labels.has(label);
+    // No vector type: no result can hold a vector, so results are not walked at all.
+    this.withScores = labels.size === 0 ? (result) => result : (result) => withVectorScores(result, isVector);
+  }
 
+  /** The query's result as it goes on the wire: every vector in it carries `score`. */
   async run(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
+    return this.withScores(await this.attempt(query, params));
+  }
+
+  private async attempt(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const lookup = new AttemptLookup(this.cache);
       const body = (db: QueryContext): unknown => {

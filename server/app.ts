@@ -89,7 +89,11 @@ export function createApp(options: AppOptions): Hono {
   if (mcpEnabled && queries.has(MCP_PATH.slice(1))) {
     throw new Error(`a query named "${MCP_PATH.slice(1)}" collides with the MCP endpoint ${MCP_PATH}; rename it or set mcp = false`);
   }
-  const runner = new QueryRunner(options.store, options.embedders ?? null);
+  const runner = new QueryRunner(
+    options.store,
+    options.embedders ?? null,
+    options.schema.vectors.map((v) => v.name),
+  );
   const service = mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null;
   const mcp = mcpHandler(service, bodyLimitBytes);
   const metrics = options.metrics ?? null;

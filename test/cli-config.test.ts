@@ -71,7 +71,7 @@ describe("project configuration in the CLI", () => {
       status: 1,
       stdout: "",
       stderr: [
-        'bogus-model/ask.hx:2:9: error E308: unknown embedding model "bogus-model": expected "hash", "local", "openai:<model>" or "gemini:<model>"',
+        'bogus-model/ask.hx:2:9: error E308: embedding model "bogus-model" names no provider: write it with one, e.g. "openai:bogus-model"; expected "hash", "local", "openai:<model>", "gemini:<model>[:<TASK_TYPE>]" or "azure_openai:<deployment>"',
         '2 | #[model("bogus-model")]',
         "  |         ^^^^^^^^^^^^^",
         '  hint: e.g. #[model("openai:text-embedding-3-small")]',
@@ -222,6 +222,25 @@ describe("project configuration in the CLI", () => {
         await server.stop();
       }
     }
+  });
+
+  it("check: helix.toml keys Strand does not know are one warning line, not an error; config.hx.json likewise (issue 11)", () => {
+    project("helix-extra", {
+      "helix.toml": '[project]\nname = "x"\nversion = "1.0.0"\n[local.dev]\nvector_config = { m = 16, db_max_size_gb = 20 }\n',
+    });
+    expect(strand(["check", "helix-extra"])).toEqual({
+      status: 0,
+      stdout: "ok: 2 queries, 1 types\n",
+      stderr:
+        "strand: warning: helix-extra/helix.toml: ignoring keys Strand does not use: local.dev.vector_config.db_max_size_gb, project.version\n",
+    });
+    project("v1", { "config.hx.json": JSON.stringify({ vector_config: { m: 16 }, db_max_size_gb: 10, bm25: true, mcp: true }) });
+    expect(strand(["check", "v1"])).toEqual({
+      status: 0,
+      stdout: "ok: 2 queries, 1 types\n",
+      stderr:
+        "strand: warning: v1/config.hx.json: db_max_size_gb is not honoured: Strand's store has no size cap; it grows as data is added\n",
+    });
   });
 
   it("serve: SearchBM25 over HTTP with the configured stemmer", async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createEmbedder, type EmbedEnv, type Embedder } from "../runtime/embed/embedder.js";
 import { HASH_DIMENSION, hashEmbedding } from "../runtime/embed/hash.js";
 import { isStrandError } from "../core/errors.js";
+import { MODEL_FORMS } from "../core/model-name.js";
 import { httpStatus } from "../server/http/status.js";
 
 interface Received {
@@ -179,17 +180,39 @@ describe("openai:<model>", () => {
 describe("gemini:<model>", () => {
   const MODEL = "gemini:text-embedding-004";
 
-  test("one text: embedContent with the key in x-goog-api-key", async () => {
+  test("one text: embedContent with the key in x-goog-api-key; no task type given: RETRIEVAL_DOCUMENT (HelixDB's default)", async () => {
     const { base, received } = await serve(() => ({ body: { embedding: { values: [0.25, -0.5] } } }));
     const e = embedder(MODEL, { GEMINI_API_KEY: "g-key", GEMINI_BASE_URL: base });
     expect(await e.embed(["hello world"])).toEqual([[0.25, -0.5]]);
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({
-      method: "POST",
-      url: "/v1beta/models/text-embedding-004:embedContent",
-      body: { content: { parts: [{ text: "hello world" }] } },
-    });
+    expect(received[0]).toMatchObject({ method: "POST", url: "/v1beta/models/text-embedding-004:embedContent" });
+    expect(received[0]!.body).toEqual({ content: { parts: [{ text: "hello world" }] }, taskType: "RETRIEVAL_DOCUMENT" });
     expect(received[0]!.headers["x-goog-api-key"]).toBe("g-key");
+  });
+
+  test("gemini:<model>:<TASK_TYPE>: the task type goes in the body's taskType, never in the URL (issue 11)", async () => {
+    const { base, received } = await serve((r) =>
+      r.url.endsWith(":embedContent")
+        ? { body: { embedding: { values: [1, 0] } } }
+        : { body: { embeddings: [{ values: [1] }, { values: [2] }] } },
+    );
+    const e = embedder("gemini:gemini-embedding-001:SEMANTIC_SIMILARITY", { GEMINI_API_KEY: "g", GEMINI_BASE_URL: `${base}/` });
+    expect(e.model).toBe("gemini:gemini-embedding-001:SEMANTIC_SIMILARITY");
+    expect(await e.embed(["one"])).toEqual([[1, 0]]);
+    expect(await e.embed(["a", "b"])).toEqual([[1], [2]]);
+    expect(received.map((r) => [r.method, r.url, r.headers["x-goog-api-key"], r.headers["content-type"]])).toEqual([
+      ["POST", "/v1beta/models/gemini-embedding-001:embedContent", "g", "application/json"],
+      ["POST", "/v1beta/models/gemini-embedding-001:batchEmbedContents", "g", "application/json"],
+    ]);
+    expect(received.map((r) => r.body)).toEqual([
+      { content: { parts: [{ text: "one" }] }, taskType: "SEMANTIC_SIMILARITY" },
+      {
+        requests: [
+          { model: "models/gemini-embedding-001", content: { parts: [{ text: "a" }] }, taskType: "SEMANTIC_SIMILARITY" },
+          { model: "models/gemini-embedding-001", content: { parts: [{ text: "b" }] }, taskType: "SEMANTIC_SIMILARITY" },
+        ],
+      },
+    ]);
   });
 
   test("several texts: batchEmbedContents, in batches of 100", async () => {
@@ -204,7 +227,9 @@ describe("gemini:<model>", () => {
       "/v1beta/models/text-embedding-004:batchEmbedContents",
     ]);
     expect((received[1]!.body as { requests: unknown[] }).requests).toEqual(
-      texts.slice(100).map((text) => ({ model: "models/text-embedding-004", content: { parts: [{ text }] } })),
+      texts
+        .slice(100)
+        .map((text) => ({ model: "models/text-embedding-004", content: { parts: [{ text }] }, taskType: "RETRIEVAL_DOCUMENT" })),
     );
   });
 
@@ -231,6 +256,70 @@ describe("gemini:<model>", () => {
     const { base } = await serve(() => "hang");
     const e = embedder(MODEL, { GEMINI_API_KEY: "g", GEMINI_BASE_URL: base, STRAND_EMBED_TIMEOUT_MS: "150" });
     expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: no response within 150 ms`);
+  });
+});
+
+describe("azure_openai:<deployment>", () => {
+  const MODEL = "azure_openai:text-embedding-3-small";
+
+  test("POST <endpoint>/openai/deployments/<deployment>/embeddings?api-version=.. with the api-key header and {input}", async () => {
+    const { base, received } = await serve(() => ({
+      body: {
+        object: "list",
+        data: [
+          { object: "embedding", index: 1, embedding: [0, 1] },
+          { object: "embedding", index: 0, embedding: [1, 0] },
+        ],
+        model: "text-embedding-3-small",
+      },
+    }));
+    const e = embedder(MODEL, { AZURE_OPENAI_ENDPOINT: `${base}/`, AZURE_OPENAI_API_KEY: "az-key" });
+    expect(e.model).toBe(MODEL);
+    expect(await e.embed(["first", "second"])).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
+    expect(received).toHaveLength(1);
+    const r = received[0]!;
+    expect([r.method, r.url]).toEqual(["POST", "/openai/deployments/text-embedding-3-small/embeddings?api-version=2024-10-21"]);
+    expect(r.headers["api-key"]).toBe("az-key");
+    expect(r.headers["content-type"]).toBe("application/json");
+    expect(r.headers.authorization).toBeUndefined();
+    expect(r.body).toEqual({ input: ["first", "second"] });
+  });
+
+  test("AZURE_OPENAI_DEPLOYMENT and AZURE_OPENAI_API_VERSION override; errors carry Azure's message", async () => {
+    const replies = [
+      { body: { data: [{ index: 0, embedding: [0.5] }] } },
+      { status: 401, body: { error: { code: "401", message: "Access denied due to invalid subscription key." } } },
+    ];
+    let i = 0;
+    const { base, received } = await serve(() => replies[i++]!);
+    const env = {
+      AZURE_OPENAI_ENDPOINT: base,
+      AZURE_OPENAI_API_KEY: "k",
+      AZURE_OPENAI_DEPLOYMENT: "my embed/prod",
+      AZURE_OPENAI_API_VERSION: "2024-02-01",
+    };
+    const e = embedder(MODEL, env);
+    expect(await e.embed(["x"])).toEqual([[0.5]]);
+    expect(received[0]!.url).toBe("/openai/deployments/my%20embed%2Fprod/embeddings?api-version=2024-02-01");
+    expect(await failure(e.embed(["x"]))).toBe(`embedding model ${MODEL}: HTTP 401: Access denied due to invalid subscription key.`);
+  });
+
+  test("missing or malformed settings stop startup, naming them", () => {
+    expect(createEmbedder(MODEL, {})).toEqual({
+      ok: false,
+      error: `embedding model ${MODEL} needs AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY`,
+    });
+    expect(createEmbedder(MODEL, { AZURE_OPENAI_ENDPOINT: "https://r.openai.azure.com" })).toEqual({
+      ok: false,
+      error: `embedding model ${MODEL} needs AZURE_OPENAI_API_KEY`,
+    });
+    expect(createEmbedder(MODEL, { AZURE_OPENAI_ENDPOINT: "r.openai.azure.com", AZURE_OPENAI_API_KEY: "k" })).toEqual({
+      ok: false,
+      error: 'AZURE_OPENAI_ENDPOINT must be an http(s) URL such as https://<resource>.openai.azure.com, got "r.openai.azure.com"',
+    });
   });
 });
 
@@ -276,8 +365,23 @@ describe("createEmbedder", () => {
   test("configuration errors are values, never a fallback", () => {
     expect(createEmbedder("cohere:embed", {})).toEqual({
       ok: false,
-      error: 'unknown embedding model "cohere:embed": expected "hash", "local", "openai:<model>" or "gemini:<model>"',
+      error: `unknown embedding model "cohere:embed": expected ${MODEL_FORMS}`,
     });
+    // A bare model name (no provider) says so and shows how to write it (issue 11).
+    expect(createEmbedder("text-embedding-3-small", {})).toEqual({
+      ok: false,
+      error: `embedding model "text-embedding-3-small" names no provider: write it with one, e.g. "openai:text-embedding-3-small"; expected ${MODEL_FORMS}`,
+    });
+    expect(createEmbedder("gemini:gemini-embedding-001:retrieval_query", { GEMINI_API_KEY: "g" })).toEqual({
+      ok: false,
+      error:
+        'embedding model "gemini:gemini-embedding-001:retrieval_query": unknown task type "retrieval_query"; task types: RETRIEVAL_DOCUMENT, RETRIEVAL_QUERY, SEMANTIC_SIMILARITY, CLASSIFICATION, CLUSTERING, QUESTION_ANSWERING, FACT_VERIFICATION, CODE_RETRIEVAL_QUERY, TASK_TYPE_UNSPECIFIED',
+    });
+    expect(createEmbedder("gemini::RETRIEVAL_QUERY", { GEMINI_API_KEY: "g" })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("expected gemini:<model>:<TASK_TYPE>"),
+    });
+    expect(MODEL_FORMS).toBe(`"hash", "local", "openai:<model>", "gemini:<model>[:<TASK_TYPE>]" or "azure_openai:<deployment>"`);
     expect(createEmbedder("openai:text-embedding-3-small", {})).toEqual({
       ok: false,
       error: "embedding model openai:text-embedding-3-small needs OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server)",

@@ -220,7 +220,8 @@ describe("search_vector", () => {
     expect(await search({ vector: [1, 0], k: 1 })).toEqual(
       err(400, "DIMENSION_MISMATCH", "V::Doc vectors have 3 dimensions, got a vector of 2"),
     );
-    expect(await tool("collect", { connection_id: id })).toEqual(ok([d.d1, d.d2, d.d3]));
+    // Vectors reached by a step, not a search: score 2, as on every wire (core/vector-score.ts).
+    expect(await tool("collect", { connection_id: id })).toEqual(ok([scored(d.d1, 2), scored(d.d2, 2), scored(d.d3, 2)]));
   });
 });
 

@@ -190,7 +190,7 @@ describe("collect, reset, schema_resource", () => {
     expect(await f.tool("next", { connection_id: id })).toEqual(ok(null));
   });
 
-  it("schema_resource describes the types and the #[mcp] queries", async () => {
+  it("schema_resource describes the types and every query, #[mcp] or not (CountUsers is not)", async () => {
     const id = await f.init();
     expect(await f.tool("schema_resource", { connection_id: id })).toEqual(
       ok({
@@ -208,6 +208,7 @@ describe("collect, reset, schema_resource", () => {
         queries: [
           { name: "UsersInCity", parameters: { city: "String" }, returns: ["users"] },
           { name: "AddPost", parameters: { title: "String", published: "Date?" }, returns: ["post"] },
+          { name: "CountUsers", parameters: {}, returns: ["total"] },
         ],
       }),
     );

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../cli/config/project-config.js";
 import { loadProjectLayout } from "../cli/config/project-layout.js";
+import { MODEL_FORMS as FORMS } from "../core/model-name.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const dirs: string[] = [];
@@ -165,8 +166,7 @@ describe("strand.toml", () => {
   });
 
   test("an unknown embedding model string", () => {
-    const expected = (m: string) =>
-      `<dir>/strand.toml: embedding_model: unknown embedding model "${m}": expected "hash", "local", "openai:<model>" or "gemini:<model>"`;
+    const expected = (m: string) => `<dir>/strand.toml: embedding_model: unknown embedding model "${m}": expected ${FORMS}`;
     for (const m of ["cohere:embed-v3", "openai:", "openai", "OPENAI:x", "gemini: x", ""]) {
       expect(strandErrors(`embedding_model = ${JSON.stringify(m)}`)).toEqual([expected(m)]);
     }
@@ -254,18 +254,57 @@ graphvis_node_label = "name"
     expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "helix.toml") } });
   });
 
-  test("keys that are not HelixDB's, and bad values, name the key", () => {
+  test("bad values of the keys Strand reads name the key; unknown keys are no error there", () => {
     const dir = project({
       "helix.toml":
         '[local.dev]\nport = 6969\nvector_config = { m = "16", ef = 5 }\nbm25 = "on"\nembedding_model = "voyage:x"\nturbo = true\n[extras]\n',
     });
     expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
-      "<dir>/helix.toml: extras: unknown key (Strand reads [local.<instance>]; also accepted: project, cloud, enterprise)",
       '<dir>/helix.toml: local.dev.bm25: expected true or false, got "on"',
-      '<dir>/helix.toml: local.dev.embedding_model: unknown embedding model "voyage:x": expected "hash", "local", "openai:<model>" or "gemini:<model>"',
+      `<dir>/helix.toml: local.dev.embedding_model: unknown embedding model "voyage:x": expected ${FORMS}`,
       '<dir>/helix.toml: local.dev.vector_config.m: expected an integer from 2 to 1000000, got "16"',
-      "<dir>/helix.toml: local.dev.vector_config.ef: unknown key (known: m, ef_construction, ef_search)",
-      "<dir>/helix.toml: local.dev.turbo: unknown key (known: vector_config, bm25, mcp, mcp_idle_timeout_seconds, mcp_max_connections, embedding_model; ignored: port, build_mode, image, tag, storage, graph_config, db_max_size_gb, graphvis_node_label)",
+    ]);
+  });
+
+  test("keys HelixDB v2 accepts and Strand does not know are ignored, named in one warning (issue 11 J)", () => {
+    const dir = project({
+      "helix.toml": [
+        "[project]",
+        'name = "app"',
+        'version = "1.0.0"',
+        'queries = "./db/"',
+        "[local.dev]",
+        "port = 6969",
+        "turbo = true",
+        "vector_config = { m = 32, ef_construction = 200, ef_search = 768, db_max_size_gb = 20 }",
+        "[local.dev.extra]",
+        "x = 1",
+        "[extras]",
+        "y = 2",
+      ].join("\n"),
+    });
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: {
+        ...DEFAULT_CONFIG,
+        file: path.join(dir, "helix.toml"),
+        section: "local.dev",
+        queries: "./db/",
+        vector: { m: 32, efConstruction: 200, efSearch: 768, metric: "cosine" },
+      },
+      warnings: [
+        `${path.join(dir, "helix.toml")}: ignoring keys Strand does not use: extras, local.dev.extra, local.dev.turbo, local.dev.vector_config.db_max_size_gb, project.version`,
+      ],
+    });
+    // Without [local.*] too; the values Strand reads next to them are still checked.
+    const only = project({ "helix.toml": '[project]\nname = "x"\nversion = "1.0.0"\n' });
+    expect(loadProjectConfig(only)).toMatchObject({
+      ok: true,
+      warnings: [`${path.join(only, "helix.toml")}: ignoring keys Strand does not use: project.version`],
+    });
+    const bad = project({ "helix.toml": "[local.dev]\nvector_config = { db_max_size_gb = 20, m = 1 }\n" });
+    expect(errorsOf(bad, loadProjectConfig(bad))).toEqual([
+      "<dir>/helix.toml: local.dev.vector_config.m: expected an integer from 2 to 1000000, got 1",
     ]);
   });
 });
@@ -292,14 +331,19 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
     expect(loadProjectConfig(dir)).toMatchObject({ ok: true, config: { queries: "./hx/", section: "local.dev" } });
   });
 
-  test("an unknown [project] key or a bad value names the key", () => {
+  test("a bad [project] value names the key; an unknown [project] key is only warned about", () => {
     const dir = project({ "helix.toml": '[project]\nname = 1\nqueries = ""\ncontainer_runtime = "lxc"\nquery = "./db/"\n[local.dev]\n' });
     expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
       "<dir>/helix.toml: project.queries: expected a non-empty path",
       "<dir>/helix.toml: project.name: expected a string, got 1",
       '<dir>/helix.toml: project.container_runtime: expected one of "docker", "podman", got "lxc"',
-      "<dir>/helix.toml: project.query: unknown key (known: queries; ignored: name, id, workspace_id, container_runtime)",
     ]);
+    const typo = project({ "helix.toml": '[project]\nquery = "./db/"\n' });
+    expect(loadProjectConfig(typo)).toMatchObject({
+      ok: true,
+      config: { queries: null },
+      warnings: [`${path.join(typo, "helix.toml")}: ignoring keys Strand does not use: project.query`],
+    });
   });
 
   test("the root of a HelixDB v2 project: the .hx files of its queries folder, with its settings", () => {
@@ -360,5 +404,140 @@ describe("helix.toml [project] and the HelixDB v2 layout (audit D9)", () => {
     expect(r.ok ? r : r.errors.map((e) => e.split(broken + path.sep).join("<dir>/"))).toEqual([
       '<dir>/helix.toml: local.dev.bm25: expected true or false, got "no"',
     ]);
+  });
+});
+
+describe("config.hx.json (HelixDB CLI v1 projects)", () => {
+  const V1 = JSON.stringify({
+    vector_config: { m: 32, ef_construction: 200, ef_search: 768 },
+    graph_config: { secondary_indices: [] },
+    db_max_size_gb: 10,
+    mcp: false,
+    bm25: false,
+    embedding_model: "openai:text-embedding-3-small",
+    graphvis_node_label: "",
+  });
+
+  test("vector_config, bm25, mcp and embedding_model are read; what cannot be honoured is one warning each", () => {
+    const dir = project({ "config.hx.json": V1 });
+    const file = path.join(dir, "config.hx.json");
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: {
+        ...DEFAULT_CONFIG,
+        file,
+        bm25: false,
+        mcp: false,
+        embeddingModel: "openai:text-embedding-3-small",
+        vector: { m: 32, efConstruction: 200, efSearch: 768, metric: "cosine" },
+      },
+      warnings: [`${file}: db_max_size_gb is not honoured: Strand's store has no size cap; it grows as data is added`],
+    });
+  });
+
+  test("secondary indices, the visualizer label and unknown keys are named, never silently ignored", () => {
+    const dir = project({
+      "config.hx.json": JSON.stringify({
+        vector_config: { m: 16, db_max_size: 5, metric: "l2" },
+        graph_config: { secondary_indices: ["email"], extra: 1 },
+        graphvis_node_label: "name",
+        telemetry: true,
+      }),
+    });
+    const file = path.join(dir, "config.hx.json");
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file },
+      warnings: [
+        `${file}: vector_config.db_max_size is not honoured: Strand's store has no size cap; it grows as data is added`,
+        `${file}: graph_config.secondary_indices is not honoured: Strand indexes the fields the schema declares INDEX (e.g. N::User { INDEX email: String }), got ["email"]`,
+        `${file}: graphvis_node_label is not honoured: Strand has no graph visualizer`,
+        `${file}: ignoring keys Strand does not use: graph_config.extra, telemetry, vector_config.metric`,
+      ],
+    });
+  });
+
+  test("bad values of the keys Strand reads, and malformed files, are errors naming the key", () => {
+    let dir = project({
+      "config.hx.json": JSON.stringify({
+        vector_config: { m: 1.5, ef_construction: "128", ef_search: 0 },
+        bm25: "yes",
+        mcp: 1,
+        embedding_model: "text-embedding-ada-002",
+        graph_config: [],
+      }),
+    });
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual([
+      '<dir>/config.hx.json: bm25: expected true or false, got "yes"',
+      "<dir>/config.hx.json: mcp: expected true or false, got 1",
+      `<dir>/config.hx.json: embedding_model: embedding model "text-embedding-ada-002" names no provider: write it with one, e.g. "openai:text-embedding-ada-002"; expected ${FORMS}`,
+      "<dir>/config.hx.json: vector_config.m: expected an integer from 2 to 1000000, got 1.5",
+      '<dir>/config.hx.json: vector_config.ef_construction: expected an integer from 1 to 1000000, got "128"',
+      "<dir>/config.hx.json: vector_config.ef_search: expected an integer from 1 to 1000000, got 0",
+      "<dir>/config.hx.json: graph_config: expected an object, got []",
+    ]);
+    dir = project({ "config.hx.json": "{ nope" });
+    expect(errorsOf(dir, loadProjectConfig(dir))[0]).toMatch(/^<dir>\/config\.hx\.json: invalid JSON: /);
+    dir = project({ "config.hx.json": "[1, 2]" });
+    expect(errorsOf(dir, loadProjectConfig(dir))).toEqual(["<dir>/config.hx.json: expected a JSON object, got [1,2]"]);
+  });
+
+  test("precedence: strand.toml > helix.toml > config.hx.json, and a config.hx.json not read is said so", () => {
+    const both = project({ "helix.toml": "[local.dev]\nbm25 = false\n", "config.hx.json": V1, "a.hx": "" });
+    expect(loadProjectLayout(both)).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(both, "helix.toml"), section: "local.dev", bm25: false },
+      sources: both,
+      warnings: [
+        `${path.join(both, "config.hx.json")}: not read: ${path.join(both, "helix.toml")} takes precedence (strand.toml > helix.toml > config.hx.json)`,
+      ],
+    });
+    const strand = project({ "strand.toml": "mcp = false\n", "helix.toml": "[local.dev]\nbm25 = false\n", "config.hx.json": V1 });
+    expect(loadProjectLayout(strand)).toMatchObject({
+      ok: true,
+      config: { file: path.join(strand, "strand.toml"), mcp: false, bm25: true },
+      warnings: [expect.stringContaining("config.hx.json: not read: ")],
+    });
+  });
+
+  test("a v1 project folder, and a root holding helixdb-cfg/ (HelixDB CLI v1's default), read it with its .hx files", () => {
+    const root = tempDir("strand-v1-");
+    dirs.push(root);
+    const cfg = path.join(root, "helixdb-cfg");
+    fs.mkdirSync(cfg);
+    fs.writeFileSync(path.join(cfg, "config.hx.json"), JSON.stringify({ bm25: false, db_max_size_gb: 10 }));
+    fs.writeFileSync(path.join(cfg, "schema.hx"), "N::User { name: String }\n");
+    const expected = {
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(cfg, "config.hx.json"), bm25: false },
+      sources: cfg,
+      warnings: [
+        `${path.join(cfg, "config.hx.json")}: db_max_size_gb is not honoured: Strand's store has no size cap; it grows as data is added`,
+      ],
+    };
+    expect(loadProjectLayout(cfg)).toEqual(expected);
+    expect(loadProjectLayout(root)).toEqual(expected);
+  });
+});
+
+describe("config.hx.json left in the queries folder of a helix.toml", () => {
+  test("the helix.toml one level up wins, from either folder, and the config.hx.json is named (even when malformed)", () => {
+    const root = tempDir("strand-v1-left-");
+    dirs.push(root);
+    fs.writeFileSync(path.join(root, "helix.toml"), '[project]\nname = "app"\nqueries = "./db/"\n[local.dev]\nbm25 = false\n');
+    const db = path.join(root, "db");
+    fs.mkdirSync(db);
+    fs.writeFileSync(path.join(db, "schema.hx"), "N::User { name: String }\n");
+    fs.writeFileSync(path.join(db, "config.hx.json"), "{ not json");
+    const expected = {
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(root, "helix.toml"), section: "local.dev", queries: "./db/", bm25: false },
+      sources: db,
+      warnings: [
+        `${path.join(db, "config.hx.json")}: not read: ${path.join(root, "helix.toml")} takes precedence (strand.toml > helix.toml > config.hx.json)`,
+      ],
+    };
+    expect(loadProjectLayout(root)).toEqual(expected);
+    expect(loadProjectLayout(db)).toEqual(expected);
   });
 });

@@ -10,6 +10,8 @@ export class TomlReader {
     /** Prefix of every key in messages: "strand.toml: " plus the table's dotted path. */
     private readonly where: string,
     private readonly errors: string[],
+    /** The table's dotted path without the file ("local.dev."), for unknownKeys. */
+    private readonly path = "",
   ) {}
 
   private name(key: string): string {
@@ -77,7 +79,7 @@ export class TomlReader {
       if (isTable(v)) sub = v;
       else this.fail(key, "a table", v);
     }
-    return new TomlReader(sub, `${this.name(key)}.`, this.errors);
+    return new TomlReader(sub, `${this.name(key)}.`, this.errors, `${this.path}${key}.`);
   }
 
   /** Marks keys as known and unused (another tool's settings). */
@@ -85,11 +87,18 @@ export class TomlReader {
     for (const k of keys) this.seen.add(k);
   }
 
-  /** Keys of this table that no read asked for. */
+  /** Keys of this table that no read asked for are errors. */
   rejectUnknown(hint: string): void {
     for (const key of Object.keys(this.values)) {
       if (!this.seen.has(key)) this.errors.push(`${this.name(key)}: unknown key (${hint})`);
     }
+  }
+
+  /** The dotted paths ("local.dev.vector_config.db_max_size_gb") of the keys no read asked for. */
+  unknownKeys(): string[] {
+    return Object.keys(this.values)
+      .filter((key) => !this.seen.has(key))
+      .map((key) => `${this.path}${key}`);
   }
 
   keys(): string[] {

@@ -1,4 +1,4 @@
-// The project's strand.toml / helix.toml for the commands that need it (serve, check, compile,
+// The project's strand.toml / helix.toml / config.hx.json for the commands that need it (serve, check, compile,
 // mcp), and the folder of its .hx files (cli/config/project-layout.ts).
 import { basename } from "node:path";
 import type { ProjectConfig } from "../config/project-config.js";
@@ -14,7 +14,11 @@ export interface ProjectSetup {
 /** The configuration and the .hx folder, or null after printing every error (the caller exits 1). */
 export function readProjectConfig(dir: string): ProjectSetup | null {
   const result = loadProjectLayout(dir, displayPath);
-  if (result.ok) return { config: result.config, sources: result.sources };
+  if (result.ok) {
+    // Settings a HelixDB configuration holds that Strand does not honour: said, never silent.
+    for (const warning of result.warnings ?? []) process.stderr.write(`strand: warning: ${warning}\n`);
+    return { config: result.config, sources: result.sources };
+  }
   for (const error of result.errors) process.stderr.write(`strand: ${error}\n`);
   return null;
 }

@@ -2,6 +2,7 @@
 // an unknown model, a missing API key or a bad setting is an error value that stops startup,
 // never a fallback to another provider. At run time every provider failure is StrandError
 // EMBEDDING_FAILED (HTTP 502) with the provider's message (http.ts).
+import { azureOpenaiEmbedder, DEFAULT_AZURE_API_VERSION } from "./azure-openai.js";
 import { geminiEmbedder } from "./gemini.js";
 import { hashEmbedder } from "./hash.js";
 import { DEFAULT_LOCAL_URL, localEmbedder } from "./local.js";
@@ -22,7 +23,8 @@ export type EmbedderResult = { ok: true; embedder: Embedder } | { ok: false; err
 /**
  * Environment: OPENAI_API_KEY (required unless OPENAI_BASE_URL points elsewhere: Ollama and
  * friends need none), OPENAI_BASE_URL, GEMINI_API_KEY (required), GEMINI_BASE_URL,
- * STRAND_LOCAL_EMBED_URL, STRAND_EMBED_TIMEOUT_MS (default 30000).
+ * AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY (required), AZURE_OPENAI_API_VERSION,
+ * AZURE_OPENAI_DEPLOYMENT, STRAND_LOCAL_EMBED_URL, STRAND_EMBED_TIMEOUT_MS (default 30000).
  */
 export function createEmbedder(model: string, env: EmbedEnv): EmbedderResult {
   const parsed = parseModelName(model);
@@ -47,7 +49,27 @@ export function createEmbedder(model: string, env: EmbedEnv): EmbedderResult {
     case "gemini": {
       const key = set("GEMINI_API_KEY");
       if (key === undefined) return { ok: false, error: `embedding model ${model} needs GEMINI_API_KEY` };
-      return { ok: true, embedder: geminiEmbedder(model, spec.model, set("GEMINI_BASE_URL") ?? GEMINI_URL, key, timeout) };
+      const base = set("GEMINI_BASE_URL") ?? GEMINI_URL;
+      return {
+        ok: true,
+        embedder: geminiEmbedder(model, { model: spec.model, taskType: spec.taskType, base, apiKey: key, timeoutMs: timeout }),
+      };
+    }
+    case "azure_openai": {
+      const endpoint = set("AZURE_OPENAI_ENDPOINT");
+      const key = set("AZURE_OPENAI_API_KEY");
+      const missing = [endpoint === undefined ? "AZURE_OPENAI_ENDPOINT" : null, key === undefined ? "AZURE_OPENAI_API_KEY" : null];
+      const names = missing.filter((n) => n !== null);
+      if (endpoint === undefined || key === undefined) return { ok: false, error: `embedding model ${model} needs ${names.join(" and ")}` };
+      if (!/^https?:\/\/[^/]/.test(endpoint)) {
+        return {
+          ok: false,
+          error: `AZURE_OPENAI_ENDPOINT must be an http(s) URL such as https://<resource>.openai.azure.com, got ${JSON.stringify(endpoint)}`,
+        };
+      }
+      const deployment = set("AZURE_OPENAI_DEPLOYMENT") ?? spec.model;
+      const apiVersion = set("AZURE_OPENAI_API_VERSION") ?? DEFAULT_AZURE_API_VERSION;
+      return { ok: true, embedder: azureOpenaiEmbedder(model, { endpoint, deployment, apiVersion, apiKey: key, timeoutMs: timeout }) };
     }
   }
 }

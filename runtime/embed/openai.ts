@@ -22,17 +22,22 @@ export function openaiEmbedder(name: string, model: string, base: string, apiKey
     embed: (texts) =>
       inBatches(name, texts, BATCH, async (input) => {
         const json = await postJson({ model: name, url, headers, body: { model, input }, timeoutMs });
-        const data = (json as { data?: unknown } | null)?.data;
-        if (!Array.isArray(data)) throw embeddingFailed(name, "malformed response: no data array");
-        const out = new Array<number[]>(data.length);
-        data.forEach((item: unknown, i) => {
-          const index = (item as { index?: unknown } | null)?.index;
-          // Results carry their input's index; order by it when present.
-          const at = typeof index === "number" && Number.isInteger(index) && index >= 0 && index < data.length ? index : i;
-          if (out[at] !== undefined) throw embeddingFailed(name, `malformed response: index ${at} appears twice`);
-          out[at] = vectorAt(name, (item as { embedding?: unknown } | null)?.embedding, `data[${i}].embedding`);
-        });
-        return out;
+        return openaiVectors(name, json);
       }),
   };
+}
+
+/** The vectors of an OpenAI-shaped response (also Azure OpenAI's), ordered by their `index`. */
+export function openaiVectors(name: string, json: unknown): number[][] {
+  const data = (json as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) throw embeddingFailed(name, "malformed response: no data array");
+  const out = new Array<number[]>(data.length);
+  data.forEach((item: unknown, i) => {
+    const index = (item as { index?: unknown } | null)?.index;
+    // Results carry their input's index; order by it when present.
+    const at = typeof index === "number" && Number.isInteger(index) && index >= 0 && index < data.length ? index : i;
+    if (out[at] !== undefined) throw embeddingFailed(name, `malformed response: index ${at} appears twice`);
+    out[at] = vectorAt(name, (item as { embedding?: unknown } | null)?.embedding, `data[${i}].embedding`);
+  });
+  return out;
 }

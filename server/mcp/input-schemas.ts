@@ -116,7 +116,8 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
     input: withConnection(),
   },
   schema_resource: {
-    description: "The schema (nodes, vectors, edges with their property types) and the #[mcp] queries.",
+    description:
+      "The schema (nodes, vectors, edges with their property types) and every query ({name, parameters, returns}); those marked #[mcp] are also tools named <Query>Mcp.",
     input: withConnection(),
   },
   group_by: { description: "[{<property>: value, ..., count}] over the held items.", input: withConnection({ properties }) },

@@ -8,6 +8,7 @@ import { introspect } from "../http/introspect.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue, SchemaDescriptor } from "../../core/schema.js";
 import { closestName } from "../../core/suggest.js";
+import { withVectorScores } from "../../core/vector-score.js";
 import { ConnectionRegistry, LOCAL_CLIENT, type ConnectionOptions } from "./connections.js";
 import type { ToolEnv } from "./env.js";
 import { QueryRunner, type EmbedderFor } from "../../runtime/query-runner.js";
@@ -67,12 +68,17 @@ export class McpService {
   readonly env: ToolEnv;
   /** Queries without `#[mcp]`, to explain why `<Name>Mcp` is not a tool. */
   private readonly unmarked: ReadonlySet<string>;
+  /** The project's vector types: every vector a tool returns carries `score` (core/vector-score.ts). */
+  private readonly vectorLabels: ReadonlySet<string>;
 
   constructor(options: McpServiceOptions) {
     const mcpQueries = options.queries.filter((q) => q.mcp);
     const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
     this.unmarked = new Set(options.queries.filter((q) => !q.mcp).map((q) => q.name));
-    const description = introspect(options.schema, mcpQueries);
+    this.vectorLabels = new Set(options.schema.vectors.map((v) => v.name));
+    // Every query, #[mcp] or not: an agent reads what the project can answer (the service
+    // description's schema resource); only #[mcp] queries are callable as <Name>Mcp tools.
+    const description = introspect(options.schema, options.queries);
     this.env = {
       store: options.store,
       schema: new SchemaView(options.schema),
@@ -80,7 +86,13 @@ export class McpService {
       // Edges keep their from/to: an agent needs them to choose a step's direction.
       schemaResource: description as unknown as JsonValue,
       queryTools,
-      runner: options.runner ?? new QueryRunner(options.store, options.embedders ?? null),
+      runner:
+        options.runner ??
+        new QueryRunner(
+          options.store,
+          options.embedders ?? null,
+          options.schema.vectors.map((v) => v.name),
+        ),
       embedders: options.embedders ?? null,
       vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
       keywordSearch: options.bm25 !== false,
@@ -100,7 +112,11 @@ export class McpService {
 
   async call(name: string, body: unknown, client: string = LOCAL_CLIENT): Promise<JsonValue> {
     const fn = BUILTIN.get(name);
-    if (fn !== undefined) return fn(this.env, body, client);
+    if (fn !== undefined) {
+      const result = await fn(this.env, body, client);
+      if (this.vectorLabels.size === 0) return result;
+      return withVectorScores(result, (label) => this.vectorLabels.has(label)) as JsonValue;
+    }
     const query = this.env.queryTools.get(name);
     if (query !== undefined) return callQueryTool(this.env, query, body);
     const base = name.endsWith(QUERY_TOOL_SUFFIX) ? name.slice(0, -QUERY_TOOL_SUFFIX.length) : "";
