@@ -18,6 +18,7 @@ import { Bm25Writes } from "./write/bm25-writes.js";
 import { GraphWriter } from "./write/graph-writer.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
 import { VectorSlots } from "./write/vector-slots.js";
+import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -33,12 +34,15 @@ export interface GraphStoreOptions {
   bm25?: boolean;
   /** Stemming of BM25 terms (strand.toml `bm25_stemmer`, default "none"). */
   bm25Stemmer?: Stemmer;
+  /** When vector indexes are checkpointed in the background (vector-checkpoints.ts). */
+  vectorCheckpoints?: Partial<CheckpointPolicy>;
 }
 
 export class GraphStore {
   private closed = false;
   /** The writer's search hook (null when BM25 is disabled). */
   private readonly bm25Writes: Bm25Writes | null;
+  private readonly checkpoints: VectorCheckpoints;
 
   private constructor(
     /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
@@ -49,8 +53,12 @@ export class GraphStore {
     private readonly unlock: () => void,
     private readonly vectors: VectorIndexes,
     private readonly bm25: Bm25Index | null,
+    checkpointPolicy: CheckpointPolicy,
   ) {
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
+    this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
+    // An index rebuilt at open is saved soon, so the next crash does not rebuild it again.
+    this.checkpoints.note();
   }
 
   static open(options: GraphStoreOptions): GraphStore {
@@ -75,7 +83,8 @@ export class GraphStore {
         bm25 = new Bm25Index(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild();
       }
-      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
+      const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
+      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy);
     } catch (error) {
       void dbs?.env.close();
       unlock();
@@ -115,6 +124,7 @@ export class GraphStore {
       );
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
+      if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;
       return result;
     } finally {
@@ -138,9 +148,17 @@ export class GraphStore {
     return verifyStore({ dbs: this.dbs, schema: this.schema, vectorIndex: (label) => this.vectors.contents(label) });
   }
 
-  /** Saves the vector indexes that changed since open or the last save (close does it too). */
-  saveVectorIndexes(): void {
-    this.vectors.save();
+  /**
+   * Checkpoints the vector indexes that changed since open or the last save now (the store does
+   * it in the background, and close does it too); resolves when done, failures logged.
+   */
+  saveVectorIndexes(): Promise<void> {
+    return this.checkpoints.run();
+  }
+
+  /** Background checkpoints written and failed since open, and the last failure. */
+  vectorCheckpointStatus(): { saved: number; failed: number; lastError: string | null } {
+    return { ...this.checkpoints.counts, lastError: this.checkpoints.lastError?.message ?? null };
   }
 
   async close(): Promise<void> {
@@ -148,7 +166,7 @@ export class GraphStore {
     this.closed = true;
     try {
       try {
-        this.vectors.save();
+        await this.checkpoints.close();
       } finally {
         await this.dbs.env.close();
       }
