@@ -119,9 +119,16 @@ export class GraphStore {
         search: this.bm25Writes,
         vectors: new VectorSlots(this.dbs, log),
       });
-      const result = await this.dbs.env.childTransaction(() =>
-        fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)),
-      );
+      const result = await this.dbs.env.childTransaction(() => {
+        try {
+          const value = fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer));
+          writer.finish();
+          return value;
+        } catch (error) {
+          writer.abandon();
+          throw error;
+        }
+      });
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
       if (log.changes.length > 0) this.checkpoints.note();
