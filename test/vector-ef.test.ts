@@ -26,7 +26,7 @@ test("an explicit ef under a quarter of the default is logged once per type; the
   for (const label of ["Narrow", "Other"]) {
     const { snapshot, ids } = memorySnapshot(label, points);
     const index = new VectorIndex(label, DEFAULT_VECTOR_OPTIONS);
-    points.forEach((p, i) => index.add(i, ids[i]!, p));
+    for (let i = 0; i < points.length; i++) index.add(i, ids[i]!, points[i]!);
     const info = { name: label, embedding: null } as unknown as Parameters<typeof searchVectors>[0]["info"];
     const search = (ef: number | null) =>
       searchVectors({ info, index, pending: [], snapshot, options: DEFAULT_VECTOR_OPTIONS, query: points[0], k: 10, ef });
