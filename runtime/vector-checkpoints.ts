@@ -45,10 +45,14 @@ export class VectorCheckpoints {
       if (due > 0) return; // the time-based one is already waiting
       clearTimeout(this.timer);
     }
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.run();
-    }, at - Date.now());
+    // setTimeout takes at most 2^31 - 1 ms (a longer delay would fire at once).
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.run();
+      },
+      Math.min(at - Date.now(), 2 ** 31 - 1),
+    );
     this.timer.unref();
   }
 

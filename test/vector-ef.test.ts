@@ -8,13 +8,13 @@ import { gaussian, memorySnapshot, rng, unitVector } from "./support/vector-fixt
 
 afterEach(() => vi.restoreAllMocks());
 
-test("the default breadth: 40·k up to 20k vectors, then growing as (n / 20k)^0.8, never above n", () => {
+test("the default breadth: 40·k up to 20k vectors, then growing as (n / 20k)^0.9, never above n", () => {
   expect(defaultEf(64, 10, 5_000)).toBe(400);
   expect(defaultEf(64, 10, 20_000)).toBe(400);
-  expect(defaultEf(64, 10, 40_000)).toBe(697);
-  expect(defaultEf(64, 10, 100_000)).toBe(1450);
+  expect(defaultEf(64, 10, 40_000)).toBe(747);
+  expect(defaultEf(64, 10, 100_000)).toBe(1703);
   expect(defaultEf(64, 1, 1_000)).toBe(64);
-  expect(defaultEf(1000, 10, 100_000)).toBe(1450);
+  expect(defaultEf(1000, 10, 100_000)).toBe(1703);
   expect(defaultEf(2000, 10, 100_000)).toBe(2000);
   expect(defaultEf(64, 500, 10_000)).toBe(10_000);
 });
