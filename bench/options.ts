@@ -40,6 +40,11 @@ export interface BenchOptions {
   /** Run the vector comparison in process only (no SearchV/AddV over HTTP). */
   skipVectorHttp: boolean;
   skipBm25: boolean;
+  /** Vectors of the restart-after-kill -9 benchmark (bench/vector-restart.ts). */
+  restartVectors: number;
+  /** AddV writes acknowledged between the checkpoint and the kill. */
+  restartWrites: number;
+  skipRestart: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -58,6 +63,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --scan-samples <n>  timed calls per scan query and side (default 20)
   --vector-count <n>  vectors searched by SearchV vs raw hnswlib-node, dim 128 (default 20000)
   --bm25-docs <n>     documents of the SearchBM25 corpus (default 100000)
+  --restart-vectors <n>  vectors of the restart-after-kill -9 run, dim 128 (default 100000)
+  --restart-writes <n>   AddV writes between the last checkpoint and the kill (default 1000)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
@@ -66,6 +73,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-vector       skip SearchV/AddV (in process and over HTTP)
   --skip-vector-http  run the SearchV comparison in process only
   --skip-bm25         skip SearchBM25
+  --skip-restart      skip the restart-after-kill -9 run
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -90,6 +98,9 @@ const FLAGS = {
   "skip-vector": { type: "boolean" },
   "skip-vector-http": { type: "boolean" },
   "skip-bm25": { type: "boolean" },
+  "skip-restart": { type: "boolean" },
+  "restart-vectors": { type: "string" },
+  "restart-writes": { type: "string" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -138,6 +149,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipVector: values["skip-vector"] === true,
     skipVectorHttp: values["skip-vector-http"] === true,
     skipBm25: values["skip-bm25"] === true,
+    restartVectors: positive("restart-vectors", values["restart-vectors"], quick ? 6_000 : 100_000),
+    restartWrites: positive("restart-writes", values["restart-writes"], quick ? 200 : 1_000),
+    skipRestart: values["skip-restart"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -7,6 +7,7 @@ import type { ScanResult } from "./scan.js";
 import type { IndexWhereResult } from "./index-where.js";
 import type { TraversalResult } from "./traversal.js";
 import { BM25_TARGET_P99_MS, renderBm25, type Bm25BenchResult } from "./bm25.js";
+import { renderRestart, type RestartResult } from "./vector-restart.js";
 import { VECTOR_TARGETS } from "./vector.js";
 import type { VectorBenchResult } from "./vector-suite.js";
 
@@ -35,6 +36,7 @@ export interface BenchReport {
   indexWhere: IndexWhereResult | null;
   vector: VectorBenchResult | null;
   bm25: Bm25BenchResult | null;
+  restart: RestartResult | null;
 }
 
 export function verdicts(report: BenchReport): Verdict[] {
@@ -222,7 +224,8 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
     (report.vector
       ? `; SearchV: ${report.vector.inProcess.data}, ${report.vector.inProcess.strandPath} path, ${report.vector.inProcess.queries} queries, ${int(report.vector.inProcess.searches)} timed searches per side and ef`
       : "");
-  return `${header}\n\n${table(rows)}\n${report.bm25 ? `\n${renderBm25(report.bm25)}\n` : ""}`;
+  const restart = report.restart ? `\n${renderRestart(report.restart)}\n` : "";
+  return `${header}\n\n${table(rows)}\n${report.bm25 ? `\n${renderBm25(report.bm25)}\n` : ""}${restart}`;
 }
 
 /** SearchV per ef in process (strand vs raw hnswlib), then SearchV and AddV over HTTP (vs the vector floor). */
@@ -292,6 +295,7 @@ export function renderJson(report: BenchReport, options: BenchOptions): string {
     indexWhere: report.indexWhere,
     vector: report.vector,
     bm25: report.bm25,
+    restart: report.restart,
     verdicts: verdicts(report),
   };
   return `BENCH_JSON ${JSON.stringify(json)}`;

@@ -6,7 +6,8 @@
 //      loops over the same LMDB data
 //   5. SearchV in process vs raw hnswlib-node on the same vectors, then SearchV and AddV over
 //      HTTP vs a vector floor server (vector-suite.ts)
-//   6. SearchBM25 p50/p99 in process on a Zipf corpus (bm25.ts)
+//   6. Opening a store of vectors after kill -9 vs after a clean stop (vector-restart.ts)
+//   7. SearchBM25 p50/p99 in process on a Zipf corpus, and indexing with postings batched or not (bm25.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -28,6 +29,7 @@ import { runIndexWhere } from "./index-where.js";
 import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
 import { runVectorBench } from "./vector-suite.js";
 import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
+import { benchVectorRestart } from "./vector-restart.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -141,7 +143,16 @@ async function main(): Promise<number> {
   installCleanupHandlers();
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
-  const report: BenchReport = { read: null, write: null, traversal: null, scan: null, indexWhere: null, vector: null, bm25: null };
+  const report: BenchReport = {
+    read: null,
+    write: null,
+    traversal: null,
+    scan: null,
+    indexWhere: null,
+    vector: null,
+    bm25: null,
+    restart: null,
+  };
   let compile: CompileTiming[] = [];
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
@@ -184,6 +195,10 @@ async function main(): Promise<number> {
       });
     }
     if (!options.skipVector) report.vector = await runVectorBench(options, root, log);
+    if (!options.skipRestart) {
+      const o = { count: options.restartVectors, dim: 128, writes: options.restartWrites, seed: options.seed };
+      report.restart = await benchVectorRestart(o, log);
+    }
     if (!options.skipBm25) {
       report.bm25 = await benchBm25({ ...DEFAULT_BM25_OPTIONS, docs: options.bm25Docs, queries: options.bm25Queries }, log);
     }

@@ -35,7 +35,7 @@ export async function runVectorBench(options: BenchOptions, root: string, log: (
     workDir: root,
     fixture,
     raw: run.raw,
-    ef: defaultEf(DEFAULT_VECTOR_OPTIONS, K),
+    ef: defaultEf(DEFAULT_VECTOR_OPTIONS, K, options.vectorCount),
     addDim: ADD_DIM,
     addPool: options.quick ? 500 : 2_000,
     connections: options.connections,

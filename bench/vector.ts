@@ -8,7 +8,7 @@
 // 40·k)) against raw at that same ef; the other rows show the recall/QPS curve of both.
 import hnswlib from "hnswlib-node";
 import type { GraphStore } from "../runtime/graph-store.js";
-import { DEFAULT_VECTOR_OPTIONS, EF_PER_K, EXACT_LIMIT, type VectorOptions } from "../runtime/vector/metric.js";
+import { DEFAULT_VECTOR_OPTIONS, EXACT_LIMIT, defaultEf as searchDefaultEf, type VectorOptions } from "../runtime/vector/metric.js";
 import { RANDOM_SEED } from "../runtime/vector/vector-index.js";
 import { seededRandom } from "./random.js";
 import { mean, quantileSorted } from "./stats.js";
@@ -129,9 +129,9 @@ export function rawNearest(raw: RawIndex, query: readonly number[], k: number, e
     .map((x) => x.n);
 }
 
-/** The ef Strand searches with when the query gives none (runtime/vector/search.ts). */
-export function defaultEf(options: VectorOptions, k: number): number {
-  return Math.max(options.efSearch, EF_PER_K * k);
+/** The ef Strand searches with when the query gives none, for `count` live vectors (runtime/vector/search.ts). */
+export function defaultEf(options: VectorOptions, k: number, count: number): number {
+  return searchDefaultEf(options.efSearch, k, count);
 }
 
 function side(times: Float64Array, recall: number): SearchSide {
@@ -195,7 +195,7 @@ export async function runVectorInProcess(
     `vector: raw hnswlib built in ${rawBuildSeconds.toFixed(1)} s; exact top-${k} of ${queries.length} queries took ${fixture.groundTruthSeconds.toFixed(1)} s`,
   );
 
-  const standard = defaultEf(options, k);
+  const standard = defaultEf(options, k, count);
   const efs = [...new Set([...settings.efs, standard])].sort((a, b) => a - b);
   const rows: EfRow[] = [];
   for (const ef of efs) {

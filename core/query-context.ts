@@ -85,7 +85,7 @@ export interface QueryContext {
    * `SearchV<T>(vector, k)`: the min(k, live) vectors of T most similar to `query`, each with
    * `score` (cosine similarity for metric cosine, minus the squared euclidean distance for l2,
    * the inner product for ip), sorted by score descending, then id. k: integer >= 0; ef:
-   * optional search breadth (integer >= 1; default max(ef_search, 40·k)). A query of another
+   * optional search breadth (integer >= 1; default max(ef_search, 40·k, more beyond 20k vectors)). A query of another
    * dimension than T's is DIMENSION_MISMATCH (400); a non-finite or empty query INVALID_VALUE.
    */
   searchVectors(label: string, query: readonly number[], k: number, ef?: number | null): NodeItem[];

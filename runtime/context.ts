@@ -343,6 +343,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     if (!Number.isSafeInteger(limit) || limit < 0) {
       throw new StrandError("INVALID_VALUE", `SearchBM25 limit must be an integer >= 0, got ${describeValue(limit)}`);
     }
+    this.writer?.beforeSearch(); // a write's own new documents are gathered until then
     return this.bm25.search(label, text, limit, this.opts?.transaction).map(({ id, score }) => {
       const rec = this.getNode(label, id);
       if (rec === undefined) throw new Error(`bm25 postings name missing ${label} ${id}`);

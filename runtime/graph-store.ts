@@ -22,6 +22,7 @@ import { Bm25Writes } from "./write/bm25-writes.js";
 import { GraphWriter } from "./write/graph-writer.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
 import { VectorSlots } from "./write/vector-slots.js";
+import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -39,12 +40,15 @@ export interface GraphStoreOptions {
   bm25Stemmer?: Stemmer;
   /** Where long work at open reports (migrations, index rebuilds); silent by default. */
   progress?: ProgressSink;
+  /** When vector indexes are checkpointed in the background (vector-checkpoints.ts). */
+  vectorCheckpoints?: Partial<CheckpointPolicy>;
 }
 
 export class GraphStore {
   private closed = false;
   /** The writer's search hook (null when BM25 is disabled). */
   private readonly bm25Writes: Bm25Writes | null;
+  private readonly checkpoints: VectorCheckpoints;
 
   private constructor(
     /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
@@ -55,8 +59,12 @@ export class GraphStore {
     private readonly unlock: () => void,
     private readonly vectors: VectorIndexes,
     private readonly bm25: Bm25Index | null,
+    checkpointPolicy: CheckpointPolicy,
   ) {
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
+    this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
+    // An index rebuilt at open is saved soon, so the next crash does not rebuild it again.
+    this.checkpoints.note();
   }
 
   static open(options: GraphStoreOptions): GraphStore {
@@ -81,7 +89,8 @@ export class GraphStore {
         bm25 = new Bm25Index(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild(options.progress);
       }
-      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
+      const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
+      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy);
     } catch (error) {
       void dbs?.env.close();
       unlock();
@@ -116,11 +125,19 @@ export class GraphStore {
         search: this.bm25Writes,
         vectors: new VectorSlots(this.dbs, log),
       });
-      const result = await this.dbs.env.childTransaction(() =>
-        fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)),
-      );
+      const result = await this.dbs.env.childTransaction(() => {
+        try {
+          const value = fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer));
+          writer.finish();
+          return value;
+        } catch (error) {
+          writer.abandon();
+          throw error;
+        }
+      });
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
+      if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;
       return result;
     } finally {
@@ -159,9 +176,17 @@ export class GraphStore {
     return writeBackup({ env: this.dbs.env, format: FORMAT_VERSION, schemaVersion }, out, progress);
   }
 
-  /** Saves the vector indexes that changed since open or the last save (close does it too). */
-  saveVectorIndexes(): void {
-    this.vectors.save();
+  /**
+   * Checkpoints the vector indexes that changed since open or the last save now (the store does
+   * it in the background, and close does it too); resolves when done, failures logged.
+   */
+  saveVectorIndexes(): Promise<void> {
+    return this.checkpoints.run();
+  }
+
+  /** Background checkpoints written and failed since open, and the last failure. */
+  vectorCheckpointStatus(): { saved: number; failed: number; lastError: string | null } {
+    return { ...this.checkpoints.counts, lastError: this.checkpoints.lastError?.message ?? null };
   }
 
   async close(): Promise<void> {
@@ -169,7 +194,7 @@ export class GraphStore {
     this.closed = true;
     try {
       try {
-        this.vectors.save();
+        await this.checkpoints.close();
       } finally {
         await this.dbs.env.close();
       }

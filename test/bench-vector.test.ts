@@ -84,9 +84,14 @@ describe("vector bench data", () => {
     ).toBe(3 / 5);
   });
 
-  test("defaultEf is what SearchV uses without an explicit ef: max(ef_search, 40 k)", () => {
-    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 10)).toBe(400);
-    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 1)).toBe(64);
+  test("defaultEf is what SearchV uses without an explicit ef: max(ef_search, 40 k), growing beyond 20k vectors", () => {
+    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 10, 20_000)).toBe(400);
+    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 1, 20_000)).toBe(64);
+    // (100k / 20k)^0.9 = 4.26: 1703 at 100k, 13525 at 1M; never more than the live vectors.
+    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 10, 100_000)).toBe(1703);
+    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 10, 1_000_000)).toBe(13525);
+    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 100, 5_000)).toBe(4000);
+    expect(defaultEf(DEFAULT_VECTOR_OPTIONS, 200, 5_000)).toBe(5000);
   });
 });
 

@@ -16,6 +16,8 @@ function recordingHooks(calls: string[]): WriterHooks {
     added: (r) => void calls.push(`search.added ${r.label}`),
     replaced: (_, r) => void calls.push(`search.replaced ${r.label}`),
     removed: (r) => void calls.push(`search.removed ${r.label}`),
+    flush: () => {},
+    discard: () => {},
   };
   const vectors: VectorHook = {
     added: (info, _, v) => void calls.push(`vector.added ${info.name} [${v.join(",")}]`),

@@ -42,7 +42,14 @@ beforeEach(async () => {
   });
   await store.write((db) => db.addVector("Chunk", [1, 2, 3], { text: "c" }));
   before = searchAll(store);
-  expect(store.vectorIndexStatus("Doc")).toEqual({ label: "Doc", source: "empty", reason: null, live: COUNT, generation: COUNT });
+  expect(store.vectorIndexStatus("Doc")).toEqual({
+    label: "Doc",
+    source: "empty",
+    reason: null,
+    live: COUNT,
+    generation: COUNT,
+    replayed: 0,
+  });
   await store.close();
 });
 
@@ -63,7 +70,7 @@ describe("index files", () => {
       m: 16,
       efConstruction: 128,
     });
-    expect(await reopenAndCompare()).toEqual({ label: "Doc", source: "loaded", reason: null, live: COUNT, generation: COUNT });
+    expect(await reopenAndCompare()).toEqual({ label: "Doc", source: "loaded", reason: null, live: COUNT, generation: COUNT, replayed: 0 });
     const store = open();
     try {
       expect(store.vectorIndexStatus("Chunk")).toMatchObject({ source: "loaded", live: 1 });
@@ -80,11 +87,25 @@ describe("index files", () => {
       expect(db.searchVectors("Doc", queries[0]!, 1).map((d) => [d.id, d.score])).toEqual([[extra.id, 1]]);
       expect(db.searchVectors("Doc", queries[1]!, 10).map((d) => d.id)).not.toContain(before[1]![0]);
     });
-    expect(store.vectorIndexStatus("Doc")).toEqual({ label: "Doc", source: "loaded", reason: null, live: COUNT, generation: COUNT + 2 });
+    expect(store.vectorIndexStatus("Doc")).toEqual({
+      label: "Doc",
+      source: "loaded",
+      reason: null,
+      live: COUNT,
+      generation: COUNT + 2,
+      replayed: 0,
+    });
     await store.close();
     const again = open();
     try {
-      expect(again.vectorIndexStatus("Doc")).toEqual({ label: "Doc", source: "loaded", reason: null, live: COUNT, generation: COUNT + 2 });
+      expect(again.vectorIndexStatus("Doc")).toEqual({
+        label: "Doc",
+        source: "loaded",
+        reason: null,
+        live: COUNT,
+        generation: COUNT + 2,
+        replayed: 0,
+      });
       again.read((db) => expect(db.searchVectors("Doc", queries[0]!, 1).map((d) => d.id)).toEqual([extra.id]));
     } finally {
       await again.close();
@@ -128,9 +149,10 @@ describe("index files", () => {
       expect(again.vectorIndexStatus("Doc")).toEqual({
         label: "Doc",
         source: "rebuilt",
-        reason: `stale: generation is ${COUNT} in the file, ${COUNT + 1} expected`,
+        reason: `stale: generation is ${COUNT} in the file, ${COUNT + 1} expected, and the vector log does not cover the difference`,
         live: COUNT + 1,
         generation: COUNT + 1,
+        replayed: 0,
       });
       again.read((db) => expect(db.searchVectors("Doc", queries[2]!, 1).map((d) => d.id)).toEqual([added.id]));
     } finally {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
-import type { VectorTypeMeta } from "./vector-type-meta.js";
+import type { VectorLogEntry, VectorTypeMeta } from "./vector-type-meta.js";
 import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, type Key } from "./keys.js";
 
 export interface StoreDbs {
@@ -23,6 +23,7 @@ export interface StoreDbs {
   readonly bm25Stats: Database<Bm25Stats, Key>;
   readonly vectorTypes: Database<VectorTypeMeta, Key>;
   readonly vectorIds: Database<number, Key>;
+  readonly vectorLog: Database<VectorLogEntry, Key>;
 }
 
 export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
@@ -50,6 +51,7 @@ export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
     bm25Stats: db<Bm25Stats>("bm25_stats"),
     vectorTypes: db<VectorTypeMeta>("vector_types"),
     vectorIds: db<number>("vector_ids"),
+    vectorLog: db<VectorLogEntry>("vector_log"),
   };
   // A new store gets its format written by the caller (runtime/write/meta-writes.ts).
   const format = dbs.meta.get(FORMAT_KEY);

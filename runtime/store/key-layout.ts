@@ -35,6 +35,11 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   { db: "vector_types", key: "`[vectorLabel]`", value: "`{epoch, dimension, nextSlot, live, generation}`" },
   { db: "vector_ids", key: "`[vectorLabel, vectorId]`", value: "slot: the vector's integer label in the HNSW index" },
   {
+    db: "vector_log",
+    key: "`[vectorLabel, generation]`",
+    value: '`["a", slot, f32 bytes]` (add) or `["r", slot]` (drop): the changes after the saved HNSW checkpoint, replayed at open',
+  },
+  {
     db: "bm25_post",
     key: "`[label, term, firstDocNo]`, `[label, term, 2^32]`",
     value: "binary: a block of (docNo, tf, length) u32 triples; the block keyed 2^32 is the tail",

@@ -35,8 +35,11 @@
 //   in-memory HNSW index; slots are never reused. `vector_types` holds per type: `epoch` (random,
 //   set when the type's first vector is written), `dimension` (fixed by that first vector),
 //   `nextSlot`, `live` (number of vectors) and `generation`, bumped by every add, drop or vector
-//   change. The HNSW files under <data>/vectors/ are a cache of this state, trusted only when
-//   their epoch and generation equal these and their checksum verifies.
+//   change. `vector_log` holds each change under [vectorLabel, generation], written in the same
+//   transaction: an add keeps its slot and the vector as f32 (what the index holds), a drop its
+//   slot. The HNSW files under <data>/vectors/ are a checkpoint of this state at some generation,
+//   trusted only when their epoch matches and their checksum verifies; the open replays the log
+//   after that generation onto them. Entries up to a saved checkpoint's generation are pruned.
 // - BM25 (see runtime/search/): every record of a node or vector type with String/[String]
 //   fields is a document with a per-type docNo (insertion order, never reused). `bm25_post`
 //   holds, per (label, term), blocks of (docNo, tf, length) u32 triples sorted by docNo: sealed
@@ -66,6 +69,7 @@ export const DB_NAMES = [
   "edge_unique",
   "vector_types",
   "vector_ids",
+  "vector_log",
   "bm25_post",
   "bm25_docs",
   "bm25_ids",

@@ -11,7 +11,7 @@ import type { NodeItem } from "../../core/items.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 import { TopN, type Scored } from "./brute-force.js";
 import type { VectorAdd } from "./changes.js";
-import { EF_PER_K, EXACT_LIMIT, checkVector, dimensionMismatch, similarity, type VectorOptions } from "./metric.js";
+import { EXACT_LIMIT, checkVector, defaultEf, dimensionMismatch, similarity, type VectorOptions } from "./metric.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 import type { IndexedVector, VectorIndex } from "./vector-index.js";
 import { vectorOf } from "./vector-records.js";
@@ -88,7 +88,9 @@ export function searchVectors(req: SearchRequest): SearchOutcome {
   let path: SearchPath = exact ? "exact-copy" : "hnsw";
   // Only an index that mirrors LMDB up to some generation is a complete source; otherwise scan.
   const available = exact ? exact.size : index.live;
-  const ef = efOverride ?? Math.max(options.efSearch, EF_PER_K * target);
+  const needed = defaultEf(options.efSearch, target, meta.live);
+  if (efOverride !== null && meta.live > EXACT_LIMIT) warnIfNarrow(label, efOverride, needed, meta.live);
+  const ef = efOverride ?? needed;
   let found: Scored[] = [];
   if (meta.live > EXACT_LIMIT || exact) {
     for (let n = target; ; n *= 2) {
@@ -109,6 +111,18 @@ export function searchVectors(req: SearchRequest): SearchOutcome {
   for (const s of found) best.push(s);
   const items = best.sorted().map((s) => withScore(snapshot.record(label, s.id)!, s.score));
   return { items, path };
+}
+
+/** Types already warned about (once per process each). */
+const warnedNarrow = new Set<string>();
+
+/** An explicit ef under a quarter of the default breadth: recall will be far below the default's; say so once. */
+function warnIfNarrow(label: string, ef: number, needed: number, live: number): void {
+  if (ef * 4 >= needed || warnedNarrow.has(label)) return;
+  warnedNarrow.add(label);
+  console.warn(
+    `SearchV<${label}>: ef ${ef} is far below the ${needed} the index of ${live} vectors needs for recall@k near 0.95 by default; results will miss many true nearest neighbours (this is logged once)`,
+  );
 }
 
 /**

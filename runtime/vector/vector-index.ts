@@ -63,9 +63,7 @@ export class VectorIndex {
     if (this.dimension === null) this.dimension = vector.length;
     if (vector.length !== this.dimension)
       throw new Error(`V::${this.label}: vector of ${vector.length} dimensions in an index of ${this.dimension}`);
-    const hnsw = this.ensureHnsw(this.dimension);
-    if (hnsw.getCurrentCount() >= hnsw.getMaxElements()) hnsw.resizeIndex(hnsw.getMaxElements() * 2);
-    hnsw.addPoint(vector as number[], slot);
+    this.addPoint(slot, vector);
     this.ids.set(slot, id);
     if (this.keepExact) {
       this.exactCopy ??= new ExactVectors(this.dimension);
@@ -81,6 +79,33 @@ export class VectorIndex {
     if (!this.ids.delete(slot)) return;
     this.hnsw!.markDelete(slot);
     this.exactCopy?.remove(slot);
+  }
+
+  /**
+   * Replay of a logged add onto a loaded checkpoint: the point only. The slot → id map already
+   * holds LMDB's current slots (a point added and dropped since the checkpoint is added and then
+   * marked deleted, as it was before the crash, so the graph is the same one).
+   */
+  replayAdd(slot: number, vector: readonly number[]): void {
+    if (this.dimension === null || vector.length !== this.dimension)
+      throw new Error(`V::${this.label}: logged vector of ${vector.length} dimensions in an index of ${String(this.dimension)}`);
+    this.addPoint(slot, vector);
+  }
+
+  /** Replay of a logged drop: throws when the point is not in the index (the log does not fit it). */
+  replayRemove(slot: number): void {
+    this.hnsw!.markDelete(slot);
+  }
+
+  /** Points hnswlib holds, deleted ones included (what a saved file must contain). */
+  get elements(): number {
+    return this.hnsw?.getCurrentCount() ?? 0;
+  }
+
+  private addPoint(slot: number, vector: readonly number[]): void {
+    const hnsw = this.ensureHnsw(this.dimension!);
+    if (hnsw.getCurrentCount() >= hnsw.getMaxElements()) hnsw.resizeIndex(hnsw.getMaxElements() * 2);
+    hnsw.addPoint(vector as number[], slot);
   }
 
   /**

@@ -1,14 +1,13 @@
 // The vector indexes of one store: one VectorIndex per V type, loaded from its files or rebuilt
 // from LMDB at open, fed each write's changes after the write committed, saved on close.
-import fs from "node:fs";
 import type { Transaction } from "lmdb";
 import type { NodeItem } from "../../core/items.js";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
 import type { SchemaInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { VectorLog, type VectorAdd, type VectorChange } from "./changes.js";
-import { indexPaths, removeIndexFiles, saveIndexFiles, verifyIndexFiles, type ExpectedIndex } from "./index-files.js";
+import { saveIndexFiles } from "./index-files.js";
+import { loadCheckpoint, slotsOf } from "./index-load.js";
 import type { VectorOptions } from "./metric.js";
 import { searchVectors, type SearchOutcome, type VectorSnapshot } from "./search.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
@@ -18,12 +17,17 @@ import { vectorOf } from "./vector-records.js";
 /** How a type's in-memory index came to be (for tests, logs and `strand` diagnostics). */
 export interface VectorIndexStatus {
   label: string;
-  /** empty: the type has no vectors in LMDB; loaded: from its files; rebuilt: from LMDB. */
-  source: "empty" | "loaded" | "rebuilt";
+  /**
+   * empty: the type has no vectors in LMDB; loaded: from its checkpoint files, which were
+   * current; replayed: from its checkpoint plus the changes logged since; rebuilt: from LMDB.
+   */
+  source: "empty" | "loaded" | "replayed" | "rebuilt";
   /** Why the files were not used (rebuilt only): "missing", "stale: …", "corrupt: …", … */
   reason: string | null;
   live: number;
   generation: number;
+  /** Logged changes replayed onto the checkpoint at open (replayed only; 0 otherwise). */
+  replayed: number;
 }
 
 export class VectorIndexes {
@@ -31,7 +35,7 @@ export class VectorIndexes {
   private readonly statuses = new Map<string, VectorIndexStatus>();
   /** Logs of writes that have not committed (or failed) yet. */
   private readonly pending = new Set<VectorLog>();
-  /** Generation of each type when it was loaded from files that still describe it. */
+  /** Generation of each type's newest checkpoint on disk (absent: none usable). */
   private readonly savedGeneration = new Map<string, number>();
 
   private constructor(
@@ -133,23 +137,23 @@ export class VectorIndexes {
       const meta = this.dbs.vectorTypes.get([info.name], { transaction: txn });
       if (meta === undefined) {
         this.indexes.set(info.name, new VectorIndex(info.name, this.options));
-        this.statuses.set(info.name, { label: info.name, source: "empty", reason: null, live: 0, generation: 0 });
+        this.statuses.set(info.name, { label: info.name, source: "empty", reason: null, live: 0, generation: 0, replayed: 0 });
         return;
       }
-      const verified = verifyIndexFiles(this.dataDir, this.expected(info.name, meta));
-      if (verified.ok) {
-        const index = new VectorIndex(info.name, this.options);
-        index.load(verified.indexPath, meta.dimension, slotsIn(this.dbs, info.name, txn));
-        index.epoch = meta.epoch;
-        index.generation = meta.generation;
-        if (index.live !== meta.live) throw new Error(`V::${info.name}: ${index.live} slots in vector_ids, ${meta.live} in vector_types`);
+      const loaded = loadCheckpoint(this.dbs, this.dataDir, info.name, meta, this.options, txn);
+      if (loaded.ok) {
+        const { index, replayed } = loaded;
         if (index.wantsExactCopy()) index.fillExactCopy(this.vectorsIn(info, txn));
         this.indexes.set(info.name, index);
-        this.savedGeneration.set(info.name, meta.generation);
-        this.statuses.set(info.name, { label: info.name, source: "loaded", reason: null, live: index.live, generation: index.generation });
+        this.savedGeneration.set(info.name, loaded.savedGeneration);
+        const source = replayed === 0 ? "loaded" : "replayed";
+        this.statuses.set(info.name, { label: info.name, source, reason: null, live: index.live, generation: index.generation, replayed });
         return;
       }
-      this.rebuild(info, meta, txn, verified.reason, progress);
+      this.rebuild(info, meta, txn, loaded.reason, progress);
+      // One line: a rebuild costs time proportional to the type's size, so say why it happened.
+      if (loaded.reason !== "missing" || meta.live > 0)
+        console.warn(`vector index V::${info.name}: rebuilt from LMDB (${meta.live} vectors) because the saved index is ${loaded.reason}`);
     } finally {
       txn.done();
     }
@@ -168,7 +172,14 @@ export class VectorIndexes {
     index.generation = meta.generation;
     this.indexes.set(info.name, index);
     this.savedGeneration.delete(info.name);
-    this.statuses.set(info.name, { label: info.name, source: "rebuilt", reason, live: index.live, generation: index.generation });
+    this.statuses.set(info.name, {
+      label: info.name,
+      source: "rebuilt",
+      reason,
+      live: index.live,
+      generation: index.generation,
+      replayed: 0,
+    });
   }
 
   /** Rebuild from the newest committed state: it includes every change applied so far. */
@@ -185,41 +196,59 @@ export class VectorIndexes {
   }
 
   private *vectorsIn(info: VectorTypeInfo, txn: Transaction): Iterable<IndexedVector & { vector: readonly number[] }> {
-    for (const { slot, id } of slotsIn(this.dbs, info.name, txn)) {
+    for (const { slot, id } of slotsOf(this.dbs, info.name, txn)) {
       const rec: NodeItem | undefined = this.dbs.nodes.get([info.name, id], { transaction: txn });
       if (rec === undefined) throw new Error(`V::${info.name} '${id}' has a slot but no record`);
       yield { slot, id, vector: vectorOf(info, rec) };
     }
   }
 
-  private expected(label: string, meta: VectorTypeMeta): ExpectedIndex {
-    const { metric, m, efConstruction } = this.options;
-    return { label, epoch: meta.epoch, generation: meta.generation, dimension: meta.dimension, live: meta.live, metric, m, efConstruction };
+  /** Changes applied to the in-memory indexes since they were last saved (or loaded), over all types. */
+  unsavedChanges(): number {
+    let n = 0;
+    for (const [label, index] of this.indexes) n += index.generation - (this.savedGeneration.get(label) ?? 0);
+    return n;
   }
 
   /**
-   * Saves every index that reflects LMDB's current state and differs from its files; removes
-   * files that no longer describe LMDB. Called on clean close (and usable as a checkpoint).
+   * Saves a checkpoint of every index that changed since its last save: the index as of the
+   * generation it has applied (LMDB may be ahead; the log covers the rest). Returns the
+   * checkpoints written, so the caller can prune the log up to them. A failed save throws
+   * IndexSaveError after trying the other types; the previous checkpoint stays valid.
    */
-  save(): void {
+  save(): SavedCheckpoint[] {
+    const saved: SavedCheckpoint[] = [];
+    let failure: unknown = null;
     for (const [label, index] of this.indexes) {
-      const meta = this.dbs.vectorTypes.get([label]);
-      const current = meta !== undefined && index.epoch === meta.epoch && index.generation === meta.generation;
-      if (!current || meta === undefined || index.dimension === null) {
-        // Writes still in flight (or nothing to save): files would be stale, and are ignored anyway.
-        if (fs.existsSync(indexPaths(this.dataDir, label).meta)) removeIndexFiles(this.dataDir, label);
+      if (index.epoch === null || index.dimension === null) continue; // never had a vector
+      if (this.savedGeneration.get(label) === index.generation) continue;
+      const { metric, m, efConstruction } = this.options;
+      const state = {
+        label,
+        epoch: index.epoch,
+        dimension: index.dimension,
+        metric,
+        m,
+        efConstruction,
+        generation: index.generation,
+        live: index.live,
+      };
+      try {
+        saveIndexFiles(this.dataDir, state, index.elements, (file) => index.write(file));
+      } catch (error) {
+        failure ??= error;
         continue;
       }
-      if (this.savedGeneration.get(label) === meta.generation) continue;
-      saveIndexFiles(this.dataDir, this.expected(label, meta), (file) => index.write(file));
-      this.savedGeneration.set(label, meta.generation);
+      this.savedGeneration.set(label, index.generation);
+      saved.push({ label, generation: index.generation });
     }
+    if (failure !== null) throw failure;
+    return saved;
   }
 }
 
-/** (slot, id) of every vector of the type in `txn`, in id order. */
-function* slotsIn(dbs: StoreDbs, label: string, txn: Transaction): Iterable<IndexedVector> {
-  const start: Key = [label];
-  const end: Key = [label, MAX_KEY];
-  for (const { key, value } of dbs.vectorIds.getRange({ start, end, transaction: txn })) yield { slot: value, id: key[1] as string };
+/** A checkpoint written by save(): the log of `label` up to `generation` is no longer needed. */
+export interface SavedCheckpoint {
+  label: string;
+  generation: number;
 }

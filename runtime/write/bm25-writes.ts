@@ -10,9 +10,13 @@ import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY } from "../store/keys.js";
 import type { SearchHook } from "./hooks.js";
 import { forgetBm25Marker, writeBm25Marker } from "./meta-writes.js";
-import { insertPosting, removePosting } from "./postings-writes.js";
+import { PostingsBatch } from "./postings-batch.js";
+import { appendPostings, insertPosting, removePosting } from "./postings-writes.js";
 
 export class Bm25Writes implements SearchHook {
+  /** New documents' postings and the statistics of this write, not yet written (see flush). */
+  private readonly batch = new PostingsBatch();
+
   constructor(
     private readonly dbs: StoreDbs,
     private readonly index: Bm25Index,
@@ -21,17 +25,35 @@ export class Bm25Writes implements SearchHook {
   added(record: NodeItem): void {
     const doc = this.index.documentOf(record);
     if (doc === null) return;
-    const stats = this.index.stats(record.label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
+    const label = record.label;
+    const stats = this.batch.stats.get(label) ?? this.index.stats(label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
     const docNo = stats.nextDocNo;
-    if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${record.label} ran out of document numbers`);
-    this.dbs.bm25Docs.putSync([record.label, record.id], [docNo, doc.length]);
-    this.dbs.bm25Ids.putSync([record.label, docNo], record.id);
-    this.putPostings(record.label, docNo, doc, null);
-    this.dbs.bm25Stats.putSync([record.label], { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
+    if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${label} ran out of document numbers`);
+    this.dbs.bm25Docs.putSync([label, record.id], [docNo, doc.length]);
+    this.dbs.bm25Ids.putSync([label, docNo], record.id);
+    for (const [term, tf] of doc.tf) this.batch.append(label, term, docNo, tf, doc.length);
+    this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
+  }
+
+  /**
+   * Writes what the write gathered (one append per term, the statistics once); called before
+   * anything reads or changes existing postings, and at the end of the write's callback.
+   */
+  flush(): void {
+    if (this.batch.empty) return;
+    const { appends, stats } = this.batch.take();
+    for (const { label, term, entries } of appends) appendPostings(this.dbs.bm25Post, label, term, Uint32Array.from(entries));
+    for (const [label, s] of stats) this.dbs.bm25Stats.putSync([label], s);
+  }
+
+  /** The write failed (its transaction is rolled back): forget what it gathered. */
+  discard(): void {
+    this.batch.clear();
   }
 
   /** `record` is the stored record being removed (re-tokenized: the marker keeps that sound). */
   removed(record: NodeItem): void {
+    this.flush();
     const doc = this.index.documentOf(record);
     if (doc === null) return;
     const [docNo, length] = this.index.docEntry(record);
@@ -44,6 +66,7 @@ export class Bm25Writes implements SearchHook {
 
   /** The document keeps its docNo. */
   replaced(previous: NodeItem, next: NodeItem): void {
+    this.flush();
     const before = this.index.documentOf(previous);
     const after = this.index.documentOf(next);
     if (before === null || after === null) return;
@@ -87,6 +110,7 @@ export class Bm25Writes implements SearchHook {
           task.advance(1);
         }
       }
+      this.flush();
       writeBm25Marker(dbs, this.index.marker);
     });
     task.finish();

@@ -54,6 +54,21 @@ export class GraphWriter {
     private readonly hooks: WriterHooks,
   ) {}
 
+  /** The write's callback is done: state the hooks gathered is written (still in the transaction). */
+  finish(): void {
+    this.hooks.search?.flush();
+  }
+
+  /** The write's callback threw: its transaction rolls back, so what the hooks gathered is dropped. */
+  abandon(): void {
+    this.hooks.search?.discard();
+  }
+
+  /** Before a read of hook-kept state (SearchBM25) in this write: it must see the write's own changes. */
+  beforeSearch(): void {
+    this.hooks.search?.flush();
+  }
+
   private now(): string {
     return new Date().toISOString();
   }

@@ -11,6 +11,10 @@ export interface SearchHook {
   replaced(previous: NodeItem, next: NodeItem): void;
   /** The stored record is being removed. */
   removed(record: NodeItem): void;
+  /** Writes what the hook gathered; before the index is read in the write, and when its callback ends. */
+  flush(): void;
+  /** The write's callback failed: forget what was gathered (the transaction rolls back). */
+  discard(): void;
 }
 
 /** The slots of vector records in their type's index (see vector-slots.ts). */

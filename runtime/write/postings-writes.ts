@@ -111,6 +111,42 @@ class TermList {
     }
   }
 
+  /**
+   * Appends entries of new documents (docNos above every one in the list, in order), with the
+   * same outcome as inserting them one by one: the tail fills to TAIL_CAPACITY, then is sealed
+   * (merged into the last sealed block while that stays within SEALED_CAPACITY) and a new tail
+   * begins. Every block is written once.
+   */
+  appendMany(added: Uint32Array): void {
+    const stored = this.db.get(this.tailKey);
+    let tail: Uint32Array = stored === undefined ? new Uint32Array(0) : blockEntries(stored);
+    if (tail.length > 0 && added[0]! <= lastDoc(tail))
+      throw new Error(`bm25: appending document ${added[0]} after ${lastDoc(tail)} in the postings of ${String(this.prefix[1])}`);
+    let last: BlockRef | undefined | null = null; // null: not looked up yet
+    const sealed = new Map<number, Uint32Array>(); // first docNo -> entries, to write
+    let pending: number[] = Array.from(tail);
+    for (let i = 0; i < added.length; i += ENTRY) {
+      if (pending.length / ENTRY >= TAIL_CAPACITY) {
+        const full = Uint32Array.from(pending);
+        if (last === null) last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
+        if (last === undefined || count(last.entries) + count(full) > SEALED_CAPACITY) {
+          last = { key: [...this.prefix, firstDoc(full)], tail: false, entries: full };
+        } else {
+          const merged: Uint32Array = new Uint32Array(last.entries.length + full.length);
+          merged.set(last.entries);
+          merged.set(full, last.entries.length);
+          last = { ...last, entries: merged };
+        }
+        sealed.set(last.key[2] as number, last.entries);
+        pending = [];
+      }
+      pending.push(added[i]!, added[i + 1]!, added[i + 2]!);
+    }
+    for (const [first, entries] of sealed) this.db.putSync([...this.prefix, first], encode(entries));
+    tail = Uint32Array.from(pending);
+    this.db.putSync(this.tailKey, encode(tail));
+  }
+
   /** Stores a full tail's entries as sealed: appended to the last sealed block if they fit. */
   private seal(tail: Uint32Array): void {
     const last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
@@ -143,6 +179,11 @@ function split(entries: Uint32Array): Uint32Array[] {
 
 export function insertPosting(db: PostingsDb, label: string, term: string, docNo: number, tf: number, len: number): void {
   new TermList(db, label, term).insert(docNo, tf, len);
+}
+
+/** Appends the postings of new documents to a term's list: `entries` are (docNo, tf, length) triples in docNo order. */
+export function appendPostings(db: PostingsDb, label: string, term: string, entries: Uint32Array): void {
+  if (entries.length > 0) new TermList(db, label, term).appendMany(entries);
 }
 
 export function removePosting(db: PostingsDb, label: string, term: string, docNo: number): void {

@@ -1,11 +1,12 @@
 // The graph writer's vector hook: each live vector's slot in `vector_ids`, its type's
-// `vector_types` entry, and the write's change log, applied to the in-memory HNSW index only
+// `vector_types` entry, each change in `vector_log` (replayed onto the saved HNSW checkpoint at
+// open), and the write's in-memory change log, applied to the in-memory HNSW index only
 // after the commit (runtime/vector/vector-indexes.ts).
 import { randomUUID } from "node:crypto";
 import type { NodeItem } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
-import type { VectorTypeMeta } from "../store/vector-type-meta.js";
+import { vectorLogBytes, type VectorTypeMeta } from "../store/vector-type-meta.js";
 import type { VectorLog } from "../vector/changes.js";
 import { dimensionMismatch } from "../vector/metric.js";
 import { checkedVectorOf, sameVector, vectorOf } from "../vector/vector-records.js";
@@ -48,6 +49,7 @@ export class VectorSlots implements VectorHook {
     const next: VectorTypeMeta = { ...meta, nextSlot: slot + 1, live: meta.live + 1, generation: meta.generation + 1 };
     this.dbs.vectorIds.putSync([label, id], slot);
     this.dbs.vectorTypes.putSync([label], next);
+    this.dbs.vectorLog.putSync([label, next.generation], ["a", slot, vectorLogBytes(vector)]);
     this.log.changes.push({ kind: "add", label, slot, id, vector, generation: next.generation, epoch: next.epoch });
   }
 
@@ -59,6 +61,7 @@ export class VectorSlots implements VectorHook {
     const next: VectorTypeMeta = { ...meta, live: meta.live - 1, generation: meta.generation + 1 };
     this.dbs.vectorIds.removeSync([label, id]);
     this.dbs.vectorTypes.putSync([label], next);
+    this.dbs.vectorLog.putSync([label, next.generation], ["r", slot]);
     this.log.changes.push({ kind: "remove", label, slot, generation: next.generation, epoch: next.epoch });
   }
 }

@@ -134,7 +134,12 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
       k: z.number().int().min(1),
       min_score: z.number().optional(),
       label: z.string().optional().describe("a vector type (only for a search over every vector)"),
-      ef: z.number().int().min(1).optional().describe("HNSW search breadth for this search (default: max(ef_search, 40·k), as SearchV)"),
+      ef: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe("HNSW search breadth for this search (default: max(ef_search, 40·k, more beyond 20k vectors), as SearchV)"),
     }),
   },
   search_vector_text: {
@@ -148,7 +153,9 @@ export const BUILTIN_TOOLS: Readonly<Record<string, BuiltinTool>> = {
         .int()
         .min(1)
         .optional()
-        .describe("HNSW search breadth for this search (default: max(ef_search, 200), SearchV's max(ef_search, 40·k) for k = 5)"),
+        .describe(
+          "HNSW search breadth for this search (default: max(ef_search, 200), SearchV's max(ef_search, 40·k, more beyond 20k vectors) for k = 5)",
+        ),
     }),
   },
   search_keyword: {

@@ -110,7 +110,7 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
   return continueFrom(env, "search_vector", connection, top, types);
 }
 
-/** `data.ef`: the HNSW search breadth (an integer >= 1), or null for SearchV's default, max(ef_search, 40·k). */
+/** `data.ef`: the HNSW search breadth (an integer >= 1), or null for SearchV's default, max(ef_search, 40·k, more beyond 20k vectors). */
 function efOf(data: JsonObject): number | null {
   const raw = member(data, "ef");
   return raw === undefined ? null : integerAt(raw, "data.ef", 1);
