@@ -29,7 +29,11 @@ export interface CompileDirOptions {
 }
 
 export function compileDir(dir: string, options: CompileDirOptions = {}): CompiledDir {
-  const sources = readProjectSources(dir);
+  return compileSources(readProjectSources(dir), options);
+}
+
+/** compileDir of sources already read (the compile cache keys a compile by exactly these). */
+export function compileSources(sources: SourceFile[], options: CompileDirOptions = {}): CompiledDir {
   const result = compileProject(sources, {
     runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     checkOnly: options.checkOnly ?? false,
