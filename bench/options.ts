@@ -40,6 +40,11 @@ export interface BenchOptions {
   /** Run the vector comparison in process only (no SearchV/AddV over HTTP). */
   skipVectorHttp: boolean;
   skipBm25: boolean;
+  skipStartup: boolean;
+  /** Starts per project and variant (cold, warm) in the startup benchmark. */
+  startupRuns: number;
+  /** Another build's dist/cli/strand.js, measured beside this one in the startup benchmark. */
+  startupBaseline: string | null;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -66,6 +71,9 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-vector       skip SearchV/AddV (in process and over HTTP)
   --skip-vector-http  run the SearchV comparison in process only
   --skip-bm25         skip SearchBM25
+  --skip-startup      skip the startup times (22-query example, generated 250-query project)
+  --startup-runs <n>  starts per project, cold and warm (default 5)
+  --startup-baseline <cli>  also time this strand.js (e.g. a build of the commit before a change)
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -90,6 +98,9 @@ const FLAGS = {
   "skip-vector": { type: "boolean" },
   "skip-vector-http": { type: "boolean" },
   "skip-bm25": { type: "boolean" },
+  "skip-startup": { type: "boolean" },
+  "startup-runs": { type: "string" },
+  "startup-baseline": { type: "string" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -138,6 +149,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipVector: values["skip-vector"] === true,
     skipVectorHttp: values["skip-vector-http"] === true,
     skipBm25: values["skip-bm25"] === true,
+    skipStartup: values["skip-startup"] === true,
+    startupRuns: positive("startup-runs", values["startup-runs"], quick ? 2 : 5),
+    startupBaseline:
+      values["startup-baseline"] === undefined || values["startup-baseline"] === "" ? null : resolve(values["startup-baseline"]),
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

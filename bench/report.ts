@@ -8,6 +8,7 @@ import type { TraversalResult } from "./traversal.js";
 import { BM25_TARGET_P99_MS, renderBm25, type Bm25BenchResult } from "./bm25.js";
 import { VECTOR_TARGETS } from "./vector.js";
 import type { VectorBenchResult } from "./vector-suite.js";
+import { renderStartup, STARTUP_TARGET_MS, type StartupResult } from "./startup.js";
 
 export const TARGETS = {
   readRatio: 0.6,
@@ -32,6 +33,7 @@ export interface BenchReport {
   scan: ScanResult | null;
   vector: VectorBenchResult | null;
   bm25: Bm25BenchResult | null;
+  startup: StartupResult | null;
 }
 
 export function verdicts(report: BenchReport): Verdict[] {
@@ -85,6 +87,14 @@ export function verdicts(report: BenchReport): Verdict[] {
       target: `<= ${BM25_TARGET_P99_MS}`,
       value: bm25.p99Ms,
       pass: bm25.p99Ms <= BM25_TARGET_P99_MS,
+    });
+  const large = report.startup?.rows.find((r) => r.queries >= 200 && r.cli === "this build");
+  if (large)
+    out.push({
+      name: "warm startup ms, 250 queries",
+      target: `<= ${STARTUP_TARGET_MS}`,
+      value: large.warmMedianMs,
+      pass: large.warmMedianMs <= STARTUP_TARGET_MS,
     });
   return out;
 }
@@ -204,7 +214,8 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
     (report.vector
       ? `; SearchV: ${report.vector.inProcess.data}, ${report.vector.inProcess.strandPath} path, ${report.vector.inProcess.queries} queries, ${int(report.vector.inProcess.searches)} timed searches per side and ef`
       : "");
-  return `${header}\n\n${table(rows)}\n${report.bm25 ? `\n${renderBm25(report.bm25)}\n` : ""}`;
+  const bm25 = report.bm25 ? `\n${renderBm25(report.bm25)}\n` : "";
+  return `${header}\n\n${table(rows)}\n${bm25}${report.startup ? `\n${renderStartup(report.startup)}\n` : ""}`;
 }
 
 /** SearchV per ef in process (strand vs raw hnswlib), then SearchV and AddV over HTTP (vs the vector floor). */
@@ -273,6 +284,7 @@ export function renderJson(report: BenchReport, options: BenchOptions): string {
     scan: report.scan,
     vector: report.vector,
     bm25: report.bm25,
+    startup: report.startup,
     verdicts: verdicts(report),
   };
   return `BENCH_JSON ${JSON.stringify(json)}`;

@@ -7,6 +7,7 @@
 //   5. SearchV in process vs raw hnswlib-node on the same vectors, then SearchV and AddV over
 //      HTTP vs a vector floor server (vector-suite.ts)
 //   6. SearchBM25 p50/p99 in process on a Zipf corpus (bm25.ts)
+//   7. startup of `strand serve`, cold and warm, for the example and a 250-query project (startup.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -27,6 +28,7 @@ import { runScan } from "./scan.js";
 import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
 import { runVectorBench } from "./vector-suite.js";
 import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
+import { benchStartup } from "./startup.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -140,7 +142,7 @@ async function main(): Promise<number> {
   installCleanupHandlers();
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
-  const report: BenchReport = { read: null, write: null, traversal: null, scan: null, vector: null, bm25: null };
+  const report: BenchReport = { read: null, write: null, traversal: null, scan: null, vector: null, bm25: null, startup: null };
   let compile: CompileTiming[] = [];
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
@@ -177,6 +179,9 @@ async function main(): Promise<number> {
     if (!options.skipVector) report.vector = await runVectorBench(options, root, log);
     if (!options.skipBm25) {
       report.bm25 = await benchBm25({ ...DEFAULT_BM25_OPTIONS, docs: options.bm25Docs, queries: options.bm25Queries }, log);
+    }
+    if (!options.skipStartup) {
+      report.startup = await benchStartup({ root, runs: options.startupRuns, baselineCli: options.startupBaseline, log });
     }
   } finally {
     await cleanup();
