@@ -20,6 +20,8 @@ export interface CompileDirOptions {
   runtimeImport?: string;
   /** Check only: no generated files (for `strand check`). */
   checkOnly?: boolean;
+  /** Generate only the query modules (`serve` and `mcp --stdio` load nothing else). */
+  queryModulesOnly?: boolean;
   /** strand.toml `bm25`: false makes SearchBM25 a diagnostic. Default true. */
   bm25?: boolean;
   /** Where `bm25` is set, for that diagnostic's hint (project-config.ts bm25Origin). */
@@ -37,6 +39,7 @@ export function compileSources(sources: SourceFile[], options: CompileDirOptions
   const result = compileProject(sources, {
     runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     checkOnly: options.checkOnly ?? false,
+    queryModulesOnly: options.queryModulesOnly ?? false,
     bm25: options.bm25 ?? true,
     bm25Origin: options.bm25Origin,
     mcp: options.mcp ?? true,

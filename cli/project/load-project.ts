@@ -61,7 +61,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
 /** Compiles and transpiles: what a cache miss costs (the compiler and TypeScript load here). */
 async function compileForServing(sources: SourceFile[], options: CompileDirOptions): Promise<CompiledProject> {
   const [{ compileSources }, { transpileQuery }] = await Promise.all([import("./compile-dir.js"), import("./transpile.js")]);
-  const compiled = compileSources(sources, options);
+  const compiled = compileSources(sources, { ...options, queryModulesOnly: true });
   if (!compiled.ok || compiled.result.schema === null) {
     const errors = compiled.result.diagnostics.filter((d) => d.severity === "error").length;
     throw new CompileFailed(compiled.report, Math.max(errors, 1));
