@@ -1,7 +1,8 @@
 // `strand serve` with its compile cache (issue 11): a restart on the same data directory loads the
 // project from `<data>/compile-cache/` without loading TypeScript, answers exactly as the first
 // start did, and a project edited between starts is compiled again, never served stale.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -75,7 +76,7 @@ describe("serve's compile cache", () => {
       await second.stop();
     }
     expect(readdirSync(join(data, "compile-cache"))).toEqual(cached);
-  });
+  }, 120_000);
 
   it("a cached project loads without TypeScript", () => {
     const cacheDir = join(fresh("strand-serve-cache-"), "compile-cache");
@@ -89,7 +90,28 @@ describe("serve's compile cache", () => {
     const run = (): unknown => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" }));
     expect(run()).toEqual({ queries: 22, typescriptLoaded: true });
     expect(run()).toEqual({ queries: 22, typescriptLoaded: false });
-  });
+  }, 120_000);
+
+  it("starts racing on one cold cache all load the project and leave one whole entry", async () => {
+    const cacheDir = join(fresh("strand-serve-cache-"), "compile-cache");
+    const probe = `
+      const { loadProject } = await import(${JSON.stringify(join(REPO_ROOT, "dist/cli/project/load-project.js"))});
+      const project = await loadProject(${JSON.stringify(SOCIAL_EXAMPLE)}, { cacheDir: ${JSON.stringify(cacheDir)} });
+      process.stdout.write(JSON.stringify(project.queries.map((q) => [q.name, q.run.toString().length])));
+    `;
+    const run = promisify(execFile);
+    const outputs = await Promise.all(
+      [1, 2, 3].map(async () => (await run(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" })).stdout),
+    );
+    const expected = outputs[0]!;
+    expect(JSON.parse(expected)).toHaveLength(22);
+    expect(outputs).toEqual([expected, expected, expected]);
+    const files = readdirSync(cacheDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^[0-9a-f]{64}\.cache$/);
+    const warm = (await run(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" })).stdout;
+    expect(warm).toBe(expected);
+  }, 180_000);
 
   it("a project edited between starts is compiled again", async () => {
     const project = fresh("strand-serve-cache-project-");
@@ -113,5 +135,5 @@ describe("serve's compile cache", () => {
       await second.stop();
     }
     expect(readdirSync(join(data, "compile-cache"))).toHaveLength(1);
-  });
+  }, 120_000);
 });
