@@ -61,7 +61,12 @@ describe("serve's compile cache", () => {
         return ((await res.json()) as { user: { id: string } }).user.id;
       };
       ids = { ada: await add("ada"), bob: await add("bob") };
-      await fetch(`${first.url}/Follow`, { method: "POST", body: JSON.stringify({ from: ids.ada, to: ids.bob, weight: 2 }) });
+      const follow = await fetch(`${first.url}/Follow`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ from: ids.ada, to: ids.bob, weight: 2 }),
+      });
+      expect(follow.status).toBe(200);
       before = await answers(first, ids);
     } finally {
       await first.stop();

@@ -10,7 +10,7 @@
 // its header carries the SHA-256 of its body, so a damaged file is a miss, never a wrong answer.
 // The body is v8-serialized: the schema descriptor round-trips exactly (-0, absent members).
 // Every failure to read or write the cache only costs a compile: it never stops startup.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
@@ -85,14 +85,14 @@ export function readCompileCache(dir: string, key: string): CompiledProject | nu
 
 /** Stores `compiled` under `key` (whole or not at all) and removes the entries of other keys. */
 export function writeCompileCache(dir: string, key: string, compiled: CompiledProject): void {
-  const temp = join(dir, `${key}.${process.pid}.${Date.now()}.tmp`);
+  const temp = join(dir, `${key}.${process.pid}.${randomUUID()}.tmp`);
   try {
     mkdirSync(dir, { recursive: true });
     const body = serialize(compiled);
-    const fd = openSync(temp, "w");
+    const bytes = Buffer.concat([Buffer.from(`${FORMAT} ${key} ${sha256(body)}\n`), body]);
+    const fd = openSync(temp, "wx");
     try {
-      writeSync(fd, `${FORMAT} ${key} ${sha256(body)}\n`);
-      writeSync(fd, body);
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
