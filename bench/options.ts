@@ -45,6 +45,11 @@ export interface BenchOptions {
   /** AddV writes acknowledged between the checkpoint and the kill. */
   restartWrites: number;
   skipRestart: boolean;
+  skipStartup: boolean;
+  /** Starts per project and variant (cold, warm) in the startup benchmark. */
+  startupRuns: number;
+  /** Another build's dist/cli/strand.js, measured beside this one in the startup benchmark. */
+  startupBaseline: string | null;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -74,6 +79,9 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-vector-http  run the SearchV comparison in process only
   --skip-bm25         skip SearchBM25
   --skip-restart      skip the restart-after-kill -9 run
+  --skip-startup      skip the startup times (22-query example, generated 250-query project)
+  --startup-runs <n>  starts per project, cold and warm (default 5)
+  --startup-baseline <cli>  also time this strand.js (e.g. a build of the commit before a change)
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -101,6 +109,9 @@ const FLAGS = {
   "skip-restart": { type: "boolean" },
   "restart-vectors": { type: "string" },
   "restart-writes": { type: "string" },
+  "skip-startup": { type: "boolean" },
+  "startup-runs": { type: "string" },
+  "startup-baseline": { type: "string" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -152,6 +163,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     restartVectors: positive("restart-vectors", values["restart-vectors"], quick ? 6_000 : 100_000),
     restartWrites: positive("restart-writes", values["restart-writes"], quick ? 200 : 1_000),
     skipRestart: values["skip-restart"] === true,
+    skipStartup: values["skip-startup"] === true,
+    startupRuns: positive("startup-runs", values["startup-runs"], quick ? 2 : 5),
+    startupBaseline:
+      values["startup-baseline"] === undefined || values["startup-baseline"] === "" ? null : resolve(values["startup-baseline"]),
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -10,6 +10,7 @@ import { BM25_TARGET_P99_MS, renderBm25, type Bm25BenchResult } from "./bm25.js"
 import { renderRestart, type RestartResult } from "./vector-restart.js";
 import { VECTOR_TARGETS } from "./vector.js";
 import type { VectorBenchResult } from "./vector-suite.js";
+import { renderStartup, STARTUP_TARGET_MS, type StartupResult } from "./startup.js";
 
 export const TARGETS = {
   readRatio: 0.6,
@@ -37,6 +38,7 @@ export interface BenchReport {
   vector: VectorBenchResult | null;
   bm25: Bm25BenchResult | null;
   restart: RestartResult | null;
+  startup: StartupResult | null;
 }
 
 export function verdicts(report: BenchReport): Verdict[] {
@@ -90,6 +92,14 @@ export function verdicts(report: BenchReport): Verdict[] {
       target: `<= ${BM25_TARGET_P99_MS}`,
       value: bm25.p99Ms,
       pass: bm25.p99Ms <= BM25_TARGET_P99_MS,
+    });
+  const large = report.startup?.rows.find((r) => r.queries >= 200 && r.cli === "this build");
+  if (large)
+    out.push({
+      name: "warm startup ms, 250 queries",
+      target: `<= ${STARTUP_TARGET_MS}`,
+      value: large.warmMedianMs,
+      pass: large.warmMedianMs <= STARTUP_TARGET_MS,
     });
   return out;
 }
@@ -224,8 +234,9 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
     (report.vector
       ? `; SearchV: ${report.vector.inProcess.data}, ${report.vector.inProcess.strandPath} path, ${report.vector.inProcess.queries} queries, ${int(report.vector.inProcess.searches)} timed searches per side and ef`
       : "");
+  const bm25 = report.bm25 ? `\n${renderBm25(report.bm25)}\n` : "";
   const restart = report.restart ? `\n${renderRestart(report.restart)}\n` : "";
-  return `${header}\n\n${table(rows)}\n${report.bm25 ? `\n${renderBm25(report.bm25)}\n` : ""}${restart}`;
+  return `${header}\n\n${table(rows)}\n${bm25}${restart}${report.startup ? `\n${renderStartup(report.startup)}\n` : ""}`;
 }
 
 /** SearchV per ef in process (strand vs raw hnswlib), then SearchV and AddV over HTTP (vs the vector floor). */
@@ -296,6 +307,7 @@ export function renderJson(report: BenchReport, options: BenchOptions): string {
     vector: report.vector,
     bm25: report.bm25,
     restart: report.restart,
+    startup: report.startup,
     verdicts: verdicts(report),
   };
   return `BENCH_JSON ${JSON.stringify(json)}`;

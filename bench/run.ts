@@ -8,6 +8,7 @@
 //      HTTP vs a vector floor server (vector-suite.ts)
 //   6. Opening a store of vectors after kill -9 vs after a clean stop (vector-restart.ts)
 //   7. SearchBM25 p50/p99 in process on a Zipf corpus, and indexing with postings batched or not (bm25.ts)
+//   8. startup of `strand serve`, cold and warm, for the example and a 250-query project (startup.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -30,6 +31,7 @@ import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed
 import { runVectorBench } from "./vector-suite.js";
 import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
 import { benchVectorRestart } from "./vector-restart.js";
+import { benchStartup } from "./startup.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -152,6 +154,7 @@ async function main(): Promise<number> {
     vector: null,
     bm25: null,
     restart: null,
+    startup: null,
   };
   let compile: CompileTiming[] = [];
   try {
@@ -201,6 +204,9 @@ async function main(): Promise<number> {
     }
     if (!options.skipBm25) {
       report.bm25 = await benchBm25({ ...DEFAULT_BM25_OPTIONS, docs: options.bm25Docs, queries: options.bm25Queries }, log);
+    }
+    if (!options.skipStartup) {
+      report.startup = await benchStartup({ root, runs: options.startupRuns, baselineCli: options.startupBaseline, log });
     }
   } finally {
     await cleanup();

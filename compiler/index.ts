@@ -26,6 +26,8 @@ export interface CompileOptions {
   runtimeImport?: string;
   /** skip code generation (for `strand check`) */
   checkOnly?: boolean;
+  /** generate only `queries/<Name>.ts`, the files `strand serve` loads (not schema.ts, index.ts, client.ts) */
+  queryModulesOnly?: boolean;
   /** false when the project disables the BM25 keyword index (strand.toml `bm25 = false`) */
   bm25?: boolean;
   /** Where that `bm25 = false` is set, named in the E310 hint: "strand.toml" (default) or "helix.toml [local.dev]" */
@@ -81,7 +83,10 @@ export function compileProject(sources: readonly SourceText[], options: CompileO
     const files =
       options.checkOnly === true
         ? []
-        : generateModules(schema.descriptor, checked, { runtimeImport: options.runtimeImport ?? "strand/runtime" });
+        : generateModules(schema.descriptor, checked, {
+            runtimeImport: options.runtimeImport ?? "strand/runtime",
+            queryModulesOnly: options.queryModulesOnly ?? false,
+          });
     return { ok: true, diagnostics, schema: schema.descriptor, queries: checked, files };
   } catch (e) {
     // A bug in the compiler, not in the user's program: report it instead of crashing the caller,

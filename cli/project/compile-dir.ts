@@ -20,6 +20,8 @@ export interface CompileDirOptions {
   runtimeImport?: string;
   /** Check only: no generated files (for `strand check`). */
   checkOnly?: boolean;
+  /** Generate only the query modules (`serve` and `mcp --stdio` load nothing else). */
+  queryModulesOnly?: boolean;
   /** strand.toml `bm25`: false makes SearchBM25 a diagnostic. Default true. */
   bm25?: boolean;
   /** Where `bm25` is set, for that diagnostic's hint (project-config.ts bm25Origin). */
@@ -29,10 +31,15 @@ export interface CompileDirOptions {
 }
 
 export function compileDir(dir: string, options: CompileDirOptions = {}): CompiledDir {
-  const sources = readProjectSources(dir);
+  return compileSources(readProjectSources(dir), options);
+}
+
+/** compileDir of sources already read (the compile cache keys a compile by exactly these). */
+export function compileSources(sources: SourceFile[], options: CompileDirOptions = {}): CompiledDir {
   const result = compileProject(sources, {
     runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     checkOnly: options.checkOnly ?? false,
+    queryModulesOnly: options.queryModulesOnly ?? false,
     bm25: options.bm25 ?? true,
     bm25Origin: options.bm25Origin,
     mcp: options.mcp ?? true,

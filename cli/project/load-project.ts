@@ -1,11 +1,17 @@
 // Loads a project for serving without a build step: compile the *.hx files in process, transpile
 // each generated `queries/*.ts` to JavaScript and import it from a data: URL. Generated query
 // modules import only types, so the transpiled code has no imports left to resolve.
-import { ts } from "ts-morph";
+//
+// With a cache folder (serve and mcp --stdio pass `<data>/compile-cache`), a project compiled
+// before is loaded from what that compile produced (compile-cache.ts), and neither the compiler
+// nor TypeScript is loaded: both are imported only when the cache misses.
 import type { QueryModule } from "../../core/query-module.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
-import { compileDir, type CompileDirOptions } from "./compile-dir.js";
-import { ProjectError } from "./sources.js";
+import { cacheKey, readCompileCache, writeCompileCache, type CompiledProject } from "./compile-cache.js";
+import type { CompileDirOptions } from "./compile-dir.js";
+import { DEFAULT_RUNTIME_IMPORT } from "./defaults.js";
+import { evaluateQueryModule } from "./query-modules.js";
+import { readProjectSources, type SourceFile } from "./sources.js";
 
 export interface LoadedProject {
   schema: SchemaDescriptor;
@@ -28,60 +34,50 @@ export class CompileFailed extends Error {
   }
 }
 
-const TRANSPILE_OPTIONS: ts.TranspileOptions = {
-  compilerOptions: {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    verbatimModuleSyntax: false,
-    isolatedModules: true,
-  },
-  reportDiagnostics: true,
+export type LoadOptions = Pick<CompileDirOptions, "bm25" | "bm25Origin" | "mcp"> & {
+  /** where compiled projects are kept between starts; none: always compile */
+  cacheDir?: string;
 };
 
-export async function loadProject(
-  dir: string,
-  options: Pick<CompileDirOptions, "bm25" | "bm25Origin" | "mcp"> = {},
-): Promise<LoadedProject> {
-  const compiled = compileDir(dir, options);
+export async function loadProject(dir: string, options: LoadOptions = {}): Promise<LoadedProject> {
+  const sources = readProjectSources(dir);
+  const compileOptions = {
+    runtimeImport: DEFAULT_RUNTIME_IMPORT,
+    bm25: options.bm25 ?? true,
+    bm25Origin: options.bm25Origin,
+    mcp: options.mcp ?? true,
+  };
+  const key = options.cacheDir === undefined ? null : cacheKey(sources, compileOptions);
+  let compiled = key === null ? null : readCompileCache(options.cacheDir!, key);
+  if (compiled === null) {
+    compiled = await compileForServing(sources, compileOptions);
+    if (key !== null) writeCompileCache(options.cacheDir!, key, compiled);
+  }
+  const queries: QueryModule[] = [];
+  for (const query of compiled.queries) queries.push(await evaluateQueryModule(query.path, query.js));
+  return { schema: compiled.schema, queries, models: compiled.models, warnings: compiled.warnings };
+}
+
+/** Compiles and transpiles: what a cache miss costs (the compiler and TypeScript load here). */
+async function compileForServing(sources: SourceFile[], options: CompileDirOptions): Promise<CompiledProject> {
+  const [{ compileSources }, { transpileQuery }] = await Promise.all([import("./compile-dir.js"), import("./transpile.js")]);
+  const compiled = compileSources(sources, { ...options, queryModulesOnly: true });
   if (!compiled.ok || compiled.result.schema === null) {
     const errors = compiled.result.diagnostics.filter((d) => d.severity === "error").length;
     throw new CompileFailed(compiled.report, Math.max(errors, 1));
   }
   const files = [...compiled.queryFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const queries: QueryModule[] = [];
-  for (const file of files) queries.push(await importQueryModule(file.path, file.text));
   const models = [...new Set(compiled.result.queries.flatMap((q) => (q.model === null ? [] : [q.model])))];
-  return { schema: compiled.result.schema, queries, warnings: compiled.report, models };
+  return {
+    schema: compiled.result.schema,
+    queries: files.map((file) => ({ path: file.path, js: transpileQuery(file.path, file.text) })),
+    models,
+    warnings: compiled.report,
+  };
 }
 
 /** Transpiles one generated query file and evaluates it as an ES module. */
 export async function importQueryModule(path: string, source: string): Promise<QueryModule> {
-  const output = ts.transpileModule(source, { ...TRANSPILE_OPTIONS, fileName: path });
-  const problems = (output.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (problems.length > 0) {
-    const text = problems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ");
-    throw new ProjectError(`generated ${path} does not transpile: ${text}`);
-  }
-  const url = `data:text/javascript;base64,${Buffer.from(output.outputText, "utf8").toString("base64")}`;
-  let namespace: { default?: unknown };
-  try {
-    namespace = (await import(url)) as { default?: unknown };
-  } catch (error) {
-    throw new ProjectError(`generated ${path} failed to load: ${(error as Error).message}`);
-  }
-  const module = namespace.default;
-  if (!isQueryModule(module)) throw new ProjectError(`generated ${path} does not default-export a query module`);
-  return module;
-}
-
-function isQueryModule(value: unknown): value is QueryModule {
-  if (typeof value !== "object" || value === null) return false;
-  const m = value as Partial<Record<keyof QueryModule, unknown>>;
-  return (
-    typeof m.name === "string" &&
-    Array.isArray(m.params) &&
-    typeof m.writes === "boolean" &&
-    Array.isArray(m.returns) &&
-    typeof m.run === "function"
-  );
+  const { transpileQuery } = await import("./transpile.js");
+  return evaluateQueryModule(path, transpileQuery(path, source));
 }

@@ -2,6 +2,7 @@
 // helix.toml), create the embedding provider, compile the project, and open its store with the
 // configured keyword and vector settings. Every failure is printed and yields null (exit 1).
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { ProjectConfig } from "../config/project-config.js";
 import { createEmbedder } from "../../runtime/embed/embedder.js";
 import { embeddersFor } from "../../runtime/embed/embedders.js";
@@ -11,6 +12,7 @@ import { GraphStore } from "../../runtime/graph-store.js";
 import { cliProgress } from "../progress/progress.js";
 import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
+import { COMPILE_CACHE_DIR } from "./compile-cache.js";
 import { CompileFailed, loadProject } from "./load-project.js";
 import { bm25Origin, readProjectConfig } from "./project-config.js";
 import { displayPath } from "./sources.js";
@@ -53,7 +55,12 @@ export async function openProject(
   }
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(setup.sources, { bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp });
+    project = await loadProject(setup.sources, {
+      bm25: config.bm25,
+      bm25Origin: bm25Origin(config),
+      mcp: config.mcp,
+      cacheDir: join(dataDir, COMPILE_CACHE_DIR),
+    });
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     process.stderr.write(`${error.report}\n${error.message}; not ${purpose}\n`);

@@ -1,9 +1,9 @@
 // `client.ts`: the typed SDK, a StrandClient with one method per query.
-import { type Project, StructureKind, type SourceFile } from "ts-morph";
+import { StructureKind } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
-import type { Statement } from "./structures.js";
+import type { FileStructure, Statement } from "./structures.js";
 
-export function clientModule(project: Project, queries: readonly QueryIr[]): SourceFile {
+export function clientModule(queries: readonly QueryIr[]): FileStructure {
   const statements: Statement[] = [];
   const path = "/client.ts";
   for (const q of queries) {
@@ -104,5 +104,5 @@ export function clientModule(project: Project, queries: readonly QueryIr[]): Sou
       }),
     ],
   });
-  return project.createSourceFile(path, { statements }, { overwrite: true });
+  return { path, statements };
 }

@@ -1,9 +1,9 @@
 // `index.ts`: every compiled query module and the schema, for the server to load.
-import { type Project, StructureKind, VariableDeclarationKind, type SourceFile } from "ts-morph";
+import { StructureKind, VariableDeclarationKind } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
-import type { CodegenOptions, Statement } from "./structures.js";
+import type { CodegenOptions, FileStructure, Statement } from "./structures.js";
 
-export function indexModule(project: Project, queries: readonly QueryIr[], options: CodegenOptions): SourceFile {
+export function indexModule(queries: readonly QueryIr[], options: CodegenOptions): FileStructure {
   const statements: Statement[] = [];
   const path = "/index.ts";
   statements.push({
@@ -22,5 +22,5 @@ export function indexModule(project: Project, queries: readonly QueryIr[], optio
     declarations: [{ name: "queries", type: "QueryModule[]", initializer: `[${queries.map((q) => q.name).join(", ")}]` }],
     docs: ["Every compiled query, in source order."],
   });
-  return project.createSourceFile(path, { statements }, { overwrite: true });
+  return { path, statements };
 }

@@ -1,13 +1,13 @@
 // `queries/<Name>.ts`: a query's typed parameters and result, its `run(db, params)` function and
 // the `QueryModule` object the server loads.
-import { type Project, StructureKind, type SourceFile, type WriterFunction } from "ts-morph";
+import { StructureKind, type WriterFunction } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import { tsTypeOf } from "../ir/value-types.js";
 import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
-import type { CodegenOptions, Statement } from "./structures.js";
+import type { CodegenOptions, FileStructure, Statement } from "./structures.js";
 import { emitStatements, boundNames, countOccurrences } from "./statements.js";
 
-export function queryModule(project: Project, query: QueryIr, options: CodegenOptions, labels: KindLabels): SourceFile {
+export function queryModule(query: QueryIr, options: CodegenOptions, labels: KindLabels): FileStructure {
   const statements: Statement[] = [];
   const path = `/queries/${query.name}.ts`;
   const ctx: ExpressionContext = { usesList: false, usedTypes: new Set(), labels, constants: new Map() };
@@ -118,5 +118,5 @@ export function queryModule(project: Project, query: QueryIr, options: CodegenOp
     ].join("\n"),
   );
   statements.push({ kind: StructureKind.ExportAssignment, isExportEquals: false, expression: "query" });
-  return project.createSourceFile(path, { statements }, { overwrite: true });
+  return { path, statements };
 }

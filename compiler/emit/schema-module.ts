@@ -1,11 +1,11 @@
 // `schema.ts`: a record type per node, vector and edge type, and the schema descriptor.
-import { type Project, StructureKind, type SourceFile } from "ts-morph";
+import { StructureKind } from "ts-morph";
 import { tsTypeOf } from "../ir/value-types.js";
 import { propertyKey } from "./expressions.js";
 import type { FieldDescriptor, SchemaDescriptor } from "../../core/schema.js";
-import type { CodegenOptions, Statement } from "./structures.js";
+import type { CodegenOptions, FileStructure, Statement } from "./structures.js";
 
-export function schemaModule(project: Project, schema: SchemaDescriptor, options: CodegenOptions): SourceFile {
+export function schemaModule(schema: SchemaDescriptor, options: CodegenOptions): FileStructure {
   const statements: Statement[] = [];
   const path = "/schema.ts";
   statements.push({
@@ -48,7 +48,7 @@ export function schemaModule(project: Project, schema: SchemaDescriptor, options
     });
   }
   statements.push(`export const schema: SchemaDescriptor = ${schemaLiteral(schema)};`);
-  return project.createSourceFile(path, { statements }, { overwrite: true });
+  return { path, statements };
 }
 
 /** The descriptor as a literal with one line per field, so diffs of generated/ stay readable. */

@@ -15,10 +15,15 @@ import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import { parseJsonBody } from "../http/json-body.js";
 import { readBody } from "../http/read-body.js";
 import { incomingOf, requestHeader } from "../http/request-header.js";
-import { handleProtocolRequest } from "./protocol.js";
 import type { McpService } from "./service.js";
 
 export const MCP_PATH = "/mcp";
+
+/**
+ * The MCP protocol module (the MCP SDK and zod) is loaded by the first request that needs it:
+ * loading it was a large share of every start (issue 11), and most servers never see one.
+ */
+let protocol: Promise<typeof import("./protocol.js")> | null = null;
 const TOOL_PATH = /^\/mcp\/([^/]+)$/;
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
@@ -44,7 +49,10 @@ export function mcpHandler(service: McpService | null, bodyLimitBytes: number): 
         });
       }
       const client = clientOf(c);
-      if (tool === undefined) return await handleProtocolRequest(service, c.req.raw, bodyLimitBytes, client);
+      if (tool === undefined) {
+        protocol ??= import("./protocol.js");
+        return await (await protocol).handleProtocolRequest(service, c.req.raw, bodyLimitBytes, client);
+      }
       const incoming = incomingOf(c);
       checkJsonContentType(requestHeader(c, incoming, "content-type"));
       const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
