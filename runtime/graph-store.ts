@@ -110,9 +110,11 @@ export class GraphStore {
         search: this.bm25Writes,
         vectors: new VectorSlots(this.dbs, log),
       });
-      const result = await this.dbs.env.childTransaction(() =>
-        fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)),
-      );
+      const result = await this.dbs.env.childTransaction(() => {
+        const value = fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer));
+        writer.flushAdjacency(); // before the commit: every edge has both list entries
+        return value;
+      });
       // Committed: the in-memory vector indexes follow LMDB (never before the commit).
       this.vectors.apply(log);
       await this.dbs.env.flushed;
