@@ -23,6 +23,10 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/mcp.js")).runMcp(command);
     case "verify":
       return (await import("./commands/verify.js")).runVerify(command.dataDir);
+    case "import":
+      return (await import("./commands/import.js")).runImport(command);
+    case "export":
+      return (await import("./commands/export.js")).runExport(command);
   }
 }
 

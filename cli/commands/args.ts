@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "../project/defaults.js";
 import { UsageError } from "./usage.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import type { ExportOptions } from "./export.js";
+import type { ImportOptions } from "./import.js";
 import type { McpOptions } from "./mcp.js";
 import type { ServeOptions } from "./serve.js";
 
@@ -14,7 +16,9 @@ export type Command =
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
   | ({ kind: "serve" } & ServeOptions)
   | ({ kind: "mcp" } & McpOptions)
-  | { kind: "verify"; dataDir: string };
+  | { kind: "verify"; dataDir: string }
+  | ({ kind: "import" } & ImportOptions)
+  | ({ kind: "export" } & ExportOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -27,6 +31,15 @@ const SERVE_FLAGS = {
   "body-limit": { type: "string" },
   "cache-entries": { type: "string" },
 } as const;
+
+const IMPORT_FLAGS = {
+  ...HELP,
+  data: { type: "string" },
+  type: { type: "string" },
+  "skip-bad": { type: "boolean" },
+  rejects: { type: "string" },
+} as const;
+const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
 
@@ -88,6 +101,37 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
           `strand verify needs exactly one data directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`,
         );
       return { kind: "verify", dataDir: resolve(positionals[0]!) };
+    }
+    case "import": {
+      const { values, positionals } = parse(rest, IMPORT_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      // strand import <project> FILE...: the project comes first, then at least one file.
+      if (positionals.length < 2)
+        throw new UsageError(
+          "strand import needs a project directory and at least one file: strand import <dir> --data <data dir> FILE...",
+        );
+      const rejects = nonEmpty("--rejects", values.rejects);
+      if (rejects !== undefined && values["skip-bad"] !== true) throw new UsageError("--rejects goes with --skip-bad");
+      return {
+        kind: "import",
+        dir: resolve(positionals[0]!),
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        files: positionals.slice(1).map((file) => resolve(file)),
+        csvType: nonEmpty("--type", values.type),
+        skipBad: values["skip-bad"] === true,
+        rejectsPath: rejects === undefined ? undefined : resolve(rejects),
+      };
+    }
+    case "export": {
+      const { values, positionals } = parse(rest, EXPORT_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      projectDir(positionals); // accepted like serve's; the types come from the data itself
+      const out = nonEmpty("--out", values.out) ?? "-";
+      return {
+        kind: "export",
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        out: out === "-" ? out : resolve(out),
+      };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

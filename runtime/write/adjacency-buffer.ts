@@ -45,7 +45,15 @@ export class AdjacencyBuffer {
         ? a.direction < b.direction
           ? -1
           : 1
-        : a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : a.edgeLabel < b.edgeLabel ? -1 : a.edgeLabel > b.edgeLabel ? 1 : 0,
+        : a.nodeId < b.nodeId
+          ? -1
+          : a.nodeId > b.nodeId
+            ? 1
+            : a.edgeLabel < b.edgeLabel
+              ? -1
+              : a.edgeLabel > b.edgeLabel
+                ? 1
+                : 0,
     );
     for (const list of lists) appendAdjacency(dbs[list.direction], list.nodeId, list.edgeLabel, list.parts.join(""));
   }

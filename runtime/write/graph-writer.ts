@@ -168,6 +168,16 @@ export class GraphWriter {
     return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
   }
 
+  /**
+   * A record built and checked by the bulk loader (bulk-loader.ts: its id kept, every claim it
+   * needs checked free), stored with the same fan-out as a new record; an edge's list entries
+   * are held like addEdge's.
+   */
+  insertLoaded(info: TypeInfo, rec: NodeItem): void {
+    this.insert(info, rec);
+    if (info.kind === "E") this.appendEdge(info.name, rec.id, rec.from_node as string, rec.to_node as string);
+  }
+
   // ---- updating
 
   /** UPDATE of nodes or vectors (kind "N") or edges (kind "E"); NOT_FOUND for an item gone since. */
