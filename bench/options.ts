@@ -40,6 +40,11 @@ export interface BenchOptions {
   /** Run the vector comparison in process only (no SearchV/AddV over HTTP). */
   skipVectorHttp: boolean;
   skipBm25: boolean;
+  /** Nodes of the import/export benchmark (10 edges each; bench/data.ts); 100000 is the issue's size. */
+  dataNodes: number;
+  /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
+  forEdges: number;
+  skipData: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -58,6 +63,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --scan-samples <n>  timed calls per scan query and side (default 20)
   --vector-count <n>  vectors searched by SearchV vs raw hnswlib-node, dim 128 (default 20000)
   --bm25-docs <n>     documents of the SearchBM25 corpus (default 100000)
+  --data-nodes <n>    nodes imported and exported with 10 edges each (default 20000; 100000 = the target size)
+  --for-edges <n>     edges written by the FOR-loop ingest over HTTP (default 100000)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
@@ -66,6 +73,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-vector       skip SearchV/AddV (in process and over HTTP)
   --skip-vector-http  run the SearchV comparison in process only
   --skip-bm25         skip SearchBM25
+  --skip-data         skip import, export and FOR-loop ingest
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -82,6 +90,8 @@ const FLAGS = {
   "scan-samples": { type: "string" },
   "vector-count": { type: "string" },
   "bm25-docs": { type: "string" },
+  "data-nodes": { type: "string" },
+  "for-edges": { type: "string" },
   seed: { type: "string" },
   profile: { type: "string" },
   "skip-http": { type: "boolean" },
@@ -90,6 +100,7 @@ const FLAGS = {
   "skip-vector": { type: "boolean" },
   "skip-vector-http": { type: "boolean" },
   "skip-bm25": { type: "boolean" },
+  "skip-data": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -138,6 +149,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipVector: values["skip-vector"] === true,
     skipVectorHttp: values["skip-vector-http"] === true,
     skipBm25: values["skip-bm25"] === true,
+    dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
+    forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
+    skipData: values["skip-data"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

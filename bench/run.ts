@@ -7,6 +7,7 @@
 //   5. SearchV in process vs raw hnswlib-node on the same vectors, then SearchV and AddV over
 //      HTTP vs a vector floor server (vector-suite.ts)
 //   6. SearchBM25 p50/p99 in process on a Zipf corpus (bm25.ts)
+//   7. import vs a raw lmdb loop, export, FOR-loop edge ingest over HTTP (data.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -27,6 +28,7 @@ import { runScan } from "./scan.js";
 import { benchCompile, renderCompile, type CompileTiming } from "./compile-speed.js";
 import { runVectorBench } from "./vector-suite.js";
 import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
+import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
   const root = tempDir("strand-bench-");
   const report: BenchReport = { read: null, write: null, traversal: null, scan: null, vector: null, bm25: null };
   let compile: CompileTiming[] = [];
+  let data: DataBenchResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -178,12 +181,25 @@ async function main(): Promise<number> {
     if (!options.skipBm25) {
       report.bm25 = await benchBm25({ ...DEFAULT_BM25_OPTIONS, docs: options.bm25Docs, queries: options.bm25Queries }, log);
     }
+    if (!options.skipData) {
+      const dir = join(root, "data");
+      mkdirSync(dir);
+      data = await runDataBench({
+        root: dir,
+        nodes: options.dataNodes,
+        degree: 10,
+        forBatch: 1000,
+        forEdges: options.forEdges,
+        seed: options.seed,
+        log,
+      });
+    }
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n`,
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}`,
   );
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,

@@ -60,9 +60,9 @@ export function waitFor<T>(
  * `strand serve <project> --port 0 --data <dataDir>`; resolves once it prints its listening line.
  * With a profile directory, node writes a .cpuprofile there when the server exits after SIGTERM.
  */
-export async function startStrand(dataDir: string, profileDir: string | null, project = BENCH_PROJECT): Promise<ChildServer> {
+export async function startStrand(dataDir: string, profileDir: string | null, project = BENCH_PROJECT, cli = CLI): Promise<ChildServer> {
   const profile = profileDir === null ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
-  const child = spawn(process.execPath, [...profile, CLI, "serve", project, "--port", "0", "--data", dataDir], {
+  const child = spawn(process.execPath, [...profile, cli, "serve", project, "--port", "0", "--data", dataDir], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
