@@ -50,6 +50,11 @@ export interface BenchOptions {
   startupRuns: number;
   /** Another build's dist/cli/strand.js, measured beside this one in the startup benchmark. */
   startupBaseline: string | null;
+  /** Nodes of the import/export benchmark (10 edges each; bench/data.ts); 100000 is the issue's size. */
+  dataNodes: number;
+  /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
+  forEdges: number;
+  skipData: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -70,6 +75,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --bm25-docs <n>     documents of the SearchBM25 corpus (default 100000)
   --restart-vectors <n>  vectors of the restart-after-kill -9 run, dim 128 (default 100000)
   --restart-writes <n>   AddV writes between the last checkpoint and the kill (default 1000)
+  --data-nodes <n>    nodes imported and exported with 10 edges each (default 20000; 100000 = the target size)
+  --for-edges <n>     edges written by the FOR-loop ingest over HTTP (default 100000)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
@@ -82,6 +89,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-startup      skip the startup times (22-query example, generated 250-query project)
   --startup-runs <n>  starts per project, cold and warm (default 5)
   --startup-baseline <cli>  also time this strand.js (e.g. a build of the commit before a change)
+  --skip-data         skip import, export and FOR-loop ingest
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -98,6 +106,8 @@ const FLAGS = {
   "scan-samples": { type: "string" },
   "vector-count": { type: "string" },
   "bm25-docs": { type: "string" },
+  "data-nodes": { type: "string" },
+  "for-edges": { type: "string" },
   seed: { type: "string" },
   profile: { type: "string" },
   "skip-http": { type: "boolean" },
@@ -112,6 +122,7 @@ const FLAGS = {
   "skip-startup": { type: "boolean" },
   "startup-runs": { type: "string" },
   "startup-baseline": { type: "string" },
+  "skip-data": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -167,6 +178,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     startupRuns: positive("startup-runs", values["startup-runs"], quick ? 2 : 5),
     startupBaseline:
       values["startup-baseline"] === undefined || values["startup-baseline"] === "" ? null : resolve(values["startup-baseline"]),
+    dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
+    forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
+    skipData: values["skip-data"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -9,6 +9,7 @@
 //   6. Opening a store of vectors after kill -9 vs after a clean stop (vector-restart.ts)
 //   7. SearchBM25 p50/p99 in process on a Zipf corpus, and indexing with postings batched or not (bm25.ts)
 //   8. startup of `strand serve`, cold and warm, for the example and a 250-query project (startup.ts)
+//   9. import vs a raw lmdb loop, export, FOR-loop edge ingest over HTTP (data.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -32,6 +33,7 @@ import { runVectorBench } from "./vector-suite.js";
 import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
 import { benchVectorRestart } from "./vector-restart.js";
 import { benchStartup } from "./startup.js";
+import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -157,6 +159,7 @@ async function main(): Promise<number> {
     startup: null,
   };
   let compile: CompileTiming[] = [];
+  let data: DataBenchResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -208,12 +211,25 @@ async function main(): Promise<number> {
     if (!options.skipStartup) {
       report.startup = await benchStartup({ root, runs: options.startupRuns, baselineCli: options.startupBaseline, log });
     }
+    if (!options.skipData) {
+      const dir = join(root, "data");
+      mkdirSync(dir);
+      data = await runDataBench({
+        root: dir,
+        nodes: options.dataNodes,
+        degree: 10,
+        forBatch: 1000,
+        forEdges: options.forEdges,
+        seed: options.seed,
+        log,
+      });
+    }
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n`,
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}`,
   );
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,

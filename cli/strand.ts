@@ -27,6 +27,10 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/backup.js")).runBackup(command.dataDir, command.out);
     case "restore":
       return (await import("./commands/backup.js")).runRestore(command.backup, command.dataDir);
+    case "import":
+      return (await import("./commands/import.js")).runImport(command);
+    case "export":
+      return (await import("./commands/export.js")).runExport(command);
   }
 }
 

@@ -94,7 +94,10 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
   private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): Adjacency {
     const db = direction === "out" ? this.dbs.out : this.dbs.in;
-    if (this.opts === undefined) return splitAdjacency(readAdjacency(db, nodeId, edgeLabel, undefined));
+    if (this.opts === undefined) {
+      this.writer?.flushAdjacency(); // the write's own new edges are in the list it reads
+      return splitAdjacency(readAdjacency(db, nodeId, edgeLabel, undefined));
+    }
     const key = adjacencyKey(direction, nodeId, edgeLabel);
     const hit = this.cache.get(key) as Adjacency | undefined;
     if (hit !== undefined) return hit;

@@ -19,6 +19,7 @@ import { VectorIndexes, type VectorIndexStatus } from "./vector/vector-indexes.j
 import type { VerifyReport } from "./verify/report.js";
 import { verifyStore } from "./verify/verify.js";
 import { Bm25Writes } from "./write/bm25-writes.js";
+import { RecordLoader } from "./write/bulk-loader.js";
 import { GraphWriter } from "./write/graph-writer.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
 import { VectorSlots } from "./write/vector-slots.js";
@@ -128,6 +129,7 @@ export class GraphStore {
       const result = await this.dbs.env.childTransaction(() => {
         try {
           const value = fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer));
+          writer.flushAdjacency(); // before the commit: every edge has both list entries
           writer.finish();
           return value;
         } catch (error) {
@@ -143,6 +145,41 @@ export class GraphStore {
     } finally {
       this.vectors.settle(log);
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
+      this.cache.settle(touched);
+    }
+  }
+
+  /**
+   * A bulk load (strand import): fn runs synchronously in one top-level write transaction of its
+   * own, loading records through a RecordLoader. When fn throws, nothing it loaded is written.
+   * Each adjacency list gets all its new entries in one rewrite at the end (adjacency-buffer.ts);
+   * the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
+   */
+  async load<T>(fn: (loader: RecordLoader) => T): Promise<T> {
+    const touched: string[] = [];
+    const log = this.vectors.newLog();
+    try {
+      const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, {
+        search: this.bm25Writes,
+        vectors: new VectorSlots(this.dbs, log),
+      });
+      const result = this.dbs.env.transactionSync(() => {
+        try {
+          const value = fn(new RecordLoader(this.dbs, this.schema, writer));
+          writer.flushAdjacency();
+          writer.finish(); // the BM25 postings gathered per term, one write each
+          return value;
+        } catch (error) {
+          writer.abandon();
+          throw error;
+        }
+      });
+      this.vectors.apply(log);
+      if (log.changes.length > 0) this.checkpoints.note();
+      await this.dbs.env.flushed;
+      return result;
+    } finally {
+      this.vectors.settle(log);
       this.cache.settle(touched);
     }
   }

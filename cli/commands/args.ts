@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "../project/defaults.js";
 import { UsageError } from "./usage.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import type { ExportOptions } from "./export.js";
+import type { ImportOptions } from "./import.js";
 import type { McpOptions } from "./mcp.js";
 import type { ServeOptions } from "./serve.js";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "../../server/observe/log-level.js";
@@ -17,7 +19,9 @@ export type Command =
   | ({ kind: "mcp" } & McpOptions)
   | { kind: "verify"; dataDir: string }
   | { kind: "backup"; dataDir: string; out: string }
-  | { kind: "restore"; backup: string; dataDir: string };
+  | { kind: "restore"; backup: string; dataDir: string }
+  | ({ kind: "import" } & ImportOptions)
+  | ({ kind: "export" } & ExportOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -35,6 +39,14 @@ const SERVE_FLAGS = {
 } as const;
 
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
+const IMPORT_FLAGS = {
+  ...HELP,
+  data: { type: "string" },
+  type: { type: "string" },
+  "skip-bad": { type: "boolean" },
+  rejects: { type: "string" },
+} as const;
+const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
 
@@ -119,6 +131,37 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       const dataDir = nonEmpty("--data", values.data);
       if (dataDir === undefined) throw new UsageError("strand restore needs --data <dir> (a new or empty directory)");
       return { kind: "restore", backup: resolve(positionals[0]!), dataDir: resolve(dataDir) };
+    }
+    case "import": {
+      const { values, positionals } = parse(rest, IMPORT_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      // strand import <project> FILE...: the project comes first, then at least one file.
+      if (positionals.length < 2)
+        throw new UsageError(
+          "strand import needs a project directory and at least one file: strand import <dir> --data <data dir> FILE...",
+        );
+      const rejects = nonEmpty("--rejects", values.rejects);
+      if (rejects !== undefined && values["skip-bad"] !== true) throw new UsageError("--rejects goes with --skip-bad");
+      return {
+        kind: "import",
+        dir: resolve(positionals[0]!),
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        files: positionals.slice(1).map((file) => resolve(file)),
+        csvType: nonEmpty("--type", values.type),
+        skipBad: values["skip-bad"] === true,
+        rejectsPath: rejects === undefined ? undefined : resolve(rejects),
+      };
+    }
+    case "export": {
+      const { values, positionals } = parse(rest, EXPORT_FLAGS);
+      if (values.help === true) return { kind: "help" };
+      projectDir(positionals); // accepted like serve's; the types come from the data itself
+      const out = nonEmpty("--out", values.out) ?? "-";
+      return {
+        kind: "export",
+        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        out: out === "-" ? out : resolve(out),
+      };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

@@ -32,6 +32,15 @@ commands:
   mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
       --cache-entries <n>       as for serve
+  import <dir> FILE...  load JSON Lines (.jsonl) or CSV (.csv) records into the project's store,
+                   each file in one transaction (the store must not be open; see README)
+      --data <dir>              database directory (default: ./data)
+      --type <T>                the type of the rows of CSV files (default: the file name, T.csv)
+      --skip-bad                leave bad records out (counted) instead of refusing the file
+      --rejects <file>          with --skip-bad: write the left-out records there as JSON lines
+  export [dir]     write every record as JSON Lines, from one snapshot (works while serving)
+      --data <dir>              database directory (default: ./data)
+      --out <file>              where to write (default: -, stdout)
   verify <data dir> check that every index, adjacency list, keyword and vector index agrees
                    with the records (the store must not be open); exit 1 listing disagreements
   backup --out <backup dir>  a consistent copy of the store, safe while a server is writing

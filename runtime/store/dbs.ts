@@ -26,11 +26,21 @@ export interface StoreDbs {
   readonly vectorLog: Database<VectorLogEntry, Key>;
 }
 
-export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
+/**
+ * @param readOnly open for reading only (strand export while a server writes: LMDB lets a second
+ *   process read; see read-only.ts). A read-only open writes nothing, not even the format.
+ */
+export function openDbs(path: string, mapSize: number | undefined, readOnly = false): StoreDbs {
   refuseEmptyDataFile(path);
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   // noSubdir is explicit: lmdb otherwise guesses from the path, and takes "./my.data" for a file.
-  const env = open({ path, noSubdir: false, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
+  const env = open({
+    path,
+    noSubdir: false,
+    maxDbs: DB_NAMES.length + 4,
+    ...(mapSize !== undefined ? { mapSize } : {}),
+    ...(readOnly ? { readOnly: true } : {}),
+  });
   // Plain msgpack maps: without shared structures, msgpackr "records" only add an inline
   // structure definition to every value. (lmdb's typings list `encoder` for open() only.)
   const plainMaps: object = { encoder: { useRecords: false } };

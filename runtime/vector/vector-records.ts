@@ -27,10 +27,9 @@ function vectorAsProperty(info: VectorTypeInfo): StrandError {
 }
 
 /** A new record {id, label, data, ...fields}, or {id, label, ...fields} with the vector in `embedding`. */
-export function newVectorRecord(info: VectorTypeInfo, vector: unknown, props: Props, nowIso: string): NodeItem {
+export function newVectorRecord(info: VectorTypeInfo, vector: unknown, props: Props, nowIso: string, id = uuidv7()): NodeItem {
   const v = checkVector(vector, `vector for V::${info.name}`);
   const values = validateProps(info, props);
-  const id = uuidv7();
   if (info.embedding) {
     if (values.has(info.embedding.name)) throw vectorAsProperty(info);
     values.set(info.embedding.name, v);

@@ -3,18 +3,20 @@
 import { CHUNK, ENTRY_LENGTH, ID_LENGTH, parseTail, type AdjacencyDb } from "../store/adjacency.js";
 import type { Key } from "../store/keys.js";
 
-/** Appends `edgeId → otherId` to the list; must run inside a write transaction. */
-export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeId: string, otherId: string): void {
+/**
+ * Appends `entries` (whole 72-character entries, oldest first) to the list in one rewrite: the
+ * tail is read once, every chunk it fills is sealed and the rest becomes the new tail. Must run
+ * inside a write transaction.
+ */
+export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: string): void {
   const key: Key = [nodeId, edgeLabel];
   const tail = db.get(key);
-  let { sealed, entries } = tail === undefined ? { sealed: 0, entries: "" } : parseTail(tail);
-  entries += edgeId + otherId;
-  if (entries.length === CHUNK * ENTRY_LENGTH) {
-    db.putSync([nodeId, edgeLabel, sealed], entries);
-    sealed++;
-    entries = "";
-  }
-  db.putSync(key, `${sealed}|${entries}`);
+  let { sealed, entries: all } = tail === undefined ? { sealed: 0, entries: "" } : parseTail(tail);
+  all += entries;
+  const chunkLength = CHUNK * ENTRY_LENGTH;
+  let off = 0;
+  for (; all.length - off >= chunkLength; off += chunkLength) db.putSync([nodeId, edgeLabel, sealed++], all.slice(off, off + chunkLength));
+  db.putSync(key, `${sealed}|${all.slice(off)}`);
 }
 
 /**

@@ -20,7 +20,8 @@ import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../s
 import { removedTypesMessage } from "../store/removed-types.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
-import { appendAdjacency, deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
+import { AdjacencyBuffer } from "./adjacency-buffer.js";
+import { deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./index-writes.js";
 
@@ -42,6 +43,9 @@ export interface WriterHooks {
 }
 
 export class GraphWriter {
+  /** This transaction's new adjacency entries, written by flushAdjacency (adjacency-buffer.ts). */
+  private readonly appends = new AdjacencyBuffer();
+
   /**
    * @param cache the shared read cache; `touched` collects every key marked in it, for the
    *   store to settle once the transaction committed and flushed (or failed).
@@ -133,11 +137,25 @@ export class GraphWriter {
     this.checkEndpoint(info, "to", info.to, toId);
     const rec = newEdgeRecord(info, uuidv7(), fromId, toId, values, info.hasNowDefault ? this.now() : "");
     this.insert(info, rec);
-    this.invalidate(adjacencyKey("out", fromId, label));
-    this.invalidate(adjacencyKey("in", toId, label));
-    appendAdjacency(this.dbs.out, fromId, label, rec.id, toId);
-    appendAdjacency(this.dbs.in, toId, label, rec.id, fromId);
+    this.appendEdge(label, rec.id, fromId, toId);
     return rec;
+  }
+
+  /** Holds the edge's two adjacency entries until flushAdjacency; each list is marked once. */
+  private appendEdge(label: string, edgeId: string, fromId: string, toId: string): void {
+    const outKey = adjacencyKey("out", fromId, label);
+    if (this.appends.add(outKey, "out", fromId, label, edgeId + toId)) this.invalidate(outKey);
+    const inKey = adjacencyKey("in", toId, label);
+    if (this.appends.add(inKey, "in", toId, label, edgeId + fromId)) this.invalidate(inKey);
+  }
+
+  /**
+   * Writes the adjacency entries held so far, one rewrite per list. Whoever reads a list inside
+   * the write transaction calls it first (the write context, DROP), and the store calls it before
+   * the transaction commits: a committed edge always has both entries.
+   */
+  flushAdjacency(): void {
+    this.appends.flush(this.dbs);
   }
 
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
@@ -163,6 +181,16 @@ export class GraphWriter {
   private hasNode(label: string, id: string): boolean {
     // doesExist(key, undefined) is a getBinaryFast: no msgpack decode.
     return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+  }
+
+  /**
+   * A record built and checked by the bulk loader (bulk-loader.ts: its id kept, every claim it
+   * needs checked free), stored with the same fan-out as a new record; an edge's list entries
+   * are held like addEdge's.
+   */
+  insertLoaded(info: TypeInfo, rec: NodeItem): void {
+    this.insert(info, rec);
+    if (info.kind === "E") this.appendEdge(info.name, rec.id, rec.from_node as string, rec.to_node as string);
   }
 
   // ---- updating
@@ -224,6 +252,7 @@ export class GraphWriter {
   // ---- DROP
 
   drop(items: readonly GraphItem[]): void {
+    this.flushAdjacency(); // DROP reads and cuts lists
     // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
     // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
     const cuts: PendingCuts = new Map();

@@ -24,7 +24,7 @@ function violation(info: TypeInfo, field: FieldInfo, record: NodeItem): StrandEr
 }
 
 /** Throws UNIQUE_VIOLATION if writing `next` (replacing `prev`, if any) would break a UNIQUE INDEX. */
-function checkUnique(dbs: StoreDbs, info: TypeInfo, prev: NodeItem | null, next: NodeItem): void {
+export function checkUnique(dbs: StoreDbs, info: TypeInfo, prev: NodeItem | null, next: NodeItem): void {
   for (const field of info.indexed) {
     if (field.descriptor.index !== "unique") continue;
     const v = next[field.name];
@@ -87,6 +87,13 @@ export function claimEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: strin
     throw new StrandError("UNIQUE_VIOLATION", `E::${info.name} from ${fromId} to ${toId} already exists (the edge type is UNIQUE)`);
   }
   dbs.edgeUnique.putSync(key, edgeId);
+}
+
+/** For `E::T UNIQUE`: throws UNIQUE_VIOLATION when (from, to) is taken; writes nothing. */
+export function checkEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, fromId: string, toId: string): void {
+  if (info.unique && dbs.edgeUnique.get(edgeUniqueKey(info.name, fromId, toId)) !== undefined) {
+    throw new StrandError("UNIQUE_VIOLATION", `E::${info.name} from ${fromId} to ${toId} already exists (the edge type is UNIQUE)`);
+  }
 }
 
 /** For `E::T UNIQUE`: frees (from, to) when the deleted edge holds it. */

@@ -1,0 +1,185 @@
+// Data in and out (issue 12), side by side in one run (bench/README.md, "Data"):
+//   - import of `nodes` Items (one INDEX field, one String field) and `degree` × nodes Links from
+//     one JSON Lines file (runtime/data/import.ts, as `strand import` runs it) against a raw
+//     lmdb loop putting the same number of keys (msgpack records) in one transaction;
+//   - export of that store (records/s and the exporting process's peak RSS, in a child process);
+//   - FOR-loop edge ingest over HTTP (`POST /AddLinks`, bench/for-ingest.ts).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { open } from "lmdb";
+import { silentProgress } from "../core/progress.js";
+import { importFileOf, importFiles } from "../runtime/data/import.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { uuidv7 } from "../runtime/store/ids.js";
+import { DATA_PROJECT, runForIngest, type ForIngestResult } from "./for-ingest.js";
+import { benchSchema } from "./project.js";
+import { randomIndex, seededRandom } from "./random.js";
+
+const EXPORT_CHILD = fileURLToPath(new URL("./export-child.js", import.meta.url));
+
+export interface DataBenchOptions {
+  root: string;
+  nodes: number;
+  degree: number;
+  /** Edges per FOR-loop request, and how many edges the HTTP ingest writes in all. */
+  forBatch: number;
+  forEdges: number;
+  seed: number;
+  log: (line: string) => void;
+}
+
+export interface DataBenchResult {
+  nodes: number;
+  edges: number;
+  importMs: number;
+  floorMs: number;
+  importCpuMs: number;
+  floorCpuMs: number;
+  exportRecords: number;
+  exportMs: number;
+  exportPeakRssMb: number;
+  dataFileMb: number;
+  forIngest: ForIngestResult;
+}
+
+/** The JSON Lines files: nodes then edges (grouped by source node, as an export lists them). */
+function writeInput(options: DataBenchOptions): { all: string; nodesOnly: string; ids: string[]; records: object[] } {
+  const random = seededRandom(options.seed);
+  const ids = Array.from({ length: options.nodes }, () => uuidv7());
+  const nodeLines: string[] = [];
+  const records: object[] = [];
+  for (let i = 0; i < options.nodes; i++) {
+    const rec = { kind: "N", label: "Item", id: ids[i], group: `g${i % 1000}`, name: `item ${i} of group ${i % 1000}` };
+    nodeLines.push(JSON.stringify(rec));
+    records.push(rec);
+  }
+  const nodesOnly = join(options.root, "data-nodes.jsonl");
+  fs.writeFileSync(nodesOnly, `${nodeLines.join("\n")}\n`);
+  const all = join(options.root, "data-all.jsonl");
+  fs.copyFileSync(nodesOnly, all);
+  let edgeLines: string[] = [];
+  for (let i = 0; i < options.nodes; i++) {
+    for (let k = 0; k < options.degree; k++) {
+      const rec = { kind: "E", label: "Link", id: uuidv7(), from: ids[i], to: ids[randomIndex(random, options.nodes)] };
+      edgeLines.push(JSON.stringify(rec));
+      records.push(rec);
+    }
+    if (edgeLines.length >= 100_000) {
+      fs.appendFileSync(all, `${edgeLines.join("\n")}\n`);
+      edgeLines = [];
+    }
+  }
+  if (edgeLines.length > 0) fs.appendFileSync(all, `${edgeLines.join("\n")}\n`);
+  return { all, nodesOnly, ids, records };
+}
+
+/** The floor: the same number of keys, msgpack records keyed [label, id], in one transaction. */
+/** Wall and CPU (user + system) milliseconds of fn; on a shared machine CPU time is the steadier figure. */
+async function timed(fn: () => unknown): Promise<{ ms: number; cpuMs: number }> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await fn();
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+function rawLmdbLoad(dir: string, records: readonly object[]): { ms: number; cpuMs: number } {
+  const env = open({ path: dir, noSubdir: false });
+  // Plain msgpack maps, as Strand's record databases (runtime/store/dbs.ts).
+  const plainMaps: object = { encoder: { useRecords: false } };
+  const db = env.openDB<object, string[]>({ name: "records", ...plainMaps });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  env.transactionSync(() => {
+    for (const rec of records) {
+      const r = rec as { label: string; id: string };
+      db.putSync([r.label, r.id], rec);
+    }
+  });
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  void env.close();
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+export async function runDataBench(options: DataBenchOptions): Promise<DataBenchResult> {
+  const schema = benchSchema(DATA_PROJECT);
+  const edges = options.nodes * options.degree;
+  const input = writeInput(options);
+  options.log(`data: wrote ${options.nodes.toLocaleString("en-US")} nodes + ${edges.toLocaleString("en-US")} edges as JSON Lines`);
+
+  // Floor and import alternate twice; each side's best run counts (the machine is shared).
+  const importDirs = [join(options.root, "import-a"), join(options.root, "import-b")];
+  let importMs = Number.POSITIVE_INFINITY;
+  let floorMs = Number.POSITIVE_INFINITY;
+  let importCpuMs = Number.POSITIVE_INFINITY;
+  let floorCpuMs = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 2; round++) {
+    const floorDir = join(options.root, `floor-${round}`);
+    const floor = rawLmdbLoad(floorDir, input.records);
+    floorMs = Math.min(floorMs, floor.ms);
+    floorCpuMs = Math.min(floorCpuMs, floor.cpuMs);
+    fs.rmSync(floorDir, { recursive: true, force: true });
+    const dir = importDirs[round]!;
+    const store = GraphStore.open({ path: dir, schema });
+    const run = await timed(() => importFiles(store, [importFileOf(input.all)], { skipBad: false, progress: silentProgress }));
+    importMs = Math.min(importMs, run.ms);
+    importCpuMs = Math.min(importCpuMs, run.cpuMs);
+    await store.close();
+    options.log(
+      `data: round ${round + 1}: import ${(importMs / 1000).toFixed(2)} s best, raw lmdb floor ${(floorMs / 1000).toFixed(2)} s best`,
+    );
+  }
+  fs.rmSync(importDirs[1]!, { recursive: true, force: true });
+
+  const exportOut = join(options.root, "export.jsonl");
+  const child = JSON.parse(execFileSync(process.execPath, [EXPORT_CHILD, importDirs[0]!, exportOut], { encoding: "utf8" })) as {
+    records: number;
+    ms: number;
+    maxRssMb: number;
+  };
+  const dataFileMb = fs.statSync(join(importDirs[0]!, "data.mdb")).size / 2 ** 20;
+  options.log(`data: export ${child.records} records in ${(child.ms / 1000).toFixed(2)} s, peak RSS ${child.maxRssMb.toFixed(0)} MB`);
+  fs.rmSync(exportOut, { force: true });
+  fs.rmSync(importDirs[0]!, { recursive: true, force: true });
+
+  const forIngest = await runForIngest({
+    root: options.root,
+    schema,
+    nodesFile: input.nodesOnly,
+    ids: input.ids,
+    batch: options.forBatch,
+    edges: Math.min(options.forEdges, edges),
+    degree: options.degree,
+    seed: options.seed,
+    log: options.log,
+  });
+  return {
+    nodes: options.nodes,
+    edges,
+    importMs,
+    floorMs,
+    importCpuMs,
+    floorCpuMs,
+    exportRecords: child.records,
+    exportMs: child.ms,
+    exportPeakRssMb: child.maxRssMb,
+    dataFileMb,
+    forIngest,
+  };
+}
+
+export function renderData(r: DataBenchResult): string {
+  const n = (x: number) => Math.round(x).toLocaleString("en-US");
+  const records = r.nodes + r.edges;
+  return [
+    `Data in and out (${n(r.nodes)} nodes + ${n(r.edges)} edges, one INDEX and one String field):`,
+    `  import (one JSONL file)   ${(r.importMs / 1000).toFixed(2)} s  ${n(records / (r.importMs / 1000))} records/s  (target ≤ 3 s at 100k + 1M)`,
+    `  raw lmdb, same keys       ${(r.floorMs / 1000).toFixed(2)} s  → import / floor ${(r.importMs / r.floorMs).toFixed(2)}x (target ≤ 3x)`,
+    `  CPU time (user + system)  import ${(r.importCpuMs / 1000).toFixed(2)} s, floor ${(r.floorCpuMs / 1000).toFixed(2)} s → ${(r.importCpuMs / r.floorCpuMs).toFixed(2)}x`,
+    `  export                    ${(r.exportMs / 1000).toFixed(2)} s  ${n(r.exportRecords / (r.exportMs / 1000))} records/s (target ≥ 200k/s), peak RSS ${n(r.exportPeakRssMb)} MB for a ${n(r.dataFileMb)} MB data file`,
+    `  FOR-loop edge ingest HTTP ${n(r.forIngest.edgesPerSecond)} edges/s (${n(r.forIngest.edges)} edges, ${r.forIngest.batch} per request, ${r.forIngest.cli === null ? "this build" : r.forIngest.cli})`,
+  ].join("\n");
+}

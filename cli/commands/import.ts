@@ -1,0 +1,50 @@
+// `strand import [dir] --data DIR FILE...`: loads JSON Lines or CSV files into the project's
+// store (runtime/data/import.ts), each file in one write transaction. It opens the store like
+// `serve` does, so it refuses a directory a server holds (stop the server, import, start it).
+// Exit 0 with a summary per file; 1 on the first file that cannot be imported (nothing of that
+// file is applied; files before it stay imported).
+import { importFileOf, ImportError, importFiles } from "../../runtime/data/import.js";
+import { cliProgress } from "../progress/progress.js";
+import { openProject } from "../project/open-project.js";
+import { displayPath } from "../project/sources.js";
+
+export interface ImportOptions {
+  dir: string;
+  dataDir: string;
+  files: string[];
+  /** CSV files: the type their rows are (default: each file's name without .csv). */
+  csvType: string | undefined;
+  skipBad: boolean;
+  rejectsPath: string | undefined;
+}
+
+export async function runImport(options: ImportOptions): Promise<number> {
+  const opened = await openProject(options.dir, options.dataDir, undefined, "importing");
+  if (opened === null) return 1;
+  const { store } = opened;
+  try {
+    const outcomes = await importFiles(
+      store,
+      options.files.map((file) => importFileOf(file, options.csvType)),
+      {
+        skipBad: options.skipBad,
+        ...(options.rejectsPath !== undefined ? { rejectsPath: options.rejectsPath } : {}),
+        progress: cliProgress(),
+      },
+    );
+    for (const o of outcomes) {
+      const rejected =
+        o.rejected === 0
+          ? ""
+          : `, ${o.rejected} rejected${options.rejectsPath !== undefined ? ` (in ${displayPath(options.rejectsPath)})` : ""}`;
+      process.stdout.write(`${displayPath(o.path)}: ${o.loaded} records imported${rejected}\n`);
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    process.stderr.write(`strand: ${error.message}\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,97 @@
+// CSV files of one node, vector or edge type (the shape Neo4j's and Kuzu's importers take): the
+// header names the columns, `id` (optional), `from` and `to` (edges), `data` (vectors, as a JSON
+// array) and the type's fields. Cells are typed by the schema: numbers for numeric fields,
+// `true`/`false` for Boolean, the text itself for String, ID and Date, JSON for array and object
+// fields. An empty unquoted cell is "no value" (the field is absent); `""` is the empty string.
+import type { Props } from "../../core/items.js";
+import type { ValueType } from "../../core/schema.js";
+import { SCALARS } from "../../core/scalars.js";
+import type { SchemaInfo, TypeInfo } from "../store/schema-info.js";
+import type { LoadRecord } from "../write/bulk-loader.js";
+import type { CsvRow } from "./csv.js";
+import { BadRecord, type RecordKind } from "./interchange.js";
+
+export interface CsvType {
+  readonly kind: RecordKind;
+  readonly info: TypeInfo;
+}
+
+/** The type named `label` (a node, vector or edge type), or why there is none. */
+export function csvType(schema: SchemaInfo, label: string): CsvType | string {
+  const node = schema.nodes.get(label);
+  if (node !== undefined) return { kind: "N", info: node };
+  const vector = schema.vectors.get(label);
+  if (vector !== undefined) return { kind: "V", info: vector };
+  const edge = schema.edges.get(label);
+  if (edge !== undefined) return { kind: "E", info: edge };
+  return `the schema has no type '${label}' (name it with --type, or name the file <Type>.csv)`;
+}
+
+/** Checks the header against the type; returns why it does not fit, or null. */
+export function csvHeaderProblem(type: CsvType, header: readonly string[]): string | null {
+  const special = type.kind === "E" ? ["id", "from", "to"] : type.kind === "V" ? ["id", "data"] : ["id"];
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (seen.has(name)) return `column '${name}' appears twice`;
+    seen.add(name);
+    if (!special.includes(name) && !type.info.fieldByName.has(name)) {
+      return `column '${name}' is not a field of ${type.kind}::${type.info.name} (fields: ${type.info.fieldList}; also ${special.join(", ")})`;
+    }
+  }
+  if (type.kind === "E" && (!seen.has("from") || !seen.has("to"))) return "an edge file needs 'from' and 'to' columns";
+  return null;
+}
+
+/** One data row as a record to load; throws BadRecord naming the column. */
+export function csvRecord(type: CsvType, header: readonly string[], row: CsvRow): LoadRecord {
+  if (row.cells.length !== header.length) {
+    throw new BadRecord("line", `${row.cells.length} cells, but the header has ${header.length} columns`);
+  }
+  const props: Props = {};
+  let id: string | undefined;
+  let from: string | undefined;
+  let to: string | undefined;
+  let data: unknown;
+  for (let i = 0; i < header.length; i++) {
+    const name = header[i]!;
+    const cell = row.cells[i]!;
+    if (cell === "" && !row.quoted[i]) continue; // no value
+    if (name === "id") id = cell;
+    else if (name === "from" && type.kind === "E") from = cell;
+    else if (name === "to" && type.kind === "E") to = cell;
+    else if (name === "data" && type.kind === "V") data = parseJson(name, cell);
+    else props[name] = typedCell(name, type.info.fieldByName.get(name)!.descriptor.type, cell);
+  }
+  return {
+    kind: type.kind,
+    label: type.info.name,
+    ...(id !== undefined ? { id } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(data !== undefined ? { data } : {}),
+    props,
+  };
+}
+
+function typedCell(name: string, type: ValueType, cell: string): Props[string] {
+  if (type.kind !== "scalar") return parseJson(name, cell) as Props[string];
+  if (SCALARS[type.name].numeric) {
+    const n = cell.trim() === "" ? Number.NaN : Number(cell);
+    if (!Number.isFinite(n)) throw new BadRecord(name, `expected a number (${type.name}), got ${JSON.stringify(cell)}`);
+    return n;
+  }
+  if (type.name === "Boolean") {
+    if (cell === "true") return true;
+    if (cell === "false") return false;
+    throw new BadRecord(name, `expected true or false, got ${JSON.stringify(cell)}`);
+  }
+  return cell;
+}
+
+function parseJson(name: string, cell: string): unknown {
+  try {
+    return JSON.parse(cell);
+  } catch {
+    throw new BadRecord(name, `expected JSON, got ${JSON.stringify(cell.length > 40 ? `${cell.slice(0, 40)}…` : cell)}`);
+  }
+}

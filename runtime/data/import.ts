@@ -1,0 +1,159 @@
+// strand import: loads JSON Lines or CSV files (interchange.ts, csv-records.ts) into a store,
+// one file per write transaction (GraphStore.load). Every record is checked in full before any
+// of it is written; the first bad one aborts the file's transaction, so nothing of that file is
+// applied, and the error names the file, the line and the field. With `skipBad`, bad records
+// are left out instead, each written to the rejects file as a JSON line
+// {"file","line","error","text"}, and counted.
+import fs from "node:fs";
+import path from "node:path";
+import { StrandError } from "../../core/errors.js";
+import type { ProgressSink } from "../../core/progress.js";
+import type { SchemaInfo } from "../store/schema-info.js";
+import type { LoadRecord, RecordLoader } from "../write/bulk-loader.js";
+import { csvRows, CsvSyntaxError, type CsvRow } from "./csv.js";
+import { csvHeaderProblem, csvRecord, csvType } from "./csv-records.js";
+import { BadRecord, parseRecordLine } from "./interchange.js";
+import { fileChunks, textLines } from "./lines.js";
+
+/** What an import needs of the store (GraphStore). */
+export interface LoadTarget {
+  readonly schema: SchemaInfo;
+  load<T>(fn: (loader: RecordLoader) => T): Promise<T>;
+}
+
+export interface ImportFile {
+  readonly path: string;
+  /** CSV when the name ends in .csv (case-insensitive); JSON Lines otherwise. */
+  readonly format: "jsonl" | "csv";
+  /** CSV: the type its rows are (default: the file name without .csv). */
+  readonly csvType?: string;
+}
+
+export interface ImportOptions {
+  readonly skipBad: boolean;
+  /** With skipBad: where rejected lines go (default: none kept, only counted). */
+  readonly rejectsPath?: string;
+  readonly progress: ProgressSink;
+}
+
+export interface FileOutcome {
+  readonly path: string;
+  readonly loaded: number;
+  readonly rejected: number;
+}
+
+/** A file that cannot be imported: a bad line (without skipBad) or a file-level problem. */
+export class ImportError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    message: string,
+  ) {
+    super(`${file}${line === null ? "" : `:${line}`}: ${message}`);
+    this.name = "ImportError";
+  }
+}
+
+export function importFileOf(file: string, csvTypeName?: string): ImportFile {
+  const csv = file.toLowerCase().endsWith(".csv");
+  return csv
+    ? { path: file, format: "csv", ...(csvTypeName !== undefined ? { csvType: csvTypeName } : {}) }
+    : { path: file, format: "jsonl" };
+}
+
+/** Imports the files in order (each one transaction); stops at the first file that fails. */
+export async function importFiles(target: LoadTarget, files: readonly ImportFile[], options: ImportOptions): Promise<FileOutcome[]> {
+  const outcomes: FileOutcome[] = [];
+  const rejects = options.skipBad && options.rejectsPath !== undefined ? fs.openSync(options.rejectsPath, "w") : null;
+  try {
+    for (const file of files) outcomes.push(await importFile(target, file, options, rejects));
+  } finally {
+    if (rejects !== null) fs.closeSync(rejects);
+  }
+  return outcomes;
+}
+
+interface Entry {
+  readonly line: number;
+  readonly text: () => string;
+  readonly record: () => LoadRecord;
+}
+
+async function importFile(target: LoadTarget, file: ImportFile, options: ImportOptions, rejects: number | null): Promise<FileOutcome> {
+  const size = fs.statSync(file.path).size;
+  const task = options.progress.start(`import ${path.basename(file.path)}`, "bytes", size);
+  try {
+    return await target.load((loader) => {
+      let loaded = 0;
+      let rejected = 0;
+      for (const entry of entries(target.schema, file, (n) => task.advance(n))) {
+        try {
+          loader.load(entry.record());
+          loaded++;
+        } catch (error) {
+          const message = badMessage(error);
+          if (message === null) throw error;
+          if (!options.skipBad) throw new ImportError(file.path, entry.line, `${message}; nothing of this file was imported`);
+          rejected++;
+          if (rejects !== null) {
+            fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line: entry.line, error: message, text: entry.text() })}\n`);
+          }
+        }
+      }
+      return { path: file.path, loaded, rejected };
+    });
+  } finally {
+    task.finish();
+  }
+}
+
+/** The message of a record's fault, or null for an error that is not about the record. */
+function badMessage(error: unknown): string | null {
+  if (error instanceof BadRecord || error instanceof StrandError) return error.message;
+  return null;
+}
+
+function entries(schema: SchemaInfo, file: ImportFile, onBytes: (n: number) => void): Iterable<Entry> {
+  const chunks = fileChunks(file.path, onBytes);
+  if (file.format === "jsonl") {
+    return mapIterable(textLines(chunks), ({ text, line }) => ({ line, text: () => text, record: () => parseRecordLine(text) }));
+  }
+  return csvEntries(schema, file, chunks);
+}
+
+function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<string>): Generator<Entry> {
+  const typeName = file.csvType ?? path.basename(file.path).replace(/\.csv$/i, "");
+  const type = csvType(schema, typeName);
+  if (typeof type === "string") throw new ImportError(file.path, null, type);
+  let header: string[] | null = null;
+  try {
+    for (const row of csvRows(chunks)) {
+      if (header === null) {
+        header = row.cells;
+        const problem = csvHeaderProblem(type, header);
+        if (problem !== null) throw new ImportError(file.path, row.line, `header: ${problem}`);
+        continue;
+      }
+      const columns = header;
+      yield { line: row.line, text: () => rowText(columns, row), record: () => csvRecord(type, columns, row) };
+    }
+  } catch (error) {
+    if (error instanceof CsvSyntaxError)
+      throw new ImportError(file.path, error.line, `${error.message}; nothing of this file was imported`);
+    throw error;
+  }
+  if (header === null) throw new ImportError(file.path, null, "the file is empty (a CSV file starts with a header row)");
+}
+
+/** A rejected CSV row, as the object its header makes of it. */
+function rowText(header: readonly string[], row: CsvRow): string {
+  const obj: Record<string, string> = {};
+  for (let i = 0; i < header.length; i++) {
+    Object.defineProperty(obj, header[i]!, { value: row.cells[i] ?? "", enumerable: true });
+  }
+  return JSON.stringify(obj);
+}
+
+function* mapIterable<A, B>(items: Iterable<A>, fn: (a: A) => B): Generator<B> {
+  for (const item of items) yield fn(item);
+}

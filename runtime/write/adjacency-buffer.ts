@@ -1,0 +1,60 @@
+// Adjacency appends of one write transaction, held until the transaction's end (or until
+// something reads a list) and then written one list at a time. Appending an edge used to read and
+// rewrite its two lists' tails on the spot: k edges of one list cost k tail rewrites (each up to
+// 2.3 KB, each dirtying a B-tree page), which made adjacency most of the cost of an edge insert.
+// Held here, a list gets all of a transaction's new entries in one rewrite (appendAdjacency),
+// and the lists are written in key order, so a bulk load appends to the B-tree in sequence.
+import type { AdjacencyDb } from "../store/adjacency.js";
+import { appendAdjacency } from "./adjacency-writes.js";
+
+interface PendingList {
+  readonly direction: "out" | "in";
+  readonly nodeId: string;
+  readonly edgeLabel: string;
+  /** New entries in creation order, as string parts (joined once, at the flush). */
+  readonly parts: string[];
+}
+
+export class AdjacencyBuffer {
+  private readonly lists = new Map<string, PendingList>();
+
+  /** Holds one entry for the list `cacheKey` names; true when the list had none pending yet. */
+  add(cacheKey: string, direction: "out" | "in", nodeId: string, edgeLabel: string, entry: string): boolean {
+    const list = this.lists.get(cacheKey);
+    if (list !== undefined) {
+      list.parts.push(entry);
+      return false;
+    }
+    this.lists.set(cacheKey, { direction, nodeId, edgeLabel, parts: [entry] });
+    return true;
+  }
+
+  get size(): number {
+    return this.lists.size;
+  }
+
+  /** Writes every pending list (must run inside the write transaction) and forgets them. */
+  flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
+    if (this.lists.size === 0) return;
+    const lists = [...this.lists.values()];
+    this.lists.clear();
+    // Key order ([nodeId, edgeLabel], compared as ordered-binary compares ASCII strings): the
+    // B-tree is written front to back instead of at random places.
+    lists.sort((a, b) =>
+      a.direction !== b.direction
+        ? a.direction < b.direction
+          ? -1
+          : 1
+        : a.nodeId < b.nodeId
+          ? -1
+          : a.nodeId > b.nodeId
+            ? 1
+            : a.edgeLabel < b.edgeLabel
+              ? -1
+              : a.edgeLabel > b.edgeLabel
+                ? 1
+                : 0,
+    );
+    for (const list of lists) appendAdjacency(dbs[list.direction], list.nodeId, list.edgeLabel, list.parts.join(""));
+  }
+}

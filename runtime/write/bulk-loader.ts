@@ -1,0 +1,128 @@
+// Loading records as given (strand import): each record keeps its id, is checked in full before
+// anything of it is written (types, UNIQUE claims, id not taken, edge endpoints present with the
+// declared types, vector dimension), then stored through the graph writer's fan-out, so a
+// loaded record is described exactly like one a query added. Runs inside one write transaction
+// (GraphStore.load): endpoints and claims of records loaded earlier in it are seen.
+import { StrandError } from "../../core/errors.js";
+import type { GraphItem, NodeItem, Props } from "../../core/items.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { isUuid, uuidv7 } from "../store/ids.js";
+import { newEdgeRecord, newNodeRecord, validateProps } from "../store/records.js";
+import type { SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
+import { checkVector, dimensionMismatch } from "../vector/metric.js";
+import { newVectorRecord } from "../vector/vector-records.js";
+import type { GraphWriter } from "./graph-writer.js";
+import { checkEdgeUnique, checkUnique } from "./index-writes.js";
+
+/** One record to load, as the interchange format carries it (runtime/data/). */
+export interface LoadRecord {
+  readonly kind: "N" | "E" | "V";
+  readonly label: string;
+  /** Kept when given (any UUID, stored lower-cased); a new UUID v7 otherwise. */
+  readonly id?: string;
+  /** Edges: the endpoints' ids. */
+  readonly from?: string;
+  readonly to?: string;
+  /** Vectors: the vector (for a type with an `embedding` field it may come as that field instead). */
+  readonly data?: unknown;
+  readonly props: Props;
+}
+
+export class RecordLoader {
+  private readonly nowIso = new Date().toISOString();
+
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly schema: SchemaInfo,
+    private readonly writer: GraphWriter,
+  ) {}
+
+  /** Checks and stores one record; on a StrandError nothing of the record was written. */
+  load(record: LoadRecord): GraphItem {
+    const rec = this.build(record);
+    const info = this.typeOf(record);
+    this.checkClaims(info, rec);
+    this.writer.insertLoaded(info, rec);
+    return rec;
+  }
+
+  private typeOf(record: LoadRecord): TypeInfo {
+    const info =
+      record.kind === "N"
+        ? this.schema.nodes.get(record.label)
+        : record.kind === "E"
+          ? this.schema.edges.get(record.label)
+          : this.schema.vectors.get(record.label);
+    if (info === undefined) throw new StrandError("SCHEMA_MISMATCH", `label: the schema has no ${record.kind}::${record.label}`);
+    return info;
+  }
+
+  private build(record: LoadRecord): NodeItem {
+    const info = this.typeOf(record);
+    const id = this.newId(record.id);
+    if (info.kind === "V") return this.buildVector(info as VectorTypeInfo, id, record);
+    const values = validateProps(info, record.props);
+    if (info.kind === "N") return newNodeRecord(info, id, values, this.nowIso);
+    const edge = this.schema.edges.get(info.name)!;
+    const from = this.endpoint(edge.name, "from", edge.from, record.from);
+    const to = this.endpoint(edge.name, "to", edge.to, record.to);
+    return newEdgeRecord(edge, id, from, to, values, this.nowIso);
+  }
+
+  private buildVector(info: VectorTypeInfo, id: string, record: LoadRecord): NodeItem {
+    let vector = record.data;
+    let props = record.props;
+    if (info.embedding !== null && vector === undefined && props[info.embedding.name] !== undefined) {
+      vector = props[info.embedding.name];
+      props = { ...props };
+      delete props[info.embedding.name];
+    }
+    if (vector === undefined) throw new StrandError("INVALID_VALUE", `data: V::${info.name} needs its vector in "data"`);
+    return newVectorRecord(info, checkVector(vector, `data of V::${info.name}`), props, this.nowIso, id);
+  }
+
+  /** The record's id: given (a UUID not used by any record) or new. */
+  private newId(given: string | undefined): string {
+    if (given === undefined) return uuidv7();
+    if (!isUuid(given)) throw new StrandError("INVALID_VALUE", `id: expected a UUID, got ${JSON.stringify(given)}`);
+    const id = given.toLowerCase();
+    // Ids are unique across every label and kind (the read cache keys records by id alone).
+    for (const label of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
+      if (this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
+    }
+    for (const label of this.schema.edges.keys()) {
+      if (this.dbs.edges.doesExist([label, id], undefined as never)) throw taken(id, `an edge ${label}`);
+    }
+    return id;
+  }
+
+  /** The endpoint's id when a node of the declared type has it (stored, or loaded earlier). */
+  private endpoint(edgeLabel: string, end: "from" | "to", expected: string, given: string | undefined): string {
+    if (given === undefined) throw new StrandError("INVALID_VALUE", `${end}: E::${edgeLabel} needs "${end}", the id of a ${expected}`);
+    if (!isUuid(given)) throw new StrandError("INVALID_VALUE", `${end}: expected a UUID, got ${JSON.stringify(given)}`);
+    const id = given.toLowerCase();
+    if (this.dbs.nodes.doesExist([expected, id], undefined as unknown as NodeItem)) return id;
+    for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
+      if (other !== expected && this.dbs.nodes.doesExist([other, id], undefined as unknown as NodeItem)) {
+        throw new StrandError("EDGE_TYPE_MISMATCH", `${end}: E::${edgeLabel} must go ${end} a ${expected}, but '${id}' is a ${other}`);
+      }
+    }
+    throw new StrandError("NOT_FOUND", `${end}: no ${expected} '${id}' (neither stored nor earlier in the input)`);
+  }
+
+  /** Everything the writer's fan-out would refuse, checked before it writes anything. */
+  private checkClaims(info: TypeInfo, rec: NodeItem): void {
+    checkUnique(this.dbs, info, null, rec);
+    if (info.kind === "E") checkEdgeUnique(this.dbs, this.schema.edges.get(info.name)!, rec.from_node as string, rec.to_node as string);
+    if (info.kind === "V") {
+      const vector = (info as VectorTypeInfo).embedding ? rec[(info as VectorTypeInfo).embedding!.name] : rec.data;
+      const meta = this.dbs.vectorTypes.get([info.name]);
+      const length = (vector as readonly number[]).length;
+      if (meta !== undefined && meta.dimension !== length) throw dimensionMismatch(info.name, meta.dimension, length);
+    }
+  }
+}
+
+function taken(id: string, by: string): StrandError {
+  return new StrandError("UNIQUE_VIOLATION", `id: '${id}' is already the id of ${by}`);
+}

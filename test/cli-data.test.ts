@@ -1,0 +1,85 @@
+// `strand export` and `strand import` (built dist/cli/strand.js) against a running server:
+// export reads a consistent snapshot beside it; import refuses the directory it holds; the
+// export then imports into an empty directory that verifies clean.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { CLI, SOCIAL_EXAMPLE, startStrand } from "./support/server.js";
+
+const work = tempDir("strand-cli-data-");
+afterAll(() => removeDir(work));
+
+/** Runs the CLI without blocking the event loop (the server's requests are awaited meanwhile). */
+function strand(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("exit", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function call(url: string, query: string, body: unknown): Promise<{ id: string }> {
+  const res = await fetch(`${url}/${query}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  const json = (await res.json()) as Record<string, { id: string }>;
+  return Object.values(json)[0]!;
+}
+
+it("exports while a server runs, refuses to import into its directory, and the export imports into an empty one", async () => {
+  const server = await startStrand({ dataDir: join(work, "served") });
+  let exported: string;
+  try {
+    const ada = await call(server.url, "AddUser", { handle: "ada", name: "Ada", city: "London", age: 36 });
+    const bob = await call(server.url, "AddUser", { handle: "bob", name: "Bob", city: "Paris", age: 41 });
+    const follows = await call(server.url, "Follow", { from: ada.id, to: bob.id, weight: 2 });
+
+    const out = await strand(["export", SOCIAL_EXAMPLE, "--data", "served", "--out", "-"]);
+    expect(out.status).toBe(0);
+    const lines = out.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l.kind, l.label, l.id])).toEqual([
+      ["N", "User", ada.id],
+      ["N", "User", bob.id],
+      ["E", "Follows", follows.id],
+    ]);
+    expect(lines[2]).toMatchObject({ from: ada.id, to: bob.id, weight: 2 });
+    expect(out.stderr).toContain("exported 2 nodes, 0 vectors, 1 edges\n");
+    exported = out.stdout;
+    writeFileSync(join(work, "all.jsonl"), exported);
+
+    const refused = await strand(["import", SOCIAL_EXAMPLE, "--data", "served", "all.jsonl"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`is in use by process ${server.child.pid}; stop that server first`);
+  } finally {
+    await server.stop();
+  }
+
+  const imported = await strand(["import", SOCIAL_EXAMPLE, "--data", "copy", "all.jsonl"]);
+  expect({ status: imported.status, stdout: imported.stdout }).toEqual({ status: 0, stdout: "all.jsonl: 3 records imported\n" });
+  const verified = await strand(["verify", "copy"]);
+  expect(verified.status).toBe(0);
+  const again = await strand(["export", SOCIAL_EXAMPLE, "--data", "copy"]);
+  expect(again.stdout).toBe(exported);
+
+  // A second import of the same file: every id is taken, so the file is refused whole.
+  const twice = await strand(["import", SOCIAL_EXAMPLE, "--data", "copy", "all.jsonl"]);
+  expect(twice.status).toBe(1);
+  expect(twice.stderr).toContain(
+    `all.jsonl:1: id: '${JSON.parse(exported.split("\n")[0]!).id}' is already the id of a User; nothing of this file was imported\n`,
+  );
+
+  const usage = await strand(["import", SOCIAL_EXAMPLE]);
+  expect(usage.status).toBe(2);
+  expect(usage.stderr).toContain("strand import needs a project directory and at least one file");
+}, 120_000);

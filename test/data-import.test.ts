@@ -1,0 +1,211 @@
+// strand import's checks (runtime/data/import.ts, runtime/write/bulk-loader.ts): a bad record
+// names file, line and field and nothing of its file is applied; --skip-bad leaves bad records
+// out, writes them to the rejects file and counts them; CSV cells are typed by the schema.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { silentProgress } from "../core/progress.js";
+import { ImportError, importFileOf, importFiles } from "../runtime/data/import.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { schemaOf } from "./support/compile-schema.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+
+const schema = schemaOf(`
+N::User { UNIQUE INDEX handle: String, age: U32, vip: Boolean, tags: [String], born: Date }
+N::Post { title: String }
+V::Doc { title: String }
+E::Follows { From: User, To: User, Properties: { weight: F64 } }
+E::Wrote UNIQUE { From: User, To: Post }
+`);
+
+const A = "0190a5c1-0000-7000-8000-00000000000a";
+const B = "0190a5c1-0000-7000-8000-00000000000b";
+const P = "0190a5c1-0000-7000-8000-0000000000f0";
+let dir = "";
+let store: GraphStore;
+
+beforeEach(() => {
+  dir = tempDir("strand-import-");
+  store = GraphStore.open({ path: path.join(dir, "data"), schema });
+});
+
+afterEach(async () => {
+  await store.close();
+  removeDir(dir);
+});
+
+function file(name: string, lines: readonly (string | object)[]): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n"));
+  return p;
+}
+
+async function importError(files: string[]): Promise<string> {
+  try {
+    await importFiles(
+      store,
+      files.map((f) => importFileOf(f)),
+      { skipBad: false, progress: silentProgress },
+    );
+  } catch (error) {
+    if (error instanceof ImportError) return error.message.replace(`${dir}/`, "");
+    throw error;
+  }
+  throw new Error("expected an ImportError");
+}
+
+const userA = { kind: "N", label: "User", id: A, handle: "a" };
+const userB = { kind: "N", label: "User", id: B, handle: "b" };
+
+test("a bad record stops its file with file, line and field, and nothing of that file is applied", async () => {
+  const good = file("good.jsonl", [userA]);
+  const bad = file("bad.jsonl", [
+    userB,
+    { kind: "E", label: "Follows", from: A, to: B },
+    "",
+    { kind: "N", label: "User", handle: "c", age: -1 },
+  ]);
+  expect(await importError([good, bad])).toBe(
+    "bad.jsonl:4: property 'User.age' must be an integer between 0 and 4294967295 (U32), got -1; nothing of this file was imported",
+  );
+  // good.jsonl was its own transaction; nothing of bad.jsonl (not B, not the edge) is there.
+  expect(store.read((db) => [db.nodesByLabel("User").map((u) => u.id), db.edgesByLabel("Follows")])).toEqual([[A], []]);
+  expect(store.verify().disagreements).toEqual([]);
+});
+
+test.each([
+  [
+    "an id already used, by another kind too",
+    [userA, { kind: "E", label: "Follows", id: A, from: A, to: A }],
+    "2: id: '0190a5c1-0000-7000-8000-00000000000a' is already the id of a User",
+  ],
+  ["a duplicate id in the file", [userA, { ...userB, id: A }], "2: id: '0190a5c1-0000-7000-8000-00000000000a' is already the id of a User"],
+  ["an id that is no UUID", [{ ...userA, id: "42" }], '1: id: expected a UUID, got "42"'],
+  [
+    "UNIQUE INDEX within the file",
+    [userA, { ...userB, handle: "a" }],
+    "2: UNIQUE INDEX violated: N::User field 'handle' already has value \"a\"",
+  ],
+  [
+    "an endpoint only later in the file",
+    [userA, { kind: "E", label: "Follows", from: A, to: B }, userB],
+    "2: to: no User '0190a5c1-0000-7000-8000-00000000000b' (neither stored nor earlier in the input)",
+  ],
+  [
+    "an endpoint of another type",
+    [userA, { kind: "N", label: "Post", id: P, title: "t" }, { kind: "E", label: "Follows", from: A, to: P }],
+    "3: to: E::Follows must go to a User, but '0190a5c1-0000-7000-8000-0000000000f0' is a Post",
+  ],
+  ["an edge without from", [{ kind: "E", label: "Follows", to: A }], '1: from: E::Follows needs "from", the id of a User'],
+  [
+    "E::T UNIQUE twice",
+    [
+      userA,
+      { kind: "N", label: "Post", id: P, title: "t" },
+      { kind: "E", label: "Wrote", from: A, to: P },
+      { kind: "E", label: "Wrote", from: A, to: P },
+    ],
+    `4: E::Wrote from ${A} to ${P} already exists (the edge type is UNIQUE)`,
+  ],
+  ["an unknown field", [{ ...userA, nick: "x" }], "1: unknown property 'nick' for N::User (fields: handle, age, vip, tags, born)"],
+  ["an unknown kind", [{ ...userA, kind: "X" }], '1: kind: expected "N", "E" or "V", got "X"'],
+  [
+    "a vector of another dimension",
+    [
+      { kind: "V", label: "Doc", data: [1, 2] },
+      { kind: "V", label: "Doc", data: [1, 2, 3] },
+    ],
+    "2: V::Doc vectors have 2 dimensions, got a vector of 3",
+  ],
+  ["broken JSON", ['{"kind":"N",'], "1: line: not valid JSON (Expected double-quoted property name in JSON at position 12)"],
+])("refused: %s", async (_, lines, message) => {
+  expect(await importError([file("in.jsonl", lines as (string | object)[])])).toBe(
+    `in.jsonl:${message}; nothing of this file was imported`,
+  );
+  expect(store.read((db) => db.nodesByLabel("User").length + db.nodesByLabel("Post").length + db.vectorsByLabel("Doc").length)).toBe(0);
+});
+
+test("--skip-bad: bad records go to the rejects file, are counted, and the rest is imported", async () => {
+  const input = file("in.jsonl", [
+    userA,
+    { ...userB, age: "old" },
+    "nope",
+    userB,
+    { kind: "E", label: "Follows", from: A, to: B, weight: 2 },
+  ]);
+  const rejects = path.join(dir, "rejects.jsonl");
+  const outcome = await importFiles(store, [importFileOf(input)], { skipBad: true, rejectsPath: rejects, progress: silentProgress });
+  expect(outcome).toEqual([{ path: input, loaded: 3, rejected: 2 }]);
+  expect(
+    fs
+      .readFileSync(rejects, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l)),
+  ).toEqual([
+    {
+      file: input,
+      line: 2,
+      error: "property 'User.age' must be an integer between 0 and 4294967295 (U32), got \"old\"",
+      text: JSON.stringify({ ...userB, age: "old" }),
+    },
+    { file: input, line: 3, error: "line: not valid JSON (Unexpected token 'o', \"nope\" is not valid JSON)", text: "nope" },
+  ]);
+  expect(store.read((db) => db.out([db.nodeById("User", A)], "Follows").map((u) => u.id))).toEqual([B]);
+  expect(store.verify().disagreements).toEqual([]);
+});
+
+test('CSV: the file names the type, cells are typed by the schema, empty means absent and "" is the empty string', async () => {
+  const users = file("User.csv", [
+    "id,handle,age,vip,tags,born",
+    `${A},"a, the first",31,true,"[""x"",""y""]",2024-05-01T10:00:00Z`,
+    `${B},"",,false,,`,
+  ]);
+  const follows = file("links.csv", ["from,to,weight", `${A},${B},0.25`, `${B},${A},`]);
+  const outcome = await importFiles(store, [importFileOf(users), importFileOf(follows, "Follows")], {
+    skipBad: false,
+    progress: silentProgress,
+  });
+  expect(outcome.map((o) => o.loaded)).toEqual([2, 2]);
+  expect(store.read((db) => db.nodesByLabel("User"))).toEqual([
+    { id: A, label: "User", handle: "a, the first", age: 31, vip: true, tags: ["x", "y"], born: "2024-05-01T10:00:00.000Z" },
+    { id: B, label: "User", handle: "", vip: false },
+  ]);
+  const edges = store.read((db) => db.edgesByLabel("Follows").map(({ from_node, to_node, weight }) => ({ from_node, to_node, weight })));
+  expect(edges).toEqual([
+    { from_node: A, to_node: B, weight: 0.25 },
+    { from_node: B, to_node: A, weight: undefined },
+  ]);
+});
+
+test("CSV refusals: unknown type, a column that is no field, a cell of the wrong type, a ragged row", async () => {
+  expect(await importError([file("Nobody.csv", ["id"])])).toBe(
+    "Nobody.csv: the schema has no type 'Nobody' (name it with --type, or name the file <Type>.csv)",
+  );
+  expect(await importError([file("User.csv", ["handle,nick"])])).toBe(
+    "User.csv:1: header: column 'nick' is not a field of N::User (fields: handle, age, vip, tags, born; also id)",
+  );
+  expect(await importError([file("User.csv", ["handle,age", "a,1", "b,young"])])).toBe(
+    'User.csv:3: age: expected a number (U32), got "young"; nothing of this file was imported',
+  );
+  expect(await importError([file("User.csv", ["handle,vip", "a,yes"])])).toBe(
+    'User.csv:2: vip: expected true or false, got "yes"; nothing of this file was imported',
+  );
+  expect(await importError([file("User.csv", ["handle,age", "a,1,2"])])).toBe(
+    "User.csv:2: line: 3 cells, but the header has 2 columns; nothing of this file was imported",
+  );
+  expect(await importError([file("User.csv", ["handle", 'a"b'])])).toBe(
+    "User.csv:2: a quote inside an unquoted field (quote the whole field and double the quote); nothing of this file was imported",
+  );
+  expect(store.read((db) => db.nodesByLabel("User"))).toEqual([]);
+});
+
+test("a node's many new edges: one list, full chunks then the tail, in input order, and verify is clean", async () => {
+  const others = Array.from({ length: 100 }, (_, i) => `0190a5c1-0000-7000-8000-${String(i).padStart(12, "0")}`);
+  const lines: object[] = [userA, ...others.map((id, i) => ({ kind: "N", label: "User", id, handle: `h${i}` }))];
+  for (const id of others) lines.push({ kind: "E", label: "Follows", from: A, to: id });
+  await importFiles(store, [importFileOf(file("in.jsonl", lines))], { skipBad: false, progress: silentProgress });
+  expect(store.read((db) => db.out([db.nodeById("User", A)], "Follows").map((u) => u.id))).toEqual(others);
+  expect(store.read((db) => db.in([db.nodeById("User", others[7]!)], "Follows").map((u) => u.id))).toEqual([A]);
+  expect(store.verify().disagreements).toEqual([]);
+});
