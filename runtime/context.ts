@@ -7,7 +7,8 @@ import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
 import type { IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { checkValue, describeValue } from "../core/values.js";
-import { anyEdgeReads, shortestPathStep, typedReads, type PathGraph } from "./ops/path-step.js";
+import type { PathGraph } from "./ops/path-step.js";
+import { shortestPathsFrom } from "./ops/shortest-path.js";
 import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
 import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
@@ -423,28 +424,12 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     endpoint: PathEndpoint,
     weight: WeightFn | null,
   ): Path[] {
-    const isTo = "to" in endpoint;
-    const endId = isTo ? endpoint.to : endpoint.from;
     const graph: PathGraph = {
       outgoing: (nodeId, label) => this.adjacency("out", nodeId, label),
       edge: (label, id) => this.getEdge(label, id),
       node: (label, id) => this.getNode(label, id),
     };
-    if (typeof edgeLabel !== "string") {
-      // Over edges of any type the fixed endpoint may be a node or a vector of any type.
-      const endLabel = plausibleId(endId) ? this.schema.nodeLabels().find((l) => this.hasNode(l, endId)) : undefined;
-      if (endLabel === undefined)
-        throw new StrandError("NOT_FOUND", `node with id '${String(endId)}' not found (no node or vector of any type has it)`);
-      const labels = new Map(sources.map((s) => [s.id, s.label]));
-      labels.set(endId, endLabel);
-      const types = edgeLabel === null ? [...this.schema.edges.values()] : edgeLabel.map((l) => this.schema.edge(l));
-      return shortestPathStep(anyEdgeReads(graph, types, labels), sources, endId, isTo, weight);
-    }
-    const info = this.schema.edge(edgeLabel);
-    // The fixed endpoint is a path's last node (::To) or first node (::From).
-    const endLabel = isTo ? info.to : info.from;
-    if (!plausibleId(endId) || !this.hasNode(endLabel, endId)) throw notFound("N", endLabel, endId);
-    return shortestPathStep(typedReads(graph, info), sources, endId, isTo, weight);
+    return shortestPathsFrom({ graph, schema: this.schema, hasNode: (l, id) => this.hasNode(l, id) }, sources, edgeLabel, endpoint, weight);
   }
 
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
