@@ -6,7 +6,9 @@ import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
+import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
+import { tooFullToOpen } from "./store/storage-space.js";
 import { SchemaInfo } from "./store/schema-info.js";
 import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
@@ -16,6 +18,7 @@ import type { VerifyReport } from "./verify/report.js";
 import { verifyStore } from "./verify/verify.js";
 import { Bm25Writes } from "./write/bm25-writes.js";
 import { GraphWriter } from "./write/graph-writer.js";
+import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
 import { VectorSlots } from "./write/vector-slots.js";
 
@@ -49,6 +52,8 @@ export class GraphStore {
     private readonly unlock: () => void,
     private readonly vectors: VectorIndexes,
     private readonly bm25: Bm25Index | null,
+    /** The data directory, to tell a full disk from other failed commits. */
+    private readonly dir: string,
   ) {
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
   }
@@ -60,6 +65,9 @@ export class GraphStore {
     const unlock = lockDirectory(options.path);
     let dbs: StoreDbs | undefined;
     try {
+      const tooFull = tooFullToOpen(options.path);
+      if (tooFull !== null) throw new StrandError("STORAGE_FULL", tooFull);
+      orphanCommitFailureGuard();
       dbs = openDbs(options.path, options.mapSize);
       writeFormatVersion(dbs);
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
@@ -75,7 +83,7 @@ export class GraphStore {
         bm25 = new Bm25Index(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild();
       }
-      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25);
+      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, options.path);
     } catch (error) {
       void dbs?.env.close();
       unlock();
@@ -99,7 +107,9 @@ export class GraphStore {
    * child transaction, so when fn throws only fn's writes are rolled back and the promise
    * rejects with its error. Resolves only once the commit is flushed to disk: with lmdb's
    * default `overlappingSync` the transaction promise means "committed and visible", so we
-   * additionally wait for `flushed`.
+   * additionally wait for `flushed`. A commit that fails (disk full, I/O error) rejects with
+   * STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts): nothing of fn is saved, and the store
+   * stays open for reads and later writes.
    */
   async write<T>(fn: (db: QueryContext) => T): Promise<T> {
     const touched: string[] = [];
@@ -117,6 +127,8 @@ export class GraphStore {
       this.vectors.apply(log);
       await this.dbs.env.flushed;
       return result;
+    } catch (error) {
+      throw (await storageFailure(error, this.dir)) ?? error;
     } finally {
       this.vectors.settle(log);
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
