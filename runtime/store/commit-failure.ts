@@ -36,7 +36,11 @@ function lmdbStatus(error: unknown): number | null {
  */
 export async function storageFailure(error: unknown, dir: string): Promise<StrandError | null> {
   let cause: unknown = error;
-  if (isLmdbCommitFailure(error)) cause = await error.commitError.then(() => error, (reason: unknown) => reason);
+  if (isLmdbCommitFailure(error))
+    cause = await error.commitError.then(
+      () => error,
+      (reason: unknown) => reason,
+    );
   else if (lmdbStatus(error) === null) return null;
   const status = lmdbStatus(cause);
   const what = causeText(cause);

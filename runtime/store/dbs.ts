@@ -1,5 +1,5 @@
 // The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { StrandError } from "../../core/errors.js";
@@ -25,11 +25,27 @@ export interface StoreDbs {
   readonly vectorIds: Database<number, Key>;
 }
 
+/** Opens the store for the one writer; the caller holds the directory lock (dir-lock.ts). */
 export function openDbs(path: string, mapSize: number | undefined): StoreDbs {
+  return openEnv(path, { ...(mapSize !== undefined ? { mapSize } : {}) });
+}
+
+/**
+ * The store of `path` opened read-only and WITHOUT the directory lock, for commands that read
+ * while a server may hold the store (a future `strand export` or `backup`). LMDB gives each read
+ * transaction a consistent snapshot even while another process writes; nothing can be written
+ * through these handles. The directory must already hold a store.
+ */
+export function openDbsReadOnlyUnlocked(path: string): StoreDbs {
+  if (!existsSync(join(path, "data.mdb"))) throw new Error(`${path} holds no Strand data (no data.mdb)`);
+  return openEnv(path, { readOnly: true });
+}
+
+function openEnv(path: string, extra: { mapSize?: number; readOnly?: boolean }): StoreDbs {
   refuseEmptyDataFile(path);
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   // noSubdir is explicit: lmdb otherwise guesses from the path, and takes "./my.data" for a file.
-  const env = open({ path, noSubdir: false, maxDbs: DB_NAMES.length + 4, ...(mapSize !== undefined ? { mapSize } : {}) });
+  const env = open({ path, noSubdir: false, maxDbs: DB_NAMES.length + 4, ...extra });
   // Plain msgpack maps: without shared structures, msgpackr "records" only add an inline
   // structure definition to every value. (lmdb's typings list `encoder` for open() only.)
   const plainMaps: object = { encoder: { useRecords: false } };
