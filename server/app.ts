@@ -21,7 +21,8 @@ import { queryRoute, unknownQuery } from "./http/query-route.js";
 import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
 import type { StoreAccess } from "./http/store-access.js";
 
-export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+// 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
+export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export interface AppOptions {
   store: StoreAccess;
