@@ -216,7 +216,7 @@ describe("the big-body stall", () => {
     const reply = await partialPost("/UsersInCity", 7 * 1024 * 1024, head);
     expect(reply.slice(0, reply.indexOf("\r\n"))).toBe("HTTP/1.1 413 Payload Too Large");
     expect(JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4))).toEqual({
-      error: `request body holds more than ${MAX_BODY_VALUES} JSON values (arrays, objects and their elements); send them in several requests`,
+      error: `request body holds more than ${MAX_BODY_VALUES} JSON values (member values and array elements); send them in several requests`,
       code: "PAYLOAD_TOO_LARGE",
     });
     expect((await health).status).toBe(200);
