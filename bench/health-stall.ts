@@ -18,7 +18,13 @@ const rounds = Number(values.rounds);
 
 const cases: { name: string; body: () => string }[] = [
   { name: "no big request", body: () => "" },
-  { name: `${MAX_BODY_VALUES - 10} empty objects (parsed)`, body: () => `{"handle":[${Array(MAX_BODY_VALUES - 10).fill("{}").join(",")}]}` },
+  {
+    name: `${MAX_BODY_VALUES - 10} empty objects (parsed)`,
+    body: () =>
+      `{"handle":[${Array(MAX_BODY_VALUES - 10)
+        .fill("{}")
+        .join(",")}]}`,
+  },
   { name: "8 MiB of empty objects (refused)", body: () => `{"handle":[${"{},".repeat((8 * 1024 * 1024 - 20) / 3)}{}]}` },
 ];
 
