@@ -9,7 +9,9 @@ import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
 import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
+import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
+import { tooFullToOpen } from "./store/storage-space.js";
 import { SchemaInfo } from "./store/schema-info.js";
 import { type StoreStats, storeStats } from "./store/stats.js";
 import { Bm25Index } from "./search/bm25-index.js";
@@ -21,6 +23,7 @@ import { verifyStore } from "./verify/verify.js";
 import { Bm25Writes } from "./write/bm25-writes.js";
 import { RecordLoader } from "./write/bulk-loader.js";
 import { GraphWriter } from "./write/graph-writer.js";
+import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
 import { VectorSlots } from "./write/vector-slots.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
@@ -61,6 +64,8 @@ export class GraphStore {
     private readonly vectors: VectorIndexes,
     private readonly bm25: Bm25Index | null,
     checkpointPolicy: CheckpointPolicy,
+    /** The data directory, to tell a full disk from other failed commits. */
+    private readonly dir: string,
   ) {
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
     this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
@@ -75,6 +80,9 @@ export class GraphStore {
     const unlock = lockDirectory(options.path);
     let dbs: StoreDbs | undefined;
     try {
+      const tooFull = tooFullToOpen(options.path);
+      if (tooFull !== null) throw new StrandError("STORAGE_FULL", tooFull);
+      orphanCommitFailureGuard();
       dbs = openDbs(options.path, options.mapSize);
       writeFormatVersion(dbs);
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
@@ -91,7 +99,7 @@ export class GraphStore {
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild(options.progress);
       }
       const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
-      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy);
+      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy, options.path);
     } catch (error) {
       void dbs?.env.close();
       unlock();
@@ -115,7 +123,9 @@ export class GraphStore {
    * child transaction, so when fn throws only fn's writes are rolled back and the promise
    * rejects with its error. Resolves only once the commit is flushed to disk: with lmdb's
    * default `overlappingSync` the transaction promise means "committed and visible", so we
-   * additionally wait for `flushed`.
+   * additionally wait for `flushed`. A commit that fails (disk full, I/O error) rejects with
+   * STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts): nothing of fn is saved, and the store
+   * stays open for reads and later writes.
    */
   async write<T>(fn: (db: QueryContext) => T): Promise<T> {
     const touched: string[] = [];
@@ -142,6 +152,8 @@ export class GraphStore {
       if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;
       return result;
+    } catch (error) {
+      throw (await storageFailure(error, this.dir)) ?? error;
     } finally {
       this.vectors.settle(log);
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
@@ -178,6 +190,9 @@ export class GraphStore {
       if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;
       return result;
+    } catch (error) {
+      // A file too big for the disk fails the import as STORAGE_FULL, naming the cause, like a write.
+      throw (await storageFailure(error, this.dir)) ?? error;
     } finally {
       this.vectors.settle(log);
       this.cache.settle(touched);

@@ -31,7 +31,8 @@ import { BUILTIN_TOOL_NAMES } from "./mcp/service.js";
 import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
 import type { StoreAccess } from "./http/store-access.js";
 
-export const DEFAULT_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+// 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
+export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export interface AppOptions {
   store: StoreAccess;
@@ -39,7 +40,7 @@ export interface AppOptions {
   schema: SchemaDescriptor;
   /** When set, every request except `GET /health` (and `HEAD /health`) must send it as `x-api-key`. */
   apiKey?: string | undefined;
-  /** Largest accepted request body; default 32 MiB. */
+  /** Largest accepted request body; default 8 MiB. */
   bodyLimitBytes?: number | undefined;
   /** Embedding providers for Embed(..) in queries (by model string; null = the default model). */
   embedders?: EmbedderFor | null | undefined;

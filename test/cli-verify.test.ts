@@ -52,16 +52,21 @@ describe("strand verify", () => {
   it("says why it cannot verify: no directory, no data, a running server", async () => {
     expect(strand(["verify", "missing"])).toEqual({ status: 1, stdout: "", stderr: "strand: missing is not a directory\n" });
     expect(strand(["verify", "."])).toEqual({ status: 1, stdout: "", stderr: "strand: . holds no Strand data (no data.mdb)\n" });
-    // A lock held by a live process (this one) is a running server's.
+    // A store this process holds open is, for the child, a running server's.
     const held = join(work, "held");
     const store = GraphStore.open({ path: held, schema: verifySchema });
-    await store.close();
+    try {
+      expect(strand(["verify", "held"])).toEqual({
+        status: 1,
+        stdout: "",
+        stderr: `strand: data directory held is in use by process ${process.pid}; stop that server first\n`,
+      });
+    } finally {
+      await store.close();
+    }
+    // A pid left in the lock file with no lock on it holds nothing.
     writeFileSync(join(held, LOCK_FILE), `${process.pid}\n`);
-    expect(strand(["verify", "held"])).toEqual({
-      status: 1,
-      stdout: "",
-      stderr: `strand: data directory held is in use by process ${process.pid}; stop that server first (or, if no Strand process is running, delete held/${LOCK_FILE})\n`,
-    });
+    expect(strand(["verify", "held"]).status).toBe(0);
   });
 
   it("needs exactly one data directory", () => {

@@ -5,6 +5,8 @@ import { isUuid, uuidv7, uuidv7Time } from "../runtime/store/ids.js";
 import type { EdgeItem, NodeItem, Props } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
 import { CHUNK } from "../runtime/store/adjacency.js";
+import type { StoreDbs } from "../runtime/store/dbs.js";
+import { openStoreReadOnly } from "../runtime/store/read-only.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore, removeDir, schema, tempDir } from "./support/store-fixtures.js";
 import { httpStatus } from "../server/http/status.js";
@@ -475,15 +477,33 @@ describe("data directory lock", () => {
     }
   });
 
-  test("a lock left by a process that no longer exists is taken over", async () => {
+  test("a pid left in the lock file by a process that is gone does not hold the directory", async () => {
     const dir = tempDir();
     try {
-      // A pid far above any real one (Linux pid_max is at most 2^22).
+      // A pid far above any real one (Linux pid_max is at most 2^22): the file without a lock on it.
       fs.writeFileSync(`${dir}/strand.lock`, "99999999\n");
       const store = GraphStore.open({ path: dir, schema });
       expect(fs.readFileSync(`${dir}/strand.lock`, "utf8")).toBe(`${process.pid}\n`);
       await store.close();
-      expect(fs.existsSync(`${dir}/strand.lock`)).toBe(false);
+      // Kept (never deleted, see dir-lock.ts), without a pid.
+      expect(fs.readFileSync(`${dir}/strand.lock`, "utf8")).toBe("");
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  test("openStoreReadOnly reads a store another store holds, and cannot write", async () => {
+    const dir = tempDir();
+    try {
+      const store = GraphStore.open({ path: dir, schema });
+      const user = await store.write((db) => db.addNode("User", { name: "Ada", email: "ada@x", age: 36 }));
+      const reader = openStoreReadOnly(dir) as StoreDbs;
+      expect([...reader.nodes.getRange()].map(({ value }) => value.id)).toEqual([user.id]);
+      await expect((async () => reader.meta.put("x", 1))()).rejects.toThrow();
+      await reader.env.close();
+      await store.close();
+      fs.mkdirSync(`${dir}/empty`);
+      expect(openStoreReadOnly(`${dir}/empty`)).toBe(`${dir}/empty holds no Strand data (no data.mdb)`);
     } finally {
       removeDir(dir);
     }

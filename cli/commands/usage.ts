@@ -20,7 +20,7 @@ commands:
       --host <addr>             interface (default: 127.0.0.1, local only; 0.0.0.0 for all)
       --data <dir>              database directory (default: ./data)
       --api-key <key>           require this x-api-key header (default: env STRAND_API_KEY)
-      --body-limit <bytes>      largest request body, at least 2 (default: 33554432 = 32 MiB)
+      --body-limit <bytes>      largest request body, at least 2 (default: 8388608 = 8 MiB)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
       --cors <origins>          browser origins allowed to call, comma-separated, or * (default: env
                                 STRAND_CORS; none: pages of other origins are refused with 403)

@@ -1,65 +1,76 @@
 // One process at a time per data directory. LMDB itself would allow several, but the read cache
-// (read-cache.ts) is only correct when every write goes through this process. The lock is a file
-// holding the owner's pid; a lock left by a process that no longer exists (kill -9) is taken over.
+// (read-cache.ts) is only correct when every write goes through this process. The lock is an
+// OS-level exclusive lock on the open file `strand.lock` (fs-native-extensions: an OFD lock on
+// Linux, flock elsewhere): the kernel grants it to exactly one open file at a time, so racing
+// starts cannot both win, and it dies with its process, so a kill -9 leaves no stale lock. The
+// file also holds the owner's pid, only to name it in the message; it is never deleted (a
+// process may be waiting on the old file while a new one is created: two holders).
 import fs from "node:fs";
 import path from "node:path";
+import { tryLock } from "fs-native-extensions";
 
 export const LOCK_FILE = "strand.lock";
-
-/** Directories locked by this process, so a second GraphStore here is refused too. */
-const lockedHere = new Set<string>();
 
 export class DirectoryLockedError extends Error {
   constructor(
     readonly dir: string,
-    readonly pid: number,
+    /** The holder's pid as it recorded it; null when it has not yet (or could not). */
+    readonly pid: number | null,
   ) {
-    super(
-      `data directory ${dir} is in use by process ${pid}; stop that server first (or, if no Strand process is running, delete ${path.join(dir, LOCK_FILE)})`,
-    );
+    super(`data directory ${dir} is in use by ${pid === null ? "another process" : `process ${pid}`}; stop that server first`);
     this.name = "DirectoryLockedError";
   }
 }
 
-/** Takes the lock of `dir` (created if missing); returns the function that releases it. */
+/** Takes the lock of `dir` (created if missing) or throws DirectoryLockedError; returns the function that releases it. */
 export function lockDirectory(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
-  const real = fs.realpathSync(dir);
-  if (lockedHere.has(real)) throw new DirectoryLockedError(dir, process.pid);
-  const file = path.join(real, LOCK_FILE);
-  for (;;) {
-    try {
-      fs.writeFileSync(file, `${process.pid}\n`, { flag: "wx" });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const owner = Number.parseInt(readOrEmpty(file), 10);
-    if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) throw new DirectoryLockedError(dir, owner);
-    // Stale (its process is gone) or unreadable: remove it and try again.
-    fs.rmSync(file, { force: true });
+  const file = path.join(dir, LOCK_FILE);
+  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+  let locked: boolean;
+  try {
+    locked = tryLock(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
   }
-  lockedHere.add(real);
+  if (!locked) {
+    const owner = recordedOwner(fd);
+    fs.closeSync(fd);
+    throw new DirectoryLockedError(dir, owner);
+  }
+  recordOwner(fd);
+  let released = false;
   return () => {
-    lockedHere.delete(real);
-    if (readOrEmpty(file).trim() === String(process.pid)) fs.rmSync(file, { force: true });
+    if (released) return;
+    released = true;
+    try {
+      fs.ftruncateSync(fd, 0);
+    } catch {
+      // the pid is only for messages
+    } finally {
+      fs.closeSync(fd); // closing the file releases the lock
+    }
   };
 }
 
-function readOrEmpty(file: string): string {
+/** Writes this process's pid into the lock file; a full disk only costs the message its pid. */
+function recordOwner(fd: number): void {
   try {
-    return fs.readFileSync(file, "utf8");
+    fs.ftruncateSync(fd, 0);
+    fs.writeSync(fd, `${process.pid}\n`, 0);
   } catch {
-    return "";
+    // ENOSPC, EFBIG: the lock is held all the same
   }
 }
 
-function isAlive(pid: number): boolean {
+function recordedOwner(fd: number): number | null {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    const buffer = Buffer.alloc(32);
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    const pid = Number.parseInt(buffer.toString("utf8", 0, length), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
   }
 }

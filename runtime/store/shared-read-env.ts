@@ -4,8 +4,9 @@
 // (dir-lock.ts), which guards the read cache of the one *writing* process; a reader that never
 // writes cannot make that cache wrong. Used by `strand backup`; anything that writes must open
 // the store through GraphStore.open (or take the lock) instead.
-import { open, type RootDatabase } from "lmdb";
+import type { RootDatabase } from "lmdb";
 import { FORMAT_KEY, FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./keys.js";
+import { openStoreReadOnly } from "./read-only.js";
 
 export interface SharedReadEnv {
   readonly env: RootDatabase;
@@ -17,9 +18,10 @@ export interface SharedReadEnv {
 
 /** Opens `dir` (which must hold data.mdb) read-only without its lock; throws Error with the reason. */
 export function openReadOnlyAlongsideWriter(dir: string): SharedReadEnv {
-  const env = open({ path: dir, noSubdir: false, readOnly: true });
+  const dbs = openStoreReadOnly(dir);
+  if (typeof dbs === "string") throw new Error(dbs);
+  const { env, meta } = dbs;
   try {
-    const meta = env.openDB<unknown, string>({ name: "meta" });
     const format = meta.get(FORMAT_KEY);
     if (format !== FORMAT_VERSION) {
       throw new Error(`${dir}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);

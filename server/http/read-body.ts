@@ -1,8 +1,11 @@
 // Reads a request body into memory, refusing (413) as soon as it grows past the limit — whether
 // or not the client declared a Content-Length. Under @hono/node-server the Node request stream is
 // read directly (the fast path); elsewhere (e.g. `app.request` in tests) the Fetch body stream.
+// Each chunk is also scanned for the number of JSON values and their depth (json-shape.ts), so a
+// body too large to parse without stalling the event loop is refused before JSON.parse sees it.
 import type { IncomingMessage } from "node:http";
 import { StrandError } from "../../core/errors.js";
+import { JsonShapeGuard } from "./json-shape.js";
 
 const EMPTY = new Uint8Array(0);
 
@@ -10,7 +13,7 @@ const EMPTY = new Uint8Array(0);
 export const MIN_BODY_LIMIT_BYTES = 2;
 
 export function payloadTooLarge(limit: number): StrandError {
-  return new StrandError("PAYLOAD_TOO_LARGE", `request body exceeds the limit of ${limit} bytes`);
+  return new StrandError("PAYLOAD_TOO_LARGE", `request body exceeds the limit of ${limit} bytes (strand serve --body-limit)`);
 }
 
 function incompleteBody(): StrandError {
@@ -39,6 +42,7 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
   if (incoming.readableEnded) return Promise.resolve(EMPTY);
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const shape = new JsonShapeGuard();
     let size = 0;
     const cleanup = (): void => {
       incoming.off("data", onData);
@@ -48,11 +52,19 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Ar
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
+      let refusal: unknown = size > limit ? payloadTooLarge(limit) : null;
+      if (refusal === null) {
+        try {
+          shape.feed(chunk);
+        } catch (error) {
+          refusal = error;
+        }
+      }
+      if (refusal !== null) {
         cleanup();
-        // Stop buffering; the server adapter drains or drops the rest after the 413 is sent.
+        // Stop buffering; the server adapter drains or drops the rest after the error is sent.
         incoming.pause();
-        reject(payloadTooLarge(limit));
+        reject(refusal);
         return;
       }
       chunks.push(chunk);
@@ -85,6 +97,7 @@ async function readFetchBody(request: Request, limit: number): Promise<Uint8Arra
   if (body === null) return EMPTY;
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
+  const shape = new JsonShapeGuard();
   let size = 0;
   for (;;) {
     let result: Awaited<ReturnType<typeof reader.read>>;
@@ -98,6 +111,12 @@ async function readFetchBody(request: Request, limit: number): Promise<Uint8Arra
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
       throw payloadTooLarge(limit);
+    }
+    try {
+      shape.feed(result.value);
+    } catch (error) {
+      await reader.cancel().catch(() => undefined);
+      throw error;
     }
     chunks.push(result.value);
   }

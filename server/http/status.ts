@@ -32,6 +32,12 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   HEADERS_TOO_LARGE: 431,
   // A data file that cannot be what the store wrote (runtime/store/dbs.ts): the store does not open.
   STORAGE_CORRUPT: 503,
+  // A commit that failed for want of space (disk full, file size limit, LMDB map full): that
+  // request's writes are not saved; the server keeps serving and later writes succeed once there
+  // is room again (runtime/store/commit-failure.ts).
+  STORAGE_FULL: 507,
+  // A commit that failed for any other reason (an I/O error): not saved, the server keeps serving.
+  STORAGE_ERROR: 503,
   EXPECTATION_FAILED: 417,
   REQUEST_TIMEOUT: 408,
   EMBEDDING_FAILED: 502,

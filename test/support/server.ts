@@ -28,6 +28,8 @@ export interface StartOptions {
   dataDir?: string;
   extraArgs?: string[];
   env?: Record<string, string>;
+  /** A command that runs the server, e.g. `["prlimit", "--fsize=1048576:unlimited"]` (it must exec it, keeping the pid). */
+  wrapper?: string[];
 }
 
 export function tempDir(prefix: string): string {
@@ -51,11 +53,23 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
   const removeOwnDataDir = (): void => {
     if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
-  const child = spawn(
+  const command = [
+    ...(options.wrapper ?? []),
     process.execPath,
-    [CLI, "serve", options.project ?? SOCIAL_EXAMPLE, "--port", "0", "--data", dataDir, ...(options.extraArgs ?? [])],
-    { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+    CLI,
+    "serve",
+    options.project ?? SOCIAL_EXAMPLE,
+    "--port",
+    "0",
+    "--data",
+    dataDir,
+    ...(options.extraArgs ?? []),
+  ];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (log += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (log += d));
