@@ -178,7 +178,7 @@ describe("strand CLI", () => {
 
       const clash = strand(["serve", "examples/social", "--port", String(flagged.port), "--data", join(work, "clash")]);
       expect(clash.status).toBe(1);
-      expect(clash.stderr).toMatch(new RegExp(`^strand: cannot listen on 127\\.0\\.0\\.1:${flagged.port}: .*EADDRINUSE`));
+      expect(clash.stderr).toMatch(new RegExp(`^strand: cannot listen on 127\\.0\\.0\\.1:${flagged.port}: .*EADDRINUSE`, "m"));
     } finally {
       await Promise.all([flagged.stop(), fromEnv.stop()]);
     }

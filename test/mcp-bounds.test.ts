@@ -51,10 +51,14 @@ describe("filter_traversals nest at most MAX_FILTER_DEPTH levels (D1)", () => {
       ok({ connection_id: other, count: 1 }),
     );
     expect(await f.tool("next", { connection_id: other })).toEqual(ok(f.data.dee));
-    for (const levels of [33, 1500, 50_000]) {
+    // Each level nests 5 JSON containers: 199 levels is as deep as a body may be (1,000 levels,
+    // json-shape.ts); deeper bodies are refused while being read.
+    for (const levels of [33, 199, 1500, 50_000]) {
       const fresh = await loaded();
       const body = `{"connection_id":"${fresh}","data":{"filter":${filterText(levels)}}}`;
-      expect(await f.post("/mcp/filter_items", body), `${levels} levels`).toEqual(bad(tooDeep));
+      const expected =
+        levels < 200 ? bad(tooDeep) : err(400, "INVALID_JSON", "request body nests arrays and objects more than 1000 levels deep");
+      expect(await f.post("/mcp/filter_items", body), `${levels} levels`).toEqual(expected);
       // The failed call left the traversal as it was.
       expect(await f.tool("next", { connection_id: fresh })).toEqual(ok(f.data.ada));
     }
@@ -69,7 +73,8 @@ function filterText(levels: number): string {
 
 describe("deeply nested values are rendered briefly in 400s (D2)", () => {
   it("in every field of the tools, of #[mcp] queries and of POST /<Query>", async () => {
-    const deep = deepArray(20_000);
+    // As deep as a body may nest (json-shape.ts refuses more than 1,000 levels while reading it).
+    const deep = deepArray(990);
     expect(await f.post("/mcp/next", `{"connection_id":${deep}}`)).toEqual(
       bad(`'connection_id' must be a string (the id init returned), got ${DEEP_SHOWN}`),
     );
@@ -91,11 +96,12 @@ describe("deeply nested values are rendered briefly in 400s (D2)", () => {
   });
 });
 
-describe("invalid JSON nested deeper than the syntax report scans (found with D2)", () => {
-  it("is a 400 pointing at the bracket that goes too deep, not a 500", async () => {
-    const tooDeep = err(400, "INVALID_JSON", "invalid JSON at position 1001 (line 1, column 1002): nesting too deep");
+describe("JSON nested deeper than a body may be (found with D2)", () => {
+  it("is a 400 while the body is read, valid or not, not a 500", async () => {
+    const tooDeep = err(400, "INVALID_JSON", "request body nests arrays and objects more than 1000 levels deep");
     expect(await f.post("/mcp/init", "[".repeat(200_000))).toEqual(tooDeep);
     expect(await f.post("/UsersInCity", `${"[".repeat(200_000)}x`)).toEqual(tooDeep);
+    expect(await f.post("/UsersInCity", `{"city":${deepArray(20_000)}}`)).toEqual(tooDeep);
     expect(await f.post("/mcp/init", `[${"[".repeat(500)}x`)).toEqual(
       err(400, "INVALID_JSON", "invalid JSON at position 501 (line 1, column 502): unexpected 'x'"),
     );

@@ -3,7 +3,7 @@
 // read back and checked before it replaces the previous checkpoint; a failed save names the real
 // cause (EFBIG here, ENOSPC on a full disk) and leaves the previous checkpoint usable; a truncated
 // file that an older version saved with a matching checksum is rebuilt at open, never fatal.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -55,26 +55,29 @@ test.runIf(spawnSync("prlimit", ["--version"]).status === 0)(
   "a save cut short by the file size limit fails naming EFBIG, and the previous checkpoint stays usable",
   async () => {
     const before = meta();
-    const child = spawnSync(
-      "prlimit",
-      [
-        `--fsize=${200_000}`,
-        process.execPath,
-        path.join(root, "test/support/vector-save-child.mjs"),
-        pathToFileURL(storeModule).href,
-        dir,
-        JSON.stringify(vectorSchema),
-      ],
-      { encoding: "utf8", timeout: 60_000 },
+    const child = spawn(
+      process.execPath,
+      [path.join(root, "test/support/vector-save-child.mjs"), pathToFileURL(storeModule).href, dir, JSON.stringify(vectorSchema)],
+      { stdio: ["pipe", "pipe", "pipe"] },
     );
-    expect(child.status).toBe(0);
-    const out = JSON.parse(child.stdout) as { status: { saved: number; failed: number; lastError: string }; close: string };
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    while (!stdout.includes("opened\n") && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    expect(spawnSync("prlimit", ["--pid", String(child.pid), `--fsize=${200_000}:unlimited`]).status).toBe(0);
+    child.stdin.end("go\n");
+    const status = await exited;
+    expect({ status, stderr: status === 0 ? "" : stderr }).toEqual({ status: 0, stderr: "" });
+    const lines = stdout.trim().split("\n");
+    const out = JSON.parse(lines[lines.length - 1]!) as { status: { saved: number; failed: number; lastError: string }; close: string };
     expect(out.status).toMatchObject({ saved: 0, failed: 1 });
     expect(out.status.lastError).toMatch(
       /^hnswlib wrote a bad index file .*Doc\.5000-[0-9a-f]{8}\.hnsw\.tmp \(truncated: 200000 bytes end inside the points\): EFBIG/,
     );
     expect(out.close).toMatch(/^EFBIG: hnswlib wrote a bad index file/);
-    expect(child.stderr).toContain("vector index checkpoint failed (the previous one stays in use): hnswlib wrote a bad index file");
+    expect(stderr).toContain("vector index checkpoint failed (the previous one stays in use): hnswlib wrote a bad index file");
     // Nothing half-written is left, and the old checkpoint (m 16) is untouched and loads.
     expect(meta()).toEqual(before);
     expect(

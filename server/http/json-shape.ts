@@ -8,8 +8,8 @@ import { StrandError } from "../../core/errors.js";
 
 /** Most JSON values (member values and array elements, at any depth) one body may hold. */
 export const MAX_BODY_VALUES = 100_000;
-/** Deepest nesting of arrays and objects one body may have. */
-export const MAX_BODY_DEPTH = 64;
+/** Deepest nesting of arrays and objects one body may have (json-syntax.ts reports the same depth). */
+export const MAX_BODY_DEPTH = 1_000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
