@@ -3,13 +3,16 @@
 import { parseCommand, type Command } from "./commands/args.js";
 import { fsErrorMessage, isFsError } from "./project/fs-errors.js";
 import { ProjectError } from "./project/sources.js";
-import { USAGE, UsageError } from "./commands/usage.js";
+import { commandHelp, USAGE, UsageError } from "./commands/usage.js";
 
 // Commands are imported on demand: the compiler (and TypeScript with it) loads only when needed.
 async function run(command: Command): Promise<number> {
   switch (command.kind) {
     case "help":
-      process.stdout.write(USAGE);
+      process.stdout.write(command.command === undefined ? USAGE : commandHelp(command.command));
+      return 0;
+    case "version":
+      process.stdout.write(`strand ${(await import("./project/version.js")).strandVersion()}\n`);
       return 0;
     case "init":
       return (await import("./commands/init.js")).runInit(command.dir);

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "../project/defaults.js";
-import { UsageError } from "./usage.js";
+import { OPTION_ENV, UsageError } from "./usage.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
@@ -11,7 +11,8 @@ import type { ServeOptions } from "./serve.js";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "../../server/observe/log-level.js";
 
 export type Command =
-  | { kind: "help" }
+  | { kind: "help"; command?: string }
+  | { kind: "version" }
   | { kind: "init"; dir: string }
   | { kind: "check"; dir: string }
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
@@ -31,6 +32,7 @@ const SERVE_FLAGS = {
   host: { type: "string" },
   data: { type: "string" },
   "api-key": { type: "string" },
+  "api-key-file": { type: "string" },
   "body-limit": { type: "string" },
   "cache-entries": { type: "string" },
   cors: { type: "string" },
@@ -52,17 +54,27 @@ const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" 
 
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "-h" || name === "--help" || name === "help") return { kind: "help" };
+  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+    return rest[0] === undefined ? { kind: "help" } : { kind: "help", command: rest[0] };
+  }
+  if (name === "--version" || name === "-v" || name === "version") return { kind: "version" };
+  /** A flag's value, else its environment variable's (OPTION_ENV), else undefined. */
+  const option = <V>(flag: string, value: V | undefined): V | string | undefined => {
+    if (value !== undefined) return value;
+    const variable = OPTION_ENV[flag];
+    const fromEnv = variable === undefined ? undefined : env[variable];
+    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+  };
   switch (name) {
     case "init":
     case "check": {
       const { values, positionals } = parse(rest, HELP);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       return { kind: name, dir: projectDir(positionals) };
     }
     case "compile": {
       const { values, positionals } = parse(rest, COMPILE_FLAGS);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       return {
         kind: "compile",
         dir: projectDir(positionals),
@@ -72,40 +84,46 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     }
     case "serve": {
       const { values, positionals } = parse(rest, SERVE_FLAGS);
-      if (values.help === true) return { kind: "help" };
-      const apiKey = nonEmpty("--api-key", values["api-key"]) ?? (env.STRAND_API_KEY || undefined);
-      const bodyLimit = values["body-limit"];
-      const cacheEntries = values["cache-entries"];
+      if (values.help === true) return { kind: "help", command: name };
+      const apiKey = nonEmpty("--api-key", option("--api-key", values["api-key"]));
+      const apiKeyFile = nonEmpty("--api-key-file", option("--api-key-file", values["api-key-file"]));
+      if (apiKey !== undefined && apiKeyFile !== undefined) {
+        throw new UsageError("give the api key once: --api-key (or STRAND_API_KEY) or --api-key-file (or STRAND_API_KEY_FILE)");
+      }
+      const bodyLimit = option("--body-limit", values["body-limit"]);
+      const cacheEntries = option("--cache-entries", values["cache-entries"]);
+      const port = option("--port", values.port);
       return {
         kind: "serve",
         dir: projectDir(positionals),
-        port: values.port === undefined ? DEFAULT_PORT : integerFlag("--port", values.port, 0, 65535),
-        host: nonEmpty("--host", values.host) ?? DEFAULT_SERVE_HOST,
-        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        port: port === undefined ? DEFAULT_PORT : integerFlag("--port", port, 0, 65535),
+        host: nonEmpty("--host", option("--host", values.host)) ?? DEFAULT_SERVE_HOST,
+        dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         apiKey,
+        apiKeyFile: apiKeyFile === undefined ? undefined : resolve(apiKeyFile),
         bodyLimitBytes:
           bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
-        corsOrigins: corsFlag(nonEmpty("--cors", values.cors) ?? (env.STRAND_CORS || undefined)),
-        explorer: booleanFlag("--explorer", nonEmpty("--explorer", values.explorer) ?? (env.STRAND_EXPLORER || undefined)),
-        logLevel: logLevelFlag(nonEmpty("--log-level", values["log-level"]) ?? (env.STRAND_LOG_LEVEL || undefined)),
+        corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
+        explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),
+        logLevel: logLevelFlag(nonEmpty("--log-level", option("--log-level", values["log-level"]))),
       };
     }
     case "mcp": {
       const { values, positionals } = parse(rest, MCP_FLAGS);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       if (values.stdio !== true) throw new UsageError("strand mcp needs --stdio (over HTTP, `strand serve` answers MCP at /mcp)");
-      const cacheEntries = values["cache-entries"];
+      const cacheEntries = option("--cache-entries", values["cache-entries"]);
       return {
         kind: "mcp",
         dir: projectDir(positionals),
-        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
       };
     }
     case "verify": {
       const { values, positionals } = parse(rest, HELP);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       if (positionals.length !== 1)
         throw new UsageError(
           `strand verify needs exactly one data directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`,
@@ -114,27 +132,27 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     }
     case "backup": {
       const { values, positionals } = parse(rest, DATA_FLAGS);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       if (positionals.length > 0) throw new UsageError(`strand backup takes no positional arguments, got ${positionals.join(" ")}`);
       const out = nonEmpty("--out", values.out);
       if (out === undefined) throw new UsageError("strand backup needs --out <backup dir> (a new name)");
-      return { kind: "backup", dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR), out: resolve(out) };
+      return { kind: "backup", dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR), out: resolve(out) };
     }
     case "restore": {
       const { values, positionals } = parse(rest, DATA_FLAGS);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       if (values.out !== undefined) throw new UsageError("strand restore takes --data <dir>, not --out");
       if (positionals.length !== 1)
         throw new UsageError(
           `strand restore needs exactly one backup directory, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`,
         );
-      const dataDir = nonEmpty("--data", values.data);
+      const dataDir = nonEmpty("--data", option("--data", values.data));
       if (dataDir === undefined) throw new UsageError("strand restore needs --data <dir> (a new or empty directory)");
       return { kind: "restore", backup: resolve(positionals[0]!), dataDir: resolve(dataDir) };
     }
     case "import": {
       const { values, positionals } = parse(rest, IMPORT_FLAGS);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       // strand import <project> FILE...: the project comes first, then at least one file.
       if (positionals.length < 2)
         throw new UsageError(
@@ -145,7 +163,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       return {
         kind: "import",
         dir: resolve(positionals[0]!),
-        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         files: positionals.slice(1).map((file) => resolve(file)),
         csvType: nonEmpty("--type", values.type),
         skipBad: values["skip-bad"] === true,
@@ -154,12 +172,12 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     }
     case "export": {
       const { values, positionals } = parse(rest, EXPORT_FLAGS);
-      if (values.help === true) return { kind: "help" };
+      if (values.help === true) return { kind: "help", command: name };
       projectDir(positionals); // accepted like serve's; the types come from the data itself
       const out = nonEmpty("--out", values.out) ?? "-";
       return {
         kind: "export",
-        dataDir: resolve(nonEmpty("--data", values.data) ?? DEFAULT_DATA_DIR),
+        dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         out: out === "-" ? out : resolve(out),
       };
     }

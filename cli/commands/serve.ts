@@ -1,6 +1,7 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
 // accepting requests, finish the ones in flight, and close the store.
-import { startServer, type RunningServer } from "../../server/server.js";
+import { readFileSync } from "node:fs";
+import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
 import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
@@ -12,6 +13,8 @@ export interface ServeOptions {
   host: string;
   dataDir: string;
   apiKey: string | undefined;
+  /** --api-key-file / STRAND_API_KEY_FILE: the key's file (its first line), kept out of `ps`. */
+  apiKeyFile?: string | undefined;
   bodyLimitBytes: number | undefined;
   cacheEntries: number | undefined;
   /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
@@ -23,6 +26,13 @@ export interface ServeOptions {
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
+  const apiKey = options.apiKeyFile === undefined ? options.apiKey : readApiKeyFile(options.apiKeyFile);
+  if (apiKey === null) return 1;
+  if (apiKey === undefined && !isLoopbackAddress(options.host)) {
+    process.stderr.write(
+      `strand: warning: listening on ${options.host} without an api key: anyone who can reach this address can read and write; set --api-key-file or STRAND_API_KEY\n`,
+    );
+  }
   // strand.toml (or helix.toml), the embedding provider, the project, the store: a bad setting stops startup.
   const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving");
   if (opened === null) return 1;
@@ -35,7 +45,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       store,
       schema: project.schema,
       queries: project.queries,
-      apiKey: options.apiKey,
+      apiKey,
       bodyLimitBytes: options.bodyLimitBytes,
       embedders,
       mcp: config.mcp,
@@ -115,4 +125,21 @@ function logOpenedStore(logger: Logger, store: GraphStore, dataDir: string): voi
 function explorerHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
+}
+
+/** The key in `file` (its first line, trimmed); null after printing why it cannot be used. */
+function readApiKeyFile(file: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    process.stderr.write(`strand: cannot read the api key file ${displayPath(file)}: ${(error as Error).message}\n`);
+    return null;
+  }
+  const key = (text.split(/\r?\n/)[0] ?? "").trim();
+  if (key === "") {
+    process.stderr.write(`strand: the api key file ${displayPath(file)} is empty (its first line is the key)\n`);
+    return null;
+  }
+  return key;
 }

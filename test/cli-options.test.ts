@@ -1,0 +1,115 @@
+// Issue #13 item 3: `strand --version`, help per command, every option settable by its
+// environment variable, --api-key-file, and a warning when serving beyond loopback without a key.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../cli/commands/args.js";
+import { commandHelp, OPTION_ENV, USAGE } from "../cli/commands/usage.js";
+import { CLI, REPO_ROOT, startStrand, tempDir } from "./support/server.js";
+
+const strand = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: "utf8" });
+
+describe("strand --version and help", () => {
+  it("prints the package's version", () => {
+    const version = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    for (const flag of ["--version", "-v", "version"]) {
+      const run = strand([flag]);
+      expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: `strand ${version}\n` });
+    }
+  });
+
+  it("prints one command's help for `strand <command> --help` and `strand help <command>`", () => {
+    const serve = strand(["serve", "--help"]);
+    expect(serve.status).toBe(0);
+    expect(serve.stdout).toBe(commandHelp("serve"));
+    expect(serve.stdout.startsWith("usage: strand serve [dir]      compile in process")).toBe(true);
+    expect(serve.stdout).toContain("  STRAND_API_KEY_FILE    --api-key-file\n");
+    expect(serve.stdout).not.toContain("  import <dir>");
+    expect(strand(["help", "export"]).stdout).toBe(commandHelp("export"));
+    expect(commandHelp("check")).toBe("usage: strand check [dir]      type-check the project's *.hx files; exit 1 on errors\n");
+    expect(strand(["--help"]).stdout).toBe(USAGE);
+  });
+});
+
+describe("options from the environment", () => {
+  it("sets each serve option, and a flag on the command line wins", () => {
+    const env = {
+      STRAND_PORT: "7070",
+      STRAND_HOST: "0.0.0.0",
+      STRAND_DATA: "/tmp/from-env",
+      STRAND_BODY_LIMIT: "4096",
+      STRAND_CACHE_ENTRIES: "10",
+      STRAND_CORS: "https://a.example",
+      STRAND_EXPLORER: "false",
+      STRAND_LOG_LEVEL: "warn",
+      STRAND_API_KEY_FILE: "/tmp/key",
+    };
+    expect(parseCommand(["serve"], env)).toMatchObject({
+      port: 7070,
+      host: "0.0.0.0",
+      dataDir: "/tmp/from-env",
+      bodyLimitBytes: 4096,
+      cacheEntries: 10,
+      corsOrigins: ["https://a.example"],
+      explorer: false,
+      logLevel: "warn",
+      apiKey: undefined,
+      apiKeyFile: "/tmp/key",
+    });
+    expect(parseCommand(["serve", "--port", "8080", "--data", "/tmp/flag"], env)).toMatchObject({ port: 8080, dataDir: "/tmp/flag" });
+    for (const command of ["export", "backup", "mcp"]) {
+      const args = command === "backup" ? ["backup", "--out", "/tmp/b"] : command === "mcp" ? ["mcp", "--stdio"] : [command];
+      expect(parseCommand(args, { STRAND_DATA: "/tmp/d" }), command).toMatchObject({ dataDir: "/tmp/d" });
+    }
+    // Bad values from the environment are named like flags.
+    expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
+    expect(() => parseCommand(["serve", "--api-key", "k"], { STRAND_API_KEY_FILE: "/tmp/k" })).toThrow("give the api key once");
+  });
+
+  it("documents one variable per option, each named STRAND_*", () => {
+    expect(Object.values(OPTION_ENV).every((v) => /^STRAND_[A-Z_]+$/.test(v))).toBe(true);
+    for (const [flag, variable] of Object.entries(OPTION_ENV)) expect(USAGE).toContain(`  ${variable.padEnd(22)} ${flag}\n`);
+  });
+});
+
+describe("strand serve --api-key-file and the exposure warning", () => {
+  it("reads the key from a file (its first line), so it stays out of ps", async () => {
+    const dir = tempDir("strand-key-");
+    const file = join(dir, "key");
+    writeFileSync(file, "s3cret-from-file\nignored\n");
+    const s = await startStrand({ extraArgs: ["--api-key-file", file] });
+    try {
+      const post = (headers: Record<string, string>) =>
+        fetch(`${s.url}/CountUsers`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+      expect((await post({})).status).toBe(401);
+      expect((await post({ "x-api-key": "s3cret-from-file" })).status).toBe(200);
+      expect(s.output()).not.toContain("warning");
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+
+  it("refuses an unreadable or empty key file", () => {
+    const dir = tempDir("strand-key-");
+    const empty = join(dir, "empty");
+    writeFileSync(empty, "\n");
+    const missing = strand(["serve", "examples/social", "--api-key-file", join(dir, "none"), "--data", join(dir, "d")]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/^strand: cannot read the api key file .*none: ENOENT/);
+    const blank = strand(["serve", "examples/social", "--api-key-file", empty, "--data", join(dir, "d")]);
+    expect(blank.status).toBe(1);
+    expect(blank.stderr).toMatch(/^strand: the api key file .*empty is empty \(its first line is the key\)\n$/);
+  });
+
+  it("warns when listening beyond loopback without a key", async () => {
+    const s = await startStrand({ extraArgs: ["--host", "0.0.0.0"] });
+    try {
+      expect(s.output()).toContain(
+        "strand: warning: listening on 0.0.0.0 without an api key: anyone who can reach this address can read and write; set --api-key-file or STRAND_API_KEY\n",
+      );
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+});
