@@ -127,38 +127,11 @@ export class GraphStore {
    * STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts): nothing of fn is saved, and the store
    * stays open for reads and later writes.
    */
-  async write<T>(fn: (db: QueryContext) => T): Promise<T> {
-    const touched: string[] = [];
-    // Searchable (in snapshots that contain it) from now until applied or failed.
-    const log = this.vectors.newLog();
-    try {
-      const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, {
-        search: this.bm25Writes,
-        vectors: new VectorSlots(this.dbs, log),
-      });
-      const result = await this.dbs.env.childTransaction(() => {
-        try {
-          const value = fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer));
-          writer.flushAdjacency(); // before the commit: every edge has both list entries
-          writer.finish();
-          return value;
-        } catch (error) {
-          writer.abandon();
-          throw error;
-        }
-      });
-      // Committed: the in-memory vector indexes follow LMDB (never before the commit).
-      this.vectors.apply(log);
-      if (log.changes.length > 0) this.checkpoints.note();
-      await this.dbs.env.flushed;
-      return result;
-    } catch (error) {
-      throw (await storageFailure(error, this.dir)) ?? error;
-    } finally {
-      this.vectors.settle(log);
-      // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
-      this.cache.settle(touched);
-    }
+  write<T>(fn: (db: QueryContext) => T): Promise<T> {
+    return this.transact(
+      (body) => this.dbs.env.childTransaction(body),
+      (writer) => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)),
+    );
   }
 
   /**
@@ -167,18 +140,33 @@ export class GraphStore {
    * Each adjacency list gets all its new entries in one rewrite at the end (adjacency-buffer.ts);
    * the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
    */
-  async load<T>(fn: (loader: RecordLoader) => T): Promise<T> {
+  load<T>(fn: (loader: RecordLoader) => T): Promise<T> {
+    return this.transact(
+      (body) => this.dbs.env.transactionSync(body),
+      (writer) => fn(new RecordLoader(this.dbs, this.schema, writer)),
+    );
+  }
+
+  /**
+   * One write (a query's, in a child transaction of lmdb's batch, or a bulk load's, in its own):
+   * fn writes through a GraphWriter; before the commit the writer's buffered adjacency and BM25
+   * postings are written (or dropped when fn throws). After it the in-memory vector indexes follow
+   * LMDB (never before), and the promise resolves once the commit is flushed to disk. A failed
+   * commit rejects with STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts).
+   */
+  private async transact<T>(open: (body: () => T) => T | Promise<T>, fn: (writer: GraphWriter) => T): Promise<T> {
     const touched: string[] = [];
+    // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     try {
       const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, {
         search: this.bm25Writes,
         vectors: new VectorSlots(this.dbs, log),
       });
-      const result = this.dbs.env.transactionSync(() => {
+      const result = await open(() => {
         try {
-          const value = fn(new RecordLoader(this.dbs, this.schema, writer));
-          writer.flushAdjacency();
+          const value = fn(writer);
+          writer.flushAdjacency(); // before the commit: every edge has both list entries
           writer.finish(); // the BM25 postings gathered per term, one write each
           return value;
         } catch (error) {
@@ -191,10 +179,10 @@ export class GraphStore {
       await this.dbs.env.flushed;
       return result;
     } catch (error) {
-      // A file too big for the disk fails the import as STORAGE_FULL, naming the cause, like a write.
       throw (await storageFailure(error, this.dir)) ?? error;
     } finally {
       this.vectors.settle(log);
+      // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
       this.cache.settle(touched);
     }
   }
