@@ -88,14 +88,14 @@ describe("strand CLI", () => {
     const out = join(work, "generated");
     const first = strand(["compile", "examples/social", "--out", out]);
     expect(first.status).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(["client.ts", "index.ts", "queries", "schema.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["client-types.ts", "client.ts", "index.ts", "queries", "schema.ts"]);
     expect(readdirSync(join(out, "queries"))).toHaveLength(22);
     expect(readFileSync(join(out, "queries", "GetUser.ts"), "utf8")).toContain('from "strand/runtime"');
 
     writeFileSync(join(out, "queries", "Removed.ts"), "export {};\n");
     const second = strand(["compile", "examples/social", "--out", out, "--runtime-import", "strand/runtime"]);
     expect(second.status).toBe(0);
-    expect(second.stdout).toMatch(/\(0 written, 25 unchanged, 1 removed\)\n$/);
+    expect(second.stdout).toMatch(/\(0 written, 26 unchanged, 1 removed\)\n$/);
     expect(existsSync(join(out, "queries", "Removed.ts"))).toBe(false);
 
     const custom = join(work, "custom");

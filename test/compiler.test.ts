@@ -23,7 +23,7 @@ describe("compileProject", () => {
       vectors: [],
       edges: [],
     });
-    expect(result.files.map((f) => f.path)).toEqual(["schema.ts", "queries/Get.ts", "index.ts", "client.ts"]);
+    expect(result.files.map((f) => f.path)).toEqual(["schema.ts", "queries/Get.ts", "index.ts", "client-types.ts", "client.ts"]);
   });
 
   it("marks the parameters a query uses as vectors, so that their numbers are checked against F32", () => {

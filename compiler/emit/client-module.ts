@@ -1,4 +1,5 @@
-// `client.ts`: the typed SDK, a StrandClient with one method per query.
+// `client.ts`: the typed SDK, a StrandClient with one method per query. It imports only its
+// types (client-types.ts), so the two files work without Strand installed, in Node or a browser.
 import { StructureKind } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import type { FileStructure, Statement } from "./structures.js";
@@ -6,14 +7,15 @@ import type { FileStructure, Statement } from "./structures.js";
 export function clientModule(queries: readonly QueryIr[]): FileStructure {
   const statements: Statement[] = [];
   const path = "/client.ts";
-  for (const q of queries) {
+  if (queries.length > 0) {
     statements.push({
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: `./queries/${q.name}.js`,
-      namedImports: [`${q.name}Params`, `${q.name}Result`],
+      moduleSpecifier: "./client-types.js",
+      namedImports: queries.flatMap((q) => [`${q.name}Params`, `${q.name}Result`]),
     });
   }
+  statements.push('export type * from "./client-types.js";');
   statements.push({
     kind: StructureKind.Interface,
     isExported: true,

@@ -1,6 +1,7 @@
 // Emits the generated TypeScript files with ts-morph's structure printers, one emitter per file:
 // `schema.ts` (record types and the schema descriptor, schema-module.ts), one `queries/<Name>.ts` per query
-// (query-module.ts), `index.ts` (index-module.ts) and `client.ts`, a typed SDK (client-module.ts).
+// (query-module.ts), `index.ts` (index-module.ts), and `client.ts`, a typed SDK (client-module.ts),
+// with `client-types.ts`, the types it needs (client-types-module.ts), so the two stand alone.
 // Query modules import types only, so the server can load them without resolving imports.
 import { printStructure, StructureKind, type PrintStructureOptions } from "ts-morph";
 import { QueryInternalError } from "../diagnostics/diagnostic.js";
@@ -12,6 +13,7 @@ import { schemaModule } from "./schema-module.js";
 import { queryModule } from "./query-module.js";
 import { indexModule } from "./index-module.js";
 import { clientModule } from "./client-module.js";
+import { clientTypesModule } from "./client-types-module.js";
 import type { CodegenOptions, FileStructure } from "./structures.js";
 
 export type { CodegenOptions } from "./structures.js";
@@ -40,6 +42,7 @@ export function generateModules(schema: SchemaDescriptor, queries: readonly Quer
   }
   if (all) {
     files.push(render(indexModule(queries, options)));
+    files.push(render(clientTypesModule(schema, queries, labels)));
     files.push(render(clientModule(queries)));
   }
   return files;

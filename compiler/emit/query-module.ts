@@ -7,6 +7,19 @@ import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContex
 import type { CodegenOptions, FileStructure, Statement } from "./structures.js";
 import { emitStatements, boundNames, countOccurrences } from "./statements.js";
 
+/** The TypeScript type of a query's parameters: the JSON body of POST /<Name>. */
+export function paramsTypeText(query: QueryIr): string {
+  if (query.params.length === 0) return "Record<string, never>";
+  return `{ ${query.params.map((p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${tsTypeOf(p.type)}`).join("; ")} }`;
+}
+
+/** The TypeScript type of a query's answer (record types it names are added to ctx.usedTypes). */
+export function resultTypeTextOf(query: QueryIr, ctx: ExpressionContext): string {
+  if (query.returns === null) return "null";
+  if (query.returns.kind === "value") return tsTypeOfStatic(query.returns.value.type, ctx);
+  return `{ ${query.returns.members.map((r) => `${propertyKey(r.key)}: ${tsTypeOfStatic(r.value.type, ctx)}`).join("; ")} }`;
+}
+
 export function queryModule(query: QueryIr, options: CodegenOptions, labels: KindLabels): FileStructure {
   const statements: Statement[] = [];
   const path = `/queries/${query.name}.ts`;
@@ -25,16 +38,13 @@ export function queryModule(query: QueryIr, options: CodegenOptions, labels: Kin
   for (const name of boundNames(query.statements)) {
     if (countOccurrences([...bodyLines, returnText], localName(name)) <= 1) bodyLines.push(`void ${localName(name)};`);
   }
-  let resultTypeText: string;
+  const resultTypeText = resultTypeTextOf(query, ctx);
   if (query.returns === null) {
-    resultTypeText = "null";
     bodyLines.push("return null;");
   } else if (query.returns.kind === "value") {
-    resultTypeText = tsTypeOfStatic(query.returns.value.type, ctx);
     bodyLines.push(`return ${returnText};`);
   } else {
     const members = query.returns.members;
-    resultTypeText = `{ ${members.map((r) => `${propertyKey(r.key)}: ${tsTypeOfStatic(r.value.type, ctx)}`).join("; ")} }`;
     const parts = members.map((r) => {
       const value = emitExpr(r.value, ctx);
       return value === r.key ? value : `${propertyKey(r.key)}: ${value}`;
@@ -66,10 +76,7 @@ export function queryModule(query: QueryIr, options: CodegenOptions, labels: Kin
     kind: StructureKind.TypeAlias,
     isExported: true,
     name: paramsType,
-    type:
-      query.params.length === 0
-        ? "Record<string, never>"
-        : `{ ${query.params.map((p) => `${propertyKey(p.name)}${p.optional ? "?" : ""}: ${tsTypeOf(p.type)}`).join("; ")} }`,
+    type: paramsTypeText(query),
     docs: [`Parameters of ${query.name}: the JSON body of POST /${query.name}.`],
   });
   statements.push({

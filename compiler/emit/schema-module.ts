@@ -18,6 +18,14 @@ export function schemaModule(schema: SchemaDescriptor, options: CodegenOptions):
       "SchemaDescriptor",
     ],
   });
+  statements.push(...recordTypes(schema));
+  statements.push(`export const schema: SchemaDescriptor = ${schemaLiteral(schema)};`);
+  return { path, statements };
+}
+
+/** One exported record type per node, vector and edge type, as clients receive them (also in client-types.ts). */
+export function recordTypes(schema: SchemaDescriptor): Statement[] {
+  const statements: Statement[] = [];
   for (const node of schema.nodes) {
     statements.push({
       kind: StructureKind.TypeAlias,
@@ -47,8 +55,7 @@ export function schemaModule(schema: SchemaDescriptor, options: CodegenOptions):
       docs: [`A ${edge.name} edge (${edge.from} → ${edge.to}) as clients receive it.`],
     });
   }
-  statements.push(`export const schema: SchemaDescriptor = ${schemaLiteral(schema)};`);
-  return { path, statements };
+  return statements;
 }
 
 /** The descriptor as a literal with one line per field, so diffs of generated/ stay readable. */

@@ -1,0 +1,85 @@
+// Issue #13 item 2: the generated client is self-contained. client.ts imports only client-types.ts,
+// the two type-check alone in a folder with nothing but TypeScript (no @types: the browser libs
+// give fetch, as in Node 18+),
+// the item shapes there match core/items.ts, and the client answers against a running server.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type * as Core from "../core/items.js";
+import type * as Client from "../generated/client-types.js";
+import { StrandClient, StrandQueryError } from "../generated/client.js";
+import { REPO_ROOT, startStrand, tempDir } from "./support/server.js";
+
+/** Assignable both ways: the client's shapes are core's (checked by tsc over test/). */
+function sameShapes(core: Core.NodeItem, client: Client.NodeItem, coreEdge: Core.EdgeItem, clientEdge: Client.EdgeItem): unknown[] {
+  const a: Client.NodeItem = core;
+  const b: Core.NodeItem = client;
+  const c: Client.EdgeItem = coreEdge;
+  const d: Core.EdgeItem = clientEdge;
+  const e: Client.GroupCount = {} as Core.GroupCount;
+  const f: Core.GroupCount = {} as Client.GroupCount;
+  const g: Client.Path = {} as Core.Path;
+  const h: Core.AggregateGroup = {} as Client.AggregateGroup;
+  return [a, b, c, d, e, f, g, h];
+}
+
+describe("the generated client", () => {
+  const dir = tempDir("strand-client-");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("imports nothing but its own types", () => {
+    const client = readFileSync(join(REPO_ROOT, "generated/client.ts"), "utf8");
+    const imports = [...client.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(imports)).toEqual(new Set(["./client-types.js"]));
+    expect(readFileSync(join(REPO_ROOT, "generated/client-types.ts"), "utf8")).not.toMatch(/\bimport\b/);
+    expect(sameShapes).toBeTypeOf("function");
+  });
+
+  it("type-checks alone in an empty folder with only TypeScript, for Node and for browsers", () => {
+    for (const file of ["client.ts", "client-types.ts"]) copyFileSync(join(REPO_ROOT, "generated", file), join(dir, file));
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    writeFileSync(
+      join(dir, "use.ts"),
+      'import { StrandClient, type User } from "./client.js";\nconst db = new StrandClient("http://localhost:6969", { apiKey: "k" });\nconst { user }: { user: User } = await db.addUser({ handle: "a", name: "A", city: "L", age: 1 });\nexport const handle: string | undefined = user.handle;\n',
+    );
+    for (const lib of ["ES2022,DOM", "ES2022,DOM,DOM.Iterable"]) {
+      const tsc = spawnSync(
+        process.execPath,
+        [
+          join(REPO_ROOT, "node_modules/typescript/bin/tsc"),
+          "--strict",
+          "--noEmit",
+          "--target",
+          "ES2022",
+          "--module",
+          "NodeNext",
+          "--moduleResolution",
+          "NodeNext",
+          "--lib",
+          lib,
+          "use.ts",
+          "client.ts",
+          "client-types.ts",
+        ],
+        { cwd: dir, encoding: "utf8" },
+      );
+      expect({ status: tsc.status, out: tsc.stdout }).toEqual({ status: 0, out: "" });
+    }
+  });
+
+  it("calls a running server and turns its errors into StrandQueryError", async () => {
+    const s = await startStrand();
+    try {
+      const db = new StrandClient(s.url);
+      const { user } = await db.addUser({ handle: "ada", name: "Ada", city: "London", age: 36 });
+      expect(user).toMatchObject({ label: "User", handle: "ada", city: "London", age: 36 });
+      expect(await db.countUsers({})).toEqual({ total: 1 });
+      const refused = await db.addUser({ handle: "ada", name: "Ada", city: "London", age: 36 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(StrandQueryError);
+      expect(refused).toMatchObject({ status: 409, code: "UNIQUE_VIOLATION" });
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+});
