@@ -192,7 +192,7 @@ describe("project configuration in the CLI", () => {
     const out = join(work, "helix-v2-out");
     expect(strand(["compile", fixture, "--out", out])).toEqual({
       status: 0,
-      stdout: `compiled 2 queries into helix-v2-out (5 written, 0 unchanged, 0 removed)\n`,
+      stdout: `compiled 2 queries into helix-v2-out (6 written, 0 unchanged, 0 removed)\n`,
       stderr: "",
     });
     expect(readdirSync(join(out, "queries")).sort()).toEqual(["AddUser.ts", "FindUsers.ts"]);

@@ -4,6 +4,9 @@ import { StructureKind } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import type { FileStructure, Statement } from "./structures.js";
 
+/** The file beside client.ts with its types (client-types-module.ts). */
+const CLIENT_TYPES = "./client-types.js";
+
 export function clientModule(queries: readonly QueryIr[]): FileStructure {
   const statements: Statement[] = [];
   const path = "/client.ts";
@@ -11,11 +14,11 @@ export function clientModule(queries: readonly QueryIr[]): FileStructure {
     statements.push({
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: "./client-types.js",
+      moduleSpecifier: CLIENT_TYPES,
       namedImports: queries.flatMap((q) => [`${q.name}Params`, `${q.name}Result`]),
     });
   }
-  statements.push('export type * from "./client-types.js";');
+  statements.push(`export type * from ${JSON.stringify(CLIENT_TYPES)};`);
   statements.push({
     kind: StructureKind.Interface,
     isExported: true,
