@@ -30,6 +30,10 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** A command that runs the server, e.g. `["prlimit", "--fsize=1048576:unlimited"]` (it must exec it, keeping the pid). */
   wrapper?: string[];
+  /** What runs strand (default: this node and the clone's dist/cli/strand.js), e.g. an installed bin. */
+  strand?: string[];
+  /** The server's working directory (default: the repository root). */
+  cwd?: string;
 }
 
 export function tempDir(prefix: string): string {
@@ -55,8 +59,7 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
   };
   const command = [
     ...(options.wrapper ?? []),
-    process.execPath,
-    CLI,
+    ...(options.strand ?? [process.execPath, CLI]),
     "serve",
     options.project ?? SOCIAL_EXAMPLE,
     "--port",
@@ -66,7 +69,7 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
     ...(options.extraArgs ?? []),
   ];
   const child = spawn(command[0]!, command.slice(1), {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
