@@ -1,0 +1,111 @@
+// Real etcd for the failover tests: a cluster of local `etcd` processes (Debian's etcd-server,
+// which .ci/run installs) on free loopback ports, each with its own temp data dir, stopped by
+// pid. `ETCD_BINARY` is null when no etcd is installed; tests then say so and skip.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { tempDir } from "./server.js";
+
+export const ETCD_BINARY: string | null =
+  [process.env.STRAND_ETCD, "/usr/bin/etcd", "/usr/local/bin/etcd"].find(
+    (p): p is string => p !== undefined && p !== "" && existsSync(p),
+  ) ?? null;
+
+export interface EtcdCluster {
+  /** The client URLs, one per member. */
+  readonly endpoints: string[];
+  /** SIGKILL one member (by index) and wait for it to exit. */
+  killMember(index: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => child.once("exit", () => done()));
+}
+
+/** Starts `size` etcd members forming one cluster and resolves once every member answers /health. */
+export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
+  if (ETCD_BINARY === null) throw new Error("no etcd binary (install Debian's etcd-server; .ci/run does)");
+  const dir = tempDir("strand-etcd-");
+  const members = [];
+  for (let i = 0; i < size; i++) members.push({ name: `m${i}`, client: await freePort(), peer: await freePort() });
+  const initialCluster = members.map((m) => `${m.name}=http://127.0.0.1:${m.peer}`).join(",");
+  const logs: string[] = members.map(() => "");
+  const children = members.map((m, i) => {
+    const child = spawn(
+      ETCD_BINARY,
+      [
+        "--name",
+        m.name,
+        "--data-dir",
+        join(dir, m.name),
+        "--listen-client-urls",
+        `http://127.0.0.1:${m.client}`,
+        "--advertise-client-urls",
+        `http://127.0.0.1:${m.client}`,
+        "--listen-peer-urls",
+        `http://127.0.0.1:${m.peer}`,
+        "--initial-advertise-peer-urls",
+        `http://127.0.0.1:${m.peer}`,
+        "--initial-cluster",
+        initialCluster,
+        "--initial-cluster-state",
+        "new",
+        "--initial-cluster-token",
+        `strand-test-${process.pid}`,
+        // short timeouts: a test cluster on one machine elects within a second
+        "--heartbeat-interval",
+        "50",
+        "--election-timeout",
+        "500",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (logs[i] += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (logs[i] += d));
+    return child;
+  });
+  const endpoints = members.map((m) => `http://127.0.0.1:${m.client}`);
+  const stop = async (): Promise<void> => {
+    for (const child of children) child.kill("SIGKILL");
+    await Promise.all(children.map(exited));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 30_000;
+  for (const endpoint of endpoints) {
+    for (;;) {
+      try {
+        const res = await fetch(`${endpoint}/health`);
+        if (res.ok && ((await res.json()) as { health?: string }).health === "true") break;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`etcd cluster did not become healthy:\n${logs.join("\n---\n").slice(-4000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    endpoints,
+    async killMember(index: number) {
+      children[index]!.kill("SIGKILL");
+      await exited(children[index]!);
+    },
+    stop,
+  };
+}
