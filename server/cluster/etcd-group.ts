@@ -104,12 +104,12 @@ export class EtcdGroup {
       this.keys.get("epoch").exec(),
       this.keys.get("in_sync").exec(),
     ]);
-    const current = parseLeader(valueOf(leaderRange));
+    const current = parseLeader(storedValue(leaderRange));
     if (current !== null) return { won: false, reason: "led", leader: current };
-    const inSync = parseInSync(valueOf(inSyncRange));
+    const inSync = parseInSync(storedValue(inSyncRange));
     if (requireInSync && inSync !== null && !inSync.ids.includes(this.member.id))
       return { won: false, reason: "not_in_sync", leader: null };
-    const epoch = Number(valueOf(epochRange) ?? "0") + 1;
+    const epoch = Number(storedValue(epochRange) ?? "0") + 1;
     const leader: GroupLeader = { id: this.member.id, url: this.member.url, epoch };
     const result = await this.keys
       .if("leader", "Create", "==", 0)
@@ -184,7 +184,7 @@ export class EtcdGroup {
   }
 }
 
-function valueOf(range: { kvs?: { value?: Buffer | Uint8Array | null }[] | null }): string | null {
+function storedValue(range: { kvs?: { value?: Buffer | Uint8Array | null }[] | null }): string | null {
   const value = range.kvs?.[0]?.value;
   return value === undefined || value === null ? null : Buffer.from(value).toString("utf8");
 }
