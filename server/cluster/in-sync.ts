@@ -1,0 +1,162 @@
+// Synchronous replication's acknowledgement rule, on the leader (issue 15 item 4). The in-sync
+// set (ISR) is the replicas that hold every acknowledged write; a write committed at sequence s
+// is acknowledged once the set has at least `required` members and every member has applied s.
+// A member that stays behind a waiting write for longer than `lagTimeoutMs` is removed, and a
+// replica that has applied everything acknowledged so far is added back — each change is
+// published (to etcd, fenced by the leader's epoch) before it takes effect here, so the set in
+// etcd never claims a member that lacks an acknowledged write, and any of its members can be
+// promoted without losing one.
+//
+// Pure logic: time comes in as `now`, publication is a callback; server/cluster/failover.ts
+// drives it.
+
+const PUBLISH_RETRY_MS = 200;
+
+export type AckOutcome = "acked" | "timeout" | "fenced";
+
+export interface InSyncOptions {
+  /** How many in-sync replicas must hold a write before it is acknowledged (≥ 1). */
+  readonly required: number;
+  /** How long an in-sync replica may stay behind a waiting write before it is dropped. */
+  readonly lagTimeoutMs: number;
+  /** Publishes a new set; false when this node no longer leads (it is then fenced). */
+  readonly publish: (ids: readonly string[]) => Promise<boolean>;
+  readonly now: () => number;
+}
+
+interface Waiter {
+  readonly seq: number;
+  readonly since: number;
+  readonly deadline: number;
+  readonly done: (outcome: AckOutcome) => void;
+}
+
+interface Position {
+  applied: number;
+  /** When it last reported (a replica that stops reporting falls behind). */
+  seenAt: number;
+}
+
+export class InSyncTracker {
+  private members: ReadonlySet<string>;
+  private readonly positions = new Map<string, Position>();
+  private waiters: Waiter[] = [];
+  /** The highest sequence acknowledged so far: a replica that has it may join the set. */
+  private acked = 0;
+  private fenced = false;
+  /** A set being published: until etcd has it, acks need both the old and the new members. */
+  private pending: ReadonlySet<string> | null = null;
+  /** After a failed publication (etcd unreachable), the next try waits for this time. */
+  private retryAt = 0;
+
+  constructor(
+    private readonly options: InSyncOptions,
+    initial: readonly string[] = [],
+  ) {
+    if (!Number.isInteger(options.required) || options.required < 1)
+      throw new Error(`required in-sync replicas must be ≥ 1, got ${options.required}`);
+    this.members = new Set(initial);
+  }
+
+  get inSync(): readonly string[] {
+    return [...this.members].sort();
+  }
+
+  get ackedSeq(): number {
+    return this.acked;
+  }
+
+  /** A replica says it has durably applied everything up to `seq`. */
+  replicaApplied(id: string, seq: number): void {
+    const position = this.positions.get(id);
+    if (position === undefined) this.positions.set(id, { applied: seq, seenAt: this.options.now() });
+    else {
+      position.applied = Math.max(position.applied, seq);
+      position.seenAt = this.options.now();
+    }
+    this.settle();
+  }
+
+  /** Resolves when the write at `seq` is acknowledged, its wait times out, or this node is fenced. */
+  waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
+    if (this.fenced) return Promise.resolve("fenced");
+    return new Promise((done) => {
+      const now = this.options.now();
+      this.waiters.push({ seq, since: now, deadline: now + timeoutMs, done });
+      this.settle();
+    });
+  }
+
+  /** Re-evaluates timeouts and membership; call periodically (e.g. every 100 ms). */
+  tick(): void {
+    this.settle();
+  }
+
+  /** This node lost leadership: every waiting write fails as fenced. */
+  fence(): void {
+    this.fenced = true;
+    for (const waiter of this.waiters) waiter.done("fenced");
+    this.waiters = [];
+  }
+
+  private appliedOf(id: string): number {
+    return this.positions.get(id)?.applied ?? 0;
+  }
+
+  private isAcked(seq: number): boolean {
+    const holders = this.pending === null ? this.members : new Set([...this.members, ...this.pending]);
+    if (holders.size < this.options.required) return false;
+    for (const id of holders) if (this.appliedOf(id) < seq) return false;
+    return true;
+  }
+
+  private settle(): void {
+    if (this.fenced) return;
+    const now = this.options.now();
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (this.isAcked(waiter.seq)) {
+        this.acked = Math.max(this.acked, waiter.seq);
+        waiter.done("acked");
+      } else if (now >= waiter.deadline) waiter.done("timeout");
+      else still.push(waiter);
+    }
+    this.waiters = still;
+    if (this.pending === null && now >= this.retryAt) {
+      const next = this.nextMembers(now);
+      if (next !== null) void this.publishSet(next);
+    }
+  }
+
+  /**
+   * The set after dropping members that have held a write back for `lagTimeoutMs` and adding
+   * replicas that reported recently and hold every acknowledged write; null when unchanged.
+   */
+  private nextMembers(now: number): Set<string> | null {
+    const next = new Set<string>();
+    for (const id of this.members) {
+      const heldBack = this.waiters.some((w) => this.appliedOf(id) < w.seq && now - w.since >= this.options.lagTimeoutMs);
+      if (!heldBack) next.add(id);
+    }
+    for (const [id, position] of this.positions) {
+      if (!next.has(id) && position.applied >= this.acked && now - position.seenAt < this.options.lagTimeoutMs) next.add(id);
+    }
+    if (next.size === this.members.size && [...next].every((id) => this.members.has(id))) return null;
+    return next;
+  }
+
+  private async publishSet(next: Set<string>): Promise<void> {
+    this.pending = next;
+    let published: boolean | null;
+    try {
+      published = await this.options.publish([...next].sort());
+    } catch {
+      published = null; // etcd unreachable: keep the old set (writes wait) and try again on the next tick
+    }
+    this.pending = null;
+    if (published === null) this.retryAt = this.options.now() + PUBLISH_RETRY_MS;
+    if (published === false) this.fence();
+    else if (published === true) this.members = next;
+    this.settle();
+  }
+}
