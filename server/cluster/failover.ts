@@ -1,0 +1,225 @@
+// Automatic failover on etcd (issue 15 item 4): decides whether this node leads, follows or is
+// fenced, from the group state in etcd (etcd-group.ts), and tells the node (the server's
+// replication side) through FailoverNode. On the leader with `syncReplicas` ≥ 1 it owns the
+// in-sync set (in-sync.ts): writes wait in `waitAcked` until enough replicas hold them.
+//
+// Roles: at start, and whenever the leader key disappears, a node that may lead (any node with
+// asynchronous replication; only an in-sync one with synchronous) tries to take it; the others
+// follow whoever holds it. A leader that loses its lease, or finds a later epoch, is fenced at
+// once — it refuses writes — and rejoins as a replica when it can reach etcd again.
+import type { EtcdGroup, GroupLeader } from "./etcd-group.js";
+import { type AckOutcome, InSyncTracker } from "./in-sync.js";
+
+export interface FailoverNode {
+  /** The last commit sequence this node holds durably (committed or applied). */
+  appliedSeq(): number;
+  /** Stop following and accept writes as the leader of `epoch`. */
+  lead(epoch: number): Promise<void>;
+  /** Refuse writes and follow the leader at `url`. */
+  follow(url: string): Promise<void>;
+  /** Refuse writes until told to lead or follow. */
+  fence(reason: string): void;
+}
+
+export interface FailoverOptions {
+  /** In-sync replicas a write needs before it is acknowledged; 0: asynchronous replication. */
+  readonly syncReplicas: number;
+  /** How long an in-sync replica may hold a write back before it is dropped from the set. */
+  readonly lagTimeoutMs: number;
+  /** How often the node reports its position and a leader checks it still leads. */
+  readonly checkEveryMs: number;
+  /** The group lease's TTL: a leader that cannot confirm its lead for this long fences itself. */
+  readonly leaseTtlMs: number;
+  /** Opens a new membership (a new lease) after the old one was lost. */
+  readonly rejoin: () => Promise<EtcdGroup>;
+  readonly log: (message: string) => void;
+}
+
+export type FailoverRole = "starting" | "leader" | "replica" | "fenced" | "stopped";
+
+export class FailoverController {
+  private roleNow: FailoverRole = "starting";
+  private epoch = 0;
+  private following: string | null = null;
+  private tracker: InSyncTracker | null = null;
+  private stopWatching: (() => Promise<void>) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private busy: Promise<void> = Promise.resolve();
+  /** When etcd last confirmed this node's lead (a leader that cannot reach etcd must stop writing). */
+  private confirmedAt = 0;
+
+  constructor(
+    private group: EtcdGroup,
+    private readonly node: FailoverNode,
+    private readonly options: FailoverOptions,
+  ) {}
+
+  get role(): FailoverRole {
+    return this.roleNow;
+  }
+
+  get leaderEpoch(): number {
+    return this.epoch;
+  }
+
+  get inSync(): readonly string[] {
+    return this.tracker?.inSync ?? [];
+  }
+
+  async start(): Promise<void> {
+    this.group.onLeaseLost((error) => this.serial(() => this.leaseLost(error)));
+    this.stopWatching = await this.group.watchLeader((leader) => this.serial(() => this.leaderChanged(leader)));
+    await this.serial(async () => this.leaderChanged(await this.group.leader()));
+    this.timer = setInterval(() => {
+      this.watchdog();
+      void this.serial(() => withTimeout(this.check(), 5 * this.options.checkEveryMs));
+    }, this.options.checkEveryMs);
+  }
+
+  /** A replica (by member id) has applied everything up to `seq`; its log requests say so. */
+  replicaApplied(memberId: string, seq: number): void {
+    this.tracker?.replicaApplied(memberId, seq);
+  }
+
+  /** Whether the write committed at `seq` may be acknowledged to its client. */
+  waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
+    if (this.roleNow !== "leader") return Promise.resolve("fenced");
+    if (this.tracker === null) return Promise.resolve("acked");
+    return this.tracker.waitAcked(seq, timeoutMs);
+  }
+
+  async stop(): Promise<void> {
+    this.roleNow = "stopped";
+    if (this.timer !== null) clearInterval(this.timer);
+    this.tracker?.fence();
+    await this.stopWatching?.();
+    await this.group.close();
+  }
+
+  /** Runs role changes one at a time, in the order they were asked for. */
+  private serial(step: () => Promise<void>): Promise<void> {
+    this.busy = this.busy.then(step).catch((error: unknown) => this.options.log(`failover: ${(error as Error).message}`));
+    return this.busy;
+  }
+
+  private async leaderChanged(leader: GroupLeader | null): Promise<void> {
+    if (this.roleNow === "stopped") return;
+    if (leader === null) {
+      await this.tryToLead();
+      return;
+    }
+    if (leader.id === this.group.member.id) {
+      // Our key: either we lead (nothing to do), or it is left from before a restart and
+      // expires with that old lease; until then nobody may write here.
+      if (this.roleNow !== "leader")
+        this.toFenced(`etcd still names this node leader at epoch ${leader.epoch} from before; waiting for it to expire`);
+      return;
+    }
+    if (this.roleNow === "leader") this.toFenced(`${leader.url} leads at epoch ${leader.epoch}`);
+    if (this.following !== leader.url || this.roleNow !== "replica") {
+      this.roleNow = "replica";
+      this.following = leader.url;
+      this.options.log(`failover: following ${leader.url} (epoch ${leader.epoch})`);
+      await this.node.follow(leader.url);
+    }
+  }
+
+  private async tryToLead(): Promise<void> {
+    const attempt = await this.group.tryLead(this.options.syncReplicas > 0);
+    if (!attempt.won) {
+      if (attempt.leader !== null) await this.leaderChanged(attempt.leader);
+      else
+        this.options.log(`failover: not taking over (${attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason})`);
+      return;
+    }
+    this.epoch = attempt.leader.epoch;
+    if (this.options.syncReplicas > 0) {
+      // The previous epoch's in-sync replicas hold every acknowledged write, and nothing is
+      // acknowledged in this epoch yet, so they stay in sync until they hold a write back.
+      const previous = (await this.group.inSync())?.ids.filter((id) => id !== this.group.member.id) ?? [];
+      const epoch = this.epoch;
+      this.tracker = new InSyncTracker(
+        {
+          required: this.options.syncReplicas,
+          lagTimeoutMs: this.options.lagTimeoutMs,
+          publish: (ids) => this.group.publishInSync(epoch, ids),
+          now: () => Date.now(),
+        },
+        previous,
+      );
+      if (!(await this.group.publishInSync(epoch, previous))) {
+        this.toFenced(`lost the lead of epoch ${epoch} while starting it`);
+        return;
+      }
+    }
+    this.roleNow = "leader";
+    this.following = null;
+    this.confirmedAt = Date.now();
+    this.options.log(`failover: leading at epoch ${this.epoch}`);
+    await this.node.lead(this.epoch);
+  }
+
+  private async check(): Promise<void> {
+    if (this.roleNow === "stopped" || this.roleNow === "starting") return;
+    this.tracker?.tick();
+    if (this.roleNow === "leader") {
+      const checkedAt = Date.now();
+      if (!(await this.group.stillLeads(this.epoch))) {
+        this.toFenced(`a later epoch than ${this.epoch} exists`);
+        await this.leaderChanged(await this.group.leader());
+        return;
+      }
+      this.confirmedAt = checkedAt;
+    }
+    await this.group.report({
+      role: this.roleNow === "leader" ? "leader" : this.roleNow === "replica" ? "replica" : "fenced",
+      applied: this.node.appliedSeq(),
+    });
+  }
+
+  /**
+   * Outside the serial queue, so a hung etcd call cannot delay it: by the time the lease could
+   * have expired unseen (and a replica taken over), this node has stopped taking writes.
+   */
+  private watchdog(): void {
+    const silentMs = Date.now() - this.confirmedAt;
+    if (this.roleNow === "leader" && silentMs > this.options.leaseTtlMs) {
+      this.toFenced(`etcd has not confirmed the lead for ${silentMs} ms (lease ${this.options.leaseTtlMs} ms)`);
+    }
+  }
+
+  private toFenced(reason: string): void {
+    this.roleNow = "fenced";
+    this.following = null;
+    this.tracker?.fence();
+    this.tracker = null;
+    this.options.log(`failover: fenced: ${reason}`);
+    this.node.fence(reason);
+  }
+
+  private async leaseLost(error: Error): Promise<void> {
+    if (this.roleNow === "stopped") return;
+    this.toFenced(`lost the etcd lease (${error.message})`);
+    await this.stopWatching?.();
+    for (;;) {
+      try {
+        this.group = await this.options.rejoin();
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 1_000));
+        if ((this.roleNow as FailoverRole) === "stopped") return;
+      }
+    }
+    this.group.onLeaseLost((e) => this.serial(() => this.leaseLost(e)));
+    this.stopWatching = await this.group.watchLeader((leader) => this.serial(() => this.leaderChanged(leader)));
+    await this.leaderChanged(await this.group.leader());
+  }
+}
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`etcd did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

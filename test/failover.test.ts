@@ -1,0 +1,145 @@
+// Failover decisions against real etcd (server/cluster/failover.ts), with fake nodes that record
+// what they were told: one leader per epoch, the others follow it; when the leader goes a
+// replica takes over at a higher epoch; with synchronous replication only an in-sync replica
+// may; a leader that sees another leader is fenced and follows it. Needs Debian's etcd-server.
+import { Etcd3 } from "etcd3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EtcdGroup } from "../server/cluster/etcd-group.js";
+import { FailoverController, type FailoverNode } from "../server/cluster/failover.js";
+import { ETCD_BINARY, type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+
+if (ETCD_BINARY === null) {
+  console.warn("failover.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD); .ci/run installs it");
+}
+
+class FakeNode implements FailoverNode {
+  readonly told: string[] = [];
+  applied = 0;
+  appliedSeq(): number {
+    return this.applied;
+  }
+  async lead(epoch: number): Promise<void> {
+    this.told.push(`lead ${epoch}`);
+  }
+  async follow(url: string): Promise<void> {
+    this.told.push(`follow ${url}`);
+  }
+  fence(reason: string): void {
+    this.told.push(`fence: ${reason}`);
+  }
+}
+
+let cluster: EtcdCluster;
+let groupNo = 0;
+const running: FailoverController[] = [];
+
+async function member(group: string, id: string, syncReplicas = 0): Promise<{ node: FakeNode; controller: FailoverController }> {
+  const join = () => EtcdGroup.join({ endpoints: cluster.endpoints, group, member: { id, url: `http://${id}` }, leaseTtlSeconds: 2 });
+  const node = new FakeNode();
+  const controller = new FailoverController(await join(), node, {
+    syncReplicas,
+    lagTimeoutMs: 1_000,
+    checkEveryMs: 100,
+    leaseTtlMs: 2_000,
+    rejoin: join,
+    log: () => {},
+  });
+  running.push(controller);
+  return { node, controller };
+}
+
+async function until(what: string, test: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(ETCD_BINARY === null)("failover on etcd", () => {
+  beforeAll(async () => {
+    cluster = await startEtcdCluster(3);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(running.map((c) => c.stop().catch(() => {})));
+    await cluster?.stop();
+  });
+
+  it("elects one leader among three starting nodes; the others follow it; a replica takes over when it stops", async () => {
+    const group = `f${++groupNo}`;
+    const nodes = await Promise.all(["a", "b", "c"].map((id) => member(group, id)));
+    await Promise.all(nodes.map((n) => n.controller.start()));
+    const leaders = nodes.filter((n) => n.controller.role === "leader");
+    expect(leaders.length).toBe(1);
+    const first = leaders[0]!;
+    const firstId = ["a", "b", "c"][nodes.indexOf(first)]!;
+    expect(first.node.told).toEqual(["lead 1"]);
+    for (const n of nodes.filter((x) => x !== first)) {
+      expect(n.controller.role).toBe("replica");
+      expect(n.node.told).toEqual([`follow http://${firstId}`]);
+    }
+    await first.controller.stop();
+    const rest = nodes.filter((x) => x !== first);
+    await until("a replica leads", () => rest.some((n) => n.controller.role === "leader"));
+    const second = rest.find((n) => n.controller.role === "leader")!;
+    const other = rest.find((n) => n !== second)!;
+    const secondId = ["a", "b", "c"][nodes.indexOf(second)]!;
+    expect(second.node.told).toEqual([`follow http://${firstId}`, "lead 2"]);
+    await until("the other follows the new leader", () => other.node.told.length === 2);
+    expect(other.node.told).toEqual([`follow http://${firstId}`, `follow http://${secondId}`]);
+  }, 30_000);
+
+  it("with synchronous replication acknowledges through the in-sync replica and promotes only it", async () => {
+    const group = `f${++groupNo}`;
+    const a = await member(group, "a", 1);
+    await a.controller.start();
+    expect(a.controller.role).toBe("leader");
+    const b = await member(group, "b", 1);
+    const c = await member(group, "c", 1);
+    await b.controller.start();
+    await c.controller.start();
+    const ack = a.controller.waitAcked(7, 5_000);
+    a.controller.replicaApplied("b", 7); // b's log request says it holds 7; c says nothing
+    expect(await ack).toBe("acked");
+    expect(a.controller.inSync).toEqual(["b"]);
+    await a.controller.stop();
+    await until("b leads", () => b.controller.role === "leader");
+    expect(b.node.told).toEqual(["follow http://a", "lead 2"]);
+    await until("c follows b", () => c.node.told.length === 2);
+    expect(c.node.told).toEqual(["follow http://a", "follow http://b"]);
+    expect(c.controller.role).toBe("replica");
+  }, 30_000);
+
+  it("fences a leader that finds another leader in etcd, and makes it follow", async () => {
+    const group = `f${++groupNo}`;
+    const a = await member(group, "a");
+    await a.controller.start();
+    expect(a.controller.role).toBe("leader");
+    // x won epoch 2 while a was cut off from etcd (written by hand: a's own lease never lapsed here)
+    const raw = new Etcd3({ hosts: cluster.endpoints });
+    await raw.put(`/strand/${group}/epoch`).value("2");
+    await raw.put(`/strand/${group}/leader`).value(JSON.stringify({ id: "x", url: "http://x", epoch: 2 }));
+    raw.close();
+    await until("a is fenced and follows x", () => a.node.told.includes("follow http://x"));
+    expect(a.node.told).toEqual(["lead 1", "fence: http://x leads at epoch 2", "follow http://x"]);
+    expect(a.controller.role).toBe("replica");
+    expect(await a.controller.waitAcked(1, 100)).toBe("fenced");
+  }, 30_000);
+
+  // last: it takes etcd's quorum away
+  it("fences a leader that cannot reach a quorum of etcd within the lease time", async () => {
+    const group = `f${++groupNo}`;
+    const a = await member(group, "a");
+    await a.controller.start();
+    expect(a.controller.role).toBe("leader");
+    await cluster.killMember(1);
+    await cluster.killMember(2);
+    const lostAt = Date.now();
+    await until("a is fenced", () => a.controller.role === "fenced", 15_000);
+    // the lease outlives the last confirmation by at most its TTL; slack for a loaded machine
+    expect(Date.now() - lostAt).toBeLessThan(2_000 + 3_000);
+    expect(a.node.told[0]).toBe("lead 1");
+    expect(a.node.told[1]).toMatch(/^fence: etcd has not confirmed the lead for \d+ ms \(lease 2000 ms\)$/);
+    expect(await a.controller.waitAcked(1, 100)).toBe("fenced");
+  }, 30_000);
+});
