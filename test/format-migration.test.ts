@@ -2,11 +2,13 @@
 // test/support/format1-fixture.ts before the format changed) opens, is migrated to the current
 // format, and answers every read exactly as the format-1 code answered it (fixtures/format1/answers.json was
 // recorded from the format-1 code, on this very fixture); `strand verify` is clean afterwards.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { GraphItem } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
+import type { ProgressSink } from "../core/progress.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { fixtureId, fixtureSchema } from "./support/format1-fixture.js";
@@ -17,7 +19,7 @@ const work = tempDir("strand-format-");
 afterAll(() => removeDir(work));
 
 let copies = 0;
-export function fixtureCopy(): string {
+function fixtureCopy(): string {
   const dir = path.join(work, `copy-${copies++}`);
   fs.cpSync(FIXTURE, dir, { recursive: true });
   return dir;
@@ -38,7 +40,7 @@ function attempt<T>(fn: () => T): T | { error: string } {
 const ids = (items: readonly GraphItem[]) => items.map((i) => i.id);
 
 /** Every kind of read the format change touches, as JSON. */
-export function answers(db: QueryContext): Record<string, unknown> {
+function answers(db: QueryContext): Record<string, unknown> {
   const user0 = db.nodeById("User", u(0));
   const users = db.nodesByLabel("User");
   return {
@@ -80,30 +82,98 @@ export function answers(db: QueryContext): Record<string, unknown> {
 /** answers() of the fixture as the format-1 code gave them (recorded before the format changed). */
 const EXPECTED: unknown = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format1/answers.json"), "utf8"));
 
-describe("format migration", () => {
-  it("answers as the format-1 code did", async () => {
-    const dir = fixtureCopy();
-    const store = GraphStore.open({ path: dir, schema: fixtureSchema() });
-    const got = store.read((db) => answers(db));
-    await store.close();
-    expect(got).toEqual(EXPECTED);
-    expect(await verifyDataDir(dir)).toEqual({
-      ok: true,
-      report: {
-        counts: {
-          nodes: 20,
-          edges: 75,
-          vectors: 6,
-          indexEntries: 25,
-          uniqueClaims: 34,
-          adjacencyEntries: 150,
-          bm25Documents: 26,
-          bm25Postings: 126,
-          vectorIndexes: 1,
-        },
-        disagreements: [],
-        skipped: [],
+const VERIFIED = {
+  ok: true,
+  report: {
+    counts: {
+      nodes: 20,
+      edges: 75,
+      vectors: 6,
+      indexEntries: 25,
+      uniqueClaims: 34,
+      adjacencyEntries: 150,
+      bm25Documents: 26,
+      bm25Postings: 126,
+      vectorIndexes: 1,
+    },
+    disagreements: [],
+    skipped: [],
+  },
+};
+
+/** Keys of the fixture's format-1 adjacency databases (tails and chunks, both directions: 60) and edge records (75). */
+const MIGRATED_KEYS = 135;
+
+function recording(): {
+  sink: ProgressSink;
+  tasks: { label: string; unit: string; total: number | undefined; done: number; finished: boolean }[];
+} {
+  const tasks: { label: string; unit: string; total: number | undefined; done: number; finished: boolean }[] = [];
+  return {
+    tasks,
+    sink: {
+      start(label, unit, total) {
+        const t = { label, unit, total, done: 0, finished: false };
+        tasks.push(t);
+        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
       },
-    });
+    },
+  };
+}
+
+async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
+  const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
+  const got = store.read((db) => answers(db));
+  const outcome = store.formatMigration;
+  await store.close();
+  expect(got).toEqual(EXPECTED);
+  expect(await verifyDataDir(dir)).toEqual(VERIFIED);
+  return outcome;
+}
+
+/** Runs the migration in a child that kills itself after `killAfter` batches of `batch` keys. */
+function interruptedMigration(dir: string, batch: number, killAfter: number): void {
+  const dist = path.join(import.meta.dirname, "../dist");
+  const child = path.join(import.meta.dirname, "support/format-migration-child.mjs");
+  const r = spawnSync(process.execPath, [child, dist, dir, String(batch), String(killAfter)], { encoding: "utf8" });
+  expect({ signal: r.signal, stderr: r.stderr }).toEqual({ signal: "SIGKILL", stderr: "" });
+}
+
+describe("format migration", () => {
+  it("answers as the format-1 code did, reports its progress and what it did", async () => {
+    const dir = fixtureCopy();
+    const progress = recording();
+    const outcome = await openAndCheck(dir, progress.sink);
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
+      { label: "migrating the store from format 1 to 2", unit: "entries", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+    ]);
+    // Opened again: nothing left to migrate.
+    expect(await openAndCheck(dir)).toBeNull();
   });
+
+  it("refuses to be read without migrating (export, verify) and says how to migrate", async () => {
+    const dir = fixtureCopy();
+    const report = await verifyDataDir(dir);
+    expect(report).toEqual({
+      ok: false,
+      code: "UNREADABLE",
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 2: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+    });
+    // Refusing left it as it was: it still migrates.
+    await openAndCheck(dir);
+  });
+
+  for (const [where, killAfter] of [
+    ["in the out lists", 2],
+    ["in the in lists", 5],
+    ["in the edge records", 10],
+  ] as const) {
+    it(`resumes a migration killed ${where}`, async () => {
+      const dir = fixtureCopy();
+      interruptedMigration(dir, 10, killAfter);
+      const outcome = await openAndCheck(dir);
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+    });
+  }
 });
