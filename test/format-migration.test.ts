@@ -3,12 +3,14 @@
 // format, and answers every read exactly as the format-1 code answered it (fixtures/format1/answers.json was
 // recorded from the format-1 code, on this very fixture); `strand verify` is clean afterwards.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { GraphItem } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { ProgressSink } from "../core/progress.js";
+import { restoreBackup } from "../runtime/backup/restore.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { fixtureId, fixtureSchema } from "./support/format1-fixture.js";
@@ -162,6 +164,26 @@ describe("format migration", () => {
     });
     // Refusing left it as it was: it still migrates.
     await openAndCheck(dir);
+  });
+
+  it("restores from a backup a format-1 Strand made, and migrates it at the first open", async () => {
+    const backup = path.join(work, `backup-${copies++}`);
+    fs.mkdirSync(backup);
+    fs.copyFileSync(path.join(FIXTURE, "data.mdb"), path.join(backup, "data.mdb"));
+    const bytes = fs.readFileSync(path.join(backup, "data.mdb"));
+    const manifest = {
+      format: "strand-backup",
+      version: 1,
+      created: "2026-11-26T07:00:00.000Z",
+      store_format: 1,
+      schema_version: null,
+      files: [{ path: "data.mdb", bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
+    };
+    fs.writeFileSync(path.join(backup, "manifest.json"), JSON.stringify(manifest));
+    const dir = path.join(work, `restored-${copies++}`);
+    expect(restoreBackup(backup, dir)).toMatchObject({ ok: true });
+    const outcome = await openAndCheck(dir);
+    expect(outcome?.from).toBe(1);
   });
 
   for (const [where, killAfter] of [
