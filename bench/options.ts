@@ -55,6 +55,9 @@ export interface BenchOptions {
   /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
   forEdges: number;
   skipData: boolean;
+  /** Nodes of the storage benchmark (10 edges each; bench/storage.ts); 100000 = the issue's 1M edges. */
+  storageNodes: number;
+  skipStorage: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -90,6 +93,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --startup-runs <n>  starts per project, cold and warm (default 5)
   --startup-baseline <cli>  also time this strand.js (e.g. a build of the commit before a change)
   --skip-data         skip import, export and FOR-loop ingest
+  --storage-nodes <n> nodes of the storage bench, 10 edges each (default 100000)
+  --skip-storage      skip bytes per node/edge/vector and RSS under 2-hop load
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -123,6 +128,8 @@ const FLAGS = {
   "startup-runs": { type: "string" },
   "startup-baseline": { type: "string" },
   "skip-data": { type: "boolean" },
+  "storage-nodes": { type: "string" },
+  "skip-storage": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -181,6 +188,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
     forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
     skipData: values["skip-data"] === true,
+    storageNodes: positive("storage-nodes", values["storage-nodes"], quick ? 10_000 : 100_000),
+    skipStorage: values["skip-storage"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

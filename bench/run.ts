@@ -10,6 +10,7 @@
 //   7. SearchBM25 p50/p99 in process on a Zipf corpus, and indexing with postings batched or not (bm25.ts)
 //   8. startup of `strand serve`, cold and warm, for the example and a 250-query project (startup.ts)
 //   9. import vs a raw lmdb loop, export, FOR-loop edge ingest over HTTP (data.ts)
+//  10. bytes on disk per node, edge and vector, and RSS under 2-hop load (storage.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { mkdirSync } from "node:fs";
@@ -34,6 +35,7 @@ import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
 import { benchVectorRestart } from "./vector-restart.js";
 import { benchStartup } from "./startup.js";
 import { renderData, runDataBench, type DataBenchResult } from "./data.js";
+import { renderStorage, runStorageBench, type StorageBenchResult } from "./storage.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -160,6 +162,7 @@ async function main(): Promise<number> {
   };
   let compile: CompileTiming[] = [];
   let data: DataBenchResult | null = null;
+  let storage: StorageBenchResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -224,12 +227,26 @@ async function main(): Promise<number> {
         log,
       });
     }
+    if (!options.skipStorage) {
+      const dir = join(root, "storage");
+      mkdirSync(dir);
+      const vectors = options.quick ? 2_000 : 20_000;
+      storage = await runStorageBench({
+        root: dir,
+        nodes: options.storageNodes,
+        degree: 10,
+        vectors,
+        loadSeconds: 10,
+        seed: options.seed,
+        log,
+      });
+    }
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}`,
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}${storage === null ? "" : `${renderStorage(storage)}\nBENCH_STORAGE_JSON ${JSON.stringify(storage)}\n`}`,
   );
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,

@@ -15,6 +15,7 @@ import * as seq from "./ops/sequence.js";
 import { ValueOps } from "./ops/value-ops.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import { readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
+import { bareEdge, edgeById, edgesOfLabel } from "./store/edge-records.js";
 import type { StoreDbs } from "./store/dbs.js";
 import { indexCandidates } from "./store/index-where.js";
 import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
@@ -26,10 +27,7 @@ import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
 import type { GraphWriter } from "./write/graph-writer.js";
 
-interface ReadOptions {
-  transaction: Transaction;
-}
-
+type ReadOptions = { transaction: Transaction };
 const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
 
 export class TxnQueryContext extends ValueOps implements QueryContext {
@@ -79,16 +77,28 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem, this.opts);
   }
 
+  /** An edge by (label, id) in either form (store/edge-records.ts), through the read cache. */
   private getEdge(label: string, id: string): EdgeItem | undefined {
-    return this.getRecord(this.dbs.edges, label, id);
+    if (this.opts === undefined) this.writer?.flushAdjacency(); // a bare edge's to node is in a list
+    return this.cached(label, id, (opts) => edgeById(this.dbs, label, id, opts));
+  }
+
+  /** Every edge of a label, both forms, in id order. */
+  private edgesOf(label: string): Generator<EdgeItem> {
+    if (this.opts === undefined) this.writer?.flushAdjacency();
+    return edgesOfLabel(this.dbs, label, this.opts);
+  }
+
+  private getRecord<T extends NodeItem>(db: Database<T, Key>, label: string, id: string): T | undefined {
+    return this.cached(label, id, (opts) => db.get([label, id], opts));
   }
 
   /** A record by (label, id); read contexts go through the shared cache (ids are unique across labels). */
-  private getRecord<T extends NodeItem>(db: Database<T, Key>, label: string, id: string): T | undefined {
-    if (this.opts === undefined) return db.get([label, id]);
+  private cached<T extends NodeItem>(label: string, id: string, read: (opts: ReadOptions | undefined) => T | undefined): T | undefined {
+    if (this.opts === undefined) return read(undefined);
     const hit = this.cache.get(recordKey(id)) as T | undefined;
     if (hit !== undefined) return hit.label === label ? hit : undefined;
-    const rec = db.get([label, id], this.opts);
+    const rec = read(this.opts);
     return rec === undefined ? undefined : this.cache.fill(recordKey(id), rec);
   }
 
@@ -133,7 +143,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   nodesByLabel(label: string): NodeItem[] {
     this.schema.node(label);
-    return this.recordsByLabel(this.dbs.nodes, label);
+    return [...this.records(this.dbs.nodes, [label])];
   }
 
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start = 0, end?: number): NodeItem[] {
@@ -151,7 +161,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   ): GraphItem[] {
     const info = kind === "E" ? this.schema.edge(label) : this.schema.node(label);
     const ids = indexCandidates(this.dbs, this.opts?.transaction, info, conditions);
-    if (ids === null) return seq.matches(this.records(kind === "E" ? this.dbs.edges : this.dbs.nodes, [label]), predicate, start, end);
+    if (ids === null) return seq.matches(kind === "E" ? this.edgesOf(label) : this.records(this.dbs.nodes, [label]), predicate, start, end);
     const get = kind === "E" ? (id: string) => this.getEdge(label, id) : (id: string) => this.getNode(label, id);
     return seq.matches(seq.present(ids, get), predicate, start, end);
   }
@@ -170,33 +180,28 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   edgesByLabel(label: string): EdgeItem[] {
     this.schema.edge(label);
-    return this.recordsByLabel(this.dbs.edges, label);
+    return [...this.edgesOf(label)];
   }
 
   itemsOfKind(kind: "N" | "E" | "V"): GraphItem[] {
     const out: GraphItem[] = [];
-    const db = kind === "E" ? this.dbs.edges : this.dbs.nodes;
-    for (const label of this.schema.labelsOf(kind)) for (const entry of this.scan(db, [label])) out.push(entry.value);
+    for (const label of this.schema.labelsOf(kind)) {
+      if (kind === "E") for (const edge of this.edgesOf(label)) out.push(edge);
+      else for (const entry of this.scan(this.dbs.nodes, [label])) out.push(entry.value);
+    }
     return out;
   }
 
   itemOfKindById(kind: "N" | "E" | "V", id: string): GraphItem {
     if (plausibleId(id)) {
-      const db = kind === "E" ? this.dbs.edges : this.dbs.nodes;
-      // One get per type until the hit; a read context then caches the record by id, after which
-      // every try is a cache hit (a hit under another label is a miss without a get).
+      // One get per type until the hit (edges: record, then edge_ends); a read context caches it
+      // by id, so every later try is a cache hit (one under another label is a miss without a get).
       for (const label of this.schema.labelsOf(kind)) {
-        const rec = this.getRecord<NodeItem>(db, label, id);
+        const rec = kind === "E" ? this.getEdge(label, id) : this.getRecord<NodeItem>(this.dbs.nodes, label, id);
         if (rec !== undefined) return rec;
       }
     }
     throw new StrandError("NOT_FOUND", `${kind} with id '${String(id)}' not found (no ${KIND_WORD[kind]} of any type has it)`);
-  }
-
-  private recordsByLabel<T extends NodeItem>(db: Database<T, Key>, label: string): T[] {
-    const out: T[] = [];
-    for (const entry of this.scan(db, [label])) out.push(entry.value);
-    return out;
   }
 
   /**
@@ -295,7 +300,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   vectorsByLabel(label: string): NodeItem[] {
     this.schema.vector(label);
-    return this.recordsByLabel(this.dbs.nodes, label);
+    return [...this.records(this.dbs.nodes, [label])];
   }
 
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
@@ -388,31 +393,35 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return this.incident(items, edgeLabel, "in");
   }
 
+  /** The listed edges: one without a record is built from its list entry (no read; a type without fields has none). */
   private incident(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in"): EdgeItem[] {
     const res: EdgeItem[] = [];
+    const mayHaveRecords = this.schema.edge(edgeLabel).fields.length > 0;
     for (const item of items) {
-      const { edgeIds } = this.adjacency(direction, item.id, edgeLabel);
-      for (const id of edgeIds) {
-        const rec = this.getEdge(edgeLabel, id);
-        if (rec) res.push(rec);
+      const { edgeIds, otherIds } = this.adjacency(direction, item.id, edgeLabel);
+      for (let i = 0; i < edgeIds.length; i++) {
+        const id = edgeIds[i]!;
+        const rec = mayHaveRecords ? this.getRecord(this.dbs.edges, edgeLabel, id) : undefined;
+        if (rec !== undefined) res.push(rec);
+        else if (direction === "out") res.push(bareEdge(edgeLabel, id, item.id, otherIds[i]!));
+        else res.push(bareEdge(edgeLabel, id, otherIds[i]!, item.id));
       }
     }
     return res;
   }
 
   fromN(edges: readonly EdgeItem[]): NodeItem[] {
-    const res: NodeItem[] = [];
-    for (const e of edges) {
-      const rec = this.getNode(this.schema.edge(e.label).from, e.from_node);
-      if (rec) res.push(rec);
-    }
-    return res;
+    return this.ends(edges, "from");
   }
 
   toN(edges: readonly EdgeItem[]): NodeItem[] {
+    return this.ends(edges, "to");
+  }
+
+  private ends(edges: readonly EdgeItem[], end: "from" | "to"): NodeItem[] {
     const res: NodeItem[] = [];
     for (const e of edges) {
-      const rec = this.getNode(this.schema.edge(e.label).to, e.to_node);
+      const rec = this.getNode(this.schema.edge(e.label)[end], end === "from" ? e.from_node : e.to_node);
       if (rec) res.push(rec);
     }
     return res;

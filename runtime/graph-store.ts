@@ -2,7 +2,7 @@
 // exposed to query code as a QueryContext.
 import { writeBackup, type BackupOutcome } from "./backup/backup.js";
 import { TxnQueryContext } from "./context.js";
-import type { ProgressSink } from "../core/progress.js";
+import { silentProgress, type ProgressSink } from "../core/progress.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
@@ -25,6 +25,7 @@ import { RecordLoader } from "./write/bulk-loader.js";
 import { GraphWriter } from "./write/graph-writer.js";
 import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
+import { migrateFormat, type FormatMigrationOutcome } from "./write/format-migration.js";
 import { VectorSlots } from "./write/vector-slots.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 
@@ -50,6 +51,8 @@ export interface GraphStoreOptions {
 
 export class GraphStore {
   private closed = false;
+  /** What the open did to bring an older on-disk format to the current one (null: nothing). */
+  formatMigration: FormatMigrationOutcome | null = null;
   /** The writer's search hook (null when BM25 is disabled). */
   private readonly bm25Writes: Bm25Writes | null;
   private readonly checkpoints: VectorCheckpoints;
@@ -85,6 +88,8 @@ export class GraphStore {
       orphanCommitFailureGuard();
       dbs = openDbs(options.path, options.mapSize);
       writeFormatVersion(dbs);
+      // Before anything reads: the layout every module below expects is FORMAT_VERSION's.
+      const formatMigration = migrateFormat(dbs, options.progress ?? silentProgress);
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
       // It commits records and schema meta together; should an index load below throw, the data
       // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").
@@ -99,7 +104,9 @@ export class GraphStore {
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild(options.progress);
       }
       const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
-      return new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy, options.path);
+      const store = new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy, options.path);
+      store.formatMigration = formatMigration;
+      return store;
     } catch (error) {
       void dbs?.env.close();
       unlock();

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { openDbs } from "../runtime/store/dbs.js";
+import { edgesOfLabel } from "../runtime/store/edge-records.js";
 import { CLI, call, startStrand, tempDir, type StrandServer } from "./support/server.js";
 
 const work = tempDir("strand-backup-online-");
@@ -100,8 +101,8 @@ describe("online backup", () => {
     try {
       const users = new Set([...dbs.nodes.getRange({ start: ["User"], end: ["User", "~"] })].map((e) => e.value.id));
       const posts = new Set([...dbs.nodes.getRange({ start: ["Post"], end: ["Post", "~"] })].map((e) => e.value.id));
-      const wrote = [...dbs.edges.getRange({ start: ["Wrote"], end: ["Wrote", "~"] })].map((e) => e.value);
-      const follows = new Set([...dbs.edges.getRange({ start: ["Follows"], end: ["Follows", "~"] })].map((e) => e.key[1]));
+      const wrote = [...edgesOfLabel(dbs, "Wrote", undefined)];
+      const follows = new Set([...edgesOfLabel(dbs, "Follows", undefined)].map((e) => e.id));
       expect(before.users.filter((id) => !users.has(id))).toEqual([]);
       expect(before.posts.filter((id) => !posts.has(id))).toEqual([]);
       expect(before.follows.filter((id) => !follows.has(id as string))).toEqual([]);

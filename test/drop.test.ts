@@ -158,7 +158,7 @@ describe("DROP of a node", () => {
     for (const d of more) live.drop(d);
     live.expectExact();
     expect(r((db) => ids(db.out([hub], "Knows")))).toEqual(ids(rest.slice(rest.length - 2 * CHUNK)));
-    expect(dumpStore(store).out[JSON.stringify([hub.id, "Knows"])]).toBe("2|");
+    expect(dumpStore(store).out[JSON.stringify([hub.id, "Knows"])]).toBe("02000000"); // 2 sealed chunks (u32 LE), no tail entries
     await w((db) => db.drop([hub]));
     live.drop(hub);
     live.expectExact();

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
+import { adjacencyEntry, joinEntries, tailValue } from "../runtime/store/adjacency.js";
 import type { VectorIndex } from "../runtime/vector/vector-index.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { VerifyReport } from "../runtime/verify/report.js";
@@ -310,14 +311,14 @@ describe("each corruption is reported as exactly that disagreement", () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) => dbs.nodes.removeSync(["Tag", g.tag.id]));
     expect(await disagreementsOf(dir)).toEqual([
-      { check: "endpoint", key: `edges ["Tagged","${g.tagged.id}"]`, message: `its to node Tag '${g.tag.id}' does not exist` },
+      { check: "endpoint", key: `edge_ends ["Tagged","${g.tagged.id}"]`, message: `its to node Tag '${g.tag.id}' does not exist` },
     ]);
   });
 
   test("a stray adjacency entry", async () => {
     const { dir, g } = await smallStore();
     const ghost = "0192aaaa-0000-7000-8000-000000000000";
-    await corrupt(dir, (dbs) => dbs.out.putSync([g.bob.id, "Follows"], `0|${ghost}${g.alice.id}`));
+    await corrupt(dir, (dbs) => dbs.out.putSync([g.bob.id, "Follows"], tailValue(0, adjacencyEntry(ghost, g.alice.id))));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",
@@ -341,7 +342,9 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("an adjacency chunk beyond its list's count", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Follows", 0], `${g.follows.id}${g.bob.id}`.repeat(32)));
+    await corrupt(dir, (dbs) =>
+      dbs.out.putSync([g.alice.id, "Follows", 0], joinEntries(Array(32).fill(adjacencyEntry(g.follows.id, g.bob.id)))),
+    );
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",
@@ -353,12 +356,49 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("an adjacency entry pointing at the wrong node", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Wrote"], `0|${g.wrote.id}${g.bob.id}`));
+    // Knows has a field, so the edge has a record saying where it goes.
+    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Knows"], tailValue(0, adjacencyEntry(g.knows.id, g.alice.id))));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",
-        key: `out ["${g.alice.id}","Wrote"]`,
-        message: `the entry '${g.wrote.id}' → '${g.bob.id}' has the wrong node (the edge's is '${g.post.id}')`,
+        key: `out ["${g.alice.id}","Knows"]`,
+        message: `the entry '${g.knows.id}' → '${g.alice.id}' has the wrong node (the edge's is '${g.bob.id}')`,
+      },
+    ]);
+  });
+
+  test("the out entry of an edge without a record pointing at another node", async () => {
+    const { dir, g } = await smallStore();
+    // Wrote has no fields: its out entry is where the edge goes, so it now goes to a User.
+    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Wrote"], tailValue(0, adjacencyEntry(g.wrote.id, g.bob.id))));
+    expect(await disagreementsOf(dir)).toEqual([
+      { check: "endpoint", key: `edge_ends ["Wrote","${g.wrote.id}"]`, message: `its to node Post '${g.bob.id}' does not exist` },
+      {
+        check: "adjacency",
+        key: `in ["${g.post.id}","Wrote"]`,
+        message: `the entry '${g.wrote.id}' → '${g.alice.id}' names no E::Wrote to this node`,
+      },
+      {
+        check: "adjacency",
+        key: `in ["${g.bob.id}","Wrote"]`,
+        message: `E::Wrote '${g.wrote.id}' from '${g.alice.id}' to '${g.bob.id}' is missing from the list`,
+      },
+    ]);
+  });
+
+  test("an edge without a record missing from its from node's out list", async () => {
+    const { dir, g } = await smallStore();
+    await corrupt(dir, (dbs) => dbs.out.removeSync([g.alice.id, "Wrote"]));
+    expect(await disagreementsOf(dir)).toEqual([
+      {
+        check: "adjacency",
+        key: `edge_ends ["Wrote","${g.wrote.id}"]`,
+        message: `E::Wrote '${g.wrote.id}' is not in the out list of its from node '${g.alice.id}', so it has no to node`,
+      },
+      {
+        check: "adjacency",
+        key: `in ["${g.post.id}","Wrote"]`,
+        message: `the entry '${g.wrote.id}' → '${g.alice.id}' names no E::Wrote to this node`,
       },
     ]);
   });
@@ -468,6 +508,8 @@ describe("each corruption is reported as exactly that disagreement", () => {
     await corrupt(dir, (dbs) => dbs.edges.putSync(["Tagged", g.tagged.id], { ...g.tagged, colour: "red" }));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "record", key: `edges ["Tagged","${g.tagged.id}"]`, message: "a member 'colour', which E::Tagged does not declare" },
+      // Tagged declares no fields: the edge is an edge_ends entry, and now has a record too.
+      { check: "record", key: `edge_ends ["Tagged","${g.tagged.id}"]`, message: "the edge also has a record" },
     ]);
   });
 

@@ -110,6 +110,13 @@ function logOpenedStore(logger: Logger, store: GraphStore, dataDir: string): voi
   const records = { nodes: 0, vectors: 0, edges: 0 };
   for (const r of stats.records) records[r.kind === "N" ? "nodes" : r.kind === "V" ? "vectors" : "edges"] += r.count;
   logger.info({ data: displayPath(dataDir), bytes: stats.fileBytes, ...records }, "opened store");
+  const format = store.formatMigration;
+  if (format !== null) {
+    logger.info(
+      { from: format.from, to: format.to, entries: format.entries, ms: format.ms, resumed: format.resumed },
+      "migrated store format",
+    );
+  }
   const update = store.schemaUpdate;
   const changed = Object.keys(update.rewritten).length + Object.keys(update.revalidated).length > 0;
   if (update.from !== update.to || changed) {

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { DirectoryLockedError, LOCK_FILE, lockDirectory } from "../store/dir-lock.js";
-import { FORMAT_VERSION } from "../store/keys.js";
+import { FORMAT_VERSION, MIGRATABLE_FORMATS } from "../store/keys.js";
 import { fsyncPath, hashFile } from "./files.js";
 import { readManifest, type BackupManifest } from "./manifest.js";
 
@@ -23,7 +23,8 @@ export function restoreBackup(backupDir: string, dataDir: string, progress: Prog
   if (!isDirectory(backupDir)) return { ok: false, code: "NOT_A_BACKUP", message: `${backupDir} is not a backup directory` };
   const manifest = readManifest(backupDir);
   if (typeof manifest === "string") return { ok: false, code: "NOT_A_BACKUP", message: manifest };
-  if (manifest.store_format !== FORMAT_VERSION)
+  // An older format restores as it is: the first open migrates it (runtime/write/format-migration.ts).
+  if (manifest.store_format !== FORMAT_VERSION && !MIGRATABLE_FORMATS.includes(manifest.store_format))
     return {
       ok: false,
       code: "UNSUPPORTED",

@@ -5,6 +5,7 @@
 // so importing the output in order always finds an edge's endpoints already loaded.
 import type { NodeItem } from "../../core/items.js";
 import type { ProgressSink } from "../../core/progress.js";
+import { edgesOfLabel } from "../store/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
 import { openStoreReadOnly } from "../store/read-only.js";
@@ -50,7 +51,7 @@ export async function exportRecords(
 ): Promise<ExportCounts> {
   const transaction = dbs.env.useReadTransaction();
   // The entry counts of the two record databases: the total the progress bar counts towards.
-  const total = entryCount(dbs.nodes) + entryCount(dbs.edges);
+  const total = entryCount(dbs.nodes) + entryCount(dbs.edges) + entryCount(dbs.edgeEnds);
   const task = progress.start("export", "records", total);
   const counts: ExportCounts = { nodes: 0, vectors: 0, edges: 0 };
   try {
@@ -62,10 +63,11 @@ export async function exportRecords(
       ["E", "edges"],
     ];
     for (const [kind, counter] of sections) {
-      const db = kind === "E" ? dbs.edges : dbs.nodes;
       for (const label of schema.labelsOf(kind)) {
         const range = { start: [label] as Key, end: [label, MAX_KEY] as Key, transaction };
-        for (const { value } of db.getRange(range)) {
+        // Edges come in two forms (store/edge-records.ts); edgesOfLabel merges them in id order.
+        const records = kind === "E" ? edgesOfLabel(dbs, label, { transaction }) : mapValues(dbs.nodes.getRange(range));
+        for (const value of records) {
           text += `${recordLine(kind, value as NodeItem)}\n`;
           counts[counter]++;
           pending++;
@@ -87,7 +89,11 @@ export async function exportRecords(
   }
 }
 
-function entryCount(db: StoreDbs["nodes"] | StoreDbs["edges"]): number {
+function* mapValues(range: Iterable<{ value: NodeItem }>): Generator<NodeItem> {
+  for (const { value } of range) yield value;
+}
+
+function entryCount(db: StoreDbs["nodes"] | StoreDbs["edges"] | StoreDbs["edgeEnds"]): number {
   // lmdb's typings leave getStats() untyped; it is mdb_stat: {entryCount, depth, ...}.
   const stats = db.getStats() as { entryCount?: unknown };
   return typeof stats.entryCount === "number" ? stats.entryCount : 0;

@@ -6,12 +6,13 @@ import type { JsonValue, MigrationDescriptor, MigrationFn, MigrationItemDescript
 import { isIntegerScalar, isNumericScalar } from "../../core/scalars.js";
 import { describeValue } from "../../core/values.js";
 import { math } from "../ops/math.js";
+import { recordsOfType } from "./records-of-type.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { SchemaInfo } from "../store/schema-info.js";
 import type { GraphWriter } from "../write/graph-writer.js";
 import { MigrationError, NOTHING_CHANGED } from "./advice.js";
 import { same } from "./definitions.js";
-import { declares, rangeOf, typeInfo } from "./plan.js";
+import { declares, typeInfo } from "./plan.js";
 
 /**
  * Rewrites every record of the item's type with the mapping (unvalidated until `revalidate`), and
@@ -29,7 +30,6 @@ export function applyItem(
   current: number | undefined,
   task?: ProgressTask,
 ): number {
-  const db = item.kind === "E" ? dbs.edges : dbs.nodes;
   const ref = `${item.kind}::${item.type}`;
   // A descriptor compiled before `declared` existed: only the migration to the current version drops.
   const declared =
@@ -46,9 +46,8 @@ export function applyItem(
           ...declared,
         ]);
   let n = 0;
-  for (const { value } of db.getRange(rangeOf(item.type))) {
+  for (const rec of recordsOfType(dbs, item.kind, item.type)) {
     task?.advance(1);
-    const rec = value as NodeItem;
     const next: NodeItem = { ...rec };
     for (const f of item.fields) {
       let raw: PropValue | undefined = f.source.kind === "literal" ? f.source.value : rec[f.source.name];

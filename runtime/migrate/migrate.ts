@@ -30,6 +30,7 @@
 // the graph writer (runtime/write/).
 import { silentProgress, type ProgressSink, type ProgressTask } from "../../core/progress.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
+import { edgeCount } from "../store/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { ReadCache } from "../store/read-cache.js";
 import type { SchemaInfo } from "../store/schema-info.js";
@@ -106,6 +107,6 @@ function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan:
 
 /** A progress task over the records of one type ("migrate 1=>2 N::User: 40k/100k records"). */
 function typeTask(dbs: StoreDbs, progress: ProgressSink, what: string, kind: "N" | "E" | "V", type: string): ProgressTask {
-  const db = kind === "E" ? dbs.edges : dbs.nodes;
-  return progress.start(`${what} ${kind}::${type}`, "records", db.getCount(rangeOf(type)));
+  const count = kind === "E" ? edgeCount(dbs, type, undefined) : dbs.nodes.getCount(rangeOf(type));
+  return progress.start(`${what} ${kind}::${type}`, "records", count);
 }

@@ -2,6 +2,7 @@
 // definition changed, and the refusal of records of types the schema no longer declares.
 // Reads only; the writes are migrate.ts's.
 import type { MigrationDescriptor, SchemaDescriptor } from "../../core/schema.js";
+import { edgeEndsRange, parseEdgeEndsKey } from "../store/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY, SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY, type ItemKind, type Key } from "../store/keys.js";
 import { removedTypesMessage, type RemovedType } from "../store/removed-types.js";
@@ -122,8 +123,29 @@ export function checkRemovedTypes(dbs: StoreDbs, schema: SchemaInfo, stored: Def
     return stored?.[`V::${label}`] !== undefined || dbs.vectorTypes.get([label]) !== undefined ? "V" : "N";
   });
   look(dbs.edges, (label) => (schema.edges.has(label) ? null : "E"));
+  // Edges without a record (store/edge-records.ts).
+  for (const { label, sample } of bareEdgeLabels(dbs)) {
+    if (schema.edges.has(label)) continue;
+    const known = removed.find((r) => r.ref === `E::${label}`);
+    const count = dbs.edgeEnds.getKeysCount(edgeEndsRange(label));
+    if (known !== undefined) known.count = (known.count ?? 0) + count;
+    else removed.push({ ref: `E::${label}`, drop: `DROP E<${label}>`, count, sample });
+  }
   if (removed.length === 0) return;
   throw new MigrationError(removedTypesMessage(removed, `stored records are never dropped silently, so ${NOTHING_CHANGED}`));
+}
+
+/** The labels of `edge_ends` (each with its first id), one seek per label. */
+function* bareEdgeLabels(dbs: StoreDbs): Iterable<{ label: string; sample: string }> {
+  let start: Uint8Array | undefined;
+  for (;;) {
+    let first: Uint8Array | undefined;
+    for (const key of dbs.edgeEnds.getKeys(start === undefined ? { limit: 1 } : { start, limit: 1 })) first = key;
+    if (first === undefined) return;
+    const { label, id } = parseEdgeEndsKey(first);
+    yield { label, sample: id };
+    start = edgeEndsRange(label).end;
+  }
 }
 
 /** The labels of a records db (each with its first id), one seek per label. */

@@ -4,6 +4,7 @@ import { setMember, type NodeItem, type PropValue } from "../../core/items.js";
 import type { ProgressTask } from "../../core/progress.js";
 import { checkValue } from "../../core/values.js";
 import { textFields } from "../search/document.js";
+import { recordsOfType } from "./records-of-type.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { edgeUniqueKey, uniqueKey } from "../store/keys.js";
 import { defaultFor } from "../store/records.js";
@@ -11,7 +12,6 @@ import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../stor
 import type { GraphWriter } from "../write/graph-writer.js";
 import { duplicate, duplicateEdge, MigrationError, misfit, NOTHING_CHANGED, undeclared, type Revalidation } from "./advice.js";
 import { same } from "./definitions.js";
-import { rangeOf } from "./plan.js";
 
 /**
  * Checks every record of the type against its current definition: fields in declaration order,
@@ -28,7 +28,6 @@ export function revalidate(
   task?: ProgressTask,
 ): { checked: number; textChanged: boolean } {
   const { kind, name: type } = info;
-  const db = kind === "E" ? dbs.edges : dbs.nodes;
   const ref = `${kind}::${type}`;
   writer.clearTypeIndexes(info);
   const edge = kind === "E" ? (info as EdgeTypeInfo) : null;
@@ -45,8 +44,7 @@ export function revalidate(
   const now = new Date().toISOString();
   let checked = 0;
   let textChanged = false;
-  for (const { value } of db.getRange(rangeOf(type))) {
-    const rec = value as NodeItem;
+  for (const rec of recordsOfType(dbs, kind, type)) {
     checked++;
     task?.advance(1);
     if (vector) checkVectorPlace(vector, rec, r);

@@ -1,38 +1,94 @@
 // Adjacency lists: for each (node, edge label) the incident edges in creation order, packed into
-// strings so that a node's neighbourhood is one `get` instead of a cursor walk (an lmdb range
-// costs several times a get, and graph steps do one per input node).
+// binary values so that a node's neighbourhood is one `get` instead of a cursor walk (an lmdb
+// range costs several times a get, and graph steps do one per input node).
 //
-// A list is a sequence of 72-character entries `edgeId + otherNodeId`. It is stored as
-//   [nodeId, edgeLabel]            → "<sealed>|" + up to CHUNK entries   (the open tail)
-//   [nodeId, edgeLabel, i]         → exactly CHUNK entries, i < sealed  (full chunks)
-// so appending (runtime/write/adjacency-writes.ts) touches at most the tail plus one new full chunk, and reading a node of degree
-// d costs 1 + floor(d / CHUNK) gets. Removing entries (DROP) rewrites the list from the chunk
+// A list is a sequence of 32-byte entries: the edge id's 16 bytes, then the other node's 16 bytes
+// (id-bytes.ts; ids are text everywhere else). It is stored as
+//   [nodeId, edgeLabel]            → u32 LE <sealed> + up to CHUNK entries   (the open tail)
+//   [nodeId, edgeLabel, i]         → exactly CHUNK entries, i < sealed       (full chunks)
+// so appending (runtime/write/adjacency-writes.ts) touches at most the tail plus one new full
+// chunk, reading a node of degree d costs 1 + floor(d / CHUNK) gets, and a list's length is known
+// from its tail alone (adjacencyCount). Removing entries (DROP) rewrites the list from the chunk
 // of the first removed entry on, so it stays in this form. An empty list has no keys. Both
-// databases use lmdb's `string` value encoding.
+// databases use lmdb's `binary` value encoding. (Format 1 stored 72-character text entries.)
 import type { Database, Transaction } from "lmdb";
+import { ID_BYTES, idBytesEqual, readIdBytes, writeIdBytes } from "./id-bytes.js";
 import { MAX_KEY, type Key } from "./keys.js";
 
-export const ID_LENGTH = 36;
-export const ENTRY_LENGTH = 2 * ID_LENGTH;
+export const ENTRY_BYTES = 2 * ID_BYTES;
 export const CHUNK = 32;
+export const CHUNK_BYTES = CHUNK * ENTRY_BYTES;
+/** The tail's header: the number of sealed chunks before it, u32 little-endian. */
+export const TAIL_HEADER = 4;
 
-export type AdjacencyDb = Database<string, Key>;
+export type AdjacencyDb = Database<Uint8Array, Key>;
 type ReadOpts = { transaction: Transaction } | undefined;
 
-/** All entries of the list, concatenated, in creation order ("" when there are none). */
-export function readAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, opts: ReadOpts): string {
+const EMPTY = new Uint8Array(0);
+
+/** A tail value split: the number of full chunks before it, and its own entries. */
+export function parseTail(tail: Uint8Array): { sealed: number; entries: Uint8Array } {
+  if (tail.length < TAIL_HEADER || (tail.length - TAIL_HEADER) % ENTRY_BYTES !== 0) {
+    throw new Error(`adjacency tail of ${tail.length} bytes is not a header and whole entries`);
+  }
+  const sealed = (tail[0]! | (tail[1]! << 8) | (tail[2]! << 16) | (tail[3]! << 24)) >>> 0;
+  return { sealed, entries: tail.subarray(TAIL_HEADER) };
+}
+
+/** The tail value for `sealed` full chunks before it and these entries. */
+export function tailValue(sealed: number, entries: Uint8Array): Uint8Array {
+  const value = new Uint8Array(TAIL_HEADER + entries.length);
+  value[0] = sealed & 0xff;
+  value[1] = (sealed >>> 8) & 0xff;
+  value[2] = (sealed >>> 16) & 0xff;
+  value[3] = (sealed >>> 24) & 0xff;
+  value.set(entries, TAIL_HEADER);
+  return value;
+}
+
+/** All entries of the list, concatenated, in creation order (empty when there are none). */
+export function readAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, opts: ReadOpts): Uint8Array {
   const tail = db.get([nodeId, edgeLabel], opts);
-  if (tail === undefined) return "";
-  const bar = tail.indexOf("|");
-  const sealed = bar === 1 ? tail.charCodeAt(0) - 48 : Number(tail.slice(0, bar));
-  if (sealed === 0) return tail.slice(bar + 1);
-  let all = "";
+  if (tail === undefined) return EMPTY;
+  const { sealed, entries } = parseTail(tail);
+  if (sealed === 0) return entries;
+  const all = new Uint8Array(sealed * CHUNK_BYTES + entries.length);
   for (let i = 0; i < sealed; i++) {
     const chunk = db.get([nodeId, edgeLabel, i], opts);
-    if (chunk === undefined) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing`);
-    all += chunk;
+    if (chunk === undefined || chunk.length !== CHUNK_BYTES) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing or torn`);
+    all.set(chunk, i * CHUNK_BYTES);
   }
-  return all + tail.slice(bar + 1);
+  all.set(entries, sealed * CHUNK_BYTES);
+  return all;
+}
+
+/** The number of entries of the list, from its tail alone (one get, no chunk read). */
+export function adjacencyCount(db: AdjacencyDb, nodeId: string, edgeLabel: string, opts: ReadOpts): number {
+  const tail = db.get([nodeId, edgeLabel], opts);
+  if (tail === undefined) return 0;
+  const { sealed, entries } = parseTail(tail);
+  return sealed * CHUNK + entries.length / ENTRY_BYTES;
+}
+
+/** One entry: the edge's id and the other node's id, 32 bytes. */
+export function adjacencyEntry(edgeId: string, otherId: string): Uint8Array {
+  const entry = new Uint8Array(ENTRY_BYTES);
+  writeIdBytes(edgeId, entry, 0);
+  writeIdBytes(otherId, entry, ID_BYTES);
+  return entry;
+}
+
+/** Entries joined into one list, in the given order. */
+export function joinEntries(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const all = new Uint8Array(length);
+  let off = 0;
+  for (const p of parts) {
+    all.set(p, off);
+    off += p.length;
+  }
+  return all;
 }
 
 /** A list split into parallel arrays: edge i goes to (or comes from) node otherIds[i]. */
@@ -41,21 +97,23 @@ export interface Adjacency {
   readonly otherIds: readonly string[];
 }
 
-export function splitAdjacency(list: string): Adjacency {
-  const n = list.length / ENTRY_LENGTH;
+export function splitAdjacency(list: Uint8Array): Adjacency {
+  const n = list.length / ENTRY_BYTES;
   const edgeIds = new Array<string>(n);
   const otherIds = new Array<string>(n);
-  for (let i = 0, off = 0; i < n; i++, off += ENTRY_LENGTH) {
-    edgeIds[i] = list.slice(off, off + ID_LENGTH);
-    otherIds[i] = list.slice(off + ID_LENGTH, off + ENTRY_LENGTH);
+  for (let i = 0, off = 0; i < n; i++, off += ENTRY_BYTES) {
+    edgeIds[i] = readIdBytes(list, off);
+    otherIds[i] = readIdBytes(list, off + ID_BYTES);
   }
   return { edgeIds, otherIds };
 }
 
-/** A tail value split: the number of full chunks before it, and its own entries. */
-export function parseTail(tail: string): { sealed: number; entries: string } {
-  const bar = tail.indexOf("|");
-  return { sealed: Number(tail.slice(0, bar)), entries: tail.slice(bar + 1) };
+/** The other node of the entry of edge `edgeId` (its 16 bytes) in `list`, or undefined. */
+export function otherEndOf(list: Uint8Array, edgeId: Uint8Array): string | undefined {
+  for (let off = 0; off < list.length; off += ENTRY_BYTES) {
+    if (idBytesEqual(list, off, edgeId)) return readIdBytes(list, off + ID_BYTES);
+  }
+  return undefined;
 }
 
 /** The edge labels for which the node has a list in `db` (its tail keys), in key order. */

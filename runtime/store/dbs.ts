@@ -5,15 +5,19 @@ import { open, type Database, type RootDatabase } from "lmdb";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import type { VectorLogEntry, VectorTypeMeta } from "./vector-type-meta.js";
-import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, type Key } from "./keys.js";
+import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, MIGRATABLE_FORMATS, type Key } from "./keys.js";
 
 export interface StoreDbs {
   readonly env: RootDatabase;
   readonly meta: Database<unknown, string>;
   readonly nodes: Database<NodeItem, Key>;
+  /** Edge records; an edge without field values has none (edge-records.ts). */
   readonly edges: Database<EdgeItem, Key>;
-  readonly out: Database<string, Key>;
-  readonly in: Database<string, Key>;
+  /** Edges without a record: label + id bytes → from node id bytes (edge-records.ts). */
+  readonly edgeEnds: Database<Uint8Array, Uint8Array>;
+  /** Adjacency lists (adjacency.ts), binary; named "adj_out" / "adj_in" since format 2. */
+  readonly out: Database<Uint8Array, Key>;
+  readonly in: Database<Uint8Array, Key>;
   readonly index: Database<null, Key>;
   readonly unique: Database<string, Key>;
   readonly edgeUnique: Database<string, Key>;
@@ -45,13 +49,24 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
   // structure definition to every value. (lmdb's typings list `encoder` for open() only.)
   const plainMaps: object = { encoder: { useRecords: false } };
   const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name, ...plainMaps });
+  const meta = env.openDB<unknown, string>({ name: "meta" });
+  // A new store gets its format written by the caller (runtime/write/meta-writes.ts); an older
+  // format is migrated by GraphStore.open (runtime/write/format-migration.ts) before anything
+  // reads it, and a reader that must not write refuses it.
+  const format = meta.get(FORMAT_KEY);
+  if (format !== undefined && format !== FORMAT_VERSION && (readOnly || !MIGRATABLE_FORMATS.includes(format as number))) {
+    void env.close();
+    if (readOnly && MIGRATABLE_FORMATS.includes(format as number)) throw new Error(olderFormat(path, format as number));
+    throw new Error(`${path}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);
+  }
   const dbs: StoreDbs = {
     env,
-    meta: env.openDB<unknown, string>({ name: "meta" }),
+    meta,
     nodes: db<NodeItem>("nodes"),
     edges: db<EdgeItem>("edges"),
-    out: env.openDB<string, Key>({ name: "out", encoding: "string" }),
-    in: env.openDB<string, Key>({ name: "in", encoding: "string" }),
+    edgeEnds: env.openDB<Uint8Array, Uint8Array>({ name: "edge_ends", encoding: "binary", keyEncoding: "binary" }),
+    out: env.openDB<Uint8Array, Key>({ name: "adj_out", encoding: "binary" }),
+    in: env.openDB<Uint8Array, Key>({ name: "adj_in", encoding: "binary" }),
     index: db<null>("index"),
     unique: db<string>("unique"),
     edgeUnique: db<string>("edge_unique"),
@@ -63,12 +78,26 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     vectorIds: db<number>("vector_ids"),
     vectorLog: db<VectorLogEntry>("vector_log"),
   };
-  // A new store gets its format written by the caller (runtime/write/meta-writes.ts).
-  const format = dbs.meta.get(FORMAT_KEY);
-  if (format !== undefined && format !== FORMAT_VERSION) {
-    throw new Error(`${path}: unsupported store format ${String(format)} (expected ${FORMAT_VERSION})`);
-  }
   return dbs;
+}
+
+/** The stored format (FORMAT_VERSION for a new, empty store). */
+export function storedFormat(dbs: StoreDbs): number {
+  const format = dbs.meta.get(FORMAT_KEY);
+  return typeof format === "number" ? format : FORMAT_VERSION;
+}
+
+/**
+ * Why a store cannot be read without migrating it first (null when it can): what a reader that
+ * must not write (export, verify, backup) says about a store in an older format.
+ */
+export function needsMigration(dbs: StoreDbs, path: string): string | null {
+  const format = storedFormat(dbs);
+  return format === FORMAT_VERSION ? null : olderFormat(path, format);
+}
+
+function olderFormat(path: string, format: number): string {
+  return `${path} holds a store in format ${format}, and this version of Strand reads format ${FORMAT_VERSION}: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`;
 }
 
 /**

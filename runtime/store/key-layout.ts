@@ -15,7 +15,12 @@ export interface KeyLayoutRow {
 }
 
 export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
-  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 1)" },
+  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 2; a format-1 store is migrated at open)" },
+  {
+    db: "meta",
+    key: '`"format_migration"`',
+    value: "`{from, to, phase, after}` while a format migration is unfinished: where it resumes (absent otherwise)",
+  },
   { db: "meta", key: '`"schema_version"`', value: "the `schema::N` the data is at (versioned projects)" },
   {
     db: "meta",
@@ -25,10 +30,24 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   },
   { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
   { db: "nodes", key: "`[label, nodeId]`", value: "node (or vector) record in wire form `{id, label, ...fields}`" },
-  { db: "edges", key: "`[label, edgeId]`", value: "edge record `{id, label, from_node, to_node, ...fields}`" },
-  { db: "out", key: "`[fromId, edgeLabel]`", value: 'string `"<n>|"` + tail entries' },
-  { db: "out", key: "`[fromId, edgeLabel, i]`, `i < n`", value: "string: 32 full entries" },
-  { db: "in", key: "`[toId, edgeLabel]`, `[toId, edgeLabel, i]`", value: "the same, listing incoming edges" },
+  {
+    db: "edges",
+    key: "`[label, edgeId]`",
+    value: "edge record `{id, label, from_node, to_node, ...fields}`, only for an edge with at least one field value",
+  },
+  {
+    db: "edge_ends",
+    key: "binary: label (UTF-8), 0x00, edgeId (16 bytes)",
+    value:
+      "binary: the from node's id (16 bytes); an edge without field values has this instead of a record (its to node is in the out list)",
+  },
+  {
+    db: "adj_out",
+    key: "`[fromId, edgeLabel]`",
+    value: "binary: `n` (u32 LE, the full chunks before it), then up to 32 entries of 32 bytes (edge id, to node id; 16 bytes each)",
+  },
+  { db: "adj_out", key: "`[fromId, edgeLabel, i]`, `i < n`", value: "binary: 32 full entries (1024 bytes)" },
+  { db: "adj_in", key: "`[toId, edgeLabel]`, `[toId, edgeLabel, i]`", value: "the same, listing incoming edges (edge id, from node id)" },
   { db: "index", key: "`[kind, type, field, indexValue, itemId]`", value: "`null` (one entry per item, for `INDEX` fields)" },
   { db: "unique", key: "`[kind, type, field, indexValue]`", value: "itemId (for `UNIQUE INDEX` fields)" },
   { db: "edge_unique", key: "`[edgeLabel, fromId, toId]`", value: "edgeId (edge types declared `UNIQUE`)" },

@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { SchemaDescriptor } from "../../core/schema.js";
+import { edgeCount } from "./edge-records.js";
 import type { StoreDbs } from "./dbs.js";
 import { MAX_KEY } from "./keys.js";
 
@@ -31,12 +32,11 @@ interface EnvStats {
 }
 
 export function storeStats(dbs: StoreDbs, schema: SchemaDescriptor): StoreStats {
-  const count = (db: StoreDbs["nodes"] | StoreDbs["edges"], label: string): number =>
-    db.getKeysCount({ start: [label], end: [label, MAX_KEY] });
+  const count = (db: StoreDbs["nodes"], label: string): number => db.getKeysCount({ start: [label], end: [label, MAX_KEY] });
   const records: TypeCount[] = [
     ...schema.nodes.map((t) => ({ kind: "N" as const, type: t.name, count: count(dbs.nodes, t.name) })),
     ...schema.vectors.map((t) => ({ kind: "V" as const, type: t.name, count: count(dbs.nodes, t.name) })),
-    ...schema.edges.map((t) => ({ kind: "E" as const, type: t.name, count: count(dbs.edges, t.name) })),
+    ...schema.edges.map((t) => ({ kind: "E" as const, type: t.name, count: edgeCount(dbs, t.name, undefined) })),
   ];
   const vectors = schema.vectors.map((t) => {
     const meta = dbs.vectorTypes.get([t.name]);

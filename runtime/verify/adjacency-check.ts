@@ -1,8 +1,9 @@
-// Adjacency against edges: every edge has exactly one entry `edgeId + toId` in the out list of
-// (from, label) and one `edgeId + fromId` in the in list of (to, label); every list is well formed
+// Adjacency against edges: every edge has exactly one entry (edge id, to id) in the out list of
+// (from, label) and one (edge id, from id) in the in list of (to, label); every list is well formed
 // (full chunks 0..sealed-1, then a tail of fewer than CHUNK entries; see store/adjacency.ts) and
 // in creation (= edge id) order, and lists nothing else.
-import { CHUNK, ENTRY_LENGTH, ID_LENGTH, type AdjacencyDb } from "../store/adjacency.js";
+import { CHUNK, CHUNK_BYTES, ENTRY_BYTES, TAIL_HEADER, joinEntries, type AdjacencyDb } from "../store/adjacency.js";
+import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import type { Key } from "../store/keys.js";
 import type { StoredEdge } from "./records-check.js";
 import type { CheckContext } from "./report.js";
@@ -45,37 +46,37 @@ function missing(edge: StoredEdge, edgeId: string): string {
 }
 
 /** Each list's tail key and its entries (chunks then tail); malformed parts are reported and left out. */
-function* storedLists(ctx: CheckContext, db: AdjacencyDb, direction: Direction): Iterable<{ key: Key; entries: string }> {
-  let current: { key: Key; sealed: number; chunks: string[]; tail: string } | null = null;
-  const finish = function* (): Iterable<{ key: Key; entries: string }> {
+function* storedLists(ctx: CheckContext, db: AdjacencyDb, direction: Direction): Iterable<{ key: Key; entries: Uint8Array }> {
+  let current: { key: Key; sealed: number; chunks: Uint8Array[]; tail: Uint8Array } | null = null;
+  const finish = function* (): Iterable<{ key: Key; entries: Uint8Array }> {
     if (current === null) return;
     const { key, sealed, chunks, tail } = current;
     for (let i = 0; i < sealed; i++) {
       if (chunks[i] === undefined) ctx.report("adjacency", direction, [...key, i], `chunk ${i} of ${sealed} is missing`);
     }
-    yield { key, entries: chunks.join("") + tail };
+    yield { key, entries: joinEntries([...chunks.filter((c) => c !== undefined), tail]) };
     current = null;
   };
   for (const { key, value } of db.getRange(ctx.read)) {
     if (key.length === 2) {
       yield* finish();
-      const bar = value.indexOf("|");
-      const sealed = bar > 0 ? Number(value.slice(0, bar)) : NaN;
-      const tail = value.slice(bar + 1);
-      if (!Number.isSafeInteger(sealed) || sealed < 0 || tail.length % ENTRY_LENGTH !== 0 || tail.length >= CHUNK * ENTRY_LENGTH) {
-        ctx.report("adjacency", direction, key, `a malformed list tail ${JSON.stringify(value.slice(0, 80))}`);
+      const entryBytes = value.length - TAIL_HEADER;
+      if (entryBytes < 0 || entryBytes % ENTRY_BYTES !== 0 || entryBytes >= CHUNK_BYTES) {
+        ctx.report("adjacency", direction, key, `a malformed list tail of ${value.length} bytes`);
         continue;
       }
-      if (sealed === 0 && tail === "") ctx.report("adjacency", direction, key, "an empty list is stored (it should have no keys)");
+      const sealed = (value[0]! | (value[1]! << 8) | (value[2]! << 16) | (value[3]! << 24)) >>> 0;
+      const tail = value.subarray(TAIL_HEADER);
+      if (sealed === 0 && tail.length === 0) ctx.report("adjacency", direction, key, "an empty list is stored (it should have no keys)");
       current = { key, sealed, chunks: [], tail };
       continue;
     }
     const i = key[2] as number;
-    const owner = current as { key: Key; sealed: number; chunks: string[] } | null;
+    const owner = current as { key: Key; sealed: number; chunks: Uint8Array[] } | null;
     if (owner === null || owner.key[0] !== key[0] || owner.key[1] !== key[1] || !(i < owner.sealed)) {
       ctx.report("adjacency", direction, key, "a chunk of no list (beyond its tail's count, or without a tail)");
-    } else if (value.length !== CHUNK * ENTRY_LENGTH) {
-      ctx.report("adjacency", direction, key, `a chunk of ${value.length / ENTRY_LENGTH} entries (a full chunk has ${CHUNK})`);
+    } else if (value.length !== CHUNK_BYTES) {
+      ctx.report("adjacency", direction, key, `a chunk of ${value.length / ENTRY_BYTES} entries (a full chunk has ${CHUNK})`);
     } else {
       owner.chunks[i] = value;
     }
@@ -83,14 +84,14 @@ function* storedLists(ctx: CheckContext, db: AdjacencyDb, direction: Direction):
   yield* finish();
 }
 
-function compareList(ctx: CheckContext, direction: Direction, key: Key, entries: string, expected: Map<string, StoredEdge>): void {
+function compareList(ctx: CheckContext, direction: Direction, key: Key, entries: Uint8Array, expected: Map<string, StoredEdge>): void {
   const seen = new Set<string>();
   let previous = "";
   let ordered = true;
-  for (let off = 0; off < entries.length; off += ENTRY_LENGTH) {
+  for (let off = 0; off < entries.length; off += ENTRY_BYTES) {
     ctx.counts.adjacencyEntries++;
-    const edgeId = entries.slice(off, off + ID_LENGTH);
-    const otherId = entries.slice(off + ID_LENGTH, off + ENTRY_LENGTH);
+    const edgeId = readIdBytes(entries, off);
+    const otherId = readIdBytes(entries, off + ID_BYTES);
     if (edgeId <= previous) ordered = false;
     previous = edgeId;
     const edge = expected.get(edgeId);

@@ -6,6 +6,9 @@ import type { EdgeItem, NodeItem } from "../../core/items.js";
 import { checkValue } from "../../core/values.js";
 import { edgeUniqueKey, indexKey, indexValue, uniqueKey, type Key } from "../store/keys.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
+import { otherEndOf, readAdjacency } from "../store/adjacency.js";
+import { bareEdge, edgeById, edgeHasFields, parseEdgeEndsKey } from "../store/edge-records.js";
+import { ID_BYTES, idBytes, readIdBytes } from "../store/id-bytes.js";
 import type { CheckContext } from "./report.js";
 
 /** The edges the check met, for the adjacency check. */
@@ -26,15 +29,69 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
     const info = schema.edges.get(key[0] as string);
     if (!checkKey(ctx, "edges", key, value, info)) continue;
     ctx.counts.edges++;
+    if (!edgeHasFields(value))
+      ctx.report("record", "edges", key, "an edge record without field values (such an edge is an edge_ends entry)");
     edges.push({ id: value.id, label: value.label, from_node: value.from_node, to_node: value.to_node });
     checkEnds(ctx, info as EdgeTypeInfo, key, value);
     checkMembers(ctx, "edges", key, value, info!);
     checkIndexed(ctx, info!, value);
   }
+  checkBareEdges(ctx, schema, edges);
   checkIndexEntries(ctx, schema);
   checkUniqueClaims(ctx, schema);
   checkEdgeUniqueClaims(ctx, schema);
   return edges;
+}
+
+/** Edges without a record (store/edge-records.ts): each names a declared type, a from node whose out list lists it, and has no record too. */
+function checkBareEdges(ctx: CheckContext, schema: SchemaInfo, edges: StoredEdge[]): void {
+  const { dbs, read } = ctx;
+  for (const { key, value } of dbs.edgeEnds.getRange(read)) {
+    let parsed: { label: string; id: string };
+    try {
+      parsed = parseEdgeEndsKey(key);
+    } catch {
+      ctx.report("record", "edge_ends", [Buffer.from(key).toString("hex")], "a malformed key (not a label, 0x00 and 16 id bytes)");
+      continue;
+    }
+    const { label, id } = parsed;
+    const k: Key = [label, id];
+    const info = schema.edges.get(label);
+    if (info === undefined) {
+      ctx.report("record", "edge_ends", k, `an edge of type '${label}', which the schema does not declare`);
+      continue;
+    }
+    if (value.length !== ID_BYTES) {
+      ctx.report("record", "edge_ends", k, `a value of ${value.length} bytes (the from node's 16)`);
+      continue;
+    }
+    ctx.counts.edges++;
+    if (dbs.edges.doesExist([label, id], undefined as never, read)) ctx.report("record", "edge_ends", k, "the edge also has a record");
+    const from = readIdBytes(value, 0);
+    const to = otherEndOf(readAdjacency(dbs.out, from, label, read), idBytes(id));
+    if (to === undefined) {
+      ctx.report(
+        "adjacency",
+        "edge_ends",
+        k,
+        `E::${label} '${id}' is not in the out list of its from node '${from}', so it has no to node`,
+      );
+      continue;
+    }
+    const edge = bareEdge(label, id, from, to);
+    edges.push(edge);
+    checkEnds(ctx, info, k, edge, "edge_ends");
+    checkIndexed(ctx, info, edge);
+  }
+}
+
+/** An edge in either form; one whose from node's list lacks it counts as absent (reported by checkBareEdges). */
+function anyEdge(ctx: CheckContext, label: string, id: string): EdgeItem | undefined {
+  try {
+    return edgeById(ctx.dbs, label, id, ctx.read);
+  } catch {
+    return undefined;
+  }
 }
 
 function checkKey(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: NodeItem, info: TypeInfo | undefined): boolean {
@@ -73,13 +130,13 @@ function checkMembers(ctx: CheckContext, db: "nodes" | "edges", key: Key, rec: N
   }
 }
 
-function checkEnds(ctx: CheckContext, info: EdgeTypeInfo, key: Key, edge: EdgeItem): void {
+function checkEnds(ctx: CheckContext, info: EdgeTypeInfo, key: Key, edge: EdgeItem, db: "edges" | "edge_ends" = "edges"): void {
   for (const [end, label, id] of [
     ["from", info.from, edge.from_node],
     ["to", info.to, edge.to_node],
   ] as const) {
     if (ctx.dbs.nodes.get([label, id], ctx.read) === undefined) {
-      ctx.report("endpoint", "edges", key, `its ${end} node ${label} '${id}' does not exist`);
+      ctx.report("endpoint", db, key, `its ${end} node ${label} '${id}' does not exist`);
     }
   }
 }
@@ -130,8 +187,7 @@ function typeOf(schema: SchemaInfo, kind: unknown, type: unknown): TypeInfo | un
 
 /** The record an index entry or claim names, when it holds `value` (an indexValue) in `field`; else why not. */
 function mismatch(ctx: CheckContext, info: TypeInfo, field: string, value: unknown, id: string): string | null {
-  const db = info.kind === "E" ? ctx.dbs.edges : ctx.dbs.nodes;
-  const rec = db.get([info.name, id], ctx.read);
+  const rec = info.kind === "E" ? anyEdge(ctx, info.name, id) : ctx.dbs.nodes.get([info.name, id], ctx.read);
   if (rec === undefined) return `names ${info.kind}::${info.name} '${id}', which does not exist`;
   const v = rec[field];
   if (v === undefined) return `names ${info.kind}::${info.name} '${id}', which has no ${field}`;
@@ -178,7 +234,7 @@ function checkEdgeUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
       ctx.report("edge-unique", "edge_unique", key, `a claim for E::${label}, which is not a UNIQUE edge type`);
       continue;
     }
-    const edge = ctx.dbs.edges.get([label, id], ctx.read);
+    const edge = anyEdge(ctx, label, id);
     if (edge === undefined) ctx.report("edge-unique", "edge_unique", key, `the claim names E::${label} '${id}', which does not exist`);
     else if (edge.from_node !== from || edge.to_node !== to) {
       ctx.report(

@@ -4,7 +4,7 @@
 // vector type's saved HNSW files when they describe the current state.
 import fs from "node:fs";
 import path from "node:path";
-import { openDbs, type StoreDbs } from "../store/dbs.js";
+import { needsMigration, openDbs, type StoreDbs } from "../store/dbs.js";
 import { DirectoryLockedError, lockDirectory } from "../store/dir-lock.js";
 import { SchemaInfo } from "../store/schema-info.js";
 import type { VerifyReport } from "./report.js";
@@ -37,6 +37,8 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
     } catch (error) {
       return { ok: false, code: "UNREADABLE", message: `cannot open the store in ${dir}: ${(error as Error).message}` };
     }
+    const older = needsMigration(dbs, dir);
+    if (older !== null) return { ok: false, code: "UNREADABLE", message: older };
     const descriptor = storedSchema(dbs);
     if (typeof descriptor === "string") return { ok: false, code: "UNREADABLE", message: `${dir}: ${descriptor}` };
     let schema: SchemaInfo;

@@ -4,22 +4,22 @@
 // 2.3 KB, each dirtying a B-tree page), which made adjacency most of the cost of an edge insert.
 // Held here, a list gets all of a transaction's new entries in one rewrite (appendAdjacency),
 // and the lists are written in key order, so a bulk load appends to the B-tree in sequence.
-import type { AdjacencyDb } from "../store/adjacency.js";
+import { joinEntries, type AdjacencyDb } from "../store/adjacency.js";
 import { appendAdjacency } from "./adjacency-writes.js";
 
 interface PendingList {
   readonly direction: "out" | "in";
   readonly nodeId: string;
   readonly edgeLabel: string;
-  /** New entries in creation order, as string parts (joined once, at the flush). */
-  readonly parts: string[];
+  /** New 32-byte entries in creation order (joined once, at the flush). */
+  readonly parts: Uint8Array[];
 }
 
 export class AdjacencyBuffer {
   private readonly lists = new Map<string, PendingList>();
 
   /** Holds one entry for the list `cacheKey` names; true when the list had none pending yet. */
-  add(cacheKey: string, direction: "out" | "in", nodeId: string, edgeLabel: string, entry: string): boolean {
+  add(cacheKey: string, direction: "out" | "in", nodeId: string, edgeLabel: string, entry: Uint8Array): boolean {
     const list = this.lists.get(cacheKey);
     if (list !== undefined) {
       list.parts.push(entry);
@@ -55,6 +55,6 @@ export class AdjacencyBuffer {
                 ? 1
                 : 0,
     );
-    for (const list of lists) appendAdjacency(dbs[list.direction], list.nodeId, list.edgeLabel, list.parts.join(""));
+    for (const list of lists) appendAdjacency(dbs[list.direction], list.nodeId, list.edgeLabel, joinEntries(list.parts));
   }
 }

@@ -1,22 +1,29 @@
 // Changes to adjacency lists (layout in runtime/store/adjacency.ts). Only the graph writer calls
 // these, inside the write transaction of the edge records they describe.
-import { CHUNK, ENTRY_LENGTH, ID_LENGTH, parseTail, type AdjacencyDb } from "../store/adjacency.js";
+import { CHUNK_BYTES, ENTRY_BYTES, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
+import { readIdBytes } from "../store/id-bytes.js";
 import type { Key } from "../store/keys.js";
 
 /**
- * Appends `entries` (whole 72-character entries, oldest first) to the list in one rewrite: the
- * tail is read once, every chunk it fills is sealed and the rest becomes the new tail. Must run
- * inside a write transaction.
+ * Appends `entries` (whole 32-byte entries, oldest first) to the list in one rewrite: the tail is
+ * read once, every chunk it fills is sealed and the rest becomes the new tail. Must run inside a
+ * write transaction.
  */
-export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: string): void {
+export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
   const key: Key = [nodeId, edgeLabel];
   const tail = db.get(key);
-  let { sealed, entries: all } = tail === undefined ? { sealed: 0, entries: "" } : parseTail(tail);
-  all += entries;
-  const chunkLength = CHUNK * ENTRY_LENGTH;
+  let sealed = 0;
+  let all = entries;
+  if (tail !== undefined) {
+    const parsed = parseTail(tail);
+    sealed = parsed.sealed;
+    all = new Uint8Array(parsed.entries.length + entries.length);
+    all.set(parsed.entries, 0);
+    all.set(entries, parsed.entries.length);
+  }
   let off = 0;
-  for (; all.length - off >= chunkLength; off += chunkLength) db.putSync([nodeId, edgeLabel, sealed++], all.slice(off, off + chunkLength));
-  db.putSync(key, `${sealed}|${all.slice(off)}`);
+  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES) db.putSync([nodeId, edgeLabel, sealed++], all.slice(off, off + CHUNK_BYTES));
+  db.putSync(key, tailValue(sealed, all.subarray(off)));
 }
 
 /**
@@ -34,33 +41,40 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   const { sealed, entries: tailEntries } = parseTail(tail);
   // Chunk index `sealed` stands for the tail. Chunks before the first removed entry stay.
   let first = -1;
-  let rest = "";
+  const rest: Uint8Array[] = [];
+  let restBytes = 0;
   let removed = 0;
   for (let i = 0; i <= sealed; i++) {
     const part = i < sealed ? db.get([nodeId, edgeLabel, i]) : tailEntries;
     if (part === undefined) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing`);
-    for (let off = 0; off < part.length; off += ENTRY_LENGTH) {
-      if (edgeIds.has(part.slice(off, off + ID_LENGTH))) {
+    for (let off = 0; off < part.length; off += ENTRY_BYTES) {
+      if (edgeIds.has(readIdBytes(part, off))) {
         if (first < 0) {
           first = i;
-          rest = part.slice(0, off);
+          rest.push(part.subarray(0, off));
+          restBytes += off;
         }
         removed++;
       } else if (first >= 0) {
-        rest += part.slice(off, off + ENTRY_LENGTH);
+        rest.push(part.subarray(off, off + ENTRY_BYTES));
+        restBytes += ENTRY_BYTES;
       }
     }
   }
   if (first < 0) return 0;
-  const fullChunks = Math.floor(rest.length / (CHUNK * ENTRY_LENGTH));
-  const newSealed = first + fullChunks;
-  for (let j = 0; j < fullChunks; j++) {
-    db.putSync([nodeId, edgeLabel, first + j], rest.slice(j * CHUNK * ENTRY_LENGTH, (j + 1) * CHUNK * ENTRY_LENGTH));
+  const all = new Uint8Array(restBytes);
+  let at = 0;
+  for (const r of rest) {
+    all.set(r, at);
+    at += r.length;
   }
+  const fullChunks = Math.floor(all.length / CHUNK_BYTES);
+  const newSealed = first + fullChunks;
+  for (let j = 0; j < fullChunks; j++) db.putSync([nodeId, edgeLabel, first + j], all.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
   for (let i = newSealed; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
-  const newTail = rest.slice(fullChunks * CHUNK * ENTRY_LENGTH);
-  if (newSealed === 0 && newTail === "") db.removeSync(key);
-  else db.putSync(key, `${newSealed}|${newTail}`);
+  const newTail = all.subarray(fullChunks * CHUNK_BYTES);
+  if (newSealed === 0 && newTail.length === 0) db.removeSync(key);
+  else db.putSync(key, tailValue(newSealed, newTail));
   return removed;
 }
 

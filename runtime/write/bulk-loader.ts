@@ -6,6 +6,7 @@
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
+import { edgeExists } from "../store/edge-records.js";
 import { isUuid, uuidv7 } from "../store/ids.js";
 import { newEdgeRecord, newNodeRecord, validateProps } from "../store/records.js";
 import type { SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
@@ -91,7 +92,7 @@ export class RecordLoader {
       if (this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
     }
     for (const label of this.schema.edges.keys()) {
-      if (this.dbs.edges.doesExist([label, id], undefined as never)) throw taken(id, `an edge ${label}`);
+      if (edgeExists(this.dbs, label, id, undefined)) throw taken(id, `an edge ${label}`);
     }
     return id;
   }

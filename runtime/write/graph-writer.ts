@@ -11,7 +11,9 @@
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
-import { adjacencyLabels, readAdjacency, splitAdjacency } from "../store/adjacency.js";
+import { adjacencyEntry, adjacencyLabels, readAdjacency, splitAdjacency } from "../store/adjacency.js";
+import { bareEdge, edgeById, edgeEndsKey, edgeExists, edgeHasFields } from "../store/edge-records.js";
+import { idBytes } from "../store/id-bytes.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { notFound, plausibleId, uuidv7 } from "../store/ids.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
@@ -77,10 +79,6 @@ export class GraphWriter {
     return new Date().toISOString();
   }
 
-  private recordsOf(kind: "N" | "E" | "V"): StoreDbs["nodes"] {
-    return kind === "E" ? this.dbs.edges : this.dbs.nodes;
-  }
-
   /** Marks `key` (a record or adjacency list that exists) as changing in this write. */
   private invalidate(key: string): void {
     this.cache.beginWrite(key, this.touched);
@@ -97,7 +95,8 @@ export class GraphWriter {
     if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec.from_node as string, rec.to_node as string);
     indexNew(this.dbs, info, rec);
     if (info.kind === "V") this.vectorHook(info).added(info as VectorTypeInfo, rec, vectorOf(info as VectorTypeInfo, rec));
-    this.recordsOf(info.kind).putSync([info.name, rec.id], rec);
+    if (info.kind === "E") this.putEdge(info.name, rec as EdgeItem, null);
+    else this.dbs.nodes.putSync([info.name, rec.id], rec);
     if (info.kind !== "E") this.hooks.search?.added(rec);
   }
 
@@ -105,7 +104,8 @@ export class GraphWriter {
     if (info.kind === "V") this.vectorHook(info).replaced(info as VectorTypeInfo, current, next);
     indexUpdate(this.dbs, info, current, next);
     this.invalidate(recordKey(current.id));
-    this.recordsOf(info.kind).putSync([info.name, current.id], next);
+    if (info.kind === "E") this.putEdge(info.name, next as EdgeItem, current as EdgeItem);
+    else this.dbs.nodes.putSync([info.name, current.id], next);
     if (info.kind !== "E") this.hooks.search?.replaced(current, next);
   }
 
@@ -115,8 +115,24 @@ export class GraphWriter {
     if (info.kind === "E") releaseEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec.from_node as string, rec.to_node as string);
     indexRemove(this.dbs, info, rec);
     this.invalidate(recordKey(rec.id));
-    this.recordsOf(info.kind).removeSync([info.name, rec.id]);
+    if (info.kind !== "E") this.dbs.nodes.removeSync([info.name, rec.id]);
+    else if (edgeHasFields(rec as EdgeItem)) this.dbs.edges.removeSync([info.name, rec.id]);
+    else this.dbs.edgeEnds.removeSync(edgeEndsKey(info.name, rec.id));
     if (info.kind !== "E") this.hooks.search?.removed(rec);
+  }
+
+  /**
+   * Stores an edge in its form (edge-records.ts): a record when it has a field value, else its
+   * `edge_ends` entry; `current` is the form it had (null: a new edge), removed when it changes.
+   */
+  private putEdge(label: string, next: EdgeItem, current: EdgeItem | null): void {
+    const record = edgeHasFields(next);
+    if (current !== null && edgeHasFields(current) !== record) {
+      if (record) this.dbs.edgeEnds.removeSync(edgeEndsKey(label, current.id));
+      else this.dbs.edges.removeSync([label, current.id]);
+    }
+    if (record) this.dbs.edges.putSync([label, next.id], next);
+    else if (current === null || edgeHasFields(current)) this.dbs.edgeEnds.putSync(edgeEndsKey(label, next.id), idBytes(next.from_node));
   }
 
   // ---- creating
@@ -144,9 +160,9 @@ export class GraphWriter {
   /** Holds the edge's two adjacency entries until flushAdjacency; each list is marked once. */
   private appendEdge(label: string, edgeId: string, fromId: string, toId: string): void {
     const outKey = adjacencyKey("out", fromId, label);
-    if (this.appends.add(outKey, "out", fromId, label, edgeId + toId)) this.invalidate(outKey);
+    if (this.appends.add(outKey, "out", fromId, label, adjacencyEntry(edgeId, toId))) this.invalidate(outKey);
     const inKey = adjacencyKey("in", toId, label);
-    if (this.appends.add(inKey, "in", toId, label, edgeId + fromId)) this.invalidate(inKey);
+    if (this.appends.add(inKey, "in", toId, label, adjacencyEntry(edgeId, fromId))) this.invalidate(inKey);
   }
 
   /**
@@ -197,6 +213,7 @@ export class GraphWriter {
 
   /** UPDATE of nodes or vectors (kind "N") or edges (kind "E"); NOT_FOUND for an item gone since. */
   update<T extends NodeItem>(items: readonly T[], props: Props | ((item: T) => Props), kind: "N" | "E"): T[] {
+    if (kind === "E") this.flushAdjacency(); // an edge without a record has its to node in a list
     const out: T[] = [];
     let info: TypeInfo | undefined;
     let values: ReturnType<typeof validateProps> | undefined;
@@ -206,7 +223,11 @@ export class GraphWriter {
         values = typeof props === "function" ? undefined : validateProps(info, props);
       }
       // Re-read: the item may be stale if this query changed it since.
-      const current = plausibleId(item.id) ? (this.recordsOf(kind).get([item.label, item.id]) as T | undefined) : undefined;
+      const current = !plausibleId(item.id)
+        ? undefined
+        : kind === "E"
+          ? (edgeById(this.dbs, item.label, item.id, undefined) as unknown as T | undefined)
+          : (this.dbs.nodes.get([item.label, item.id]) as T | undefined);
       if (current === undefined) throw notFound(kind, item.label, item.id);
       // Values computed from the item see it as stored now (an item listed twice is updated twice).
       const next = updatedRecord(info, current, typeof props === "function" ? validateProps(info, props(current)) : values!);
@@ -244,7 +265,13 @@ export class GraphWriter {
   private firstExisting<T extends NodeItem>(kind: "N" | "E", label: string, items: readonly T[]): T | undefined {
     for (const item of items) {
       if (item.label !== label) throw new Error(`upsert of ${label} given an item of label ${item.label}`);
-      if (plausibleId(item.id) && this.recordsOf(kind).doesExist([label, item.id], undefined as unknown as NodeItem)) return item;
+      if (!plausibleId(item.id)) continue;
+      if (
+        kind === "E"
+          ? edgeExists(this.dbs, label, item.id, undefined)
+          : this.dbs.nodes.doesExist([label, item.id], undefined as unknown as NodeItem)
+      )
+        return item;
     }
     return undefined;
   }
@@ -309,7 +336,8 @@ export class GraphWriter {
         }
         const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
         for (let i = 0; i < edgeIds.length; i++) {
-          if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!) === undefined) continue;
+          const [from, to] = direction === "out" ? [id, otherIds[i]!] : [otherIds[i]!, id];
+          if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!, from, to) === undefined) continue;
           if (otherIds[i] !== id) addCut(cuts, otherDirection, otherIds[i]!, edgeLabel, edgeIds[i]!);
         }
         const key = adjacencyKey(direction, id, edgeLabel);
@@ -321,10 +349,17 @@ export class GraphWriter {
     this.remove(info, rec);
   }
 
-  /** Deletes an edge record with its index entries and UNIQUE claim; undefined when already gone. */
-  private removeEdgeRecord(label: string, id: string): EdgeItem | undefined {
+  /**
+   * Deletes an edge (record or edge_ends entry) with its index entries and UNIQUE claim; undefined
+   * when already gone. With its ends known (from a list) a bare edge needs no list read.
+   */
+  private removeEdgeRecord(label: string, id: string, from?: string, to?: string): EdgeItem | undefined {
     const info = this.schema.edge(label);
-    const rec = this.dbs.edges.get([label, id]);
+    const rec =
+      from === undefined || to === undefined
+        ? edgeById(this.dbs, label, id, undefined)
+        : (this.dbs.edges.get([label, id]) ??
+          (this.dbs.edgeEnds.doesExist(edgeEndsKey(label, id), undefined as never) ? bareEdge(label, id, from, to) : undefined));
     if (rec === undefined) return undefined;
     this.remove(info, rec);
     return rec;
@@ -339,7 +374,8 @@ export class GraphWriter {
    */
   storeMappedRecord(kind: "N" | "E" | "V", label: string, next: NodeItem): void {
     this.invalidate(recordKey(next.id));
-    this.recordsOf(kind).putSync([label, next.id], next);
+    if (kind === "E") this.putEdge(label, next as EdgeItem, edgeById(this.dbs, label, next.id, undefined) ?? null);
+    else this.dbs.nodes.putSync([label, next.id], next);
   }
 
   /** Deletes every index entry and claim of the type, before revalidateRecord rebuilds them. */

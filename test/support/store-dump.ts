@@ -1,20 +1,22 @@
 // The exact on-disk state of a store's graph databases, and the state keys.ts/adjacency.ts say
 // a given set of records must have, so tests can compare the two entry for entry.
 import type { EdgeItem, NodeItem } from "../../core/items.js";
-import { CHUNK, readAdjacency, splitAdjacency } from "../../runtime/store/adjacency.js";
+import { adjacencyEntry, CHUNK, joinEntries, readAdjacency, splitAdjacency, tailValue } from "../../runtime/store/adjacency.js";
 import type { StoreDbs } from "../../runtime/store/dbs.js";
+import { edgeById, edgeEndsKey, edgeHasFields } from "../../runtime/store/edge-records.js";
+import { idBytes } from "../../runtime/store/id-bytes.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { edgeUniqueKey, indexKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
 import type { TypeInfo } from "../../runtime/store/schema-info.js";
 
-const DUMPED = ["nodes", "edges", "out", "in", "index", "unique", "edgeUnique"] as const;
+const DUMPED = ["nodes", "edges", "edgeEnds", "out", "in", "index", "unique", "edgeUnique"] as const;
 type Dumped = (typeof DUMPED)[number];
 
 /** db name → JSON of the key → value. */
 export type StoreDump = Record<Dumped, Record<string, unknown>>;
 
 function empty(): StoreDump {
-  return { nodes: {}, edges: {}, out: {}, in: {}, index: {}, unique: {}, edgeUnique: {} };
+  return { nodes: {}, edges: {}, edgeEnds: {}, out: {}, in: {}, index: {}, unique: {}, edgeUnique: {} };
 }
 
 const k = (key: Key): string => JSON.stringify(key);
@@ -24,7 +26,11 @@ export function dumpStore(store: GraphStore): StoreDump {
   const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
   const out = empty();
   for (const name of DUMPED) {
-    for (const { key, value } of (dbs[name] as StoreDbs["nodes"]).getRange({})) out[name][k(key)] = value;
+    for (const { key, value } of (dbs[name] as unknown as StoreDbs["nodes"]).getRange({})) {
+      // Binary keys (edge_ends) and values (adjacency, edge_ends) are compared as hex.
+      const shown = key instanceof Uint8Array ? Buffer.from(key).toString("hex") : k(key);
+      out[name][shown] = value instanceof Uint8Array ? Buffer.from(value).toString("hex") : value;
+    }
   }
   return out;
 }
@@ -38,11 +44,13 @@ function putIndexes(dump: StoreDump, info: TypeInfo, rec: NodeItem): void {
   }
 }
 
-/** Full chunks of CHUNK entries, then the tail "<sealed>|<rest>", as appendAdjacency leaves them. */
-function putList(target: Record<string, unknown>, nodeId: string, label: string, entries: string[]): void {
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+/** Full chunks of CHUNK entries, then the tail (sealed count + rest), as appendAdjacency leaves them. */
+function putList(target: Record<string, unknown>, nodeId: string, label: string, entries: Uint8Array[]): void {
   const sealed = Math.floor(entries.length / CHUNK);
-  for (let i = 0; i < sealed; i++) target[k([nodeId, label, i])] = entries.slice(i * CHUNK, (i + 1) * CHUNK).join("");
-  target[k([nodeId, label])] = `${sealed}|${entries.slice(sealed * CHUNK).join("")}`;
+  for (let i = 0; i < sealed; i++) target[k([nodeId, label, i])] = hex(joinEntries(entries.slice(i * CHUNK, (i + 1) * CHUNK)));
+  target[k([nodeId, label])] = hex(tailValue(sealed, joinEntries(entries.slice(sealed * CHUNK))));
 }
 
 /** The state the layout invariants require for exactly these nodes and edges. */
@@ -53,20 +61,21 @@ export function expectedDump(store: GraphStore, nodes: Iterable<NodeItem>, edges
     putIndexes(dump, store.schema.node(n.label), n);
   }
   const byId = [...edges].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const outs = new Map<string, string[]>();
-  const ins = new Map<string, string[]>();
-  const push = (m: Map<string, string[]>, key: string, entry: string) => {
+  const outs = new Map<string, Uint8Array[]>();
+  const ins = new Map<string, Uint8Array[]>();
+  const push = (m: Map<string, Uint8Array[]>, key: string, entry: Uint8Array) => {
     const list = m.get(key);
     if (list) list.push(entry);
     else m.set(key, [entry]);
   };
   for (const e of byId) {
     const info = store.schema.edge(e.label);
-    dump.edges[k([e.label, e.id])] = e;
+    if (edgeHasFields(e)) dump.edges[k([e.label, e.id])] = e;
+    else dump.edgeEnds[hex(edgeEndsKey(e.label, e.id))] = hex(idBytes(e.from_node));
     putIndexes(dump, info, e);
     if (info.unique) dump.edgeUnique[k(edgeUniqueKey(e.label, e.from_node, e.to_node))] = e.id;
-    push(outs, k([e.from_node, e.label]), e.id + e.to_node);
-    push(ins, k([e.to_node, e.label]), e.id + e.from_node);
+    push(outs, k([e.from_node, e.label]), adjacencyEntry(e.id, e.to_node));
+    push(ins, k([e.to_node, e.label]), adjacencyEntry(e.id, e.from_node));
   }
   for (const [key, entries] of outs) {
     const [nodeId, label] = JSON.parse(key) as [string, string];
@@ -97,7 +106,7 @@ export function staleCacheEntries(store: GraphStore): string[] {
       now = splitAdjacency(readAdjacency(db, nodeId, label, undefined));
     } else {
       const rec = value as NodeItem;
-      now = dbs.nodes.get([rec.label, key]) ?? dbs.edges.get([rec.label, key]);
+      now = dbs.nodes.get([rec.label, key]) ?? edgeById(dbs, rec.label, key, undefined);
     }
     if (JSON.stringify(now) !== JSON.stringify(value)) stale.push(JSON.stringify(key));
   }

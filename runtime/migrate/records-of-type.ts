@@ -1,0 +1,16 @@
+// The stored records of one type, for the open's migrations. Edges come in both forms
+// (store/edge-records.ts) and are read into a list first: rewriting one can move it between
+// `edges` and `edge_ends`, which a live range over both would then meet again.
+import type { NodeItem } from "../../core/items.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { edgesOfLabel } from "../store/edge-records.js";
+import { MAX_KEY, type Key } from "../store/keys.js";
+
+export function recordsOfType(dbs: StoreDbs, kind: "N" | "E" | "V", type: string): Iterable<NodeItem> {
+  if (kind === "E") return [...edgesOfLabel(dbs, type, undefined)];
+  return mapValues(dbs.nodes.getRange({ start: [type] as Key, end: [type, MAX_KEY] as Key }));
+}
+
+function* mapValues(range: Iterable<{ value: NodeItem }>): Generator<NodeItem> {
+  for (const { value } of range) yield value;
+}

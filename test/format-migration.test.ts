@@ -1,0 +1,201 @@
+// A store written by the format-1 code (test/fixtures/format1/store, made by
+// test/support/format1-fixture.ts before the format changed) opens, is migrated to the current
+// format, and answers every read exactly as the format-1 code answered it (fixtures/format1/answers.json was
+// recorded from the format-1 code, on this very fixture); `strand verify` is clean afterwards.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { GraphItem } from "../core/items.js";
+import type { QueryContext } from "../core/query-context.js";
+import type { ProgressSink } from "../core/progress.js";
+import { restoreBackup } from "../runtime/backup/restore.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { verifyDataDir } from "../runtime/verify/verify-dir.js";
+import { fixtureId, fixtureSchema } from "./support/format1-fixture.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+
+const FIXTURE = path.join(import.meta.dirname, "fixtures/format1/store");
+const work = tempDir("strand-format-");
+afterAll(() => removeDir(work));
+
+let copies = 0;
+function fixtureCopy(): string {
+  const dir = path.join(work, `copy-${copies++}`);
+  fs.cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+const u = (i: number) => fixtureId(1, i);
+const p = (i: number) => fixtureId(2, i);
+const e = (i: number) => fixtureId(4, i);
+
+function attempt<T>(fn: () => T): T | { error: string } {
+  try {
+    return fn();
+  } catch (error) {
+    return { error: (error as { code?: string }).code ?? String(error) };
+  }
+}
+
+const ids = (items: readonly GraphItem[]) => items.map((i) => i.id);
+
+/** Every kind of read the format change touches, as JSON. */
+function answers(db: QueryContext): Record<string, unknown> {
+  const user0 = db.nodeById("User", u(0));
+  const users = db.nodesByLabel("User");
+  return {
+    users,
+    posts: db.nodesByLabel("Post"),
+    docs: db.vectorsByLabel("Doc"),
+    follows: db.edgesByLabel("Follows"),
+    likes: db.edgesByLabel("Likes"),
+    wrote: db.edgesByLabel("Wrote"),
+    about: db.edgesByLabel("About"),
+    byHandle: db.nodesByIndex("User", "handle", "u3"),
+    byCity: ids(db.nodesByIndex("User", "city", "Oslo")),
+    byMood: ids(db.edgesByIndex("Wrote", "mood", "glad")),
+    byTopic: ids(db.nodesByIndex("Doc", "topic", "odd")),
+    outFollows: ids(db.out([user0], "Follows")),
+    outLikes: ids(db.out([user0], "Likes")),
+    outELikes: ids(db.outE([user0], "Likes")),
+    inFollows: ids(db.in([db.nodeById("User", u(3))], "Follows")),
+    inLikes: ids(db.in([db.nodeById("Post", p(1))], "Likes")),
+    inEWrote: db.inE([db.nodeById("Post", p(2))], "Wrote"),
+    twoHop: ids(db.out(db.out(users.slice(0, 3), "Follows"), "Wrote")),
+    toN: ids(db.toN(db.outE([user0], "Follows"))),
+    fromN: ids(db.fromN(db.inE([db.nodeById("Post", p(4))], "Likes"))),
+    aboutTargets: ids(db.out(db.nodesByLabel("Post"), "About")),
+    edgeById: db.edgeById("Likes", e(22)),
+    edgeWithProps: db.edgeById("Wrote", e(57)),
+    wroteNoProps: db.edgeById("Wrote", e(59)),
+    droppedEdge: attempt(() => db.edgeById("Likes", e(30))),
+    wrongLabel: attempt(() => db.edgeById("Follows", e(22))),
+    anyEdge: db.itemOfKindById("E", e(60)),
+    anyNode: db.itemOfKindById("N", p(3)),
+    bm25: db.searchBM25("User", "graph user", 5).map((r) => [r.id, r.score]),
+    bm25Posts: db.searchBM25("Post", "vector", 5).map((r) => [r.id, r.score]),
+    searchV: db.searchVectors("Doc", [1, 0, 0, 1], 3).map((r) => r.id),
+    count: db.itemsOfKind("E").length,
+  };
+}
+
+/** answers() of the fixture as the format-1 code gave them (recorded before the format changed). */
+const EXPECTED: unknown = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format1/answers.json"), "utf8"));
+
+const VERIFIED = {
+  ok: true,
+  report: {
+    counts: {
+      nodes: 20,
+      edges: 75,
+      vectors: 6,
+      indexEntries: 25,
+      uniqueClaims: 34,
+      adjacencyEntries: 150,
+      bm25Documents: 26,
+      bm25Postings: 126,
+      vectorIndexes: 1,
+    },
+    disagreements: [],
+    skipped: [],
+  },
+};
+
+/** Keys of the fixture's format-1 adjacency databases (tails and chunks, both directions: 60) and edge records (75). */
+const MIGRATED_KEYS = 135;
+
+function recording(): {
+  sink: ProgressSink;
+  tasks: { label: string; unit: string; total: number | undefined; done: number; finished: boolean }[];
+} {
+  const tasks: { label: string; unit: string; total: number | undefined; done: number; finished: boolean }[] = [];
+  return {
+    tasks,
+    sink: {
+      start(label, unit, total) {
+        const t = { label, unit, total, done: 0, finished: false };
+        tasks.push(t);
+        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
+      },
+    },
+  };
+}
+
+async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
+  const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
+  const got = store.read((db) => answers(db));
+  const outcome = store.formatMigration;
+  await store.close();
+  expect(got).toEqual(EXPECTED);
+  expect(await verifyDataDir(dir)).toEqual(VERIFIED);
+  return outcome;
+}
+
+/** Runs the migration in a child that kills itself after `killAfter` batches of `batch` keys. */
+function interruptedMigration(dir: string, batch: number, killAfter: number): void {
+  const dist = path.join(import.meta.dirname, "../dist");
+  const child = path.join(import.meta.dirname, "support/format-migration-child.mjs");
+  const r = spawnSync(process.execPath, [child, dist, dir, String(batch), String(killAfter)], { encoding: "utf8" });
+  expect({ signal: r.signal, stderr: r.stderr }).toEqual({ signal: "SIGKILL", stderr: "" });
+}
+
+describe("format migration", () => {
+  it("answers as the format-1 code did, reports its progress and what it did", async () => {
+    const dir = fixtureCopy();
+    const progress = recording();
+    const outcome = await openAndCheck(dir, progress.sink);
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
+      { label: "migrating the store from format 1 to 2", unit: "entries", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+    ]);
+    // Opened again: nothing left to migrate.
+    expect(await openAndCheck(dir)).toBeNull();
+  });
+
+  it("refuses to be read without migrating (export, verify) and says how to migrate", async () => {
+    const dir = fixtureCopy();
+    const report = await verifyDataDir(dir);
+    expect(report).toEqual({
+      ok: false,
+      code: "UNREADABLE",
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 2: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+    });
+    // Refusing left it as it was: it still migrates.
+    await openAndCheck(dir);
+  });
+
+  it("restores from a backup a format-1 Strand made, and migrates it at the first open", async () => {
+    const backup = path.join(work, `backup-${copies++}`);
+    fs.mkdirSync(backup);
+    fs.copyFileSync(path.join(FIXTURE, "data.mdb"), path.join(backup, "data.mdb"));
+    const bytes = fs.readFileSync(path.join(backup, "data.mdb"));
+    const manifest = {
+      format: "strand-backup",
+      version: 1,
+      created: "2026-11-26T07:00:00.000Z",
+      store_format: 1,
+      schema_version: null,
+      files: [{ path: "data.mdb", bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
+    };
+    fs.writeFileSync(path.join(backup, "manifest.json"), JSON.stringify(manifest));
+    const dir = path.join(work, `restored-${copies++}`);
+    expect(restoreBackup(backup, dir)).toMatchObject({ ok: true });
+    const outcome = await openAndCheck(dir);
+    expect(outcome?.from).toBe(1);
+  });
+
+  for (const [where, killAfter] of [
+    ["in the out lists", 2],
+    ["in the in lists", 5],
+    ["in the edge records", 10],
+  ] as const) {
+    it(`resumes a migration killed ${where}`, async () => {
+      const dir = fixtureCopy();
+      interruptedMigration(dir, 10, killAfter);
+      const outcome = await openAndCheck(dir);
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+    });
+  }
+});
