@@ -12,8 +12,8 @@ const stream = fs.createWriteStream(out);
 const t0 = performance.now();
 const counts = await exportDataDir(
   dir,
-  async (text) => {
-    if (!stream.write(text)) await once(stream, "drain");
+  async (chunk) => {
+    if (!stream.write(chunk)) await once(stream, "drain");
   },
   silentProgress,
 );
