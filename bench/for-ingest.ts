@@ -1,13 +1,13 @@
 // FOR-loop edge ingest over HTTP: `strand serve bench/data-project` on a directory holding the
 // nodes, and `POST /AddLinks {"links": [{from, to}, ..]}` with `batch` edges per request (each
 // source node's `degree` edges together, targets random), one request at a time. Every request
-// is one durable write transaction. STRAND_BENCH_CLI=<path to strand.js> serves with another
-// build instead (to measure an earlier version's figure on the same machine).
+// is one durable write transaction. With a baseline (`--data-baseline <old build's strand.js>`,
+// or STRAND_BENCH_CLI), the same ingest runs against that build too, side by side: two rounds,
+// alternating which build goes first, each build's best round counts. Each build loads the nodes
+// with its own `strand import` (so a build reads only the format it writes).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import { join } from "node:path";
-import type { SchemaDescriptor } from "../core/schema.js";
-import { silentProgress } from "../core/progress.js";
-import { importFileOf, importFiles } from "../runtime/data/import.js";
-import { GraphStore } from "../runtime/graph-store.js";
 import { randomIndex, seededRandom } from "./random.js";
 import { CLI, REPO_ROOT, startStrand } from "./servers.js";
 
@@ -16,32 +16,36 @@ export const DATA_PROJECT = join(REPO_ROOT, "bench/data-project");
 
 export interface ForIngestOptions {
   root: string;
-  schema: SchemaDescriptor;
   nodesFile: string;
   ids: readonly string[];
   batch: number;
   edges: number;
   degree: number;
   seed: number;
+  /** Another build's strand.js to measure side by side, or null. */
+  baseline: string | null;
   log: (line: string) => void;
+}
+
+export interface IngestRun {
+  /** The strand.js that served. */
+  cli: string;
+  ms: number;
+  edgesPerSecond: number;
 }
 
 export interface ForIngestResult {
   edges: number;
   batch: number;
-  ms: number;
-  edgesPerSecond: number;
-  /** The strand.js that served, when not this build's. */
-  cli: string | null;
+  current: IngestRun;
+  baseline: IngestRun | null;
 }
 
-export async function runForIngest(options: ForIngestOptions): Promise<ForIngestResult> {
+async function ingestOnce(options: ForIngestOptions, cli: string): Promise<IngestRun> {
   const dir = join(options.root, "for-ingest");
-  const store = GraphStore.open({ path: dir, schema: options.schema });
-  await importFiles(store, [importFileOf(options.nodesFile)], { skipBad: false, progress: silentProgress });
-  await store.close();
-  const cli = process.env.STRAND_BENCH_CLI || null;
-  const server = await startStrand(dir, null, DATA_PROJECT, cli ?? CLI);
+  fs.rmSync(dir, { recursive: true, force: true });
+  execFileSync(process.execPath, [cli, "import", DATA_PROJECT, "--data", dir, options.nodesFile], { stdio: "ignore" });
+  const server = await startStrand(dir, null, DATA_PROJECT, cli);
   try {
     const random = seededRandom(options.seed + 1);
     const t0 = performance.now();
@@ -63,9 +67,25 @@ export async function runForIngest(options: ForIngestOptions): Promise<ForIngest
     }
     const ms = performance.now() - t0;
     const edgesPerSecond = options.edges / (ms / 1000);
-    options.log(`data: FOR-loop ingest ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s)`);
-    return { edges: options.edges, batch: options.batch, ms, edgesPerSecond, cli };
+    options.log(
+      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s)`,
+    );
+    return { cli, ms, edgesPerSecond };
   } finally {
     await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function runForIngest(options: ForIngestOptions): Promise<ForIngestResult> {
+  const best = (a: IngestRun | null, b: IngestRun) => (a === null || b.ms < a.ms ? b : a);
+  let current: IngestRun | null = null;
+  let baseline: IngestRun | null = null;
+  const rounds = options.baseline === null ? 1 : 2;
+  for (let round = 0; round < rounds; round++) {
+    if (options.baseline !== null && round % 2 === 0) baseline = best(baseline, await ingestOnce(options, options.baseline));
+    current = best(current, await ingestOnce(options, CLI));
+    if (options.baseline !== null && round % 2 === 1) baseline = best(baseline, await ingestOnce(options, options.baseline));
+  }
+  return { edges: options.edges, batch: options.batch, current: current!, baseline };
 }
