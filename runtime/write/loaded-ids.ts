@@ -48,7 +48,8 @@ export class LoadedIds {
   private overflowed = false;
   private readonly scratch = new Int32Array(4);
 
-  constructor() {
+  /** @param maxIds ids held at most (tests pass a small one) */
+  constructor(private readonly maxIds = MAX_IDS) {
     this.resize(1 << 16);
   }
 
@@ -74,15 +75,13 @@ export class LoadedIds {
   add(id: string, tag: number): void {
     const w = this.scratch;
     if (!uuidWords(id, w)) throw new Error(`LoadedIds.add: '${id}' is not a UUID`);
-    if ((this.count + 1) * 2 > this.tags.length) {
-      if (this.count >= MAX_IDS) {
-        this.overflowed = true;
-        return;
-      }
-      this.resize(this.tags.length * 2);
+    if (this.tags[this.find(w[0]!, w[1]!, w[2]!, w[3]!)] !== 0) return;
+    if (this.count >= this.maxIds) {
+      this.overflowed = true;
+      return;
     }
+    if ((this.count + 1) * 2 > this.tags.length) this.resize(this.tags.length * 2);
     const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
-    if (this.tags[slot] !== 0) return;
     this.put(slot, w[0]!, w[1]!, w[2]!, w[3]!, tag);
   }
 
