@@ -16,7 +16,7 @@ import { importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { uuidv7 } from "../runtime/store/ids.js";
 import { renderVectorImport, runVectorImport, type VectorImportResult } from "./data-vectors.js";
-import { DATA_PROJECT, runForIngest, type ForIngestResult } from "./for-ingest.js";
+import { DATA_PROJECT, runForIngest, type ForIngestResult, type IngestRun } from "./for-ingest.js";
 import { benchSchema } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";
 
@@ -41,6 +41,8 @@ export interface DataBenchOptions {
 interface ExportRun {
   records: number;
   ms: number;
+  /** The export process's CPU time (user + system). */
+  cpuMs: number;
   maxRssMb: number;
   maxAnonMb: number;
 }
@@ -196,6 +198,10 @@ export async function runDataBench(options: DataBenchOptions): Promise<DataBench
   };
 }
 
+function cpuPerEdge(run: IngestRun): string {
+  return run.serverCpuUsPerEdge === null ? "" : `, server CPU ${run.serverCpuUsPerEdge.toFixed(1)} µs/edge`;
+}
+
 function exportInChild(dir: string, out: string): ExportRun {
   const run = JSON.parse(execFileSync(process.execPath, [EXPORT_CHILD, dir, out], { encoding: "utf8" })) as ExportRun;
   fs.rmSync(out, { force: true });
@@ -216,12 +222,12 @@ export function renderData(r: DataBenchResult): string {
     `  import (one JSONL file)   ${(r.importMs / 1000).toFixed(2)} s  ${n(records / (r.importMs / 1000))} records/s  (target ≤ 3 s at 100k + 1M${full ? `: ${verdict(r.importMs <= 3000)}` : ""})`,
     `  raw lmdb, same keys       ${(r.floorMs / 1000).toFixed(2)} s  → import / floor ${importRatio.toFixed(2)}x (target ≤ 3x: ${verdict(importRatio <= 3)})`,
     `  CPU time (user + system)  import ${(r.importCpuMs / 1000).toFixed(2)} s, floor ${(r.floorCpuMs / 1000).toFixed(2)} s → ${(r.importCpuMs / r.floorCpuMs).toFixed(2)}x`,
-    `  export                    ${(r.export.ms / 1000).toFixed(2)} s  ${n(exportRate)} records/s (target ≥ 200k/s: ${verdict(exportRate >= 200_000)}), one read transaction`,
+    `  export                    ${(r.export.ms / 1000).toFixed(2)} s  ${n(exportRate)} records/s (target ≥ 200k/s: ${verdict(exportRate >= 200_000)}), one read transaction; ${n(r.export.records / (r.export.cpuMs / 1000))} records per CPU second`,
     `  export memory             ${n(r.smallExport.records)} records: peak anonymous ${n(r.smallExport.maxAnonMb)} MB (RSS ${n(r.smallExport.maxRssMb)} MB); ${n(r.export.records)} records: peak anonymous ${n(r.export.maxAnonMb)} MB (RSS ${n(r.export.maxRssMb)} MB, counting ${n(r.dataFileMb)} MB of data.mdb mapped)`,
-    `  FOR-loop edge ingest HTTP ${n(ingest.current.edgesPerSecond)} edges/s (${n(ingest.edges)} edges, ${ingest.batch} per request, one request at a time)`,
+    `  FOR-loop edge ingest HTTP ${n(ingest.current.edgesPerSecond)} edges/s (${n(ingest.edges)} edges, ${ingest.batch} per request, one request at a time)${cpuPerEdge(ingest.current)}`,
     ingest.baseline === null
       ? "  (no baseline build: --data-baseline <old build's dist/cli/strand.js> measures the ratio)"
-      : `  baseline build, same run  ${n(ingest.baseline.edgesPerSecond)} edges/s (${ingest.baseline.cli}) → ${ingestRatio!.toFixed(2)}x (target ≥ 3x: ${verdict(ingestRatio! >= 3)})`,
+      : `  baseline build, same run  ${n(ingest.baseline.edgesPerSecond)} edges/s (${ingest.baseline.cli})${cpuPerEdge(ingest.baseline)} → ${ingestRatio!.toFixed(2)}x (target ≥ 3x: ${verdict(ingestRatio! >= 3)})`,
     ...(r.vectors === null ? [] : [renderVectorImport(r.vectors)]),
   ].join("\n");
 }

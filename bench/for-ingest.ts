@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { join } from "node:path";
+import { processCpuSeconds } from "./proc-cpu.js";
 import { randomIndex, seededRandom } from "./random.js";
 import { CLI, REPO_ROOT, startStrand } from "./servers.js";
 
@@ -32,6 +33,8 @@ export interface IngestRun {
   cli: string;
   ms: number;
   edgesPerSecond: number;
+  /** The server's CPU time (user + system) per edge during the ingest, or null without /proc. */
+  serverCpuUsPerEdge: number | null;
 }
 
 export interface ForIngestResult {
@@ -48,6 +51,7 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
   const server = await startStrand(dir, null, DATA_PROJECT, cli);
   try {
     const random = seededRandom(options.seed + 1);
+    const cpu0 = processCpuSeconds(server.child.pid);
     const t0 = performance.now();
     for (let start = 0; start < options.edges; start += options.batch) {
       const links = [];
@@ -66,11 +70,13 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
       if (res.status !== 200) throw new Error(`POST /AddLinks: ${res.status} ${body.slice(0, 300)}`);
     }
     const ms = performance.now() - t0;
+    const cpu1 = processCpuSeconds(server.child.pid);
+    const serverCpuUsPerEdge = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / options.edges;
     const edgesPerSecond = options.edges / (ms / 1000);
     options.log(
       `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s)`,
     );
-    return { cli, ms, edgesPerSecond };
+    return { cli, ms, edgesPerSecond, serverCpuUsPerEdge };
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
