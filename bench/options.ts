@@ -54,6 +54,10 @@ export interface BenchOptions {
   dataNodes: number;
   /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
   forEdges: number;
+  /** Another build's dist/cli/strand.js, measured beside this one in the FOR-loop ingest. */
+  dataBaseline: string | null;
+  /** Vectors (dimension 128) of the vector import against raw hnswlib-node; 100000 is the issue's size. */
+  dataVectors: number;
   skipData: boolean;
   /** Nodes of the storage benchmark (10 edges each; bench/storage.ts); 100000 = the issue's 1M edges. */
   storageNodes: number;
@@ -80,6 +84,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --restart-writes <n>   AddV writes between the last checkpoint and the kill (default 1000)
   --data-nodes <n>    nodes imported and exported with 10 edges each (default 20000; 100000 = the target size)
   --for-edges <n>     edges written by the FOR-loop ingest over HTTP (default 100000)
+  --data-baseline <cli>  also run the FOR-loop ingest with this strand.js (e.g. a build of main), side by side
+  --data-vectors <n>  vectors imported (dim 128, HNSW built once) vs raw hnswlib-node (default 20000; 100000 = the target size)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
@@ -113,6 +119,8 @@ const FLAGS = {
   "bm25-docs": { type: "string" },
   "data-nodes": { type: "string" },
   "for-edges": { type: "string" },
+  "data-baseline": { type: "string" },
+  "data-vectors": { type: "string" },
   seed: { type: "string" },
   profile: { type: "string" },
   "skip-http": { type: "boolean" },
@@ -187,6 +195,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
       values["startup-baseline"] === undefined || values["startup-baseline"] === "" ? null : resolve(values["startup-baseline"]),
     dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
     forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
+    dataBaseline:
+      (values["data-baseline"] ?? process.env.STRAND_BENCH_CLI ?? "") === ""
+        ? null
+        : resolve(values["data-baseline"] ?? process.env.STRAND_BENCH_CLI!),
+    dataVectors: positive("data-vectors", values["data-vectors"], quick ? 2_000 : 20_000),
     skipData: values["skip-data"] === true,
     storageNodes: positive("storage-nodes", values["storage-nodes"], quick ? 10_000 : 100_000),
     skipStorage: values["skip-storage"] === true,

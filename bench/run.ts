@@ -223,6 +223,8 @@ async function main(): Promise<number> {
         degree: 10,
         forBatch: 1000,
         forEdges: options.forEdges,
+        baseline: options.dataBaseline,
+        vectors: options.dataVectors,
         seed: options.seed,
         log,
       });

@@ -22,6 +22,7 @@ import type { VerifyReport } from "./verify/report.js";
 import { verifyStore } from "./verify/verify.js";
 import { Bm25Writes } from "./write/bm25-writes.js";
 import { RecordLoader } from "./write/bulk-loader.js";
+import type { LoadedIds } from "./write/loaded-ids.js";
 import { GraphWriter } from "./write/graph-writer.js";
 import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
@@ -146,11 +147,12 @@ export class GraphStore {
    * own, loading records through a RecordLoader. When fn throws, nothing it loaded is written.
    * Each adjacency list gets all its new entries in one rewrite at the end (adjacency-buffer.ts);
    * the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
+   * `loaded`: the ids an import loaded in its earlier transactions (one per file), kept across them.
    */
-  load<T>(fn: (loader: RecordLoader) => T): Promise<T> {
+  load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds): Promise<T> {
     return this.transact(
       (body) => this.dbs.env.transactionSync(body),
-      (writer) => fn(new RecordLoader(this.dbs, this.schema, writer)),
+      (writer) => fn(new RecordLoader(this.dbs, this.schema, writer, loaded)),
     );
   }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, test } from "vitest";
 import { silentProgress } from "../core/progress.js";
 import { ImportError, importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
+import { LoadedIds } from "../runtime/write/loaded-ids.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -207,5 +208,70 @@ test("a node's many new edges: one list, full chunks then the tail, in input ord
   await importFiles(store, [importFileOf(file("in.jsonl", lines))], { skipBad: false, progress: silentProgress });
   expect(store.read((db) => db.out([db.nodeById("User", A)], "Follows").map((u) => u.id))).toEqual(others);
   expect(store.read((db) => db.in([db.nodeById("User", others[7]!)], "Follows").map((u) => u.id))).toEqual([A]);
+  expect(store.verify().disagreements).toEqual([]);
+});
+
+test("ids and endpoints are checked against records stored before the import and loaded by its earlier files", async () => {
+  // A User and a Post stored by a query before the import: the import's id table does not hold
+  // them, so the loader must ask the store.
+  const [stored, post] = await store.write((db) => [db.addNode("User", { handle: "s" }).id, db.addNode("Post", { title: "t" }).id]);
+  const nodes = file("nodes.jsonl", [userA]);
+  const edges = file("edges.jsonl", [
+    { kind: "E", label: "Follows", id: B, from: A.toUpperCase(), to: stored },
+    { kind: "E", label: "Follows", from: stored, to: A },
+  ]);
+  const outcomes = await importFiles(store, [importFileOf(nodes), importFileOf(edges)], { skipBad: false, progress: silentProgress });
+  expect(outcomes.map((o) => o.loaded)).toEqual([1, 2]);
+  expect(store.read((db) => db.edgesByLabel("Follows").map((e) => [e.from_node, e.to_node]))).toEqual([
+    [A, stored],
+    [stored, A],
+  ]);
+  const refusals: [object, string][] = [
+    [{ ...userB, id: stored!.toUpperCase() }, `id: '${stored}' is already the id of a User`],
+    [{ ...userB, id: B }, `id: '${B}' is already the id of an edge Follows`],
+    [{ ...userB, id: A }, `id: '${A}' is already the id of a User`],
+    [{ kind: "E", label: "Follows", from: A, to: post }, `to: E::Follows must go to a User, but '${post}' is a Post`],
+    [{ kind: "E", label: "Follows", from: B, to: A }, `from: no User '${B}' (neither stored nor earlier in the input)`],
+    [{ kind: "E", label: "Follows", from: A, to: "not-an-id" }, 'to: expected a UUID, got "not-an-id"'],
+  ];
+  for (const [line, message] of refusals) {
+    expect(await importError([file("more.jsonl", [line])])).toBe(`more.jsonl:1: ${message}; nothing of this file was imported`);
+  }
+  expect(store.verify().disagreements).toEqual([]);
+});
+
+test("one import of several files: later files find the records of earlier ones, duplicates across files are refused", async () => {
+  const first = file("first.jsonl", [userA, { kind: "N", label: "Post", id: P, title: "t" }]);
+  const second = file("second.jsonl", [
+    userB,
+    { kind: "E", label: "Wrote", from: B, to: P },
+    { kind: "E", label: "Follows", from: B, to: A },
+  ]);
+  const third = file("third.jsonl", [{ ...userB, id: P.toUpperCase(), handle: "c" }]);
+  expect(await importError([first, second, third])).toBe(
+    `third.jsonl:1: id: '${P}' is already the id of a Post; nothing of this file was imported`,
+  );
+  expect(store.read((db) => [db.nodesByLabel("User").length, db.edgesByLabel("Wrote").length, db.edgesByLabel("Follows").length])).toEqual([
+    2, 1, 1,
+  ]);
+  expect(store.verify().disagreements).toEqual([]);
+});
+
+test("an import past the id table's limit asks the store: duplicates and endpoints are still exact", async () => {
+  const loaded = new LoadedIds(1);
+  const load = (records: object[]) => store.load((loader) => records.map((r) => loader.load({ props: {}, ...r } as never).id), loaded);
+  expect(
+    await load([
+      { kind: "N", label: "User", id: A, props: { handle: "a" } },
+      { kind: "N", label: "User", id: B, props: { handle: "b" } },
+    ]),
+  ).toEqual([A, B]);
+  expect(loaded.complete).toBe(false);
+  // B is not in the table: only the store knows it.
+  await expect(load([{ kind: "N", label: "Post", id: B, props: { title: "t" } }])).rejects.toThrow(
+    `id: '${B}' is already the id of a User`,
+  );
+  expect(await load([{ kind: "E", label: "Follows", from: B, to: A }])).toHaveLength(1);
+  await expect(load([{ kind: "E", label: "Follows", from: P, to: A }])).rejects.toThrow(`from: no User '${P}'`);
   expect(store.verify().disagreements).toEqual([]);
 });

@@ -57,7 +57,7 @@ async function exportText(dir: string): Promise<string> {
   const counts = await exportDataDir(
     dir,
     async (chunk) => {
-      text += chunk;
+      text += chunk.toString("utf8");
     },
     silentProgress,
   );

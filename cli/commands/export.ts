@@ -20,8 +20,8 @@ export async function runExport(options: ExportOptions): Promise<number> {
   const stream = toStdout ? process.stdout : fs.createWriteStream(options.out);
   const failed = new Promise<never>((_, reject) => stream.once("error", reject));
   failed.catch(() => {});
-  const write = async (text: string): Promise<void> => {
-    if (!stream.write(text)) await Promise.race([once(stream, "drain"), failed]);
+  const write = async (chunk: Buffer): Promise<void> => {
+    if (!stream.write(chunk)) await Promise.race([once(stream, "drain"), failed]);
   };
   const outcome = await exportDataDir(options.dataDir, write, cliProgress());
   if (!toStdout) {

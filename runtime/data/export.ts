@@ -13,8 +13,8 @@ import { SchemaInfo } from "../store/schema-info.js";
 import { storedSchema } from "../verify/stored-schema.js";
 import { recordLine, type RecordKind } from "./interchange.js";
 
-/** Bytes of JSON text gathered before each hand-over to the writer. */
-const CHUNK_CHARS = 1 << 18;
+/** Bytes of JSON Lines gathered before each hand-over to the writer (whole lines only). */
+const CHUNK_BYTES = 1 << 20;
 
 export interface ExportCounts {
   nodes: number;
@@ -22,16 +22,15 @@ export interface ExportCounts {
   edges: number;
 }
 
+/** Takes one chunk of whole UTF-8 lines; the chunk is the taker's to keep (never reused). */
+export type ChunkWriter = (chunk: Buffer) => Promise<void>;
+
 /**
  * Writes every record of the store in `dir` through `write` (awaited between chunks, so a slow
  * reader holds the export back instead of filling memory). Returns the counts, or a string
  * saying why the directory cannot be exported.
  */
-export async function exportDataDir(
-  dir: string,
-  write: (text: string) => Promise<void>,
-  progress: ProgressSink,
-): Promise<ExportCounts | string> {
+export async function exportDataDir(dir: string, write: ChunkWriter, progress: ProgressSink): Promise<ExportCounts | string> {
   const dbs = openStoreReadOnly(dir);
   if (typeof dbs === "string") return dbs;
   try {
@@ -43,20 +42,25 @@ export async function exportDataDir(
   }
 }
 
-export async function exportRecords(
-  dbs: StoreDbs,
-  schema: SchemaInfo,
-  write: (text: string) => Promise<void>,
-  progress: ProgressSink,
-): Promise<ExportCounts> {
+export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: ChunkWriter, progress: ProgressSink): Promise<ExportCounts> {
   const transaction = dbs.env.useReadTransaction();
   // The entry counts of the two record databases: the total the progress bar counts towards.
   const total = entryCount(dbs.nodes) + entryCount(dbs.edges) + entryCount(dbs.edgeEnds);
   const task = progress.start("export", "records", total);
   const counts: ExportCounts = { nodes: 0, vectors: 0, edges: 0 };
   try {
-    let text = "";
+    // Lines are encoded straight into a chunk buffer (no string of the whole chunk is built);
+    // a full chunk is handed over and a new one started.
+    let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let used = 0;
     let pending = 0;
+    const handOver = async (): Promise<void> => {
+      if (used > 0) await write(chunk.subarray(0, used));
+      task.advance(pending);
+      chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      used = 0;
+      pending = 0;
+    };
     const sections: [RecordKind, keyof ExportCounts][] = [
       ["N", "nodes"],
       ["V", "vectors"],
@@ -68,20 +72,25 @@ export async function exportRecords(
         // Edges come in two forms (store/edge-records.ts); edgesOfLabel merges them in id order.
         const records = kind === "E" ? edgesOfLabel(dbs, label, { transaction }) : mapValues(dbs.nodes.getRange(range));
         for (const value of records) {
-          text += `${recordLine(kind, value as NodeItem)}\n`;
+          const line = recordLine(kind, value as NodeItem);
+          // UTF-8 takes at most 3 bytes per UTF-16 unit; one more for the newline.
+          if (used + line.length * 3 + 1 > CHUNK_BYTES) {
+            await handOver();
+            if (line.length * 3 + 1 > CHUNK_BYTES) {
+              await write(Buffer.from(`${line}\n`));
+              counts[counter]++;
+              task.advance(1);
+              continue;
+            }
+          }
+          used += chunk.write(line, used);
+          chunk[used++] = 10;
           counts[counter]++;
           pending++;
-          if (text.length >= CHUNK_CHARS) {
-            await write(text);
-            task.advance(pending);
-            text = "";
-            pending = 0;
-          }
         }
       }
     }
-    if (text !== "") await write(text);
-    task.advance(pending);
+    await handOver();
     return counts;
   } finally {
     task.finish();

@@ -10,15 +10,16 @@ import { StrandError } from "../../core/errors.js";
 import type { ProgressSink } from "../../core/progress.js";
 import type { SchemaInfo } from "../store/schema-info.js";
 import type { LoadRecord, RecordLoader } from "../write/bulk-loader.js";
+import { LoadedIds } from "../write/loaded-ids.js";
 import { csvRows, CsvSyntaxError, type CsvRow } from "./csv.js";
 import { csvHeaderProblem, csvRecord, csvType } from "./csv-records.js";
 import { BadRecord, parseRecordLine } from "./interchange.js";
-import { fileChunks, textLines } from "./lines.js";
+import { fileChunks, forEachLine } from "./lines.js";
 
 /** What an import needs of the store (GraphStore). */
 export interface LoadTarget {
   readonly schema: SchemaInfo;
-  load<T>(fn: (loader: RecordLoader) => T): Promise<T>;
+  load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds): Promise<T>;
 }
 
 export interface ImportFile {
@@ -66,7 +67,9 @@ export async function importFiles(target: LoadTarget, files: readonly ImportFile
   const outcomes: FileOutcome[] = [];
   const rejects = options.skipBad && options.rejectsPath !== undefined ? fs.openSync(options.rejectsPath, "w") : null;
   try {
-    for (const file of files) outcomes.push(await importFile(target, file, options, rejects));
+    // The ids loaded so far, shared by the files' transactions (write/loaded-ids.ts).
+    const loaded = new LoadedIds();
+    for (const file of files) outcomes.push(await importFile(target, file, options, rejects, loaded));
   } finally {
     if (rejects !== null) fs.closeSync(rejects);
   }
@@ -79,29 +82,49 @@ interface Entry {
   readonly record: () => LoadRecord;
 }
 
-async function importFile(target: LoadTarget, file: ImportFile, options: ImportOptions, rejects: number | null): Promise<FileOutcome> {
+async function importFile(
+  target: LoadTarget,
+  file: ImportFile,
+  options: ImportOptions,
+  rejects: number | null,
+  known: LoadedIds,
+): Promise<FileOutcome> {
   const size = fs.statSync(file.path).size;
   const task = options.progress.start(`import ${path.basename(file.path)}`, "bytes", size);
   try {
     return await target.load((loader) => {
       let loaded = 0;
       let rejected = 0;
-      for (const entry of entries(target.schema, file, (n) => task.advance(n))) {
-        try {
-          loader.load(entry.record());
-          loaded++;
-        } catch (error) {
-          const message = badMessage(error);
-          if (message === null) throw error;
-          if (!options.skipBad) throw new ImportError(file.path, entry.line, `${message}; nothing of this file was imported`);
-          rejected++;
-          if (rejects !== null) {
-            fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line: entry.line, error: message, text: entry.text() })}\n`);
+      const refuse = (error: unknown, line: number, text: () => string): void => {
+        const message = badMessage(error);
+        if (message === null) throw error;
+        if (!options.skipBad) throw new ImportError(file.path, line, `${message}; nothing of this file was imported`);
+        rejected++;
+        if (rejects !== null) fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line, error: message, text: text() })}\n`);
+      };
+      const chunks = fileChunks(file.path, (n) => task.advance(n));
+      if (file.format === "jsonl") {
+        // The hot path of an import: one call per line, no per-line objects beside the record.
+        forEachLine(chunks, (text, line) => {
+          try {
+            loader.load(parseRecordLine(text));
+            loaded++;
+          } catch (error) {
+            refuse(error, line, () => text);
+          }
+        });
+      } else {
+        for (const entry of csvEntries(target.schema, file, chunks)) {
+          try {
+            loader.load(entry.record());
+            loaded++;
+          } catch (error) {
+            refuse(error, entry.line, entry.text);
           }
         }
       }
       return { path: file.path, loaded, rejected };
-    });
+    }, known);
   } finally {
     task.finish();
   }
@@ -111,14 +134,6 @@ async function importFile(target: LoadTarget, file: ImportFile, options: ImportO
 function badMessage(error: unknown): string | null {
   if (error instanceof BadRecord || error instanceof StrandError) return error.message;
   return null;
-}
-
-function entries(schema: SchemaInfo, file: ImportFile, onBytes: (n: number) => void): Iterable<Entry> {
-  const chunks = fileChunks(file.path, onBytes);
-  if (file.format === "jsonl") {
-    return mapIterable(textLines(chunks), ({ text, line }) => ({ line, text: () => text, record: () => parseRecordLine(text) }));
-  }
-  return csvEntries(schema, file, chunks);
 }
 
 function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<string>): Generator<Entry> {
@@ -152,8 +167,4 @@ function rowText(header: readonly string[], row: CsvRow): string {
     Object.defineProperty(obj, header[i]!, { value: row.cells[i] ?? "", enumerable: true });
   }
   return JSON.stringify(obj);
-}
-
-function* mapIterable<A, B>(items: Iterable<A>, fn: (a: A) => B): Generator<B> {
-  for (const item of items) yield fn(item);
 }

@@ -24,23 +24,48 @@ const ESCAPE = "$";
 /** Members of a stored record that are not fields. */
 const RECORD_MEMBERS = new Set(["id", "label", "from_node", "to_node", "data"]);
 
-/** The JSON line (without newline) of a stored record of the given kind. */
-export function recordLine(kind: RecordKind, rec: NodeItem): string {
-  const out: Record<string, PropValue> = { kind, label: rec.label, id: rec.id };
-  if (kind === "E") {
-    out.from = rec.from_node as string;
-    out.to = rec.to_node as string;
+/** ENVELOPE as sets, for the per-member tests. */
+const ENVELOPE_SETS: Readonly<Record<RecordKind, ReadonlySet<string>>> = {
+  N: new Set(ENVELOPE.N),
+  V: new Set(ENVELOPE.V),
+  E: new Set(ENVELOPE.E),
+};
+
+/** JSON text of member names and labels, computed once per name (a schema has few). */
+const jsonNames = new Map<string, string>();
+
+function jsonName(name: string): string {
+  let text = jsonNames.get(name);
+  if (text === undefined) {
+    text = JSON.stringify(name);
+    if (jsonNames.size < 10_000) jsonNames.set(name, text);
   }
-  if (kind === "V" && rec.data !== undefined) out.data = rec.data;
+  return text;
+}
+
+const KIND_PREFIX: Readonly<Record<RecordKind, string>> = {
+  N: '{"kind":"N","label":',
+  V: '{"kind":"V","label":',
+  E: '{"kind":"E","label":',
+};
+
+/**
+ * The JSON line (without newline) of a stored record of the given kind. Written member by member
+ * (the text JSON.stringify would give the object {kind, label, id, [from, to | data], ...fields}),
+ * without building that object: an export spends its time here.
+ */
+export function recordLine(kind: RecordKind, rec: NodeItem): string {
+  let line = `${KIND_PREFIX[kind]}${jsonName(rec.label)},"id":${JSON.stringify(rec.id)}`;
+  if (kind === "E") line += `,"from":${JSON.stringify(rec.from_node)},"to":${JSON.stringify(rec.to_node)}`;
+  if (kind === "V" && rec.data !== undefined) line += `,"data":${JSON.stringify(rec.data)}`;
+  const envelope = ENVELOPE_SETS[kind];
   for (const key in rec) {
     if (RECORD_MEMBERS.has(key)) continue;
-    if (ENVELOPE[kind].includes(key)) {
-      out[`${ESCAPE}${key}`] = rec[key] as PropValue;
-      continue;
-    }
-    setMember(out, key, rec[key] as PropValue);
+    const value = rec[key];
+    if (value === undefined) continue;
+    line += `,${jsonName(envelope.has(key) ? `${ESCAPE}${key}` : key)}:${JSON.stringify(value)}`;
   }
-  return JSON.stringify(out);
+  return `${line}}`;
 }
 
 /** A bad line: `field` names the member at fault (or "line" for the line as a whole). */
@@ -52,6 +77,8 @@ export class BadRecord extends Error {
     super(`${field}: ${message}`);
   }
 }
+
+type MutableLoadRecord = { -readonly [K in keyof LoadRecord]: LoadRecord[K] };
 
 /** One JSON line as a record to load; throws BadRecord. */
 export function parseRecordLine(text: string): LoadRecord {
@@ -68,25 +95,29 @@ export function parseRecordLine(text: string): LoadRecord {
     throw new BadRecord("kind", `expected "N", "E" or "V", got ${JSON.stringify(kind ?? null)}`);
   const label = obj.label;
   if (typeof label !== "string" || label === "") throw new BadRecord("label", "expected the type's name");
+  const envelope = ENVELOPE_SETS[kind];
   const props: Props = {};
   for (const key in obj) {
-    if (ENVELOPE[kind].includes(key)) continue;
-    const name = key.startsWith(ESCAPE) && ENVELOPE[kind].includes(key.slice(1)) ? key.slice(1) : key;
+    if (envelope.has(key)) continue;
+    const name = key.charCodeAt(0) === 36 /* ESCAPE */ && envelope.has(key.slice(1)) ? key.slice(1) : key;
     setMember(props, name, obj[key] as PropValue);
   }
-  return {
-    kind,
-    label,
-    ...optionalString(obj, "id"),
-    ...(kind === "E" ? { ...optionalString(obj, "from"), ...optionalString(obj, "to") } : {}),
-    ...(kind === "V" && obj.data !== undefined ? { data: obj.data } : {}),
-    props,
-  };
+  const record: MutableLoadRecord = { kind, label, props };
+  const id = optionalString(obj, "id");
+  if (id !== undefined) record.id = id;
+  if (kind === "E") {
+    const from = optionalString(obj, "from");
+    if (from !== undefined) record.from = from;
+    const to = optionalString(obj, "to");
+    if (to !== undefined) record.to = to;
+  }
+  if (kind === "V" && obj.data !== undefined) record.data = obj.data;
+  return record;
 }
 
-function optionalString(obj: Record<string, PropValue>, key: "id" | "from" | "to"): { [k: string]: string } {
+function optionalString(obj: Record<string, PropValue>, key: "id" | "from" | "to"): string | undefined {
   const v = obj[key];
-  if (v === undefined || v === null) return {};
+  if (v === undefined || v === null) return undefined;
   if (typeof v !== "string") throw new BadRecord(key, `expected a UUID string, got ${JSON.stringify(v)}`);
-  return { [key]: v };
+  return v;
 }

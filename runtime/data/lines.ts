@@ -28,17 +28,17 @@ export function* fileChunks(path: string, onBytes: (n: number) => void = () => {
   }
 }
 
-/** Non-blank lines (LF or CRLF) with their 1-based line numbers. */
-export function* textLines(chunks: Iterable<string>): Generator<{ text: string; line: number }> {
+/** Non-blank lines (LF or CRLF) with their 1-based line numbers, handed to `each` in order. */
+export function forEachLine(chunks: Iterable<string>, each: (text: string, line: number) => void): void {
   let carry = "";
   let line = 0;
   for (const chunk of chunks) {
-    const text = carry + chunk;
+    const text = carry === "" ? chunk : carry + chunk;
     let start = 0;
     for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
       line++;
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      if (end > start && text.slice(start, end).trim() !== "") yield { text: text.slice(start, end), line };
+      if (!blank(text, start, end)) each(text.slice(start, end), line);
       start = nl + 1;
     }
     carry = text.slice(start);
@@ -46,6 +46,15 @@ export function* textLines(chunks: Iterable<string>): Generator<{ text: string; 
   if (carry !== "") {
     line++;
     const text = carry.endsWith("\r") ? carry.slice(0, -1) : carry;
-    if (text.trim() !== "") yield { text, line };
+    if (text.trim() !== "") each(text, line);
   }
+}
+
+/** Whether text[start, end) is empty or white space only (as String.prototype.trim sees it). */
+function blank(text: string, start: number, end: number): boolean {
+  if (end <= start) return true;
+  const first = text.charCodeAt(start);
+  // A printable ASCII character first (a JSON line starts with "{"): not blank, no slice needed.
+  if (first > 32 && first < 127) return false;
+  return text.slice(start, end).trim() === "";
 }

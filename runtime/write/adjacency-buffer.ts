@@ -16,28 +16,45 @@ interface PendingList {
 }
 
 export class AdjacencyBuffer {
-  private readonly lists = new Map<string, PendingList>();
+  /**
+   * Pending lists by direction and edge label, then by node id: keyed by the id string as given,
+   * so holding an entry builds no key string (an import holds millions; the list's cache key is
+   * built by the caller only when a list is new).
+   */
+  private readonly groups = { out: new Map<string, Map<string, PendingList>>(), in: new Map<string, Map<string, PendingList>>() };
+  private count = 0;
 
-  /** Holds one entry for the list `cacheKey` names; true when the list had none pending yet. */
-  add(cacheKey: string, direction: "out" | "in", nodeId: string, edgeLabel: string, entry: Uint8Array): boolean {
-    const list = this.lists.get(cacheKey);
+  /** Holds one entry for the list (direction, nodeId, edgeLabel); true when the list had none pending yet. */
+  add(direction: "out" | "in", nodeId: string, edgeLabel: string, entry: Uint8Array): boolean {
+    const byLabel = this.groups[direction];
+    let group = byLabel.get(edgeLabel);
+    if (group === undefined) {
+      group = new Map();
+      byLabel.set(edgeLabel, group);
+    }
+    const list = group.get(nodeId);
     if (list !== undefined) {
       list.parts.push(entry);
       return false;
     }
-    this.lists.set(cacheKey, { direction, nodeId, edgeLabel, parts: [entry] });
+    group.set(nodeId, { direction, nodeId, edgeLabel, parts: [entry] });
+    this.count++;
     return true;
   }
 
   get size(): number {
-    return this.lists.size;
+    return this.count;
   }
 
   /** Writes every pending list (must run inside the write transaction) and forgets them. */
   flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
-    if (this.lists.size === 0) return;
-    const lists = [...this.lists.values()];
-    this.lists.clear();
+    if (this.count === 0) return;
+    const lists: PendingList[] = [];
+    for (const byLabel of [this.groups.out, this.groups.in]) {
+      for (const group of byLabel.values()) for (const list of group.values()) lists.push(list);
+      byLabel.clear();
+    }
+    this.count = 0;
     // Key order ([nodeId, edgeLabel], compared as ordered-binary compares ASCII strings): the
     // B-tree is written front to back instead of at random places.
     lists.sort((a, b) =>

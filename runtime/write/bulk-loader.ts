@@ -2,18 +2,22 @@
 // anything of it is written (types, UNIQUE claims, id not taken, edge endpoints present with the
 // declared types, vector dimension), then stored through the graph writer's fan-out, so a
 // loaded record is described exactly like one a query added. Runs inside one write transaction
-// (GraphStore.load): endpoints and claims of records loaded earlier in it are seen.
+// (GraphStore.load): endpoints and claims of records loaded earlier in it are seen. Ids loaded by
+// the import so far are kept in a LoadedIds table (loaded-ids.ts): while the store holds exactly
+// those records (an import into an empty store), "id taken?" and "endpoint present?" are answered
+// there, exactly, instead of by one LMDB lookup per label; otherwise LMDB is asked as well.
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { edgeExists } from "../store/edge-records.js";
-import { isUuid, uuidv7 } from "../store/ids.js";
+import { uuidv7 } from "../store/ids.js";
 import { newEdgeRecord, newNodeRecord, validateProps } from "../store/records.js";
 import type { SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { checkVector, dimensionMismatch } from "../vector/metric.js";
 import { newVectorRecord } from "../vector/vector-records.js";
 import type { GraphWriter } from "./graph-writer.js";
 import { checkEdgeUnique, checkUnique } from "./index-writes.js";
+import { LoadedIds } from "./loaded-ids.js";
 
 /** One record to load, as the interchange format carries it (runtime/data/). */
 export interface LoadRecord {
@@ -31,20 +35,45 @@ export interface LoadRecord {
 
 export class RecordLoader {
   private readonly nowIso = new Date().toISOString();
+  /** Per label, the tag its ids have in `loaded` (node and vector labels first, then edge labels). */
+  private readonly tags = new Map<string, number>();
+  private readonly tagLabels: { readonly label: string; readonly edge: boolean }[] = [{ label: "", edge: false }];
+  /** True while the store holds exactly the records `loaded` has (then a miss there is a miss). */
+  private readonly onlyLoaded: boolean;
 
+  /**
+   * @param loaded the ids loaded so far by this import (shared by the loaders of its files, one
+   *   per transaction); a loader adds each record it stores.
+   */
   constructor(
     private readonly dbs: StoreDbs,
     private readonly schema: SchemaInfo,
     private readonly writer: GraphWriter,
-  ) {}
+    private readonly loaded: LoadedIds = new LoadedIds(),
+  ) {
+    for (const label of [...schema.nodes.keys(), ...schema.vectors.keys()]) this.addTag(label, false);
+    for (const label of schema.edges.keys()) this.addTag(label, true);
+    this.onlyLoaded = loaded.complete && storedRecords(dbs, loaded.size) === loaded.size;
+  }
+
+  private addTag(label: string, edge: boolean): void {
+    this.tags.set(label, this.tagLabels.length);
+    this.tagLabels.push({ label, edge });
+  }
 
   /** Checks and stores one record; on a StrandError nothing of the record was written. */
   load(record: LoadRecord): GraphItem {
-    const rec = this.build(record);
     const info = this.typeOf(record);
+    const rec = this.build(info, record);
     this.checkClaims(info, rec);
     this.writer.insertLoaded(info, rec);
+    this.loaded.add(rec.id, this.tags.get(info.name)!);
     return rec;
+  }
+
+  /** Whether LMDB must be asked about ids `loaded` does not hold (records stored before the import). */
+  private get lookupNeeded(): boolean {
+    return !this.onlyLoaded || !this.loaded.complete;
   }
 
   private typeOf(record: LoadRecord): TypeInfo {
@@ -58,8 +87,7 @@ export class RecordLoader {
     return info;
   }
 
-  private build(record: LoadRecord): NodeItem {
-    const info = this.typeOf(record);
+  private build(info: TypeInfo, record: LoadRecord): NodeItem {
     const id = this.newId(record.id);
     if (info.kind === "V") return this.buildVector(info as VectorTypeInfo, id, record);
     const values = validateProps(info, record.props);
@@ -85,9 +113,15 @@ export class RecordLoader {
   /** The record's id: given (a UUID not used by any record) or new. */
   private newId(given: string | undefined): string {
     if (given === undefined) return uuidv7();
-    if (!isUuid(given)) throw new StrandError("INVALID_VALUE", `id: expected a UUID, got ${JSON.stringify(given)}`);
-    const id = given.toLowerCase();
     // Ids are unique across every label and kind (the read cache keys records by id alone).
+    const tag = this.loaded.get(given);
+    if (tag < 0) throw new StrandError("INVALID_VALUE", `id: expected a UUID, got ${JSON.stringify(given)}`);
+    const id = given.toLowerCase();
+    if (tag !== 0) {
+      const { label, edge } = this.tagLabels[tag]!;
+      throw taken(id, edge ? `an edge ${label}` : `a ${label}`);
+    }
+    if (!this.lookupNeeded) return id;
     for (const label of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
       if (this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
     }
@@ -100,9 +134,11 @@ export class RecordLoader {
   /** The endpoint's id when a node of the declared type has it (stored, or loaded earlier). */
   private endpoint(edgeLabel: string, end: "from" | "to", expected: string, given: string | undefined): string {
     if (given === undefined) throw new StrandError("INVALID_VALUE", `${end}: E::${edgeLabel} needs "${end}", the id of a ${expected}`);
-    if (!isUuid(given)) throw new StrandError("INVALID_VALUE", `${end}: expected a UUID, got ${JSON.stringify(given)}`);
+    const tag = this.loaded.get(given);
+    if (tag < 0) throw new StrandError("INVALID_VALUE", `${end}: expected a UUID, got ${JSON.stringify(given)}`);
     const id = given.toLowerCase();
-    if (this.dbs.nodes.doesExist([expected, id], undefined as unknown as NodeItem)) return id;
+    if (tag !== 0 && this.tagLabels[tag]!.label === expected) return id;
+    if (tag === 0 && this.lookupNeeded && this.dbs.nodes.doesExist([expected, id], undefined as unknown as NodeItem)) return id;
     for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
       if (other !== expected && this.dbs.nodes.doesExist([other, id], undefined as unknown as NodeItem)) {
         throw new StrandError("EDGE_TYPE_MISMATCH", `${end}: E::${edgeLabel} must go ${end} a ${expected}, but '${id}' is a ${other}`);
@@ -122,6 +158,19 @@ export class RecordLoader {
       if (meta !== undefined && meta.dimension !== length) throw dimensionMismatch(info.name, meta.dimension, length);
     }
   }
+}
+
+/**
+ * How many records the store holds, when that is cheap to know: 0 or "not 0" for `expected` 0
+ * (the first file of an import), else a count of the keys of both record databases.
+ */
+function storedRecords(dbs: StoreDbs, expected: number): number {
+  if (expected === 0) {
+    for (const _ of dbs.nodes.getKeys({ limit: 1 })) return 1;
+    for (const _ of dbs.edges.getKeys({ limit: 1 })) return 1;
+    return 0;
+  }
+  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount();
 }
 
 function taken(id: string, by: string): StrandError {

@@ -159,10 +159,8 @@ export class GraphWriter {
 
   /** Holds the edge's two adjacency entries until flushAdjacency; each list is marked once. */
   private appendEdge(label: string, edgeId: string, fromId: string, toId: string): void {
-    const outKey = adjacencyKey("out", fromId, label);
-    if (this.appends.add(outKey, "out", fromId, label, adjacencyEntry(edgeId, toId))) this.invalidate(outKey);
-    const inKey = adjacencyKey("in", toId, label);
-    if (this.appends.add(inKey, "in", toId, label, adjacencyEntry(edgeId, fromId))) this.invalidate(inKey);
+    if (this.appends.add("out", fromId, label, adjacencyEntry(edgeId, toId))) this.invalidate(adjacencyKey("out", fromId, label));
+    if (this.appends.add("in", toId, label, adjacencyEntry(edgeId, fromId))) this.invalidate(adjacencyKey("in", toId, label));
   }
 
   /**

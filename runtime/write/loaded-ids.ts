@@ -1,0 +1,126 @@
+// The ids an import has loaded, exact, with the label of each: what lets the bulk loader check
+// "id not taken" and "endpoint present with the declared type" without one LMDB lookup per label
+// per record (bulk-loader.ts). An id is kept as its 128 bits (four 32-bit words) in an open
+// addressing table of typed arrays, not as a JS string in a Map: a load of millions of records
+// keeps no per-id object for the garbage collector to walk, and a Map stops at 2^24 entries.
+// Past MAX_IDS the table stops growing and says so (`complete` false): callers then ask LMDB.
+
+/** Slots are at most half full; this many ids at most (about 150 MB of table). */
+const MAX_IDS = 1 << 22;
+
+/** The value of each hex digit by char code, -1 for anything else. */
+const HEX_DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) HEX_DIGIT[48 + i] = i;
+for (let i = 0; i < 6; i++) {
+  HEX_DIGIT[65 + i] = 10 + i;
+  HEX_DIGIT[97 + i] = 10 + i;
+}
+
+/** Positions of the 32 hex digits of a textual UUID (8-4-4-4-12). */
+const DIGIT_AT = [...Array(36).keys()].filter((i) => i !== 8 && i !== 13 && i !== 18 && i !== 23);
+
+/**
+ * Reads a textual UUID (any version, either case) into `out` as four words; false when `s` is
+ * not one (the same strings `isUuid` of store/ids.ts refuses).
+ */
+export function uuidWords(s: string, out: Int32Array): boolean {
+  if (s.length !== 36 || s.charCodeAt(8) !== 45 || s.charCodeAt(13) !== 45 || s.charCodeAt(18) !== 45 || s.charCodeAt(23) !== 45)
+    return false;
+  for (let w = 0; w < 4; w++) {
+    let acc = 0;
+    for (let k = 0; k < 8; k++) {
+      const c = s.charCodeAt(DIGIT_AT[w * 8 + k]!);
+      const d = c < 128 ? HEX_DIGIT[c]! : -1;
+      if (d < 0) return false;
+      acc = (acc << 4) | d;
+    }
+    out[w] = acc;
+  }
+  return true;
+}
+
+export class LoadedIds {
+  private words = new Int32Array(0);
+  /** Per slot: 0 empty, else the tag the id was added with. */
+  private tags = new Uint16Array(0);
+  private mask = -1;
+  private count = 0;
+  private overflowed = false;
+  private readonly scratch = new Int32Array(4);
+
+  /** @param maxIds ids held at most (tests pass a small one) */
+  constructor(private readonly maxIds = MAX_IDS) {
+    this.resize(1 << 16);
+  }
+
+  /** How many ids the table holds. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** False once an id was left out (past MAX_IDS): a miss then proves nothing. */
+  get complete(): boolean {
+    return !this.overflowed;
+  }
+
+  /** The tag `id` was added with; 0 when it was not added; -1 when `id` is not a UUID. */
+  get(id: string): number {
+    const w = this.scratch;
+    if (!uuidWords(id, w)) return -1;
+    const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
+    return this.tags[slot]!;
+  }
+
+  /** Adds `id` (a UUID, either case) with `tag` (1..65535); an id already held keeps its tag. */
+  add(id: string, tag: number): void {
+    const w = this.scratch;
+    if (!uuidWords(id, w)) throw new Error(`LoadedIds.add: '${id}' is not a UUID`);
+    if (this.tags[this.find(w[0]!, w[1]!, w[2]!, w[3]!)] !== 0) return;
+    if (this.count >= this.maxIds) {
+      this.overflowed = true;
+      return;
+    }
+    if ((this.count + 1) * 2 > this.tags.length) this.resize(this.tags.length * 2);
+    const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
+    this.put(slot, w[0]!, w[1]!, w[2]!, w[3]!, tag);
+  }
+
+  /** The slot holding these words, or the empty slot where they would go (linear probing). */
+  private find(a: number, b: number, c: number, d: number): number {
+    // The last words are a UUID's random bits (v7 leads with a timestamp): hash those.
+    let h = Math.imul(d ^ Math.imul(c, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(b, 0xc2b2ae35);
+    h ^= h >>> 15;
+    let slot = h & this.mask;
+    for (;;) {
+      if (this.tags[slot] === 0) return slot;
+      const i = slot * 4;
+      if (this.words[i] === a && this.words[i + 1] === b && this.words[i + 2] === c && this.words[i + 3] === d) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  private put(slot: number, a: number, b: number, c: number, d: number, tag: number): void {
+    const i = slot * 4;
+    this.words[i] = a;
+    this.words[i + 1] = b;
+    this.words[i + 2] = c;
+    this.words[i + 3] = d;
+    this.tags[slot] = tag;
+    this.count++;
+  }
+
+  private resize(slots: number): void {
+    const { words, tags } = this;
+    this.words = new Int32Array(slots * 4);
+    this.tags = new Uint16Array(slots);
+    this.mask = slots - 1;
+    this.count = 0;
+    for (let s = 0; s < tags.length; s++) {
+      const tag = tags[s]!;
+      if (tag === 0) continue;
+      const i = s * 4;
+      const slot = this.find(words[i]!, words[i + 1]!, words[i + 2]!, words[i + 3]!);
+      this.put(slot, words[i]!, words[i + 1]!, words[i + 2]!, words[i + 3]!, tag);
+    }
+  }
+}
