@@ -5,7 +5,9 @@
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
-import type { IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
+import type { AdjacencyStep, IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
+import { countWalks, type AdjacencyReads } from "./ops/adjacency-paths.js";
+import { adjacencyLength } from "./store/adjacency-count.js";
 import { checkValue, describeValue } from "../core/values.js";
 import type { PathGraph } from "./ops/path-step.js";
 import { shortestPathsFrom } from "./ops/shortest-path.js";
@@ -26,9 +28,7 @@ import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
 import type { GraphWriter } from "./write/graph-writer.js";
 
-interface ReadOptions {
-  transaction: Transaction;
-}
+type ReadOptions = { transaction: Transaction };
 
 const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
 
@@ -398,6 +398,16 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
       }
     }
     return res;
+  }
+
+  countAdjacent(items: readonly NodeItem[], steps: readonly AdjacencyStep[], limit?: number): number {
+    for (const step of steps) this.schema.edge(step[1]);
+    if (this.opts === undefined) this.writer?.flushAdjacency(); // a write counts its own new edges
+    const reads: AdjacencyReads = {
+      others: (direction, nodeId, label) => this.adjacency(direction, nodeId, label).otherIds,
+      degree: (direction, nodeId, label) => adjacencyLength(this.dbs[direction], nodeId, label, this.opts),
+    };
+    return countWalks(reads, items, steps, limit);
   }
 
   fromN(edges: readonly EdgeItem[]): NodeItem[] {
