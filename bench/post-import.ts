@@ -6,6 +6,8 @@
 // first block against the later ones is the slowdown. Runs on its own:
 //   node dist/bench/post-import.js [--nodes 100000] [--fanout 10] [--blocks 3] [--block 1000]
 //     [--edge-batch 0 (one load) | n (edges per load)] [--warmup 1000 (writes to another store first)]
+//     [--reopen (close and open the store between the load and the writes)]
+//     [--edge-writes (edge batches through store.write, as buildGraph does, instead of store.load)]
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Database } from "lmdb";
@@ -27,6 +29,10 @@ export interface PostImportSettings {
   edgeBatch: number;
   /** Writes to a separate empty store first, so JIT warm-up is not counted as slowdown. */
   warmup: number;
+  /** Edge batches through store.write (AddE, as the traversal bench builds its graph) instead of store.load. */
+  edgeWrites: boolean;
+  /** Close and reopen the store between the load and the writes (what a restart after import does). */
+  reopen: boolean;
   seed: number;
   log: (line: string) => void;
 }
@@ -87,7 +93,7 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
   const random = seededRandom(settings.seed);
   const path = join(settings.root, "post-import");
   if (settings.warmup > 0) await warmUp(join(settings.root, "post-import-warmup"), settings.warmup);
-  const store = GraphStore.open({ path, schema: benchSchema() });
+  let store = GraphStore.open({ path, schema: benchSchema() });
   try {
     const freeBefore = freeList(store);
     const t0 = performance.now();
@@ -112,6 +118,10 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
     settings.log(
       `post-import: loaded ${settings.nodes.toLocaleString("en-US")} nodes and ${(settings.nodes * settings.fanout).toLocaleString("en-US")} edges in ${loadSeconds.toFixed(1)} s; freelist ${JSON.stringify(freeAfterLoad)}`,
     );
+    if (settings.reopen) {
+      await store.close();
+      store = GraphStore.open({ path, schema: benchSchema() });
+    }
     const blocks: WriteBlock[] = [];
     let n = settings.nodes;
     for (let b = 0; b < settings.blocks; b++) {
@@ -180,6 +190,8 @@ if (process.argv[1]?.endsWith("post-import.js")) {
       block: { type: "string" },
       "edge-batch": { type: "string" },
       warmup: { type: "string" },
+      reopen: { type: "boolean" },
+      "edge-writes": { type: "boolean" },
     },
   });
   installCleanupHandlers();
@@ -192,6 +204,8 @@ if (process.argv[1]?.endsWith("post-import.js")) {
     block: Number(values.block ?? 1000),
     edgeBatch: Number(values["edge-batch"] ?? 0),
     warmup: Number(values.warmup ?? 1000),
+    reopen: values.reopen === true,
+    edgeWrites: values["edge-writes"] === true,
     seed: 42,
     log,
   })
