@@ -8,6 +8,9 @@
 //     [--edge-batch 0 (one load) | n (edges per load)] [--warmup 1000 (writes to another store first)]
 //     [--reopen (close and open the store between the load and the writes)]
 //     [--edge-writes (edge batches through store.write, as buildGraph does, instead of store.load)]
+//     [--profile <dir> (a V8 CPU profile of each block: <dir>/block-<n>.cpuprofile)]
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Database } from "lmdb";
@@ -31,6 +34,8 @@ export interface PostImportSettings {
   warmup: number;
   /** Edge batches through store.write (AddE, as the traversal bench builds its graph) instead of store.load. */
   edgeWrites: boolean;
+  /** Write a V8 CPU profile of each block of writes here (block-<n>.cpuprofile), or null. */
+  profileDir: string | null;
   /** Close and reopen the store between the load and the writes (what a restart after import does). */
   reopen: boolean;
   seed: number;
@@ -46,7 +51,34 @@ export interface FreeListStats {
   lastPage: number;
 }
 
+/** CPU milliseconds of this process's threads by thread name (Linux /proc; {} elsewhere). */
+function threadCpuMs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync("/proc/self/task")) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const name = stat
+        .slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
+        .replace(/[0-9]+$/, "")
+        .trim();
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10; // 100 ticks/s
+    }
+  } catch {
+    return {};
+  }
+  return out;
+}
+
+function threadDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(after)) if (ms - (before[name] ?? 0) > 0) out[name] = ms - (before[name] ?? 0);
+  return out;
+}
+
 export interface WriteBlock {
+  /** CPU ms per thread name over the block (main thread "node", GC "V8 DefaultWorke", lmdb's writer, libuv's pool) */
+  threads: Record<string, number>;
   writes: number;
   cpuUsMean: number;
   wallUsMean: number;
@@ -127,6 +159,13 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
     for (let b = 0; b < settings.blocks; b++) {
       const cpu = new Float64Array(settings.block);
       const wall = new Float64Array(settings.block);
+      const session = settings.profileDir === null ? null : new Session();
+      if (session !== null) {
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.start");
+      }
+      const threads0 = threadCpuMs();
       for (let w = 0; w < settings.block; w++) {
         const from = ids[randomIndex(random, ids.length)]!;
         const i = n++;
@@ -137,8 +176,14 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
         const c = process.cpuUsage(c0);
         cpu[w] = c.user + c.system;
       }
+      if (session !== null) {
+        const { profile } = await session.post("Profiler.stop");
+        writeFileSync(join(settings.profileDir!, `block-${b + 1}.cpuprofile`), JSON.stringify(profile));
+        session.disconnect();
+      }
       const sorted = Float64Array.from(wall).sort();
       const block: WriteBlock = {
+        threads: threadDelta(threads0, threadCpuMs()),
         writes: settings.block,
         cpuUsMean: mean(cpu),
         wallUsMean: mean(wall),
@@ -148,7 +193,7 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
       };
       blocks.push(block);
       settings.log(
-        `post-import: writes ${b * settings.block + 1}-${(b + 1) * settings.block}: CPU ${block.cpuUsMean.toFixed(0)} us, wall ${block.wallUsMean.toFixed(0)} us (p50 ${block.wallUsP50.toFixed(0)}, p99 ${block.wallUsP99.toFixed(0)}) per write; freelist ${JSON.stringify(block.freeAfter)}`,
+        `post-import: writes ${b * settings.block + 1}-${(b + 1) * settings.block}: CPU ${block.cpuUsMean.toFixed(0)} us, wall ${block.wallUsMean.toFixed(0)} us (p50 ${block.wallUsP50.toFixed(0)}, p99 ${block.wallUsP99.toFixed(0)}) per write; freelist ${JSON.stringify(block.freeAfter)}; thread CPU ms ${JSON.stringify(block.threads)}`,
       );
     }
     return {
@@ -192,6 +237,7 @@ if (process.argv[1]?.endsWith("post-import.js")) {
       warmup: { type: "string" },
       reopen: { type: "boolean" },
       "edge-writes": { type: "boolean" },
+      profile: { type: "string" },
     },
   });
   installCleanupHandlers();
@@ -206,6 +252,7 @@ if (process.argv[1]?.endsWith("post-import.js")) {
     warmup: Number(values.warmup ?? 1000),
     reopen: values.reopen === true,
     edgeWrites: values["edge-writes"] === true,
+    profileDir: values.profile ?? null,
     seed: 42,
     log,
   })
