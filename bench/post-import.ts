@@ -57,10 +57,12 @@ function threadCpuMs(): Record<string, number> {
   try {
     for (const tid of readdirSync("/proc/self/task")) {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-      const name = stat
+      // Threads an addon starts (lmdb's) inherit the name "node": the main thread is told apart by its id.
+      const comm = stat
         .slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
         .replace(/[0-9]+$/, "")
         .trim();
+      const name = Number(tid) === process.pid ? "main" : `${comm} (other)`;
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10; // 100 ticks/s
     }
@@ -70,6 +72,17 @@ function threadCpuMs(): Record<string, number> {
   return out;
 }
 
+/** Page faults of this process so far: minor (page in memory, not yet mapped) and major (read from disk). */
+function pageFaults(): { minor: number; major: number } {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { minor: Number(fields[7]), major: Number(fields[9]) };
+  } catch {
+    return { minor: 0, major: 0 };
+  }
+}
+
 function threadDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [name, ms] of Object.entries(after)) if (ms - (before[name] ?? 0) > 0) out[name] = ms - (before[name] ?? 0);
@@ -77,7 +90,13 @@ function threadDelta(before: Record<string, number>, after: Record<string, numbe
 }
 
 export interface WriteBlock {
-  /** CPU ms per thread name over the block (main thread "node", GC "V8 DefaultWorke", lmdb's writer, libuv's pool) */
+  /** user and system CPU per write (cpuUsMean is their sum) */
+  userUsMean: number;
+  systemUsMean: number;
+  /** page faults per write: minor (mapping a cached page) and major (a disk read) */
+  minorFaults: number;
+  majorFaults: number;
+  /** CPU ms per thread over the block: "main", and the others by name (GC "V8 DefaultWorke", lmdb's "node", libuv's pool) */
   threads: Record<string, number>;
   writes: number;
   cpuUsMean: number;
@@ -158,6 +177,8 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
     let n = settings.nodes;
     for (let b = 0; b < settings.blocks; b++) {
       const cpu = new Float64Array(settings.block);
+      let user = 0;
+      let system = 0;
       const wall = new Float64Array(settings.block);
       const session = settings.profileDir === null ? null : new Session();
       if (session !== null) {
@@ -166,6 +187,7 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
         await session.post("Profiler.start");
       }
       const threads0 = threadCpuMs();
+      const faults0 = pageFaults();
       for (let w = 0; w < settings.block; w++) {
         const from = ids[randomIndex(random, ids.length)]!;
         const i = n++;
@@ -175,15 +197,22 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
         wall[w] = (performance.now() - t) * 1000;
         const c = process.cpuUsage(c0);
         cpu[w] = c.user + c.system;
+        user += c.user;
+        system += c.system;
       }
       if (session !== null) {
         const { profile } = await session.post("Profiler.stop");
         writeFileSync(join(settings.profileDir!, `block-${b + 1}.cpuprofile`), JSON.stringify(profile));
         session.disconnect();
       }
+      const faults = pageFaults();
       const sorted = Float64Array.from(wall).sort();
       const block: WriteBlock = {
         threads: threadDelta(threads0, threadCpuMs()),
+        userUsMean: user / settings.block,
+        systemUsMean: system / settings.block,
+        minorFaults: (faults.minor - faults0.minor) / settings.block,
+        majorFaults: (faults.major - faults0.major) / settings.block,
         writes: settings.block,
         cpuUsMean: mean(cpu),
         wallUsMean: mean(wall),
@@ -193,7 +222,7 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
       };
       blocks.push(block);
       settings.log(
-        `post-import: writes ${b * settings.block + 1}-${(b + 1) * settings.block}: CPU ${block.cpuUsMean.toFixed(0)} us, wall ${block.wallUsMean.toFixed(0)} us (p50 ${block.wallUsP50.toFixed(0)}, p99 ${block.wallUsP99.toFixed(0)}) per write; freelist ${JSON.stringify(block.freeAfter)}; thread CPU ms ${JSON.stringify(block.threads)}`,
+        `post-import: writes ${b * settings.block + 1}-${(b + 1) * settings.block}: CPU ${block.cpuUsMean.toFixed(0)} us (user ${block.userUsMean.toFixed(0)}, system ${block.systemUsMean.toFixed(0)}; page faults ${block.minorFaults.toFixed(1)} minor, ${block.majorFaults.toFixed(2)} major), wall ${block.wallUsMean.toFixed(0)} us (p50 ${block.wallUsP50.toFixed(0)}, p99 ${block.wallUsP99.toFixed(0)}) per write; freelist ${JSON.stringify(block.freeAfter)}; thread CPU ms ${JSON.stringify(block.threads)}`,
       );
     }
     return {
