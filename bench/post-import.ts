@@ -9,11 +9,12 @@
 //     [--reopen (close and open the store between the load and the writes)]
 //     [--edge-writes (edge batches through store.write, as buildGraph does, instead of store.load)]
 //     [--profile <dir> (a V8 CPU profile of each block: <dir>/block-<n>.cpuprofile)]
+//     [--settle (GraphStore.settleFreeList() after the load, as `strand import` ends)]
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Database } from "lmdb";
+import type { RootDatabase } from "lmdb";
 import { GraphStore } from "../runtime/graph-store.js";
 import type { RecordLoader } from "../runtime/write/bulk-loader.js";
 import { cleanup, installCleanupHandlers, tempDir } from "./cleanup.js";
@@ -36,6 +37,8 @@ export interface PostImportSettings {
   edgeWrites: boolean;
   /** Write a V8 CPU profile of each block of writes here (block-<n>.cpuprofile), or null. */
   profileDir: string | null;
+  /** GraphStore.settleFreeList() right after the load (what `strand import` does), before the timed writes. */
+  settle: boolean;
   /** Close and reopen the store between the load and the writes (what a restart after import does). */
   reopen: boolean;
   seed: number;
@@ -119,7 +122,7 @@ export interface PostImportResult {
 
 function freeList(store: GraphStore): FreeListStats {
   // GraphStore keeps its environment private; its stats are what `strand stats` reads too.
-  const env = (store as unknown as { dbs: { env: Database } }).dbs.env;
+  const env = (store as unknown as { dbs: { env: RootDatabase } }).dbs.env;
   const s = env.getStats() as { lastPageNumber: number; free: { entryCount: number; treeLeafPageCount: number; overflowPages: number } };
   return {
     entries: s.free.entryCount,
@@ -169,6 +172,16 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
     settings.log(
       `post-import: loaded ${settings.nodes.toLocaleString("en-US")} nodes and ${(settings.nodes * settings.fanout).toLocaleString("en-US")} edges in ${loadSeconds.toFixed(1)} s; freelist ${JSON.stringify(freeAfterLoad)}`,
     );
+    if (settings.settle) {
+      // What `strand import` does at its end (runtime/write/freelist-settle.ts).
+      const c0 = process.cpuUsage();
+      const t = performance.now();
+      const commits = store.settleFreeList();
+      const c = process.cpuUsage(c0);
+      settings.log(
+        `post-import: settleFreeList: ${commits} commits, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms; freelist ${JSON.stringify(freeList(store))}`,
+      );
+    }
     if (settings.reopen) {
       await store.close();
       store = GraphStore.open({ path, schema: benchSchema() });
@@ -267,6 +280,7 @@ if (process.argv[1]?.endsWith("post-import.js")) {
       reopen: { type: "boolean" },
       "edge-writes": { type: "boolean" },
       profile: { type: "string" },
+      settle: { type: "boolean" },
     },
   });
   installCleanupHandlers();
@@ -282,6 +296,7 @@ if (process.argv[1]?.endsWith("post-import.js")) {
     reopen: values.reopen === true,
     edgeWrites: values["edge-writes"] === true,
     profileDir: values.profile ?? null,
+    settle: values.settle === true,
     seed: 42,
     log,
   })
