@@ -45,6 +45,9 @@ export interface BenchOptions {
   /** AddV writes acknowledged between the checkpoint and the kill. */
   restartWrites: number;
   skipRestart: boolean;
+  /** Index sizes of the recall run (uniform and clustered vectors each, default settings). */
+  recallCounts: number[];
+  skipRecall: boolean;
   skipStartup: boolean;
   /** Starts per project and variant (cold, warm) in the startup benchmark. */
   startupRuns: number;
@@ -95,6 +98,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-vector-http  run the SearchV comparison in process only
   --skip-bm25         skip SearchBM25
   --skip-restart      skip the restart-after-kill -9 run
+  --recall-counts <n,n>  index sizes of the default-breadth recall run, uniform and clustered (default 20000,100000)
+  --skip-recall       skip the default-breadth recall run
   --skip-startup      skip the startup times (22-query example, generated 250-query project)
   --startup-runs <n>  starts per project, cold and warm (default 5)
   --startup-baseline <cli>  also time this strand.js (e.g. a build of the commit before a change)
@@ -130,6 +135,8 @@ const FLAGS = {
   "skip-vector-http": { type: "boolean" },
   "skip-bm25": { type: "boolean" },
   "skip-restart": { type: "boolean" },
+  "recall-counts": { type: "string" },
+  "skip-recall": { type: "boolean" },
   "restart-vectors": { type: "string" },
   "restart-writes": { type: "string" },
   "skip-startup": { type: "boolean" },
@@ -189,6 +196,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     restartVectors: positive("restart-vectors", values["restart-vectors"], quick ? 6_000 : 100_000),
     restartWrites: positive("restart-writes", values["restart-writes"], quick ? 200 : 1_000),
     skipRestart: values["skip-restart"] === true,
+    recallCounts: (values["recall-counts"] ?? (quick ? "6000" : "20000,100000")).split(",").map((v) => positive("recall-counts", v, 0)),
+    skipRecall: values["skip-recall"] === true,
     skipStartup: values["skip-startup"] === true,
     startupRuns: positive("startup-runs", values["startup-runs"], quick ? 2 : 5),
     startupBaseline:

@@ -10,11 +10,16 @@ import { BENCH_PROJECT } from "./servers.js";
 export const ITEM = "Item";
 export const LINK = "Link";
 
-export function benchSchema(dir = BENCH_PROJECT): SchemaDescriptor {
-  const sources = readdirSync(dir)
+/** The project's .hx files in name order. */
+export function benchSources(dir = BENCH_PROJECT): Array<{ file: string; text: string }> {
+  return readdirSync(dir)
     .filter((name) => name.endsWith(".hx"))
     .sort()
     .map((name) => ({ file: join(dir, name), text: readFileSync(join(dir, name), "utf8") }));
+}
+
+export function benchSchema(dir = BENCH_PROJECT): SchemaDescriptor {
+  const sources = benchSources(dir);
   const result = compileProject(sources, { checkOnly: true });
   if (!result.ok || result.schema === null) {
     const texts = new Map(sources.map((s) => [s.file, s.text]));

@@ -6,6 +6,7 @@ import type { BenchOptions } from "./options.js";
 import type { ScanResult } from "./scan.js";
 import type { IndexWhereResult } from "./index-where.js";
 import type { TraversalResult } from "./traversal.js";
+import { COUNT_TARGET_RATIO } from "./counts.js";
 import { BM25_TARGET_P99_MS, renderBm25, type Bm25BenchResult } from "./bm25.js";
 import { renderRestart, type RestartResult } from "./vector-restart.js";
 import { VECTOR_TARGETS } from "./vector.js";
@@ -64,6 +65,14 @@ export function verdicts(report: BenchReport): Verdict[] {
   if (report.traversal) {
     const us = report.traversal.strand.meanUs;
     out.push({ name: "2-hop mean us", target: `<= ${TARGETS.twoHopMeanUs}`, value: us, pass: us <= TARGETS.twoHopMeanUs });
+    for (const r of report.traversal.counts.rows.filter((row) => row.name.endsWith("COUNT"))) {
+      out.push({
+        name: `${r.name} / SQLite time`,
+        target: `<= ${COUNT_TARGET_RATIO}`,
+        value: r.ratio,
+        pass: r.ratio <= COUNT_TARGET_RATIO,
+      });
+    }
   }
   for (const q of report.scan?.queries ?? []) {
     out.push({ name: `${q.query} ratio`, target: `<= ${TARGETS.scanRatio}`, value: q.ratio, pass: q.ratio <= TARGETS.scanRatio });
@@ -189,6 +198,19 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
         "",
       ],
     );
+    // The floor column is SQLite here (counts.ts); only the COUNT rows have a target.
+    for (const r of t.counts.rows) {
+      const target = r.name.endsWith("COUNT") ? COUNT_TARGET_RATIO : null;
+      rows.push([
+        `${r.name} vs SQLite (${fixed(r.perCall, 1)} per call)`,
+        "mean us",
+        fixed(r.strand.meanUs, 1),
+        fixed(r.sqlite.meanUs, 1),
+        `${fixed(r.ratio)}x SQLite's time`,
+        target === null ? "" : `<= ${target}x`,
+        target === null ? "" : verdict(r.ratio <= target),
+      ]);
+    }
   }
   const s = report.scan;
   for (const q of s?.queries ?? []) {

@@ -6,6 +6,7 @@
 //      loops over the same LMDB data
 //   5. SearchV in process vs raw hnswlib-node on the same vectors, then SearchV and AddV over
 //      HTTP vs a vector floor server (vector-suite.ts)
+//      and recall at the default breadth at 20k and 100k vectors, uniform and clustered (vector-recall.ts)
 //   6. Opening a store of vectors after kill -9 vs after a clean stop (vector-restart.ts)
 //   7. SearchBM25 p50/p99 in process on a Zipf corpus, and indexing with postings batched or not (bm25.ts)
 //   8. startup of `strand serve`, cold and warm, for the example and a 250-query project (startup.ts)
@@ -36,6 +37,7 @@ import { benchVectorRestart } from "./vector-restart.js";
 import { benchStartup } from "./startup.js";
 import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 import { renderStorage, runStorageBench, type StorageBenchResult } from "./storage.js";
+import { renderRecall, runVectorRecall, type RecallRow } from "./vector-recall.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -163,6 +165,7 @@ async function main(): Promise<number> {
   let compile: CompileTiming[] = [];
   let data: DataBenchResult | null = null;
   let storage: StorageBenchResult | null = null;
+  let recall: RecallRow[] | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -204,6 +207,17 @@ async function main(): Promise<number> {
       });
     }
     if (!options.skipVector) report.vector = await runVectorBench(options, root, log);
+    if (!options.skipRecall) {
+      const o = {
+        root,
+        counts: options.recallCounts,
+        queries: options.vectorQueries,
+        searches: options.vectorSearches,
+        seed: options.seed,
+        log,
+      };
+      recall = await runVectorRecall(o);
+    }
     if (!options.skipRestart) {
       const o = { count: options.restartVectors, dim: 128, writes: options.restartWrites, seed: options.seed };
       report.restart = await benchVectorRestart(o, log);
@@ -248,7 +262,7 @@ async function main(): Promise<number> {
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}${storage === null ? "" : `${renderStorage(storage)}\nBENCH_STORAGE_JSON ${JSON.stringify(storage)}\n`}`,
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${recall === null ? "" : `${renderRecall(recall)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}${recall === null ? "" : `BENCH_RECALL_JSON ${JSON.stringify(recall)}\n`}${storage === null ? "" : `${renderStorage(storage)}\nBENCH_STORAGE_JSON ${JSON.stringify(storage)}\n`}`,
   );
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,

@@ -12,6 +12,7 @@ import { buildGraph, itemProps, type Graph } from "./fill.js";
 import { ITEM, LINK } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";
 import { mean, quantileSorted } from "./stats.js";
+import { runCounts, type CountsResult } from "./counts.js";
 
 const FLOOR_BATCH = 10_000;
 const BLOCK = 500;
@@ -48,6 +49,8 @@ export interface TraversalResult {
   floor: LatencySummary;
   /** strand mean / floor mean. */
   slowdown: number;
+  /** COUNT and 2-hop traversals from one node against SQLite on the same graph (counts.ts). */
+  counts: CountsResult;
 }
 
 /** One 2-hop call from start index i; returns the number of nodes both hops returned. */
@@ -164,6 +167,16 @@ export async function runTraversal(settings: TraversalSettings): Promise<Travers
     }
     const strand = summarize(strandUs, strandExpansions);
     const floorSummary = summarize(floorUs, floorExpansions);
+    const countSamples = Math.min(settings.samples, 10_000);
+    const counts = await runCounts({
+      store,
+      graph,
+      dir: settings.dir,
+      samples: countSamples,
+      warmup: settings.warmup,
+      random,
+      log: settings.log,
+    });
     return {
       nodes: settings.nodes,
       edges,
@@ -172,6 +185,7 @@ export async function runTraversal(settings: TraversalSettings): Promise<Travers
       strand,
       floor: floorSummary,
       slowdown: strand.meanUs / floorSummary.meanUs,
+      counts,
     };
   } finally {
     await floor?.close();

@@ -134,14 +134,14 @@ export function defaultEf(options: VectorOptions, k: number, count: number): num
   return searchDefaultEf(options.efSearch, k, count);
 }
 
-function side(times: Float64Array, recall: number): SearchSide {
+export function side(times: Float64Array, recall: number): SearchSide {
   const sorted = Float64Array.from(times).sort();
   const meanUs = mean(times);
   return { qps: 1e6 / meanUs, meanUs, p50Us: quantileSorted(sorted, 0.5), p99Us: quantileSorted(sorted, 0.99), recall };
 }
 
 /** Timed calls over the query set, blocks of Strand and raw alternating (even blocks Strand first). */
-function timeBoth(
+export function timeBoth(
   strand: (q: number[]) => unknown,
   raw: (q: number[]) => unknown,
   queries: readonly number[][],

@@ -26,6 +26,12 @@ export type { AggregateFn, MathFn } from "./functions.js";
 export type PathEndpoint = { to: string } | { from: string };
 
 /** Edge weight for Dijkstra; must yield a finite number ≥ 0 or the query fails with INVALID_WEIGHT. */
+/**
+ * One hop of a count over adjacency: the direction walked and the edge type. `Out<E>` and
+ * `OutE<E>` (and `OutE<E>::ToN`) are the same hop here: each edge counts once.
+ */
+export type AdjacencyStep = readonly ["out" | "in", string];
+
 export type WeightFn = (edge: EdgeItem) => PropValue;
 
 /** One conjunct of a WHERE an INDEX may serve: `_::{field}::OP(value)`, value not depending on the item. */
@@ -182,6 +188,13 @@ export interface QueryContext {
   outE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
   inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
   fromN(edges: readonly EdgeItem[]): NodeItem[];
+  /**
+   * `items::Out<A>::In<B>..::COUNT` without reading a record: the number of walks the steps take
+   * from the items, exactly the length of the list the steps would return (an item listed twice
+   * counts twice, a node reached twice is walked on from twice, parallel edges each count). Read
+   * from adjacency only; counting stops once it reaches `limit` (EXISTS asks for 1).
+   */
+  countAdjacent(items: readonly NodeItem[], steps: readonly AdjacencyStep[], limit?: number): number;
   toN(edges: readonly EdgeItem[]): NodeItem[];
   /**
    * BFS (weight null, fewest hops) or Dijkstra (least summed weight); all equally short paths, at

@@ -5,23 +5,24 @@
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
-import type { IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
-import { checkValue, describeValue } from "../core/values.js";
+import type { AdjacencyStep, IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
+import { countWalks, type AdjacencyReads } from "./ops/adjacency-paths.js";
+import { checkValue } from "../core/values.js";
 import type { PathGraph } from "./ops/path-step.js";
 import { shortestPathsFrom } from "./ops/shortest-path.js";
 import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
 import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
 import { ValueOps } from "./ops/value-ops.js";
-import type { Bm25Index } from "./search/bm25-index.js";
-import { readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
+import { type Bm25Index, checkBm25Query } from "./search/bm25-index.js";
+import { adjacencyCount, readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
 import { bareEdge, edgeById, edgesOfLabel } from "./store/edge-records.js";
 import type { StoreDbs } from "./store/dbs.js";
 import { indexCandidates } from "./store/index-where.js";
 import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
-import type { VectorSnapshot } from "./vector/search.js";
+import { slotsOfRange, type VectorSnapshot } from "./vector/search.js";
 import { searchAmong } from "./vector/search-among.js";
 import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
@@ -331,14 +332,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
       meta: (label) => this.dbs.vectorTypes.get([label], this.opts),
       slotOf: (label, id) => this.dbs.vectorIds.get([label, id], this.opts),
       record: (label, id) => this.getNode(label, id),
-      slots: (label) => {
-        const entries = this.scan(this.dbs.vectorIds, [label]);
-        return {
-          *[Symbol.iterator]() {
-            for (const { key, value } of entries) yield { slot: value, id: key[1] as string };
-          },
-        };
-      },
+      slots: (label) => slotsOfRange(this.scan(this.dbs.vectorIds, [label])),
     };
   }
 
@@ -348,10 +342,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     // A type that declares a `score` field keeps its stored value; the ranking still is BM25's.
     const ownScore = this.schema.node(label).fieldByName.has("score");
     if (this.bm25 === null) throw bm25Disabled(`SearchBM25<${label}>`);
-    if (typeof text !== "string") throw new StrandError("INVALID_VALUE", `SearchBM25 text must be a string, got ${describeValue(text)}`);
-    if (!Number.isSafeInteger(limit) || limit < 0) {
-      throw new StrandError("INVALID_VALUE", `SearchBM25 limit must be an integer >= 0, got ${describeValue(limit)}`);
-    }
+    checkBm25Query(text, limit);
     this.writer?.beforeSearch(); // a write's own new documents are gathered until then
     return this.bm25.search(label, text, limit, this.opts?.transaction).map(({ id, score }) => {
       const rec = this.getNode(label, id);
@@ -408,6 +399,16 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
       }
     }
     return res;
+  }
+
+  countAdjacent(items: readonly NodeItem[], steps: readonly AdjacencyStep[], limit?: number): number {
+    for (const step of steps) this.schema.edge(step[1]);
+    if (this.opts === undefined) this.writer?.flushAdjacency(); // a write counts its own new edges
+    const reads: AdjacencyReads = {
+      others: (direction, nodeId, label) => this.adjacency(direction, nodeId, label).otherIds,
+      degree: (direction, nodeId, label) => adjacencyCount(this.dbs[direction], nodeId, label, this.opts),
+    };
+    return countWalks(reads, items, steps, limit);
   }
 
   fromN(edges: readonly EdgeItem[]): NodeItem[] {

@@ -28,6 +28,7 @@ import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
 import { migrateFormat, type FormatMigrationOutcome } from "./write/format-migration.js";
 import { VectorSlots } from "./write/vector-slots.js";
+import { settleFreeList } from "./write/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 
 export interface GraphStoreOptions {
@@ -194,6 +195,15 @@ export class GraphStore {
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
       this.cache.settle(touched);
     }
+  }
+
+  /**
+   * After a bulk operation spread over several transactions (strand import of several files):
+   * tiny commits that let LMDB split the free-page list now, so the first writes after it do not
+   * pay for that (runtime/write/freelist-settle.ts). Synchronous; returns the commits it ran.
+   */
+  settleFreeList(): number {
+    return settleFreeList(this.dbs.env, this.dbs.meta);
   }
 
   /** How a vector type's index was obtained at open (loaded from its files or rebuilt), and its size. */

@@ -61,4 +61,33 @@ describe("generated hot paths", () => {
     expect(code).toContain('db.math("MUL", [2, (db.prop(c, "m") as number | null)], $math1, null, c)');
     expect(code).not.toMatch(/text: "[^"]*", item:/);
   });
+
+  it("COUNT and EXISTS of Out/In/OutE/InE chains count adjacency (countAdjacent) and read no record; other steps keep the traversal", () => {
+    const code = generated(
+      [
+        "N::U { name: String }",
+        "E::F { From: U, To: U }",
+        "QUERY Q(id: ID) =>",
+        "    a <- N<U>(id)::Out<F>::Out<F>::COUNT",
+        "    b <- N<U>::WHERE(_::OutE<F>::ToN::COUNT::GT(2))",
+        "    c <- N<U>::WHERE(EXISTS(_::In<F>::InE<F>))",
+        '    d <- N<U>(id)::Out<F>::WHERE(_::{name}::EQ("x"))::COUNT',
+        "    e <- N<U>(id)::OutE<F>::FromN::COUNT",
+        "    f <- N<U>(id)::OutE<F>::ToN::Out<F>::COUNT",
+        "    RETURN a, b, c, d, e, f",
+        "",
+      ].join("\n"),
+      "Q",
+    );
+    expect(code).toContain('const $steps0 = [["out", "F"], ["out", "F"]] as const;');
+    expect(code).toContain('const $steps1 = [["out", "F"]] as const;');
+    expect(code).toContain('const $steps2 = [["in", "F"], ["in", "F"]] as const;');
+    expect(code).not.toContain("$steps3");
+    expect(code).toContain('const a = db.countAdjacent([(db.nodeById("U", params.id) as U)], $steps0);');
+    expect(code).toContain('db.nodesWhere("U", (it0) => db.compare("GT", db.countAdjacent([it0], $steps1), 2))');
+    expect(code).toContain('db.nodesWhere("U", (it0) => (db.countAdjacent([it0], $steps2, 1) > 0))');
+    expect(code).toContain('const d = db.count(db.filter((db.out([(db.nodeById("U", params.id) as U)], "F") as U[])');
+    expect(code).toContain('const e = db.count((db.fromN((db.outE([(db.nodeById("U", params.id) as U)], "F") as F[])) as U[]));');
+    expect(code).toContain('const f = db.countAdjacent([(db.nodeById("U", params.id) as U)], $steps0);');
+  });
 });

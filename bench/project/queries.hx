@@ -1,4 +1,5 @@
-// The two HTTP routes `npm run bench` measures against the floors of bench/floor-server.ts.
+// The two HTTP routes `npm run bench` measures against the floors of bench/floor-server.ts, and
+// the in-process counts and traversals it measures against SQLite (bench/counts.ts).
 
 // Point read: one node by id (floor: one raw lmdb get).
 QUERY GetItem(id: ID) =>
@@ -9,3 +10,16 @@ QUERY GetItem(id: ID) =>
 QUERY AddItem(name: String, n: I64) =>
     item <- AddN<Item>({name: name, n: n})
     RETURN item
+
+// Counts and traversals from one node (bench/counts.ts, against SQLite).
+QUERY CountOut(id: ID) =>
+    n <- N<Item>(id)::Out<Link>::COUNT
+    RETURN n
+
+QUERY CountTwoHop(id: ID) =>
+    n <- N<Item>(id)::Out<Link>::Out<Link>::COUNT
+    RETURN n
+
+QUERY TwoHop(id: ID) =>
+    items <- N<Item>(id)::Out<Link>::Out<Link>
+    RETURN items

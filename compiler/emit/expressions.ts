@@ -12,6 +12,7 @@ import {
   type StaticType,
 } from "../ir/ir.js";
 import { tsTypeOf } from "../ir/value-types.js";
+import { adjacencyChain, stepsConstant } from "./adjacency-count.js";
 
 export interface ExpressionContext {
   /** set when the emitted code calls the module-local `list()` helper */
@@ -212,7 +213,12 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
     case "endpoint":
       return sameCardinality(`db.${ir.end}(${emitList(ir.input, ctx)})`, ir.input.type, ir.type, ctx);
     case "count":
-      return `db.count(${emitList(ir.input, ctx)})`;
+    case "exists": {
+      const chain = adjacencyChain(ir.input);
+      const counted = chain && `db.countAdjacent(${emitList(chain.base, ctx)}, ${stepsConstant(chain.steps, ctx.constants)}`;
+      if (ir.op === "count") return counted ? `${counted})` : `db.count(${emitList(ir.input, ctx)})`;
+      return counted ? `(${counted}, 1) > 0)` : `(${emitList(ir.input, ctx)}.length > 0)`;
+    }
     case "range": {
       const scan = labelScan(ir.input);
       if (scan !== null) return emitScan(scan, `, ${emitExpr(ir.start, ctx)}, ${emitExpr(ir.end, ctx)}`, ctx);
@@ -264,8 +270,6 @@ export function emitExpr(ir: Ir, ctx: ExpressionContext): string {
       return `(${ir.args.map((a) => emitExpr(a, ctx)).join(ir.kind === "and" ? " && " : " || ")})`;
     case "not":
       return `!${emitExpr(ir.operand, ctx)}`;
-    case "exists":
-      return `(${emitList(ir.input, ctx)}.length > 0)`;
     case "math": {
       const args = ir.args.map((a) => emitExpr(a, ctx)).join(", ");
       const sources = ir.args.map((a) => mathSource(a));

@@ -101,7 +101,12 @@ export function queryModule(query: QueryIr, options: CodegenOptions, labels: Kin
 
   if (ctx.constants.size > 0) {
     const lines = [...ctx.constants].map(([init, name]) => `const ${name} = ${init};`);
-    statements.push(["// Where math arguments come from, for the message when one is absent (QueryContext.math).", ...lines].join("\n"));
+    statements.push(
+      [
+        "// Static data of the calls below: where math arguments come from (QueryContext.math), count steps (countAdjacent).",
+        ...lines,
+      ].join("\n"),
+    );
   }
 
   const run: WriterFunction = (writer) => {

@@ -19,6 +19,8 @@
 // This class reads (search) and says what a record's document is; every change to the bm25_*
 // databases and the marker is made by runtime/write/bm25-writes.ts, the graph writer's search hook.
 import type { RangeOptions, Transaction } from "lmdb";
+import { StrandError } from "../../core/errors.js";
+import { describeValue } from "../../core/values.js";
 import type { NodeItem } from "../../core/items.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import type { StoreDbs } from "../store/dbs.js";
@@ -139,5 +141,13 @@ export class Bm25Index {
     });
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return hits.length > limit ? hits.slice(0, limit) : hits;
+  }
+}
+
+/** SearchBM25's arguments as a query passes them (unchecked values from the request). */
+export function checkBm25Query(text: unknown, limit: unknown): void {
+  if (typeof text !== "string") throw new StrandError("INVALID_VALUE", `SearchBM25 text must be a string, got ${describeValue(text)}`);
+  if (!Number.isSafeInteger(limit) || (limit as number) < 0) {
+    throw new StrandError("INVALID_VALUE", `SearchBM25 limit must be an integer >= 0, got ${describeValue(limit)}`);
   }
 }

@@ -25,6 +25,15 @@ export interface VectorSnapshot {
   slots(label: string): Iterable<IndexedVector>;
 }
 
+/** A `vector_ids` range ([label, id] → slot) as the (id, slot) pairs `VectorSnapshot.slots` yields. */
+export function slotsOfRange(entries: Iterable<{ key: readonly unknown[]; value: number }>): Iterable<IndexedVector> {
+  return {
+    *[Symbol.iterator]() {
+      for (const { key, value } of entries) yield { slot: value, id: key[1] as string };
+    },
+  };
+}
+
 export interface SearchRequest {
   info: VectorTypeInfo;
   index: VectorIndex;
