@@ -14,6 +14,8 @@ import { post, serve, verifyDir, type Reply } from "./strand-child.js";
 
 export interface DiskFullSummary {
   runs: number;
+  /** Runs done; less than `runs` only when stopped early. */
+  done: number;
   seed: number;
   acknowledgedWrites: number;
   storageFull: number;
@@ -39,10 +41,16 @@ function writeRequest(random: Random, key: string): { query: string; params: unk
   return { query: "AddItem", params: { key, grp: between(random, 0, 16), text: text(between(random, 1000, 20000)), n: 1 }, keys: [key] };
 }
 
-export async function runDiskFull(options: { runs: number; seed: number; log?: (line: string) => void }): Promise<DiskFullSummary> {
+export async function runDiskFull(options: {
+  runs: number;
+  seed: number;
+  log?: (line: string) => void;
+  stopped?: () => boolean;
+}): Promise<DiskFullSummary> {
   const random = seededRandom(options.seed);
   const s: DiskFullSummary = {
     runs: options.runs,
+    done: 0,
     seed: options.seed,
     acknowledgedWrites: 0,
     storageFull: 0,
@@ -51,7 +59,8 @@ export async function runDiskFull(options: { runs: number; seed: number; log?: (
     stoppedWhileFull: 0,
     findings: [],
   };
-  for (let run = 0; run < options.runs; run++) {
+  for (let run = 0; run < options.runs && options.stopped?.() !== true; run++) {
+    s.done = run + 1;
     const dataDir = mkdtempSync(join(tmpdir(), "strand-campaign-full-"));
     const limit = 1024 * 1024 + between(random, 64 * 1024, 3 * 1024 * 1024);
     const finding = (m: string): void => void s.findings.push(`run ${run} (limit ${limit}): ${m}`);

@@ -19,10 +19,14 @@ export interface HttpFuzzOptions {
   timeoutMs?: number;
   maxRssMiB?: number;
   log?: (line: string) => void;
+  /** True once the campaign should stop early (SIGINT/SIGTERM): the summary counts what was sent. */
+  stopped?: () => boolean;
 }
 
 export interface HttpFuzzSummary {
   requests: number;
+  /** Requests sent and answered (or judged); less than `requests` only when stopped early. */
+  sent: number;
   seed: number;
   /** Answers by status class and by status. */
   statuses: Record<string, number>;
@@ -158,6 +162,7 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzSum
   const pool: FuzzPool = { ids: [], connections: [] };
   const s: HttpFuzzSummary = {
     requests: options.requests,
+    sent: 0,
     seed: options.seed,
     statuses: {},
     serverErrors: 0,
@@ -182,7 +187,7 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzSum
       ? `${r.label} ${JSON.stringify(r.bytes.toString("latin1").slice(0, 200))}`
       : `${r.method} ${r.path.slice(0, 100)} ${JSON.stringify(r.headers)} ${String(r.body ?? "").slice(0, 300)}`;
   const worker = async (): Promise<void> => {
-    while (next < options.requests && server.alive()) {
+    while (next < options.requests && server.alive() && options.stopped?.() !== true) {
       const i = next++;
       const r = nextRequest(random, pool);
       const answer = r.kind === "raw" ? await sendRaw(server.port, r.bytes, timeoutMs) : await sendHttp(agent, server.port, r, timeoutMs);
@@ -205,7 +210,7 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzSum
           finding(`#${i} ${answer.status} without {error, code}: ${answer.body.slice(0, 200)}: ${describe(r)}`);
         }
       } else if (answer.status === 200) learn(pool, r.label, answer.body);
-      if ((i + 1) % 50_000 === 0)
+      if ((i + 1) % 10_000 === 0)
         options.log?.(
           `${i + 1} requests, ${((i + 1) / ((performance.now() - t0) / 1000)).toFixed(0)}/s, RSS ${rssMiB(pid)} MiB, ` +
             `${s.serverErrors} 5xx, ${s.hangs} hangs, ${s.noAnswer} unanswered, ${s.badErrorBodies} bad 4xx bodies`,
@@ -215,6 +220,7 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzSum
   try {
     await Promise.all(Array.from({ length: concurrency }, worker));
     if (!server.alive()) finding(`the server died:\n${server.output().slice(-3000)}`);
+    s.sent = next;
     s.requestsPerSecond = Math.round(next / ((performance.now() - t0) / 1000));
     s.rssMiB.end = rssMiB(pid);
     s.rssMiB.max = Math.max(s.rssMiB.max, s.rssMiB.end);

@@ -177,6 +177,8 @@ export function compileMutant(text: string, emit: boolean): MutantOutcome {
 
 export interface HxMutantSummary {
   mutants: number;
+  /** Mutants compiled; less than `mutants` only when stopped early. */
+  done: number;
   seed: number;
   seedProjects: number;
   rejected: number;
@@ -188,11 +190,17 @@ export interface HxMutantSummary {
   findings: string[];
 }
 
-export async function runHxMutants(options: { mutants: number; seed: number; log?: (line: string) => void }): Promise<HxMutantSummary> {
+export async function runHxMutants(options: {
+  mutants: number;
+  seed: number;
+  log?: (line: string) => void;
+  stopped?: () => boolean;
+}): Promise<HxMutantSummary> {
   const random = seededRandom(options.seed);
   const projects = seedProjects();
   const summary: HxMutantSummary = {
     mutants: options.mutants,
+    done: 0,
     seed: options.seed,
     seedProjects: projects.length,
     rejected: 0,
@@ -204,7 +212,8 @@ export async function runHxMutants(options: { mutants: number; seed: number; log
   };
   const codes = new Set<string>();
   let failures = 0;
-  for (let i = 0; i < options.mutants; i++) {
+  for (let i = 0; i < options.mutants && options.stopped?.() !== true; i++) {
+    summary.done = i + 1;
     const text = mutate(projects[i % projects.length]!, random);
     const emit = i % 4 === 0;
     const t0 = performance.now();

@@ -18,10 +18,14 @@ export interface Kill9Options {
   /** Writing time before the kill, drawn per run from [min, max) ms. */
   writeMs?: [number, number];
   log?: (line: string) => void;
+  /** True once the campaign should stop early: the runs so far are checked by a last start. */
+  stopped?: () => boolean;
 }
 
 export interface Kill9Summary {
   runs: number;
+  /** Kill runs done; less than `runs` only when stopped early. */
+  done: number;
   seed: number;
   acknowledgedWrites: number;
   acknowledgedRecords: number;
@@ -44,6 +48,7 @@ export async function runKill9(options: Kill9Options): Promise<Kill9Summary> {
   const tally: WriteTally = { acked: 0, records: 0, unexpected: [] };
   const summary: Kill9Summary = {
     runs: options.runs,
+    done: 0,
     seed: options.seed,
     acknowledgedWrites: 0,
     acknowledgedRecords: 0,
@@ -66,7 +71,8 @@ export async function runKill9(options: Kill9Options): Promise<Kill9Summary> {
       if (run > 0) summary.restartMs.push(server.startMs);
       try {
         await checkOnce(server.url, run);
-        if (run === options.runs) break; // the last start only checks the last kill
+        // The last start only checks the last kill.
+        if (run === options.runs || options.stopped?.() === true) break;
         let stopped = false;
         const writers = Array.from({ length: lanes }, (_, lane) =>
           writeLane(server.url, model, lane, random, `r${run}`, () => stopped, tally),
@@ -81,6 +87,7 @@ export async function runKill9(options: Kill9Options): Promise<Kill9Summary> {
       }
       const verified = verifyDir(dataDir);
       summary.verifyRuns++;
+      summary.done = run + 1;
       if (!verified.ok) summary.findings.push(`run ${run}: strand verify after the kill: ${verified.output}`);
       log(
         `run ${run + 1}/${options.runs}: ${tally.acked} writes acknowledged so far, ${summary.checks} checks, ` +

@@ -34,15 +34,25 @@ const log = (line: string): void => {
   process.stderr.write(`[${name} ${((performance.now() - started) / 1000).toFixed(0).padStart(5)}s] ${line}\n`);
 };
 log(`seed ${seed} (replay: npm run campaign -- ${name} --runs ${runs} --seed ${seed})`);
+// The first SIGINT/SIGTERM stops the campaign at the next request, mutant or run, and the summary
+// still prints (with what was done); a second one exits at once.
+let stopRequested = false;
+const stopped = (): boolean => stopRequested;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    if (stopRequested) process.exit(130);
+    stopRequested = true;
+    log(`${signal}: stopping early; the summary counts what was done`);
+  });
 
 const summary: { findings: string[]; losses?: string[] } =
   name === "kill9"
-    ? await runKill9({ runs, seed, log })
+    ? await runKill9({ runs, seed, log, stopped })
     : name === "disk-full"
-      ? await runDiskFull({ runs, seed, log })
+      ? await runDiskFull({ runs, seed, log, stopped })
       : name === "http-fuzz"
-        ? await runHttpFuzz({ requests: runs, seed, log })
-        : await runHxMutants({ mutants: runs, seed, log });
+        ? await runHttpFuzz({ requests: runs, seed, log, stopped })
+        : await runHxMutants({ mutants: runs, seed, log, stopped });
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(`${JSON.stringify({ campaign: name, seconds: Math.round(seconds), ...summary }, null, 2)}\n`);
 process.exit(summary.findings.length + (summary.losses?.length ?? 0) === 0 ? 0 : 1);

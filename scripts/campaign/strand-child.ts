@@ -29,6 +29,11 @@ export interface ServeChild {
   kill(): Promise<void>;
 }
 
+const living = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of living) child.kill("SIGKILL");
+});
+
 function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((done) => child.once("exit", (code) => done(code)));
@@ -51,7 +56,11 @@ export async function serve(options: ServeOptions): Promise<ServeChild> {
     "warn",
     ...(options.extraArgs ?? []),
   ];
-  const child = spawn(command[0]!, command.slice(1), { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  // In its own process group, so a Ctrl-C meant to stop the campaign early (run.ts) does not
+  // also kill the server under test; the exit hook below stops whatever is left.
+  const child = spawn(command[0]!, command.slice(1), { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  living.add(child);
+  child.once("exit", () => living.delete(child));
   let log = "";
   const append = (d: string): void => {
     log = (log + d).slice(-50_000);
