@@ -34,6 +34,7 @@ import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
 import { benchVectorRestart } from "./vector-restart.js";
 import { benchStartup } from "./startup.js";
 import { renderData, runDataBench, type DataBenchResult } from "./data.js";
+import { renderHealthStall, runHealthStall, type StallResult } from "./health-stall.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -160,6 +161,7 @@ async function main(): Promise<number> {
   };
   let compile: CompileTiming[] = [];
   let data: DataBenchResult | null = null;
+  let health: StallResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -224,12 +226,13 @@ async function main(): Promise<number> {
         log,
       });
     }
+    if (!options.skipHealth) health = await runHealthStall({ rounds: options.quick ? 1 : 3, log });
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}`,
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${health === null ? "" : `${renderHealthStall(health)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}${health === null ? "" : `BENCH_HEALTH_STALL_JSON ${JSON.stringify(health)}\n`}`,
   );
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,
