@@ -26,14 +26,3 @@ export function parseByteSize(text: string): number | null {
   const bytes = Number(match[1]) * unit;
   return Number.isSafeInteger(bytes) ? bytes : null;
 }
-
-/** `8388608` → "8 MiB", `1000` → "1000 bytes": the short form for messages. */
-export function describeBytes(bytes: number): string {
-  for (const [unit, size] of [
-    ["GiB", 1024 ** 3],
-    ["MiB", 1024 ** 2],
-    ["KiB", 1024],
-  ] as const)
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  return `${bytes} bytes`;
-}
