@@ -65,6 +65,8 @@ export interface BenchOptions {
   /** Nodes of the storage benchmark (10 edges each; bench/storage.ts); 100000 = the issue's 1M edges. */
   storageNodes: number;
   skipStorage: boolean;
+  /** Skip /health latency while one worst-case request runs (health-stall.ts). */
+  skipHealth: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -106,6 +108,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-data         skip import, export and FOR-loop ingest
   --storage-nodes <n> nodes of the storage bench, 10 edges each (default 100000)
   --skip-storage      skip bytes per node/edge/vector and RSS under 2-hop load
+  --skip-health       skip /health latency while one worst-case request runs
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -145,6 +148,7 @@ const FLAGS = {
   "skip-data": { type: "boolean" },
   "storage-nodes": { type: "string" },
   "skip-storage": { type: "boolean" },
+  "skip-health": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -212,6 +216,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipData: values["skip-data"] === true,
     storageNodes: positive("storage-nodes", values["storage-nodes"], quick ? 10_000 : 100_000),
     skipStorage: values["skip-storage"] === true,
+    skipHealth: values["skip-health"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -38,6 +38,7 @@ import { benchStartup } from "./startup.js";
 import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 import { renderStorage, runStorageBench, type StorageBenchResult } from "./storage.js";
 import { renderRecall, runVectorRecall, type RecallRow } from "./vector-recall.js";
+import { renderHealthStall, runHealthStall, type StallResult } from "./health-stall.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -166,6 +167,7 @@ async function main(): Promise<number> {
   let data: DataBenchResult | null = null;
   let storage: StorageBenchResult | null = null;
   let recall: RecallRow[] | null = null;
+  let health: StallResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -257,13 +259,27 @@ async function main(): Promise<number> {
         log,
       });
     }
+    if (!options.skipHealth) health = await runHealthStall({ rounds: options.quick ? 1 : 3, log });
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${recall === null ? "" : `${renderRecall(recall)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}${recall === null ? "" : `BENCH_RECALL_JSON ${JSON.stringify(recall)}\n`}${storage === null ? "" : `${renderStorage(storage)}\nBENCH_STORAGE_JSON ${JSON.stringify(storage)}\n`}`,
-  );
+  const json = (name: string, value: unknown): string | null => (value === null ? null : `BENCH_${name}_JSON ${JSON.stringify(value)}`);
+  const sections = [
+    renderTable(report, options),
+    renderCompile(compile),
+    data === null ? null : renderData(data),
+    recall === null ? null : renderRecall(recall),
+    health === null ? null : renderHealthStall(health),
+    storage === null ? null : renderStorage(storage),
+    renderJson(report, options),
+    json("COMPILE", compile),
+    json("DATA", data),
+    json("RECALL", recall),
+    json("HEALTH_STALL", health),
+    json("STORAGE", storage),
+  ];
+  process.stdout.write(`\n${sections.filter((s) => s !== null).join("\n")}\n`);
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,
   );

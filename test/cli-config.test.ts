@@ -121,6 +121,32 @@ describe("project configuration in the CLI", () => {
     expect(mcp.stderr).toContain(expected);
   });
 
+  it("serve: [server] body_limit sets the body limit, --body-limit overrides it, and the 413 names both", async () => {
+    const dir = project("body-limit", { "strand.toml": '[server]\nbody_limit = "1KiB"\n' });
+    const doc = { title: "t", body: "x".repeat(2000) };
+    const tooLarge = {
+      status: 413,
+      body: {
+        error:
+          "request body exceeds the limit of 1024 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit",
+        code: "PAYLOAD_TOO_LARGE",
+      },
+    };
+    const fromToml = await startStrand({ project: dir });
+    try {
+      expect(await call(fromToml, "AddDoc", doc)).toEqual(tooLarge);
+      expect((await call(fromToml, "AddDoc", { title: "t", body: "short" })).status).toBe(200);
+    } finally {
+      await fromToml.stop();
+    }
+    const fromFlag = await startStrand({ project: dir, extraArgs: ["--body-limit", "4KiB"] });
+    try {
+      expect((await call(fromFlag, "AddDoc", doc)).status).toBe(200);
+    } finally {
+      await fromFlag.stop();
+    }
+  });
+
   it("serve: mcp_idle_timeout_seconds, mcp_max_connections and bm25 = false reach the agent tools (audit D3, D5)", async () => {
     const dir = project("mcp-settings", { "strand.toml": "bm25 = false\nmcp_idle_timeout_seconds = 5\nmcp_max_connections = 2\n" });
     writeFileSync(

@@ -44,10 +44,12 @@ describe("strand CLI", () => {
     expect(badPort.stderr).toMatch(/^strand: --port must be an integer from 0 to 65535, got "http"\n/);
     expect(strand(["check", "a", "b"]).status).toBe(2);
     // A body limit below {} would refuse every request: refused at startup, like a bad port.
-    for (const limit of ["0", "1", "-5"]) {
+    for (const limit of ["0", "1", "-5", "8 parsecs", "1.5MiB"]) {
       const badLimit = strand(["serve", `--body-limit=${limit}`]);
       expect(badLimit.status).toBe(2);
-      expect(badLimit.stderr.split("\n")[0]).toBe(`strand: --body-limit must be an integer from 2 to 9007199254740991, got "${limit}"`);
+      expect(badLimit.stderr.split("\n")[0]).toBe(
+        `strand: --body-limit takes bytes, or a size such as "8MiB" (B, KiB, MiB, GiB, kB, MB, GB), at least 2; got "${limit}"`,
+      );
     }
     const badCache = strand(["serve", "--cache-entries", "100000001"]);
     expect(badCache.status).toBe(2);
@@ -168,7 +170,11 @@ describe("strand CLI", () => {
       expect(await call(flagged, "CountUsers", {}, { "x-api-key": "flag-key" })).toEqual({ status: 200, body: { total: 0 } });
       expect(await call(flagged, "UserByHandle", { handle: "x".repeat(100) }, { "x-api-key": "flag-key" })).toEqual({
         status: 413,
-        body: { error: "request body exceeds the limit of 100 bytes (strand serve --body-limit)", code: "PAYLOAD_TOO_LARGE" },
+        body: {
+          error:
+            "request body exceeds the limit of 100 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit",
+          code: "PAYLOAD_TOO_LARGE",
+        },
       });
       expect(await call(fromEnv, "CountUsers", {}, { "x-api-key": "flag-key" })).toEqual({
         status: 401,

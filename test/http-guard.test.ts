@@ -104,6 +104,43 @@ describe("requests the HTTP parser refuses", () => {
     }
   });
 
+  // Found by the HTTP fuzz campaign (scripts/campaign/http-fuzz.ts): the connection was dropped
+  // without a word when the bad bytes came while a request on it was still being answered.
+  it("bad bytes inside a chunked body get the JSON 400 too", async () => {
+    const reply = await rawExchange(
+      server.port,
+      "POST /mcp/init HTTP/1.1\r\nHost: x\r\nx-api-key: secret\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+    );
+    expect({ status: reply.status, connection: reply.headers.connection, body: JSON.parse(reply.body) as unknown }).toEqual({
+      status: 400,
+      connection: "close",
+      body: jsonError("malformed request (HPE_INVALID_CHUNK_SIZE)", "BAD_REQUEST"),
+    });
+  });
+
+  it("a whole request followed by bad bytes is answered, then the bad bytes get the JSON 400", async () => {
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, "127.0.0.1");
+      let out = "";
+      socket.setEncoding("utf8").on("data", (d: string) => (out += d));
+      socket.on("close", () => resolve(out));
+      socket.on("error", reject);
+      socket.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n");
+    });
+    const second = text.indexOf("HTTP/1.1 400");
+    expect(second).toBeGreaterThan(0);
+    const first = parseRaw(text.slice(0, second));
+    expect({ status: first.status, body: JSON.parse(first.body.slice(0, Number(first.headers["content-length"]))) as unknown }).toEqual({
+      status: 200,
+      body: { status: "ok" },
+    });
+    const refusal = parseRaw(text.slice(second));
+    expect({ status: refusal.status, body: JSON.parse(refusal.body) as unknown }).toEqual({
+      status: 400,
+      body: jsonError("malformed request: unknown HTTP method", "BAD_REQUEST"),
+    });
+  });
+
   it("HEAD /health needs no api key, like GET; HEAD elsewhere still does", async () => {
     const head = await fetch(`http://127.0.0.1:${server.port}/health`, { method: "HEAD" });
     expect(head.status).toBe(200);

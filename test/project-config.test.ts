@@ -100,8 +100,39 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [vector])",
-      "<dir>/strand.toml: server: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [vector])",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit)",
+      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector])",
+    ]);
+  });
+
+  test("[server] body_limit: bytes, or a size with a unit; at least 2 bytes", () => {
+    for (const [value, bytes] of [
+      ['"8MiB"', 8 * 1024 * 1024],
+      ['"512 KiB"', 512 * 1024],
+      ['"2MB"', 2_000_000],
+      ['"100B"', 100],
+      ["1048576", 1048576],
+      ["2", 2],
+    ] as const) {
+      const dir = project({ "strand.toml": `[server]\nbody_limit = ${value}\n` });
+      expect(loadProjectConfig(dir)).toEqual({
+        ok: true,
+        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), bodyLimitBytes: bytes },
+      });
+    }
+    const form = 'bytes, or a size such as "8MiB" (B, KiB, MiB, GiB, kB, MB, GB), from 2 to 9007199254740991 bytes';
+    expect(strandErrors('[server]\nbody_limit = "8 parsecs"')).toEqual([
+      `<dir>/strand.toml: server.body_limit: expected ${form}, got "8 parsecs"`,
+    ]);
+    expect(strandErrors("[server]\nbody_limit = 1")).toEqual([`<dir>/strand.toml: server.body_limit: expected ${form}, got 1`]);
+    expect(strandErrors("[server]\nbody_limit = 8.5")).toEqual([
+      `<dir>/strand.toml: server.body_limit: expected ${form}, got 8.5 (a float)`,
+    ]);
+    expect(strandErrors('[server]\nbody_limit = "1.5MiB"')).toEqual([
+      `<dir>/strand.toml: server.body_limit: expected ${form}, got "1.5MiB"`,
+    ]);
+    expect(strandErrors('[server]\nbody_limit = "99999999GiB"')).toEqual([
+      `<dir>/strand.toml: server.body_limit: expected ${form}, got "99999999GiB"`,
     ]);
   });
 
@@ -135,7 +166,7 @@ describe("strand.toml", () => {
       "<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1.5 (a float)",
       "<dir>/strand.toml: vector.ef_construction: expected an integer from 1 to 1000000, got inf (a float)",
       "<dir>/strand.toml: vector.ef_search: expected an integer from 1 to 1000000, got 1000.0 (a float)",
-      "<dir>/strand.toml: extra: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [vector])",
+      "<dir>/strand.toml: extra: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector])",
     ]);
     expect(strandErrors("mcp = 2.0")).toEqual(["<dir>/strand.toml: mcp: expected true or false, got 2.0 (a float)"]);
   });
@@ -150,7 +181,7 @@ describe("strand.toml", () => {
       "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 2.5 (a float)",
     ]);
     expect(strandErrors("mcp_idle_timeout = 60")).toEqual([
-      "<dir>/strand.toml: mcp_idle_timeout: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [vector])",
+      "<dir>/strand.toml: mcp_idle_timeout: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector])",
     ]);
     const dir = project({ "strand.toml": "mcp_idle_timeout_seconds = 31536000\nmcp_max_connections = 1\n" });
     expect(loadProjectConfig(dir)).toEqual({

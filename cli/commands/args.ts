@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "../project/defaults.js";
 import { OPTION_ENV, UsageError } from "./usage.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
 import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
 import type { McpOptions } from "./mcp.js";
@@ -101,8 +102,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         apiKey,
         apiKeyFile: apiKeyFile === undefined ? undefined : resolve(apiKeyFile),
-        bodyLimitBytes:
-          bodyLimit === undefined ? undefined : integerFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
+        bodyLimitBytes: bodyLimit === undefined ? undefined : byteSizeFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
         explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),
@@ -241,6 +241,12 @@ function corsFlag(value: string | undefined): string[] {
     }
   }
   return origins;
+}
+
+function byteSizeFlag(flag: string, value: string | boolean, min: number): number {
+  const n = typeof value === "string" ? parseByteSize(value) : null;
+  if (n === null || n < min) throw new UsageError(`${flag} takes ${BYTE_SIZE_FORM}, at least ${min}; got "${String(value)}"`);
+  return n;
 }
 
 function integerFlag(flag: string, value: string | boolean, min: number, max: number): number {

@@ -46,7 +46,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       schema: project.schema,
       queries: project.queries,
       apiKey,
-      bodyLimitBytes: options.bodyLimitBytes,
+      bodyLimitBytes: options.bodyLimitBytes ?? config.bodyLimitBytes,
       embedders,
       mcp: config.mcp,
       mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },

@@ -24,7 +24,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --data <dir>              database directory (default: ./data)
       --api-key <key>           require this x-api-key header (visible in ps: prefer the file or env)
       --api-key-file <file>     read the api key from this file (its first line)
-      --body-limit <bytes>      largest request body, at least 2 (default: 8388608 = 8 MiB)
+      --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
+                                (default: strand.toml [server] body_limit, else 8 MiB)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
       --cors <origins>          browser origins allowed to call, comma-separated, or * (default:
                                 none: pages of other origins are refused with 403)

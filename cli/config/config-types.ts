@@ -32,6 +32,8 @@ export interface ProjectConfig {
   /** Items one /mcp call may reach while expanding steps (ConnectionOptions.maxRequestItems). */
   mcpMaxRequestItems: number | undefined;
   embeddingModel: string;
+  /** strand.toml `[server] body_limit`: the largest request body; undefined when not set (the server's default, or --body-limit). */
+  bodyLimitBytes: number | undefined;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
 }
@@ -53,6 +55,7 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   mcpMaxTotalItems: undefined,
   mcpMaxRequestItems: undefined,
   embeddingModel: "hash",
+  bodyLimitBytes: undefined,
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };
 

@@ -73,6 +73,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     mcpMaxItems: d.mcpMaxItems,
     mcpMaxTotalItems: d.mcpMaxTotalItems,
     mcpMaxRequestItems: d.mcpMaxRequestItems,
+    bodyLimitBytes: d.bodyLimitBytes,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),

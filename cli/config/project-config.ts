@@ -18,6 +18,8 @@
 //   mcp_max_total_items = 4000000        -
 //   mcp_max_request_items = 5000000      -
 //   embedding_model = "hash"             embedding_model = "..."
+//   [server]                             -  (strand.toml only; `strand serve --body-limit` wins)
+//   body_limit = "8MiB"  (or bytes)
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
 //   m = 16
 //   ef_construction = 128
@@ -29,6 +31,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { STEMMERS } from "../../runtime/search/tokenizer.js";
+import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import {
   checkModel,
   type ConfigResult,
@@ -77,6 +80,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const top = new TomlReader(parsed.table, `${shown}: `, errors);
   const d = DEFAULT_CONFIG;
   const vector = top.table("vector");
+  const server = top.table("server");
   const config: ProjectConfig = {
     file,
     section: null,
@@ -91,6 +95,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     mcpMaxTotalItems: top.optionalInteger("mcp_max_total_items", 1, MAX_ITEMS),
     mcpMaxRequestItems: top.optionalInteger("mcp_max_request_items", 1, MAX_ITEMS),
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
+    bodyLimitBytes: server.optionalByteSize("body_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
       efConstruction: vector.integer("ef_construction", d.vector.efConstruction, 1, MAX_PARAM),
@@ -99,9 +104,10 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     },
   };
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
+  server.rejectUnknown("known: body_limit");
   top.rejectUnknown(
     "known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, " +
-      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [vector]",
+      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector]",
   );
   return result(config, errors);
 }

@@ -1,6 +1,7 @@
 // Typed reads of one TOML table that collect errors naming the culprit as `file: key.path`.
 // Integers come from smol-toml as bigint (integersAsBigInt), so `m = 16.0` is not an integer.
 import type { TomlTable, TomlValue } from "smol-toml";
+import { BYTE_SIZE_FORM, parseByteSize } from "./byte-size.js";
 
 export class TomlReader {
   private readonly seen = new Set<string>();
@@ -47,6 +48,17 @@ export class TomlReader {
   optionalInteger(key: string, min: number, max: number): number | undefined {
     if (this.get(key) === undefined) return undefined;
     return this.integer(key, min, min, max);
+  }
+
+  /** A size in bytes, written as an integer or a string such as "8MiB" (byte-size.ts); undefined when absent. */
+  optionalByteSize(key: string, min: number, max: number): number | undefined {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    const bytes =
+      typeof v === "bigint" ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null) : typeof v === "string" ? parseByteSize(v) : null;
+    if (bytes !== null && bytes >= min && bytes <= max) return bytes;
+    this.fail(key, `${BYTE_SIZE_FORM}, from ${min} to ${max} bytes`, v);
+    return undefined;
   }
 
   oneOf<T extends string>(key: string, values: readonly T[], fallback: T): T {

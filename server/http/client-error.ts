@@ -42,12 +42,24 @@ function rawResponse(error: StrandError): string {
 export function answerClientErrors(server: Server): void {
   const headerLimit = maxHeaderSize;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // A reset peer, or a response already under way on this socket: nothing sensible to write.
-    if (error.code === "ECONNRESET" || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
       return;
     }
-    socket.end(rawResponse(parserError(error.code, headerLimit)));
+    const answer = rawResponse(parserError(error.code, headerLimit));
+    // The request before the bad bytes on this connection, if its answer is not yet out.
+    const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (pending === undefined || pending === null || pending.writableFinished) {
+      socket.end(answer);
+    } else if (pending.req.complete) {
+      // Bad bytes after a whole request (pipelined): answer that request, then refuse the rest.
+      pending.once("finish", () => socket.end(answer));
+      pending.once("close", () => socket.destroy());
+    } else if (!pending.headersSent) {
+      // Bad bytes inside this request's body (a malformed chunk): it is answered here; the
+      // app's read of the body fails when the socket closes, and its answer goes nowhere.
+      socket.end(answer);
+    } else socket.destroy();
   });
   server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
     const expect = request.headers.expect ?? "";

@@ -13,7 +13,10 @@ const EMPTY = new Uint8Array(0);
 export const MIN_BODY_LIMIT_BYTES = 2;
 
 export function payloadTooLarge(limit: number): StrandError {
-  return new StrandError("PAYLOAD_TOO_LARGE", `request body exceeds the limit of ${limit} bytes (strand serve --body-limit)`);
+  return new StrandError(
+    "PAYLOAD_TOO_LARGE",
+    `request body exceeds the limit of ${limit} bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit`,
+  );
 }
 
 function incompleteBody(): StrandError {
