@@ -22,7 +22,7 @@ export function commitHeaders(node: ReplicationNode): MiddlewareHandler {
           ),
           node,
         );
-      if (!(await node.log().waitFor(seq, node.afterTimeoutMs))) {
+      if (!(await reached(node, seq))) {
         const error = new StrandError(
           "REPLICA_BEHIND",
           `this node has applied sequence ${node.log().committed}, not yet ${seq} (${AFTER_HEADER}), after waiting ${node.afterTimeoutMs} ms; retry, or read from the leader`,
@@ -35,6 +35,21 @@ export function commitHeaders(node: ReplicationNode): MiddlewareHandler {
     return undefined;
   };
 }
+
+/**
+ * Waits up to the node's timeout for `seq`, in slices: a replica's re-seed replaces the store and
+ * its log (the old one stops answering), and the next slice waits on the new one.
+ */
+async function reached(node: ReplicationNode, seq: number): Promise<boolean> {
+  const deadline = Date.now() + node.afterTimeoutMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (await node.log().waitFor(seq, Math.min(left, WAIT_SLICE_MS))) return true;
+    if (left <= WAIT_SLICE_MS) return false;
+  }
+}
+
+const WAIT_SLICE_MS = 250;
 
 function withCommit(response: Response, node: ReplicationNode): Response {
   response.headers.set(COMMIT_HEADER, String(node.log().committed));
