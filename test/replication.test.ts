@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { StrandClient } from "../generated/client.js";
 import { rng } from "./support/vector-fixtures.js";
 import { CLI, SOCIAL_EXAMPLE, startStrand, tempDir, type StrandServer } from "./support/server.js";
 
@@ -241,6 +242,16 @@ describe("read replicas", () => {
         two = await start("two", ["--follow", leader.url], twoDir);
         expect(two.output()).not.toContain("seeding");
       }
+    }
+    // The generated client carries the bookmark: a write through the leader's client, then a
+    // read through a replica's client that took the bookmark, sees it.
+    const writer = new StrandClient(leader.url);
+    const reader = new StrandClient(two.url);
+    for (let i = 0; i < 5; i++) {
+      const { user } = await writer.addUser({ handle: `client-${i}`, name: "C", city: "Lima", age: 20 + i });
+      reader.lastCommit = writer.lastCommit;
+      expect(await reader.getUser({ id: user.id })).toEqual({ user });
+      s.users.push(user.id);
     }
     const final = (await status(leader)).seq;
     expect(final).toBeGreaterThanOrEqual(180);
