@@ -55,6 +55,8 @@ export interface BenchOptions {
   /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
   forEdges: number;
   skipData: boolean;
+  /** Replication (bench/replication.ts): the commit log's cost, a leader with 0 and 1 replica, lag. */
+  skipReplication: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -90,6 +92,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --startup-runs <n>  starts per project, cold and warm (default 5)
   --startup-baseline <cli>  also time this strand.js (e.g. a build of the commit before a change)
   --skip-data         skip import, export and FOR-loop ingest
+  --skip-replication  skip the commit log's cost, the leader with 0 and 1 replica and replica lag
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -123,6 +126,7 @@ const FLAGS = {
   "startup-runs": { type: "string" },
   "startup-baseline": { type: "string" },
   "skip-data": { type: "boolean" },
+  "skip-replication": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -181,6 +185,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
     forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
     skipData: values["skip-data"] === true,
+    skipReplication: values["skip-replication"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -34,6 +34,7 @@ import { benchBm25, DEFAULT_BM25_OPTIONS } from "./bm25.js";
 import { benchVectorRestart } from "./vector-restart.js";
 import { benchStartup } from "./startup.js";
 import { renderData, runDataBench, type DataBenchResult } from "./data.js";
+import { renderReplication, runReplicationBench, type ReplicationBenchResult } from "./replication.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -160,6 +161,7 @@ async function main(): Promise<number> {
   };
   let compile: CompileTiming[] = [];
   let data: DataBenchResult | null = null;
+  let replication: ReplicationBenchResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -224,12 +226,18 @@ async function main(): Promise<number> {
         log,
       });
     }
+    if (!options.skipReplication) {
+      const dir = join(root, "replication");
+      mkdirSync(dir);
+      const { quick, rounds, durationSeconds, connections } = options;
+      replication = await runReplicationBench({ root: dir, schema, writes: quick ? 200 : 2000, rounds, durationSeconds, connections, log });
+    }
   } finally {
     await cleanup();
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(
-    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}`,
+    `\n${renderTable(report, options)}\n${renderCompile(compile)}\n${data === null ? "" : `${renderData(data)}\n`}${replication === null ? "" : `${renderReplication(replication)}\n`}${renderJson(report, options)}\nBENCH_COMPILE_JSON ${JSON.stringify(compile)}\n${data === null ? "" : `BENCH_DATA_JSON ${JSON.stringify(data)}\n`}`,
   );
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
     (c) => c !== null && !c.valid,

@@ -10,7 +10,7 @@
 //        → 410 LOG_GONE: entry N+1 is no longer kept, or the follower's entry N is not the
 //          leader's (its commit time T differs, or N is past the leader): start again from a backup.
 //   GET /replication/backup → the store's online backup (server/http/backup-route.ts): the body is
-//        data.mdb, header x-strand-backup-manifest its manifest; it holds `commit_seq`, the
+//        data.mdb, header x-strand-backup-manifest its manifest; its log's newest entry is the
 //        sequence the copy is consistent at.
 // Every one needs the replication key (`x-replication-key`) or the api key (`x-api-key`).
 

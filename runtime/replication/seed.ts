@@ -1,7 +1,7 @@
 // Seeding a replica: the leader's online backup (GET /replication/backup), streamed into
 // `<dir>/data.mdb.seed` while its SHA-256 is computed, checked against the manifest that came
 // with it, fsynced, and only then renamed to data.mdb. An interrupted or damaged download leaves
-// no data.mdb, so the next start seeds again. The copy holds `commit_seq`: the replica follows
+// no data.mdb, so the next start seeds again. The copy holds the log up to its sequence: the replica follows
 // the log from there.
 import { createHash } from "node:crypto";
 import fs from "node:fs";

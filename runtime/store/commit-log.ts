@@ -1,6 +1,7 @@
 // The commit log (replication): every write transaction appends one entry to `commit_log`, keyed
-// by a sequence number one above the last, in the same LMDB transaction as its changes, and meta
-// "commit_seq" names the newest (so the current sequence is one get, never a scan). An entry holds
+// by a sequence number one above the last, in the same LMDB transaction as its changes. The
+// newest entry is never trimmed, so the current sequence is the log's last key: one cursor
+// positioned at the end, never a scan (and no other page dirtied per write). An entry holds
 // the *final* value of every key the transaction changed, per database, as the writer left it:
 // replaying `ops` reproduces the store byte for byte whatever the key and record encodings are,
 // and `vec` and `keys` carry what a follower must also do in memory (its HNSW indexes and read
@@ -8,7 +9,7 @@
 import type { GetOptions, Transaction } from "lmdb";
 import type { CommitEntry } from "./commit-entry.js";
 import type { StoreDbs } from "./dbs.js";
-import { COMMIT_SEQ_KEY, type Key } from "./keys.js";
+import type { Key } from "./keys.js";
 
 /** A database of `StoreDbs` a logged change may name (every one but `env`, `meta` and the log itself). */
 export type LoggedDbName = Exclude<keyof StoreDbs, "env" | "meta" | "commitLog">;
@@ -20,8 +21,8 @@ export type { CommitEntry };
 
 /** The newest sequence number in the store (0: nothing logged yet). */
 export function commitSeqOf(dbs: StoreDbs, transaction?: Transaction): number {
-  const seq = dbs.meta.get(COMMIT_SEQ_KEY, transaction ? { transaction } : undefined);
-  return typeof seq === "number" ? seq : 0;
+  for (const key of dbs.commitLog.getKeys({ reverse: true, limit: 1, ...(transaction ? { transaction } : {}) })) return key;
+  return 0;
 }
 
 /** The oldest entry still kept (retention trims from the front); null when none is kept. */

@@ -24,7 +24,6 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
       '`{format: 1, types: {"N::T": definition, ..}}`: each type as its records were last checked against (a bare `types` map, written before `format` existed, reads as format 1)',
   },
   { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
-  { db: "meta", key: '`"commit_seq"`', value: "the sequence number of the newest `commit_log` entry (0 or absent: none yet)" },
   { db: "nodes", key: "`[label, nodeId]`", value: "node (or vector) record in wire form `{id, label, ...fields}`" },
   { db: "edges", key: "`[label, edgeId]`", value: "edge record `{id, label, from_node, to_node, ...fields}`" },
   { db: "out", key: "`[fromId, edgeLabel]`", value: 'string `"<n>|"` + tail entries' },
@@ -52,6 +51,6 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     db: "commit_log",
     key: "`seq` (a number, 1, 2, ..)",
     value:
-      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention (replication)",
+      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention, never the newest: its key is the store's sequence (replication)",
   },
 ];

@@ -57,8 +57,6 @@ export const FORMAT_KEY = "format";
 export const BM25_MARKER_KEY = "bm25";
 export const SCHEMA_VERSION_KEY = "schema_version";
 export const SCHEMA_TYPES_KEY = "schema_types";
-/** The sequence number of the newest `commit_log` entry (runtime/store/commit-log.ts). */
-export const COMMIT_SEQ_KEY = "commit_seq";
 
 export const DB_NAMES = [
   "meta",

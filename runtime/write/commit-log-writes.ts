@@ -3,7 +3,7 @@
 import { asBinary, type Database } from "lmdb";
 import { commitSeqOf, type CommitEntry, type LoggedDbName, type LoggedOp } from "../store/commit-log.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { COMMIT_SEQ_KEY, type Key } from "../store/keys.js";
+import type { Key } from "../store/keys.js";
 import type { VectorChange } from "../vector/changes.js";
 
 /**
@@ -14,11 +14,10 @@ export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[]
   const seq = commitSeqOf(dbs) + 1;
   const entry: CommitEntry = { t: Date.now(), ops, vec: vec as unknown[], keys };
   dbs.commitLog.putSync(seq, entry);
-  dbs.meta.putSync(COMMIT_SEQ_KEY, seq);
   return seq;
 }
 
-/** Removes the entries with sequence < `before`, at most `limit` of them; returns how many. */
+/** Removes the entries with sequence < `before`, at most `limit` of them; returns how many. Never pass a `before` above the newest: it names the sequence. */
 export function trimCommitLog(dbs: StoreDbs, before: number, limit: number): number {
   // Collected first: the cursor is not moved under its own deletions.
   const keys = [...dbs.commitLog.getKeys({ end: before, limit })];
@@ -58,7 +57,6 @@ export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly
     applied.seq = seq;
     applied.time = entry.t;
   }
-  dbs.meta.putSync(COMMIT_SEQ_KEY, applied.seq);
   return applied;
 }
 
