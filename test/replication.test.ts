@@ -77,7 +77,9 @@ afterAll(async () => {
 });
 
 async function start(name: string, extraArgs: string[], dataDir = path.join(work, name)): Promise<StrandServer> {
-  const server = await startStrand({ project, dataDir, extraArgs: ["--log-level", "warn", "--replication-key", KEY, ...extraArgs] });
+  // A generous Strand-After bound: on a loaded machine an fsync alone can take seconds.
+  const args = ["--log-level", "warn", "--replication-key", KEY, "--after-timeout", "60000", ...extraArgs];
+  const server = await startStrand({ project, dataDir, extraArgs: args });
   servers.push(server);
   return server;
 }
