@@ -190,7 +190,11 @@ export class GraphStore {
           writer.flushAdjacency(); // before the commit: every edge has both list entries
           writer.finish(); // the BM25 postings gathered per term, one write each
           // Last, in the same transaction: the log entry holds exactly what commits.
-          if (this.logging) logged = appendCommit(this.dbs, this.recorder.take(this.dbs), log.changes, touched);
+          if (this.logging) {
+            const ops = this.recorder.take(this.dbs);
+            // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
+            if (ops.length > 0) logged = appendCommit(this.dbs, ops, log.changes, touched);
+          }
           return value;
         } catch (error) {
           this.recorder.discard();

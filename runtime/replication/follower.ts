@@ -5,6 +5,7 @@
 // An answer 410 LOG_GONE (the entries needed are past the leader's retention, or the logs
 // diverged) asks for a re-seed from a fresh backup (`reseed`). Network failures are retried with
 // a growing pause; the replica keeps serving reads meanwhile, staler.
+import { isStrandError } from "../../core/errors.js";
 import type { CommitLog } from "./commit-log.js";
 import { identityMismatch } from "./identity.js";
 import { leaderFetch, type LeaderAccess } from "./leader-fetch.js";
@@ -137,6 +138,8 @@ export class Follower {
       await target.applyLogEntries(first, frames);
     } catch (error) {
       if (this.stopped) return false;
+      // A full disk or an I/O error fails the commit and nothing of it is saved: try again later.
+      if (isStrandError(error) && (error.code === "STORAGE_FULL" || error.code === "STORAGE_ERROR")) throw error;
       this.stop_(`applying the leader's log entries ${first}..${first + frames.length - 1} failed: ${(error as Error).message}`);
       return false;
     }
