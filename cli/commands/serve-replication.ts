@@ -47,16 +47,27 @@ export function replicationHooks(flags: ReplicationFlags | undefined, dataDir: s
   const leader: LeaderAccess = { url: follow, key: flags?.key };
   return {
     beforeStoreOpen: async (config, project) => {
-      if (!needsSeed(dataDir)) return true; // an existing replica starts serving; the follower checks the leader
       const identity = identityOf(config, project);
+      const seeding = needsSeed(dataDir);
+      // Before the open, which would migrate the store to this project: another schema than the
+      // leader's must not touch it. A leader out of reach stops only a replica with nothing to serve.
+      let leaderIdentity: StoreIdentity;
       try {
         const res = await leaderFetch(leader, STATUS_PATH, 10_000);
         if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-        const mismatch = identityMismatch(identity, ((await res.json()) as ReplicationStatus).identity);
-        if (mismatch !== null) {
-          say(`strand: cannot follow ${follow}: ${mismatch}`);
-          return false;
-        }
+        leaderIdentity = ((await res.json()) as ReplicationStatus).identity;
+      } catch (error) {
+        if (!seeding) return true; // it serves what it has; the follower keeps trying
+        say(`strand: cannot seed from the leader ${follow}: ${(error as Error).message}`);
+        return false;
+      }
+      const mismatch = identityMismatch(identity, leaderIdentity);
+      if (mismatch !== null) {
+        say(`strand: cannot follow ${follow}: ${mismatch}`);
+        return false;
+      }
+      if (!seeding) return true;
+      try {
         say(`strand: seeding ${dataDir} from the backup of ${follow}`);
         installSeed(await downloadSeed(leader, dataDir), dataDir);
         return true;
