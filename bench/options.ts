@@ -67,6 +67,8 @@ export interface BenchOptions {
   skipStorage: boolean;
   /** Skip /health latency while one worst-case request runs (health-stall.ts). */
   skipHealth: boolean;
+  /** Replication (bench/replication.ts): the commit log's cost, a leader with 0 and 1 replica, lag. */
+  skipReplication: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -109,6 +111,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --storage-nodes <n> nodes of the storage bench, 10 edges each (default 100000)
   --skip-storage      skip bytes per node/edge/vector and RSS under 2-hop load
   --skip-health       skip /health latency while one worst-case request runs
+  --skip-replication  skip the commit log's cost, the leader with 0 and 1 replica and replica lag
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -149,6 +152,7 @@ const FLAGS = {
   "storage-nodes": { type: "string" },
   "skip-storage": { type: "boolean" },
   "skip-health": { type: "boolean" },
+  "skip-replication": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -217,6 +221,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     storageNodes: positive("storage-nodes", values["storage-nodes"], quick ? 10_000 : 100_000),
     skipStorage: values["skip-storage"] === true,
     skipHealth: values["skip-health"] === true,
+    skipReplication: values["skip-replication"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -39,6 +39,7 @@ import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 import { renderStorage, runStorageBench, type StorageBenchResult } from "./storage.js";
 import { renderRecall, runVectorRecall, type RecallRow } from "./vector-recall.js";
 import { renderHealthStall, runHealthStall, type StallResult } from "./health-stall.js";
+import { renderReplication, runReplicationBench, type ReplicationBenchResult } from "./replication.js";
 
 const started = performance.now();
 const log = (line: string): void => {
@@ -168,6 +169,7 @@ async function main(): Promise<number> {
   let storage: StorageBenchResult | null = null;
   let recall: RecallRow[] | null = null;
   let health: StallResult | null = null;
+  let replication: ReplicationBenchResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -260,6 +262,12 @@ async function main(): Promise<number> {
       });
     }
     if (!options.skipHealth) health = await runHealthStall({ rounds: options.quick ? 1 : 3, log });
+    if (!options.skipReplication) {
+      const dir = join(root, "replication");
+      mkdirSync(dir);
+      const { quick, rounds, durationSeconds, connections } = options;
+      replication = await runReplicationBench({ root: dir, schema, writes: quick ? 200 : 2000, rounds, durationSeconds, connections, log });
+    }
   } finally {
     await cleanup();
   }
@@ -272,12 +280,14 @@ async function main(): Promise<number> {
     recall === null ? null : renderRecall(recall),
     health === null ? null : renderHealthStall(health),
     storage === null ? null : renderStorage(storage),
+    replication === null ? null : renderReplication(replication),
     renderJson(report, options),
     json("COMPILE", compile),
     json("DATA", data),
     json("RECALL", recall),
     json("HEALTH_STALL", health),
     json("STORAGE", storage),
+    json("REPLICATION", replication),
   ];
   process.stdout.write(`\n${sections.filter((s) => s !== null).join("\n")}\n`);
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(

@@ -35,6 +35,9 @@ export type ErrorCode =
   | "EMBEDDING_FAILED"
   | "BM25_DISABLED"
   | "SCHEMA_MISMATCH"
+  | "NOT_LEADER"
+  | "REPLICA_BEHIND"
+  | "LOG_GONE"
   | "INTERNAL";
 
 export class StrandError extends Error {
@@ -61,6 +64,20 @@ export function bm25Disabled(what: string): StrandError {
     "BM25_DISABLED",
     `${what} needs the BM25 keyword index, which this project disables (bm25 = false): set bm25 = true in strand.toml (or helix.toml) and restart to build it`,
   );
+}
+
+/**
+ * NOT_LEADER: a write sent to a read replica. The answer names the leader to send it to:
+ * `{"error", "code", "leader"}`.
+ */
+export class NotLeaderError extends StrandError {
+  constructor(readonly leader: string) {
+    super("NOT_LEADER", `this server is a read replica: send writes to the leader at ${leader}`);
+  }
+
+  override toJSON(): { error: string; code: ErrorCode; leader: string } {
+    return { ...super.toJSON(), leader: this.leader };
+  }
 }
 
 const AT_ELEMENT = new WeakSet<StrandError>();

@@ -26,6 +26,8 @@ export class StrandQueryError extends Error {
 export class StrandClient {
   readonly baseUrl: string;
   readonly options: StrandClientOptions;
+  /** The highest `Strand-Commit` any answer carried: sent back as `Strand-After`, so a read on a replica waits until it has every write this client saw (read-your-writes). Copy it to another client to share the bookmark. */
+  lastCommit: number = 0;
 
   constructor(baseUrl: string = "http://localhost:6969", options: StrandClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
@@ -36,8 +38,11 @@ export class StrandClient {
   async query<R>(name: string, params: object): Promise<R> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.options.apiKey !== undefined) headers["x-api-key"] = this.options.apiKey;
+    if (this.lastCommit > 0) headers["strand-after"] = String(this.lastCommit);
     const doFetch = this.options.fetch ?? fetch;
     const response = await doFetch(`${this.baseUrl}/${name}`, { method: "POST", headers, body: JSON.stringify(params) });
+    const commit = Number(response.headers.get("strand-commit"));
+    if (Number.isSafeInteger(commit) && commit > this.lastCommit) this.lastCommit = commit;
     const body: unknown = await response.json();
     if (!response.ok) {
       const err = (body ?? {}) as { error?: string; code?: string };

@@ -30,6 +30,9 @@ import { migrateFormat, type FormatMigrationOutcome } from "./write/format-migra
 import { VectorSlots } from "./write/vector-slots.js";
 import { settleFreeList } from "./write/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
+import { ChangeRecorder, recordingDbs } from "./write/change-recorder.js";
+import { appendCommit, applyCommitFrames } from "./write/commit-log-writes.js";
+import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./replication/commit-log.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -49,6 +52,10 @@ export interface GraphStoreOptions {
   progress?: ProgressSink;
   /** When vector indexes are checkpointed in the background (vector-checkpoints.ts). */
   vectorCheckpoints?: Partial<CheckpointPolicy>;
+  /** How much of the commit log is kept (runtime/replication/commit-log.ts). */
+  logRetention?: Partial<LogRetention>;
+  /** false: write transactions append nothing to the commit log (the benchmark's baseline only). */
+  commitLog?: boolean;
 }
 
 export class GraphStore {
@@ -58,6 +65,12 @@ export class GraphStore {
   /** The writer's search hook (null when BM25 is disabled). */
   private readonly bm25Writes: Bm25Writes | null;
   private readonly checkpoints: VectorCheckpoints;
+  /** Notes the keys each write changes, for its commit log entry (write/change-recorder.ts). */
+  private readonly recorder = new ChangeRecorder();
+  /** `dbs` as writers get them: recording their changes, unless the log is off. */
+  private readonly writeDbs: StoreDbs;
+  /** The commit log: every write's changes by sequence number, for replicas and `Strand-Commit`. */
+  readonly log: CommitLog;
 
   private constructor(
     /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
@@ -71,8 +84,12 @@ export class GraphStore {
     checkpointPolicy: CheckpointPolicy,
     /** The data directory, to tell a full disk from other failed commits. */
     private readonly dir: string,
+    retention: LogRetention,
+    private readonly logging: boolean,
   ) {
-    this.bm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
+    this.writeDbs = logging ? recordingDbs(dbs, this.recorder) : dbs;
+    this.log = new CommitLog(dbs, retention);
+    this.bm25Writes = bm25 === null ? null : new Bm25Writes(this.writeDbs, bm25);
     this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
     // An index rebuilt at open is saved soon, so the next crash does not rebuild it again.
     this.checkpoints.note();
@@ -106,7 +123,9 @@ export class GraphStore {
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild(options.progress);
       }
       const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
-      const store = new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy, options.path);
+      const retention = { ...DEFAULT_LOG_RETENTION, ...options.logRetention };
+      const logging = options.commitLog !== false;
+      const store = new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy, options.path, retention, logging);
       store.formatMigration = formatMigration;
       return store;
     } catch (error) {
@@ -168,18 +187,27 @@ export class GraphStore {
     const touched: string[] = [];
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
+    let logged = 0;
     try {
-      const writer = new GraphWriter(this.dbs, this.schema, this.cache, touched, {
+      const writer = new GraphWriter(this.writeDbs, this.schema, this.cache, touched, {
         search: this.bm25Writes,
-        vectors: new VectorSlots(this.dbs, log),
+        vectors: new VectorSlots(this.writeDbs, log),
       });
       const result = await open(() => {
+        if (this.logging) this.recorder.begin();
         try {
           const value = fn(writer);
           writer.flushAdjacency(); // before the commit: every edge has both list entries
           writer.finish(); // the BM25 postings gathered per term, one write each
+          // Last, in the same transaction: the log entry holds exactly what commits.
+          if (this.logging) {
+            const ops = this.recorder.take(this.dbs);
+            // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
+            if (ops.length > 0) logged = appendCommit(this.dbs, ops, log.changes, touched);
+          }
           return value;
         } catch (error) {
+          this.recorder.discard();
           writer.abandon();
           throw error;
         }
@@ -187,6 +215,7 @@ export class GraphStore {
       this.vectors.apply(log);
       if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;
+      if (logged > 0) this.log.advance(logged, Date.now());
       return result;
     } catch (error) {
       throw (await storageFailure(error, this.dir)) ?? error;
@@ -204,6 +233,34 @@ export class GraphStore {
    */
   settleFreeList(): number {
     return settleFreeList(this.dbs.env, this.dbs.meta);
+  }
+
+  /**
+   * A follower applies its leader's log entries `first, ..` (runtime/replication/follower.ts) in
+   * one transaction: the changes, the entries themselves, then the vector indexes and the read
+   * cache as a write of this store would. Resolves once flushed, with the sequence now reached.
+   */
+  async applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number> {
+    const touched: string[] = [];
+    const log = this.vectors.newLog();
+    try {
+      const applied = await this.dbs.env.childTransaction(() => {
+        const done = applyCommitFrames(this.dbs, first, frames);
+        for (const key of done.keys) this.cache.beginWrite(key, touched);
+        log.changes.push(...done.vec);
+        return done;
+      });
+      this.vectors.apply(log);
+      if (log.changes.length > 0) this.checkpoints.note();
+      await this.dbs.env.flushed;
+      this.log.advance(applied.seq, applied.time);
+      return applied.seq;
+    } catch (error) {
+      throw (await storageFailure(error, this.dir)) ?? error;
+    } finally {
+      this.vectors.settle(log);
+      this.cache.settle(touched);
+    }
   }
 
   /** How a vector type's index was obtained at open (loaded from its files or rebuilt), and its size. */
@@ -253,6 +310,7 @@ export class GraphStore {
     this.closed = true;
     try {
       try {
+        await this.log.close();
         await this.checkpoints.close();
       } finally {
         await this.dbs.env.close();

@@ -5,6 +5,7 @@
 //   GET  /metrics       → Prometheus text (observe/metrics.ts), when the server keeps metrics
 //   GET  /explorer, POST /explorer/api/* → the graph explorer (explorer/routes.ts), when enabled
 //   GET  /backup        → the store's backup, streamed (backup-route.ts; only with an api key)
+//   GET  /replication/… → status, log and seed backup for replicas (replication/routes.ts)
 //   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
@@ -30,6 +31,10 @@ import { queryToolName } from "./mcp/query-tools.js";
 import { BUILTIN_TOOL_NAMES } from "./mcp/service.js";
 import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
 import type { StoreAccess } from "./http/store-access.js";
+import { REPLICATION_PATHS } from "../runtime/replication/protocol.js";
+import { commitHeaders } from "./replication/commit-headers.js";
+import type { ReplicationNode } from "./replication/node.js";
+import { addReplicationRoutes } from "./replication/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -62,6 +67,8 @@ export interface AppOptions {
   metrics?: ServerMetrics | null | undefined;
   /** Serves `GET /backup` (the served GraphStore); absent: the path is 404. */
   backup?: BackupSource | undefined;
+  /** The node's commit log and role: `Strand-Commit` / `Strand-After` on every request, and the /replication endpoints. */
+  replication?: ReplicationNode | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -78,11 +85,19 @@ export function createApp(options: AppOptions): Hono {
   const introspection = JSON.stringify(introspect(options.schema, options.queries));
 
   const app = new Hono();
+  const replication = options.replication;
+  // First, so that every response (refusals included) says which sequence this node is at.
+  if (replication !== undefined) app.use("*", commitHeaders(replication));
   // Before the api key: a preflight carries no key, and a refused origin needs no key to be refused.
   app.use("*", originGuard({ corsOrigins: options.corsOrigins ?? [], loopbackHostsOnly: options.loopbackHostsOnly === true }));
   const explorer = options.explorer === true;
   // The explorer's page, script and style hold no data; its data calls need the key like any other.
-  const publicPaths = new Set(explorer ? [...PUBLIC_PATHS, ...Object.keys(EXPLORER_ASSETS)] : PUBLIC_PATHS);
+  // The replication endpoints check the replication key or the api key themselves.
+  const publicPaths = new Set([
+    ...PUBLIC_PATHS,
+    ...(explorer ? Object.keys(EXPLORER_ASSETS) : []),
+    ...(replication !== undefined ? REPLICATION_PATHS : []),
+  ]);
   if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, publicPaths));
 
   const names = [...queries.keys()];
@@ -102,6 +117,7 @@ export function createApp(options: AppOptions): Hono {
     ...GET_PATHS,
     ...(metrics !== null ? ["/metrics"] : []),
     ...(options.backup !== undefined ? [BACKUP_PATH] : []),
+    ...(replication !== undefined ? REPLICATION_PATHS : []),
   ]);
   if (metrics !== null && service !== null) {
     const registry = service.env.connections;
@@ -130,6 +146,7 @@ export function createApp(options: AppOptions): Hono {
   if (explorer) addExplorerRoutes(app, { store: options.store, schema: options.schema, bodyLimitBytes });
   if (options.backup !== undefined)
     app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
+  if (replication !== undefined) addReplicationRoutes(app, replication, options.apiKey);
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));

@@ -75,6 +75,8 @@ describe("the generated client", () => {
       const { user } = await db.addUser({ handle: "ada", name: "Ada", city: "London", age: 36 });
       expect(user).toMatchObject({ label: "User", handle: "ada", city: "London", age: 36 });
       expect(await db.countUsers({})).toEqual({ total: 1 });
+      // The bookmark: the write's sequence, sent back as Strand-After (the leader has it: no wait).
+      expect(db.lastCommit).toBe(1);
       const refused = await db.addUser({ handle: "ada", name: "Ada", city: "London", age: 36 }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(StrandQueryError);
       expect(refused).toMatchObject({ status: 409, code: "UNIQUE_VIOLATION" });

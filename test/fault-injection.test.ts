@@ -242,7 +242,11 @@ describe("the big-body stall", () => {
     });
     expect({ status: big.status, body: await big.json() }).toEqual({
       status: 413,
-      body: { error: "request body exceeds the limit of 8388608 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit", code: "PAYLOAD_TOO_LARGE" },
+      body: {
+        error:
+          "request body exceeds the limit of 8388608 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit",
+        code: "PAYLOAD_TOO_LARGE",
+      },
     });
   });
 });

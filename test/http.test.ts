@@ -385,7 +385,11 @@ describe("POST /<QueryName>", () => {
 
 describe("body limit", () => {
   const limited = (): Hono => createApp({ store, queries, schema, bodyLimitBytes: 64 });
-  const tooLarge = error(413, "PAYLOAD_TOO_LARGE", "request body exceeds the limit of 64 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit");
+  const tooLarge = error(
+    413,
+    "PAYLOAD_TOO_LARGE",
+    "request body exceeds the limit of 64 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit",
+  );
 
   it("accepts a body of exactly the limit", async () => {
     const note = "x".repeat(64 - JSON.stringify({ scores: [], note: "" }).length);
@@ -476,13 +480,21 @@ describe("over a real socket", () => {
   it("stops a chunked body at the limit", async () => {
     const chunks = Array.from({ length: 50 }, () => "[1,2,3,4,5,6,7,8,9],");
     expect(await raw("/Echo", chunks, { "content-type": "application/json", "transfer-encoding": "chunked" })).toEqual(
-      error(413, "PAYLOAD_TOO_LARGE", "request body exceeds the limit of 64 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit"),
+      error(
+        413,
+        "PAYLOAD_TOO_LARGE",
+        "request body exceeds the limit of 64 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit",
+      ),
     );
   });
 
   it("rejects a declared Content-Length over the limit", async () => {
     expect(await raw("/Echo", ["x".repeat(100)], { "content-type": "application/json", "content-length": "100" })).toEqual(
-      error(413, "PAYLOAD_TOO_LARGE", "request body exceeds the limit of 64 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit"),
+      error(
+        413,
+        "PAYLOAD_TOO_LARGE",
+        "request body exceeds the limit of 64 bytes; the limit is set by body_limit under [server] in strand.toml or strand serve --body-limit",
+      ),
     );
   });
 });

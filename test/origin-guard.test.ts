@@ -11,6 +11,8 @@ interface Answer {
   status: number;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** access-control-expose-headers */
+  exposed?: string | undefined;
 }
 
 function call(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
@@ -24,7 +26,8 @@ function call(port: number, method: string, path: string, headers: Record<string
           const v = res.headers[name];
           h[name] = Array.isArray(v) ? v.join(", ") : v;
         }
-        resolve({ status: res.statusCode ?? 0, headers: h, body: text === "" ? null : (JSON.parse(text) as unknown) });
+        const exposed = res.headers["access-control-expose-headers"];
+        resolve({ status: res.statusCode ?? 0, headers: h, body: text === "" ? null : (JSON.parse(text) as unknown), exposed });
       });
     });
     req.on("error", reject);
@@ -121,7 +124,7 @@ describe("--cors", () => {
       headers: {
         "access-control-allow-origin": "https://app.example",
         "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
-        "access-control-allow-headers": "content-type, x-api-key",
+        "access-control-allow-headers": "content-type, x-api-key, strand-after",
         vary: "Origin",
       },
       body: null,
@@ -129,6 +132,7 @@ describe("--cors", () => {
     const post = await call(server.port, "POST", COUNT, { ...JSON_TYPE, ...headers }, "{}");
     expect(post.status).toBe(200);
     expect(post.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(post.exposed).toBe("strand-commit");
     // Errors carry the header too, so the page can read why.
     const bad = await call(server.port, "POST", "/NoSuchQuery", { ...JSON_TYPE, ...headers }, "{}");
     expect(bad.status).toBe(404);

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT, DEFAULT_SERVE_HOST } from "../project/defaults.js";
 import { OPTION_ENV, UsageError } from "./usage.js";
+import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
 import type { ExportOptions } from "./export.js";
@@ -39,6 +40,11 @@ const SERVE_FLAGS = {
   cors: { type: "string" },
   "log-level": { type: "string" },
   explorer: { type: "string" },
+  follow: { type: "string" },
+  "replication-key": { type: "string" },
+  "log-retention-entries": { type: "string" },
+  "log-retention-bytes": { type: "string" },
+  "after-timeout": { type: "string" },
 } as const;
 
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
@@ -107,6 +113,9 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
         explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),
         logLevel: logLevelFlag(nonEmpty("--log-level", option("--log-level", values["log-level"]))),
+        replication: replicationFlags((flag) =>
+          nonEmpty(flag, option(flag, values[flag.slice(2) as keyof typeof values] as string | undefined)),
+        ),
       };
     }
     case "mcp": {
@@ -255,4 +264,21 @@ function integerFlag(flag: string, value: string | boolean, min: number, max: nu
     throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${String(value)}"`);
   }
   return n;
+}
+
+/** --follow, --replication-key, --log-retention-*, --after-timeout (each also from its STRAND_* variable). */
+function replicationFlags(flag: (name: string) => string | undefined): ServeOptions["replication"] {
+  const follow = flag("--follow");
+  const entries = flag("--log-retention-entries");
+  const bytes = flag("--log-retention-bytes");
+  const after = flag("--after-timeout");
+  if (follow !== undefined && leaderUrl(follow) === null)
+    throw new UsageError(`--follow must be the leader's http(s) URL, got "${follow}"`);
+  return {
+    follow: follow === undefined ? undefined : (leaderUrl(follow) ?? undefined),
+    key: flag("--replication-key"),
+    logRetentionEntries: entries === undefined ? undefined : integerFlag("--log-retention-entries", entries, 1, Number.MAX_SAFE_INTEGER),
+    logRetentionBytes: bytes === undefined ? undefined : integerFlag("--log-retention-bytes", bytes, 4096, Number.MAX_SAFE_INTEGER),
+    afterTimeoutMs: after === undefined ? undefined : integerFlag("--after-timeout", after, 0, 600_000),
+  };
 }

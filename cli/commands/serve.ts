@@ -6,6 +6,8 @@ import { createLogger, type Logger, type LogLevel } from "../../server/observe/l
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
+import { replicationHooks, retentionOf, servedNode, type ReplicationFlags } from "./serve-replication.js";
+import type { ProjectConfig } from "../config/project-config.js";
 
 export interface ServeOptions {
   dir: string;
@@ -23,6 +25,8 @@ export interface ServeOptions {
   explorer: boolean | undefined;
   /** --log-level / STRAND_LOG_LEVEL (default info: one line per request). */
   logLevel: LogLevel;
+  /** --follow, --replication-key, --log-retention-entries/-bytes, --after-timeout (serve-replication.ts). */
+  replication?: ReplicationFlags | undefined;
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
@@ -34,15 +38,32 @@ export async function runServe(options: ServeOptions): Promise<number> {
     );
   }
   // strand.toml (or helix.toml), the embedding provider, the project, the store: a bad setting stops startup.
-  const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving");
+  const say = (line: string): void => void process.stderr.write(`${line}\n`);
+  const hooks = {
+    ...replicationHooks(options.replication, options.dataDir, say),
+    logRetention: (config: ProjectConfig) => retentionOf(options.replication, config),
+  };
+  const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving", hooks);
   if (opened === null) return 1;
-  const { config, project, store, embedders } = opened;
+  const { config, project, embedders } = opened;
   const logger = createLogger({ level: options.logLevel });
-  logOpenedStore(logger, store, options.dataDir);
+  logOpenedStore(logger, opened.store, options.dataDir);
+  let stopWith: ((code: number) => void) | null = null;
+  let fatal: string | null = null;
+  const served = servedNode(opened, options.dataDir, options.replication, {
+    warn: say,
+    fatal: (line) => {
+      fatal = line;
+      say(line);
+      stopWith?.(1);
+    },
+  });
+  const store = { close: () => served.current().close() };
   let server: RunningServer;
   try {
     server = await startServer({
-      store,
+      store: served.store,
+      replication: served.node,
       schema: project.schema,
       queries: project.queries,
       apiKey,
@@ -55,7 +76,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       corsOrigins: options.corsOrigins,
       explorer: options.explorer,
       logger,
-      backup: store,
+      backup: served.store,
       port: options.port,
       host: options.host,
     });
@@ -77,27 +98,36 @@ export async function runServe(options: ServeOptions): Promise<number> {
 
   logger.info({ host: options.host, port: server.port, queries: n }, "listening");
   if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(options.host)}:${server.port}/explorer\n`);
+  if (options.replication?.follow !== undefined) process.stdout.write(`following ${options.replication.follow}\n`);
+  served.start();
 
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = (signal: NodeJS.Signals): void => {
-      if (stopping) {
-        process.stderr.write(`strand: ${signal} again, exiting immediately\n`);
-        process.exit(1);
-      }
+    const shutDown = (code: number): void => {
+      if (stopping) return;
       stopping = true;
-      process.stdout.write(`strand: ${signal}, shutting down\n`);
-      server
-        .close()
+      served
+        .stop()
+        .then(() => server.close())
         .then(() => store.close())
         .then(
-          () => resolve(0),
+          () => resolve(code),
           (error: unknown) => {
             process.stderr.write(`strand: error while shutting down: ${(error as Error).stack ?? String(error)}\n`);
             resolve(1);
           },
         );
     };
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) {
+        process.stderr.write(`strand: ${signal} again, exiting immediately\n`);
+        process.exit(1);
+      }
+      process.stdout.write(`strand: ${signal}, shutting down\n`);
+      shutDown(0);
+    };
+    stopWith = shutDown;
+    if (fatal !== null) shutDown(1);
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });

@@ -34,6 +34,13 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --log-level <level>       fatal, error, warn, info (default: one line per request), debug,
                                 trace or silent; logs go to stderr as JSON lines, or readable lines
                                 on a terminal
+      --follow <url>            run as a read replica of the leader at url: seed an empty --data
+                                from its backup, apply its commit log, answer writes 421 NOT_LEADER
+      --replication-key <key>   a leader: the key replicas must send (besides the api key); a
+                                replica: the key it sends to its leader
+      --log-retention-entries <n>  commit log entries kept for replicas (default: 100000)
+      --log-retention-bytes <n>    ... and at most about this many bytes (default: 268435456)
+      --after-timeout <ms>      how long a request with Strand-After waits (default: 5000)
 `,
   mcp: `  mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
@@ -72,6 +79,11 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--cors": "STRAND_CORS",
   "--explorer": "STRAND_EXPLORER",
   "--log-level": "STRAND_LOG_LEVEL",
+  "--follow": "STRAND_FOLLOW",
+  "--replication-key": "STRAND_REPLICATION_KEY",
+  "--log-retention-entries": "STRAND_LOG_RETENTION_ENTRIES",
+  "--log-retention-bytes": "STRAND_LOG_RETENTION_BYTES",
+  "--after-timeout": "STRAND_AFTER_TIMEOUT",
 };
 
 function environment(options: readonly string[]): string {

@@ -36,6 +36,17 @@ export interface ProjectConfig {
   bodyLimitBytes: number | undefined;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
+  /** strand.toml `[replication]` (absent: the defaults of runtime/replication/ and server/replication/). */
+  replication?: ReplicationConfig;
+}
+
+export interface ReplicationConfig {
+  /** log_retention_entries: commit log entries kept for replicas. */
+  logRetentionEntries?: number | undefined;
+  /** log_retention_bytes: ... and at most about this many bytes of them. */
+  logRetentionBytes?: number | undefined;
+  /** read_after_timeout_ms: how long a request with Strand-After waits for that sequence. */
+  afterTimeoutMs?: number | undefined;
 }
 
 /** `warnings`: settings read and not honoured, one line each (printed, startup goes on); absent when none. */

@@ -25,6 +25,10 @@
 //   ef_construction = 128
 //   ef_search = 64
 //   metric = "cosine" | "l2" | "ip"
+//   [replication]                        -  (strand.toml only)
+//   log_retention_entries = 100000
+//   log_retention_bytes = 268435456
+//   read_after_timeout_ms = 5000
 //                                        [project] queries = "./db/" (where the .hx files are; see
 //                                        project-layout.ts); name, id, workspace_id and
 //                                        container_runtime are HelixDB's and ignored
@@ -81,6 +85,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const d = DEFAULT_CONFIG;
   const vector = top.table("vector");
   const server = top.table("server");
+  const replication = top.table("replication");
   const config: ProjectConfig = {
     file,
     section: null,
@@ -103,11 +108,18 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
       metric: vector.oneOf("metric", METRICS, d.vector.metric),
     },
   };
+  const replicationConfig = {
+    logRetentionEntries: replication.optionalInteger("log_retention_entries", 1, Number.MAX_SAFE_INTEGER),
+    logRetentionBytes: replication.optionalInteger("log_retention_bytes", 4096, Number.MAX_SAFE_INTEGER),
+    afterTimeoutMs: replication.optionalInteger("read_after_timeout_ms", 0, 600_000),
+  };
+  if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
   server.rejectUnknown("known: body_limit");
+  replication.rejectUnknown("known: log_retention_entries, log_retention_bytes, read_after_timeout_ms");
   top.rejectUnknown(
     "known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, " +
-      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector]",
+      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication]",
   );
   return result(config, errors);
 }

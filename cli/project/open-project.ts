@@ -9,6 +9,7 @@ import { embeddersFor } from "../../runtime/embed/embedders.js";
 import type { ConnectionOptions } from "../../server/mcp/connections.js";
 import type { EmbedderFor } from "../../runtime/query-runner.js";
 import { GraphStore } from "../../runtime/graph-store.js";
+import type { LogRetention } from "../../runtime/replication/commit-log.js";
 import { cliProgress } from "../progress/progress.js";
 import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
@@ -22,6 +23,15 @@ export interface OpenedProject {
   project: Awaited<ReturnType<typeof loadProject>>;
   store: GraphStore;
   embedders: EmbedderFor;
+  /** Opens the store again with the same settings (a replica's re-seed); throws when it cannot. */
+  reopenStore: () => GraphStore;
+}
+
+export interface OpenHooks {
+  /** Runs after the compile, before the store opens (a replica seeds its empty store here); false: stop (it said why). */
+  beforeStoreOpen?: (config: ProjectConfig, project: Awaited<ReturnType<typeof loadProject>>) => Promise<boolean>;
+  /** How much of the commit log the store keeps (serve --log-retention-*, strand.toml [replication]). */
+  logRetention?: (config: ProjectConfig) => Partial<LogRetention>;
 }
 
 /** The /mcp connection settings of strand.toml (mcp_idle_timeout_seconds, mcp_max_connections). */
@@ -44,6 +54,7 @@ export async function openProject(
   dataDir: string,
   cacheEntries: number | undefined,
   purpose: string,
+  hooks: OpenHooks = {},
 ): Promise<OpenedProject | null> {
   const setup = readProjectConfig(dir);
   if (setup === null) return null;
@@ -75,23 +86,28 @@ export async function openProject(
       return null;
     }
   }
-  let store: GraphStore;
-  try {
+  if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(config, project))) return null;
+  const reopenStore = (): GraphStore => {
     mkdirSync(dataDir, { recursive: true });
-    store = GraphStore.open({
+    return GraphStore.open({
       path: dataDir,
       schema: project.schema,
       ...(cacheEntries === undefined ? {} : { cacheEntries }),
       bm25: config.bm25,
       bm25Stemmer: config.bm25Stemmer,
       vector: config.vector,
+      ...(hooks.logRetention === undefined ? {} : { logRetention: hooks.logRetention(config) }),
       // Migrations and index rebuilds report on stderr (stdout is the MCP channel of `mcp --stdio`).
       progress: skipIdleTasks(cliProgress()),
     });
+  };
+  let store: GraphStore;
+  try {
+    store = reopenStore();
   } catch (error) {
     const reason = !isFsError(error) ? (error as Error).message : error.path === dataDir ? fsErrorReason(error) : fsErrorMessage(error);
     process.stderr.write(`strand: cannot open the data directory ${displayPath(dataDir)}: ${reason}\n`);
     return null;
   }
-  return { config, project, store, embedders: embeddersFor(embedder.embedder, process.env) };
+  return { config, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore };
 }

@@ -58,6 +58,14 @@ export function clientModule(queries: readonly QueryIr[]): FileStructure {
     properties: [
       { name: "baseUrl", isReadonly: true, scope: undefined, type: "string" },
       { name: "options", isReadonly: true, type: "StrandClientOptions" },
+      {
+        name: "lastCommit",
+        type: "number",
+        initializer: "0",
+        docs: [
+          "The highest `Strand-Commit` any answer carried: sent back as `Strand-After`, so a read on a replica waits until it has every write this client saw (read-your-writes). Copy it to another client to share the bookmark.",
+        ],
+      },
     ],
     ctors: [
       {
@@ -83,9 +91,12 @@ export function clientModule(queries: readonly QueryIr[]): FileStructure {
         statements: [
           'const headers: Record<string, string> = { "content-type": "application/json" };',
           'if (this.options.apiKey !== undefined) headers["x-api-key"] = this.options.apiKey;',
+          'if (this.lastCommit > 0) headers["strand-after"] = String(this.lastCommit);',
           "const doFetch = this.options.fetch ?? fetch;",
           // biome-ignore lint/suspicious/noTemplateCurlyInString: generated code, as text
           'const response = await doFetch(`${this.baseUrl}/${name}`, { method: "POST", headers, body: JSON.stringify(params) });',
+          'const commit = Number(response.headers.get("strand-commit"));',
+          "if (Number.isSafeInteger(commit) && commit > this.lastCommit) this.lastCommit = commit;",
           "const body: unknown = await response.json();",
           "if (!response.ok) {",
           "  const err = (body ?? {}) as { error?: string; code?: string };",

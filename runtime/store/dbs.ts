@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
+import type { CommitEntry } from "./commit-entry.js";
 import type { VectorLogEntry, VectorTypeMeta } from "./vector-type-meta.js";
 import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, MIGRATABLE_FORMATS, type Key } from "./keys.js";
 
@@ -28,6 +29,8 @@ export interface StoreDbs {
   readonly vectorTypes: Database<VectorTypeMeta, Key>;
   readonly vectorIds: Database<number, Key>;
   readonly vectorLog: Database<VectorLogEntry, Key>;
+  /** Each write transaction's changes by sequence number (commit-log.ts); never recorded itself. */
+  readonly commitLog: Database<CommitEntry, number>;
 }
 
 /**
@@ -77,6 +80,7 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     vectorTypes: db<VectorTypeMeta>("vector_types"),
     vectorIds: db<number>("vector_ids"),
     vectorLog: db<VectorLogEntry>("vector_log"),
+    commitLog: env.openDB<CommitEntry, number>({ name: "commit_log", ...plainMaps }),
   };
   return dbs;
 }

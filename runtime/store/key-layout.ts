@@ -66,4 +66,10 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   { db: "bm25_docs", key: "`[label, nodeId]`", value: "`[docNo, length]`" },
   { db: "bm25_ids", key: "`[label, docNo]`", value: "nodeId" },
   { db: "bm25_stats", key: "`[label]`", value: "`{docs, tokens, nextDocNo}` of the type" },
+  {
+    db: "commit_log",
+    key: "`seq` (a number, 1, 2, ..)",
+    value:
+      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention, never the newest: its key is the store's sequence (replication)",
+  },
 ];

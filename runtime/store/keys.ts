@@ -83,6 +83,7 @@ export const DB_NAMES = [
   "bm25_docs",
   "bm25_ids",
   "bm25_stats",
+  "commit_log",
 ] as const;
 
 export type ItemKind = "N" | "E" | "V";

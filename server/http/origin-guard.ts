@@ -23,7 +23,10 @@ export interface OriginGuardOptions {
 }
 
 const ALLOW_METHODS = "GET, HEAD, POST, OPTIONS";
-const ALLOW_HEADERS = "content-type, x-api-key";
+// strand-after: the generated client's read-your-writes bookmark (server/replication/commit-headers.ts).
+const ALLOW_HEADERS = "content-type, x-api-key, strand-after";
+/** Response headers a page may read besides the CORS-safelisted ones: the bookmark it sends back. */
+const EXPOSE_HEADERS = "strand-commit";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";
 
 /** The serialised origin of a URL-like string, or undefined when it is not http(s). */
@@ -91,5 +94,6 @@ export function originGuard(options: OriginGuardOptions): MiddlewareHandler {
     }
     await next();
     for (const [name, value] of Object.entries(corsHeaders)) c.res.headers.set(name, value);
+    c.res.headers.set("access-control-expose-headers", EXPOSE_HEADERS);
   };
 }

@@ -47,6 +47,12 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   // the open is refused. A write that meets stored data of an undeclared type (which that
   // refusal keeps from happening) is refused with it too.
   SCHEMA_MISMATCH: 409,
+  // Replication (server/replication/): a write sent to a read replica names the leader (421
+  // Misdirected Request); a replica that has not applied a `Strand-After` sequence in time is
+  // 503 with Retry-After; a follower asking for log entries the leader no longer keeps is 410.
+  NOT_LEADER: 421,
+  REPLICA_BEHIND: 503,
+  LOG_GONE: 410,
   INTERNAL: 500,
 };
 

@@ -1,0 +1,89 @@
+// What a leader and its followers say to each other over HTTP (served by server/replication/,
+// spoken by follower.ts and seed.ts), in one place.
+//
+//   GET /replication/status  → ReplicationStatus (JSON)
+//   GET /replication/log?after=N[&time=T][&wait=MS]
+//        → 200 application/octet-stream: the entries N+1, N+2, .. as frames (a 4-byte big-endian
+//          length, then the entry's bytes as the leader's LMDB holds them); header
+//          `strand-log-first: N+1`, `strand-commit: <leader's sequence>`, `strand-schema: <fingerprint>`.
+//          No entry after N: waits up to `wait` ms for one, then answers with none.
+//        → 410 LOG_GONE: entry N+1 is no longer kept, or the follower's entry N is not the
+//          leader's (its commit time T differs, or N is past the leader): start again from a backup.
+//   GET /replication/backup → the store's online backup (server/http/backup-route.ts): the body is
+//        data.mdb, header x-strand-backup-manifest its manifest; its log's newest entry is the
+//        sequence the copy is consistent at.
+// Every one needs the replication key (`x-replication-key`) or the api key (`x-api-key`).
+
+export const STATUS_PATH = "/replication/status";
+export const LOG_PATH = "/replication/log";
+export const SEED_PATH = "/replication/backup";
+export const REPLICATION_PATHS: readonly string[] = [STATUS_PATH, LOG_PATH, SEED_PATH];
+
+export const REPLICATION_KEY_HEADER = "x-replication-key";
+export const LOG_FIRST_HEADER = "strand-log-first";
+export const COMMIT_HEADER = "strand-commit";
+export const AFTER_HEADER = "strand-after";
+export const SCHEMA_HEADER = "strand-schema";
+export const BACKUP_MANIFEST_HEADER = "x-strand-backup-manifest";
+
+/** The longest a log request waits for a new entry (ms). */
+export const MAX_LOG_WAIT_MS = 25_000;
+/** Entries and bytes one log answer carries at most (a single larger entry still goes whole). */
+export const LOG_BATCH_ENTRIES = 1_000;
+export const LOG_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** What must be equal on a leader and its replicas for the replicas' stores to mean the same. */
+export interface StoreIdentity {
+  /** The store's on-disk format (runtime/store/keys.ts FORMAT_VERSION). */
+  format: number;
+  /** The project's `schema::N` (null: an unversioned schema). */
+  schemaVersion: number | null;
+  /** SHA-256 (first 16 hex digits) of the schema descriptor and the store settings (BM25, vectors). */
+  fingerprint: string;
+  /** The Strand version that serves it. */
+  strand: string;
+}
+
+export interface ReplicationStatus {
+  role: "leader" | "replica";
+  /** The sequence number this node has committed (a leader) or applied (a replica). */
+  seq: number;
+  /** The oldest log entry kept (null: none). */
+  oldest: number | null;
+  identity: StoreIdentity;
+  /** A replica's leader and how far behind it is; null on a leader. */
+  following: { leader: string; leaderSeq: number; lagMs: number; state: string } | null;
+}
+
+/** One line naming a store identity, for messages: "schema::3 (fingerprint 1a2b…, Strand 0.1.0)". */
+export function describeIdentity(identity: StoreIdentity): string {
+  const version = identity.schemaVersion === null ? "an unversioned schema" : `schema::${identity.schemaVersion}`;
+  return `${version} (schema fingerprint ${identity.fingerprint}, store format ${identity.format}, Strand ${identity.strand})`;
+}
+
+/** Frames of a log answer: each entry as a 4-byte big-endian length and its bytes. */
+export function encodeFrames(frames: readonly Uint8Array[]): Buffer {
+  const total = frames.reduce((n, f) => n + 4 + f.length, 0);
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const f of frames) {
+    out.writeUInt32BE(f.length, at);
+    out.set(f, at + 4);
+    at += 4 + f.length;
+  }
+  return out;
+}
+
+export function decodeFrames(body: Uint8Array): Uint8Array[] {
+  const view = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const frames: Uint8Array[] = [];
+  let at = 0;
+  while (at < view.length) {
+    if (at + 4 > view.length) throw new Error("a log answer ends inside a frame header");
+    const length = view.readUInt32BE(at);
+    if (at + 4 + length > view.length) throw new Error("a log answer ends inside a frame");
+    frames.push(view.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  return frames;
+}

@@ -1,0 +1,22 @@
+// What the HTTP layer needs of this node's replication: its commit log (the current store's: a
+// replica's re-seed replaces it), its backup, its identity and, on a replica, whom it follows.
+import type { BackupOutcome } from "../../runtime/backup/backup.js";
+import type { CommitLog } from "../../runtime/replication/commit-log.js";
+import type { ReplicationStatus, StoreIdentity } from "../../runtime/replication/protocol.js";
+
+export type LogView = Pick<CommitLog, "committed" | "oldest" | "timeOf" | "waitFor" | "read">;
+
+export interface ReplicationNode {
+  /** The commit log of the store served now. */
+  log(): LogView;
+  backup(out: string): Promise<BackupOutcome>;
+  identity: StoreIdentity;
+  /** The replica's leader and lag; null on a leader. */
+  following(): ReplicationStatus["following"];
+  /** Accepted in `x-replication-key` by the log endpoints (besides the api key); undefined: none. */
+  key: string | undefined;
+  /** How long a request with `Strand-After` waits for that sequence (ms). */
+  afterTimeoutMs: number;
+}
+
+export const DEFAULT_AFTER_TIMEOUT_MS = 5_000;

@@ -1,0 +1,124 @@
+// The leader's replication endpoints (runtime/replication/protocol.ts): status, the log (a long
+// poll) and the seed backup. They need the replication key in x-replication-key, or the api key;
+// a node with neither refuses them, since the log and the backup are every record at once.
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Context, Hono } from "hono";
+import { StrandError } from "../../core/errors.js";
+import {
+  COMMIT_HEADER,
+  encodeFrames,
+  LOG_BATCH_BYTES,
+  LOG_BATCH_ENTRIES,
+  LOG_FIRST_HEADER,
+  LOG_PATH,
+  MAX_LOG_WAIT_MS,
+  REPLICATION_KEY_HEADER,
+  SCHEMA_HEADER,
+  SEED_PATH,
+  STATUS_PATH,
+  type ReplicationStatus,
+} from "../../runtime/replication/protocol.js";
+import { backupRoute } from "../http/backup-route.js";
+import { jsonErrorResponse } from "../http/error-response.js";
+import { incomingOf, requestHeader } from "../http/request-header.js";
+import type { ReplicationNode } from "./node.js";
+
+export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: string | undefined): void {
+  const allowed = authorizer(node.key, apiKey);
+  const guard =
+    (handler: (c: Context) => Response | Promise<Response>) =>
+    (c: Context): Response | Promise<Response> => {
+      const refused = allowed(c);
+      return refused === null ? handler(c) : jsonErrorResponse(refused);
+    };
+  app.get(
+    STATUS_PATH,
+    guard((c) => c.json(statusOf(node) as unknown as Record<string, never>)),
+  );
+  app.get(
+    LOG_PATH,
+    guard((c) => logAnswer(c, node)),
+  );
+  const seed = backupRoute(node, true);
+  app.get(SEED_PATH, guard(seed));
+}
+
+export function statusOf(node: ReplicationNode): ReplicationStatus {
+  const log = node.log();
+  const following = node.following();
+  return { role: following === null ? "leader" : "replica", seq: log.committed, oldest: log.oldest(), identity: node.identity, following };
+}
+
+async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
+  const after = intParam(c.req.query("after"), "after", 0, Number.MAX_SAFE_INTEGER);
+  const wait = intParam(c.req.query("wait") ?? "0", "wait", 0, Number.MAX_SAFE_INTEGER);
+  const timeText = c.req.query("time");
+  const time = timeText === undefined ? null : intParam(timeText, "time", 0, Number.MAX_SAFE_INTEGER);
+  if (typeof after !== "number") return jsonErrorResponse(after);
+  if (typeof wait !== "number") return jsonErrorResponse(wait);
+  if (time !== null && typeof time !== "number") return jsonErrorResponse(time);
+  let log = node.log();
+  const gone = divergence(log, after, time);
+  if (gone !== null) return jsonErrorResponse(new StrandError("LOG_GONE", gone));
+  if (log.committed <= after && wait > 0) {
+    await log.waitFor(after + 1, Math.min(wait, MAX_LOG_WAIT_MS));
+    log = node.log();
+  }
+  const read = log.read(after, LOG_BATCH_ENTRIES, LOG_BATCH_BYTES);
+  if (read === "gone")
+    return jsonErrorResponse(
+      new StrandError("LOG_GONE", `entry ${after + 1} is past this node's log retention; seed again from its backup`),
+    );
+  return new Response(encodeFrames(read.frames), {
+    headers: {
+      "content-type": "application/octet-stream",
+      [LOG_FIRST_HEADER]: String(read.first),
+      [COMMIT_HEADER]: String(log.committed),
+      [SCHEMA_HEADER]: node.identity.fingerprint,
+    },
+  });
+}
+
+/** Why a follower at `after` (its entry there committed at `time`) cannot go on from this log, or null. */
+function divergence(log: ReturnType<ReplicationNode["log"]>, after: number, time: number | null): string | null {
+  if (after > log.committed)
+    return `the follower is at sequence ${after}, past this node's ${log.committed}: its data has another history (was this node restored from a backup?); seed again`;
+  const oldest = log.oldest();
+  if (after < log.committed && (oldest === null || after + 1 < oldest))
+    return `entry ${after + 1} is past this node's log retention (the oldest kept is ${oldest ?? "none"}); seed again from its backup`;
+  if (time !== null && after > 0) {
+    const mine = log.timeOf(after);
+    if (mine !== null && mine !== time) return `the follower's entry ${after} is not this node's: its data has another history; seed again`;
+  }
+  return null;
+}
+
+function intParam(text: string | undefined, name: string, min: number, max: number): number | StrandError {
+  if (text === undefined) return new StrandError("BAD_REQUEST", `${LOG_PATH} needs ?${name}=<integer>`);
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    return new StrandError("BAD_REQUEST", `${name} must be an integer ${min}..${max}, got "${text.slice(0, 40)}"`);
+  return n;
+}
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value, "utf8").digest();
+}
+
+/** Null when the request carries the replication key or the api key; else the refusal. */
+function authorizer(replicationKey: string | undefined, apiKey: string | undefined): (c: Context) => StrandError | null {
+  const keys = [replicationKey, apiKey].filter((k): k is string => k !== undefined && k !== "").map(digest);
+  return (c) => {
+    if (keys.length === 0)
+      return new StrandError(
+        "UNAUTHORIZED",
+        "replication is served only by a node with a replication key or an api key (strand serve --replication-key KEY)",
+      );
+    const incoming = incomingOf(c);
+    for (const header of [REPLICATION_KEY_HEADER, "x-api-key"]) {
+      const presented = requestHeader(c, incoming, header);
+      if (presented !== undefined && keys.some((k) => timingSafeEqual(digest(presented), k))) return null;
+    }
+    return new StrandError("UNAUTHORIZED", `missing or invalid ${REPLICATION_KEY_HEADER} header`);
+  };
+}

@@ -1,0 +1,156 @@
+// The commit log (runtime/store/commit-log.ts, runtime/write/commit-log-writes.ts): every write
+// transaction appends one entry in its own transaction; a second store that applies the entries
+// holds exactly the same bytes in every database, searches the same (vectors and BM25) and
+// verifies clean; the retention trims from the front and a reader past it is told "gone".
+import { afterEach, describe, expect, it } from "vitest";
+import type { EdgeItem, NodeItem } from "../core/items.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import type { StoreDbs } from "../runtime/store/dbs.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { rng, unitVector, gaussian, vectorSchema } from "./support/vector-fixtures.js";
+
+const open: { store: GraphStore; dir: string }[] = [];
+function openStore(options: Partial<Parameters<typeof GraphStore.open>[0]> = {}): GraphStore {
+  const dir = tempDir("strand-commit-log-");
+  const store = GraphStore.open({ path: dir, schema: vectorSchema, ...options });
+  open.push({ store, dir });
+  return store;
+}
+afterEach(async () => {
+  for (const { store, dir } of open.splice(0)) {
+    await store.close();
+    removeDir(dir);
+  }
+});
+
+/** Every database's raw entries (key JSON → value bytes as hex), the commit log and meta included. */
+function rawDump(store: GraphStore): Record<string, Record<string, string>> {
+  const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
+  const out: Record<string, Record<string, string>> = {};
+  for (const name of Object.keys(dbs) as (keyof StoreDbs)[]) {
+    if (name === "env") continue;
+    const db = dbs[name] as StoreDbs["nodes"];
+    const entries: Record<string, string> = {};
+    for (const key of db.getKeys({})) {
+      if (name === "meta" && (key as unknown) === "format") continue;
+      entries[JSON.stringify(key)] = Buffer.from(db.getBinary(key as never)!).toString("hex");
+    }
+    out[name] = entries;
+  }
+  return out;
+}
+
+/** A seeded stream of mixed writes: authors, docs (vectors with text), edges, updates, drops. */
+async function mixedWrites(store: GraphStore, n: number, seed: number): Promise<void> {
+  const random = rng(seed);
+  const normal = gaussian(random);
+  const authors: NodeItem[] = [];
+  const docs: NodeItem[] = [];
+  const words = ["graph", "vector", "replica", "leader", "commit", "log", "search", "keyword"];
+  const text = () => Array.from({ length: 3 + Math.floor(random() * 5) }, () => words[Math.floor(random() * words.length)]).join(" ");
+  for (let i = 0; i < n; i++) {
+    const r = random();
+    await store.write((db) => {
+      if (r < 0.2 || authors.length === 0) authors.push(db.addNode("Author", { name: `author ${i}` }));
+      else if (r < 0.55 || docs.length < 2) {
+        const doc = db.addVector("Doc", unitVector(normal, 8), { title: text(), topic: `t${i % 3}`, slug: `s${seed}-${i}`, rank: i });
+        docs.push(doc);
+        db.addEdge("Wrote", {}, authors[Math.floor(random() * authors.length)]!.id, doc.id);
+      } else if (r < 0.7) {
+        const [a, b] = [docs[Math.floor(random() * docs.length)]!, docs[Math.floor(random() * docs.length)]!];
+        db.addEdge("Cites", {}, a.id, b.id);
+      } else if (r < 0.85) {
+        const doc = docs[Math.floor(random() * docs.length)]!;
+        const [next] = db.updateNodes([doc], { title: text(), rank: i });
+        docs[docs.indexOf(doc)] = next!;
+      } else {
+        const doc = docs.splice(Math.floor(random() * docs.length), 1)[0]!;
+        db.dropVector(doc);
+      }
+    });
+  }
+}
+
+async function follow(leader: GraphStore, follower: GraphStore, batch: number): Promise<void> {
+  for (;;) {
+    const read = leader.log.read(follower.log.committed, batch, 1 << 20);
+    if (read === "gone") throw new Error("gone");
+    if (read.frames.length === 0) return;
+    await follower.applyLogEntries(read.first, read.frames);
+  }
+}
+
+describe("commit log", () => {
+  it("numbers each write transaction, readable without a scan", async () => {
+    const store = openStore();
+    expect(store.log.committed).toBe(0);
+    await store.write((db) => db.addNode("Author", { name: "a" }));
+    await store.write((db) => db.addNode("Author", { name: "b" }));
+    await expect(
+      store.write(() => {
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    await Promise.all([1, 2, 3].map((i) => store.write((db) => db.addNode("Author", { name: `c${i}` }))));
+    await store.write((db) => db.nodesByLabel("Author").length); // changes nothing: no entry
+    expect(store.log.committed).toBe(5);
+    expect(store.log.oldest()).toBe(1);
+    const read = store.log.read(3, 10, 1 << 20);
+    expect(read !== "gone" && [read.first, read.frames.length]).toEqual([4, 2]);
+  });
+
+  it("a store that applies the entries holds the same bytes, searches the same and verifies clean", async () => {
+    const leader = openStore();
+    const follower = openStore();
+    await mixedWrites(leader, 120, 7);
+    await follow(leader, follower, 17);
+    expect(follower.log.committed).toBe(leader.log.committed);
+    expect(rawDump(follower)).toEqual(rawDump(leader));
+    const query = unitVector(gaussian(rng(99)), 8);
+    const search = (s: GraphStore) =>
+      s.read((db) => ({ v: db.searchVectors("Doc", query, 10), k: db.searchBM25("Doc", "replica log", 10) }));
+    expect(search(follower)).toEqual(search(leader));
+    expect(follower.verify().disagreements).toEqual([]);
+    expect(leader.verify().disagreements).toEqual([]);
+    // More writes after the first catch-up: the follower's read cache and vector index follow them.
+    const cached = follower.read((db) => db.nodesByLabel("Doc").length);
+    await mixedWrites(leader, 40, 8);
+    await follow(leader, follower, 5);
+    expect(rawDump(follower)).toEqual(rawDump(leader));
+    expect(search(follower)).toEqual(search(leader));
+    expect(follower.read((db) => db.nodesByLabel("Doc").length)).toBe(leader.read((db) => db.nodesByLabel("Doc").length));
+    expect(cached).toBeGreaterThan(0);
+    expect(follower.verify().disagreements).toEqual([]);
+  });
+
+  it("refuses entries that do not follow the store's sequence", async () => {
+    const leader = openStore();
+    const follower = openStore();
+    await mixedWrites(leader, 5, 1);
+    const read = leader.log.read(2, 10, 1 << 20);
+    if (read === "gone") throw new Error("gone");
+    await expect(follower.applyLogEntries(read.first, read.frames)).rejects.toThrow("log entries start at 3, but the store is at 0");
+    expect(follower.log.committed).toBe(0);
+  });
+
+  it("trims to the retention from the front; a reader behind it is told gone", async () => {
+    const store = openStore({ logRetention: { entries: 5, intervalMs: 60_000 } });
+    for (let i = 0; i < 12; i++) await store.write((db) => db.addNode("Author", { name: `a${i}` }));
+    await store.log.trim();
+    expect([store.log.oldest(), store.log.committed]).toEqual([8, 12]);
+    expect(store.log.read(3, 10, 1 << 20)).toBe("gone");
+    const read = store.log.read(7, 10, 1 << 20);
+    expect(read !== "gone" && [read.first, read.frames.length]).toEqual([8, 5]);
+  });
+
+  it("keeps nothing when the log is off, and the store works as before", async () => {
+    const store = openStore({ commitLog: false });
+    const edge: EdgeItem = await store.write((db) => {
+      const a = db.addNode("Author", { name: "a" });
+      const d = db.addVector("Doc", [1, 0, 0, 0, 0, 0, 0, 0], { title: "t", slug: "s" });
+      return db.addEdge("Wrote", {}, a.id, d.id);
+    });
+    expect(edge.label).toBe("Wrote");
+    expect([store.log.committed, store.log.oldest()]).toEqual([0, null]);
+  });
+});
