@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StrandClient } from "../generated/client.js";
+import { FORMAT_VERSION } from "../runtime/store/keys.js";
 import { rng } from "./support/vector-fixtures.js";
 import { CLI, SOCIAL_EXAMPLE, startStrand, tempDir, type StrandServer } from "./support/server.js";
 
@@ -324,7 +325,7 @@ describe("read replicas", () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
       new RegExp(
-        `^strand: cannot follow ${leader.url.replace(/[.]/g, "\\.")}: the leader serves an unversioned schema \\(schema fingerprint [0-9a-f]{16}, store format 1, Strand [^)]+\\), this replica an unversioned schema \\(schema fingerprint [0-9a-f]{16}.*deploy the leader's project version here`,
+        `^strand: cannot follow ${leader.url.replace(/[.]/g, "\\.")}: the leader serves an unversioned schema \\(schema fingerprint [0-9a-f]{16}, store format ${FORMAT_VERSION}, Strand [^)]+\\), this replica an unversioned schema \\(schema fingerprint [0-9a-f]{16}.*deploy the leader's project version here`,
       ),
     );
     for (const server of [replica, leader]) expect(await server.stop()).toBe(0);
