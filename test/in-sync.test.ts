@@ -144,6 +144,20 @@ describe("the in-sync set", () => {
     expect(t.outcomes.get(5)).toBe("acked");
   });
 
+  it("does not acknowledge through a member whose addition etcd has not confirmed yet", async () => {
+    let release: (ok: boolean) => void = () => {};
+    const t = setup(1, [], () => new Promise<boolean>((done) => (release = done)));
+    t.wait(4);
+    t.tracker.replicaApplied("b", 4);
+    await t.flush();
+    expect(t.published).toEqual([["b"]]);
+    expect(t.outcomes.get(4)).toBeUndefined(); // etcd may still hold the empty set
+    release(true);
+    await t.flush();
+    expect(t.tracker.inSync).toEqual(["b"]);
+    expect(t.outcomes.get(4)).toBe("acked");
+  });
+
   it("refuses a required count below one", () => {
     expect(() => new InSyncTracker({ required: 0, lagTimeoutMs: 1, publish: async () => true, now: () => 0 })).toThrow(
       "required in-sync replicas must be ≥ 1, got 0",

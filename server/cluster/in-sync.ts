@@ -104,8 +104,11 @@ export class InSyncTracker {
   }
 
   private isAcked(seq: number): boolean {
+    // While a change is being published etcd holds either set: both must be large enough, and
+    // every member of either must hold the write.
+    if (this.members.size < this.options.required) return false;
+    if (this.pending !== null && this.pending.size < this.options.required) return false;
     const holders = this.pending === null ? this.members : new Set([...this.members, ...this.pending]);
-    if (holders.size < this.options.required) return false;
     for (const id of holders) if (this.appliedOf(id) < seq) return false;
     return true;
   }
