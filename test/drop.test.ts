@@ -1,6 +1,7 @@
 // DROP at the store level: what a dropped node or edge takes with it, checked against the exact
 // on-disk state the layout invariants (keys.ts, adjacency.ts) require.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { seededRandom as rng } from "../bench/random.js";
 import type { StrandError } from "../core/errors.js";
 import type { EdgeItem, NodeItem, Props } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
@@ -276,17 +277,6 @@ describe("DROP and the read cache", () => {
 });
 
 // ---- property test: random adds, updates and drops against the model, exact state at the end
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("property: drops keep the store equal to a model", () => {
   test.each([11, 12, 13, 14])("seed %i", async (seed) => {

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import peggy from "peggy";
 import { describe, expect, it } from "vitest";
+import { seededRandom as prng } from "../bench/random.js";
 import type {
   EdgeSchema,
   Expr,
@@ -1293,18 +1294,6 @@ describe("large and pathological inputs", () => {
 });
 
 // ---------------------------------------------------------------- fuzz
-
-/** mulberry32: a small seeded PRNG so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FUZZ_TOKENS = [
   "QUERY",

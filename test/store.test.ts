@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { seededRandom as rng } from "../bench/random.js";
 import { StrandError } from "../core/errors.js";
 import { isUuid, uuidv7, uuidv7Time } from "../runtime/store/ids.js";
 import type { EdgeItem, NodeItem, Props } from "../core/items.js";
@@ -314,17 +315,6 @@ describe("GraphStore", () => {
 });
 
 // ---- property test: the store against a naive in-memory model
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Model {
   nodes: Map<string, NodeItem>;

@@ -1,4 +1,5 @@
 // Vector test data: a schema with vector types, seeded generators and exact ground truth.
+import { seededRandom as rng } from "../../bench/random.js";
 import type { SchemaDescriptor, ValueType } from "../../core/schema.js";
 import { similarity, type Metric } from "../../runtime/vector/metric.js";
 import type { VectorSnapshot } from "../../runtime/vector/search.js";
@@ -32,17 +33,9 @@ export const vectorSchema: SchemaDescriptor = {
   ],
 };
 
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded uniform generator the vector tests share (mulberry32). */
+
+export { rng };
 
 /** Standard normal samples (Box-Muller) from a seeded uniform generator. */
 export function gaussian(random: () => number): () => number {
