@@ -9,7 +9,7 @@ import { FailoverController, type FailoverNode } from "../server/cluster/failove
 import { ETCD_BINARY, type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 
 if (ETCD_BINARY === null) {
-  console.warn("failover.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD); .ci/run installs it");
+  console.warn("failover.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD_BINARY); .ci/run installs it");
 }
 
 class FakeNode implements FailoverNode {

@@ -6,6 +6,13 @@ import { OPTION_ENV, UsageError } from "./usage.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
+import {
+  checkGroupName,
+  MAX_LEASE_TTL_SECONDS,
+  MAX_SYNC_REPLICAS,
+  MIN_LEASE_TTL_SECONDS,
+  parseEndpoints,
+} from "../config/cluster-values.js";
 import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
 import type { McpOptions } from "./mcp.js";
@@ -45,6 +52,12 @@ const SERVE_FLAGS = {
   "log-retention-entries": { type: "string" },
   "log-retention-bytes": { type: "string" },
   "after-timeout": { type: "string" },
+  etcd: { type: "string" },
+  group: { type: "string" },
+  advertise: { type: "string" },
+  "sync-replicas": { type: "string" },
+  "lease-ttl": { type: "string" },
+  "sync-timeout": { type: "string" },
 } as const;
 
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
@@ -100,6 +113,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       const bodyLimit = option("--body-limit", values["body-limit"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
       const port = option("--port", values.port);
+      const serveFlag = (flag: string): string | undefined =>
+        nonEmpty(flag, option(flag, values[flag.slice(2) as keyof typeof values] as string | undefined));
       return {
         kind: "serve",
         dir: projectDir(positionals),
@@ -113,9 +128,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
         explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),
         logLevel: logLevelFlag(nonEmpty("--log-level", option("--log-level", values["log-level"]))),
-        replication: replicationFlags((flag) =>
-          nonEmpty(flag, option(flag, values[flag.slice(2) as keyof typeof values] as string | undefined)),
-        ),
+        replication: replicationFlags(serveFlag),
+        cluster: clusterFlags(serveFlag),
       };
     }
     case "mcp": {
@@ -280,5 +294,31 @@ function replicationFlags(flag: (name: string) => string | undefined): ServeOpti
     logRetentionEntries: entries === undefined ? undefined : integerFlag("--log-retention-entries", entries, 1, Number.MAX_SAFE_INTEGER),
     logRetentionBytes: bytes === undefined ? undefined : integerFlag("--log-retention-bytes", bytes, 4096, Number.MAX_SAFE_INTEGER),
     afterTimeoutMs: after === undefined ? undefined : integerFlag("--after-timeout", after, 0, 600_000),
+  };
+}
+
+/** --etcd, --group, --advertise, --sync-replicas, --lease-ttl, --sync-timeout (each also from its STRAND_* variable). */
+function clusterFlags(flag: (name: string) => string | undefined): ServeOptions["cluster"] {
+  const etcd = flag("--etcd");
+  const group = flag("--group");
+  const advertise = flag("--advertise");
+  const sync = flag("--sync-replicas");
+  const ttl = flag("--lease-ttl");
+  const timeout = flag("--sync-timeout");
+  const endpoints = etcd === undefined ? undefined : parseEndpoints(etcd);
+  if (endpoints === null)
+    throw new UsageError(`--etcd takes etcd endpoints as comma-separated http(s) URLs (http://10.0.0.1:2379,…), got "${etcd}"`);
+  if (etcd !== undefined && flag("--follow") !== undefined)
+    throw new UsageError("--follow and --etcd exclude each other: with etcd the group decides whom a node follows");
+  if (group !== undefined && checkGroupName(group) !== null) throw new UsageError(`--group: ${checkGroupName(group)}`);
+  if (advertise !== undefined && leaderUrl(advertise) === null)
+    throw new UsageError(`--advertise must be the http(s) URL other nodes reach this one at, got "${advertise}"`);
+  return {
+    etcd: endpoints,
+    group,
+    advertise: advertise === undefined ? undefined : (leaderUrl(advertise) ?? undefined),
+    syncReplicas: sync === undefined ? undefined : integerFlag("--sync-replicas", sync, 0, MAX_SYNC_REPLICAS),
+    leaseTtlSeconds: ttl === undefined ? undefined : integerFlag("--lease-ttl", ttl, MIN_LEASE_TTL_SECONDS, MAX_LEASE_TTL_SECONDS),
+    syncTimeoutMs: timeout === undefined ? undefined : integerFlag("--sync-timeout", timeout, 1, 600_000),
   };
 }

@@ -15,10 +15,12 @@ export interface FailoverNode {
   appliedSeq(): number;
   /** Stop following and accept writes as the leader of `epoch`. */
   lead(epoch: number): Promise<void>;
-  /** Refuse writes and follow the leader at `url`. */
-  follow(url: string): Promise<void>;
+  /** Refuse writes and follow the leader at `url`, which leads `epoch`. */
+  follow(url: string, epoch: number): Promise<void>;
   /** Refuse writes until told to lead or follow. */
   fence(reason: string): void;
+  /** A replica's lag behind its leader in ms, for the group's member list (default 0). */
+  lagMs?(): number;
 }
 
 export interface FailoverOptions {
@@ -109,18 +111,20 @@ export class FailoverController {
       return;
     }
     if (leader.id === this.group.member.id) {
-      // Our key: either we lead (nothing to do), or it is left from before a restart and
-      // expires with that old lease; until then nobody may write here.
-      if (this.roleNow !== "leader")
+      if (this.roleNow === "leader" && leader.epoch === this.epoch) return;
+      // Our key, left from before a restart: it expires with that old lease; until then nobody
+      // may write here.
+      if (this.roleNow !== "fenced")
         this.toFenced(`etcd still names this node leader at epoch ${leader.epoch} from before; waiting for it to expire`);
       return;
     }
     if (this.roleNow === "leader") this.toFenced(`${leader.url} leads at epoch ${leader.epoch}`);
-    if (this.following !== leader.url || this.roleNow !== "replica") {
+    if (this.following !== leader.url || this.roleNow !== "replica" || this.epoch !== leader.epoch) {
       this.roleNow = "replica";
       this.following = leader.url;
       this.options.log(`failover: following ${leader.url} (epoch ${leader.epoch})`);
-      await this.node.follow(leader.url);
+      this.epoch = leader.epoch;
+      await this.node.follow(leader.url, leader.epoch);
     }
   }
 
@@ -146,6 +150,9 @@ export class FailoverController {
           now: () => Date.now(),
         },
         previous,
+        // A replica joins the set only once it holds what this node holds: every write the last
+        // epoch acknowledged is among it.
+        this.node.appliedSeq(),
       );
       if (!(await this.group.publishInSync(epoch, previous))) {
         this.toFenced(`lost the lead of epoch ${epoch} while starting it`);
@@ -174,6 +181,7 @@ export class FailoverController {
     await this.group.report({
       role: this.roleNow === "leader" ? "leader" : this.roleNow === "replica" ? "replica" : "fenced",
       applied: this.node.appliedSeq(),
+      lagMs: this.roleNow === "replica" ? (this.node.lagMs?.() ?? 0) : 0,
     });
   }
 
