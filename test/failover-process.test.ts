@@ -33,7 +33,7 @@ interface Status {
   cluster: { member: string; epoch: number; inSync: string[] };
 }
 
-async function start(name: string, endpoints: string[]): Promise<StrandServer> {
+async function start(name: string, endpoints: string[], group = "process-test", syncTimeoutMs = 30_000): Promise<StrandServer> {
   const server = await startStrand({
     dataDir: path.join(work, name),
     extraArgs: [
@@ -46,14 +46,14 @@ async function start(name: string, endpoints: string[]): Promise<StrandServer> {
       "--etcd",
       endpoints.join(","),
       "--group",
-      "process-test",
+      group,
       "--sync-replicas",
       "1",
       "--lease-ttl",
       String(LEASE_TTL_S),
-      // generous: on a loaded machine an fsync alone can take seconds
+      // generous by default: on a loaded machine an fsync alone can take seconds
       "--sync-timeout",
-      "30000",
+      String(syncTimeoutMs),
     ],
   });
   servers.push(server);
@@ -94,6 +94,16 @@ async function missing(server: StrandServer, acked: readonly string[], after: nu
     if (reply.body.user === null || reply.body.user === undefined) absent.push(handle);
   }
   return absent;
+}
+
+/** The test cluster's endpoints (started once); without an etcd binary the test fails saying why. */
+async function etcd(): Promise<string[]> {
+  if (ETCD_BINARY === null)
+    throw new Error(
+      "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
+    );
+  cluster ??= await startEtcdCluster(3);
+  return cluster.endpoints;
 }
 
 function verify(dataDir: string): { status: number | null; out: string } {
@@ -200,4 +210,37 @@ describe("failover on etcd with real processes", () => {
       expect(checked.status, `${name}: ${checked.out}`).toBe(0);
     }
   }, 240_000);
+
+  it("answers 503 NOT_REPLICATED when no in-sync replica confirms a write in time, and acknowledges again once the replica is back", async () => {
+    const endpoints = await etcd();
+    const leader = await start("sync-leader", endpoints, "sync-test", 3_000);
+    await until("it leads", async () => ((await status(leader)).role === "leader" ? true : null));
+    const replica = await start("sync-replica", endpoints, "sync-test", 3_000);
+    const id = (await status(replica)).cluster.member;
+    await until("the replica is in sync", async () => ((await status(leader)).cluster.inSync.length === 1 ? true : null));
+    const first = await post(leader, "AddUser", { handle: "one", name: "One", city: "Lisbon", age: 1 });
+    expect(first.status).toBe(200);
+
+    replica.child.kill("SIGSTOP");
+    const held = await post(leader, "AddUser", { handle: "two", name: "Two", city: "Lisbon", age: 2 });
+    expect([held.status, held.body]).toEqual([
+      503,
+      {
+        error: `the write is committed on this leader at sequence ${held.commit}, but 1 in-sync replica did not confirm it within 3000 ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; read it back (Strand-After: ${held.commit}) before writing it again`,
+        code: "NOT_REPLICATED",
+      },
+    ]);
+    // The silent replica left the in-sync set (in etcd first): it cannot be promoted now.
+    expect((await status(leader)).cluster.inSync).toEqual([]);
+    replica.child.kill("SIGCONT");
+    await until("the replica is back in sync", async () => {
+      const s = await status(leader);
+      return s.cluster.inSync.length === 1 ? s : null;
+    });
+    expect((await status(leader)).cluster.inSync).toEqual([id]);
+    const third = await post(leader, "AddUser", { handle: "three", name: "Three", city: "Lisbon", age: 3 });
+    expect(third.status).toBe(200);
+    expect(await missing(replica, ["one", "two", "three"], third.commit)).toEqual([]);
+    for (const s of [leader, replica]) expect(await s.stop()).toBe(0);
+  }, 120_000);
 });
