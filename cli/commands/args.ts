@@ -17,6 +17,7 @@ import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
 import type { McpOptions } from "./mcp.js";
 import type { ServeOptions } from "./serve.js";
+import type { StatusOptions } from "./status.js";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "../../server/observe/log-level.js";
 
 export type Command =
@@ -31,7 +32,8 @@ export type Command =
   | { kind: "backup"; dataDir: string; out: string }
   | { kind: "restore"; backup: string; dataDir: string }
   | ({ kind: "import" } & ImportOptions)
-  | ({ kind: "export" } & ExportOptions);
+  | ({ kind: "export" } & ExportOptions)
+  | ({ kind: "status" } & StatusOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -69,6 +71,14 @@ const IMPORT_FLAGS = {
   rejects: { type: "string" },
 } as const;
 const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
+
+const STATUS_FLAGS = {
+  ...HELP,
+  etcd: { type: "string" },
+  group: { type: "string" },
+  url: { type: "string" },
+  "replication-key": { type: "string" },
+} as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
 
@@ -203,6 +213,32 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         out: out === "-" ? out : resolve(out),
       };
+    }
+    case "status": {
+      const { values, positionals } = parse(rest, STATUS_FLAGS);
+      if (values.help === true) return { kind: "help", command: name };
+      if (positionals.length > 0) throw new UsageError(`strand status takes no positional arguments, got ${positionals.join(" ")}`);
+      const url = nonEmpty("--url", values.url);
+      const etcd = nonEmpty("--etcd", option("--etcd", values.etcd));
+      if (url !== undefined) {
+        if (values.etcd !== undefined || values.group !== undefined)
+          throw new UsageError("strand status takes either --url (one node) or --etcd and --group (the group), not both");
+        const node = leaderUrl(url);
+        if (node === null) throw new UsageError(`--url must be a node's http(s) URL, got "${url}"`);
+        return {
+          kind: "status",
+          target: "node",
+          url: node,
+          key: nonEmpty("--replication-key", option("--replication-key", values["replication-key"])),
+        };
+      }
+      const group = nonEmpty("--group", option("--group", values.group));
+      if (etcd === undefined || group === undefined)
+        throw new UsageError("strand status needs --etcd <urls> and --group <name> (the group), or --url <node>");
+      const endpoints = parseEndpoints(etcd);
+      if (endpoints === null) throw new UsageError(`--etcd takes etcd endpoints as comma-separated http(s) URLs, got "${etcd}"`);
+      if (checkGroupName(group) !== null) throw new UsageError(`--group: ${checkGroupName(group)}`);
+      return { kind: "status", target: "group", endpoints, group };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

@@ -73,6 +73,12 @@ const COMMANDS: Readonly<Record<string, string>> = {
 `,
   restore: `  restore <backup dir> --data <dir>  restore a backup into a new or empty directory, then verify it
 `,
+  status: `  status           a failover group: leader, epoch, in-sync replicas, each member's seq and lag
+      --etcd <urls>             the group's etcd endpoints (with --group)
+      --group <name>            the group's name
+      --url <url>               or one node, as it sees itself (its /replication/status)
+      --replication-key <key>   with --url: the node's replication key (or its api key)
+`,
 };
 
 /** The environment variable of each option that has one (a flag given on the command line wins). */
