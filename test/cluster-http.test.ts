@@ -132,7 +132,14 @@ describe("a group node's replication endpoints", () => {
     });
     expect(store.log.committed).toBe(before);
     const asked: number[] = [];
-    roles.role = { kind: "leader", epoch: 3, acked: async (seq) => (asked.push(seq), "acked") };
+    roles.role = {
+      kind: "leader",
+      epoch: 3,
+      acked: async (seq) => {
+        asked.push(seq);
+        return "acked";
+      },
+    };
     expect((await write())[0]).toBe(200);
     expect(asked).toEqual([before + 1]);
     roles.role = { kind: "leader", epoch: 3, acked: async () => "fenced" };
