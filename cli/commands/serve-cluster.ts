@@ -131,7 +131,16 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
     await this.controller.start();
   }
 
+  /**
+   * Takes no new writes, lets the ones waiting for their replicas finish (the replicas still
+   * poll: the server closes after this), then leaves the group: its lease goes at once, so a
+   * replica takes over without waiting for it to expire.
+   */
   async stop(): Promise<void> {
+    if (this.store.role.kind === "leader") {
+      this.store.role = { kind: "fenced", reason: "it is shutting down" };
+      await this.store.drained(Math.min(this.settings.syncTimeoutMs, 5_000));
+    }
     await this.controller?.stop();
     await this.stopFollowing();
   }

@@ -49,6 +49,8 @@ export class FailoverController {
   private busy: Promise<void> = Promise.resolve();
   /** When etcd last confirmed this node's lead (a leader that cannot reach etcd must stop writing). */
   private confirmedAt = 0;
+  /** Why this node last declined to take over (logged once per reason, not at every check). */
+  private lastRefusal: string | null = null;
 
   constructor(
     private group: EtcdGroup,
@@ -129,13 +131,23 @@ export class FailoverController {
   }
 
   private async tryToLead(): Promise<void> {
+    if (this.options.syncReplicas === 0) {
+      // Asynchronous replication: the member that holds the most should lead, so that the
+      // fewest writes are lost; one further ahead takes over itself.
+      const mine = this.node.appliedSeq();
+      const ahead = (await this.group.members()).find((m) => m.id !== this.group.member.id && m.applied > mine);
+      if (ahead !== undefined) {
+        this.refused(`${ahead.id} holds more (sequence ${ahead.applied}, this node ${mine})`);
+        return;
+      }
+    }
     const attempt = await this.group.tryLead(this.options.syncReplicas > 0);
     if (!attempt.won) {
       if (attempt.leader !== null) await this.leaderChanged(attempt.leader);
-      else
-        this.options.log(`failover: not taking over (${attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason})`);
+      else this.refused(attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason);
       return;
     }
+    this.lastRefusal = null;
     this.epoch = attempt.leader.epoch;
     if (this.options.syncReplicas > 0) {
       // The previous epoch's in-sync replicas hold every acknowledged write, and nothing is
@@ -177,6 +189,13 @@ export class FailoverController {
         return;
       }
       this.confirmedAt = checkedAt;
+    } else {
+      // Not leading: an election nobody won (every candidate declined, or a watch event was
+      // missed) is tried again here, and a leader not yet followed is followed.
+      const leader = await this.group.leader();
+      if (leader === null) await this.tryToLead();
+      else if (leader.id !== this.group.member.id && (this.roleNow !== "replica" || this.following !== leader.url))
+        await this.leaderChanged(leader);
     }
     await this.group.report({
       role: this.roleNow === "leader" ? "leader" : this.roleNow === "replica" ? "replica" : "fenced",
@@ -194,6 +213,11 @@ export class FailoverController {
     if (this.roleNow === "leader" && silentMs > this.options.leaseTtlMs) {
       this.toFenced(`etcd has not confirmed the lead for ${silentMs} ms (lease ${this.options.leaseTtlMs} ms)`);
     }
+  }
+
+  private refused(reason: string): void {
+    if (reason !== this.lastRefusal) this.options.log(`failover: not taking over (${reason})`);
+    this.lastRefusal = reason;
   }
 
   private toFenced(reason: string): void {

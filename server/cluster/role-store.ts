@@ -25,6 +25,9 @@ export class RoleStore implements StoreAccess, BackupSource {
   /** null while a re-seed replaces the store. */
   current: GraphStore | null;
   role: NodeRole = { kind: "starting" };
+  /** Writes taken as leader and not answered yet (a stopping node lets them finish). */
+  private inFlight = 0;
+  private drainedWaiters: (() => void)[] = [];
 
   constructor(
     store: GraphStore,
@@ -43,11 +46,19 @@ export class RoleStore implements StoreAccess, BackupSource {
     if (role.kind === "replica") throw new NotLeaderError(role.leader);
     if (role.kind !== "leader") throw fenced(role.kind === "fenced" ? role.reason : "it is starting and has no role in its group yet");
     const store = this.store();
-    const result = await store.write(fn);
-    // At least this write's sequence (later writes of the same batch may be in it too: waiting
-    // for them as well only waits a little longer).
-    const seq = store.log.committed;
-    const outcome = await role.acked(seq);
+    this.inFlight++;
+    let result: T;
+    let seq: number;
+    let outcome: AckOutcome;
+    try {
+      result = await store.write(fn);
+      // At least this write's sequence (later writes of the same batch may be in it too: waiting
+      // for them as well only waits a little longer).
+      seq = store.log.committed;
+      outcome = await role.acked(seq);
+    } finally {
+      if (--this.inFlight === 0) for (const done of this.drainedWaiters.splice(0)) done();
+    }
     if (outcome === "acked") return result;
     if (outcome === "timeout")
       throw new StrandError(
@@ -58,6 +69,18 @@ export class RoleStore implements StoreAccess, BackupSource {
       "FENCED",
       `this node lost the lead while the write (committed here at sequence ${seq}) waited for its replicas: it is not acknowledged and may be undone when this node rejoins; read it back from the new leader before writing it again`,
     );
+  }
+
+  /** Resolves once no write taken as leader is waiting (or after `timeoutMs`). */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((done) => {
+      const timer = setTimeout(done, timeoutMs);
+      this.drainedWaiters.push(() => {
+        clearTimeout(timer);
+        done();
+      });
+    });
   }
 
   stats(): StoreStats {
