@@ -204,7 +204,24 @@ describe("failover on etcd with real processes", () => {
     expect(back.output()).toContain(`strand: re-seeded from ${leader.url}`);
     for (const s of [leader, other, back]) expect(await missing(s, lost, written.commit)).toEqual(lost);
 
-    for (const s of [leader, other, back]) expect(await s.stop()).toBe(0);
+    // Planned switchover: the leader stopped with SIGTERM gives its lease up; an in-sync replica
+    // takes over without waiting for the lease to expire, holding every write.
+    await until("the old leader is in sync again", async () => {
+      const s = await status(leader);
+      return s.cluster.inSync.length === 2 ? true : null;
+    });
+    expect(await leader.stop()).toBe(0);
+    const next = await until(
+      "a replica leads after the switchover",
+      async () => {
+        for (const s of [other, back]) if ((await status(s)).role === "leader") return s;
+        return null;
+      },
+      LEASE_TTL_S * 1000 + 3_000,
+    );
+    expect((await status(next)).cluster.epoch).toBe(3);
+    expect(await missing(next, all, written.commit)).toEqual([]);
+    for (const s of [other, back]) expect(await s.stop()).toBe(0);
     for (const name of ["a", "b", "c"]) {
       const checked = verify(path.join(work, name));
       expect(checked.status, `${name}: ${checked.out}`).toBe(0);
