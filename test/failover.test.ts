@@ -131,6 +131,22 @@ describe.skipIf(ETCD_BINARY === null)("failover on etcd", () => {
     expect(await a.controller.waitAcked(1, 100)).toBe("fenced");
   }, 30_000);
 
+  it("resigns a leader key of its own that it does not lead by (an earlier incarnation's, its lease still alive), then leads", async () => {
+    const group = `f${++groupNo}`;
+    const earlier = await EtcdGroup.join({
+      endpoints: cluster.endpoints,
+      group,
+      member: { id: "a", url: "http://a" },
+      leaseTtlSeconds: 30,
+    });
+    expect((await earlier.tryLead(false)).won).toBe(true);
+    const a = await member(group, "a");
+    await a.controller.start();
+    await until("a leads again", () => a.controller.role === "leader");
+    expect(a.node.told).toEqual(["fence: etcd still names this node leader at epoch 1, from before; resigning", "lead 2"]);
+    await earlier.close();
+  }, 30_000);
+
   // last: it takes etcd's quorum away
   it("fences a leader that cannot reach a quorum of etcd within the lease time", async () => {
     const group = `f${++groupNo}`;

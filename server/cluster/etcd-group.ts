@@ -153,6 +153,14 @@ export class EtcdGroup {
     return result.succeeded ? { won: true, leader } : { won: false, reason: "raced", leader: await this.leader() };
   }
 
+  /** Deletes the leader key if it still holds exactly `leader` (this member's, which it no longer leads by). */
+  async resign(leader: GroupLeader): Promise<boolean> {
+    if (leader.id !== this.member.id) return false;
+    const stored: GroupLeader = { id: leader.id, url: leader.url, epoch: leader.epoch };
+    const result = await this.keys.if("leader", "Value", "==", JSON.stringify(stored)).then(this.keys.delete().key("leader")).commit();
+    return result.succeeded;
+  }
+
   /** Whether a member that won `epoch` still leads: its leader key stands and no later epoch exists. */
   async stillLeads(epoch: number): Promise<boolean> {
     const leader = await this.leader();

@@ -114,10 +114,12 @@ export class FailoverController {
     }
     if (leader.id === this.group.member.id) {
       if (this.roleNow === "leader" && leader.epoch === this.epoch) return;
-      // Our key, left from before a restart: it expires with that old lease; until then nobody
-      // may write here.
-      if (this.roleNow !== "fenced")
-        this.toFenced(`etcd still names this node leader at epoch ${leader.epoch} from before; waiting for it to expire`);
+      // Our key, but we do not lead by it: left by this member before a restart, or standing
+      // after this node fenced itself (etcd was slow, and the lease lived on). Nobody may write
+      // here; resigning (deleting exactly that key) lets an election happen now rather than
+      // never (a live lease would keep the key) or after the old lease's TTL.
+      if (this.roleNow !== "fenced") this.toFenced(`etcd still names this node leader at epoch ${leader.epoch}, from before; resigning`);
+      await this.group.resign(leader);
       return;
     }
     if (this.roleNow === "leader") this.toFenced(`${leader.url} leads at epoch ${leader.epoch}`);
@@ -194,7 +196,7 @@ export class FailoverController {
       // missed) is tried again here, and a leader not yet followed is followed.
       const leader = await this.group.leader();
       if (leader === null) await this.tryToLead();
-      else if (leader.id !== this.group.member.id && (this.roleNow !== "replica" || this.following !== leader.url))
+      else if (leader.id === this.group.member.id || this.roleNow !== "replica" || this.following !== leader.url)
         await this.leaderChanged(leader);
     }
     await this.group.report({
