@@ -1,6 +1,7 @@
 // The failover settings of `strand serve` (issue 15 item 4): --etcd, --group, --advertise,
 // --sync-replicas, --lease-ttl and --sync-timeout, their STRAND_* variables, strand.toml [cluster],
 // which wins, and the combinations refused with a message naming the flags.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
 import { clusterSettings } from "../cli/commands/cluster-settings.js";
 import { DEFAULT_CONFIG, loadProjectConfig, type ProjectConfig } from "../cli/config/project-config.js";
+import { CLI, SOCIAL_EXAMPLE } from "./support/server.js";
 
 type Serve = Extract<ReturnType<typeof parseCommand>, { kind: "serve" }>;
 const serve = (args: string[], env: NodeJS.ProcessEnv = {}): Serve => parseCommand(["serve", ...args], env) as Serve;
@@ -137,4 +139,26 @@ describe("strand.toml [cluster]", () => {
       error: "--advertise is needed when listening on 0.0.0.0: the URL the other nodes reach this one at",
     });
   });
+});
+
+describe("strand serve with failover settings it cannot use", () => {
+  const serveCli = (...args: string[]) => {
+    const data = mkdtempSync(join(tmpdir(), "strand-cluster-serve-"));
+    made.push(data);
+    const r = spawnSync(process.execPath, [CLI, "serve", SOCIAL_EXAMPLE, "--port", "0", "--data", data, ...args], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    return { status: r.status, stderr: r.stderr };
+  };
+
+  it("stops, naming the flag without etcd, or the etcd it cannot reach", () => {
+    expect(serveCli("--sync-replicas", "1")).toEqual({
+      status: 1,
+      stderr: "strand: --sync-replicas goes with --etcd (or strand.toml [cluster] etcd): they configure failover on etcd\n",
+    });
+    const unreachable = serveCli("--etcd", "http://127.0.0.1:1", "--group", "g");
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.stderr).toMatch(/^strand: cannot reach etcd at http:\/\/127\.0\.0\.1:1: /);
+  }, 60_000);
 });
