@@ -51,6 +51,8 @@ export class FailoverController {
   private confirmedAt = 0;
   /** Why this node last declined to take over (logged once per reason, not at every check). */
   private lastRefusal: string | null = null;
+  private lastFailure: string | null = null;
+  private lastFailureAt = 0;
 
   constructor(
     private group: EtcdGroup,
@@ -102,8 +104,18 @@ export class FailoverController {
 
   /** Runs role changes one at a time, in the order they were asked for. */
   private serial(step: () => Promise<void>): Promise<void> {
-    this.busy = this.busy.then(step).catch((error: unknown) => this.options.log(`failover: ${(error as Error).message}`));
+    this.busy = this.busy.then(step).catch((error: unknown) => this.failed(error));
     return this.busy;
+  }
+
+  /** Logs a failed step; the same failure again within a minute (etcd down: every check) once. */
+  private failed(error: unknown): void {
+    const line = `failover: ${(error as Error).message}`;
+    const now = Date.now();
+    if (line === this.lastFailure && now - this.lastFailureAt < 60_000) return;
+    this.lastFailure = line;
+    this.lastFailureAt = now;
+    this.options.log(line);
   }
 
   private async leaderChanged(leader: GroupLeader | null): Promise<void> {
