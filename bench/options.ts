@@ -111,7 +111,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --storage-nodes <n> nodes of the storage bench, 10 edges each (default 100000)
   --skip-storage      skip bytes per node/edge/vector and RSS under 2-hop load
   --skip-health       skip /health latency while one worst-case request runs
-  --skip-replication  skip the commit log's cost, the leader with 0 and 1 replica and replica lag
+  --skip-replication  skip the commit log's cost, the leader with 0, 1 async and 1 sync replica, replica lag
   --quick             smoke run: short runs, small data, small graph
 `;
 

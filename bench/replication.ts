@@ -3,8 +3,10 @@
 //      writing the log (the default) and one with `commitLog: false`, in alternating blocks of
 //      single awaited writes (latency) and of 64 writes in flight (throughput);
 //   2. a leader over HTTP (`POST /AddItem` from a separate load process) with 0 and with 1 async
-//      replica (`strand serve --follow`) following it, in alternating rounds: the replica is
-//      SIGSTOPped for the 0-replica runs and let go (and caught up) for the 1-replica runs;
+//      replica (`strand serve --follow`) following it, and a failover group's leader with 1 sync
+//      replica (`--etcd … --sync-replicas 1`, one local etcd member), in rounds whose order
+//      rotates: the async replica is SIGSTOPped for the 0-replica and the sync runs and let go
+//      (and caught up) for the 1-async runs; each figure is a ratio to the 0-replica runs;
 //   3. replica lag during those loaded runs: every 100 ms a probe write on the leader, then a read
 //      on the replica with Strand-After set to the probe's Strand-Commit; lag is the time from the
 //      leader's answer to the replica's.
@@ -17,6 +19,7 @@ import type { SchemaDescriptor } from "../core/schema.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { stopChild, trackChild } from "./cleanup.js";
 import { itemProps } from "./fill.js";
+import { startBenchEtcd } from "./etcd.js";
 import { runLoad, type LoadResult } from "./load.js";
 import { BENCH_PROJECT, captureOutput, CLI, REPO_ROOT, waitFor } from "./servers.js";
 import { geomean, median, quantileSorted } from "./stats.js";
@@ -47,7 +50,17 @@ export interface ReplicationBenchResult {
     throughputWithout: number;
     throughputRatio: number;
   };
-  http: { single: LoadResult[]; replicated: LoadResult[]; throughputRatio: number; p99Single: number; p99Replicated: number };
+  http: {
+    single: LoadResult[];
+    replicated: LoadResult[];
+    throughputRatio: number;
+    p99Single: number;
+    p99Replicated: number;
+    /** Geometric mean of the per-round p99 ratios, 1 async / 0 replicas. */
+    p99Ratio: number;
+  };
+  /** The group leader with 1 sync replica; null when no etcd binary is installed. */
+  sync: { runs: LoadResult[]; throughputRatio: number; p99: number; p99Ratio: number } | null;
   lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
 }
 
@@ -58,8 +71,8 @@ export async function runReplicationBench(options: ReplicationBenchOptions): Pro
   options.log(
     `commit log: write p50 ${fmt(logCost.withLog.p50Us)} vs ${fmt(logCost.without.p50Us)} µs without, mean ratio ${logCost.latencyRatio.toFixed(3)}; 64 in flight ${logCost.throughputRatio.toFixed(3)}x the throughput`,
   );
-  const { http, lag } = await benchReplicatedHttp(options);
-  return { logCost, http, lag };
+  const { http, lag, sync } = await benchReplicatedHttp(options);
+  return { logCost, http, lag, sync };
 }
 
 async function benchLogCost(options: ReplicationBenchOptions): Promise<ReplicationBenchResult["logCost"]> {
@@ -107,36 +120,47 @@ async function benchLogCost(options: ReplicationBenchOptions): Promise<Replicati
   };
 }
 
-async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pick<ReplicationBenchResult, "http" | "lag">> {
+type Mode = "single" | "async" | "sync";
+const MODES: readonly Mode[] = ["single", "async", "sync"];
+
+async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pick<ReplicationBenchResult, "http" | "lag" | "sync">> {
   const leader = await serve(join(options.root, "leader"), []);
   const replica = await serve(join(options.root, "replica"), ["--follow", leader.url]);
-  const single: LoadResult[] = [];
-  const replicated: LoadResult[] = [];
+  const group = await syncGroup(options);
+  const runs: Record<Mode, LoadResult[]> = { single: [], async: [], sync: [] };
   const lags: number[] = [];
   let n = 1_000_000;
-  const load = (): Promise<LoadResult> =>
+  const load = (url: string): Promise<LoadResult> =>
     runLoad({
-      url: `${leader.url}/AddItem`,
+      url: `${url}/AddItem`,
       connections: options.connections,
       durationSeconds: options.durationSeconds,
       bodies: () => JSON.stringify(itemProps(n++)),
     });
   try {
     for (let round = 0; round < options.rounds; round++) {
-      for (const withReplica of round % 2 === 0 ? [false, true] : [true, false]) {
-        if (withReplica) {
+      // Each mode goes first, second and third in turn, so drift over the run hits all alike.
+      const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!).filter((m) => m !== "sync" || group !== null);
+      for (const mode of order) {
+        if (mode === "async") {
           replica.child.kill("SIGCONT");
           await caughtUp(leader.url, replica.url);
           const probing = probeLag(leader.url, replica.url, lags);
-          replicated.push(await load());
+          runs.async.push(await load(leader.url));
           await probing.stop();
         } else {
           replica.child.kill("SIGSTOP");
-          single.push(await load());
+          runs[mode].push(await load(mode === "sync" ? group!.leader.url : leader.url));
         }
-        const last = withReplica ? replicated.at(-1)! : single.at(-1)!;
+        const last = runs[mode].at(-1)!;
+        const label =
+          mode === "single"
+            ? "leader with 0 replicas"
+            : mode === "async"
+              ? "leader with 1 async replica"
+              : "group leader with 1 sync replica";
         options.log(
-          `round ${round + 1}: leader with ${withReplica ? 1 : 0} replica: ${last.requestsPerSec.toFixed(0)} writes/s, p99 ${last.p99Ms} ms, non-2xx ${last.non2xx}`,
+          `round ${round + 1}: ${label}: ${last.requestsPerSec.toFixed(0)} writes/s, p99 ${last.p99Ms} ms, non-2xx ${last.non2xx}`,
         );
       }
     }
@@ -144,17 +168,32 @@ async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pi
     replica.child.kill("SIGCONT");
     await replica.stop();
     await leader.stop();
+    if (group !== null) {
+      await group.replica.stop();
+      await group.leader.stop();
+    }
   }
-  const ratios = single.map((s, i) => replicated[i]!.requestsPerSec / s.requestsPerSec);
+  const ratio = (side: LoadResult[]): number => geomean(runs.single.map((s, i) => side[i]!.requestsPerSec / s.requestsPerSec));
+  const p99Ratio = (side: LoadResult[]): number => geomean(runs.single.map((s, i) => side[i]!.p99Ms / Math.max(1, s.p99Ms)));
   const sorted = [...lags].sort((a, b) => a - b);
   return {
     http: {
-      single,
-      replicated,
-      throughputRatio: geomean(ratios),
-      p99Single: Math.max(...single.map((s) => s.p99Ms)),
-      p99Replicated: Math.max(...replicated.map((s) => s.p99Ms)),
+      single: runs.single,
+      replicated: runs.async,
+      throughputRatio: ratio(runs.async),
+      p99Single: Math.max(...runs.single.map((s) => s.p99Ms)),
+      p99Replicated: Math.max(...runs.async.map((s) => s.p99Ms)),
+      p99Ratio: p99Ratio(runs.async),
     },
+    sync:
+      group === null
+        ? null
+        : {
+            runs: runs.sync,
+            throughputRatio: ratio(runs.sync),
+            p99: Math.max(...runs.sync.map((s) => s.p99Ms)),
+            p99Ratio: p99Ratio(runs.sync),
+          },
     lag: {
       samples: sorted.length,
       p50Ms: sorted.length === 0 ? 0 : quantileSorted(sorted, 0.5),
@@ -162,6 +201,37 @@ async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pi
       maxMs: sorted.at(-1) ?? 0,
     },
   };
+}
+
+/**
+ * A failover group on one local etcd member: a leader and one in-sync replica, --sync-replicas 1.
+ * Its lease is long (60 s) so that a loaded machine never makes it change leaders mid-run.
+ */
+async function syncGroup(options: ReplicationBenchOptions): Promise<{ leader: Served; replica: Served } | null> {
+  const etcd = await startBenchEtcd();
+  if (etcd === null) {
+    options.log("no etcd binary (Debian's etcd-server): the 1-sync-replica runs are left out");
+    return null;
+  }
+  const flags = ["--etcd", etcd, "--group", "bench", "--sync-replicas", "1", "--lease-ttl", "60", "--sync-timeout", "60000"];
+  const leader = await serve(join(options.root, "sync-leader"), flags);
+  await until(async () => (await status(leader.url)).role === "leader");
+  const replica = await serve(join(options.root, "sync-replica"), flags);
+  await until(async () => (await status(leader.url)).cluster?.inSync.length === 1);
+  return { leader, replica };
+}
+
+async function status(url: string): Promise<{ role: string; seq: number; cluster?: { inSync: string[] } }> {
+  const res = await fetch(`${url}/replication/status`, { headers: { "x-replication-key": KEY } });
+  return (await res.json()) as { role: string; seq: number; cluster?: { inSync: string[] } };
+}
+
+async function until(test: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await test().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error("the bench's sync group did not form within 60 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 interface Served {
@@ -241,7 +311,11 @@ export function renderReplication(r: ReplicationBenchResult): string {
     "Replication (issue 15; one machine: the replica shares the cores, so this is overhead, not scale)",
     `  commit log, in process: durable write mean ${fmt(l.withLog.meanUs)} µs (p50 ${fmt(l.withLog.p50Us)}, p99 ${fmt(l.withLog.p99Us)}) vs ${fmt(l.without.meanUs)} µs (p50 ${fmt(l.without.p50Us)}, p99 ${fmt(l.without.p99Us)}) without the log: ${l.latencyRatio.toFixed(3)}x`,
     `                         64 writes in flight: ${l.throughputWith.toFixed(0)} vs ${l.throughputWithout.toFixed(0)} writes/s: ${l.throughputRatio.toFixed(3)}x`,
-    `  POST /AddItem on the leader: 1 async replica / 0 replicas throughput ${r.http.throughputRatio.toFixed(3)}x (${median(r.http.replicated.map((x) => x.requestsPerSec)).toFixed(0)} vs ${median(r.http.single.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median), p99 ${r.http.p99Replicated} vs ${r.http.p99Single} ms`,
+    `  POST /AddItem on the leader, as ratios to the leader with 0 replicas (${median(r.http.single.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.http.p99Single} ms):`,
+    `    1 async replica:             throughput ${r.http.throughputRatio.toFixed(3)}x, p99 ${r.http.p99Ratio.toFixed(2)}x (${median(r.http.replicated.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.http.p99Replicated} ms)`,
+    r.sync === null
+      ? "    1 sync replica: not measured (no etcd binary)"
+      : `    1 sync replica (etcd group): throughput ${r.sync.throughputRatio.toFixed(3)}x, p99 ${r.sync.p99Ratio.toFixed(2)}x (${median(r.sync.runs.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.sync.p99} ms)`,
     `  replica lag under that load (probe write on the leader → Strand-After read on the replica): p50 ${r.lag.p50Ms.toFixed(1)} ms, p99 ${r.lag.p99Ms.toFixed(1)} ms, max ${r.lag.maxMs.toFixed(1)} ms (${r.lag.samples} probes)`,
   ].join("\n");
 }

@@ -34,6 +34,8 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/import.js")).runImport(command);
     case "export":
       return (await import("./commands/export.js")).runExport(command);
+    case "status":
+      return (await import("./commands/status.js")).runStatus(command);
   }
 }
 

@@ -38,6 +38,8 @@ export type ErrorCode =
   | "NOT_LEADER"
   | "REPLICA_BEHIND"
   | "LOG_GONE"
+  | "FENCED"
+  | "NOT_REPLICATED"
   | "INTERNAL";
 
 export class StrandError extends Error {

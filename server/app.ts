@@ -35,6 +35,7 @@ import { REPLICATION_PATHS } from "../runtime/replication/protocol.js";
 import { commitHeaders } from "./replication/commit-headers.js";
 import type { ReplicationNode } from "./replication/node.js";
 import { addReplicationRoutes } from "./replication/routes.js";
+import { commitView } from "./mcp/pinning.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -110,7 +111,8 @@ export function createApp(options: AppOptions): Hono {
     options.embedders ?? null,
     options.schema.vectors.map((v) => v.name),
   );
-  const service = mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner }) : null;
+  const commits = replication === undefined ? undefined : commitView(replication);
+  const service = mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner, commits }) : null;
   const mcp = mcpHandler(service, bodyLimitBytes);
   const metrics = options.metrics ?? null;
   const getPaths: ReadonlySet<string> = new Set([

@@ -9,7 +9,9 @@ import { ETCD_BINARY, type EtcdCluster, startEtcdCluster } from "./support/etcd.
 import { REPO_ROOT } from "./support/server.js";
 
 if (ETCD_BINARY === null) {
-  console.warn("etcd-group.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD); .ci/run installs it");
+  console.warn(
+    "etcd-group.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD_BINARY); .ci/run installs it",
+  );
 }
 
 let cluster: EtcdCluster;

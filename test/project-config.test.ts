@@ -114,7 +114,7 @@ describe("strand.toml", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
       "<dir>/strand.toml: server.port: unknown key (known: body_limit)",
-      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication])",
+      "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });
 
@@ -179,7 +179,7 @@ describe("strand.toml", () => {
       "<dir>/strand.toml: vector.m: expected an integer from 2 to 1000000, got 1.5 (a float)",
       "<dir>/strand.toml: vector.ef_construction: expected an integer from 1 to 1000000, got inf (a float)",
       "<dir>/strand.toml: vector.ef_search: expected an integer from 1 to 1000000, got 1000.0 (a float)",
-      "<dir>/strand.toml: extra: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication])",
+      "<dir>/strand.toml: extra: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
     expect(strandErrors("mcp = 2.0")).toEqual(["<dir>/strand.toml: mcp: expected true or false, got 2.0 (a float)"]);
   });
@@ -194,7 +194,7 @@ describe("strand.toml", () => {
       "<dir>/strand.toml: mcp_max_connections: expected an integer from 1 to 1000000, got 2.5 (a float)",
     ]);
     expect(strandErrors("mcp_idle_timeout = 60")).toEqual([
-      "<dir>/strand.toml: mcp_idle_timeout: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication])",
+      "<dir>/strand.toml: mcp_idle_timeout: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
     const dir = project({ "strand.toml": "mcp_idle_timeout_seconds = 31536000\nmcp_max_connections = 1\n" });
     expect(loadProjectConfig(dir)).toEqual({

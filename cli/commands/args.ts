@@ -6,10 +6,18 @@ import { OPTION_ENV, UsageError } from "./usage.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
+import {
+  checkGroupName,
+  MAX_LEASE_TTL_SECONDS,
+  MAX_SYNC_REPLICAS,
+  MIN_LEASE_TTL_SECONDS,
+  parseEndpoints,
+} from "../config/cluster-values.js";
 import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
 import type { McpOptions } from "./mcp.js";
 import type { ServeOptions } from "./serve.js";
+import type { StatusOptions } from "./status.js";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from "../../server/observe/log-level.js";
 
 export type Command =
@@ -24,7 +32,8 @@ export type Command =
   | { kind: "backup"; dataDir: string; out: string }
   | { kind: "restore"; backup: string; dataDir: string }
   | ({ kind: "import" } & ImportOptions)
-  | ({ kind: "export" } & ExportOptions);
+  | ({ kind: "export" } & ExportOptions)
+  | ({ kind: "status" } & StatusOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
@@ -45,6 +54,12 @@ const SERVE_FLAGS = {
   "log-retention-entries": { type: "string" },
   "log-retention-bytes": { type: "string" },
   "after-timeout": { type: "string" },
+  etcd: { type: "string" },
+  group: { type: "string" },
+  advertise: { type: "string" },
+  "sync-replicas": { type: "string" },
+  "lease-ttl": { type: "string" },
+  "sync-timeout": { type: "string" },
 } as const;
 
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
@@ -56,6 +71,14 @@ const IMPORT_FLAGS = {
   rejects: { type: "string" },
 } as const;
 const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
+
+const STATUS_FLAGS = {
+  ...HELP,
+  etcd: { type: "string" },
+  group: { type: "string" },
+  url: { type: "string" },
+  "replication-key": { type: "string" },
+} as const;
 
 const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
 
@@ -100,6 +123,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       const bodyLimit = option("--body-limit", values["body-limit"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
       const port = option("--port", values.port);
+      const serveFlag = (flag: string): string | undefined =>
+        nonEmpty(flag, option(flag, values[flag.slice(2) as keyof typeof values] as string | undefined));
       return {
         kind: "serve",
         dir: projectDir(positionals),
@@ -113,9 +138,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
         explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),
         logLevel: logLevelFlag(nonEmpty("--log-level", option("--log-level", values["log-level"]))),
-        replication: replicationFlags((flag) =>
-          nonEmpty(flag, option(flag, values[flag.slice(2) as keyof typeof values] as string | undefined)),
-        ),
+        replication: replicationFlags(serveFlag),
+        cluster: clusterFlags(serveFlag),
       };
     }
     case "mcp": {
@@ -189,6 +213,32 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         out: out === "-" ? out : resolve(out),
       };
+    }
+    case "status": {
+      const { values, positionals } = parse(rest, STATUS_FLAGS);
+      if (values.help === true) return { kind: "help", command: name };
+      if (positionals.length > 0) throw new UsageError(`strand status takes no positional arguments, got ${positionals.join(" ")}`);
+      const url = nonEmpty("--url", values.url);
+      const etcd = nonEmpty("--etcd", option("--etcd", values.etcd));
+      if (url !== undefined) {
+        if (values.etcd !== undefined || values.group !== undefined)
+          throw new UsageError("strand status takes either --url (one node) or --etcd and --group (the group), not both");
+        const node = leaderUrl(url);
+        if (node === null) throw new UsageError(`--url must be a node's http(s) URL, got "${url}"`);
+        return {
+          kind: "status",
+          target: "node",
+          url: node,
+          key: nonEmpty("--replication-key", option("--replication-key", values["replication-key"])),
+        };
+      }
+      const group = nonEmpty("--group", option("--group", values.group));
+      if (etcd === undefined || group === undefined)
+        throw new UsageError("strand status needs --etcd <urls> and --group <name> (the group), or --url <node>");
+      const endpoints = parseEndpoints(etcd);
+      if (endpoints === null) throw new UsageError(`--etcd takes etcd endpoints as comma-separated http(s) URLs, got "${etcd}"`);
+      if (checkGroupName(group) !== null) throw new UsageError(`--group: ${checkGroupName(group)}`);
+      return { kind: "status", target: "group", endpoints, group };
     }
     default:
       throw new UsageError(`unknown command "${name}"`);
@@ -280,5 +330,31 @@ function replicationFlags(flag: (name: string) => string | undefined): ServeOpti
     logRetentionEntries: entries === undefined ? undefined : integerFlag("--log-retention-entries", entries, 1, Number.MAX_SAFE_INTEGER),
     logRetentionBytes: bytes === undefined ? undefined : integerFlag("--log-retention-bytes", bytes, 4096, Number.MAX_SAFE_INTEGER),
     afterTimeoutMs: after === undefined ? undefined : integerFlag("--after-timeout", after, 0, 600_000),
+  };
+}
+
+/** --etcd, --group, --advertise, --sync-replicas, --lease-ttl, --sync-timeout (each also from its STRAND_* variable). */
+function clusterFlags(flag: (name: string) => string | undefined): ServeOptions["cluster"] {
+  const etcd = flag("--etcd");
+  const group = flag("--group");
+  const advertise = flag("--advertise");
+  const sync = flag("--sync-replicas");
+  const ttl = flag("--lease-ttl");
+  const timeout = flag("--sync-timeout");
+  const endpoints = etcd === undefined ? undefined : parseEndpoints(etcd);
+  if (endpoints === null)
+    throw new UsageError(`--etcd takes etcd endpoints as comma-separated http(s) URLs (http://10.0.0.1:2379,…), got "${etcd}"`);
+  if (etcd !== undefined && flag("--follow") !== undefined)
+    throw new UsageError("--follow and --etcd exclude each other: with etcd the group decides whom a node follows");
+  if (group !== undefined && checkGroupName(group) !== null) throw new UsageError(`--group: ${checkGroupName(group)}`);
+  if (advertise !== undefined && leaderUrl(advertise) === null)
+    throw new UsageError(`--advertise must be the http(s) URL other nodes reach this one at, got "${advertise}"`);
+  return {
+    etcd: endpoints,
+    group,
+    advertise: advertise === undefined ? undefined : (leaderUrl(advertise) ?? undefined),
+    syncReplicas: sync === undefined ? undefined : integerFlag("--sync-replicas", sync, 0, MAX_SYNC_REPLICAS),
+    leaseTtlSeconds: ttl === undefined ? undefined : integerFlag("--lease-ttl", ttl, MIN_LEASE_TTL_SECONDS, MAX_LEASE_TTL_SECONDS),
+    syncTimeoutMs: timeout === undefined ? undefined : integerFlag("--sync-timeout", timeout, 1, 600_000),
   };
 }

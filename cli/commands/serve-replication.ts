@@ -40,6 +40,11 @@ export function retentionOf(flags: ReplicationFlags | undefined, config: Project
   return { ...(entries === undefined ? {} : { entries }), ...(bytes === undefined ? {} : { bytes }) };
 }
 
+/** How long a request with Strand-After waits: the flag over strand.toml over the default. */
+export function afterTimeoutOf(flags: ReplicationFlags | undefined, config: ProjectConfig): number {
+  return flags?.afterTimeoutMs ?? config.replication?.afterTimeoutMs ?? DEFAULT_AFTER_TIMEOUT_MS;
+}
+
 /** The open's hooks: a replica checks its leader's identity and seeds an empty store first. */
 export function replicationHooks(flags: ReplicationFlags | undefined, dataDir: string, say: (line: string) => void): OpenHooks {
   const follow = flags?.follow;
@@ -97,7 +102,7 @@ export function servedNode(
   events: { warn: (line: string) => void; fatal: (line: string) => void },
 ): ServedNode {
   const identity = identityOf(opened.config, opened.project);
-  const afterTimeoutMs = flags?.afterTimeoutMs ?? opened.config.replication?.afterTimeoutMs ?? DEFAULT_AFTER_TIMEOUT_MS;
+  const afterTimeoutMs = afterTimeoutOf(flags, opened.config);
   const follow = flags?.follow;
   if (follow === undefined) {
     const store = opened.store;

@@ -4,9 +4,11 @@ import { readFileSync } from "node:fs";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
 import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import { mcpConnectionOptions, mcpLimitOptions, openProject } from "../project/open-project.js";
+import { mcpConnectionOptions, mcpLimitOptions, type OpenHooks, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
-import { replicationHooks, retentionOf, servedNode, type ReplicationFlags } from "./serve-replication.js";
+import { afterTimeoutOf, replicationHooks, retentionOf, servedNode, type ReplicationFlags } from "./serve-replication.js";
+import { clusterBeforeOpen, clusterNode } from "./serve-cluster.js";
+import { type ClusterFlags, type ClusterSettings, clusterSettings } from "./cluster-settings.js";
 import type { ProjectConfig } from "../config/project-config.js";
 
 export interface ServeOptions {
@@ -27,6 +29,8 @@ export interface ServeOptions {
   logLevel: LogLevel;
   /** --follow, --replication-key, --log-retention-entries/-bytes, --after-timeout (serve-replication.ts). */
   replication?: ReplicationFlags | undefined;
+  /** --etcd, --group, --advertise, --sync-replicas, --lease-ttl, --sync-timeout (cluster-settings.ts). */
+  cluster?: ClusterFlags | undefined;
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
@@ -39,8 +43,21 @@ export async function runServe(options: ServeOptions): Promise<number> {
   }
   // strand.toml (or helix.toml), the embedding provider, the project, the store: a bad setting stops startup.
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
-  const hooks = {
-    ...replicationHooks(options.replication, options.dataDir, say),
+  // With etcd (a flag, or strand.toml [cluster]) the node's role comes from its group: known once
+  // strand.toml is read, before the store opens (an empty one is seeded from the group's leader).
+  let cluster: ClusterSettings | null = null;
+  const plain = replicationHooks(options.replication, options.dataDir, say);
+  const hooks: OpenHooks = {
+    beforeStoreOpen: async (config, project) => {
+      const settings = clusterSettings(options.cluster, config, options.replication?.follow, options.host);
+      if (settings !== null && "error" in settings) {
+        say(`strand: ${settings.error}`);
+        return false;
+      }
+      cluster = settings;
+      if (settings !== null) return clusterBeforeOpen(settings, options.replication?.key, options.dataDir, say)(config, project);
+      return plain.beforeStoreOpen === undefined ? true : plain.beforeStoreOpen(config, project);
+    },
     logRetention: (config: ProjectConfig) => retentionOf(options.replication, config),
   };
   const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving", hooks);
@@ -50,14 +67,26 @@ export async function runServe(options: ServeOptions): Promise<number> {
   logOpenedStore(logger, opened.store, options.dataDir);
   let stopWith: ((code: number) => void) | null = null;
   let fatal: string | null = null;
-  const served = servedNode(opened, options.dataDir, options.replication, {
+  const events = {
     warn: say,
-    fatal: (line) => {
+    fatal: (line: string) => {
       fatal = line;
       say(line);
       stopWith?.(1);
     },
-  });
+  };
+  const settings = cluster as ClusterSettings | null;
+  const grouped =
+    settings === null
+      ? null
+      : clusterNode(
+          opened,
+          options.dataDir,
+          settings,
+          { key: options.replication?.key, afterTimeoutMs: afterTimeoutOf(options.replication, config) },
+          events,
+        );
+  const served = grouped ?? servedNode(opened, options.dataDir, options.replication, events);
   const store = { close: () => served.current().close() };
   let server: RunningServer;
   try {
@@ -100,6 +129,16 @@ export async function runServe(options: ServeOptions): Promise<number> {
   if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(options.host)}:${server.port}/explorer\n`);
   if (options.replication?.follow !== undefined) process.stdout.write(`following ${options.replication.follow}\n`);
   served.start();
+  if (grouped !== null && settings !== null) {
+    const url = settings.advertise ?? `http://${explorerHost(options.host)}:${server.port}`;
+    try {
+      await grouped.join(url);
+      process.stdout.write(`joined group ${settings.group} at ${settings.endpoints.join(",")} as ${url}\n`);
+    } catch (error) {
+      fatal = `strand: cannot join group ${settings.group} at ${settings.endpoints.join(",")}: ${(error as Error).message}`;
+      say(fatal);
+    }
+  }
 
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -41,6 +41,14 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --log-retention-entries <n>  commit log entries kept for replicas (default: 100000)
       --log-retention-bytes <n>    ... and at most about this many bytes (default: 268435456)
       --after-timeout <ms>      how long a request with Strand-After waits (default: 5000)
+      --etcd <urls>             join a failover group on these etcd endpoints (comma-separated):
+                                etcd decides which node leads; the others follow it (no --follow)
+      --group <name>            the group's name in etcd (strand.toml [cluster] group)
+      --advertise <url>         where the other nodes reach this one (default: http://host:port)
+      --sync-replicas <n>       acknowledge a write only once n in-sync replicas hold it (default 0)
+      --lease-ttl <s>           a silent leader is replaced after this many seconds (default 10)
+      --sync-timeout <ms>       a write not replicated in time answers 503 NOT_REPLICATED
+                                (committed on the leader only; default 10000)
 `,
   mcp: `  mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
@@ -65,6 +73,12 @@ const COMMANDS: Readonly<Record<string, string>> = {
 `,
   restore: `  restore <backup dir> --data <dir>  restore a backup into a new or empty directory, then verify it
 `,
+  status: `  status           a failover group: leader, epoch, in-sync replicas, each member's seq and lag
+      --etcd <urls>             the group's etcd endpoints (with --group)
+      --group <name>            the group's name
+      --url <url>               or one node, as it sees itself (its /replication/status)
+      --replication-key <key>   with --url: the node's replication key (or its api key)
+`,
 };
 
 /** The environment variable of each option that has one (a flag given on the command line wins). */
@@ -84,6 +98,12 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--log-retention-entries": "STRAND_LOG_RETENTION_ENTRIES",
   "--log-retention-bytes": "STRAND_LOG_RETENTION_BYTES",
   "--after-timeout": "STRAND_AFTER_TIMEOUT",
+  "--etcd": "STRAND_ETCD",
+  "--group": "STRAND_GROUP",
+  "--advertise": "STRAND_ADVERTISE",
+  "--sync-replicas": "STRAND_SYNC_REPLICAS",
+  "--lease-ttl": "STRAND_LEASE_TTL",
+  "--sync-timeout": "STRAND_SYNC_TIMEOUT",
 };
 
 function environment(options: readonly string[]): string {

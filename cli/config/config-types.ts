@@ -38,6 +38,21 @@ export interface ProjectConfig {
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
   /** strand.toml `[replication]` (absent: the defaults of runtime/replication/ and server/replication/). */
   replication?: ReplicationConfig;
+  /** strand.toml `[cluster]`: automatic failover on etcd (absent: no etcd, or flags only). */
+  cluster?: ClusterConfig;
+}
+
+export interface ClusterConfig {
+  /** etcd: the etcd endpoints, comma-separated http(s) URLs. */
+  etcd?: string | undefined;
+  /** group: the group's name in etcd (the keys /strand/<group>/...). */
+  group?: string | undefined;
+  /** sync_replicas: in-sync replicas a write needs before it is acknowledged (0: asynchronous). */
+  syncReplicas?: number | undefined;
+  /** lease_ttl_seconds: how long the group waits for a silent leader before promoting a replica. */
+  leaseTtlSeconds?: number | undefined;
+  /** sync_timeout_ms: how long a write waits for its in-sync replicas before 503 NOT_REPLICATED. */
+  syncTimeoutMs?: number | undefined;
 }
 
 export interface ReplicationConfig {

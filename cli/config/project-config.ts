@@ -29,6 +29,12 @@
 //   log_retention_entries = 100000
 //   log_retention_bytes = 268435456
 //   read_after_timeout_ms = 5000
+//   [cluster]                            -  (strand.toml only; the serve flags win)
+//   etcd = "http://10.0.0.1:2379,…"
+//   group = "prod"
+//   sync_replicas = 1
+//   lease_ttl_seconds = 10
+//   sync_timeout_ms = 10000
 //                                        [project] queries = "./db/" (where the .hx files are; see
 //                                        project-layout.ts); name, id, workspace_id and
 //                                        container_runtime are HelixDB's and ignored
@@ -52,6 +58,7 @@ import {
 import { helixJsonConfig } from "./helix-json.js";
 import { helixConfig } from "./helix-toml.js";
 import { TomlReader } from "./toml-table.js";
+import { checkEndpoints, checkGroupName, MAX_LEASE_TTL_SECONDS, MAX_SYNC_REPLICAS, MIN_LEASE_TTL_SECONDS } from "./cluster-values.js";
 
 export { type ConfigResult, DEFAULT_CONFIG, type Metric, METRICS, type ProjectConfig } from "./config-types.js";
 export { helixConfig } from "./helix-toml.js";
@@ -86,6 +93,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const vector = top.table("vector");
   const server = top.table("server");
   const replication = top.table("replication");
+  const cluster = top.table("cluster");
   const config: ProjectConfig = {
     file,
     section: null,
@@ -116,10 +124,19 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
   server.rejectUnknown("known: body_limit");
+  const clusterConfig = {
+    etcd: cluster.optionalString("etcd", checkEndpoints),
+    group: cluster.optionalString("group", checkGroupName),
+    syncReplicas: cluster.optionalInteger("sync_replicas", 0, MAX_SYNC_REPLICAS),
+    leaseTtlSeconds: cluster.optionalInteger("lease_ttl_seconds", MIN_LEASE_TTL_SECONDS, MAX_LEASE_TTL_SECONDS),
+    syncTimeoutMs: cluster.optionalInteger("sync_timeout_ms", 1, 600_000),
+  };
+  if (Object.values(clusterConfig).some((v) => v !== undefined)) config.cluster = clusterConfig;
   replication.rejectUnknown("known: log_retention_entries, log_retention_bytes, read_after_timeout_ms");
+  cluster.rejectUnknown("known: etcd, group, sync_replicas, lease_ttl_seconds, sync_timeout_ms");
   top.rejectUnknown(
     "known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, " +
-      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication]",
+      "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster]",
   );
   return result(config, errors);
 }

@@ -83,6 +83,13 @@ export class TomlReader {
     return fallback;
   }
 
+  /** As string, but undefined when the key is absent (or its value refused). */
+  optionalString(key: string, check: (s: string) => string | null): string | undefined {
+    if (this.get(key) === undefined) return undefined;
+    const text = this.string(key, "", check);
+    return text === "" ? undefined : text;
+  }
+
   /** A sub-table (`[key]` or an inline table); an empty one when absent. */
   table(key: string): TomlReader {
     const v = this.get(key);

@@ -12,6 +12,7 @@ import { leaderFetch, type LeaderAccess } from "./leader-fetch.js";
 import {
   COMMIT_HEADER,
   decodeFrames,
+  EPOCH_HEADER,
   LOG_FIRST_HEADER,
   LOG_PATH,
   SCHEMA_HEADER,
@@ -38,6 +39,10 @@ export interface FollowerOptions {
   warn: (message: string) => void;
   /** How long one long poll waits at the leader for a new entry (ms; default 5000). */
   waitMs?: number;
+  /** A failover group's replica: its member id, sent with each poll (its acknowledgement). */
+  member?: string | undefined;
+  /** The epoch the group says the leader leads in: answers of a lower epoch (a deposed leader) are refused. */
+  epoch?: number | undefined;
 }
 
 export type FollowerState = "connecting" | "following" | "reseeding" | "retrying" | "stopped";
@@ -110,7 +115,8 @@ export class Follower {
     const after = target.log.committed;
     const time = after > 0 ? target.log.timeOf(after) : null;
     const wait = this.options.waitMs ?? 5_000;
-    const query = `?after=${after}&wait=${wait}${time === null ? "" : `&time=${time}`}`;
+    const member = this.options.member === undefined ? "" : `&member=${encodeURIComponent(this.options.member)}`;
+    const query = `?after=${after}&wait=${wait}${time === null ? "" : `&time=${time}`}${member}`;
     const res = await leaderFetch(this.options.leader, LOG_PATH + query, wait + 15_000, this.abort.signal);
     if (res.status === 410) {
       await res.body?.cancel();
@@ -122,6 +128,13 @@ export class Follower {
       return !this.stopped;
     }
     if (!res.ok) throw new Error(`${LOG_PATH}: ${res.status} ${await res.text()}`);
+    const epoch = Number(res.headers.get(EPOCH_HEADER) ?? "0");
+    if (this.options.epoch !== undefined && !(epoch >= this.options.epoch)) {
+      await res.body?.cancel();
+      throw new Error(
+        `refusing log entries of epoch ${epoch}: the group's leader leads epoch ${this.options.epoch} (a deposed leader answered)`,
+      );
+    }
     const schema = res.headers.get(SCHEMA_HEADER);
     if (schema !== null && schema !== this.options.identity.fingerprint) {
       // The leader was redeployed: ask for its whole identity to name it.

@@ -2,10 +2,14 @@
 // spoken by follower.ts and seed.ts), in one place.
 //
 //   GET /replication/status  → ReplicationStatus (JSON)
-//   GET /replication/log?after=N[&time=T][&wait=MS]
+//   GET /replication/log?after=N[&time=T][&wait=MS][&member=ID]
 //        → 200 application/octet-stream: the entries N+1, N+2, .. as frames (a 4-byte big-endian
 //          length, then the entry's bytes as the leader's LMDB holds them); header
-//          `strand-log-first: N+1`, `strand-commit: <leader's sequence>`, `strand-schema: <fingerprint>`.
+//          `strand-log-first: N+1`, `strand-commit: <leader's sequence>`, `strand-schema: <fingerprint>`,
+//          `strand-epoch: <the epoch the node leads in; 0 without etcd>` (a follower told to follow
+//          epoch E refuses answers of a lower one: they come from a deposed leader).
+//          `member` (a failover group's replica) says the replica with that id holds N on disk:
+//          its acknowledgement for synchronous replication (server/cluster/in-sync.ts).
 //          No entry after N: waits up to `wait` ms for one, then answers with none.
 //        → 410 LOG_GONE: entry N+1 is no longer kept, or the follower's entry N is not the
 //          leader's (its commit time T differs, or N is past the leader): start again from a backup.
@@ -24,6 +28,7 @@ export const LOG_FIRST_HEADER = "strand-log-first";
 export const COMMIT_HEADER = "strand-commit";
 export const AFTER_HEADER = "strand-after";
 export const SCHEMA_HEADER = "strand-schema";
+export const EPOCH_HEADER = "strand-epoch";
 export const BACKUP_MANIFEST_HEADER = "x-strand-backup-manifest";
 
 /** The longest a log request waits for a new entry (ms). */
@@ -45,7 +50,8 @@ export interface StoreIdentity {
 }
 
 export interface ReplicationStatus {
-  role: "leader" | "replica";
+  /** Without etcd, "leader" or "replica"; in a failover group also "starting" (no role yet) or "fenced". */
+  role: "leader" | "replica" | "starting" | "fenced";
   /** The sequence number this node has committed (a leader) or applied (a replica). */
   seq: number;
   /** The oldest log entry kept (null: none). */
@@ -53,6 +59,18 @@ export interface ReplicationStatus {
   identity: StoreIdentity;
   /** A replica's leader and how far behind it is; null on a leader. */
   following: { leader: string; leaderSeq: number; lagMs: number; state: string } | null;
+  /** In a failover group (strand serve --etcd): the group, this member and the epoch it knows. */
+  cluster?: ClusterStatus;
+}
+
+export interface ClusterStatus {
+  group: string;
+  member: string;
+  /** The epoch this node leads or follows in (0: none yet). */
+  epoch: number;
+  /** A leader with synchronous replicas: the in-sync set it acknowledges through. */
+  inSync: string[];
+  syncReplicas: number;
 }
 
 /** One line naming a store identity, for messages: "schema::3 (fingerprint 1a2b…, Strand 0.1.0)". */

@@ -8,7 +8,7 @@
 //                   the leader stops renewing (dies, or is cut off from etcd)
 //   in_sync         {"epoch","ids"}: replicas that have every acknowledged write; written only
 //                   by the leader of that epoch (the write compares both keys)
-//   members/<id>    {"id","url","role","applied"}, attached to the member's lease (strand status)
+//   members/<id>    {"id","url","role","applied","lagMs"}, attached to the member's lease (strand status)
 //
 // Invariants: a member leads only while `leader` holds its id and `epoch` equals the epoch it
 // won; winning is one transaction that requires `leader` absent and `epoch` unchanged since it
@@ -36,6 +36,16 @@ export interface MemberState extends GroupMember {
   readonly role: "leader" | "replica" | "fenced";
   /** The last commit sequence the member has durably applied. */
   readonly applied: number;
+  /** A replica's lag behind its leader in ms (0: caught up; a leader: 0). */
+  readonly lagMs?: number;
+}
+
+/** The whole group as etcd holds it at one moment (strand status). */
+export interface GroupView {
+  readonly epoch: number;
+  readonly leader: GroupLeader | null;
+  readonly inSync: InSyncSet | null;
+  readonly members: MemberState[];
 }
 
 export interface JoinOptions {
@@ -79,6 +89,23 @@ export class EtcdGroup {
       throw error;
     }
     return new EtcdGroup(client, keys, lease, options.member);
+  }
+
+  /** Reads a group without joining it (no lease): who leads, the epoch, the in-sync set, the members. */
+  static async peek(endpoints: readonly string[], group: string): Promise<GroupView> {
+    const client = new Etcd3({ hosts: [...endpoints], dialTimeout: 3_000 });
+    try {
+      const keys = client.namespace(`/strand/${group}/`);
+      const [leader, epoch, inSync, members] = await Promise.all([
+        keys.get("leader").string(),
+        keys.get("epoch").string(),
+        keys.get("in_sync").string(),
+        keys.getAll().prefix("members/").strings(),
+      ]);
+      return { epoch: Number(epoch ?? "0"), leader: parseLeader(leader), inSync: parseInSync(inSync), members: parseMembers(members) };
+    } finally {
+      client.close();
+    }
   }
 
   /** Called once when this member's lease is lost: from then on it is fenced. */
@@ -126,6 +153,14 @@ export class EtcdGroup {
     return result.succeeded ? { won: true, leader } : { won: false, reason: "raced", leader: await this.leader() };
   }
 
+  /** Deletes the leader key if it still holds exactly `leader` (this member's, which it no longer leads by). */
+  async resign(leader: GroupLeader): Promise<boolean> {
+    if (leader.id !== this.member.id) return false;
+    const stored: GroupLeader = { id: leader.id, url: leader.url, epoch: leader.epoch };
+    const result = await this.keys.if("leader", "Value", "==", JSON.stringify(stored)).then(this.keys.delete().key("leader")).commit();
+    return result.succeeded;
+  }
+
   /** Whether a member that won `epoch` still leads: its leader key stands and no later epoch exists. */
   async stillLeads(epoch: number): Promise<boolean> {
     const leader = await this.leader();
@@ -148,7 +183,7 @@ export class EtcdGroup {
   }
 
   /** Records this member's role and position (expires with its lease). */
-  async report(state: Pick<MemberState, "role" | "applied">): Promise<void> {
+  async report(state: Pick<MemberState, "role" | "applied" | "lagMs">): Promise<void> {
     const value: MemberState = { id: this.member.id, url: this.member.url, ...state };
     await this.keys
       .put(`members/${this.member.id}`)
@@ -157,10 +192,7 @@ export class EtcdGroup {
   }
 
   async members(): Promise<MemberState[]> {
-    const all = await this.keys.getAll().prefix("members/").strings();
-    return Object.values(all)
-      .map((text) => JSON.parse(text) as MemberState)
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return parseMembers(await this.keys.getAll().prefix("members/").strings());
   }
 
   /** Calls `handler` with the leader after every change of the leader key (null: nobody leads). */
@@ -201,4 +233,10 @@ function parseLeader(text: string | null): GroupLeader | null {
 
 function parseInSync(text: string | null): InSyncSet | null {
   return text === null ? null : (JSON.parse(text) as InSyncSet);
+}
+
+function parseMembers(all: Record<string, string>): MemberState[] {
+  return Object.values(all)
+    .map((text) => JSON.parse(text) as MemberState)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

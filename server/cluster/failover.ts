@@ -15,10 +15,12 @@ export interface FailoverNode {
   appliedSeq(): number;
   /** Stop following and accept writes as the leader of `epoch`. */
   lead(epoch: number): Promise<void>;
-  /** Refuse writes and follow the leader at `url`. */
-  follow(url: string): Promise<void>;
+  /** Refuse writes and follow the leader at `url`, which leads `epoch`. */
+  follow(url: string, epoch: number): Promise<void>;
   /** Refuse writes until told to lead or follow. */
   fence(reason: string): void;
+  /** A replica's lag behind its leader in ms, for the group's member list (default 0). */
+  lagMs?(): number;
 }
 
 export interface FailoverOptions {
@@ -47,6 +49,10 @@ export class FailoverController {
   private busy: Promise<void> = Promise.resolve();
   /** When etcd last confirmed this node's lead (a leader that cannot reach etcd must stop writing). */
   private confirmedAt = 0;
+  /** Why this node last declined to take over (logged once per reason, not at every check). */
+  private lastRefusal: string | null = null;
+  private lastFailure: string | null = null;
+  private lastFailureAt = 0;
 
   constructor(
     private group: EtcdGroup,
@@ -98,8 +104,18 @@ export class FailoverController {
 
   /** Runs role changes one at a time, in the order they were asked for. */
   private serial(step: () => Promise<void>): Promise<void> {
-    this.busy = this.busy.then(step).catch((error: unknown) => this.options.log(`failover: ${(error as Error).message}`));
+    this.busy = this.busy.then(step).catch((error: unknown) => this.failed(error));
     return this.busy;
+  }
+
+  /** Logs a failed step; the same failure again within a minute (etcd down: every check) once. */
+  private failed(error: unknown): void {
+    const line = `failover: ${(error as Error).message}`;
+    const now = Date.now();
+    if (line === this.lastFailure && now - this.lastFailureAt < 60_000) return;
+    this.lastFailure = line;
+    this.lastFailureAt = now;
+    this.options.log(line);
   }
 
   private async leaderChanged(leader: GroupLeader | null): Promise<void> {
@@ -109,29 +125,43 @@ export class FailoverController {
       return;
     }
     if (leader.id === this.group.member.id) {
-      // Our key: either we lead (nothing to do), or it is left from before a restart and
-      // expires with that old lease; until then nobody may write here.
-      if (this.roleNow !== "leader")
-        this.toFenced(`etcd still names this node leader at epoch ${leader.epoch} from before; waiting for it to expire`);
+      if (this.roleNow === "leader" && leader.epoch === this.epoch) return;
+      // Our key, but we do not lead by it: left by this member before a restart, or standing
+      // after this node fenced itself (etcd was slow, and the lease lived on). Nobody may write
+      // here; resigning (deleting exactly that key) lets an election happen now rather than
+      // never (a live lease would keep the key) or after the old lease's TTL.
+      if (this.roleNow !== "fenced") this.toFenced(`etcd still names this node leader at epoch ${leader.epoch}, from before; resigning`);
+      await this.group.resign(leader);
       return;
     }
     if (this.roleNow === "leader") this.toFenced(`${leader.url} leads at epoch ${leader.epoch}`);
-    if (this.following !== leader.url || this.roleNow !== "replica") {
+    if (this.following !== leader.url || this.roleNow !== "replica" || this.epoch !== leader.epoch) {
       this.roleNow = "replica";
       this.following = leader.url;
       this.options.log(`failover: following ${leader.url} (epoch ${leader.epoch})`);
-      await this.node.follow(leader.url);
+      this.epoch = leader.epoch;
+      await this.node.follow(leader.url, leader.epoch);
     }
   }
 
   private async tryToLead(): Promise<void> {
+    if (this.options.syncReplicas === 0) {
+      // Asynchronous replication: the member that holds the most should lead, so that the
+      // fewest writes are lost; one further ahead takes over itself.
+      const mine = this.node.appliedSeq();
+      const ahead = (await this.group.members()).find((m) => m.id !== this.group.member.id && m.applied > mine);
+      if (ahead !== undefined) {
+        this.refused(`${ahead.id} holds more (sequence ${ahead.applied}, this node ${mine})`);
+        return;
+      }
+    }
     const attempt = await this.group.tryLead(this.options.syncReplicas > 0);
     if (!attempt.won) {
       if (attempt.leader !== null) await this.leaderChanged(attempt.leader);
-      else
-        this.options.log(`failover: not taking over (${attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason})`);
+      else this.refused(attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason);
       return;
     }
+    this.lastRefusal = null;
     this.epoch = attempt.leader.epoch;
     if (this.options.syncReplicas > 0) {
       // The previous epoch's in-sync replicas hold every acknowledged write, and nothing is
@@ -146,6 +176,9 @@ export class FailoverController {
           now: () => Date.now(),
         },
         previous,
+        // A replica joins the set only once it holds what this node holds: every write the last
+        // epoch acknowledged is among it.
+        this.node.appliedSeq(),
       );
       if (!(await this.group.publishInSync(epoch, previous))) {
         this.toFenced(`lost the lead of epoch ${epoch} while starting it`);
@@ -170,10 +203,18 @@ export class FailoverController {
         return;
       }
       this.confirmedAt = checkedAt;
+    } else {
+      // Not leading: an election nobody won (every candidate declined, or a watch event was
+      // missed) is tried again here, and a leader not yet followed is followed.
+      const leader = await this.group.leader();
+      if (leader === null) await this.tryToLead();
+      else if (leader.id === this.group.member.id || this.roleNow !== "replica" || this.following !== leader.url)
+        await this.leaderChanged(leader);
     }
     await this.group.report({
       role: this.roleNow === "leader" ? "leader" : this.roleNow === "replica" ? "replica" : "fenced",
       applied: this.node.appliedSeq(),
+      lagMs: this.roleNow === "replica" ? (this.node.lagMs?.() ?? 0) : 0,
     });
   }
 
@@ -186,6 +227,11 @@ export class FailoverController {
     if (this.roleNow === "leader" && silentMs > this.options.leaseTtlMs) {
       this.toFenced(`etcd has not confirmed the lead for ${silentMs} ms (lease ${this.options.leaseTtlMs} ms)`);
     }
+  }
+
+  private refused(reason: string): void {
+    if (reason !== this.lastRefusal) this.options.log(`failover: not taking over (${reason})`);
+    this.lastRefusal = reason;
   }
 
   private toFenced(reason: string): void {

@@ -52,10 +52,13 @@ export class InSyncTracker {
   constructor(
     private readonly options: InSyncOptions,
     initial: readonly string[] = [],
+    /** The sequence a replica must hold to join the set (a new leader: everything it holds). */
+    ackedFloor = 0,
   ) {
     if (!Number.isInteger(options.required) || options.required < 1)
       throw new Error(`required in-sync replicas must be ≥ 1, got ${options.required}`);
     this.members = new Set(initial);
+    this.acked = ackedFloor;
   }
 
   get inSync(): readonly string[] {

@@ -53,6 +53,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_LEADER: 421,
   REPLICA_BEHIND: 503,
   LOG_GONE: 410,
+  // Failover on etcd (server/cluster/): a node of a group that neither leads nor knows the leader
+  // (starting, or fenced: it lost the lead) refuses writes; a write that its in-sync replicas did
+  // not confirm in time is committed on the leader only, and not acknowledged.
+  FENCED: 503,
+  NOT_REPLICATED: 503,
   INTERNAL: 500,
 };
 

@@ -37,11 +37,14 @@ export interface Connection {
   /** Assigning it updates the registry's count of held items. */
   traversal: Traversal;
   lastUsed: number;
+  /** The highest commit sequence this connection has observed: its calls wait for it (server/replication/pinning.ts). */
+  pin: number;
 }
 
 /** A connection whose traversal assignments are reported to the registry's item count. */
 class LiveConnection implements Connection {
   private current: Traversal = BLANK;
+  pin = 0;
 
   constructor(
     readonly id: string,
@@ -134,6 +137,12 @@ export class ConnectionRegistry {
     this.connections.delete(id);
     this.connections.set(id, connection);
     return connection;
+  }
+
+  /** The live connection named by `id`, if any, without marking it used (a peek before a call validates it). */
+  find(id: string): Connection | undefined {
+    const connection = this.connections.get(id);
+    return connection !== undefined && this.now() - connection.lastUsed < this.idleTimeoutMs ? connection : undefined;
   }
 
   /** Ends a connection, freeing its slot and its items. */

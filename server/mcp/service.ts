@@ -17,6 +17,7 @@ import { SchemaView } from "./schema-view.js";
 import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
 import * as tools from "./tools.js";
 import { DEFAULT_VECTOR_OPTIONS, type Metric } from "../../runtime/vector/metric.js";
+import { pinnedCall, type CommitView } from "./pinning.js";
 
 /** `client` identifies the caller (client-id.ts); init counts the new connection against it. */
 type ToolFn = (env: ToolEnv, body: unknown, client: string) => JsonValue | Promise<JsonValue>;
@@ -62,12 +63,15 @@ export interface McpServiceOptions {
    * search_keyword is left out of the tool list and answers 400 BM25_DISABLED.
    */
   bm25?: boolean | undefined;
+  /** The node's commit sequence (a replicating server): connections are pinned to what they saw. */
+  commits?: CommitView | undefined;
 }
 
 export class McpService {
   readonly env: ToolEnv;
   /** Queries without `#[mcp]`, to explain why `<Name>Mcp` is not a tool. */
   private readonly unmarked: ReadonlySet<string>;
+  private readonly commits: CommitView | undefined;
   /** The project's vector types: every vector a tool returns carries `score` (core/vector-score.ts). */
   private readonly vectorLabels: ReadonlySet<string>;
 
@@ -75,6 +79,7 @@ export class McpService {
     const mcpQueries = options.queries.filter((q) => q.mcp);
     const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
     this.unmarked = new Set(options.queries.filter((q) => !q.mcp).map((q) => q.name));
+    this.commits = options.commits;
     this.vectorLabels = new Set(options.schema.vectors.map((v) => v.name));
     // Every query, #[mcp] or not: an agent reads what the project can answer (the service
     // description's schema resource); only #[mcp] queries are callable as <Name>Mcp tools.
@@ -110,7 +115,12 @@ export class McpService {
     return this.env.queryTools.get(name);
   }
 
-  async call(name: string, body: unknown, client: string = LOCAL_CLIENT): Promise<JsonValue> {
+  call(name: string, body: unknown, client: string = LOCAL_CLIENT): Promise<JsonValue> {
+    if (this.commits === undefined) return this.run(name, body, client);
+    return pinnedCall(this.commits, this.env.connections, name, body, () => this.run(name, body, client));
+  }
+
+  private async run(name: string, body: unknown, client: string): Promise<JsonValue> {
     const fn = BUILTIN.get(name);
     if (fn !== undefined) {
       const result = await fn(this.env, body, client);

@@ -40,7 +40,7 @@ export function commitHeaders(node: ReplicationNode): MiddlewareHandler {
  * Waits up to the node's timeout for `seq`, in slices: a replica's re-seed replaces the store and
  * its log (the old one stops answering), and the next slice waits on the new one.
  */
-async function reached(node: ReplicationNode, seq: number): Promise<boolean> {
+export async function reached(node: ReplicationNode, seq: number): Promise<boolean> {
   const deadline = Date.now() + node.afterTimeoutMs;
   for (;;) {
     const left = deadline - Date.now();

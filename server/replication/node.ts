@@ -2,7 +2,7 @@
 // replica's re-seed replaces it), its backup, its identity and, on a replica, whom it follows.
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { CommitLog } from "../../runtime/replication/commit-log.js";
-import type { ReplicationStatus, StoreIdentity } from "../../runtime/replication/protocol.js";
+import type { ClusterStatus, ReplicationStatus, StoreIdentity } from "../../runtime/replication/protocol.js";
 
 export type LogView = Pick<CommitLog, "committed" | "oldest" | "timeOf" | "waitFor" | "read">;
 
@@ -17,6 +17,17 @@ export interface ReplicationNode {
   key: string | undefined;
   /** How long a request with `Strand-After` waits for that sequence (ms). */
   afterTimeoutMs: number;
+  /** In a failover group (server/cluster/): its role, epoch and in-sync set; absent without etcd. */
+  cluster?: ClusterView | undefined;
+}
+
+export interface ClusterView {
+  role(): ReplicationStatus["role"];
+  status(): ClusterStatus;
+  /** The epoch this node leads in (carried by every log answer); 0 when it does not lead. */
+  leaderEpoch(): number;
+  /** A replica's log request says it holds `seq` on disk (its acknowledgement). */
+  replicaApplied(member: string, seq: number): void;
 }
 
 export const DEFAULT_AFTER_TIMEOUT_MS = 5_000;

@@ -7,6 +7,7 @@ import { StrandError } from "../../core/errors.js";
 import {
   COMMIT_HEADER,
   encodeFrames,
+  EPOCH_HEADER,
   LOG_BATCH_BYTES,
   LOG_BATCH_ENTRIES,
   LOG_FIRST_HEADER,
@@ -46,8 +47,14 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: s
 export function statusOf(node: ReplicationNode): ReplicationStatus {
   const log = node.log();
   const following = node.following();
-  return { role: following === null ? "leader" : "replica", seq: log.committed, oldest: log.oldest(), identity: node.identity, following };
+  const cluster = node.cluster;
+  const role = cluster?.role() ?? (following === null ? "leader" : "replica");
+  const status: ReplicationStatus = { role, seq: log.committed, oldest: log.oldest(), identity: node.identity, following };
+  if (cluster !== undefined) status.cluster = cluster.status();
+  return status;
 }
+
+const MEMBER_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
   const after = intParam(c.req.query("after"), "after", 0, Number.MAX_SAFE_INTEGER);
@@ -57,9 +64,16 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
   if (typeof after !== "number") return jsonErrorResponse(after);
   if (typeof wait !== "number") return jsonErrorResponse(wait);
   if (time !== null && typeof time !== "number") return jsonErrorResponse(time);
+  const member = c.req.query("member");
+  if (member !== undefined && !MEMBER_ID.test(member))
+    return jsonErrorResponse(
+      new StrandError("BAD_REQUEST", `member must be 1 to 64 letters, digits, '.', '_' or '-', got "${member.slice(0, 40)}"`),
+    );
   let log = node.log();
   const gone = divergence(log, after, time);
   if (gone !== null) return jsonErrorResponse(new StrandError("LOG_GONE", gone));
+  // Past the divergence check: the replica's entry `after` is this node's, so it holds 1..after.
+  if (member !== undefined) node.cluster?.replicaApplied(member, after);
   if (log.committed <= after && wait > 0) {
     await log.waitFor(after + 1, Math.min(wait, MAX_LOG_WAIT_MS));
     log = node.log();
@@ -75,6 +89,7 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
       [LOG_FIRST_HEADER]: String(read.first),
       [COMMIT_HEADER]: String(log.committed),
       [SCHEMA_HEADER]: node.identity.fingerprint,
+      [EPOCH_HEADER]: String(node.cluster?.leaderEpoch() ?? 0),
     },
   });
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { tempDir } from "./server.js";
 
 export const ETCD_BINARY: string | null =
-  [process.env.STRAND_ETCD, "/usr/bin/etcd", "/usr/local/bin/etcd"].find(
+  [process.env.STRAND_ETCD_BINARY, "/usr/bin/etcd", "/usr/local/bin/etcd"].find(
     (p): p is string => p !== undefined && p !== "" && existsSync(p),
   ) ?? null;
 

@@ -1,0 +1,106 @@
+// The store as a failover group's node serves it (issue 15 item 4). Reads always go to the
+// current store (a re-seed swaps it; meanwhile they answer 503 REPLICA_BEHIND). Writes depend on
+// the role etcd gave the node, checked before anything runs:
+//   leader   — the write commits, then waits until its in-sync replicas hold it (`acked`); a
+//              write they do not confirm in time answers 503 NOT_REPLICATED, one overtaken by the
+//              loss of the lead 503 FENCED: in both it is committed here but not acknowledged;
+//   replica  — 421 NOT_LEADER naming the leader;
+//   starting / fenced — 503 FENCED: this node does not know of a leader it may write for.
+import { NotLeaderError, StrandError } from "../../core/errors.js";
+import type { QueryContext } from "../../core/query-context.js";
+import type { BackupOutcome } from "../../runtime/backup/backup.js";
+import type { GraphStore } from "../../runtime/graph-store.js";
+import type { StoreStats } from "../../runtime/store/stats.js";
+import type { BackupSource } from "../http/backup-route.js";
+import type { StoreAccess } from "../http/store-access.js";
+import type { AckOutcome } from "./in-sync.js";
+
+export type NodeRole =
+  | { readonly kind: "starting" }
+  | { readonly kind: "leader"; readonly epoch: number; readonly acked: (seq: number) => Promise<AckOutcome> }
+  | { readonly kind: "replica"; readonly leader: string; readonly epoch: number }
+  | { readonly kind: "fenced"; readonly reason: string };
+
+export class RoleStore implements StoreAccess, BackupSource {
+  /** null while a re-seed replaces the store. */
+  current: GraphStore | null;
+  role: NodeRole = { kind: "starting" };
+  /** Writes taken as leader and not answered yet (a stopping node lets them finish). */
+  private inFlight = 0;
+  private drainedWaiters: (() => void)[] = [];
+
+  constructor(
+    store: GraphStore,
+    /** For messages: how many replicas and how long a write waits (0: asynchronous). */
+    private readonly sync: { replicas: number; timeoutMs: number },
+  ) {
+    this.current = store;
+  }
+
+  read<T>(fn: (db: QueryContext) => T): T {
+    return this.store().read(fn);
+  }
+
+  async write<T>(fn: (db: QueryContext) => T): Promise<T> {
+    const role = this.role;
+    if (role.kind === "replica") throw new NotLeaderError(role.leader);
+    if (role.kind !== "leader") throw fenced(role.kind === "fenced" ? role.reason : "it is starting and has no role in its group yet");
+    const store = this.store();
+    this.inFlight++;
+    let result: T;
+    let seq: number;
+    let outcome: AckOutcome;
+    try {
+      result = await store.write(fn);
+      // At least this write's sequence (later writes of the same batch may be in it too: waiting
+      // for them as well only waits a little longer).
+      seq = store.log.committed;
+      outcome = await role.acked(seq);
+    } finally {
+      if (--this.inFlight === 0) for (const done of this.drainedWaiters.splice(0)) done();
+    }
+    if (outcome === "acked") return result;
+    if (outcome === "timeout")
+      throw new StrandError(
+        "NOT_REPLICATED",
+        `the write is committed on this leader at sequence ${seq}, but ${this.sync.replicas} in-sync ${this.sync.replicas === 1 ? "replica" : "replicas"} did not confirm it within ${this.sync.timeoutMs} ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; read it back (Strand-After: ${seq}) before writing it again`,
+      );
+    throw new StrandError(
+      "FENCED",
+      `this node lost the lead while the write (committed here at sequence ${seq}) waited for its replicas: it is not acknowledged and may be undone when this node rejoins; read it back from the new leader before writing it again`,
+    );
+  }
+
+  /** Resolves once no write taken as leader is waiting (or after `timeoutMs`). */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((done) => {
+      const timer = setTimeout(done, timeoutMs);
+      this.drainedWaiters.push(() => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+  }
+
+  stats(): StoreStats {
+    return this.store().stats();
+  }
+
+  backup(out: string): Promise<BackupOutcome> {
+    return this.store().backup(out);
+  }
+
+  private store(): GraphStore {
+    if (this.current === null)
+      throw new StrandError(
+        "REPLICA_BEHIND",
+        "this replica is re-seeding from its leader's backup; retry shortly, or read from the leader",
+      );
+    return this.current;
+  }
+}
+
+function fenced(why: string): StrandError {
+  return new StrandError("FENCED", `this node takes no writes now: ${why}; send writes to the group's leader (strand status)`);
+}

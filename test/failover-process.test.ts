@@ -1,0 +1,263 @@
+// Automatic failover end to end (issue 15 item 4): real `strand serve --etcd` processes on
+// 127.0.0.1 and a local 3-member etcd cluster. A leader and two replicas with --sync-replicas 1
+// take a stream of writes; the leader is killed with SIGKILL with writes in flight that only it
+// holds; an in-sync replica is promoted within the lease time and holds every write that was
+// acknowledged; the old leader, started again, finds the higher epoch, takes no writes (421
+// naming the new leader), re-seeds (its unacknowledged writes are another history) and rejoins
+// as a replica; every store verifies clean.
+//
+// Needs etcd (Debian's etcd-server; .ci/run installs it): without it this test fails, saying so.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ETCD_BINARY, type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+import { CLI, startStrand, tempDir, type StrandServer } from "./support/server.js";
+
+const KEY = "failover-test-key";
+const LEASE_TTL_S = 2;
+const work = tempDir("strand-failover-");
+const servers: StrandServer[] = [];
+let cluster: EtcdCluster | null = null;
+
+afterAll(async () => {
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) await s.kill();
+  await cluster?.stop();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+interface Status {
+  role: string;
+  seq: number;
+  following: { leader: string; state: string } | null;
+  cluster: { member: string; epoch: number; inSync: string[] };
+}
+
+async function start(name: string, endpoints: string[], group = "process-test", syncTimeoutMs = 30_000): Promise<StrandServer> {
+  const server = await startStrand({
+    dataDir: path.join(work, name),
+    extraArgs: [
+      "--log-level",
+      "warn",
+      "--replication-key",
+      KEY,
+      "--after-timeout",
+      "60000",
+      "--etcd",
+      endpoints.join(","),
+      "--group",
+      group,
+      "--sync-replicas",
+      "1",
+      "--lease-ttl",
+      String(LEASE_TTL_S),
+      // generous by default: on a loaded machine an fsync alone can take seconds
+      "--sync-timeout",
+      String(syncTimeoutMs),
+    ],
+  });
+  servers.push(server);
+  return server;
+}
+
+async function status(server: StrandServer): Promise<Status> {
+  const res = await fetch(`${server.url}/replication/status`, { headers: { "x-replication-key": KEY } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Status;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe().catch(() => null);
+    if (found !== null) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function post(server: StrandServer, query: string, params: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}/${query}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(params),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, commit: Number(res.headers.get("strand-commit")) };
+}
+
+/** The handles of `acked` that `server` does not hold (after it has applied `after`). */
+async function missing(server: StrandServer, acked: readonly string[], after: number): Promise<string[]> {
+  const absent: string[] = [];
+  for (const handle of acked) {
+    const reply = await post(server, "UserByHandle", { handle }, { "strand-after": String(after) });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    if (reply.body.user === null || reply.body.user === undefined) absent.push(handle);
+  }
+  return absent;
+}
+
+/** The test cluster's endpoints (started once); without an etcd binary the test fails saying why. */
+async function etcd(): Promise<string[]> {
+  if (ETCD_BINARY === null)
+    throw new Error(
+      "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
+    );
+  cluster ??= await startEtcdCluster(3);
+  return cluster.endpoints;
+}
+
+function verify(dataDir: string): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, [CLI, "verify", dataDir], { encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+describe("failover on etcd with real processes", () => {
+  it("promotes an in-sync replica when the leader is killed, loses no acknowledged write, and fences the old leader into a replica", async () => {
+    if (ETCD_BINARY === null)
+      throw new Error(
+        "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
+      );
+    cluster = await startEtcdCluster(3);
+    const endpoints = cluster.endpoints;
+
+    const a = await start("a", endpoints);
+    await until("a leads", async () => ((await status(a)).role === "leader" ? true : null));
+    const b = await start("b", endpoints);
+    const c = await start("c", endpoints);
+    const ids = await Promise.all([b, c].map(async (s) => (await status(s)).cluster.member));
+    await until("both replicas are in sync", async () => {
+      const s = await status(a);
+      return s.cluster.inSync.length === 2 ? s : null;
+    });
+    expect((await status(a)).cluster.inSync).toEqual([...ids].sort());
+
+    // Three lanes of writes; a write counts once its 200 arrived (b and c hold it on disk).
+    const acked: string[] = [];
+    let stop = false;
+    const lane = async (n: number): Promise<void> => {
+      for (let i = 0; !stop; i++) {
+        const handle = `u${n}-${i}`;
+        try {
+          const reply = await post(a, "AddUser", { handle, name: handle, city: "Lisbon", age: 30 });
+          if (reply.status === 200) acked.push(handle);
+        } catch {
+          return; // the leader is gone
+        }
+      }
+    };
+    const lanes = [lane(0), lane(1), lane(2)];
+    await until("30 writes are acknowledged", async () => (acked.length >= 30 ? true : null), 60_000);
+    stop = true;
+    await Promise.all(lanes);
+    // Writes the leader commits but no replica receives: both replicas paused (well within their
+    // lease), a first write to answer the long polls they left open, then the ones that stay on
+    // the leader alone, unacknowledged when it dies.
+    for (const s of [b, c]) s.child.kill("SIGSTOP");
+    const unacked = [post(a, "AddUser", { handle: "bait", name: "x", city: "Braga", age: 1 }).catch(() => null)];
+    await new Promise((r) => setTimeout(r, 300));
+    const lost = ["lost-0", "lost-1", "lost-2"];
+    unacked.push(...lost.map((handle) => post(a, "AddUser", { handle, name: handle, city: "Braga", age: 1 }).catch(() => null)));
+    await new Promise((r) => setTimeout(r, 500));
+    await a.kill();
+    const killedAt = Date.now();
+    for (const s of [b, c]) s.child.kill("SIGCONT");
+    expect((await Promise.all(unacked)).map((reply) => reply?.status)).toEqual([undefined, undefined, undefined, undefined]);
+
+    const [leader, other] = await until(
+      "a replica leads",
+      async () => {
+        const [sb, sc] = await Promise.all([status(b), status(c)]);
+        if (sb.role === "leader") return [b, c] as const;
+        if (sc.role === "leader") return [c, b] as const;
+        return null;
+      },
+      (LEASE_TTL_S + 10) * 1000,
+    );
+    // The lease outlives the last renewal by at most its TTL; slack for a loaded machine.
+    expect(Date.now() - killedAt).toBeLessThan(LEASE_TTL_S * 1000 + 3_000);
+    const promoted = await status(leader);
+    expect(promoted.cluster.epoch).toBe(2);
+
+    const written = await post(leader, "AddUser", { handle: "after-failover", name: "x", city: "Porto", age: 1 });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const all = [...acked, "after-failover"];
+    expect(await missing(leader, all, written.commit)).toEqual([]);
+    expect(await missing(other, all, written.commit)).toEqual([]);
+    const follower = await status(other);
+    expect([follower.role, follower.following?.leader, follower.cluster.epoch]).toEqual(["replica", leader.url, 2]);
+
+    // The old leader comes back on its data: the group is at epoch 2, led by another.
+    const back = await start("a", endpoints);
+    const rejoined = await until("the old leader follows the new one", async () => {
+      const s = await status(back);
+      return s.role === "replica" && s.following?.state === "following" ? s : null;
+    });
+    expect([rejoined.following?.leader, rejoined.cluster.epoch]).toEqual([leader.url, 2]);
+    const refused = await post(back, "AddUser", { handle: "to-the-old-leader", name: "x", city: "Faro", age: 1 });
+    expect([refused.status, refused.body]).toEqual([
+      421,
+      { error: `this server is a read replica: send writes to the leader at ${leader.url}`, code: "NOT_LEADER", leader: leader.url },
+    ]);
+    expect(await missing(back, all, written.commit)).toEqual([]);
+    // Its own unacknowledged writes were another history than the group's: it re-seeded from the
+    // new leader, and they are gone everywhere.
+    expect(back.output()).toContain(`strand: re-seeded from ${leader.url}`);
+    for (const s of [leader, other, back]) expect(await missing(s, lost, written.commit)).toEqual(lost);
+
+    // Planned switchover: the leader stopped with SIGTERM gives its lease up; an in-sync replica
+    // takes over without waiting for the lease to expire, holding every write.
+    await until("the old leader is in sync again", async () => {
+      const s = await status(leader);
+      return s.cluster.inSync.length === 2 ? true : null;
+    });
+    expect(await leader.stop()).toBe(0);
+    const next = await until(
+      "a replica leads after the switchover",
+      async () => {
+        for (const s of [other, back]) if ((await status(s)).role === "leader") return s;
+        return null;
+      },
+      LEASE_TTL_S * 1000 + 3_000,
+    );
+    expect((await status(next)).cluster.epoch).toBe(3);
+    expect(await missing(next, all, written.commit)).toEqual([]);
+    for (const s of [other, back]) expect(await s.stop()).toBe(0);
+    for (const name of ["a", "b", "c"]) {
+      const checked = verify(path.join(work, name));
+      expect(checked.status, `${name}: ${checked.out}`).toBe(0);
+    }
+  }, 240_000);
+
+  it("answers 503 NOT_REPLICATED when no in-sync replica confirms a write in time, and acknowledges again once the replica is back", async () => {
+    const endpoints = await etcd();
+    const leader = await start("sync-leader", endpoints, "sync-test", 3_000);
+    await until("it leads", async () => ((await status(leader)).role === "leader" ? true : null));
+    const replica = await start("sync-replica", endpoints, "sync-test", 3_000);
+    const id = (await status(replica)).cluster.member;
+    await until("the replica is in sync", async () => ((await status(leader)).cluster.inSync.length === 1 ? true : null));
+    const first = await post(leader, "AddUser", { handle: "one", name: "One", city: "Lisbon", age: 1 });
+    expect(first.status).toBe(200);
+
+    replica.child.kill("SIGSTOP");
+    const held = await post(leader, "AddUser", { handle: "two", name: "Two", city: "Lisbon", age: 2 });
+    expect([held.status, held.body]).toEqual([
+      503,
+      {
+        error: `the write is committed on this leader at sequence ${held.commit}, but 1 in-sync replica did not confirm it within 3000 ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; read it back (Strand-After: ${held.commit}) before writing it again`,
+        code: "NOT_REPLICATED",
+      },
+    ]);
+    // The silent replica left the in-sync set (in etcd first): it cannot be promoted now.
+    expect((await status(leader)).cluster.inSync).toEqual([]);
+    replica.child.kill("SIGCONT");
+    await until("the replica is back in sync", async () => {
+      const s = await status(leader);
+      return s.cluster.inSync.length === 1 ? s : null;
+    });
+    expect((await status(leader)).cluster.inSync).toEqual([id]);
+    const third = await post(leader, "AddUser", { handle: "three", name: "Three", city: "Lisbon", age: 3 });
+    expect(third.status).toBe(200);
+    expect(await missing(replica, ["one", "two", "three"], third.commit)).toEqual([]);
+    for (const s of [leader, replica]) expect(await s.stop()).toBe(0);
+  }, 120_000);
+});
