@@ -8,12 +8,6 @@ import { EtcdGroup, type GroupLeader } from "../server/cluster/etcd-group.js";
 import { ETCD_BINARY, type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 import { REPO_ROOT } from "./support/server.js";
 
-if (ETCD_BINARY === null) {
-  console.warn(
-    "etcd-group.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD_BINARY); .ci/run installs it",
-  );
-}
-
 let cluster: EtcdCluster;
 let groupNo = 0;
 const opened: EtcdGroup[] = [];
@@ -26,8 +20,13 @@ async function join(group: string, id: string, leaseTtlSeconds = 5): Promise<Etc
 
 const newGroup = (): string => `g${++groupNo}`;
 
-describe.skipIf(ETCD_BINARY === null)("a Strand group in etcd", () => {
+describe("a Strand group in etcd", () => {
   beforeAll(async () => {
+    // Needs a real part .ci/run installs: absent, the test fails saying so rather than skipping.
+    if (ETCD_BINARY === null)
+      throw new Error(
+        "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
+      );
     cluster = await startEtcdCluster(3);
   }, 60_000);
   afterAll(async () => {

@@ -8,10 +8,6 @@ import { EtcdGroup } from "../server/cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../server/cluster/failover.js";
 import { ETCD_BINARY, type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 
-if (ETCD_BINARY === null) {
-  console.warn("failover.test.ts: skipped: no etcd binary (install Debian's etcd-server, or set STRAND_ETCD_BINARY); .ci/run installs it");
-}
-
 class FakeNode implements FailoverNode {
   readonly told: string[] = [];
   applied = 0;
@@ -56,8 +52,13 @@ async function until(what: string, test: () => boolean, timeoutMs = 10_000): Pro
   }
 }
 
-describe.skipIf(ETCD_BINARY === null)("failover on etcd", () => {
+describe("failover on etcd", () => {
   beforeAll(async () => {
+    // Needs a real part .ci/run installs: absent, the test fails saying so rather than skipping.
+    if (ETCD_BINARY === null)
+      throw new Error(
+        "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
+      );
     cluster = await startEtcdCluster(3);
   }, 60_000);
   afterAll(async () => {
