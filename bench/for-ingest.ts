@@ -55,11 +55,17 @@ function features(cli: string): { importCommand: boolean; logLevel: boolean } {
 }
 
 async function post(server: ChildServer, route: string, body: unknown): Promise<string> {
-  const res = await fetch(`${server.url}/${route}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${server.url}/${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    throw new Error(`POST /${route}: ${String(cause)}; the server said:\n${server.output()}`);
+  }
   const text = await res.text();
   if (res.status !== 200) throw new Error(`POST /${route}: ${res.status} ${text.slice(0, 300)}`);
   return text;

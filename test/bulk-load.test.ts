@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { silentProgress } from "../core/progress.js";
+import { exportDataDir } from "../runtime/data/export.js";
 import { importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { commitSeqOf, readLogFrames } from "../runtime/store/commit-log.js";
@@ -148,3 +149,50 @@ test("a bulk load leaves a gap in the commit log: a reader behind it is told gon
   expect((frames as { first: number; frames: Uint8Array[] }).first).toBe(4);
   expect((frames as { first: number; frames: Uint8Array[] }).frames.length).toBe(1);
 });
+
+test("export: lines across chunk boundaries, a line longer than a chunk, and bare and field edges merged in id order", async () => {
+  const random = rng(11);
+  const users: NodeItem[] = Array.from({ length: 200 }, (_, i) => ({
+    id: randomId(random),
+    label: "User",
+    group: `g${i % 3}`,
+    // One name far longer than a 1 MiB chunk, with characters of 2 and 3 UTF-8 bytes.
+    name: i === 100 ? "é€".repeat(600_000) : `user ${i}`,
+  }));
+  const posts: NodeItem[] = [{ id: randomId(random), label: "Post", title: "only" }];
+  const edges: EdgeItem[] = [];
+  for (let i = 0; i < 12_000; i++) {
+    const from = users[Math.floor(random() * users.length)]!.id;
+    if (i % 5 === 0)
+      edges.push({
+        id: randomId(random, i),
+        label: "Likes",
+        from_node: from,
+        to_node: posts[0]!.id,
+        ...(i % 10 === 0 ? { weight: i / 10 } : {}),
+      });
+    else
+      edges.push({ id: randomId(random, i), label: "Follows", from_node: from, to_node: users[Math.floor(random() * users.length)]!.id });
+  }
+  const file = path.join(dir, "in.jsonl");
+  fs.writeFileSync(file, `${[...users, ...posts, ...edges].map((r) => JSON.stringify(lineOf(r))).join("\n")}\n`);
+  const store = openStore("export");
+  await importFiles(store, [importFileOf(file)], { skipBad: false, progress: silentProgress });
+  await store.close();
+  stores.splice(0);
+
+  const chunks: Buffer[] = [];
+  const counts = await exportDataDir(path.join(dir, "export"), async (chunk) => void chunks.push(Buffer.from(chunk)), silentProgress);
+  expect(counts).toEqual({ nodes: 201, vectors: 0, edges: 12_000 });
+  expect(chunks.length).toBeGreaterThan(3);
+  // Every chunk is whole lines.
+  for (const chunk of chunks) expect(chunk[chunk.length - 1]).toBe(10);
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const expected = [
+    ...posts,
+    ...[...users].sort(byId),
+    ...edges.filter((e) => e.label === "Follows").sort(byId),
+    ...edges.filter((e) => e.label === "Likes").sort(byId),
+  ].map((r) => JSON.stringify(lineOf(r)));
+  expect(Buffer.concat(chunks).toString("utf8")).toBe(`${expected.join("\n")}\n`);
+}, 120_000);
