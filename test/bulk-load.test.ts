@@ -196,3 +196,30 @@ test("export: lines across chunk boundaries, a line longer than a chunk, and bar
   ].map((r) => JSON.stringify(lineOf(r)));
   expect(Buffer.concat(chunks).toString("utf8")).toBe(`${expected.join("\n")}\n`);
 }, 120_000);
+
+test("the commit log of writes that seal chunks of several lists at once replays to the same adjacency bytes", async () => {
+  const leader = openStore("leader");
+  const follower = openStore("follower");
+  const random = rng(5);
+  const ids: string[] = [];
+  await leader.write((db) => {
+    for (let i = 0; i < 40; i++) ids.push(db.addNode("User", { group: `g${i % 2}`, name: `u${i}` }).id);
+  });
+  // One write: three lists past one chunk (the buffer reuses one array for every list it
+  // writes), many small ones, and edges into lists the first write left with a tail.
+  for (let round = 0; round < 2; round++) {
+    await leader.write((db) => {
+      for (let i = 0; i < (round === 0 ? 120 : 90); i++) {
+        const from = ids[i % 3]!;
+        db.addEdge("Follows", {}, from, ids[Math.floor(random() * ids.length)]!);
+      }
+    });
+  }
+  const read = leader.log.read(0, 100, 1 << 24);
+  if (read === "gone") throw new Error("log gone");
+  await follower.applyLogEntries(read.first, read.frames);
+  expect(dumpStore(follower)).toEqual(dumpStore(leader));
+  const chunks = Object.keys(dumpStore(leader).out).filter((key) => JSON.parse(key).length === 3);
+  // 40 then 30 entries for each of the three: a chunk sealed from new entries alone, then one from tail + new.
+  expect(chunks.length).toBe(6);
+});
