@@ -129,7 +129,8 @@ test("one file in one transaction leaves exactly what one record per transaction
   expect(hubOut.length).toBeGreaterThan(3); // lists far past one chunk are part of the test
   expect(dumpStore(bulk)).toEqual(expected);
   expect(dumpStore(single)).toEqual(expected);
-  expect(await bulk.verify()).toEqual(await single.verify());
+  expect(bulk.verify().disagreements).toEqual([]);
+  expect(single.verify().disagreements).toEqual([]);
 }, 120_000);
 
 test("a bulk load leaves a gap in the commit log: a reader behind it is told gone, later writes log as before", async () => {
