@@ -1,16 +1,19 @@
 // FOR-loop edge ingest over HTTP: `strand serve bench/data-project` on a directory holding the
 // nodes, and `POST /AddLinks {"links": [{from, to}, ..]}` with `batch` edges per request (each
 // source node's `degree` edges together, targets random), one request at a time. Every request
-// is one durable write transaction. With a baseline (`--data-baseline <old build's strand.js>`,
-// or STRAND_BENCH_CLI), the same ingest runs against that build too, side by side: two rounds,
-// alternating which build goes first, each build's best round counts. Each build loads the nodes
-// with its own `strand import` (so a build reads only the format it writes).
+// is one durable write transaction. With baselines (`--data-baseline <strand.js>[,<strand.js>..]`,
+// or STRAND_BENCH_CLI), the same ingest runs against each of those builds too, side by side: two
+// rounds, the order of the builds reversed in the second, each build's best round counts. Each
+// build loads the nodes itself (so a build reads only the format it writes): with its own
+// `strand import` when it has one, else (a build from before issue 12, the issue's "today")
+// through `POST /AddItems` and the ids read back with `POST /ItemIds` per group. Only the
+// AddLinks requests are timed.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { join } from "node:path";
 import { processCpuSeconds } from "./proc-cpu.js";
 import { randomIndex, seededRandom } from "./random.js";
-import { CLI, REPO_ROOT, startStrand } from "./servers.js";
+import { CLI, REPO_ROOT, startStrand, type ChildServer } from "./servers.js";
 
 /** The data benchmark's project (Item, Link, AddLinks). */
 export const DATA_PROJECT = join(REPO_ROOT, "bench/data-project");
@@ -23,8 +26,8 @@ export interface ForIngestOptions {
   edges: number;
   degree: number;
   seed: number;
-  /** Another build's strand.js to measure side by side, or null. */
-  baseline: string | null;
+  /** Other builds' strand.js to measure side by side (none: this build only). */
+  baselines: readonly string[];
   log: (line: string) => void;
 }
 
@@ -41,33 +44,72 @@ export interface ForIngestResult {
   edges: number;
   batch: number;
   current: IngestRun;
-  baseline: IngestRun | null;
+  /** One per baseline build, in the order given. */
+  baselines: IngestRun[];
+}
+
+/** What a build's `strand --help` says it has. */
+function features(cli: string): { importCommand: boolean; logLevel: boolean } {
+  const help = execFileSync(process.execPath, [cli, "--help"], { encoding: "utf8" });
+  return { importCommand: /^\s+import\b/m.test(help), logLevel: help.includes("--log-level") };
+}
+
+async function post(server: ChildServer, route: string, body: unknown): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(`${server.url}/${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    throw new Error(`POST /${route}: ${String(cause)}; the server said:\n${server.output()}`);
+  }
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`POST /${route}: ${res.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** The nodes through AddItems, 1,000 per request; their ids read back group by group. */
+async function loadNodesOverHttp(server: ChildServer, nodesFile: string): Promise<string[]> {
+  const items = fs
+    .readFileSync(nodesFile, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { group: string; name: string });
+  for (let i = 0; i < items.length; i += 1000) {
+    await post(server, "AddItems", { items: items.slice(i, i + 1000).map(({ group, name }) => ({ group, name })) });
+  }
+  const groups = [...new Set(items.map((item) => item.group))];
+  const ids: string[] = [];
+  for (const group of groups) {
+    const answer = JSON.parse(await post(server, "ItemIds", { group })) as { items: { id: string }[] };
+    for (const item of answer.items) ids.push(item.id);
+  }
+  if (ids.length !== items.length) throw new Error(`ItemIds: ${ids.length} ids for ${items.length} nodes`);
+  return ids;
 }
 
 async function ingestOnce(options: ForIngestOptions, cli: string): Promise<IngestRun> {
   const dir = join(options.root, "for-ingest");
   fs.rmSync(dir, { recursive: true, force: true });
-  execFileSync(process.execPath, [cli, "import", DATA_PROJECT, "--data", dir, options.nodesFile], { stdio: "ignore" });
-  const server = await startStrand(dir, null, DATA_PROJECT, cli);
+  const has = features(cli);
+  if (has.importCommand) {
+    execFileSync(process.execPath, [cli, "import", DATA_PROJECT, "--data", dir, options.nodesFile], { stdio: "ignore" });
+  }
+  const server = await startStrand(dir, null, DATA_PROJECT, cli, has.logLevel);
   try {
+    const ids = has.importCommand ? options.ids : await loadNodesOverHttp(server, options.nodesFile);
     const random = seededRandom(options.seed + 1);
     const cpu0 = processCpuSeconds(server.child.pid);
     const t0 = performance.now();
     for (let start = 0; start < options.edges; start += options.batch) {
       const links = [];
       for (let e = start; e < Math.min(options.edges, start + options.batch); e++) {
-        links.push({
-          from: options.ids[Math.floor(e / options.degree) % options.ids.length],
-          to: options.ids[randomIndex(random, options.ids.length)],
-        });
+        links.push({ from: ids[Math.floor(e / options.degree) % ids.length], to: ids[randomIndex(random, ids.length)] });
       }
-      const res = await fetch(`${server.url}/AddLinks`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ links }),
-      });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`POST /AddLinks: ${res.status} ${body.slice(0, 300)}`);
+      await post(server, "AddLinks", { links });
     }
     const ms = performance.now() - t0;
     const cpu1 = processCpuSeconds(server.child.pid);
@@ -84,14 +126,20 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
 }
 
 export async function runForIngest(options: ForIngestOptions): Promise<ForIngestResult> {
-  const best = (a: IngestRun | null, b: IngestRun) => (a === null || b.ms < a.ms ? b : a);
-  let current: IngestRun | null = null;
-  let baseline: IngestRun | null = null;
-  const rounds = options.baseline === null ? 1 : 2;
+  const builds = [CLI, ...options.baselines];
+  const best = new Map<string, IngestRun>();
+  const rounds = options.baselines.length === 0 ? 1 : 2;
   for (let round = 0; round < rounds; round++) {
-    if (options.baseline !== null && round % 2 === 0) baseline = best(baseline, await ingestOnce(options, options.baseline));
-    current = best(current, await ingestOnce(options, CLI));
-    if (options.baseline !== null && round % 2 === 1) baseline = best(baseline, await ingestOnce(options, options.baseline));
+    for (const cli of round % 2 === 0 ? [...builds].reverse() : builds) {
+      const run = await ingestOnce(options, cli);
+      const before = best.get(cli);
+      if (before === undefined || run.ms < before.ms) best.set(cli, run);
+    }
   }
-  return { edges: options.edges, batch: options.batch, current: current!, baseline };
+  return {
+    edges: options.edges,
+    batch: options.batch,
+    current: best.get(CLI)!,
+    baselines: options.baselines.map((cli) => best.get(cli)!),
+  };
 }

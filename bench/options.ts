@@ -58,7 +58,7 @@ export interface BenchOptions {
   /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
   forEdges: number;
   /** Another build's dist/cli/strand.js, measured beside this one in the FOR-loop ingest. */
-  dataBaseline: string | null;
+  dataBaselines: readonly string[];
   /** Vectors (dimension 128) of the vector import against raw hnswlib-node; 100000 is the issue's size. */
   dataVectors: number;
   skipData: boolean;
@@ -91,7 +91,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --restart-writes <n>   AddV writes between the last checkpoint and the kill (default 1000)
   --data-nodes <n>    nodes imported and exported with 10 edges each (default 20000; 100000 = the target size)
   --for-edges <n>     edges written by the FOR-loop ingest over HTTP (default 100000)
-  --data-baseline <cli>  also run the FOR-loop ingest with this strand.js (e.g. a build of main), side by side
+  --data-baseline <cli>[,<cli>..]  also run the FOR-loop ingest with these strand.js builds (e.g. main, a commit before issue 12), side by side
   --data-vectors <n>  vectors imported (dim 128, HNSW built once) vs raw hnswlib-node (default 20000; 100000 = the target size)
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
@@ -212,10 +212,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
       values["startup-baseline"] === undefined || values["startup-baseline"] === "" ? null : resolve(values["startup-baseline"]),
     dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
     forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
-    dataBaseline:
-      (values["data-baseline"] ?? process.env.STRAND_BENCH_CLI ?? "") === ""
-        ? null
-        : resolve(values["data-baseline"] ?? process.env.STRAND_BENCH_CLI!),
+    dataBaselines: (values["data-baseline"] ?? process.env.STRAND_BENCH_CLI ?? "")
+      .split(",")
+      .filter((cli) => cli !== "")
+      .map((cli) => resolve(cli)),
     dataVectors: positive("data-vectors", values["data-vectors"], quick ? 2_000 : 20_000),
     skipData: values["skip-data"] === true,
     storageNodes: positive("storage-nodes", values["storage-nodes"], quick ? 10_000 : 100_000),

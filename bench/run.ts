@@ -241,7 +241,7 @@ async function main(): Promise<number> {
         degree: 10,
         forBatch: 1000,
         forEdges: options.forEdges,
-        baseline: options.dataBaseline,
+        baselines: options.dataBaselines,
         vectors: options.dataVectors,
         seed: options.seed,
         log,

@@ -60,11 +60,19 @@ export function waitFor<T>(
  * `strand serve <project> --port 0 --data <dataDir> --log-level warn`; resolves once it prints its listening line.
  * With a profile directory, node writes a .cpuprofile there when the server exits after SIGTERM.
  */
-export async function startStrand(dataDir: string, profileDir: string | null, project = BENCH_PROJECT, cli = CLI): Promise<ChildServer> {
+export async function startStrand(
+  dataDir: string,
+  profileDir: string | null,
+  project = BENCH_PROJECT,
+  cli = CLI,
+  /** False for an older build without --log-level (it logged no requests). */
+  logLevel = true,
+): Promise<ChildServer> {
   const profile = profileDir === null ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
   // Request logs off: the floor server logs nothing, so the ratios compare the engines (a request
   // line costs one buffered write to stderr; the operator chooses with --log-level).
-  const child = spawn(process.execPath, [...profile, cli, "serve", project, "--port", "0", "--data", dataDir, "--log-level", "warn"], {
+  const quiet = logLevel ? ["--log-level", "warn"] : [];
+  const child = spawn(process.execPath, [...profile, cli, "serve", project, "--port", "0", "--data", dataDir, ...quiet], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

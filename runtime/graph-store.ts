@@ -31,7 +31,7 @@ import { VectorSlots } from "./write/vector-slots.js";
 import { settleFreeList } from "./write/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 import { ChangeRecorder, recordingDbs } from "./write/change-recorder.js";
-import { appendCommit, applyCommitFrames } from "./write/commit-log-writes.js";
+import { appendCommit, appendGap, applyCommitFrames } from "./write/commit-log-writes.js";
 import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./replication/commit-log.js";
 
 export interface GraphStoreOptions {
@@ -173,6 +173,7 @@ export class GraphStore {
     return this.transact(
       (body) => this.dbs.env.transactionSync(body),
       (writer) => fn(new RecordLoader(this.dbs, this.schema, writer, loaded)),
+      true,
     );
   }
 
@@ -182,25 +183,30 @@ export class GraphStore {
    * postings are written (or dropped when fn throws). After it the in-memory vector indexes follow
    * LMDB (never before), and the promise resolves once the commit is flushed to disk. A failed
    * commit rejects with STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts).
+   * `bulk` (a load): its changes are not recorded key by key for the commit log (a million-edge
+   * import spent a third of its time noting, re-reading and encoding them into one entry); the
+   * log gets a gap instead (appendGap), so every replica behind the load re-seeds.
    */
-  private async transact<T>(open: (body: () => T) => T | Promise<T>, fn: (writer: GraphWriter) => T): Promise<T> {
+  private async transact<T>(open: (body: () => T) => T | Promise<T>, fn: (writer: GraphWriter) => T, bulk = false): Promise<T> {
     const touched: string[] = [];
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     let logged = 0;
     try {
-      const writer = new GraphWriter(this.writeDbs, this.schema, this.cache, touched, {
+      const dbs = bulk ? this.dbs : this.writeDbs;
+      const writer = new GraphWriter(dbs, this.schema, this.cache, touched, {
         search: this.bm25Writes,
-        vectors: new VectorSlots(this.writeDbs, log),
+        vectors: new VectorSlots(dbs, log),
       });
       const result = await open(() => {
-        if (this.logging) this.recorder.begin();
+        if (this.logging && !bulk) this.recorder.begin();
         try {
           const value = fn(writer);
           writer.flushAdjacency(); // before the commit: every edge has both list entries
           writer.finish(); // the BM25 postings gathered per term, one write each
           // Last, in the same transaction: the log entry holds exactly what commits.
-          if (this.logging) {
+          if (this.logging && bulk) logged = appendGap(this.dbs);
+          else if (this.logging) {
             const ops = this.recorder.take(this.dbs);
             // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
             if (ops.length > 0) logged = appendCommit(this.dbs, ops, log.changes, touched);

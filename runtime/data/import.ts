@@ -14,7 +14,7 @@ import { LoadedIds } from "../write/loaded-ids.js";
 import { csvRows, CsvSyntaxError, type CsvRow } from "./csv.js";
 import { csvHeaderProblem, csvRecord, csvType } from "./csv-records.js";
 import { BadRecord, parseRecordLine } from "./interchange.js";
-import { fileChunks, forEachLine } from "./lines.js";
+import { fileChunks, forEachFileLine } from "./lines.js";
 
 /** What an import needs of the store (GraphStore). */
 export interface LoadTarget {
@@ -102,18 +102,22 @@ async function importFile(
         rejected++;
         if (rejects !== null) fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line, error: message, text: text() })}\n`);
       };
-      const chunks = fileChunks(file.path, (n) => task.advance(n));
       if (file.format === "jsonl") {
         // The hot path of an import: one call per line, no per-line objects beside the record.
-        forEachLine(chunks, (text, line) => {
-          try {
-            loader.load(parseRecordLine(text));
-            loaded++;
-          } catch (error) {
-            refuse(error, line, () => text);
-          }
-        });
+        forEachFileLine(
+          file.path,
+          (n) => task.advance(n),
+          (text, line) => {
+            try {
+              loader.load(parseRecordLine(text));
+              loaded++;
+            } catch (error) {
+              refuse(error, line, () => text);
+            }
+          },
+        );
       } else {
+        const chunks = fileChunks(file.path, (n) => task.advance(n));
         for (const entry of csvEntries(target.schema, file, chunks)) {
           try {
             loader.load(entry.record());

@@ -68,6 +68,19 @@ export function recordLine(kind: RecordKind, rec: NodeItem): string {
   return `${line}}`;
 }
 
+/** The start of the line of an edge of `label` without fields, up to its id's opening quote. */
+export function bareEdgePrefix(label: string): string {
+  return `${KIND_PREFIX.E}${jsonName(label)},"id":"`;
+}
+
+/**
+ * recordLine("E", {id, label, from_node, to_node}) for an edge without fields, from its prefix
+ * (bareEdgePrefix) and its ids as stored ids come (lower-case UUIDs: nothing to escape).
+ */
+export function bareEdgeLine(prefix: string, id: string, from: string, to: string): string {
+  return `${prefix}${id}","from":"${from}","to":"${to}"}`;
+}
+
 /** A bad line: `field` names the member at fault (or "line" for the line as a whole). */
 export class BadRecord extends Error {
   constructor(

@@ -73,9 +73,14 @@ export function adjacencyCount(db: AdjacencyDb, nodeId: string, edgeLabel: strin
 /** One entry: the edge's id and the other node's id, 32 bytes. */
 export function adjacencyEntry(edgeId: string, otherId: string): Uint8Array {
   const entry = new Uint8Array(ENTRY_BYTES);
-  writeIdBytes(edgeId, entry, 0);
-  writeIdBytes(otherId, entry, ID_BYTES);
+  writeAdjacencyEntry(entry, 0, edgeId, otherId);
   return entry;
+}
+
+/** Writes one entry (ENTRY_BYTES) at `offset` of `target`, as adjacencyEntry lays it out. */
+export function writeAdjacencyEntry(target: Uint8Array, offset: number, edgeId: string, otherId: string): void {
+  writeIdBytes(edgeId, target, offset);
+  writeIdBytes(otherId, target, offset + ID_BYTES);
 }
 
 /** Entries joined into one list, in the given order. */

@@ -1,77 +1,144 @@
 // Adjacency appends of one write transaction, held until the transaction's end (or until
 // something reads a list) and then written one list at a time. Appending an edge used to read and
 // rewrite its two lists' tails on the spot: k edges of one list cost k tail rewrites (each up to
-// 2.3 KB, each dirtying a B-tree page), which made adjacency most of the cost of an edge insert.
+// 1 KB, each dirtying a B-tree page), which made adjacency most of the cost of an edge insert.
 // Held here, a list gets all of a transaction's new entries in one rewrite (appendAdjacency),
 // and the lists are written in key order, so a bulk load appends to the B-tree in sequence.
-import { joinEntries, type AdjacencyDb } from "../store/adjacency.js";
+//
+// Nothing is allocated per entry (an import holds two million): entries are written into one
+// growing byte array, each list is a chain through it (`next`), and a list is one slot of typed
+// arrays (first and last entry, count), found by node id in a Map per (direction, edge label).
+import { ENTRY_BYTES, writeAdjacencyEntry, type AdjacencyDb } from "../store/adjacency.js";
 import { appendAdjacency } from "./adjacency-writes.js";
 
-interface PendingList {
-  readonly direction: "out" | "in";
-  readonly nodeId: string;
+type Direction = "out" | "in";
+
+/** The lists of one direction and edge label: node id → list slot. */
+interface Group {
+  readonly direction: Direction;
   readonly edgeLabel: string;
-  /** New 32-byte entries in creation order (joined once, at the flush). */
-  readonly parts: Uint8Array[];
+  readonly lists: Map<string, number>;
 }
 
-export class AdjacencyBuffer {
-  /**
-   * Pending lists by direction and edge label, then by node id: keyed by the id string as given,
-   * so holding an entry builds no key string (an import holds millions; the list's cache key is
-   * built by the caller only when a list is new).
-   */
-  private readonly groups = { out: new Map<string, Map<string, PendingList>>(), in: new Map<string, Map<string, PendingList>>() };
-  private count = 0;
+const INITIAL_ENTRIES = 256;
+const INITIAL_LISTS = 64;
 
-  /** Holds one entry for the list (direction, nodeId, edgeLabel); true when the list had none pending yet. */
-  add(direction: "out" | "in", nodeId: string, edgeLabel: string, entry: Uint8Array): boolean {
-    const byLabel = this.groups[direction];
-    let group = byLabel.get(edgeLabel);
-    if (group === undefined) {
-      group = new Map();
-      byLabel.set(edgeLabel, group);
-    }
-    const list = group.get(nodeId);
-    if (list !== undefined) {
-      list.parts.push(entry);
+export class AdjacencyBuffer {
+  private readonly groups = { out: new Map<string, Group>(), in: new Map<string, Group>() };
+  /** Every pending entry, ENTRY_BYTES each, in the order added. */
+  private entries = new Uint8Array(INITIAL_ENTRIES * ENTRY_BYTES);
+  /** Per entry: the next entry of its list, -1 at its end. */
+  private next = new Int32Array(INITIAL_ENTRIES);
+  private entryCount = 0;
+  /** Per list slot: its first and last entry and how many it has. */
+  private first = new Int32Array(INITIAL_LISTS);
+  private last = new Int32Array(INITIAL_LISTS);
+  private length = new Int32Array(INITIAL_LISTS);
+  private listCount = 0;
+
+  /**
+   * Holds the entry (edgeId, otherId) for the list (direction, nodeId, edgeLabel); true when the
+   * list had none pending yet.
+   */
+  add(direction: Direction, nodeId: string, edgeLabel: string, edgeId: string, otherId: string): boolean {
+    const e = this.entryCount;
+    if (e === this.next.length) this.growEntries();
+    writeAdjacencyEntry(this.entries, e * ENTRY_BYTES, edgeId, otherId);
+    this.next[e] = -1;
+    this.entryCount = e + 1;
+    const lists = this.group(direction, edgeLabel).lists;
+    const slot = lists.get(nodeId);
+    if (slot !== undefined) {
+      this.next[this.last[slot]!] = e;
+      this.last[slot] = e;
+      this.length[slot]!++;
       return false;
     }
-    group.set(nodeId, { direction, nodeId, edgeLabel, parts: [entry] });
-    this.count++;
+    const s = this.listCount;
+    if (s === this.first.length) this.growLists();
+    this.first[s] = e;
+    this.last[s] = e;
+    this.length[s] = 1;
+    this.listCount = s + 1;
+    lists.set(nodeId, s);
     return true;
   }
 
+  /** Lists with entries pending. */
   get size(): number {
-    return this.count;
+    return this.listCount;
   }
 
   /** Writes every pending list (must run inside the write transaction) and forgets them. */
   flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
-    if (this.count === 0) return;
-    const lists: PendingList[] = [];
-    for (const byLabel of [this.groups.out, this.groups.in]) {
-      for (const group of byLabel.values()) for (const list of group.values()) lists.push(list);
-      byLabel.clear();
-    }
-    this.count = 0;
+    if (this.listCount === 0) return;
     // Key order ([nodeId, edgeLabel], compared as ordered-binary compares ASCII strings): the
-    // B-tree is written front to back instead of at random places.
-    lists.sort((a, b) =>
-      a.direction !== b.direction
-        ? a.direction < b.direction
-          ? -1
-          : 1
-        : a.nodeId < b.nodeId
-          ? -1
-          : a.nodeId > b.nodeId
-            ? 1
-            : a.edgeLabel < b.edgeLabel
-              ? -1
-              : a.edgeLabel > b.edgeLabel
-                ? 1
-                : 0,
-    );
-    for (const list of lists) appendAdjacency(dbs[list.direction], list.nodeId, list.edgeLabel, joinEntries(list.parts));
+    // B-tree is written front to back instead of at random places. "in" sorts before "out".
+    for (const direction of ["in", "out"] as const) {
+      const byLabel = this.groups[direction];
+      if (byLabel.size === 0) continue;
+      const lists: { nodeId: string; edgeLabel: string; slot: number }[] = [];
+      for (const group of byLabel.values())
+        for (const [nodeId, slot] of group.lists) lists.push({ nodeId, edgeLabel: group.edgeLabel, slot });
+      lists.sort((a, b) =>
+        a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : a.edgeLabel < b.edgeLabel ? -1 : a.edgeLabel > b.edgeLabel ? 1 : 0,
+      );
+      let scratch = new Uint8Array(0);
+      for (const { nodeId, edgeLabel, slot } of lists) {
+        const bytes = this.length[slot]! * ENTRY_BYTES;
+        if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
+        let at = 0;
+        for (let e = this.first[slot]!; e >= 0; e = this.next[e]!) {
+          scratch.set(this.entries.subarray(e * ENTRY_BYTES, (e + 1) * ENTRY_BYTES), at);
+          at += ENTRY_BYTES;
+        }
+        appendAdjacency(dbs[direction], nodeId, edgeLabel, scratch.subarray(0, bytes));
+      }
+    }
+    this.clear();
+  }
+
+  private clear(): void {
+    this.groups.out.clear();
+    this.groups.in.clear();
+    this.entryCount = 0;
+    this.listCount = 0;
+    // A large load's arrays are let go; a query's small ones are kept for its next flush.
+    if (this.next.length > 1 << 16) {
+      this.entries = new Uint8Array(INITIAL_ENTRIES * ENTRY_BYTES);
+      this.next = new Int32Array(INITIAL_ENTRIES);
+      this.first = new Int32Array(INITIAL_LISTS);
+      this.last = new Int32Array(INITIAL_LISTS);
+      this.length = new Int32Array(INITIAL_LISTS);
+    }
+  }
+
+  private group(direction: Direction, edgeLabel: string): Group {
+    const byLabel = this.groups[direction];
+    let group = byLabel.get(edgeLabel);
+    if (group === undefined) {
+      group = { direction, edgeLabel, lists: new Map() };
+      byLabel.set(edgeLabel, group);
+    }
+    return group;
+  }
+
+  private growEntries(): void {
+    const size = this.next.length * 2;
+    const entries = new Uint8Array(size * ENTRY_BYTES);
+    entries.set(this.entries);
+    this.entries = entries;
+    const next = new Int32Array(size);
+    next.set(this.next);
+    this.next = next;
+  }
+
+  private growLists(): void {
+    const size = this.first.length * 2;
+    for (const name of ["first", "last", "length"] as const) {
+      const grown = new Int32Array(size);
+      grown.set(this[name]);
+      this[name] = grown;
+    }
   }
 }

@@ -7,7 +7,7 @@ import type { Key } from "../store/keys.js";
 /**
  * Appends `entries` (whole 32-byte entries, oldest first) to the list in one rewrite: the tail is
  * read once, every chunk it fills is sealed and the rest becomes the new tail. Must run inside a
- * write transaction.
+ * write transaction. `entries` is only read during the call (the caller may reuse it).
  */
 export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
   const key: Key = [nodeId, edgeLabel];
@@ -22,7 +22,9 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
     all.set(entries, parsed.entries.length);
   }
   let off = 0;
-  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES) db.putSync([nodeId, edgeLabel, sealed++], all.slice(off, off + CHUNK_BYTES));
+  // putSync copies the value into the transaction before it returns: views need no copy.
+  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES)
+    db.putSync([nodeId, edgeLabel, sealed++], all.subarray(off, off + CHUNK_BYTES));
   db.putSync(key, tailValue(sealed, all.subarray(off)));
 }
 

@@ -11,6 +11,23 @@ import type { LoggedDbName, LoggedOp } from "../store/commit-log.js";
 interface Noted {
   db: LoggedDbName;
   key: Key;
+  /** True when `value` is the key's value now (undefined: removed), so take() need not read it. */
+  known: boolean;
+  value: Uint8Array | undefined;
+}
+
+/**
+ * Databases whose values are stored as the bytes given (lmdb's `binary` encoding, store/dbs.ts):
+ * what a plain `putSync(key, bytes)` leaves is exactly those bytes, so the recorder keeps a copy
+ * instead of reading the value back at the end (a FOR-loop ingest of 1,000 edges changes ~3,000
+ * such keys per transaction).
+ */
+const BYTES_AS_GIVEN = new Set<LoggedDbName>(["edgeEnds", "out", "in", "bm25Post"]);
+
+/** A text naming the key within its database: JSON for lmdb's array and scalar keys, the bytes for binary ones. */
+function keyText(key: Key): string {
+  if (key instanceof Uint8Array) return `b${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1")}`;
+  return JSON.stringify(key);
 }
 
 export class ChangeRecorder {
@@ -21,9 +38,10 @@ export class ChangeRecorder {
     this.noted = new Map();
   }
 
-  note(db: LoggedDbName, key: Key): void {
+  /** `known`: `value` is what the key now holds (undefined: removed); otherwise take() reads it. */
+  note(db: LoggedDbName, key: Key, known = false, value?: Uint8Array): void {
     if (this.noted === null) return; // a write outside a logged transaction (the open's rebuilds)
-    this.noted.set(`${db}\u0000${JSON.stringify(key)}`, { db, key });
+    this.noted.set(`${db}\u0000${keyText(key)}`, { db, key, known, value });
   }
 
   /** The callback ends: each noted key with its value now (`dbs` read inside the transaction). */
@@ -32,8 +50,8 @@ export class ChangeRecorder {
     this.noted = null;
     if (noted === null) return [];
     const ops: LoggedOp[] = [];
-    for (const { db, key } of noted.values()) {
-      const value: unknown = (dbs[db] as Database<unknown, Key>).get(key);
+    for (const { db, key, known, value: given } of noted.values()) {
+      const value: unknown = known ? given : (dbs[db] as Database<unknown, Key>).get(key);
       ops.push(value === undefined ? [db, key] : [db, key, value]);
     }
     return ops;
@@ -66,12 +84,30 @@ function recordingDb(db: Database<unknown, Key>, name: LoggedDbName, recorder: C
       const member: unknown = Reflect.get(target, prop, target);
       if (typeof member !== "function") return member;
       const fn = member as (...args: unknown[]) => unknown;
-      const call = LOGGED_METHODS.has(prop)
-        ? (key: Key, ...rest: unknown[]) => {
-            recorder.note(name, key);
-            return fn.call(target, key, ...rest);
-          }
-        : fn.bind(target);
+      const asGiven = BYTES_AS_GIVEN.has(name);
+      const call =
+        asGiven && prop === "putSync"
+          ? (key: Key, ...rest: unknown[]) => {
+              // A plain put of bytes: a copy of them (the caller may reuse its buffer) is the value.
+              const value = rest[0];
+              if (rest.length === 1 && value instanceof Uint8Array) recorder.note(name, key, true, value.slice());
+              else recorder.note(name, key);
+              return fn.call(target, key, ...rest);
+            }
+          : asGiven && prop === "removeSync"
+            ? (key: Key, ...rest: unknown[]) => {
+                const removed = fn.call(target, key, ...rest);
+                // A plain remove leaves no value, whether or not the key was there.
+                if (rest.length === 0) recorder.note(name, key, true, undefined);
+                else recorder.note(name, key);
+                return removed;
+              }
+            : LOGGED_METHODS.has(prop)
+              ? (key: Key, ...rest: unknown[]) => {
+                  recorder.note(name, key);
+                  return fn.call(target, key, ...rest);
+                }
+              : fn.bind(target);
       bound.set(prop, call);
       return call;
     },

@@ -17,6 +17,20 @@ export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[]
   return seq;
 }
 
+/**
+ * Ends a bulk load's transaction (strand import): its changes are not logged key by key. The
+ * entry goes one past the next sequence, with no changes, so the sequence the load skipped is
+ * never kept: a replica at or behind the store's sequence before the load asks for it, is told
+ * the log is gone (readLogFrames) and re-seeds from a backup, which holds the load. Call last,
+ * inside the transaction. Returns the entry's sequence number.
+ */
+export function appendGap(dbs: StoreDbs): number {
+  const seq = commitSeqOf(dbs) + 2;
+  const entry: CommitEntry = { t: Date.now(), ops: [], vec: [], keys: [] };
+  dbs.commitLog.putSync(seq, entry);
+  return seq;
+}
+
 /** Removes the entries with sequence < `before`, at most `limit` of them; returns how many. Never pass a `before` above the newest: it names the sequence. */
 export function trimCommitLog(dbs: StoreDbs, before: number, limit: number): number {
   // Collected first: the cursor is not moved under its own deletions.

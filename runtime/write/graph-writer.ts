@@ -11,7 +11,7 @@
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
-import { adjacencyEntry, adjacencyLabels, readAdjacency, splitAdjacency } from "../store/adjacency.js";
+import { adjacencyLabels, readAdjacency, splitAdjacency } from "../store/adjacency.js";
 import { bareEdge, edgeById, edgeEndsKey, edgeExists, edgeHasFields } from "../store/edge-records.js";
 import { idBytes } from "../store/id-bytes.js";
 import type { StoreDbs } from "../store/dbs.js";
@@ -159,8 +159,8 @@ export class GraphWriter {
 
   /** Holds the edge's two adjacency entries until flushAdjacency; each list is marked once. */
   private appendEdge(label: string, edgeId: string, fromId: string, toId: string): void {
-    if (this.appends.add("out", fromId, label, adjacencyEntry(edgeId, toId))) this.invalidate(adjacencyKey("out", fromId, label));
-    if (this.appends.add("in", toId, label, adjacencyEntry(edgeId, fromId))) this.invalidate(adjacencyKey("in", toId, label));
+    if (this.appends.add("out", fromId, label, edgeId, toId)) this.invalidate(adjacencyKey("out", fromId, label));
+    if (this.appends.add("in", toId, label, edgeId, fromId)) this.invalidate(adjacencyKey("in", toId, label));
   }
 
   /**

@@ -1,0 +1,57 @@
+// forEachFileLine (runtime/data/lines.ts, what strand import reads JSON Lines with) finds exactly
+// the lines, with the same numbers, that forEachLine over the decoded chunks finds: LF and CRLF,
+// blank and white-space lines skipped but counted, a byte order mark, no final newline,
+// multi-byte characters across the 1 MiB read boundary, and lines longer than the buffer.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { fileChunks, forEachFileLine, forEachLine } from "../runtime/data/lines.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+function both(text: string): { fast: [string, number][]; chunked: [string, number][]; bytes: number } {
+  const dir = tempDir("strand-lines-");
+  dirs.push(dir);
+  const file = path.join(dir, "in.jsonl");
+  fs.writeFileSync(file, text);
+  const fast: [string, number][] = [];
+  let bytes = 0;
+  forEachFileLine(
+    file,
+    (n) => {
+      bytes += n;
+    },
+    (t, line) => fast.push([t, line]),
+  );
+  const chunked: [string, number][] = [];
+  forEachLine(fileChunks(file), (t, line) => chunked.push([t, line]));
+  return { fast, chunked, bytes };
+}
+
+test("small input: CRLF, blank lines, a byte order mark, no final newline", () => {
+  const { fast, chunked } = both('\uFEFF{"a":1}\r\n\n   \r\n{"b":"é€😀"}\n \t{"c":2}\n{"d":3}');
+  expect(fast).toEqual([
+    ['{"a":1}', 1],
+    ['{"b":"é€😀"}', 4],
+    [' \t{"c":2}', 5],
+    ['{"d":3}', 6],
+  ]);
+  expect(chunked).toEqual(fast);
+});
+
+test("large input: characters across the read boundary, a line longer than the buffer, every byte counted", () => {
+  const lines: string[] = [];
+  // 3-byte characters shifted so one straddles the 1 MiB boundary.
+  for (let i = 0; i < 5; i++) lines.push(`${"x".repeat(i)}${"€".repeat(120_000)}`);
+  lines.push("", `{"long":"${"😀".repeat(700_000)}"}`, "\r", "last");
+  const text = `${lines.join("\n")}\r\n`;
+  const { fast, chunked, bytes } = both(text);
+  expect(bytes).toBe(Buffer.byteLength(text));
+  expect(fast.map(([, n]) => n)).toEqual([1, 2, 3, 4, 5, 7, 9]);
+  expect(fast).toEqual(chunked);
+  expect(fast[5]![0]).toBe(lines[6]);
+});
