@@ -49,7 +49,10 @@ const VERIFIED = {
 };
 
 /** Keys of the fixture's format-1 adjacency databases (tails and chunks, both directions: 60) and edge records (75). */
-const MIGRATED_KEYS = 135;
+const FORMAT1_KEYS = 135;
+/** Then the 1 → 2 step's adjacency keys (60) rekeyed by the 2 → 3 step. */
+const FORMAT2_KEYS = 60;
+const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS;
 
 function recording(): {
   sink: ProgressSink;
@@ -91,9 +94,10 @@ describe("format migration", () => {
     const dir = fixtureCopy();
     const progress = recording();
     const outcome = await openAndCheck(dir, progress.sink);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: false });
     expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
-      { label: "migrating the store from format 1 to 2", unit: "entries", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+      { label: "migrating the store from format 1 to 2", unit: "entries", total: FORMAT1_KEYS, done: FORMAT1_KEYS, finished: true },
+      { label: "migrating the store from format 2 to 3", unit: "entries", total: FORMAT2_KEYS, done: FORMAT2_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await openAndCheck(dir)).toBeNull();
@@ -105,7 +109,7 @@ describe("format migration", () => {
     expect(report).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 1, and this version of Strand reads format 2: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 3: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
     // Refusing left it as it was: it still migrates.
     await openAndCheck(dir);
@@ -140,7 +144,16 @@ describe("format migration", () => {
       const dir = fixtureCopy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: true });
     });
   }
+
+  it("resumes a migration killed in its 2 → 3 step (after the 1 → 2 step finished)", async () => {
+    const dir = fixtureCopy();
+    // 1 → 2 takes 17 batches of 10 (3 of out lists, 4 of in lists, 8 of edges, each phase's last
+    // one short), so batch 18 is the 2 → 3 step's second.
+    interruptedMigration(dir, 10, 18);
+    const outcome = await openAndCheck(dir);
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: FORMAT2_KEYS, ms: "number", resumed: true });
+  });
 });

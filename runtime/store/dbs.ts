@@ -16,9 +16,9 @@ export interface StoreDbs {
   readonly edges: Database<EdgeItem, Key>;
   /** Edges without a record: label + id bytes → from node id bytes (edge-records.ts). */
   readonly edgeEnds: Database<Uint8Array, Uint8Array>;
-  /** Adjacency lists (adjacency.ts), binary; named "adj_out" / "adj_in" since format 2. */
-  readonly out: Database<Uint8Array, Key>;
-  readonly in: Database<Uint8Array, Key>;
+  /** Adjacency lists (adjacency.ts), binary keys and values; named "adjacency_out" / "adjacency_in" since format 3. */
+  readonly out: Database<Uint8Array, Uint8Array>;
+  readonly in: Database<Uint8Array, Uint8Array>;
   readonly index: Database<null, Key>;
   readonly unique: Database<string, Key>;
   readonly edgeUnique: Database<string, Key>;
@@ -68,8 +68,8 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     nodes: db<NodeItem>("nodes"),
     edges: db<EdgeItem>("edges"),
     edgeEnds: env.openDB<Uint8Array, Uint8Array>({ name: "edge_ends", encoding: "binary", keyEncoding: "binary" }),
-    out: env.openDB<Uint8Array, Key>({ name: "adj_out", encoding: "binary" }),
-    in: env.openDB<Uint8Array, Key>({ name: "adj_in", encoding: "binary" }),
+    out: env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_out", encoding: "binary", keyEncoding: "binary" }),
+    in: env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_in", encoding: "binary", keyEncoding: "binary" }),
     index: db<null>("index"),
     unique: db<string>("unique"),
     edgeUnique: db<string>("edge_unique"),

@@ -1,8 +1,7 @@
 // Changes to adjacency lists (layout in runtime/store/adjacency.ts). Only the graph writer calls
 // these, inside the write transaction of the edge records they describe.
-import { CHUNK_BYTES, ENTRY_BYTES, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
+import { CHUNK_BYTES, ENTRY_BYTES, chunkKey, listKey, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
 import { readIdBytes } from "../store/id-bytes.js";
-import type { Key } from "../store/keys.js";
 
 /**
  * Appends `entries` (whole 32-byte entries, oldest first) to the list in one rewrite: the tail is
@@ -10,7 +9,7 @@ import type { Key } from "../store/keys.js";
  * write transaction.
  */
 export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
-  const key: Key = [nodeId, edgeLabel];
+  const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
   let sealed = 0;
   let all = entries;
@@ -22,7 +21,8 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
     all.set(entries, parsed.entries.length);
   }
   let off = 0;
-  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES) db.putSync([nodeId, edgeLabel, sealed++], all.slice(off, off + CHUNK_BYTES));
+  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES)
+    db.putSync(chunkKey(nodeId, edgeLabel, sealed++), all.slice(off, off + CHUNK_BYTES));
   db.putSync(key, tailValue(sealed, all.subarray(off)));
 }
 
@@ -35,7 +35,7 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
  * Returns the number of entries removed (0: nothing was written).
  */
 export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeIds: ReadonlySet<string>): number {
-  const key: Key = [nodeId, edgeLabel];
+  const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
   if (tail === undefined) return 0;
   const { sealed, entries: tailEntries } = parseTail(tail);
@@ -45,7 +45,7 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   let restBytes = 0;
   let removed = 0;
   for (let i = 0; i <= sealed; i++) {
-    const part = i < sealed ? db.get([nodeId, edgeLabel, i]) : tailEntries;
+    const part = i < sealed ? db.get(chunkKey(nodeId, edgeLabel, i)) : tailEntries;
     if (part === undefined) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing`);
     for (let off = 0; off < part.length; off += ENTRY_BYTES) {
       if (edgeIds.has(readIdBytes(part, off))) {
@@ -70,8 +70,9 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   }
   const fullChunks = Math.floor(all.length / CHUNK_BYTES);
   const newSealed = first + fullChunks;
-  for (let j = 0; j < fullChunks; j++) db.putSync([nodeId, edgeLabel, first + j], all.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
-  for (let i = newSealed; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
+  for (let j = 0; j < fullChunks; j++)
+    db.putSync(chunkKey(nodeId, edgeLabel, first + j), all.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+  for (let i = newSealed; i < sealed; i++) db.removeSync(chunkKey(nodeId, edgeLabel, i));
   const newTail = all.subarray(fullChunks * CHUNK_BYTES);
   if (newSealed === 0 && newTail.length === 0) db.removeSync(key);
   else db.putSync(key, tailValue(newSealed, newTail));
@@ -80,10 +81,10 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
 
 /** Deletes every key of the list (tail and chunks); must run inside a write transaction. */
 export function deleteAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string): void {
-  const key: Key = [nodeId, edgeLabel];
+  const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
   if (tail === undefined) return;
   const { sealed } = parseTail(tail);
-  for (let i = 0; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
+  for (let i = 0; i < sealed; i++) db.removeSync(chunkKey(nodeId, edgeLabel, i));
   db.removeSync(key);
 }
