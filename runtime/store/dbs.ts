@@ -34,6 +34,15 @@ export interface StoreDbs {
 }
 
 /**
+ * LMDB's page size for a store this version creates (an existing store keeps the size it was
+ * created with: LMDB fixes it in the data file). 8 KiB instead of the OS's 4 KiB: a page holds
+ * about 23 adjacency lists of degree 10 instead of 11, so the space a page cannot use at its end
+ * shrinks from ~9% to ~1% (bench/storage.ts: ~8 bytes less per edge), and B-trees are a level
+ * shallower; the cost is more bytes written per page a commit dirties.
+ */
+export const PAGE_SIZE = 8192;
+
+/**
  * @param readOnly open for reading only (strand export while a server writes: LMDB lets a second
  *   process read; see read-only.ts). A read-only open writes nothing, not even the format.
  */
@@ -45,6 +54,7 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     path,
     noSubdir: false,
     maxDbs: DB_NAMES.length + 4,
+    pageSize: PAGE_SIZE,
     ...(mapSize !== undefined ? { mapSize } : {}),
     ...(readOnly ? { readOnly: true } : {}),
   });
