@@ -1,6 +1,7 @@
 // Changes to adjacency lists (layout in runtime/store/adjacency.ts). Only the graph writer calls
 // these, inside the write transaction of the edge records they describe.
 import { CHUNK_BYTES, ENTRY_BYTES, chunkKey, listKey, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
+import type { Database } from "lmdb";
 import { readIdBytes } from "../store/id-bytes.js";
 
 /**
@@ -11,19 +12,54 @@ import { readIdBytes } from "../store/id-bytes.js";
 export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
   const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
-  let sealed = 0;
-  let all = entries;
-  if (tail !== undefined) {
-    const parsed = parseTail(tail);
-    sealed = parsed.sealed;
-    all = new Uint8Array(parsed.entries.length + entries.length);
-    all.set(parsed.entries, 0);
-    all.set(entries, parsed.entries.length);
+  if (tail === undefined) {
+    newList(db, nodeId, edgeLabel, key, entries);
+    return;
   }
+  const parsed = parseTail(tail);
+  let sealed = parsed.sealed;
+  const all = new Uint8Array(parsed.entries.length + entries.length);
+  all.set(parsed.entries, 0);
+  all.set(entries, parsed.entries.length);
   let off = 0;
   for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES)
     db.putSync(chunkKey(nodeId, edgeLabel, sealed++), all.slice(off, off + CHUNK_BYTES));
   db.putSync(key, tailValue(sealed, all.subarray(off)));
+}
+
+/**
+ * Writes a list that has no keys yet: its tail, then its full chunks (which sort after it). A list
+ * whose keys sort after every key of the database (a new node's, whose UUID v7 is the newest;
+ * every list of a bulk load into an empty store, which writes them in key order) is appended
+ * with LMDB's MDB_APPEND: a full page is then left full instead of split in half, so pages
+ * filled this way are packed to the brim.
+ */
+function newList(db: AdjacencyDb, nodeId: string, edgeLabel: string, key: Uint8Array, entries: Uint8Array): void {
+  const sealed = Math.floor(entries.length / CHUNK_BYTES);
+  const append = isLastKey(db, key);
+  // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
+  const put = (k: Uint8Array, value: Uint8Array) => (append && db.putSync(k, value, APPEND)) || db.putSync(k, value);
+  put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
+  for (let i = 0; i < sealed; i++) put(chunkKey(nodeId, edgeLabel, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+}
+
+export const APPEND = { append: true } as const;
+
+/** The database's last key (an empty array when it has none). */
+export function lastKeyOf(db: Database<Uint8Array, Uint8Array>): Uint8Array {
+  for (const last of db.getKeys({ reverse: true, limit: 1 })) return last;
+  return new Uint8Array(0);
+}
+
+/** Does `key` sort after every key of the database? */
+function isLastKey(db: Database<Uint8Array, Uint8Array>, key: Uint8Array): boolean {
+  return compareBytes(key, lastKeyOf(db)) > 0;
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /**
