@@ -3,13 +3,13 @@
 // read transaction per call, the way someone would write them without a query engine:
 //   FilterScan     one range over the `nodes` keys [Person, *], decode, test, collect.
 //   ProjectPeople  the same range, stopping at the 1000th match; per match the output object and
-//                  the Knows out-degree read from the `adj_out` tail of [id, Knows] (its u32
+//                  the Knows out-degree read from the `adjacency_out` tail of (id, Knows) (its u32
 //                  sealed-chunk header plus tail length gives the count without reading chunks or records).
 // The env is opened on the store's directory while the store is open: lmdb-js shares one native
 // environment per path in a process (reference-counted), so both read the very same pages.
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { NodeItem } from "../core/items.js";
-import { CHUNK, ENTRY_BYTES, TAIL_HEADER } from "../runtime/store/adjacency.js";
+import { CHUNK, ENTRY_BYTES, TAIL_HEADER, listKey } from "../runtime/store/adjacency.js";
 import { DB_NAMES, MAX_KEY, type Key } from "../runtime/store/keys.js";
 import { KNOWS, PERSON } from "./scan-project.js";
 
@@ -36,12 +36,16 @@ export function openScanFloor(path: string): ScanFloor {
   // Plain msgpack maps, as Strand writes them (lmdb's typings list `encoder` for open() only).
   const plainMaps: object = { encoder: { useRecords: false } };
   const nodes: Database<NodeItem, Key> = env.openDB<NodeItem, Key>({ name: "nodes", ...plainMaps });
-  const out: Database<Uint8Array, Key> = env.openDB<Uint8Array, Key>({ name: "adj_out", encoding: "binary" });
+  const out: Database<Uint8Array, Uint8Array> = env.openDB<Uint8Array, Uint8Array>({
+    name: "adjacency_out",
+    encoding: "binary",
+    keyEncoding: "binary",
+  });
   const start: Key = [PERSON];
   const end: Key = [PERSON, MAX_KEY];
 
   const outDegree = (id: string, transaction: ReturnType<RootDatabase["useReadTransaction"]>): number => {
-    const tail = out.get([id, KNOWS], { transaction });
+    const tail = out.get(listKey(id, KNOWS), { transaction });
     if (tail === undefined) return 0;
     const sealed = (tail[0]! | (tail[1]! << 8) | (tail[2]! << 16) | (tail[3]! << 24)) >>> 0;
     return sealed * CHUNK + (tail.length - TAIL_HEADER) / ENTRY_BYTES;

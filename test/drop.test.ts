@@ -5,7 +5,7 @@ import { seededRandom as rng } from "../bench/random.js";
 import type { StrandError } from "../core/errors.js";
 import type { EdgeItem, NodeItem, Props } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
-import { CHUNK } from "../runtime/store/adjacency.js";
+import { CHUNK, listKey } from "../runtime/store/adjacency.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore, removeDir, tempDir } from "./support/store-fixtures.js";
 import { vectorSchema } from "./support/vector-fixtures.js";
@@ -159,7 +159,7 @@ describe("DROP of a node", () => {
     for (const d of more) live.drop(d);
     live.expectExact();
     expect(r((db) => ids(db.out([hub], "Knows")))).toEqual(ids(rest.slice(rest.length - 2 * CHUNK)));
-    expect(dumpStore(store).out[JSON.stringify([hub.id, "Knows"])]).toBe("02000000"); // 2 sealed chunks (u32 LE), no tail entries
+    expect(dumpStore(store).out[Buffer.from(listKey(hub.id, "Knows")).toString("hex")]).toBe("02000000"); // 2 sealed chunks (u32 LE), no tail entries
     await w((db) => db.drop([hub]));
     live.drop(hub);
     live.expectExact();

@@ -7,13 +7,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { GraphItem } from "../core/items.js";
-import type { QueryContext } from "../core/query-context.js";
 import type { ProgressSink } from "../core/progress.js";
 import { restoreBackup } from "../runtime/backup/restore.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import { fixtureId, fixtureSchema } from "./support/format1-fixture.js";
+import { answers } from "./support/fixture-answers.js";
+import { fixtureSchema } from "./support/format1-fixture.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const FIXTURE = path.join(import.meta.dirname, "fixtures/format1/store");
@@ -25,60 +24,6 @@ function fixtureCopy(): string {
   const dir = path.join(work, `copy-${copies++}`);
   fs.cpSync(FIXTURE, dir, { recursive: true });
   return dir;
-}
-
-const u = (i: number) => fixtureId(1, i);
-const p = (i: number) => fixtureId(2, i);
-const e = (i: number) => fixtureId(4, i);
-
-function attempt<T>(fn: () => T): T | { error: string } {
-  try {
-    return fn();
-  } catch (error) {
-    return { error: (error as { code?: string }).code ?? String(error) };
-  }
-}
-
-const ids = (items: readonly GraphItem[]) => items.map((i) => i.id);
-
-/** Every kind of read the format change touches, as JSON. */
-function answers(db: QueryContext): Record<string, unknown> {
-  const user0 = db.nodeById("User", u(0));
-  const users = db.nodesByLabel("User");
-  return {
-    users,
-    posts: db.nodesByLabel("Post"),
-    docs: db.vectorsByLabel("Doc"),
-    follows: db.edgesByLabel("Follows"),
-    likes: db.edgesByLabel("Likes"),
-    wrote: db.edgesByLabel("Wrote"),
-    about: db.edgesByLabel("About"),
-    byHandle: db.nodesByIndex("User", "handle", "u3"),
-    byCity: ids(db.nodesByIndex("User", "city", "Oslo")),
-    byMood: ids(db.edgesByIndex("Wrote", "mood", "glad")),
-    byTopic: ids(db.nodesByIndex("Doc", "topic", "odd")),
-    outFollows: ids(db.out([user0], "Follows")),
-    outLikes: ids(db.out([user0], "Likes")),
-    outELikes: ids(db.outE([user0], "Likes")),
-    inFollows: ids(db.in([db.nodeById("User", u(3))], "Follows")),
-    inLikes: ids(db.in([db.nodeById("Post", p(1))], "Likes")),
-    inEWrote: db.inE([db.nodeById("Post", p(2))], "Wrote"),
-    twoHop: ids(db.out(db.out(users.slice(0, 3), "Follows"), "Wrote")),
-    toN: ids(db.toN(db.outE([user0], "Follows"))),
-    fromN: ids(db.fromN(db.inE([db.nodeById("Post", p(4))], "Likes"))),
-    aboutTargets: ids(db.out(db.nodesByLabel("Post"), "About")),
-    edgeById: db.edgeById("Likes", e(22)),
-    edgeWithProps: db.edgeById("Wrote", e(57)),
-    wroteNoProps: db.edgeById("Wrote", e(59)),
-    droppedEdge: attempt(() => db.edgeById("Likes", e(30))),
-    wrongLabel: attempt(() => db.edgeById("Follows", e(22))),
-    anyEdge: db.itemOfKindById("E", e(60)),
-    anyNode: db.itemOfKindById("N", p(3)),
-    bm25: db.searchBM25("User", "graph user", 5).map((r) => [r.id, r.score]),
-    bm25Posts: db.searchBM25("Post", "vector", 5).map((r) => [r.id, r.score]),
-    searchV: db.searchVectors("Doc", [1, 0, 0, 1], 3).map((r) => r.id),
-    count: db.itemsOfKind("E").length,
-  };
 }
 
 /** answers() of the fixture as the format-1 code gave them (recorded before the format changed). */
@@ -104,7 +49,10 @@ const VERIFIED = {
 };
 
 /** Keys of the fixture's format-1 adjacency databases (tails and chunks, both directions: 60) and edge records (75). */
-const MIGRATED_KEYS = 135;
+const FORMAT1_KEYS = 135;
+/** Then the 1 → 2 step's adjacency keys (60) rekeyed by the 2 → 3 step. */
+const FORMAT2_KEYS = 60;
+const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS;
 
 function recording(): {
   sink: ProgressSink;
@@ -146,9 +94,10 @@ describe("format migration", () => {
     const dir = fixtureCopy();
     const progress = recording();
     const outcome = await openAndCheck(dir, progress.sink);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: false });
     expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
-      { label: "migrating the store from format 1 to 2", unit: "entries", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+      { label: "migrating the store from format 1 to 2", unit: "entries", total: FORMAT1_KEYS, done: FORMAT1_KEYS, finished: true },
+      { label: "migrating the store from format 2 to 3", unit: "entries", total: FORMAT2_KEYS, done: FORMAT2_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await openAndCheck(dir)).toBeNull();
@@ -160,7 +109,7 @@ describe("format migration", () => {
     expect(report).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 1, and this version of Strand reads format 2: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 3: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
     // Refusing left it as it was: it still migrates.
     await openAndCheck(dir);
@@ -195,7 +144,16 @@ describe("format migration", () => {
       const dir = fixtureCopy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 2, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: true });
     });
   }
+
+  it("resumes a migration killed in its 2 → 3 step (after the 1 → 2 step finished)", async () => {
+    const dir = fixtureCopy();
+    // 1 → 2 takes 17 batches of 10 (3 of out lists, 4 of in lists, 8 of edges, each phase's last
+    // one short), so batch 18 is the 2 → 3 step's second.
+    interruptedMigration(dir, 10, 18);
+    const outcome = await openAndCheck(dir);
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: FORMAT2_KEYS, ms: "number", resumed: true });
+  });
 });

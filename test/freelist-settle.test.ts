@@ -21,7 +21,7 @@ test("a fresh store needs no settling", async () => {
 test("after edges written in several transactions, settling runs commits and changes nothing", async () => {
   const { store, cleanup } = openTempStore();
   cleanups.push(cleanup);
-  const ids = await store.write((db) => Array.from({ length: 3000 }, (_, i) => db.addNode("User", { name: `u${i}` }).id));
+  const ids = await store.write((db) => Array.from({ length: 6000 }, (_, i) => db.addNode("User", { name: `u${i}` }).id));
   for (let batch = 0; batch < 4; batch++) {
     await store.write((db) => {
       for (let i = 0; i < ids.length; i++) db.addEdge("Follows", {}, ids[i]!, ids[(i * 7 + batch * 13 + 1) % ids.length]!);
@@ -34,7 +34,7 @@ test("after edges written in several transactions, settling runs commits and cha
   const before = counts();
   expect(store.settleFreeList()).toBe(needed);
   expect(counts()).toEqual(before);
-  expect(before).toEqual([3000, 12000]);
+  expect(before).toEqual([6000, 24000]);
   const meta = (store as unknown as { dbs: { meta: { get(key: string): unknown } } }).dbs.meta;
   expect(meta.get("freelist_settle")).toBeUndefined();
   expect(store.verify()).toMatchObject({ disagreements: [], skipped: [] });

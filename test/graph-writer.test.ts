@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { NodeItem } from "../core/items.js";
 import { openDbs, type StoreDbs } from "../runtime/store/dbs.js";
+import { listKey } from "../runtime/store/adjacency.js";
 import { adjacencyKey, ReadCache } from "../runtime/store/read-cache.js";
 import { SchemaInfo } from "../runtime/store/schema-info.js";
 import { GraphWriter, type WriterHooks } from "../runtime/write/graph-writer.js";
@@ -69,7 +70,7 @@ describe("GraphWriter", () => {
       // The node's edge goes first (no hook: edges have no documents), then the node.
       expect(calls).toEqual(["search.removed Author"]);
       expect(touched).toEqual([edge.id, adjacencyKey("out", author.id, "Wrote"), author.id, adjacencyKey("in", doc.id, "Wrote")]);
-      expect(dbs.in.get([doc.id, "Wrote"])).toBeUndefined();
+      expect(dbs.in.get(listKey(doc.id, "Wrote"))).toBeUndefined();
       expect(dbs.edges.get(["Wrote", edge.id])).toBeUndefined();
 
       calls.length = 0;

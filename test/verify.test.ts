@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { adjacencyEntry, joinEntries, tailValue } from "../runtime/store/adjacency.js";
+import { adjacencyEntry, chunkKey, joinEntries, listKey, tailValue } from "../runtime/store/adjacency.js";
 import type { VectorIndex } from "../runtime/vector/vector-index.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { VerifyReport } from "../runtime/verify/report.js";
@@ -318,7 +318,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
   test("a stray adjacency entry", async () => {
     const { dir, g } = await smallStore();
     const ghost = "0192aaaa-0000-7000-8000-000000000000";
-    await corrupt(dir, (dbs) => dbs.out.putSync([g.bob.id, "Follows"], tailValue(0, adjacencyEntry(ghost, g.alice.id))));
+    await corrupt(dir, (dbs) => dbs.out.putSync(listKey(g.bob.id, "Follows"), tailValue(0, adjacencyEntry(ghost, g.alice.id))));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",
@@ -330,7 +330,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("an adjacency list deleted", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.in.removeSync([g.bob.id, "Knows"]));
+    await corrupt(dir, (dbs) => dbs.in.removeSync(listKey(g.bob.id, "Knows")));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",
@@ -343,7 +343,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
   test("an adjacency chunk beyond its list's count", async () => {
     const { dir, g } = await smallStore();
     await corrupt(dir, (dbs) =>
-      dbs.out.putSync([g.alice.id, "Follows", 0], joinEntries(Array(32).fill(adjacencyEntry(g.follows.id, g.bob.id)))),
+      dbs.out.putSync(chunkKey(g.alice.id, "Follows", 0), joinEntries(Array(32).fill(adjacencyEntry(g.follows.id, g.bob.id)))),
     );
     expect(await disagreementsOf(dir)).toEqual([
       {
@@ -357,7 +357,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
   test("an adjacency entry pointing at the wrong node", async () => {
     const { dir, g } = await smallStore();
     // Knows has a field, so the edge has a record saying where it goes.
-    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Knows"], tailValue(0, adjacencyEntry(g.knows.id, g.alice.id))));
+    await corrupt(dir, (dbs) => dbs.out.putSync(listKey(g.alice.id, "Knows"), tailValue(0, adjacencyEntry(g.knows.id, g.alice.id))));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",
@@ -370,7 +370,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
   test("the out entry of an edge without a record pointing at another node", async () => {
     const { dir, g } = await smallStore();
     // Wrote has no fields: its out entry is where the edge goes, so it now goes to a User.
-    await corrupt(dir, (dbs) => dbs.out.putSync([g.alice.id, "Wrote"], tailValue(0, adjacencyEntry(g.wrote.id, g.bob.id))));
+    await corrupt(dir, (dbs) => dbs.out.putSync(listKey(g.alice.id, "Wrote"), tailValue(0, adjacencyEntry(g.wrote.id, g.bob.id))));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "endpoint", key: `edge_ends ["Wrote","${g.wrote.id}"]`, message: `its to node Post '${g.bob.id}' does not exist` },
       {
@@ -388,7 +388,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("an edge without a record missing from its from node's out list", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.out.removeSync([g.alice.id, "Wrote"]));
+    await corrupt(dir, (dbs) => dbs.out.removeSync(listKey(g.alice.id, "Wrote")));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "adjacency",

@@ -18,8 +18,15 @@ export type Tokenizer = (text: string) => string[];
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 const FINAL_SIGMA = /ς/g;
 const ASCII_WORD = /^[a-z]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_TERM = /[a-z0-9]+/g;
 
 export function tokenize(text: string): string[] {
+  // ASCII text (most of it, and what bulk indexing spends its time on) gives the same terms by a
+  // cheaper road: NFKC leaves it as it is, it has no sigma, and its only letters and digits are
+  // A-Z, a-z and 0-9, with no combining marks.
+  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_TERM) ?? [];
   return text.normalize("NFKC").toLowerCase().replace(FINAL_SIGMA, "σ").match(WORD) ?? [];
 }
 

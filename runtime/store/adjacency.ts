@@ -3,17 +3,21 @@
 // range costs several times a get, and graph steps do one per input node).
 //
 // A list is a sequence of 32-byte entries: the edge id's 16 bytes, then the other node's 16 bytes
-// (id-bytes.ts; ids are text everywhere else). It is stored as
-//   [nodeId, edgeLabel]            → u32 LE <sealed> + up to CHUNK entries   (the open tail)
-//   [nodeId, edgeLabel, i]         → exactly CHUNK entries, i < sealed       (full chunks)
+// (id-bytes.ts; ids are text everywhere else). It is stored under binary keys (format 3):
+//   nodeId (16 bytes) + edgeLabel (UTF-8)                    → u32 LE <sealed> + up to CHUNK entries (the open tail)
+//   nodeId (16 bytes) + edgeLabel + 0x00 + i (u32 BE)        → exactly CHUNK entries, i < sealed (full chunks)
+// so a node's lists are one key range (its 16 bytes), a list's tail sorts before its chunks, and
+// chunks sort by i (type names hold no 0x00 byte).
 // so appending (runtime/write/adjacency-writes.ts) touches at most the tail plus one new full
 // chunk, reading a node of degree d costs 1 + floor(d / CHUNK) gets, and a list's length is known
 // from its tail alone (adjacencyCount). Removing entries (DROP) rewrites the list from the chunk
 // of the first removed entry on, so it stays in this form. An empty list has no keys. Both
-// databases use lmdb's `binary` value encoding. (Format 1 stored 72-character text entries.)
+// databases use lmdb's `binary` key and value encodings. (Format 1 stored 72-character text
+// entries; format 2 had the keys `[nodeId, edgeLabel]` and `[nodeId, edgeLabel, i]` with the id
+// as text.)
 import type { Database, Transaction } from "lmdb";
 import { ID_BYTES, idBytesEqual, readIdBytes, writeIdBytes } from "./id-bytes.js";
-import { MAX_KEY, type Key } from "./keys.js";
+import type { Key } from "./keys.js";
 
 export const ENTRY_BYTES = 2 * ID_BYTES;
 export const CHUNK = 32;
@@ -21,10 +25,55 @@ export const CHUNK_BYTES = CHUNK * ENTRY_BYTES;
 /** The tail's header: the number of sealed chunks before it, u32 little-endian. */
 export const TAIL_HEADER = 4;
 
-export type AdjacencyDb = Database<Uint8Array, Key>;
+export type AdjacencyDb = Database<Uint8Array, Uint8Array>;
 type ReadOpts = { transaction: Transaction } | undefined;
 
 const EMPTY = new Uint8Array(0);
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/** The tail key of the list of (node, edge label). Throws when nodeId is not a UUID. */
+export function listKey(nodeId: string, edgeLabel: string): Uint8Array {
+  const label = utf8.encode(edgeLabel);
+  const key = new Uint8Array(ID_BYTES + label.length);
+  writeIdBytes(nodeId, key, 0);
+  key.set(label, ID_BYTES);
+  return key;
+}
+
+/** The key of full chunk `i` of the list of (node, edge label). */
+export function chunkKey(nodeId: string, edgeLabel: string, i: number): Uint8Array {
+  const label = utf8.encode(edgeLabel);
+  const key = new Uint8Array(ID_BYTES + label.length + 5);
+  writeIdBytes(nodeId, key, 0);
+  key.set(label, ID_BYTES);
+  const at = ID_BYTES + label.length + 1; // after the 0x00 separator
+  key[at] = (i >>> 24) & 0xff;
+  key[at + 1] = (i >>> 16) & 0xff;
+  key[at + 2] = (i >>> 8) & 0xff;
+  key[at + 3] = i & 0xff;
+  return key;
+}
+
+/** A stored key as `[nodeId, edgeLabel]` (a tail) or `[nodeId, edgeLabel, i]` (a chunk), as reports name lists. */
+export function parseListKey(key: Uint8Array): Key {
+  if (key.length <= ID_BYTES) throw new Error(`adjacency key of ${key.length} bytes is malformed`);
+  const nodeId = readIdBytes(key, 0);
+  const sep = key.indexOf(0, ID_BYTES);
+  if (sep < 0) return [nodeId, utf8Decoder.decode(key.subarray(ID_BYTES))];
+  if (key.length !== sep + 5) throw new Error(`adjacency key of ${key.length} bytes is malformed`);
+  const i = ((key[sep + 1]! << 24) | (key[sep + 2]! << 16) | (key[sep + 3]! << 8) | key[sep + 4]!) >>> 0;
+  return [nodeId, utf8Decoder.decode(key.subarray(ID_BYTES, sep)), i];
+}
+
+/** The tail key of a list, or null when nodeId is no UUID (no list is stored under it). */
+function tailKeyOf(nodeId: string, edgeLabel: string): Uint8Array | null {
+  try {
+    return listKey(nodeId, edgeLabel);
+  } catch {
+    return null;
+  }
+}
 
 /** A tail value split: the number of full chunks before it, and its own entries. */
 export function parseTail(tail: Uint8Array): { sealed: number; entries: Uint8Array } {
@@ -48,13 +97,15 @@ export function tailValue(sealed: number, entries: Uint8Array): Uint8Array {
 
 /** All entries of the list, concatenated, in creation order (empty when there are none). */
 export function readAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, opts: ReadOpts): Uint8Array {
-  const tail = db.get([nodeId, edgeLabel], opts);
+  const key = tailKeyOf(nodeId, edgeLabel);
+  if (key === null) return EMPTY;
+  const tail = db.get(key, opts);
   if (tail === undefined) return EMPTY;
   const { sealed, entries } = parseTail(tail);
   if (sealed === 0) return entries;
   const all = new Uint8Array(sealed * CHUNK_BYTES + entries.length);
   for (let i = 0; i < sealed; i++) {
-    const chunk = db.get([nodeId, edgeLabel, i], opts);
+    const chunk = db.get(chunkKey(nodeId, edgeLabel, i), opts);
     if (chunk === undefined || chunk.length !== CHUNK_BYTES) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing or torn`);
     all.set(chunk, i * CHUNK_BYTES);
   }
@@ -64,7 +115,9 @@ export function readAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string
 
 /** The number of entries of the list, from its tail alone (one get, no chunk read). */
 export function adjacencyCount(db: AdjacencyDb, nodeId: string, edgeLabel: string, opts: ReadOpts): number {
-  const tail = db.get([nodeId, edgeLabel], opts);
+  const key = tailKeyOf(nodeId, edgeLabel);
+  if (key === null) return 0;
+  const tail = db.get(key, opts);
   if (tail === undefined) return 0;
   const { sealed, entries } = parseTail(tail);
   return sealed * CHUNK + entries.length / ENTRY_BYTES;
@@ -124,7 +177,17 @@ export function otherEndOf(list: Uint8Array, edgeId: Uint8Array): string | undef
 /** The edge labels for which the node has a list in `db` (its tail keys), in key order. */
 export function adjacencyLabels(db: AdjacencyDb, nodeId: string, opts: ReadOpts): string[] {
   const labels: string[] = [];
-  const range = { start: [nodeId], end: [nodeId, MAX_KEY], ...(opts ?? {}) };
-  for (const key of db.getKeys(range)) if (key.length === 2) labels.push(key[1] as string);
+  const start = new Uint8Array(ID_BYTES);
+  try {
+    writeIdBytes(nodeId, start, 0);
+  } catch {
+    return labels; // no UUID: no lists
+  }
+  const end = new Uint8Array(ID_BYTES + 1);
+  end.set(start, 0);
+  end[ID_BYTES] = 0xff; // above every label's first UTF-8 byte
+  for (const key of db.getKeys({ start, end, ...(opts ?? {}) })) {
+    if (key.indexOf(0, ID_BYTES) < 0) labels.push(utf8Decoder.decode(key.subarray(ID_BYTES)));
+  }
   return labels;
 }

@@ -15,7 +15,7 @@ export interface KeyLayoutRow {
 }
 
 export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
-  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 2; a format-1 store is migrated at open)" },
+  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 3; a format-1 or format-2 store is migrated at open)" },
   {
     db: "meta",
     key: '`"format_migration"`',
@@ -42,12 +42,16 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
       "binary: the from node's id (16 bytes); an edge without field values has this instead of a record (its to node is in the out list)",
   },
   {
-    db: "adj_out",
-    key: "`[fromId, edgeLabel]`",
+    db: "adjacency_out",
+    key: "binary: fromId (16 bytes), edgeLabel (UTF-8)",
     value: "binary: `n` (u32 LE, the full chunks before it), then up to 32 entries of 32 bytes (edge id, to node id; 16 bytes each)",
   },
-  { db: "adj_out", key: "`[fromId, edgeLabel, i]`, `i < n`", value: "binary: 32 full entries (1024 bytes)" },
-  { db: "adj_in", key: "`[toId, edgeLabel]`, `[toId, edgeLabel, i]`", value: "the same, listing incoming edges (edge id, from node id)" },
+  {
+    db: "adjacency_out",
+    key: "binary: fromId (16 bytes), edgeLabel (UTF-8), 0x00, `i` (u32 BE), `i < n`",
+    value: "binary: 32 full entries (1024 bytes)",
+  },
+  { db: "adjacency_in", key: "the same with toId", value: "the same, listing incoming edges (edge id, from node id)" },
   { db: "index", key: "`[kind, type, field, indexValue, itemId]`", value: "`null` (one entry per item, for `INDEX` fields)" },
   { db: "unique", key: "`[kind, type, field, indexValue]`", value: "itemId (for `UNIQUE INDEX` fields)" },
   { db: "edge_unique", key: "`[edgeLabel, fromId, toId]`", value: "edgeId (edge types declared `UNIQUE`)" },

@@ -2,7 +2,7 @@
 // (from, label) and one (edge id, from id) in the in list of (to, label); every list is well formed
 // (full chunks 0..sealed-1, then a tail of fewer than CHUNK entries; see store/adjacency.ts) and
 // in creation (= edge id) order, and lists nothing else.
-import { CHUNK, CHUNK_BYTES, ENTRY_BYTES, TAIL_HEADER, joinEntries, type AdjacencyDb } from "../store/adjacency.js";
+import { CHUNK, CHUNK_BYTES, ENTRY_BYTES, TAIL_HEADER, joinEntries, parseListKey, type AdjacencyDb } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import type { Key } from "../store/keys.js";
 import type { StoredEdge } from "./records-check.js";
@@ -57,7 +57,14 @@ function* storedLists(ctx: CheckContext, db: AdjacencyDb, direction: Direction):
     yield { key, entries: joinEntries([...chunks.filter((c) => c !== undefined), tail]) };
     current = null;
   };
-  for (const { key, value } of db.getRange(ctx.read)) {
+  for (const { key: stored, value } of db.getRange(ctx.read)) {
+    let key: Key;
+    try {
+      key = parseListKey(stored);
+    } catch (error) {
+      ctx.report("adjacency", direction, [...stored], (error as Error).message);
+      continue;
+    }
     if (key.length === 2) {
       yield* finish();
       const entryBytes = value.length - TAIL_HEADER;

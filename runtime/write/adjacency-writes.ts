@@ -1,8 +1,8 @@
 // Changes to adjacency lists (layout in runtime/store/adjacency.ts). Only the graph writer calls
 // these, inside the write transaction of the edge records they describe.
-import { CHUNK_BYTES, ENTRY_BYTES, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
+import { CHUNK_BYTES, ENTRY_BYTES, chunkKey, listKey, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
+import type { Database } from "lmdb";
 import { readIdBytes } from "../store/id-bytes.js";
-import type { Key } from "../store/keys.js";
 
 /**
  * Appends `entries` (whole 32-byte entries, oldest first) to the list in one rewrite: the tail is
@@ -10,22 +10,57 @@ import type { Key } from "../store/keys.js";
  * write transaction. `entries` is only read during the call (the caller may reuse it).
  */
 export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
-  const key: Key = [nodeId, edgeLabel];
+  const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
-  let sealed = 0;
-  let all = entries;
-  if (tail !== undefined) {
-    const parsed = parseTail(tail);
-    sealed = parsed.sealed;
-    all = new Uint8Array(parsed.entries.length + entries.length);
-    all.set(parsed.entries, 0);
-    all.set(entries, parsed.entries.length);
+  if (tail === undefined) {
+    newList(db, nodeId, edgeLabel, key, entries);
+    return;
   }
+  const parsed = parseTail(tail);
+  let sealed = parsed.sealed;
+  const all = new Uint8Array(parsed.entries.length + entries.length);
+  all.set(parsed.entries, 0);
+  all.set(entries, parsed.entries.length);
   let off = 0;
   // putSync copies the value into the transaction before it returns: views need no copy.
   for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES)
-    db.putSync([nodeId, edgeLabel, sealed++], all.subarray(off, off + CHUNK_BYTES));
+    db.putSync(chunkKey(nodeId, edgeLabel, sealed++), all.subarray(off, off + CHUNK_BYTES));
   db.putSync(key, tailValue(sealed, all.subarray(off)));
+}
+
+/**
+ * Writes a list that has no keys yet: its tail, then its full chunks (which sort after it). A list
+ * whose keys sort after every key of the database (a new node's, whose UUID v7 is the newest;
+ * every list of a bulk load into an empty store, which writes them in key order) is appended
+ * with LMDB's MDB_APPEND: a full page is then left full instead of split in half, so pages
+ * filled this way are packed to the brim.
+ */
+function newList(db: AdjacencyDb, nodeId: string, edgeLabel: string, key: Uint8Array, entries: Uint8Array): void {
+  const sealed = Math.floor(entries.length / CHUNK_BYTES);
+  const append = isLastKey(db, key);
+  // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
+  const put = (k: Uint8Array, value: Uint8Array) => (append && db.putSync(k, value, APPEND)) || db.putSync(k, value);
+  put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
+  for (let i = 0; i < sealed; i++) put(chunkKey(nodeId, edgeLabel, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+}
+
+export const APPEND = { append: true } as const;
+
+/** The database's last key (an empty array when it has none). */
+export function lastKeyOf(db: Database<Uint8Array, Uint8Array>): Uint8Array {
+  for (const last of db.getKeys({ reverse: true, limit: 1 })) return last;
+  return new Uint8Array(0);
+}
+
+/** Does `key` sort after every key of the database? */
+function isLastKey(db: Database<Uint8Array, Uint8Array>, key: Uint8Array): boolean {
+  return compareBytes(key, lastKeyOf(db)) > 0;
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /**
@@ -37,7 +72,7 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
  * Returns the number of entries removed (0: nothing was written).
  */
 export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, edgeIds: ReadonlySet<string>): number {
-  const key: Key = [nodeId, edgeLabel];
+  const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
   if (tail === undefined) return 0;
   const { sealed, entries: tailEntries } = parseTail(tail);
@@ -47,7 +82,7 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   let restBytes = 0;
   let removed = 0;
   for (let i = 0; i <= sealed; i++) {
-    const part = i < sealed ? db.get([nodeId, edgeLabel, i]) : tailEntries;
+    const part = i < sealed ? db.get(chunkKey(nodeId, edgeLabel, i)) : tailEntries;
     if (part === undefined) throw new Error(`adjacency chunk ${nodeId}/${edgeLabel}/${i} missing`);
     for (let off = 0; off < part.length; off += ENTRY_BYTES) {
       if (edgeIds.has(readIdBytes(part, off))) {
@@ -72,8 +107,9 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   }
   const fullChunks = Math.floor(all.length / CHUNK_BYTES);
   const newSealed = first + fullChunks;
-  for (let j = 0; j < fullChunks; j++) db.putSync([nodeId, edgeLabel, first + j], all.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
-  for (let i = newSealed; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
+  for (let j = 0; j < fullChunks; j++)
+    db.putSync(chunkKey(nodeId, edgeLabel, first + j), all.slice(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES));
+  for (let i = newSealed; i < sealed; i++) db.removeSync(chunkKey(nodeId, edgeLabel, i));
   const newTail = all.subarray(fullChunks * CHUNK_BYTES);
   if (newSealed === 0 && newTail.length === 0) db.removeSync(key);
   else db.putSync(key, tailValue(newSealed, newTail));
@@ -82,10 +118,10 @@ export function removeAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
 
 /** Deletes every key of the list (tail and chunks); must run inside a write transaction. */
 export function deleteAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string): void {
-  const key: Key = [nodeId, edgeLabel];
+  const key = listKey(nodeId, edgeLabel);
   const tail = db.get(key);
   if (tail === undefined) return;
   const { sealed } = parseTail(tail);
-  for (let i = 0; i < sealed; i++) db.removeSync([nodeId, edgeLabel, i]);
+  for (let i = 0; i < sealed; i++) db.removeSync(chunkKey(nodeId, edgeLabel, i));
   db.removeSync(key);
 }

@@ -23,7 +23,7 @@ import { removedTypesMessage } from "../store/removed-types.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
 import { AdjacencyBuffer } from "./adjacency-buffer.js";
-import { deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
+import { APPEND, compareBytes, deleteAdjacency, lastKeyOf, removeAdjacency } from "./adjacency-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./index-writes.js";
 
@@ -47,6 +47,8 @@ export interface WriterHooks {
 export class GraphWriter {
   /** This transaction's new adjacency entries, written by flushAdjacency (adjacency-buffer.ts). */
   private readonly appends = new AdjacencyBuffer();
+  /** See putEdgeEnds. */
+  private edgeEndsLast: Uint8Array | null = null;
 
   /**
    * @param cache the shared read cache; `touched` collects every key marked in it, for the
@@ -132,7 +134,21 @@ export class GraphWriter {
       else this.dbs.edges.removeSync([label, current.id]);
     }
     if (record) this.dbs.edges.putSync([label, next.id], next);
-    else if (current === null || edgeHasFields(current)) this.dbs.edgeEnds.putSync(edgeEndsKey(label, next.id), idBytes(next.from_node));
+    else if (current === null || edgeHasFields(current)) this.putEdgeEnds(edgeEndsKey(label, next.id), idBytes(next.from_node));
+  }
+
+  /**
+   * An `edge_ends` entry, appended (MDB_APPEND: pages left full, not split in half) when its key
+   * sorts after every other, as new edges' keys (UUID v7) of one label mostly do. `edgeEndsLast`
+   * is the database's last key as this writer last saw it (read once, then its own appends;
+   * removals only lower the real one), so a run of appends costs one cursor read, not one each.
+   */
+  private putEdgeEnds(key: Uint8Array, from: Uint8Array): void {
+    const db = this.dbs.edgeEnds;
+    this.edgeEndsLast ??= lastKeyOf(db);
+    // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
+    if (compareBytes(key, this.edgeEndsLast) > 0 && db.putSync(key, from, APPEND)) this.edgeEndsLast = key;
+    else db.putSync(key, from);
   }
 
   // ---- creating

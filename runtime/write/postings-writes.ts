@@ -119,32 +119,36 @@ class TermList {
    */
   appendMany(added: Uint32Array): void {
     const stored = this.db.get(this.tailKey);
-    let tail: Uint32Array = stored === undefined ? new Uint32Array(0) : blockEntries(stored);
+    const tail: Uint32Array = stored === undefined ? new Uint32Array(0) : blockEntries(stored);
     if (tail.length > 0 && added[0]! <= lastDoc(tail))
       throw new Error(`bm25: appending document ${added[0]} after ${lastDoc(tail)} in the postings of ${String(this.prefix[1])}`);
+    let all = added;
+    if (tail.length > 0) {
+      all = new Uint32Array(tail.length + added.length);
+      all.set(tail);
+      all.set(added, tail.length);
+    }
+    // A full tail is sealed only when another entry follows it: while more than TAIL_CAPACITY
+    // entries remain, the next TAIL_CAPACITY of them are sealed.
+    const chunk = TAIL_CAPACITY * ENTRY;
+    let off = 0;
     let last: BlockRef | undefined | null = null; // null: not looked up yet
     const sealed = new Map<number, Uint32Array>(); // first docNo -> entries, to write
-    let pending: number[] = Array.from(tail);
-    for (let i = 0; i < added.length; i += ENTRY) {
-      if (pending.length / ENTRY >= TAIL_CAPACITY) {
-        const full = Uint32Array.from(pending);
-        if (last === null) last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
-        if (last === undefined || count(last.entries) + count(full) > SEALED_CAPACITY) {
-          last = { key: [...this.prefix, firstDoc(full)], tail: false, entries: full };
-        } else {
-          const merged: Uint32Array = new Uint32Array(last.entries.length + full.length);
-          merged.set(last.entries);
-          merged.set(full, last.entries.length);
-          last = { ...last, entries: merged };
-        }
-        sealed.set(last.key[2] as number, last.entries);
-        pending = [];
+    for (; all.length - off > chunk; off += chunk) {
+      const full = all.subarray(off, off + chunk);
+      if (last === null) last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
+      if (last === undefined || count(last.entries) + count(full) > SEALED_CAPACITY) {
+        last = { key: [...this.prefix, firstDoc(full)], tail: false, entries: full };
+      } else {
+        const merged: Uint32Array = new Uint32Array(last.entries.length + full.length);
+        merged.set(last.entries);
+        merged.set(full, last.entries.length);
+        last = { ...last, entries: merged };
       }
-      pending.push(added[i]!, added[i + 1]!, added[i + 2]!);
+      sealed.set(last.key[2] as number, last.entries);
     }
     for (const [first, entries] of sealed) this.db.putSync([...this.prefix, first], encode(entries));
-    tail = Uint32Array.from(pending);
-    this.db.putSync(this.tailKey, encode(tail));
+    this.db.putSync(this.tailKey, encode(all.subarray(off)));
   }
 
   /** Stores a full tail's entries as sealed: appended to the last sealed block if they fit. */

@@ -1,4 +1,5 @@
-// Child process for test/format-migration.test.ts: migrates the format-1 store at <data dir> in
+// Child process for test/format-migration.test.ts and format2-migration.test.ts: migrates the
+// older-format store at <data dir> in
 // batches of <batch> keys and kills itself (SIGKILL, no cleanup) right after batch <kill after>
 // has committed, so the test can open what an interrupted migration leaves.
 // argv: <dist dir> <data dir> <batch> <kill after>

@@ -1,6 +1,7 @@
-// Writes the format-1 fixture store (test/fixtures/format1/store) with the store code of the
-// time: `STRAND_FIXTURE_OUT=<dir> npx vite-node test/support/format1-fixture.ts`. It was run once, at the commit
-// that added it, and its output committed; the format-migration test opens copies of it. Ids
+// Writes a fixture store with the store code of the time: `STRAND_FIXTURE_OUT=<dir> npx vite-node
+// test/support/format1-fixture.ts`. It was run once with the format-1 code (test/fixtures/format1/store)
+// and once with the format-2 code (test/fixtures/format2/store, same schema), each at the commit
+// that added it, and the output committed; the format-migration tests open copies of them. Ids
 // are fixed (so the committed expectations can name them); everything else is deterministic.
 import fs from "node:fs";
 import path from "node:path";
@@ -81,7 +82,7 @@ async function main(dir: string): Promise<void> {
     db.updateNodes([db.nodeById("User", fixtureId(1, 7))], { city: "Oslo", age: 99 });
   });
   await store.close();
-  fs.rmSync(path.join(dir, "lock"), { force: true });
+  for (const lock of ["lock", "strand.lock", "lock.mdb"]) fs.rmSync(path.join(dir, lock), { force: true });
 }
 
 // vite-node hands the script only its own arguments.

@@ -1,7 +1,16 @@
 // The exact on-disk state of a store's graph databases, and the state keys.ts/adjacency.ts say
 // a given set of records must have, so tests can compare the two entry for entry.
 import type { EdgeItem, NodeItem } from "../../core/items.js";
-import { adjacencyEntry, CHUNK, joinEntries, readAdjacency, splitAdjacency, tailValue } from "../../runtime/store/adjacency.js";
+import {
+  adjacencyEntry,
+  CHUNK,
+  chunkKey,
+  joinEntries,
+  listKey,
+  readAdjacency,
+  splitAdjacency,
+  tailValue,
+} from "../../runtime/store/adjacency.js";
 import type { StoreDbs } from "../../runtime/store/dbs.js";
 import { edgeById, edgeEndsKey, edgeHasFields } from "../../runtime/store/edge-records.js";
 import { idBytes } from "../../runtime/store/id-bytes.js";
@@ -27,7 +36,7 @@ export function dumpStore(store: GraphStore): StoreDump {
   const out = empty();
   for (const name of DUMPED) {
     for (const { key, value } of (dbs[name] as unknown as StoreDbs["nodes"]).getRange({})) {
-      // Binary keys (edge_ends) and values (adjacency, edge_ends) are compared as hex.
+      // Binary keys (edge_ends, adjacency) and values (adjacency, edge_ends) are compared as hex.
       const shown = key instanceof Uint8Array ? Buffer.from(key).toString("hex") : k(key);
       out[name][shown] = value instanceof Uint8Array ? Buffer.from(value).toString("hex") : value;
     }
@@ -49,8 +58,8 @@ const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 /** Full chunks of CHUNK entries, then the tail (sealed count + rest), as appendAdjacency leaves them. */
 function putList(target: Record<string, unknown>, nodeId: string, label: string, entries: Uint8Array[]): void {
   const sealed = Math.floor(entries.length / CHUNK);
-  for (let i = 0; i < sealed; i++) target[k([nodeId, label, i])] = hex(joinEntries(entries.slice(i * CHUNK, (i + 1) * CHUNK)));
-  target[k([nodeId, label])] = hex(tailValue(sealed, joinEntries(entries.slice(sealed * CHUNK))));
+  for (let i = 0; i < sealed; i++) target[hex(chunkKey(nodeId, label, i))] = hex(joinEntries(entries.slice(i * CHUNK, (i + 1) * CHUNK)));
+  target[hex(listKey(nodeId, label))] = hex(tailValue(sealed, joinEntries(entries.slice(sealed * CHUNK))));
 }
 
 /** The state the layout invariants require for exactly these nodes and edges. */
