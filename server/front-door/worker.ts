@@ -1,0 +1,175 @@
+// The front-door thread (a worker_threads worker started by start.ts). It owns the listening
+// socket: it accepts connections, parses HTTP, reads each body up to the limit (request-body.ts),
+// answers /health itself (health.ts) and Node's parser refusals with JSON (client-error.ts),
+// closes gracefully (graceful-close.ts), and forwards every other request to the engine thread
+// (engine.ts), writing back the response it streams. Nothing here touches the store.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parentPort, workerData } from "node:worker_threads";
+import { StrandError } from "../../core/errors.js";
+import { answerClientErrors } from "../http/client-error.js";
+import { gracefulCloser } from "../http/graceful-close.js";
+import { httpStatus } from "../http/status.js";
+import { type RequestRecord, watchRequests } from "../observe/request-observer.js";
+import { FrontDoorHealth } from "./health.js";
+import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
+import { readRequestBody } from "./request-body.js";
+
+if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
+const port = parentPort;
+const settings = workerData as FrontDoorSettings;
+
+function post(message: ToEngine, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+}
+
+// Request records go to the engine in batches: at the end of this turn of the event loop, and
+// before any request is forwarded (so /metrics counts every response finished before it came).
+let records: RequestRecord[] = [];
+let flushScheduled = false;
+function flushRecords(): void {
+  flushScheduled = false;
+  if (records.length === 0) return;
+  post({ t: "records", records });
+  records = [];
+}
+
+const server = createServer();
+watchRequests(server, (record) => {
+  records.push(record);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushRecords);
+  }
+});
+answerClientErrors(server);
+const closeGracefully = gracefulCloser(server, settings.forceCloseAfterMs);
+const health = new FrontDoorHealth({
+  stallLimitMs: settings.stallLimitMs,
+  loopbackHostsOnly: settings.loopbackHostsOnly,
+  ping: (seq) => post({ t: "ping", seq }),
+});
+
+/** The responses the engine has still to end, by request id. */
+const open = new Map<number, ServerResponse>();
+let nextId = 1;
+
+function answerError(res: ServerResponse, error: StrandError): void {
+  const body = JSON.stringify(error.toJSON());
+  res.writeHead(httpStatus(error.code), { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The absolute URL the engine's Request gets, or null when the Host or the target is unusable. */
+function absoluteUrl(req: IncomingMessage): string | null {
+  const host = req.headers.host;
+  const target = req.url ?? "";
+  if (host === undefined || host === "" || !target.startsWith("/")) return null;
+  try {
+    return new URL(`http://${host}${target}`).href;
+  } catch {
+    return null;
+  }
+}
+
+server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  if (health.answer(req, res)) return;
+  const url = absoluteUrl(req);
+  if (url === null) {
+    answerError(res, new StrandError("BAD_REQUEST", "malformed request: a Host header and a path are required"));
+    return;
+  }
+  void readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)).then((read) => {
+    if (read === null) return; // the client went away mid-body: nobody to answer
+    const id = nextId++;
+    open.set(id, res);
+    if (!read.complete) res.setHeader("connection", "close");
+    res.once("close", () => {
+      if (open.delete(id)) post({ t: "abort", id });
+    });
+    flushRecords();
+    const body = read.body;
+    post(
+      {
+        t: "request",
+        id,
+        method: req.method ?? "GET",
+        url,
+        rawHeaders: req.rawHeaders,
+        remoteAddress: req.socket.remoteAddress,
+        body,
+        refusal: read.refusal,
+      },
+      body === null ? [] : [body.buffer as ArrayBuffer],
+    );
+  });
+});
+
+/** POST /mcp (mcp/routes.ts MCP_PATH): the MCP SDK's transport reads and bounds that body itself. */
+function isMcpEndpoint(target: string | undefined): boolean {
+  return target === "/mcp" || target?.startsWith("/mcp?") === true;
+}
+
+/** Statuses whose responses carry no body (and so no Content-Length). */
+function bodiless(status: number): boolean {
+  return status < 200 || status === 204 || status === 304;
+}
+
+function onEngineMessage(message: ToFrontDoor): void {
+  switch (message.t) {
+    case "head": {
+      const res = open.get(message.id);
+      if (res === undefined) return;
+      const headers: Record<string, string | number> = message.headers;
+      if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
+        headers["content-length"] = message.body.reduce((n, c) => n + c.byteLength, 0);
+      }
+      res.writeHead(message.status, headers);
+      if (message.end) {
+        open.delete(message.id);
+        if (message.body.length === 1) res.end(message.body[0]);
+        else {
+          for (const chunk of message.body) res.write(chunk);
+          res.end();
+        }
+      } else for (const chunk of message.body) res.write(chunk);
+      return;
+    }
+    case "chunk": {
+      const res = open.get(message.id);
+      if (res === undefined) return;
+      const { id, data } = message;
+      res.write(data, () => post({ t: "written", id, bytes: data.byteLength }));
+      if (message.end) {
+        open.delete(id);
+        res.end();
+      }
+      return;
+    }
+    case "fail": {
+      const res = open.get(message.id);
+      open.delete(message.id);
+      res?.destroy();
+      return;
+    }
+    case "pong":
+      health.pong(message.seq, message.commit);
+      return;
+    case "close":
+      void closeGracefully().then(() => {
+        health.stop();
+        flushRecords();
+        post({ t: "closed" });
+      });
+      return;
+  }
+}
+
+port.on("message", onEngineMessage);
+server.once("error", (error: NodeJS.ErrnoException) => {
+  health.stop();
+  post({ t: "listen-failed", message: error.message, code: error.code });
+});
+server.listen(settings.port, settings.host, () => {
+  post({ t: "listening", port: (server.address() as AddressInfo).port });
+});
