@@ -8,6 +8,7 @@
 // errors too (http/client-error.ts).
 import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
 import { startFrontDoor } from "./front-door/start.js";
+import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
@@ -40,7 +41,6 @@ export function isLoopbackAddress(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 const FORCE_CLOSE_AFTER_MS = 10_000;
-export const DEFAULT_STALL_LIMIT_MS = 30_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
@@ -51,8 +51,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const explorer = options.explorer ?? isLoopbackAddress(host);
   const app = createApp({ ...options, loopbackHostsOnly, metrics, explorer });
   const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
-  if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1)
-    throw new RangeError(`stallLimitMs must be a positive integer, got ${stallLimitMs}`);
+  if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1 || stallLimitMs > MAX_STALL_LIMIT_MS) {
+    throw new RangeError(`stallLimitMs must be an integer from 1 to ${MAX_STALL_LIMIT_MS}, got ${stallLimitMs}`);
+  }
   const replication = options.replication;
   const frontDoor = await startFrontDoor({
     settings: {

@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { IncomingRequest } from "../http/request-header.js";
 import type { RequestRecord } from "../observe/request-observer.js";
+import { lazyRequest } from "./lazy-request.js";
 import type { ToEngine, ToFrontDoor } from "./messages.js";
 
 /** How many streamed bytes may wait to be written to the client before the engine stops reading the body. */
@@ -43,12 +44,6 @@ function thisTurn<T>(p: Promise<T>): Promise<T | typeof TURN> {
   return Promise.race([p, new Promise<typeof TURN>((resolve) => setImmediate(resolve, TURN))]);
 }
 
-function headersInit(raw: readonly string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
-  return pairs;
-}
-
 /** Node's header object (lower-case names; repeated headers joined) from the raw pairs. */
 function nodeHeaders(raw: readonly string[]): IncomingHttpHeaders {
   const out: Record<string, string> = {};
@@ -79,8 +74,8 @@ export class EngineSide {
       case "ping":
         this.options.post({ t: "pong", seq: message.seq, commit: this.options.commit() });
         return;
-      case "records":
-        for (const record of message.records) this.options.record(record);
+      case "record":
+        this.options.record(message.record);
         return;
       case "abort": {
         const stream = this.streams.get(message.id);
@@ -107,12 +102,7 @@ export class EngineSide {
     const stream: Stream = { unacked: 0, aborted: false, wake: null, cancel: null };
     this.streams.set(id, stream);
     try {
-      const hasBody = message.body !== null && method !== "GET" && method !== "HEAD";
-      const request = new Request(message.url, {
-        method,
-        headers: headersInit(message.rawHeaders),
-        body: hasBody ? message.body : null,
-      });
+      const request = lazyRequest(message.url, method, message.rawHeaders, message.body);
       const forwarded: IncomingRequest = {
         headers: nodeHeaders(message.rawHeaders),
         remoteAddress: message.remoteAddress,

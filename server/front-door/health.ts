@@ -29,7 +29,7 @@ export function pingIntervalMs(stallLimitMs: number): number {
 export function engineStalled(waitedMs: number, limitMs: number): StrandError {
   return new StrandError(
     "ENGINE_STALLED",
-    `the engine has not answered for ${waitedMs} ms (limit ${limitMs} ms, set by stall_limit under [server] in strand.toml or strand serve --stall-limit): one request is holding it`,
+    `the engine has not answered for ${waitedMs} ms (limit ${limitMs} ms, set by stall_limit_ms under [server] in strand.toml or strand serve --stall-limit): one request is holding it`,
   );
 }
 

@@ -1,5 +1,5 @@
 // What the front-door thread (worker.ts) and the engine thread (engine.ts) say to each other over
-// the worker's MessagePort. The front door owns the sockets; the engine owns the store and the
+// the worker's MessagePort, in batches (outbox.ts: each postMessage carries an array of these). The front door owns the sockets; the engine owns the store and the
 // Hono app. Everything here is structured-cloneable; bodies travel as Uint8Arrays whose buffers
 // are transferred (never copied twice), and a response body streams in chunks so long-polls and
 // backups keep working.
@@ -45,7 +45,7 @@ export type ToEngine =
   /** A streamed chunk was written to the socket: the engine may send more. */
   | { t: "written"; id: number; bytes: number }
   | { t: "ping"; seq: number }
-  | { t: "records"; records: RequestRecord[] }
+  | { t: "record"; record: RequestRecord }
   | { t: "listening"; port: number }
   | { t: "listen-failed"; message: string; code: string | undefined }
   | { t: "closed" };

@@ -6,6 +6,7 @@
 import { Worker } from "node:worker_threads";
 import { type EngineApp, EngineSide } from "./engine.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
+import { Outbox } from "./outbox.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 
 export interface FrontDoorOptions {
@@ -36,7 +37,8 @@ function exitWith(message: string): void {
 
 export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontDoor> {
   const worker = new Worker(frontDoorEntry(), { workerData: options.settings });
-  const post = (message: ToFrontDoor, transfer: ArrayBuffer[] = []): void => worker.postMessage(message, transfer);
+  const outbox = new Outbox<ToFrontDoor>(worker);
+  const post = (message: ToFrontDoor, transfer?: ArrayBuffer[]): void => outbox.push(message, transfer);
   const engine = new EngineSide({ app: options.app, post, record: options.record, commit: options.commit });
   const onFatal = options.onFatal ?? exitWith;
   let state: "starting" | "running" | "closing" | "closed" = "starting";
@@ -58,7 +60,7 @@ export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontD
       if (state === "closing" && closed !== null) closed();
       else failed(`the HTTP front door stopped unexpectedly (exit code ${code})`);
     });
-    worker.on("message", (message: ToEngine) => {
+    const onMessage = (message: ToEngine): void => {
       switch (message.t) {
         case "listening":
           state = "running";
@@ -88,6 +90,9 @@ export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontD
         default:
           engine.onMessage(message);
       }
+    };
+    worker.on("message", (batch: ToEngine[]) => {
+      for (const message of batch) onMessage(message);
     });
   });
 }

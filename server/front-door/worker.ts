@@ -10,38 +10,26 @@ import { StrandError } from "../../core/errors.js";
 import { answerClientErrors } from "../http/client-error.js";
 import { gracefulCloser } from "../http/graceful-close.js";
 import { httpStatus } from "../http/status.js";
-import { type RequestRecord, watchRequests } from "../observe/request-observer.js";
+import { watchRequests } from "../observe/request-observer.js";
 import { FrontDoorHealth } from "./health.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
+import { Outbox } from "./outbox.js";
 import { readRequestBody } from "./request-body.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
 const settings = workerData as FrontDoorSettings;
 
-function post(message: ToEngine, transfer: ArrayBuffer[] = []): void {
-  port.postMessage(message, transfer);
-}
-
-// Request records go to the engine in batches: at the end of this turn of the event loop, and
-// before any request is forwarded (so /metrics counts every response finished before it came).
-let records: RequestRecord[] = [];
-let flushScheduled = false;
-function flushRecords(): void {
-  flushScheduled = false;
-  if (records.length === 0) return;
-  post({ t: "records", records });
-  records = [];
+// One postMessage per turn of the event loop (outbox.ts). A request's record is queued where its
+// response finishes, so it reaches the engine before any request that arrives after that (and
+// /metrics counts every response finished before it was asked for).
+const outbox = new Outbox<ToEngine>(port);
+function post(message: ToEngine, transfer?: ArrayBuffer[]): void {
+  outbox.push(message, transfer);
 }
 
 const server = createServer();
-watchRequests(server, (record) => {
-  records.push(record);
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(flushRecords);
-  }
-});
+watchRequests(server, (record) => post({ t: "record", record }));
 answerClientErrors(server);
 const closeGracefully = gracefulCloser(server, settings.forceCloseAfterMs);
 const health = new FrontDoorHealth({
@@ -87,7 +75,6 @@ server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     res.once("close", () => {
       if (open.delete(id)) post({ t: "abort", id });
     });
-    flushRecords();
     const body = read.body;
     post(
       {
@@ -158,14 +145,15 @@ function onEngineMessage(message: ToFrontDoor): void {
     case "close":
       void closeGracefully().then(() => {
         health.stop();
-        flushRecords();
         post({ t: "closed" });
       });
       return;
   }
 }
 
-port.on("message", onEngineMessage);
+port.on("message", (batch: ToFrontDoor[]) => {
+  for (const message of batch) onEngineMessage(message);
+});
 server.once("error", (error: NodeJS.ErrnoException) => {
   health.stop();
   post({ t: "listen-failed", message: error.message, code: error.code });
