@@ -142,11 +142,12 @@ function runFromChild(url: string, file: string): Promise<string> {
   return new Promise((resolve) => child.once("exit", () => resolve(out)));
 }
 
-export async function runHealthStall(options: { rounds: number; log?: (line: string) => void }): Promise<StallResult> {
+/** `cli`: the `strand` to serve with (default this build's; another build's to compare, `--baseline`). */
+export async function runHealthStall(options: { rounds: number; log?: (line: string) => void; cli?: string }): Promise<StallResult> {
   const dataDir = mkdtempSync(join(tmpdir(), "strand-health-stall-"));
   const { user } = await fill(dataDir);
   options.log?.(`health stall: filled ${USERS} users x ${FOLLOWS} follows, ${ITEMS} items, ${VECTORS} vectors`);
-  const child = spawn(process.execPath, [CLI, "serve", PROJECT, "--port", "0", "--data", dataDir, "--log-level", "warn"], {
+  const child = spawn(process.execPath, [options.cli ?? CLI, "serve", PROJECT, "--port", "0", "--data", dataDir, "--log-level", "warn"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = captureOutput(child);
@@ -234,8 +235,15 @@ export function renderHealthStall(result: StallResult): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" } } });
-  const result = await runHealthStall({ rounds: Number(values.rounds), log: (l) => process.stderr.write(`${l}\n`) });
+  // --baseline <another build's dist/cli/strand.js>: the same cases on that build too, in this run.
+  const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, baseline: { type: "string" } } });
+  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  const result = await runHealthStall({ rounds: Number(values.rounds), log });
   console.log(renderHealthStall(result));
   console.log(`BENCH_HEALTH_STALL_JSON ${JSON.stringify(result)}`);
+  if (values.baseline !== undefined) {
+    const baseline = await runHealthStall({ rounds: Number(values.rounds), log, cli: values.baseline });
+    console.log(`baseline ${values.baseline}:\n${renderHealthStall(baseline)}`);
+    console.log(`BENCH_HEALTH_STALL_BASELINE_JSON ${JSON.stringify(baseline)}`);
+  }
 }

@@ -124,6 +124,26 @@ describe("/health while one request holds the engine", () => {
     }
   });
 
+  it("a client that sends a whole refused body reads the 413 (the rest is drained, not reset), and the connection serves on", async () => {
+    const body = `{"items":[${"{},".repeat((8 * 1024 * 1024 - 20) / 3)}{}]}`;
+    const refused = await fetch(`${server.url}/Ingest`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 413,
+      body: {
+        error: "request body holds more than 100000 JSON values (member values and array elements); send them in several requests",
+        code: "PAYLOAD_TOO_LARGE",
+      },
+    });
+    const over = await fetch(`${server.url}/Ingest`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: " ".repeat(9 * 1024 * 1024),
+    });
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { code: string }).code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await fetch(`${server.url}/introspect`)).status).toBe(200);
+  });
+
   it("a request without a Host header is a JSON 400 from the front door", async () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(server.port, "127.0.0.1");

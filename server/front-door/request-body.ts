@@ -2,8 +2,8 @@
 // upload never holds the engine. It stops at the body limit, or at the first chunk that takes the
 // body past the JSON shape limits (http/json-shape.ts), and hands the refusal to the engine,
 // which answers it where the route reads the body (after the api key and the route checks, as
-// before). A body the front door stopped reading means the connection is closed after the answer.
-import type { IncomingMessage } from "node:http";
+// before). The rest of a body the front door stopped reading is dropped after the answer.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isStrandError } from "../../core/errors.js";
 import { JsonShapeGuard } from "../http/json-shape.js";
 import { payloadTooLarge } from "../http/read-body.js";
@@ -12,7 +12,7 @@ import type { BodyRefusal } from "./messages.js";
 export interface ReadBody {
   body: Uint8Array | null;
   refusal: BodyRefusal | null;
-  /** Whether the request was read to its end (else its connection cannot be reused). */
+  /** Whether the request was read to its end (else the rest is drained after the answer, drainAfterAnswer). */
   complete: boolean;
 }
 
@@ -104,4 +104,37 @@ function joined(chunks: readonly Buffer[], size: number): Uint8Array | null {
     offset += chunk.length;
   }
   return out;
+}
+
+/** How long, and how many bytes, the rest of a refused body is read and dropped after its answer. */
+const DRAIN_TIMEOUT_MS = 2_000;
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * After the answer to a request whose body was refused part way, reads and drops the rest, so a
+ * client still sending it gets to read the answer (closing at once would reset its connection
+ * mid-send); past DRAIN_MAX_BYTES or DRAIN_TIMEOUT_MS the connection is closed instead.
+ */
+export function drainAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
+  response.once("finish", () => {
+    if (request.readableEnded || request.destroyed) return;
+    let drained = 0;
+    const close = (): void => {
+      clearTimeout(timer);
+      request.off("data", onData);
+      request.socket.destroySoon();
+    };
+    const onData = (chunk: Buffer): void => {
+      drained += chunk.length;
+      if (drained > DRAIN_MAX_BYTES) close();
+    };
+    const timer = setTimeout(close, DRAIN_TIMEOUT_MS);
+    timer.unref();
+    request.once("end", () => {
+      clearTimeout(timer);
+      request.off("data", onData);
+    });
+    request.on("data", onData);
+    request.resume();
+  });
 }

@@ -14,7 +14,7 @@ import { watchRequests } from "../observe/request-observer.js";
 import { FrontDoorHealth } from "./health.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
-import { readRequestBody } from "./request-body.js";
+import { drainAfterAnswer, readRequestBody } from "./request-body.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
@@ -48,11 +48,15 @@ function answerError(res: ServerResponse, error: StrandError): void {
   res.end(body);
 }
 
+/** RFC 3986 reg-name (unreserved, sub-delims, percent-escapes) or a bracketed IPv6 literal, then an optional port. */
+const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
+
 /** The absolute URL the engine's Request gets, or null when the Host or the target is unusable. */
 function absoluteUrl(req: IncomingMessage): string | null {
   const host = req.headers.host;
   const target = req.url ?? "";
-  if (host === undefined || host === "" || !target.startsWith("/")) return null;
+  // A Host is a name or an address and a port, nothing more: "x/mcp" would move the path.
+  if (host === undefined || !VALID_HOST.test(host) || !target.startsWith("/")) return null;
   try {
     return new URL(`http://${host}${target}`).href;
   } catch {
@@ -60,37 +64,62 @@ function absoluteUrl(req: IncomingMessage): string | null {
   }
 }
 
+/** Something this thread got wrong answering one request: that response is cut, the server goes on. */
+function failed(res: ServerResponse, error: unknown): void {
+  process.stderr.write(`strand: internal error in the HTTP front door\n${(error as Error)?.stack ?? String(error)}\n`);
+  if (!res.headersSent) {
+    try {
+      answerError(res, new StrandError("INTERNAL", "internal error"));
+      return;
+    } catch {
+      // fall through: cut the connection
+    }
+  }
+  res.destroy();
+}
+
 server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  try {
+    forward(req, res);
+  } catch (error) {
+    failed(res, error);
+  }
+});
+
+function forward(req: IncomingMessage, res: ServerResponse): void {
   if (health.answer(req, res)) return;
   const url = absoluteUrl(req);
   if (url === null) {
     answerError(res, new StrandError("BAD_REQUEST", "malformed request: a Host header and a path are required"));
     return;
   }
-  void readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)).then((read) => {
-    if (read === null) return; // the client went away mid-body: nobody to answer
-    const id = nextId++;
-    open.set(id, res);
-    if (!read.complete) res.setHeader("connection", "close");
-    res.once("close", () => {
-      if (open.delete(id)) post({ t: "abort", id });
-    });
-    const body = read.body;
-    post(
-      {
-        t: "request",
-        id,
-        method: req.method ?? "GET",
-        url,
-        rawHeaders: req.rawHeaders,
-        remoteAddress: req.socket.remoteAddress,
-        body,
-        refusal: read.refusal,
-      },
-      body === null ? [] : [body.buffer as ArrayBuffer],
-    );
-  });
-});
+  readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)).then(
+    (read) => {
+      if (read === null) return; // the client went away mid-body: nobody to answer
+      const id = nextId++;
+      open.set(id, res);
+      if (!read.complete) drainAfterAnswer(req, res);
+      res.once("close", () => {
+        if (open.delete(id)) post({ t: "abort", id });
+      });
+      const body = read.body;
+      post(
+        {
+          t: "request",
+          id,
+          method: req.method ?? "GET",
+          url,
+          rawHeaders: req.rawHeaders,
+          remoteAddress: req.socket.remoteAddress,
+          body,
+          refusal: read.refusal,
+        },
+        body === null ? [] : [body.buffer as ArrayBuffer],
+      );
+    },
+    (error: unknown) => failed(res, error),
+  );
+}
 
 /** POST /mcp (mcp/routes.ts MCP_PATH): the MCP SDK's transport reads and bounds that body itself. */
 function isMcpEndpoint(target: string | undefined): boolean {
@@ -152,7 +181,19 @@ function onEngineMessage(message: ToFrontDoor): void {
 }
 
 port.on("message", (batch: ToFrontDoor[]) => {
-  for (const message of batch) onEngineMessage(message);
+  for (const message of batch) {
+    try {
+      onEngineMessage(message);
+    } catch (error) {
+      // E.g. a header value Node refuses to write: that response fails, not the front door.
+      const res = "id" in message ? open.get(message.id) : undefined;
+      if (res !== undefined && "id" in message) {
+        open.delete(message.id);
+        post({ t: "abort", id: message.id }); // the engine stops producing the body
+        failed(res, error);
+      } else process.stderr.write(`strand: internal error in the HTTP front door\n${(error as Error)?.stack ?? String(error)}\n`);
+    }
+  }
 });
 server.once("error", (error: NodeJS.ErrnoException) => {
   health.stop();
