@@ -169,6 +169,7 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
       const file = join(dataDir, "steps.json");
       writeFileSync(file, JSON.stringify(stall.steps));
       const samples: number[] = [];
+      let failedPolls = 0;
       const statuses = new Set<string>();
       const durations: number[] = [];
       for (let round = 0; round < options.rounds; round++) {
@@ -192,7 +193,11 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
           polls.push(
             fetch(`${url}/health`)
               .then((r) => r.arrayBuffer())
-              .then(() => void samples.push(performance.now() - start)),
+              .then(
+                () => void samples.push(performance.now() - start),
+                // A reset poll (a server that drops kept-alive connections while it stalls) is a failure, not a crash of the bench.
+                () => void (failedPolls += 1),
+              ),
           );
           await new Promise((r) => setTimeout(r, POLL_MS));
         }
@@ -208,7 +213,7 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
         p50: percentile(samples, 50),
         p99: percentile(samples, 99),
         max: samples.at(-1) ?? 0,
-        statuses: [...statuses].join(" "),
+        statuses: [...statuses, ...(failedPolls > 0 ? [`${failedPolls} polls failed`] : [])].join(" "),
         caseMs: percentile(durations, 50),
       };
       result.figures.push(figure);

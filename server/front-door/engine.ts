@@ -29,6 +29,7 @@ export interface EngineSideOptions {
 }
 
 interface Stream {
+  headSent: boolean;
   unacked: number;
   aborted: boolean;
   wake: (() => void) | null;
@@ -36,6 +37,7 @@ interface Stream {
 }
 
 const TURN = Symbol("turn");
+const INTERNAL_BODY = new TextEncoder().encode(JSON.stringify({ error: "internal error", code: "INTERNAL" }));
 
 type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
 
@@ -99,7 +101,7 @@ export class EngineSide {
 
   private async answer(message: Extract<ToEngine, { t: "request" }>): Promise<void> {
     const { id, method } = message;
-    const stream: Stream = { unacked: 0, aborted: false, wake: null, cancel: null };
+    const stream: Stream = { headSent: false, unacked: 0, aborted: false, wake: null, cancel: null };
     this.streams.set(id, stream);
     try {
       const request = lazyRequest(message.url, method, message.rawHeaders, message.body);
@@ -113,7 +115,16 @@ export class EngineSide {
       await this.send(id, response, stream);
     } catch (error) {
       process.stderr.write(`strand: internal error while answering a request\n${(error as Error).stack ?? String(error)}\n`);
-      this.options.post({ t: "fail", id });
+      if (stream.headSent) this.options.post({ t: "fail", id });
+      else
+        this.options.post({
+          t: "head",
+          id,
+          status: 500,
+          headers: { "content-type": "application/json" },
+          body: [INTERNAL_BODY.slice()],
+          end: true,
+        });
     } finally {
       this.streams.delete(id);
     }
@@ -127,6 +138,7 @@ export class EngineSide {
     const { post } = this.options;
     const body = response.body;
     if (body === null) {
+      stream.headSent = true;
       post({ t: "head", id, status: response.status, headers, body: [], end: true });
       return;
     }
@@ -145,6 +157,7 @@ export class EngineSide {
       result = await thisTurn(next);
     }
     const ended = result !== TURN && result.done;
+    stream.headSent = true;
     post(
       { t: "head", id, status: response.status, headers, body: first, end: ended },
       first.map((c) => c.buffer as ArrayBuffer),

@@ -155,7 +155,7 @@ function onEngineMessage(message: ToFrontDoor): void {
       const res = open.get(message.id);
       if (res === undefined) return;
       const { id, data } = message;
-      res.write(data, () => post({ t: "written", id, bytes: data.byteLength }));
+      if (data.byteLength > 0) res.write(data, () => post({ t: "written", id, bytes: data.byteLength }));
       if (message.end) {
         open.delete(id);
         res.end();
