@@ -144,8 +144,9 @@ describe("/health while one request holds the engine", () => {
     expect((await fetch(`${server.url}/introspect`)).status).toBe(200);
   });
 
-  it("a request without a Host header is a JSON 400 from the front door", async () => {
-    const reply = await new Promise<string>((resolve, reject) => {
+  /** Sends `bytes` and half-closes (the client's FIN right after its request), then reads the answer. */
+  function rawHalfClosed(bytes: string): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
       const socket = connect(server.port, "127.0.0.1");
       let text = "";
       socket.setEncoding("utf8").on("data", (d: string) => {
@@ -153,8 +154,20 @@ describe("/health while one request holds the engine", () => {
       });
       socket.on("end", () => resolve(text));
       socket.on("error", reject);
-      socket.write("GET /introspect HTTP/1.0\r\n\r\n");
+      socket.end(bytes);
     });
+  }
+
+  it("a client that half-closes right after its request still gets the engine's answer", async () => {
+    const reply = await rawHalfClosed(
+      "POST /CountItems HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    );
+    expect(reply.slice(0, reply.indexOf("\r\n"))).toBe("HTTP/1.1 200 OK");
+    expect(JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4))).toEqual({ n: ITEMS });
+  });
+
+  it("a request without a Host header is a JSON 400 from the front door", async () => {
+    const reply = await rawHalfClosed("GET /introspect HTTP/1.0\r\n\r\n");
     expect(reply.slice(0, reply.indexOf("\r\n"))).toBe("HTTP/1.1 400 Bad Request");
     expect(JSON.parse(reply.slice(reply.indexOf("\r\n\r\n") + 4))).toEqual({
       error: "malformed request: a Host header and a path are required",

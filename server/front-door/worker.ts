@@ -29,6 +29,11 @@ function post(message: ToEngine, transfer?: ArrayBuffer[]): void {
 }
 
 const server = createServer();
+// A client may half-close its side after sending (`socket.end(request)`) and still wait for the
+// answer. Node's default aborts the requests still unanswered at that FIN, and every request here
+// is unanswered for one hop to the engine; with this (a plain property of http.Server), the
+// connection ends after the last answer instead.
+(server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 watchRequests(server, (record) => post({ t: "record", record }));
 answerClientErrors(server);
 const closeGracefully = gracefulCloser(server, settings.forceCloseAfterMs);
