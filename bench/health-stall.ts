@@ -196,7 +196,9 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
               .then(
                 () => void samples.push(performance.now() - start),
                 // A reset poll (a server that drops kept-alive connections while it stalls) is a failure, not a crash of the bench.
-                () => void (failedPolls += 1),
+                () => {
+                  failedPolls += 1;
+                },
               ),
           );
           await new Promise((r) => setTimeout(r, POLL_MS));
