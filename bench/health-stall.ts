@@ -142,11 +142,12 @@ function runFromChild(url: string, file: string): Promise<string> {
   return new Promise((resolve) => child.once("exit", () => resolve(out)));
 }
 
-export async function runHealthStall(options: { rounds: number; log?: (line: string) => void }): Promise<StallResult> {
+/** `cli`: the `strand` to serve with (default this build's; another build's to compare, `--baseline`). */
+export async function runHealthStall(options: { rounds: number; log?: (line: string) => void; cli?: string }): Promise<StallResult> {
   const dataDir = mkdtempSync(join(tmpdir(), "strand-health-stall-"));
   const { user } = await fill(dataDir);
   options.log?.(`health stall: filled ${USERS} users x ${FOLLOWS} follows, ${ITEMS} items, ${VECTORS} vectors`);
-  const child = spawn(process.execPath, [CLI, "serve", PROJECT, "--port", "0", "--data", dataDir, "--log-level", "warn"], {
+  const child = spawn(process.execPath, [options.cli ?? CLI, "serve", PROJECT, "--port", "0", "--data", dataDir, "--log-level", "warn"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = captureOutput(child);
@@ -168,6 +169,7 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
       const file = join(dataDir, "steps.json");
       writeFileSync(file, JSON.stringify(stall.steps));
       const samples: number[] = [];
+      let failedPolls = 0;
       const statuses = new Set<string>();
       const durations: number[] = [];
       for (let round = 0; round < options.rounds; round++) {
@@ -191,7 +193,13 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
           polls.push(
             fetch(`${url}/health`)
               .then((r) => r.arrayBuffer())
-              .then(() => void samples.push(performance.now() - start)),
+              .then(
+                () => void samples.push(performance.now() - start),
+                // A reset poll (a server that drops kept-alive connections while it stalls) is a failure, not a crash of the bench.
+                () => {
+                  failedPolls += 1;
+                },
+              ),
           );
           await new Promise((r) => setTimeout(r, POLL_MS));
         }
@@ -207,7 +215,7 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
         p50: percentile(samples, 50),
         p99: percentile(samples, 99),
         max: samples.at(-1) ?? 0,
-        statuses: [...statuses].join(" "),
+        statuses: [...statuses, ...(failedPolls > 0 ? [`${failedPolls} polls failed`] : [])].join(" "),
         caseMs: percentile(durations, 50),
       };
       result.figures.push(figure);
@@ -234,8 +242,15 @@ export function renderHealthStall(result: StallResult): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" } } });
-  const result = await runHealthStall({ rounds: Number(values.rounds), log: (l) => process.stderr.write(`${l}\n`) });
+  // --baseline <another build's dist/cli/strand.js>: the same cases on that build too, in this run.
+  const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, baseline: { type: "string" } } });
+  const log = (l: string): void => void process.stderr.write(`${l}\n`);
+  const result = await runHealthStall({ rounds: Number(values.rounds), log });
   console.log(renderHealthStall(result));
   console.log(`BENCH_HEALTH_STALL_JSON ${JSON.stringify(result)}`);
+  if (values.baseline !== undefined) {
+    const baseline = await runHealthStall({ rounds: Number(values.rounds), log, cli: values.baseline });
+    console.log(`baseline ${values.baseline}:\n${renderHealthStall(baseline)}`);
+    console.log(`BENCH_HEALTH_STALL_BASELINE_JSON ${JSON.stringify(baseline)}`);
+  }
 }

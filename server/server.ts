@@ -1,16 +1,17 @@
-// Serves a Strand app over HTTP/1.1 with @hono/node-server. `close()` stops accepting connections,
-// lets in-flight requests finish (so acknowledged writes are acknowledged), closes kept-alive
-// connections as they fall idle (graceful-close.ts), then resolves; the caller closes the store
-// afterwards. Requests Node's parser refuses get JSON errors too (client-error.ts).
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
-import { appRouteNames, createApp, type AppOptions } from "./app.js";
+// Serves a Strand app over HTTP/1.1 in two threads. The engine (the store, the runtime, the Hono
+// app, replication) stays on this, the main thread; the sockets live on a front-door thread
+// (front-door/), which parses HTTP, reads bodies, answers GET/HEAD /health itself (so a request
+// that keeps the engine busy never delays it) and forwards every other request here. `close()`
+// stops accepting connections, lets in-flight requests finish (so acknowledged writes are
+// acknowledged), closes kept-alive connections as they fall idle (http/graceful-close.ts), then
+// resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON
+// errors too (http/client-error.ts).
+import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
+import { startFrontDoor } from "./front-door/start.js";
+import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
 import { ServerMetrics } from "./observe/metrics.js";
-import { observeRequests } from "./observe/request-observer.js";
-import { answerClientErrors } from "./http/client-error.js";
-import { gracefulCloser } from "./http/graceful-close.js";
+import { requestRecorder } from "./observe/request-observer.js";
 
 export interface ServerOptions extends AppOptions {
   /** 0 picks a free port. */
@@ -21,6 +22,8 @@ export interface ServerOptions extends AppOptions {
   logger?: Logger | undefined;
   /** Keep request and store metrics and serve them at GET /metrics (default true). */
   keepMetrics?: boolean | undefined;
+  /** /health answers 503 ENGINE_STALLED once the engine has not answered for longer (default 30 s). */
+  stallLimitMs?: number | undefined;
 }
 
 export interface RunningServer {
@@ -47,25 +50,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
   const app = createApp({ ...options, loopbackHostsOnly, metrics, explorer });
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
-  observeRequests(server, { logger: options.logger ?? silentLogger(), metrics, names: appRouteNames(options) });
-  answerClientErrors(server);
-  const closeGracefully = gracefulCloser(server, FORCE_CLOSE_AFTER_MS);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
+  const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
+  if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1 || stallLimitMs > MAX_STALL_LIMIT_MS) {
+    throw new RangeError(`stallLimitMs must be an integer from 1 to ${MAX_STALL_LIMIT_MS}, got ${stallLimitMs}`);
+  }
+  const replication = options.replication;
+  const frontDoor = await startFrontDoor({
+    settings: {
+      port: options.port,
+      host,
+      bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      stallLimitMs,
+      loopbackHostsOnly,
+      forceCloseAfterMs: FORCE_CLOSE_AFTER_MS,
+    },
+    app,
+    record: requestRecorder({ logger: options.logger ?? silentLogger(), metrics, names: appRouteNames(options) }),
+    commit: replication === undefined ? () => null : () => replication.log().committed,
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = frontDoor.port;
   let closing: Promise<void> | null = null;
   return {
     port,
     host,
     explorer,
     close(): Promise<void> {
-      closing ??= closeGracefully();
+      closing ??= frontDoor.close();
       return closing;
     },
   };

@@ -39,6 +39,7 @@ describe("options from the environment", () => {
       STRAND_HOST: "0.0.0.0",
       STRAND_DATA: "/tmp/from-env",
       STRAND_BODY_LIMIT: "4096",
+      STRAND_STALL_LIMIT: "2500",
       STRAND_CACHE_ENTRIES: "10",
       STRAND_CORS: "https://a.example",
       STRAND_EXPLORER: "false",
@@ -50,6 +51,7 @@ describe("options from the environment", () => {
       host: "0.0.0.0",
       dataDir: "/tmp/from-env",
       bodyLimitBytes: 4096,
+      stallLimitMs: 2500,
       cacheEntries: 10,
       corsOrigins: ["https://a.example"],
       explorer: false,
@@ -64,6 +66,7 @@ describe("options from the environment", () => {
     }
     // Bad values from the environment are named like flags.
     expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
+    expect(() => parseCommand(["serve", "--stall-limit", "0"], {})).toThrow('--stall-limit must be an integer from 1 to 86400000, got "0"');
     expect(() => parseCommand(["serve", "--api-key", "k"], { STRAND_API_KEY_FILE: "/tmp/k" })).toThrow("give the api key once");
   });
 

@@ -5,6 +5,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT
 import { OPTION_ENV, UsageError } from "./usage.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
 import {
   checkGroupName,
@@ -45,6 +46,7 @@ const SERVE_FLAGS = {
   "api-key": { type: "string" },
   "api-key-file": { type: "string" },
   "body-limit": { type: "string" },
+  "stall-limit": { type: "string" },
   "cache-entries": { type: "string" },
   cors: { type: "string" },
   "log-level": { type: "string" },
@@ -121,6 +123,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         throw new UsageError("give the api key once: --api-key (or STRAND_API_KEY) or --api-key-file (or STRAND_API_KEY_FILE)");
       }
       const bodyLimit = option("--body-limit", values["body-limit"]);
+      const stallLimit = option("--stall-limit", values["stall-limit"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
       const port = option("--port", values.port);
       const serveFlag = (flag: string): string | undefined =>
@@ -134,6 +137,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         apiKey,
         apiKeyFile: apiKeyFile === undefined ? undefined : resolve(apiKeyFile),
         bodyLimitBytes: bodyLimit === undefined ? undefined : byteSizeFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES),
+        stallLimitMs: stallLimit === undefined ? undefined : integerFlag("--stall-limit", stallLimit, 1, MAX_STALL_LIMIT_MS),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
         explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),

@@ -20,6 +20,8 @@ export interface ServeOptions {
   /** --api-key-file / STRAND_API_KEY_FILE: the key's file (its first line), kept out of `ps`. */
   apiKeyFile?: string | undefined;
   bodyLimitBytes: number | undefined;
+  /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
+  stallLimitMs?: number | undefined;
   cacheEntries: number | undefined;
   /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
   corsOrigins: readonly string[];
@@ -97,6 +99,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       queries: project.queries,
       apiKey,
       bodyLimitBytes: options.bodyLimitBytes ?? config.bodyLimitBytes,
+      stallLimitMs: options.stallLimitMs ?? config.stallLimitMs,
       embedders,
       mcp: config.mcp,
       mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },

@@ -26,6 +26,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --api-key-file <file>     read the api key from this file (its first line)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
+      --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
+                                held the engine this long (default: strand.toml [server]
+                                stall_limit_ms, else 30000)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
       --cors <origins>          browser origins allowed to call, comma-separated, or * (default:
                                 none: pages of other origins are refused with 403)
@@ -89,6 +92,7 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--api-key": "STRAND_API_KEY",
   "--api-key-file": "STRAND_API_KEY_FILE",
   "--body-limit": "STRAND_BODY_LIMIT",
+  "--stall-limit": "STRAND_STALL_LIMIT",
   "--cache-entries": "STRAND_CACHE_ENTRIES",
   "--cors": "STRAND_CORS",
   "--explorer": "STRAND_EXPLORER",

@@ -34,6 +34,8 @@ export interface ProjectConfig {
   embeddingModel: string;
   /** strand.toml `[server] body_limit`: the largest request body; undefined when not set (the server's default, or --body-limit). */
   bodyLimitBytes: number | undefined;
+  /** strand.toml `[server] stall_limit_ms`: /health is 503 ENGINE_STALLED after the engine has not answered this long; undefined: the default (30 s) or --stall-limit. */
+  stallLimitMs: number | undefined;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
   /** strand.toml `[replication]` (absent: the defaults of runtime/replication/ and server/replication/). */
@@ -82,6 +84,7 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   mcpMaxRequestItems: undefined,
   embeddingModel: "hash",
   bodyLimitBytes: undefined,
+  stallLimitMs: undefined,
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };
 

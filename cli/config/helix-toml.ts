@@ -74,6 +74,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     mcpMaxTotalItems: d.mcpMaxTotalItems,
     mcpMaxRequestItems: d.mcpMaxRequestItems,
     bodyLimitBytes: d.bodyLimitBytes,
+    stallLimitMs: d.stallLimitMs,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),

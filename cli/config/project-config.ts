@@ -20,6 +20,7 @@
 //   embedding_model = "hash"             embedding_model = "..."
 //   [server]                             -  (strand.toml only; `strand serve --body-limit` wins)
 //   body_limit = "8MiB"  (or bytes)
+//   stall_limit_ms = 30000  (/health 503 ENGINE_STALLED past it; --stall-limit wins)
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
 //   m = 16
 //   ef_construction = 128
@@ -42,6 +43,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { STEMMERS } from "../../runtime/search/tokenizer.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import {
   checkModel,
   type ConfigResult,
@@ -109,6 +111,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     mcpMaxRequestItems: top.optionalInteger("mcp_max_request_items", 1, MAX_ITEMS),
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
     bodyLimitBytes: server.optionalByteSize("body_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
+    stallLimitMs: server.optionalInteger("stall_limit_ms", 1, MAX_STALL_LIMIT_MS),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
       efConstruction: vector.integer("ef_construction", d.vector.efConstruction, 1, MAX_PARAM),
@@ -123,7 +126,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   };
   if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  server.rejectUnknown("known: body_limit");
+  server.rejectUnknown("known: body_limit, stall_limit_ms");
   const clusterConfig = {
     etcd: cluster.optionalString("etcd", checkEndpoints),
     group: cluster.optionalString("group", checkGroupName),

@@ -40,6 +40,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   STORAGE_ERROR: 503,
   EXPECTATION_FAILED: 417,
   REQUEST_TIMEOUT: 408,
+  // GET /health when one request has held the engine longer than the stall limit (front-door/health.ts).
+  ENGINE_STALLED: 503,
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
   BM25_DISABLED: 400,

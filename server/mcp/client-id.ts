@@ -7,5 +7,5 @@ import { LOCAL_CLIENT } from "./connections.js";
 import { incomingOf } from "../http/request-header.js";
 
 export function clientOf(c: Context): string {
-  return incomingOf(c)?.socket.remoteAddress ?? LOCAL_CLIENT;
+  return incomingOf(c)?.remoteAddress ?? LOCAL_CLIENT;
 }

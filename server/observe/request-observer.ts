@@ -1,9 +1,20 @@
-// One log line and one metrics observation per answered request, taken where Node finishes the
-// response (so the duration covers writing it, and requests no route saw are counted too).
+// One log line and one metrics observation per answered request. The front-door thread watches its
+// Node server and takes a record where Node finishes each response (so the duration covers
+// writing it, and requests no route saw are counted too); the engine thread, which owns the
+// logger and the metrics registry, turns each record into the line and the observation.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "./logger.js";
 import type { ServerMetrics } from "./metrics.js";
 import { type RouteNames, routeLabel } from "./route-label.js";
+
+/** One answered request, as the front door saw it. */
+export interface RequestRecord {
+  method: string;
+  url: string;
+  status: number;
+  seconds: number;
+  bytes: number;
+}
 
 export interface RequestObserverOptions {
   logger: Logger;
@@ -11,33 +22,40 @@ export interface RequestObserverOptions {
   names: RouteNames;
 }
 
-export function observeRequests(server: Server, options: RequestObserverOptions): void {
-  const { logger, metrics, names } = options;
-  const logRequests = logger.isLevelEnabled("info");
+/** Calls `onRecord` once per response `server` finishes. */
+export function watchRequests(server: Server, onRecord: (record: RequestRecord) => void): void {
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const bytes = countBodyBytes(res);
     res.once("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const url = req.url ?? "/";
-      const route = routeLabel(url, names);
-      metrics?.observe(route, res.statusCode, seconds);
-      if (!logRequests && res.statusCode < 500) return;
-      const line = {
-        method: req.method,
-        path: url.length > 200 ? `${url.slice(0, 197)}...` : url,
-        route,
-        status: res.statusCode,
-        ms: Math.round(seconds * 1e6) / 1e3,
-        bytes: bytes.count,
-      };
-      if (res.statusCode >= 500) logger.error(line, "request");
-      else logger.info(line, "request");
+      onRecord({ method: req.method ?? "", url: req.url ?? "/", status: res.statusCode, seconds, bytes: bytes.count });
     });
   });
 }
 
-/** Counts the body bytes written to `res` (the adaptor sets no Content-Length on most answers). */
+/** Logs and counts one record (the request's route label decides its metrics series). */
+export function requestRecorder(options: RequestObserverOptions): (record: RequestRecord) => void {
+  const { logger, metrics, names } = options;
+  const logRequests = logger.isLevelEnabled("info");
+  return ({ method, url, status, seconds, bytes }) => {
+    const route = routeLabel(url, names);
+    metrics?.observe(route, status, seconds);
+    if (!logRequests && status < 500) return;
+    const line = {
+      method,
+      path: url.length > 200 ? `${url.slice(0, 197)}...` : url,
+      route,
+      status,
+      ms: Math.round(seconds * 1e6) / 1e3,
+      bytes,
+    };
+    if (status >= 500) logger.error(line, "request");
+    else logger.info(line, "request");
+  };
+}
+
+/** Counts the body bytes written to `res` (most answers are written without a Content-Length). */
 function countBodyBytes(res: ServerResponse): { count: number } {
   const counter = { count: 0 };
   const add = (chunk: unknown, encoding: unknown): void => {

@@ -1,0 +1,70 @@
+// What the front-door thread (worker.ts) and the engine thread (engine.ts) say to each other over
+// the worker's MessagePort, in batches (outbox.ts: each postMessage carries an array of these). The front door owns the sockets; the engine owns the store and the
+// Hono app. Everything here is structured-cloneable; bodies travel as Uint8Arrays whose buffers
+// are transferred (never copied twice), and a response body streams in chunks so long-polls and
+// backups keep working.
+import type { ErrorCode } from "../../core/errors.js";
+import type { RequestRecord } from "../observe/request-observer.js";
+
+/** The settings the front door starts with (its workerData). */
+export interface FrontDoorSettings {
+  port: number;
+  host: string;
+  bodyLimitBytes: number;
+  /** /health answers 503 ENGINE_STALLED when the engine has not answered a heartbeat for longer. */
+  stallLimitMs: number;
+  /** Answer GET /health only for loopback Host names (the DNS-rebinding guard, origin-guard.ts); others go to the engine. */
+  loopbackHostsOnly: boolean;
+  /** After close() began, connections still open after this long are closed. */
+  forceCloseAfterMs: number;
+}
+
+/** A request refused before the engine reads its body: what readBody rejects with. */
+export interface BodyRefusal {
+  code: ErrorCode;
+  message: string;
+}
+
+/** Front door → engine. */
+export type ToEngine =
+  | {
+      t: "request";
+      id: number;
+      method: string;
+      /** Absolute: `http://<host><target>`, checked by the front door. */
+      url: string;
+      /** Name/value pairs in arrival order (Node's rawHeaders). */
+      rawHeaders: string[];
+      /** The TCP peer, from the socket (never from a header). */
+      remoteAddress: string | undefined;
+      body: Uint8Array | null;
+      refusal: BodyRefusal | null;
+    }
+  /** The client went away before its response ended: stop producing it. */
+  | { t: "abort"; id: number }
+  /** A streamed chunk was written to the socket: the engine may send more. */
+  | { t: "written"; id: number; bytes: number }
+  | { t: "ping"; seq: number }
+  | { t: "record"; record: RequestRecord }
+  | { t: "listening"; port: number }
+  | { t: "listen-failed"; message: string; code: string | undefined }
+  | { t: "closed" };
+
+/** Engine → front door. */
+export type ToFrontDoor =
+  | {
+      t: "head";
+      id: number;
+      status: number;
+      headers: Record<string, string>;
+      /** The whole body or its first chunks. */
+      body: Uint8Array[];
+      /** Whether the body is complete. */
+      end: boolean;
+    }
+  | { t: "chunk"; id: number; data: Uint8Array; end: boolean }
+  /** The body failed part way: the connection is cut (the client sees an incomplete response). */
+  | { t: "fail"; id: number }
+  /** `commit`: the engine's Strand-Commit, when it has a commit log. */
+  | { t: "pong"; seq: number; commit: number | null }
+  | { t: "close" };

@@ -1,0 +1,209 @@
+// The front-door thread (a worker_threads worker started by start.ts). It owns the listening
+// socket: it accepts connections, parses HTTP, reads each body up to the limit (request-body.ts),
+// answers /health itself (health.ts) and Node's parser refusals with JSON (client-error.ts),
+// closes gracefully (graceful-close.ts), and forwards every other request to the engine thread
+// (engine.ts), writing back the response it streams. Nothing here touches the store.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parentPort, workerData } from "node:worker_threads";
+import { StrandError } from "../../core/errors.js";
+import { answerClientErrors } from "../http/client-error.js";
+import { gracefulCloser } from "../http/graceful-close.js";
+import { httpStatus } from "../http/status.js";
+import { watchRequests } from "../observe/request-observer.js";
+import { FrontDoorHealth } from "./health.js";
+import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
+import { Outbox } from "./outbox.js";
+import { drainAfterAnswer, readRequestBody } from "./request-body.js";
+
+if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
+const port = parentPort;
+const settings = workerData as FrontDoorSettings;
+
+// One postMessage per turn of the event loop (outbox.ts). A request's record is queued where its
+// response finishes, so it reaches the engine before any request that arrives after that (and
+// /metrics counts every response finished before it was asked for).
+const outbox = new Outbox<ToEngine>(port);
+function post(message: ToEngine, transfer?: ArrayBuffer[]): void {
+  outbox.push(message, transfer);
+}
+
+const server = createServer();
+// A client may half-close its side after sending (`socket.end(request)`) and still wait for the
+// answer. Node's default aborts the requests still unanswered at that FIN, and every request here
+// is unanswered for one hop to the engine; with this (a plain property of http.Server), the
+// connection ends after the last answer instead.
+(server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+watchRequests(server, (record) => post({ t: "record", record }));
+answerClientErrors(server);
+const closeGracefully = gracefulCloser(server, settings.forceCloseAfterMs);
+const health = new FrontDoorHealth({
+  stallLimitMs: settings.stallLimitMs,
+  loopbackHostsOnly: settings.loopbackHostsOnly,
+  ping: (seq) => post({ t: "ping", seq }),
+});
+
+/** The responses the engine has still to end, by request id. */
+const open = new Map<number, ServerResponse>();
+let nextId = 1;
+
+function answerError(res: ServerResponse, error: StrandError): void {
+  const body = JSON.stringify(error.toJSON());
+  res.writeHead(httpStatus(error.code), { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** RFC 3986 reg-name (unreserved, sub-delims, percent-escapes) or a bracketed IPv6 literal, then an optional port. */
+const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
+
+/** The absolute URL the engine's Request gets, or null when the Host or the target is unusable. */
+function absoluteUrl(req: IncomingMessage): string | null {
+  const host = req.headers.host;
+  const target = req.url ?? "";
+  // A Host is a name or an address and a port, nothing more: "x/mcp" would move the path.
+  if (host === undefined || !VALID_HOST.test(host) || !target.startsWith("/")) return null;
+  try {
+    return new URL(`http://${host}${target}`).href;
+  } catch {
+    return null;
+  }
+}
+
+/** Something this thread got wrong answering one request: that response is cut, the server goes on. */
+function failed(res: ServerResponse, error: unknown): void {
+  process.stderr.write(`strand: internal error in the HTTP front door\n${(error as Error)?.stack ?? String(error)}\n`);
+  if (!res.headersSent) {
+    try {
+      answerError(res, new StrandError("INTERNAL", "internal error"));
+      return;
+    } catch {
+      // fall through: cut the connection
+    }
+  }
+  res.destroy();
+}
+
+server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  try {
+    forward(req, res);
+  } catch (error) {
+    failed(res, error);
+  }
+});
+
+function forward(req: IncomingMessage, res: ServerResponse): void {
+  if (health.answer(req, res)) return;
+  const url = absoluteUrl(req);
+  if (url === null) {
+    answerError(res, new StrandError("BAD_REQUEST", "malformed request: a Host header and a path are required"));
+    return;
+  }
+  readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)).then(
+    (read) => {
+      if (read === null) return; // the client went away mid-body: nobody to answer
+      const id = nextId++;
+      open.set(id, res);
+      if (!read.complete) drainAfterAnswer(req, res);
+      res.once("close", () => {
+        if (open.delete(id)) post({ t: "abort", id });
+      });
+      const body = read.body;
+      post(
+        {
+          t: "request",
+          id,
+          method: req.method ?? "GET",
+          url,
+          rawHeaders: req.rawHeaders,
+          remoteAddress: req.socket.remoteAddress,
+          body,
+          refusal: read.refusal,
+        },
+        body === null ? [] : [body.buffer as ArrayBuffer],
+      );
+    },
+    (error: unknown) => failed(res, error),
+  );
+}
+
+/** POST /mcp (mcp/routes.ts MCP_PATH): the MCP SDK's transport reads and bounds that body itself. */
+function isMcpEndpoint(target: string | undefined): boolean {
+  return target === "/mcp" || target?.startsWith("/mcp?") === true;
+}
+
+/** Statuses whose responses carry no body (and so no Content-Length). */
+function bodiless(status: number): boolean {
+  return status < 200 || status === 204 || status === 304;
+}
+
+function onEngineMessage(message: ToFrontDoor): void {
+  switch (message.t) {
+    case "head": {
+      const res = open.get(message.id);
+      if (res === undefined) return;
+      const headers: Record<string, string | number> = message.headers;
+      if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
+        headers["content-length"] = message.body.reduce((n, c) => n + c.byteLength, 0);
+      }
+      res.writeHead(message.status, headers);
+      if (message.end) {
+        open.delete(message.id);
+        if (message.body.length === 1) res.end(message.body[0]);
+        else {
+          for (const chunk of message.body) res.write(chunk);
+          res.end();
+        }
+      } else for (const chunk of message.body) res.write(chunk);
+      return;
+    }
+    case "chunk": {
+      const res = open.get(message.id);
+      if (res === undefined) return;
+      const { id, data } = message;
+      if (data.byteLength > 0) res.write(data, () => post({ t: "written", id, bytes: data.byteLength }));
+      if (message.end) {
+        open.delete(id);
+        res.end();
+      }
+      return;
+    }
+    case "fail": {
+      const res = open.get(message.id);
+      open.delete(message.id);
+      res?.destroy();
+      return;
+    }
+    case "pong":
+      health.pong(message.seq, message.commit);
+      return;
+    case "close":
+      void closeGracefully().then(() => {
+        health.stop();
+        post({ t: "closed" });
+      });
+      return;
+  }
+}
+
+port.on("message", (batch: ToFrontDoor[]) => {
+  for (const message of batch) {
+    try {
+      onEngineMessage(message);
+    } catch (error) {
+      // E.g. a header value Node refuses to write: that response fails, not the front door.
+      const res = "id" in message ? open.get(message.id) : undefined;
+      if (res !== undefined && "id" in message) {
+        open.delete(message.id);
+        post({ t: "abort", id: message.id }); // the engine stops producing the body
+        failed(res, error);
+      } else process.stderr.write(`strand: internal error in the HTTP front door\n${(error as Error)?.stack ?? String(error)}\n`);
+    }
+  }
+});
+server.once("error", (error: NodeJS.ErrnoException) => {
+  health.stop();
+  post({ t: "listen-failed", message: error.message, code: error.code });
+});
+server.listen(settings.port, settings.host, () => {
+  post({ t: "listening", port: (server.address() as AddressInfo).port });
+});

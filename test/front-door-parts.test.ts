@@ -1,0 +1,65 @@
+// Pieces of the front door (server/front-door/) on their own: the lazily built Request the engine
+// hands the app, the heartbeat that decides ENGINE_STALLED, and the batching outbox.
+import { describe, expect, it } from "vitest";
+import { FrontDoorHealth, pingIntervalMs } from "../server/front-door/health.js";
+import { lazyRequest } from "../server/front-door/lazy-request.js";
+import { Outbox } from "../server/front-door/outbox.js";
+
+describe("lazyRequest", () => {
+  it("answers url and method without building a Request, and builds the real one for anything else", async () => {
+    const body = new TextEncoder().encode('{"a":1}');
+    const request = lazyRequest("http://localhost:1/Q?x=1", "POST", ["Content-Type", "application/json", "X-Two", "2"], body);
+    expect(request instanceof Request).toBe(true);
+    expect([request.url, request.method]).toEqual(["http://localhost:1/Q?x=1", "POST"]);
+    expect(request.headers.get("x-two")).toBe("2");
+    expect(await request.json()).toEqual({ a: 1 });
+    expect(request.bodyUsed).toBe(true);
+  });
+
+  it("gives a GET no body even when one arrived", async () => {
+    const request = lazyRequest("http://localhost:1/introspect", "GET", [], new Uint8Array([1, 2]));
+    expect(request.body).toBe(null);
+    expect(await request.text()).toBe("");
+  });
+});
+
+describe("FrontDoorHealth", () => {
+  it("is stalled only once a ping has waited longer than the limit; an answer clears it", () => {
+    let now = 0;
+    const pings: number[] = [];
+    const health = new FrontDoorHealth({ stallLimitMs: 100, loopbackHostsOnly: false, ping: (seq) => pings.push(seq), now: () => now });
+    try {
+      expect(pings).toEqual([1]);
+      now = 100;
+      expect(health.stalledForMs()).toBe(null);
+      now = 101;
+      expect(health.stalledForMs()).toBe(101);
+      health.pong(1, 7);
+      expect(health.stalledForMs()).toBe(null);
+    } finally {
+      health.stop();
+    }
+  });
+
+  it("pings every quarter of the limit, at least every 5 ms and at most every second", () => {
+    expect([pingIntervalMs(1), pingIntervalMs(100), pingIntervalMs(30_000)]).toEqual([5, 25, 1_000]);
+  });
+});
+
+describe("Outbox", () => {
+  it("sends every message of one turn in one postMessage, with their transfers", async () => {
+    const sent: { messages: number[]; transfer: ArrayBuffer[] }[] = [];
+    const outbox = new Outbox<number>({ postMessage: (messages, transfer) => sent.push({ messages, transfer }) });
+    const buffer = new ArrayBuffer(4);
+    outbox.push(1);
+    outbox.push(2, [buffer]);
+    expect(sent).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    outbox.push(3);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([
+      { messages: [1, 2], transfer: [buffer] },
+      { messages: [3], transfer: [] },
+    ]);
+  });
+});
