@@ -11,7 +11,8 @@ const BINARY = [process.env.STRAND_ETCD_BINARY, "/usr/bin/etcd", "/usr/local/bin
   (p): p is string => p !== undefined && p !== "" && existsSync(p),
 );
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

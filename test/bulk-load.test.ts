@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import { seededRandom as rng } from "../bench/random.js";
 import { parseListKey } from "../runtime/store/adjacency.js";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { silentProgress } from "../core/progress.js";
@@ -43,18 +44,6 @@ function openStore(name: string): GraphStore {
   const store = GraphStore.open({ path: path.join(dir, name), schema });
   stores.push(store);
   return store;
-}
-
-/** A seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

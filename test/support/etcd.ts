@@ -1,10 +1,10 @@
 // Real etcd for the failover tests: a cluster of local `etcd` processes (Debian's etcd-server,
 // which .ci/run installs) on free loopback ports, each with its own temp data dir, stopped by
-// pid. `ETCD_BINARY` is null when no etcd is installed; tests then say so and skip.
+// pid. `ETCD_BINARY` is null when no etcd is installed; tests then fail saying so.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../../bench/etcd.js";
 import { tempDir } from "./server.js";
 
 export const ETCD_BINARY: string | null =
@@ -18,17 +18,6 @@ export interface EtcdCluster {
   /** SIGKILL one member (by index) and wait for it to exit. */
   killMember(index: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
 }
 
 function exited(child: ChildProcess): Promise<void> {
