@@ -27,7 +27,10 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** Starts `size` etcd members forming one cluster and resolves once every member answers /health. */
 export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
-  if (ETCD_BINARY === null) throw new Error("no etcd binary (install Debian's etcd-server; .ci/run does)");
+  if (ETCD_BINARY === null)
+    throw new Error(
+      "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
+    );
   const dir = tempDir("strand-etcd-");
   const members = [];
   for (let i = 0; i < size; i++) members.push({ name: `m${i}`, client: await freePort(), peer: await freePort() });
