@@ -15,6 +15,7 @@ import type { Database } from "lmdb";
 import type { EdgeItem } from "../../core/items.js";
 import type { ProgressSink } from "../../core/progress.js";
 import { CHUNK_BYTES, ENTRY_BYTES, tailValue } from "../store/adjacency.js";
+import { copyPhaseInBatches } from "./migration-batches.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { edgeEndsKey, edgeHasFields } from "../store/edge-records.js";
 import { idBytes, writeIdBytes, ID_BYTES } from "../store/id-bytes.js";
@@ -89,25 +90,14 @@ export function migrateFormat1(dbs: StoreDbs, progress: ProgressSink, options: F
     if (order[phase] < order[state.phase]) continue;
     const source = old[phase];
     const target: Format2ListDb = targets[phase];
-    for (;;) {
-      const after = state.phase === phase ? state.after : null;
-      let converted = 0;
-      let last: Key | null = after;
-      dbs.env.transactionSync(() => {
-        const range = after === null ? { limit: batch } : { start: after, limit: batch + 1 };
-        for (const { key, value } of source.getRange(range)) {
-          if (after !== null && sameKey(key, after)) continue;
-          target.putSync(key, convertListValue(key, value));
-          last = key;
-          if (++converted === batch) break;
-        }
-        state = { ...state, phase, after: last, entries: state.entries + converted };
-        dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
-      });
-      task.advance(converted);
-      options.onBatch?.(++batches);
-      if (converted < batch) break;
-    }
+    state = copyPhaseInBatches(dbs, state, {
+      phase,
+      source,
+      put: (key, value) => target.putSync(key, convertListValue(key, value)),
+      batch,
+      task,
+      onBatch: () => options.onBatch?.(++batches),
+    });
     if (phase === "out") state = { ...state, phase: "in", after: null };
   }
   if (state.phase !== "edges") state = { ...state, phase: "edges", after: null };

@@ -18,10 +18,11 @@
 import type { ProgressSink } from "../../core/progress.js";
 import { chunkKey, listKey } from "../store/adjacency.js";
 import { commitSeqOf } from "../store/commit-log.js";
+import { copyPhaseInBatches } from "./migration-batches.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { FORMAT_KEY, FORMAT_MIGRATION_KEY, type Key } from "../store/keys.js";
 import { appendCommit, trimCommitLog } from "./commit-log-writes.js";
-import { format2ListDbs, type FormatMigrationOptions, type MigrationMarker, sameKey } from "./format-migration-marker.js";
+import { format2ListDbs, type FormatMigrationOptions, type MigrationMarker } from "./format-migration-marker.js";
 
 const DEFAULT_BATCH = 20_000;
 
@@ -60,25 +61,14 @@ export function migrateFormat2(dbs: StoreDbs, progress: ProgressSink, options: F
     if (phase === "out" && state.phase === "in") continue; // done before the interruption
     const source = old[phase];
     const target = dbs[phase];
-    for (;;) {
-      const after = state.phase === phase ? state.after : null;
-      let converted = 0;
-      let last: Key | null = after;
-      dbs.env.transactionSync(() => {
-        const range = after === null ? { limit: batch } : { start: after, limit: batch + 1 };
-        for (const { key, value } of source.getRange(range)) {
-          if (after !== null && sameKey(key, after)) continue;
-          target.putSync(format3ListKey(key), value);
-          last = key;
-          if (++converted === batch) break;
-        }
-        state = { ...state, phase, after: last, entries: state.entries + converted };
-        dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
-      });
-      task.advance(converted);
-      options.onBatch?.(++batches);
-      if (converted < batch) break;
-    }
+    state = copyPhaseInBatches(dbs, state, {
+      phase,
+      source,
+      put: (key, value) => target.putSync(format3ListKey(key), value),
+      batch,
+      task,
+      onBatch: () => options.onBatch?.(++batches),
+    });
     if (phase === "out") state = { ...state, phase: "in", after: null };
   }
   dbs.env.transactionSync(() => {
