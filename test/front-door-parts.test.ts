@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { FrontDoorHealth, pingIntervalMs } from "../server/front-door/health.js";
 import { lazyRequest } from "../server/front-door/lazy-request.js";
 import { Outbox } from "../server/front-door/outbox.js";
+import { startFrontDoor } from "../server/front-door/start.js";
 
 describe("lazyRequest", () => {
   it("answers url and method without building a Request, and builds the real one for anything else", async () => {
@@ -61,5 +62,44 @@ describe("Outbox", () => {
       { messages: [1, 2], transfer: [buffer] },
       { messages: [3], transfer: [] },
     ]);
+  });
+});
+
+describe("startFrontDoor when the front door fails after it listens", () => {
+  const settings = {
+    port: 0,
+    host: "127.0.0.1",
+    bodyLimitBytes: 1024,
+    stallLimitMs: 1000,
+    loopbackHostsOnly: false,
+    forceCloseAfterMs: 100,
+  };
+  const entry = new URL("./fixtures/front-door/failing-worker.mjs", import.meta.url);
+  const unusedApp = { fetch: () => new Response("unused") };
+
+  async function fatalMessageOf(failure: Record<string, unknown>): Promise<string> {
+    let fatal: (message: string) => void = () => {};
+    const told = new Promise<string>((resolve) => {
+      fatal = resolve;
+    });
+    const running = await startFrontDoor({
+      settings: { ...settings, ...failure },
+      app: unusedApp,
+      record: () => {},
+      commit: () => null,
+      onFatal: fatal,
+      entry,
+    });
+    expect(running.port).toBe(1);
+    return told;
+  }
+
+  it("tells onFatal about an uncaught exception in the thread, with its message", async () => {
+    const message = await fatalMessageOf({ fail: "throw" });
+    expect(message.startsWith("the HTTP front door failed: Error: front door broke")).toBe(true);
+  });
+
+  it("tells onFatal about an exit nobody asked for, with its exit code", async () => {
+    expect(await fatalMessageOf({ fail: "exit", code: 3 })).toBe("the HTTP front door stopped unexpectedly (exit code 3)");
   });
 });

@@ -15,6 +15,8 @@ export interface FrontDoorOptions {
   record: (record: RequestRecord) => void;
   commit: () => number | null;
   onFatal?: ((message: string) => void) | undefined;
+  /** The worker module to run (tests substitute one that fails); the built worker.js by default. */
+  entry?: URL | undefined;
 }
 
 export interface RunningFrontDoor {
@@ -36,7 +38,7 @@ function exitWith(message: string): void {
 }
 
 export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontDoor> {
-  const worker = new Worker(frontDoorEntry(), { workerData: options.settings });
+  const worker = new Worker(options.entry ?? frontDoorEntry(), { workerData: options.settings });
   const outbox = new Outbox<ToFrontDoor>(worker);
   const post = (message: ToFrontDoor, transfer?: ArrayBuffer[]): void => outbox.push(message, transfer);
   const engine = new EngineSide({ app: options.app, post, record: options.record, commit: options.commit });
