@@ -165,14 +165,19 @@ export class GraphStore {
   /**
    * A bulk load (strand import): fn runs synchronously in one top-level write transaction of its
    * own, loading records through a RecordLoader. When fn throws, nothing it loaded is written.
-   * Each adjacency list gets all its new entries in one rewrite at the end (adjacency-buffer.ts);
+   * Each adjacency list gets all its new entries in one rewrite at the end (bulk-adjacency.ts);
    * the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
    * `loaded`: the ids an import loaded in its earlier transactions (one per file), kept across them.
    */
   load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds): Promise<T> {
     return this.transact(
       (body) => this.dbs.env.transactionSync(body),
-      (writer) => fn(new RecordLoader(this.dbs, this.schema, writer, loaded)),
+      (writer) => {
+        const loader = new RecordLoader(this.dbs, this.schema, writer, loaded);
+        const value = fn(loader);
+        loader.finish(); // the adjacency lists, before the commit
+        return value;
+      },
       true,
     );
   }
@@ -189,6 +194,8 @@ export class GraphStore {
    */
   private async transact<T>(open: (body: () => T) => T | Promise<T>, fn: (writer: GraphWriter) => T, bulk = false): Promise<T> {
     const touched: string[] = [];
+    // A load marks the whole cache instead of each key it changes (read-cache.ts).
+    if (bulk) this.cache.beginBulkWrite();
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     let logged = 0;
@@ -229,6 +236,7 @@ export class GraphStore {
       this.vectors.settle(log);
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
       this.cache.settle(touched);
+      if (bulk) this.cache.settleBulkWrite();
     }
   }
 

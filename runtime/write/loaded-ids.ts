@@ -24,19 +24,38 @@ const DIGIT_AT = [...Array(36).keys()].filter((i) => i !== 8 && i !== 13 && i !=
  * not one (the same strings `isUuid` of store/ids.ts refuses).
  */
 export function uuidWords(s: string, out: Int32Array): boolean {
-  if (s.length !== 36 || s.charCodeAt(8) !== 45 || s.charCodeAt(13) !== 45 || s.charCodeAt(18) !== 45 || s.charCodeAt(23) !== 45)
+  return s.length === 36 && uuidWordsAt(s, 0, out, 0);
+}
+
+/**
+ * Reads the textual UUID at s[from, from + 36) into out[at, at + 4) (as uuidWords); false when
+ * those characters are not one (the caller checks that the text is long enough).
+ */
+export function uuidWordsAt(s: string, from: number, out: Int32Array, at: number): boolean {
+  if (s.charCodeAt(from + 8) !== 45 || s.charCodeAt(from + 13) !== 45 || s.charCodeAt(from + 18) !== 45 || s.charCodeAt(from + 23) !== 45)
     return false;
   for (let w = 0; w < 4; w++) {
     let acc = 0;
     for (let k = 0; k < 8; k++) {
-      const c = s.charCodeAt(DIGIT_AT[w * 8 + k]!);
+      const c = s.charCodeAt(from + DIGIT_AT[w * 8 + k]!);
       const d = c < 128 ? HEX_DIGIT[c]! : -1;
       if (d < 0) return false;
       acc = (acc << 4) | d;
     }
-    out[w] = acc;
+    out[at + w] = acc;
   }
   return true;
+}
+
+/** Writes the words w[at, at + 4) (uuidWords) as the UUID's 16 bytes at out[to] (store/id-bytes.ts). */
+export function writeUuidWords(out: Uint8Array, to: number, w: Int32Array, at: number): void {
+  for (let i = 0; i < 4; i++) {
+    const x = w[at + i]!;
+    out[to + i * 4] = x >>> 24;
+    out[to + i * 4 + 1] = (x >>> 16) & 0xff;
+    out[to + i * 4 + 2] = (x >>> 8) & 0xff;
+    out[to + i * 4 + 3] = x & 0xff;
+  }
 }
 
 export class LoadedIds {
@@ -67,22 +86,34 @@ export class LoadedIds {
   get(id: string): number {
     const w = this.scratch;
     if (!uuidWords(id, w)) return -1;
-    const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
-    return this.tags[slot]!;
+    return this.getWords(w, 0);
+  }
+
+  /** The tag of the id whose words (uuidWords) are w[at, at + 4); 0 when it was not added. */
+  getWords(w: Int32Array, at: number): number {
+    return this.tags[this.find(w[at]!, w[at + 1]!, w[at + 2]!, w[at + 3]!)]!;
   }
 
   /** Adds `id` (a UUID, either case) with `tag` (1..65535); an id already held keeps its tag. */
   add(id: string, tag: number): void {
     const w = this.scratch;
     if (!uuidWords(id, w)) throw new Error(`LoadedIds.add: '${id}' is not a UUID`);
-    if (this.tags[this.find(w[0]!, w[1]!, w[2]!, w[3]!)] !== 0) return;
+    this.addWords(w, 0, tag);
+  }
+
+  /** add() of the id whose words (uuidWords) are w[at, at + 4). */
+  addWords(w: Int32Array, at: number, tag: number): void {
+    const a = w[at]!;
+    const b = w[at + 1]!;
+    const c = w[at + 2]!;
+    const d = w[at + 3]!;
+    if (this.tags[this.find(a, b, c, d)] !== 0) return;
     if (this.count >= this.maxIds) {
       this.overflowed = true;
       return;
     }
     if ((this.count + 1) * 2 > this.tags.length) this.resize(this.tags.length * 2);
-    const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
-    this.put(slot, w[0]!, w[1]!, w[2]!, w[3]!, tag);
+    this.put(this.find(a, b, c, d), a, b, c, d, tag);
   }
 
   /** The slot holding these words, or the empty slot where they would go (linear probing). */
