@@ -2,11 +2,14 @@
 // list at a time in key order. What adjacency-buffer.ts does for a query's write, shaped for a
 // million edges: ids arrive as the four 32-bit words of their UUID (loaded-ids.ts) and stay
 // numbers, so nothing is allocated per entry or per list (no id text, no Map key, no read-cache
-// key: a load marks the whole read cache instead, read-cache.ts), and entries live in fixed
-// pages that are never copied as they grow. At the end the lists are sorted by key and written
-// front to back; a list whose key sorts after every key the database had is new, so it is
-// written with MDB_APPEND (pages left full) and without reading a tail first; any other list
-// goes through appendAdjacency, which extends its tail.
+// key: a load marks the whole read cache instead, read-cache.ts). Entries are kept in the order
+// they came, each with its list's number, in fixed pages that are never copied as they grow; a
+// list is a slot of typed arrays found through an open addressing table. At the end the lists
+// are sorted by key, each list's entries are placed together in one byte array (a counting
+// sort: one pass, input order kept within a list) and the lists written front to back. A list
+// whose key sorts after every key the database had is new, so it is written with MDB_APPEND
+// (pages left full) and without reading a tail first; any other goes through appendAdjacency,
+// which extends its tail.
 //
 // The layout (store/adjacency.ts): a list's keys start with its node's 16 id bytes, then the
 // edge label's UTF-8 (then, for a full chunk, 0x00 and its number); an entry is the edge id's 16
@@ -19,11 +22,13 @@ import { writeUuidWords } from "./loaded-ids.js";
 
 type Direction = "out" | "in";
 
-/** Words of one entry (edge id, other node id) and of one list's node. */
+/** Words of one entry: the edge id's, then the other node's (uuidWords). */
 const ENTRY_WORDS = 8;
 const PAGE_SHIFT = 16;
 const PAGE_ENTRIES = 1 << PAGE_SHIFT;
 const NIL = "00000000-0000-0000-0000-000000000000";
+/** The tail value of a list with no full chunk and no entries: the header its entries follow. */
+const EMPTY_TAIL = tailValue(0, new Uint8Array(0));
 
 /** One (direction, edge label): its lists' key templates and its rank among its direction's labels. */
 interface Group {
@@ -37,15 +42,13 @@ interface Group {
 export class BulkAdjacency {
   private readonly groups: Group[] = [];
   private readonly groupOf = { out: new Map<string, number>(), in: new Map<string, number>() };
-  /** Entry pages: ENTRY_WORDS words per entry; and per entry, the next entry of its list (-1: none). */
-  private readonly pages: Int32Array[] = [];
-  private readonly nextPages: Int32Array[] = [];
+  /** Entry pages: each entry's list, and its ENTRY_WORDS words. */
+  private readonly listPages: Int32Array[] = [];
+  private readonly wordPages: Int32Array[] = [];
   private entryCount = 0;
-  /** Per list: its node's words (4), group, first and last entry, entry count. */
+  /** Per list: its node's words (4), group, entry count. */
   private listNode = new Int32Array(4 * 1024);
   private listGroup = new Int32Array(1024);
-  private first = new Int32Array(1024);
-  private last = new Int32Array(1024);
   private length = new Int32Array(1024);
   private listCount = 0;
   /** Open addressing table (node words, group) → list + 1 (0: empty slot), at most half full. */
@@ -76,104 +79,109 @@ export class BulkAdjacency {
     const list = this.listFor(group, w, node);
     const e = this.entryCount++;
     const p = e >>> PAGE_SHIFT;
-    if (p === this.pages.length) {
-      this.pages.push(new Int32Array(PAGE_ENTRIES * ENTRY_WORDS));
-      this.nextPages.push(new Int32Array(PAGE_ENTRIES));
+    if (p === this.listPages.length) {
+      this.listPages.push(new Int32Array(PAGE_ENTRIES));
+      this.wordPages.push(new Int32Array(PAGE_ENTRIES * ENTRY_WORDS));
     }
-    const page = this.pages[p]!;
-    const at = (e & (PAGE_ENTRIES - 1)) * ENTRY_WORDS;
-    for (let i = 0; i < 4; i++) {
-      page[at + i] = w[edge + i]!;
-      page[at + 4 + i] = w[other + i]!;
+    const i = e & (PAGE_ENTRIES - 1);
+    this.listPages[p]![i] = list;
+    const page = this.wordPages[p]!;
+    const at = i * ENTRY_WORDS;
+    for (let k = 0; k < 4; k++) {
+      page[at + k] = w[edge + k]!;
+      page[at + 4 + k] = w[other + k]!;
     }
-    this.nextPages[p]![e & (PAGE_ENTRIES - 1)] = -1;
-    if (this.length[list] === 0) this.first[list] = e;
-    else {
-      const prev = this.last[list]!;
-      this.nextPages[prev >>> PAGE_SHIFT]![prev & (PAGE_ENTRIES - 1)] = e;
-    }
-    this.last[list] = e;
     this.length[list]!++;
   }
 
   /** Writes every list (inside the load's write transaction) and forgets them. */
   flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
-    for (const direction of ["in", "out"] as const) {
-      const lists: number[] = [];
-      for (let l = 0; l < this.listCount; l++) if (this.groups[this.listGroup[l]!]!.direction === direction) lists.push(l);
-      if (lists.length > 0) this.writeLists(dbs[direction], direction, lists);
+    if (this.listCount > 0) {
+      const lists = this.sortedLists();
+      const { bytes, at } = this.placeEntries(lists);
+      for (const direction of ["in", "out"] as const) this.writeLists(dbs[direction], direction, lists, bytes, at);
     }
-    this.pages.length = 0;
-    this.nextPages.length = 0;
+    this.listPages.length = 0;
+    this.wordPages.length = 0;
     this.entryCount = 0;
     this.listCount = 0;
     this.table.fill(0);
   }
 
-  private writeLists(db: AdjacencyDb, direction: Direction, lists: number[]): void {
-    this.rankLabels(direction);
+  /** Every list, in key order within each direction. */
+  private sortedLists(): Int32Array {
+    this.rankLabels();
     const node = this.listNode;
     const groups = this.groups;
     const group = this.listGroup;
-    // Key order: the node's bytes (its words, compared unsigned), then the label's bytes.
-    lists.sort((a, b) => {
+    const lists = new Int32Array(this.listCount);
+    for (let l = 0; l < lists.length; l++) lists[l] = l;
+    // By direction, then the node's bytes (its words, compared unsigned), then the label's bytes.
+    return lists.sort((a, b) => {
+      const ga = groups[group[a]!]!;
+      const gb = groups[group[b]!]!;
+      if (ga.direction !== gb.direction) return ga.direction < gb.direction ? -1 : 1;
       for (let i = 0; i < 4; i++) {
         const x = node[a * 4 + i]! >>> 0;
         const y = node[b * 4 + i]! >>> 0;
         if (x !== y) return x < y ? -1 : 1;
       }
-      return groups[group[a]!]!.rank - groups[group[b]!]!.rank;
+      return ga.rank - gb.rank;
     });
+  }
+
+  /**
+   * The entries as stored (edge id bytes, other node bytes), each list's together in input order,
+   * the lists in the order given, each after EMPTY_TAIL's length of room (for its tail's
+   * header): `at[list]` is where its first entry is. Pages are let go as they are read.
+   */
+  private placeEntries(lists: Int32Array): { bytes: Uint8Array; at: Int32Array } {
+    const at = new Int32Array(this.listCount);
+    let total = 0;
+    for (const list of lists) {
+      total += EMPTY_TAIL.length;
+      at[list] = total;
+      total += this.length[list]! * ENTRY_BYTES;
+    }
+    const bytes = new Uint8Array(total);
+    const next = at.slice();
+    for (let p = 0; p * PAGE_ENTRIES < this.entryCount; p++) {
+      const listPage = this.listPages[p]!;
+      const page = this.wordPages[p]!;
+      const n = Math.min(PAGE_ENTRIES, this.entryCount - p * PAGE_ENTRIES);
+      for (let i = 0; i < n; i++) {
+        const list = listPage[i]!;
+        const to = next[list]!;
+        writeUuidWords(bytes, to, page, i * ENTRY_WORDS);
+        writeUuidWords(bytes, to + ID_BYTES, page, i * ENTRY_WORDS + 4);
+        next[list] = to + ENTRY_BYTES;
+      }
+      this.listPages[p] = EMPTY_PAGE;
+      this.wordPages[p] = EMPTY_PAGE;
+    }
+    return { bytes, at };
+  }
+
+  private writeLists(db: AdjacencyDb, direction: Direction, lists: Int32Array, bytes: Uint8Array, at: Int32Array): void {
     // Lists whose key sorts after every key the database had are new (none of their keys can exist).
     const lastBefore = lastKeyOf(db);
-    let entries = new Uint8Array(64 * ENTRY_BYTES);
     for (const list of lists) {
-      const bytes = this.length[list]! * ENTRY_BYTES;
-      if (entries.length < bytes) entries = new Uint8Array(Math.max(bytes, entries.length * 2));
-      this.entryBytes(list, entries);
-      const g = groups[group[list]!]!;
+      const g = this.groups[this.listGroup[list]!]!;
+      if (g.direction !== direction) continue;
       const key = g.tailKey.slice();
-      writeUuidWords(key, 0, node, list * 4);
-      const view = entries.subarray(0, bytes);
-      if (compareBytes(key, lastBefore) > 0) this.writeNew(db, g, key, view);
-      else appendAdjacency(db, readIdBytes(key, 0), g.label, view);
+      writeUuidWords(key, 0, this.listNode, list * 4);
+      const start = at[list]!;
+      const entries = bytes.subarray(start, start + this.length[list]! * ENTRY_BYTES);
+      if (compareBytes(key, lastBefore) > 0) writeNew(db, g, key, bytes, start, entries);
+      else appendAdjacency(db, readIdBytes(key, 0), g.label, entries);
     }
   }
 
-  /** A list with no keys yet, whose keys sort after all others: its tail, then its full chunks. */
-  private writeNew(db: AdjacencyDb, g: Group, key: Uint8Array, entries: Uint8Array): void {
-    // A refused append (a chunk of a list written just before sorts after this key) writes nothing: then a plain put.
-    const put = (k: Uint8Array, value: Uint8Array): void => {
-      // lmdb's typings say void; it returns false when LMDB refuses the append.
-      if (!(db.putSync(k, value, APPEND) as unknown as boolean)) db.putSync(k, value);
-    };
-    const sealed = Math.floor(entries.length / CHUNK_BYTES);
-    put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
-    if (sealed === 0) return;
-    const nodeId = readIdBytes(key, 0);
-    for (let i = 0; i < sealed; i++) put(chunkKey(nodeId, g.label, i), entries.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
-  }
-
-  /** The list's entries as stored (edge id bytes, other node bytes), oldest first, into `out`. */
-  private entryBytes(list: number, out: Uint8Array): void {
-    let at = 0;
-    for (let e = this.first[list]!; e >= 0; ) {
-      const p = e >>> PAGE_SHIFT;
-      const i = e & (PAGE_ENTRIES - 1);
-      const page = this.pages[p]!;
-      writeUuidWords(out, at, page, i * ENTRY_WORDS);
-      writeUuidWords(out, at + ID_BYTES, page, i * ENTRY_WORDS + 4);
-      at += ENTRY_BYTES;
-      e = this.nextPages[p]![i]!;
-    }
-  }
-
-  /** Ranks the labels of one direction by their UTF-8 bytes (the order of their keys). */
-  private rankLabels(direction: Direction): void {
-    const mine = this.groups.filter((g) => g.direction === direction);
+  /** Ranks the labels of each direction by their UTF-8 bytes (the order of their keys). */
+  private rankLabels(): void {
     const labelBytes = (g: Group) => g.tailKey.subarray(ID_BYTES);
-    mine.sort((a, b) => compareBytes(labelBytes(a), labelBytes(b)));
-    mine.forEach((g, rank) => {
+    const sorted = [...this.groups].sort((a, b) => compareBytes(labelBytes(a), labelBytes(b)));
+    sorted.forEach((g, rank) => {
       g.rank = rank;
     });
   }
@@ -237,8 +245,31 @@ export class BulkAdjacency {
     };
     this.listNode = grow(this.listNode, 4);
     this.listGroup = grow(this.listGroup, 1);
-    this.first = grow(this.first, 1);
-    this.last = grow(this.last, 1);
     this.length = grow(this.length, 1);
   }
+}
+
+const EMPTY_PAGE = new Int32Array(0);
+
+/**
+ * A list with no keys yet, whose keys sort after all others: its tail, then its full chunks.
+ * `entries` is bytes[start, ..): a tail without full chunks is written from there, with its
+ * header in the room before it (placeEntries), instead of copied into a value of its own.
+ */
+function writeNew(db: AdjacencyDb, g: Group, key: Uint8Array, bytes: Uint8Array, start: number, entries: Uint8Array): void {
+  const put = (k: Uint8Array, value: Uint8Array): void => {
+    // lmdb's typings say void; it returns false when LMDB refuses the append (a chunk of a list
+    // written just before sorts after this key): then a plain put.
+    if (!(db.putSync(k, value, APPEND) as unknown as boolean)) db.putSync(k, value);
+  };
+  const sealed = Math.floor(entries.length / CHUNK_BYTES);
+  if (sealed === 0) {
+    const from = start - EMPTY_TAIL.length;
+    bytes.set(EMPTY_TAIL, from);
+    put(key, bytes.subarray(from, start + entries.length));
+    return;
+  }
+  put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
+  const nodeId = readIdBytes(key, 0);
+  for (let i = 0; i < sealed; i++) put(chunkKey(nodeId, g.label, i), entries.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
 }
