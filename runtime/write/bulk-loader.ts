@@ -130,7 +130,9 @@ export class RecordLoader {
     const w = this.words;
     if (!uuidWordsAt(text, idAt, w, 0) || !uuidWordsAt(text, fromAt, w, 4) || !uuidWordsAt(text, toAt, w, 8)) return false;
     const loaded = this.loaded;
-    if (loaded.getWords(w, 0) !== 0 || loaded.getWords(w, 4) !== plain.fromTag || loaded.getWords(w, 8) !== plain.toTag) return false;
+    if (loaded.getWords(w, 4) !== plain.fromTag || loaded.getWords(w, 8) !== plain.toTag) return false;
+    // The id, unless taken; the last check (nothing after it can refuse the edge).
+    if (loaded.addWords(w, 0, plain.tag) !== 0) return false;
     // Kept by the writer as the last key appended: a fresh one per edge.
     const key = plain.endsKey.slice();
     writeUuidWords(key, key.length - ID_BYTES, w, 0);
@@ -138,7 +140,6 @@ export class RecordLoader {
     this.writer.insertLoadedEnds(key, this.fromBytes);
     this.adjacency.add(plain.out, w, 4, 0, 8);
     this.adjacency.add(plain.in, w, 8, 0, 4);
-    loaded.addWords(w, 0, plain.tag);
     return true;
   }
 
