@@ -110,7 +110,8 @@ export function bareEdgeLabelEnd(text: string): number {
   const fromAt = idAt + BARE_EDGE_FROM_AFTER_ID;
   const toAt = fromAt + BARE_EDGE_TO_AFTER_FROM;
   if (text.length !== toAt + BARE_EDGE_REST) return -1;
-  if (!text.startsWith('","id":"', end) || !text.startsWith('","from":"', idAt + 36) || !text.startsWith('","to":"', fromAt + 36)) return -1;
+  if (!text.startsWith('","id":"', end) || !text.startsWith('","from":"', idAt + 36) || !text.startsWith('","to":"', fromAt + 36))
+    return -1;
   if (!text.endsWith('"}')) return -1;
   return end;
 }
