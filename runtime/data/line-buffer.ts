@@ -1,5 +1,8 @@
 // The chunks an export hands out (export.ts): lines encoded straight into a chunk buffer; a full
-// chunk (whole lines) goes to the writer, which keeps it. A line of an edge without fields is
+// chunk (whole lines) goes to the writer. Two buffers take turns: one is filled while the writer
+// writes the other, and is reused once its write is done, so an export's memory is two chunks
+// however much it writes (a new buffer per chunk left the allocator holding tens of MB of freed
+// ones). A line of an edge without fields is
 // written byte by byte from its parts (all ASCII: a JSON prefix and three UUIDs), either as
 // texts or as the ids' stored bytes, the way that costs least per line; any other line through
 // UTF-8.
@@ -8,7 +11,11 @@ import { bareEdgeLine } from "./interchange.js";
 /** Bytes of JSON Lines gathered before each hand-over to the writer (whole lines only). */
 const CHUNK_BYTES = 1 << 20;
 
-/** Takes one chunk of whole UTF-8 lines; the chunk is the taker's to keep (never reused). */
+/**
+ * Takes one chunk of whole UTF-8 lines. The chunk's memory is reused once the returned promise
+ * resolves: by then the taker must have written it out (e.g. a stream's write callback) or
+ * copied it.
+ */
 export type ChunkWriter = (chunk: Buffer) => Promise<void>;
 
 /** Between a bare edge line's id and from node, and between from and to (bareEdgeLine). */
@@ -26,6 +33,9 @@ for (let i = 0; i < 256; i++) HEX_PAIR[i] = ("0123456789abcdef".charCodeAt(i >> 
 
 export class LineBuffer {
   private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  /** The other buffer, being written while `written` is pending. */
+  private spare = Buffer.allocUnsafe(CHUNK_BYTES);
+  private written: Promise<void> | null = null;
   private used = 0;
   /** Records in `chunk`, told to `advance` at each hand-over. */
   private pending = 0;
@@ -118,12 +128,21 @@ export class LineBuffer {
     return text;
   }
 
-  /** Hands the chunk over (awaiting the writer), then the line that did not fit, if any. */
+  /**
+   * Hands the chunk over, then the line that did not fit, if any. The chunk's write goes on while
+   * the next chunk fills; what waits is the write before it, whose buffer the next chunk takes.
+   */
   async handOver(): Promise<void> {
-    if (this.used > 0) await this.write(this.chunk.subarray(0, this.used));
-    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    if (this.written !== null) await this.written;
+    this.written = null;
+    if (this.used > 0) {
+      this.written = this.write(this.chunk.subarray(0, this.used));
+      [this.chunk, this.spare] = [this.spare, this.chunk];
+    }
     this.used = 0;
     if (this.oversize !== null) {
+      if (this.written !== null) await this.written;
+      this.written = null;
       await this.write(Buffer.from(this.oversize));
       this.oversize = null;
       this.pending++;
@@ -137,9 +156,12 @@ export class LineBuffer {
     this.pending = 0;
   }
 
+  /** Hands over what is left; resolves once every write is done. */
   async end(): Promise<void> {
     await this.handOver();
     if (this.used > 0) await this.handOver();
+    if (this.written !== null) await this.written;
+    this.written = null;
   }
 }
 
