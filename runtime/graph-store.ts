@@ -64,6 +64,8 @@ export class GraphStore {
   formatMigration: FormatMigrationOutcome | null = null;
   /** The writer's search hook (null when BM25 is disabled). */
   private readonly bm25Writes: Bm25Writes | null;
+  /** The same for a bulk load, on the plain databases (a load is not recorded key by key). */
+  private readonly bulkBm25Writes: Bm25Writes | null;
   private readonly checkpoints: VectorCheckpoints;
   /** Notes the keys each write changes, for its commit log entry (write/change-recorder.ts). */
   private readonly recorder = new ChangeRecorder();
@@ -90,6 +92,7 @@ export class GraphStore {
     this.writeDbs = logging ? recordingDbs(dbs, this.recorder) : dbs;
     this.log = new CommitLog(dbs, retention);
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(this.writeDbs, bm25);
+    this.bulkBm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
     this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
     // An index rebuilt at open is saved soon, so the next crash does not rebuild it again.
     this.checkpoints.note();
@@ -202,7 +205,7 @@ export class GraphStore {
     try {
       const dbs = bulk ? this.dbs : this.writeDbs;
       const writer = new GraphWriter(dbs, this.schema, this.cache, touched, {
-        search: this.bm25Writes,
+        search: bulk ? this.bulkBm25Writes : this.bm25Writes,
         vectors: new VectorSlots(dbs, log),
       });
       const result = await open(() => {
