@@ -263,15 +263,17 @@ export class RecordLoader {
 
 /**
  * How many records the store holds, when that is cheap to know: 0 or "not 0" for `expected` 0
- * (the first file of an import), else a count of the keys of both record databases.
+ * (the first file of an import), else a count of the keys of the record databases.
  */
 function storedRecords(dbs: StoreDbs, expected: number): number {
   if (expected === 0) {
     for (const _ of dbs.nodes.getKeys({ limit: 1 })) return 1;
     for (const _ of dbs.edges.getKeys({ limit: 1 })) return 1;
+    for (const _ of dbs.edgeEnds.getKeys({ limit: 1 })) return 1;
     return 0;
   }
-  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount();
+  // An edge without fields has no record, only its `edge_ends` entry (store/edge-records.ts).
+  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount() + dbs.edgeEnds.getKeysCount();
 }
 
 function taken(id: string, by: string): StrandError {
