@@ -27,6 +27,11 @@ const ENTRY_WORDS = 8;
 const PAGE_SHIFT = 16;
 const PAGE_ENTRIES = 1 << PAGE_SHIFT;
 const NIL = "00000000-0000-0000-0000-000000000000";
+/** Bytes of lists placed at once at most, by default (a list larger than that is placed alone). */
+const BATCH_BYTES = 1 << 28;
+/** What one placed batch can hold: offsets are 32-bit. */
+const MAX_PLACED_BYTES = 2 ** 31 - 1;
+
 /** The tail value of a list with no full chunk and no entries: the header its entries follow. */
 const EMPTY_TAIL = tailValue(0, new Uint8Array(0));
 
@@ -54,6 +59,9 @@ export class BulkAdjacency {
   /** Open addressing table (node words, group) → list + 1 (0: empty slot), at most half full. */
   private table = new Int32Array(1 << 12);
   private mask = (1 << 12) - 1;
+
+  /** @param batchBytes lists placed at once at most (tests pass a small one) */
+  constructor(private readonly batchBytes = BATCH_BYTES) {}
 
   /** Entries held. */
   get size(): number {
@@ -98,8 +106,23 @@ export class BulkAdjacency {
   flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
     if (this.listCount > 0) {
       const lists = this.sortedLists();
-      const { bytes, at } = this.placeEntries(lists);
-      for (const direction of ["in", "out"] as const) this.writeLists(dbs[direction], direction, lists, bytes, at);
+      // Lists whose key sorts after every key its database had are new (none of their keys can exist).
+      const lastBefore = { in: lastKeyOf(dbs.in), out: lastKeyOf(dbs.out) };
+      // Batches of whole lists, each placed and written before the next (memory is one batch).
+      for (let first = 0; first < lists.length; ) {
+        let end = first;
+        let bytes = 0;
+        while (end < lists.length && (end === first || bytes + this.placedBytes(lists[end]!) <= this.batchBytes)) {
+          bytes += this.placedBytes(lists[end]!);
+          end++;
+        }
+        if (bytes > MAX_PLACED_BYTES)
+          throw new Error(`bulk load: one adjacency list of ${this.length[lists[first]!]} new entries is more than one load can hold`);
+        const batch = lists.subarray(first, end);
+        const at = this.placeEntries(batch, bytes, end === lists.length);
+        for (const list of batch) this.writeList(dbs, list, at.bytes, at.start, lastBefore);
+        first = end;
+      }
     }
     this.listPages.length = 0;
     this.wordPages.length = 0;
@@ -108,7 +131,7 @@ export class BulkAdjacency {
     this.table.fill(0);
   }
 
-  /** Every list, in key order within each direction. */
+  /** Every list, by direction, then in key order. */
   private sortedLists(): Int32Array {
     this.rankLabels();
     const node = this.listNode;
@@ -130,21 +153,26 @@ export class BulkAdjacency {
     });
   }
 
+  /** The bytes a list takes when placed: room for its tail's header, then its entries. */
+  private placedBytes(list: number): number {
+    return EMPTY_TAIL.length + this.length[list]! * ENTRY_BYTES;
+  }
+
   /**
-   * The entries as stored (edge id bytes, other node bytes), each list's together in input order,
-   * the lists in the order given, each after EMPTY_TAIL's length of room (for its tail's
-   * header): `at[list]` is where its first entry is. Pages are let go as they are read.
+   * The entries of the lists of `batch` (`total` bytes placed) as stored (edge id bytes, other
+   * node bytes), each list's together in input order, each after EMPTY_TAIL's length of room (for
+   * its tail's header): `start[list]` is where its first entry is (-1: not in the batch). One
+   * pass over every entry; with `last`, the pages are let go as they are read.
    */
-  private placeEntries(lists: Int32Array): { bytes: Uint8Array; at: Int32Array } {
-    const at = new Int32Array(this.listCount);
-    let total = 0;
-    for (const list of lists) {
-      total += EMPTY_TAIL.length;
-      at[list] = total;
-      total += this.length[list]! * ENTRY_BYTES;
+  private placeEntries(batch: Int32Array, total: number, last: boolean): { bytes: Uint8Array; start: Int32Array } {
+    const start = new Int32Array(this.listCount).fill(-1);
+    let at = 0;
+    for (const list of batch) {
+      start[list] = at + EMPTY_TAIL.length;
+      at += this.placedBytes(list);
     }
     const bytes = new Uint8Array(total);
-    const next = at.slice();
+    const next = start.slice();
     for (let p = 0; p * PAGE_ENTRIES < this.entryCount; p++) {
       const listPage = this.listPages[p]!;
       const page = this.wordPages[p]!;
@@ -152,29 +180,34 @@ export class BulkAdjacency {
       for (let i = 0; i < n; i++) {
         const list = listPage[i]!;
         const to = next[list]!;
+        if (to < 0) continue;
         writeUuidWords(bytes, to, page, i * ENTRY_WORDS);
         writeUuidWords(bytes, to + ID_BYTES, page, i * ENTRY_WORDS + 4);
         next[list] = to + ENTRY_BYTES;
       }
-      this.listPages[p] = EMPTY_PAGE;
-      this.wordPages[p] = EMPTY_PAGE;
+      if (last) {
+        this.listPages[p] = EMPTY_PAGE;
+        this.wordPages[p] = EMPTY_PAGE;
+      }
     }
-    return { bytes, at };
+    return { bytes, start };
   }
 
-  private writeLists(db: AdjacencyDb, direction: Direction, lists: Int32Array, bytes: Uint8Array, at: Int32Array): void {
-    // Lists whose key sorts after every key the database had are new (none of their keys can exist).
-    const lastBefore = lastKeyOf(db);
-    for (const list of lists) {
-      const g = this.groups[this.listGroup[list]!]!;
-      if (g.direction !== direction) continue;
-      const key = g.tailKey.slice();
-      writeUuidWords(key, 0, this.listNode, list * 4);
-      const start = at[list]!;
-      const entries = bytes.subarray(start, start + this.length[list]! * ENTRY_BYTES);
-      if (compareBytes(key, lastBefore) > 0) writeNew(db, g, key, bytes, start, entries);
-      else appendAdjacency(db, readIdBytes(key, 0), g.label, entries);
-    }
+  private writeList(
+    dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb },
+    list: number,
+    bytes: Uint8Array,
+    start: Int32Array,
+    lastBefore: { readonly out: Uint8Array; readonly in: Uint8Array },
+  ): void {
+    const g = this.groups[this.listGroup[list]!]!;
+    const db = dbs[g.direction];
+    const key = g.tailKey.slice();
+    writeUuidWords(key, 0, this.listNode, list * 4);
+    const from = start[list]!;
+    const entries = bytes.subarray(from, from + this.length[list]! * ENTRY_BYTES);
+    if (compareBytes(key, lastBefore[g.direction]) > 0) writeNew(db, g, key, bytes, from, entries);
+    else appendAdjacency(db, readIdBytes(key, 0), g.label, entries);
   }
 
   /** Ranks the labels of each direction by their UTF-8 bytes (the order of their keys). */
