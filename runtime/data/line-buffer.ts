@@ -137,6 +137,8 @@ export class LineBuffer {
     this.written = null;
     if (this.used > 0) {
       this.written = this.write(this.chunk.subarray(0, this.used));
+      // Its failure is met at the next hand-over; until then it is not an unhandled rejection.
+      this.written.catch(() => {});
       [this.chunk, this.spare] = [this.spare, this.chunk];
     }
     this.used = 0;

@@ -5,7 +5,10 @@
 // (GraphStore.load): endpoints and claims of records loaded earlier in it are seen. Ids loaded by
 // the import so far are kept in a LoadedIds table (loaded-ids.ts): while the store holds exactly
 // those records (an import into an empty store), "id taken?" and "endpoint present?" are answered
-// there, exactly, instead of by one LMDB lookup per label; otherwise LMDB is asked as well.
+// there, exactly, instead of by one LMDB lookup per label; otherwise LMDB is asked as well. The
+// edges' adjacency entries are held by the loader (bulk-adjacency.ts) and written by finish(),
+// before the commit; an edge without fields may take a fast lane from its line's text
+// (loadBareEdge), which stores exactly what load() would.
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
@@ -21,7 +24,7 @@ import type { GraphWriter } from "./graph-writer.js";
 import { checkEdgeUnique, checkUnique } from "./index-writes.js";
 import { LoadedIds, uuidWordsAt, writeUuidWords } from "./loaded-ids.js";
 
-/** What the fast path (loadBareEdgeLine) needs of an edge type without fields or UNIQUE. */
+/** What the fast lane (loadBareEdge) needs of an edge type without fields or UNIQUE. */
 interface PlainEdge {
   readonly label: string;
   /** Tags (in LoadedIds) of the edge's ids and of its endpoints' declared types. */
