@@ -35,10 +35,12 @@ const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const counts = await exportDataDir(
   dir,
-  async (chunk) => {
-    if (!stream.write(chunk)) await once(stream, "drain");
-    sample();
-  },
+  // Resolves once the chunk is written (the export then reuses its memory).
+  (chunk) =>
+    new Promise<void>((resolve, reject) => {
+      stream.write(chunk, (error) => (error ? reject(error) : resolve()));
+      sample();
+    }),
   silentProgress,
 );
 stream.end();

@@ -64,6 +64,8 @@ export class GraphStore {
   formatMigration: FormatMigrationOutcome | null = null;
   /** The writer's search hook (null when BM25 is disabled). */
   private readonly bm25Writes: Bm25Writes | null;
+  /** The same for a bulk load, on the plain databases (a load is not recorded key by key). */
+  private readonly bulkBm25Writes: Bm25Writes | null;
   private readonly checkpoints: VectorCheckpoints;
   /** Notes the keys each write changes, for its commit log entry (write/change-recorder.ts). */
   private readonly recorder = new ChangeRecorder();
@@ -90,6 +92,7 @@ export class GraphStore {
     this.writeDbs = logging ? recordingDbs(dbs, this.recorder) : dbs;
     this.log = new CommitLog(dbs, retention);
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(this.writeDbs, bm25);
+    this.bulkBm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
     this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
     // An index rebuilt at open is saved soon, so the next crash does not rebuild it again.
     this.checkpoints.note();
@@ -165,14 +168,19 @@ export class GraphStore {
   /**
    * A bulk load (strand import): fn runs synchronously in one top-level write transaction of its
    * own, loading records through a RecordLoader. When fn throws, nothing it loaded is written.
-   * Each adjacency list gets all its new entries in one rewrite at the end (adjacency-buffer.ts);
+   * Each adjacency list gets all its new entries in one rewrite at the end (bulk-adjacency.ts);
    * the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
    * `loaded`: the ids an import loaded in its earlier transactions (one per file), kept across them.
    */
   load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds): Promise<T> {
     return this.transact(
       (body) => this.dbs.env.transactionSync(body),
-      (writer) => fn(new RecordLoader(this.dbs, this.schema, writer, loaded)),
+      (writer) => {
+        const loader = new RecordLoader(this.dbs, this.schema, writer, loaded);
+        const value = fn(loader);
+        loader.finish(); // the adjacency lists, before the commit
+        return value;
+      },
       true,
     );
   }
@@ -189,13 +197,15 @@ export class GraphStore {
    */
   private async transact<T>(open: (body: () => T) => T | Promise<T>, fn: (writer: GraphWriter) => T, bulk = false): Promise<T> {
     const touched: string[] = [];
+    // A load marks the whole cache instead of each key it changes (read-cache.ts).
+    if (bulk) this.cache.beginBulkWrite();
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     let logged = 0;
     try {
       const dbs = bulk ? this.dbs : this.writeDbs;
       const writer = new GraphWriter(dbs, this.schema, this.cache, touched, {
-        search: this.bm25Writes,
+        search: bulk ? this.bulkBm25Writes : this.bm25Writes,
         vectors: new VectorSlots(dbs, log),
       });
       const result = await open(() => {
@@ -229,6 +239,7 @@ export class GraphStore {
       this.vectors.settle(log);
       // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
       this.cache.settle(touched);
+      if (bulk) this.cache.settleBulkWrite();
     }
   }
 

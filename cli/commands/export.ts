@@ -20,9 +20,17 @@ export async function runExport(options: ExportOptions): Promise<number> {
   const stream = toStdout ? process.stdout : fs.createWriteStream(options.out);
   const failed = new Promise<never>((_, reject) => stream.once("error", reject));
   failed.catch(() => {});
-  const write = async (chunk: Buffer): Promise<void> => {
-    if (!stream.write(chunk)) await Promise.race([once(stream, "drain"), failed]);
-  };
+  // Resolves once the chunk is written out (the export then reuses its memory); a write queued
+  // behind the stream's buffer waits for it, which holds the export back to the writer's pace.
+  const write = (chunk: Buffer): Promise<void> =>
+    Promise.race([
+      new Promise<void>((resolve) =>
+        stream.write(chunk, (error) => {
+          if (!error) resolve(); // an error rejects `failed`
+        }),
+      ),
+      failed,
+    ]);
   const outcome = await exportDataDir(options.dataDir, write, cliProgress());
   if (!toStdout) {
     (stream as fs.WriteStream).end();

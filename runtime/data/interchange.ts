@@ -81,6 +81,41 @@ export function bareEdgeLine(prefix: string, id: string, from: string, to: strin
   return `${prefix}${id}","from":"${from}","to":"${to}"}`;
 }
 
+/** The start of an edge line, up to its label's first character. */
+const BARE_EDGE_START = '{"kind":"E","label":"';
+export const BARE_EDGE_LABEL_AT = BARE_EDGE_START.length;
+/** From a bare edge line's label end (its closing quote) to its id, from and to texts. */
+export const BARE_EDGE_ID_AFTER_LABEL = '","id":"'.length;
+export const BARE_EDGE_FROM_AFTER_ID = 36 + '","from":"'.length;
+export const BARE_EDGE_TO_AFTER_FROM = 36 + '","to":"'.length;
+const BARE_EDGE_REST = 36 + '"}'.length;
+
+/**
+ * Where the label of `text` ends when the line has the shape bareEdgeLine writes, an edge without
+ * fields: `{"kind":"E","label":"<label>","id":"<36>","from":"<36>","to":"<36>"}`, with a label of
+ * printable ASCII other than `"` and `\`; -1 for any other line. The ids are only placed here,
+ * not checked: when all three are UUIDs (hex digits and dashes), JSON.parse of the line gives
+ * exactly these members, so an import may read them from the text (RecordLoader.loadBareEdge).
+ */
+export function bareEdgeLabelEnd(text: string): number {
+  if (!text.startsWith(BARE_EDGE_START)) return -1;
+  let end = BARE_EDGE_LABEL_AT;
+  for (; end < text.length; end++) {
+    const c = text.charCodeAt(end);
+    if (c === 34 /* " */) break;
+    if (c < 32 || c > 126 || c === 92 /* \ */) return -1;
+  }
+  if (end === BARE_EDGE_LABEL_AT) return -1;
+  const idAt = end + BARE_EDGE_ID_AFTER_LABEL;
+  const fromAt = idAt + BARE_EDGE_FROM_AFTER_ID;
+  const toAt = fromAt + BARE_EDGE_TO_AFTER_FROM;
+  if (text.length !== toAt + BARE_EDGE_REST) return -1;
+  if (!text.startsWith('","id":"', end) || !text.startsWith('","from":"', idAt + 36) || !text.startsWith('","to":"', fromAt + 36))
+    return -1;
+  if (!text.endsWith('"}')) return -1;
+  return end;
+}
+
 /** A bad line: `field` names the member at fault (or "line" for the line as a whole). */
 export class BadRecord extends Error {
   constructor(

@@ -21,6 +21,8 @@ export class ReadCache {
   private readonly entries = new Map<string, unknown>();
   /** key → number of write transactions in flight that change it */
   private readonly pending = new Map<string, number>();
+  /** Bulk loads in flight: each counts as changing every key (beginBulkWrite). */
+  private bulkWrites = 0;
 
   /** `capacity` 0 disables caching. Oldest entries are evicted first. */
   constructor(readonly capacity: number = DEFAULT_CACHE_ENTRIES) {
@@ -37,7 +39,7 @@ export class ReadCache {
 
   /** Remembers what a read snapshot returned for `key`, unless a write to it is in flight. */
   fill<T>(key: string, value: T): T {
-    if (this.capacity === 0 || this.pending.has(key)) return value;
+    if (this.capacity === 0 || this.bulkWrites > 0 || this.pending.has(key)) return value;
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next();
       if (oldest.done !== true) this.entries.delete(oldest.value);
@@ -51,6 +53,21 @@ export class ReadCache {
     this.entries.delete(key);
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
     touched.push(key);
+  }
+
+  /**
+   * A bulk load is about to change keys it does not name one by one (a million-edge import would
+   * mark hundreds of thousands of lists): the cache is emptied and fills nothing until
+   * settleBulkWrite, as if every key were pending.
+   */
+  beginBulkWrite(): void {
+    this.entries.clear();
+    this.bulkWrites++;
+  }
+
+  /** The bulk load of beginBulkWrite has committed and flushed, or failed. */
+  settleBulkWrite(): void {
+    this.bulkWrites--;
   }
 
   /** The write transaction that touched these keys has committed and flushed, or failed. */

@@ -5,19 +5,40 @@
 // (GraphStore.load): endpoints and claims of records loaded earlier in it are seen. Ids loaded by
 // the import so far are kept in a LoadedIds table (loaded-ids.ts): while the store holds exactly
 // those records (an import into an empty store), "id taken?" and "endpoint present?" are answered
-// there, exactly, instead of by one LMDB lookup per label; otherwise LMDB is asked as well.
+// there, exactly, instead of by one LMDB lookup per label; otherwise LMDB is asked as well. The
+// edges' adjacency entries are held by the loader (bulk-adjacency.ts) and written by finish(),
+// before the commit; an edge without fields may take a fast lane from its line's text
+// (loadBareEdge), which stores exactly what load() would.
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeExists } from "../store/edge-records.js";
+import { edgeEndsKey, edgeExists } from "../store/edge-records.js";
+import { ID_BYTES } from "../store/id-bytes.js";
 import { uuidv7 } from "../store/ids.js";
 import { newEdgeRecord, newNodeRecord, validateProps } from "../store/records.js";
-import type { SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
+import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { checkVector, dimensionMismatch } from "../vector/metric.js";
 import { newVectorRecord } from "../vector/vector-records.js";
+import { BulkAdjacency } from "./bulk-adjacency.js";
 import type { GraphWriter } from "./graph-writer.js";
 import { checkEdgeUnique, checkUnique } from "./index-writes.js";
-import { LoadedIds } from "./loaded-ids.js";
+import { LoadedIds, uuidWordsAt, writeUuidWords } from "./loaded-ids.js";
+
+/** What the fast lane (loadBareEdge) needs of an edge type without fields or UNIQUE. */
+interface PlainEdge {
+  readonly label: string;
+  /** Tags (in LoadedIds) of the edge's ids and of its endpoints' declared types. */
+  readonly tag: number;
+  readonly fromTag: number;
+  readonly toTag: number;
+  /** BulkAdjacency groups of its out and in lists. */
+  readonly out: number;
+  readonly in: number;
+  /** An `edge_ends` key of the label, its last 16 bytes (the id's) to be overwritten. */
+  readonly endsKey: Uint8Array;
+}
+
+const NIL_ID = "00000000-0000-0000-0000-000000000000";
 
 /** One record to load, as the interchange format carries it (runtime/data/). */
 export interface LoadRecord {
@@ -40,6 +61,14 @@ export class RecordLoader {
   private readonly tagLabels: { readonly label: string; readonly edge: boolean }[] = [{ label: "", edge: false }];
   /** True while the store holds exactly the records `loaded` has (then a miss there is a miss). */
   private readonly onlyLoaded: boolean;
+  /** The load's adjacency entries, written by finish(). */
+  private readonly adjacency = new BulkAdjacency();
+  /** Words (uuidWords) of the record at hand: its id, from node, to node. */
+  private readonly words = new Int32Array(12);
+  private readonly fromBytes = new Uint8Array(ID_BYTES);
+  /** Per edge label: its PlainEdge, or null when the fast path does not apply to it. */
+  private readonly plainEdges = new Map<string, PlainEdge | null>();
+  private lastPlain: PlainEdge | null = null;
 
   /**
    * @param loaded the ids loaded so far by this import (shared by the loaders of its files, one
@@ -67,8 +96,83 @@ export class RecordLoader {
     const rec = this.build(info, record);
     this.checkClaims(info, rec);
     this.writer.insertLoaded(info, rec);
-    this.loaded.add(rec.id, this.tags.get(info.name)!);
+    const tag = this.tags.get(info.name)!;
+    if (info.kind !== "E") {
+      this.loaded.add(rec.id, tag);
+      return rec;
+    }
+    const w = this.words;
+    // Checked UUIDs by now (build), of 36 characters.
+    uuidWordsAt(rec.id, 0, w, 0);
+    uuidWordsAt(rec.from_node as string, 0, w, 4);
+    uuidWordsAt(rec.to_node as string, 0, w, 8);
+    this.adjacency.add(this.adjacency.group("out", info.name), w, 4, 0, 8);
+    this.adjacency.add(this.adjacency.group("in", info.name), w, 8, 0, 4);
+    this.loaded.addWords(w, 0, tag);
     return rec;
+  }
+
+  /**
+   * load() of the edge {label, id, from, to} without fields, read straight from a line's text
+   * (the interchange format's common shape, runtime/data/interchange.ts): the label is
+   * text[labelAt, labelEnd), the ids the 36 characters at idAt, fromAt and toAt. No record
+   * object is built and each id is parsed once. It stores the edge and returns true only when
+   * every check passes on this path (an edge type without fields or UNIQUE, three UUIDs, a new
+   * id, both endpoints loaded by this import with the declared types, nothing stored before the
+   * import); otherwise it writes nothing and returns false, and the caller takes load(), which
+   * gives the same result or the same error.
+   */
+  loadBareEdge(text: string, labelAt: number, labelEnd: number, idAt: number, fromAt: number, toAt: number): boolean {
+    if (this.lookupNeeded) return false;
+    let plain = this.lastPlain;
+    if (plain === null || labelEnd - labelAt !== plain.label.length || !text.startsWith(plain.label, labelAt)) {
+      plain = this.plainEdge(text.slice(labelAt, labelEnd));
+      if (plain === null) return false;
+      this.lastPlain = plain;
+    }
+    const w = this.words;
+    if (!uuidWordsAt(text, idAt, w, 0) || !uuidWordsAt(text, fromAt, w, 4) || !uuidWordsAt(text, toAt, w, 8)) return false;
+    const loaded = this.loaded;
+    if (loaded.getWords(w, 4) !== plain.fromTag || loaded.getWords(w, 8) !== plain.toTag) return false;
+    // The id, unless taken; the last check (nothing after it can refuse the edge).
+    if (loaded.addWords(w, 0, plain.tag) !== 0) return false;
+    // Kept by the writer as the last key appended: a fresh one per edge.
+    const key = plain.endsKey.slice();
+    writeUuidWords(key, key.length - ID_BYTES, w, 0);
+    writeUuidWords(this.fromBytes, 0, w, 4);
+    this.writer.insertLoadedEnds(key, this.fromBytes);
+    this.adjacency.add(plain.out, w, 4, 0, 8);
+    this.adjacency.add(plain.in, w, 8, 0, 4);
+    return true;
+  }
+
+  /** Writes the adjacency lists of everything loaded; the load's last step before its commit. */
+  finish(): void {
+    this.adjacency.flush(this.dbs);
+  }
+
+  private plainEdge(label: string): PlainEdge | null {
+    let plain = this.plainEdges.get(label);
+    if (plain !== undefined) return plain;
+    const info: EdgeTypeInfo | undefined = this.schema.edges.get(label);
+    plain = null;
+    const fromTag = info && this.tags.get(info.from);
+    const toTag = info && this.tags.get(info.to);
+    if (info !== undefined && info.fields.length === 0 && !info.unique && fromTag !== undefined && toTag !== undefined) {
+      // The key ends in the id's 16 bytes (store/edge-records.ts).
+      const endsKey = edgeEndsKey(label, NIL_ID);
+      plain = {
+        label,
+        tag: this.tags.get(label)!,
+        fromTag,
+        toTag,
+        out: this.adjacency.group("out", label),
+        in: this.adjacency.group("in", label),
+        endsKey,
+      };
+    }
+    if (this.plainEdges.size < 1000) this.plainEdges.set(label, plain);
+    return plain;
   }
 
   /** Whether LMDB must be asked about ids `loaded` does not hold (records stored before the import). */
@@ -162,15 +266,17 @@ export class RecordLoader {
 
 /**
  * How many records the store holds, when that is cheap to know: 0 or "not 0" for `expected` 0
- * (the first file of an import), else a count of the keys of both record databases.
+ * (the first file of an import), else a count of the keys of the record databases.
  */
 function storedRecords(dbs: StoreDbs, expected: number): number {
   if (expected === 0) {
     for (const _ of dbs.nodes.getKeys({ limit: 1 })) return 1;
     for (const _ of dbs.edges.getKeys({ limit: 1 })) return 1;
+    for (const _ of dbs.edgeEnds.getKeys({ limit: 1 })) return 1;
     return 0;
   }
-  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount();
+  // An edge without fields has no record, only its `edge_ends` entry (store/edge-records.ts).
+  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount() + dbs.edgeEnds.getKeysCount();
 }
 
 function taken(id: string, by: string): StrandError {

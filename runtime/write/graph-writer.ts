@@ -215,12 +215,16 @@ export class GraphWriter {
 
   /**
    * A record built and checked by the bulk loader (bulk-loader.ts: its id kept, every claim it
-   * needs checked free), stored with the same fan-out as a new record; an edge's list entries
-   * are held like addEdge's.
+   * needs checked free), stored with the same fan-out as a new record, but for an edge's list
+   * entries: the loader holds those itself (bulk-adjacency.ts).
    */
   insertLoaded(info: TypeInfo, rec: NodeItem): void {
     this.insert(info, rec);
-    if (info.kind === "E") this.appendEdge(info.name, rec.id, rec.from_node as string, rec.to_node as string);
+  }
+
+  /** A loaded edge of a type without fields or UNIQUE: its `edge_ends` entry (the rest of insert's fan-out is empty). */
+  insertLoadedEnds(key: Uint8Array, from: Uint8Array): void {
+    this.putEdgeEnds(key, from);
   }
 
   // ---- updating

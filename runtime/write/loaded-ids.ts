@@ -5,7 +5,7 @@
 // keeps no per-id object for the garbage collector to walk, and a Map stops at 2^24 entries.
 // Past MAX_IDS the table stops growing and says so (`complete` false): callers then ask LMDB.
 
-/** Slots are at most half full; this many ids at most (about 150 MB of table). */
+/** Slots are at most half full; this many ids at most (160 MB of table). */
 const MAX_IDS = 1 << 22;
 
 /** The value of each hex digit by char code, -1 for anything else. */
@@ -24,25 +24,50 @@ const DIGIT_AT = [...Array(36).keys()].filter((i) => i !== 8 && i !== 13 && i !=
  * not one (the same strings `isUuid` of store/ids.ts refuses).
  */
 export function uuidWords(s: string, out: Int32Array): boolean {
-  if (s.length !== 36 || s.charCodeAt(8) !== 45 || s.charCodeAt(13) !== 45 || s.charCodeAt(18) !== 45 || s.charCodeAt(23) !== 45)
+  return s.length === 36 && uuidWordsAt(s, 0, out, 0);
+}
+
+/**
+ * Reads the textual UUID at s[from, from + 36) into out[at, at + 4) (as uuidWords); false when
+ * those characters are not one (the caller checks that the text is long enough).
+ */
+export function uuidWordsAt(s: string, from: number, out: Int32Array, at: number): boolean {
+  if (s.charCodeAt(from + 8) !== 45 || s.charCodeAt(from + 13) !== 45 || s.charCodeAt(from + 18) !== 45 || s.charCodeAt(from + 23) !== 45)
     return false;
   for (let w = 0; w < 4; w++) {
     let acc = 0;
     for (let k = 0; k < 8; k++) {
-      const c = s.charCodeAt(DIGIT_AT[w * 8 + k]!);
+      const c = s.charCodeAt(from + DIGIT_AT[w * 8 + k]!);
       const d = c < 128 ? HEX_DIGIT[c]! : -1;
       if (d < 0) return false;
       acc = (acc << 4) | d;
     }
-    out[w] = acc;
+    out[at + w] = acc;
   }
   return true;
 }
 
+/** Writes the words w[at, at + 4) (uuidWords) as the UUID's 16 bytes at out[to] (store/id-bytes.ts). */
+export function writeUuidWords(out: Uint8Array, to: number, w: Int32Array, at: number): void {
+  for (let i = 0; i < 4; i++) {
+    const x = w[at + i]!;
+    out[to + i * 4] = x >>> 24;
+    out[to + i * 4 + 1] = (x >>> 16) & 0xff;
+    out[to + i * 4 + 2] = (x >>> 8) & 0xff;
+    out[to + i * 4 + 3] = x & 0xff;
+  }
+}
+
+/** Words per slot of the table: the tag (0: empty), then the id's four words. */
+const SLOT_WORDS = 5;
+
 export class LoadedIds {
-  private words = new Int32Array(0);
-  /** Per slot: 0 empty, else the tag the id was added with. */
-  private tags = new Uint16Array(0);
+  /**
+   * The table, a slot's tag and words side by side: a lookup in a table of millions of ids costs
+   * the memory reads it makes, so one slot is one place in memory, not two.
+   */
+  private slots = new Int32Array(0);
+  private capacity = 0;
   private mask = -1;
   private count = 0;
   private overflowed = false;
@@ -58,6 +83,17 @@ export class LoadedIds {
     return this.count;
   }
 
+  /**
+   * Makes room for `ids` ids in all (up to the limit) at once: growing step by step rehashes
+   * every id at each step, a large share of a big import's time.
+   */
+  reserve(ids: number): void {
+    const want = Math.min(ids, this.maxIds);
+    let capacity = this.capacity;
+    while (want * 2 > capacity) capacity *= 2;
+    if (capacity > this.capacity) this.resize(capacity);
+  }
+
   /** False once an id was left out (past MAX_IDS): a miss then proves nothing. */
   get complete(): boolean {
     return !this.overflowed;
@@ -67,60 +103,81 @@ export class LoadedIds {
   get(id: string): number {
     const w = this.scratch;
     if (!uuidWords(id, w)) return -1;
-    const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
-    return this.tags[slot]!;
+    return this.getWords(w, 0);
+  }
+
+  /** The tag of the id whose words (uuidWords) are w[at, at + 4); 0 when it was not added. */
+  getWords(w: Int32Array, at: number): number {
+    return this.slots[this.find(w[at]!, w[at + 1]!, w[at + 2]!, w[at + 3]!)]!;
   }
 
   /** Adds `id` (a UUID, either case) with `tag` (1..65535); an id already held keeps its tag. */
   add(id: string, tag: number): void {
     const w = this.scratch;
     if (!uuidWords(id, w)) throw new Error(`LoadedIds.add: '${id}' is not a UUID`);
-    if (this.tags[this.find(w[0]!, w[1]!, w[2]!, w[3]!)] !== 0) return;
-    if (this.count >= this.maxIds) {
-      this.overflowed = true;
-      return;
-    }
-    if ((this.count + 1) * 2 > this.tags.length) this.resize(this.tags.length * 2);
-    const slot = this.find(w[0]!, w[1]!, w[2]!, w[3]!);
-    this.put(slot, w[0]!, w[1]!, w[2]!, w[3]!, tag);
+    this.addWords(w, 0, tag);
   }
 
-  /** The slot holding these words, or the empty slot where they would go (linear probing). */
+  /**
+   * add() of the id whose words (uuidWords) are w[at, at + 4); returns the tag it already had
+   * (0: it was not held, and now is unless the table is full).
+   */
+  addWords(w: Int32Array, at: number, tag: number): number {
+    const a = w[at]!;
+    const b = w[at + 1]!;
+    const c = w[at + 2]!;
+    const d = w[at + 3]!;
+    let slot = this.find(a, b, c, d);
+    const held = this.slots[slot]!;
+    if (held !== 0) return held;
+    if (this.count >= this.maxIds) {
+      this.overflowed = true;
+      return 0;
+    }
+    if ((this.count + 1) * 2 > this.capacity) {
+      this.resize(this.capacity * 2);
+      slot = this.find(a, b, c, d);
+    }
+    this.put(slot, a, b, c, d, tag);
+    return 0;
+  }
+
+  /** The slot holding these words, or the empty slot where they would go (linear probing); its offset in `slots`. */
   private find(a: number, b: number, c: number, d: number): number {
     // The last words are a UUID's random bits (v7 leads with a timestamp): hash those.
     let h = Math.imul(d ^ Math.imul(c, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(b, 0xc2b2ae35);
     h ^= h >>> 15;
-    let slot = h & this.mask;
-    for (;;) {
-      if (this.tags[slot] === 0) return slot;
-      const i = slot * 4;
-      if (this.words[i] === a && this.words[i + 1] === b && this.words[i + 2] === c && this.words[i + 3] === d) return slot;
-      slot = (slot + 1) & this.mask;
+    const s = this.slots;
+    for (let slot = h & this.mask; ; slot = (slot + 1) & this.mask) {
+      const i = slot * SLOT_WORDS;
+      if (s[i] === 0 || (s[i + 1] === a && s[i + 2] === b && s[i + 3] === c && s[i + 4] === d)) return i;
     }
   }
 
-  private put(slot: number, a: number, b: number, c: number, d: number, tag: number): void {
-    const i = slot * 4;
-    this.words[i] = a;
-    this.words[i + 1] = b;
-    this.words[i + 2] = c;
-    this.words[i + 3] = d;
-    this.tags[slot] = tag;
+  private put(i: number, a: number, b: number, c: number, d: number, tag: number): void {
+    const s = this.slots;
+    s[i] = tag;
+    s[i + 1] = a;
+    s[i + 2] = b;
+    s[i + 3] = c;
+    s[i + 4] = d;
     this.count++;
   }
 
-  private resize(slots: number): void {
-    const { words, tags } = this;
-    this.words = new Int32Array(slots * 4);
-    this.tags = new Uint16Array(slots);
-    this.mask = slots - 1;
+  private resize(capacity: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(capacity * SLOT_WORDS);
+    this.capacity = capacity;
+    this.mask = capacity - 1;
     this.count = 0;
-    for (let s = 0; s < tags.length; s++) {
-      const tag = tags[s]!;
+    for (let i = 0; i < old.length; i += SLOT_WORDS) {
+      const tag = old[i]!;
       if (tag === 0) continue;
-      const i = s * 4;
-      const slot = this.find(words[i]!, words[i + 1]!, words[i + 2]!, words[i + 3]!);
-      this.put(slot, words[i]!, words[i + 1]!, words[i + 2]!, words[i + 3]!, tag);
+      const a = old[i + 1]!;
+      const b = old[i + 2]!;
+      const c = old[i + 3]!;
+      const d = old[i + 4]!;
+      this.put(this.find(a, b, c, d), a, b, c, d, tag);
     }
   }
 }

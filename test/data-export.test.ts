@@ -1,0 +1,73 @@
+// How an export hands its chunks to the writer (runtime/data/line-buffer.ts): two buffers take
+// turns, so a chunk's memory is only reused once the writer's promise for it has resolved; a
+// writer that takes its time still gets every chunk intact, and one that fails stops the export
+// with its error.
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { silentProgress } from "../core/progress.js";
+import { exportDataDir } from "../runtime/data/export.js";
+import { importFileOf, importFiles } from "../runtime/data/import.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { uuidv7 } from "../runtime/store/ids.js";
+import { schemaOf } from "./support/compile-schema.js";
+import { removeDir, tempDir } from "./support/store-fixtures.js";
+
+const schema = schemaOf(`
+N::User { name: String }
+E::Follows { From: User, To: User }
+`);
+
+let dir = "";
+let lines: string[] = [];
+beforeEach(async () => {
+  dir = tempDir("strand-export-");
+  // About 2.5 MB of lines: three chunks and more.
+  const users = Array.from({ length: 100 }, (_, i) => ({ kind: "N", label: "User", id: uuidv7(), name: `user ${i}` }));
+  const edges = Array.from({ length: 18_000 }, (_, i) => ({
+    kind: "E",
+    label: "Follows",
+    id: uuidv7(),
+    from: users[Math.floor(i / 180)]!.id,
+    to: users[i % 100]!.id,
+  }));
+  lines = [...users, ...edges].map((r) => JSON.stringify(r));
+  const file = path.join(dir, "in.jsonl");
+  fs.writeFileSync(file, `${lines.join("\n")}\n`);
+  const store = GraphStore.open({ path: path.join(dir, "data"), schema });
+  await importFiles(store, [importFileOf(file)], { skipBad: false, progress: silentProgress });
+  await store.close();
+});
+afterEach(() => removeDir(dir));
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("a writer that copies each chunk only when it is done with it still gets every line intact", async () => {
+  const copies: Buffer[] = [];
+  const counts = await exportDataDir(
+    path.join(dir, "data"),
+    async (chunk) => {
+      await pause(5); // the next chunk fills meanwhile
+      copies.push(Buffer.from(chunk));
+    },
+    silentProgress,
+  );
+  expect(counts).toEqual({ nodes: 100, vectors: 0, edges: 18_000 });
+  expect(copies.length).toBeGreaterThan(2);
+  expect(Buffer.concat(copies).toString("utf8")).toBe(`${lines.join("\n")}\n`);
+});
+
+test("a writer that fails stops the export with its error", async () => {
+  let calls = 0;
+  const failing = exportDataDir(
+    path.join(dir, "data"),
+    async () => {
+      calls++;
+      await pause(1);
+      if (calls === 2) throw new Error("disk full");
+    },
+    silentProgress,
+  );
+  await expect(failing).rejects.toThrow("disk full");
+  expect(calls).toBe(2);
+});
