@@ -22,7 +22,7 @@ interface Noted {
  * instead of reading the value back at the end (a FOR-loop ingest of 1,000 edges changes ~3,000
  * such keys per transaction).
  */
-const BYTES_AS_GIVEN = new Set<LoggedDbName>(["edgeEnds", "out", "in", "bm25Post"]);
+const BYTES_AS_GIVEN = new Set<LoggedDbName>(["edgeEnds", "out", "in", "inPending", "bm25Post"]);
 
 /** A text naming the key within its database: JSON for lmdb's array and scalar keys, the bytes for binary ones. */
 function keyText(key: Key): string {
