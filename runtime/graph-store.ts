@@ -7,7 +7,7 @@ import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
-import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
+import { FORMAT_VERSION, SCHEMA_VERSION_KEY, type Key } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
 import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
@@ -32,7 +32,7 @@ import { settleFreeList } from "./write/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 import { ChangeRecorder, recordingDbs } from "./write/change-recorder.js";
 import { appendCommit, appendGap, applyCommitFrames } from "./write/commit-log-writes.js";
-import { foldPendingIn } from "./write/pending-in-writes.js";
+import { FOLD_OP_KEY, foldPendingIn } from "./write/pending-in-writes.js";
 import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./replication/commit-log.js";
 
 export interface GraphStoreOptions {
@@ -248,7 +248,11 @@ export class GraphStore {
           // The write that finds enough entries pending folds them, its own included: it is a
           // write of this store (a replica's store never folds by itself), recorded like any.
           folded = bulk || fold || this.pendingIn + writer.deferredIn >= this.foldAt;
-          if (folded && !bulk) foldPendingIn(dbs);
+          if (folded && !bulk) {
+            // Unrecorded, then logged as one op that a follower replays (FOLD_OP_KEY).
+            foldPendingIn(this.dbs);
+            if (this.logging) this.recorder.note("inPending", FOLD_OP_KEY as unknown as Key, true, undefined);
+          }
           writer.finish(); // the BM25 postings gathered per term, one write each
           // Last, in the same transaction: the log entry holds exactly what commits.
           if (this.logging && bulk) logged = appendGap(this.dbs);

@@ -122,12 +122,15 @@ export function listLabels(dbs: AdjacencyDbs, direction: Direction, nodeId: stri
   const end = new Uint8Array(ID_BYTES + 1);
   end.set(start, 0);
   end[ID_BYTES] = 0xff; // above every label's first UTF-8 byte
-  let last = "";
   const more: string[] = [];
-  for (const key of dbs.inPending.getKeys({ start, end, ...(opts ?? {}) })) {
-    const { label } = parsePendingKey(key);
-    if (label !== last && !labels.includes(label)) more.push(label);
-    last = label;
+  // One key per label: after each, the search goes on past every key of that label's list.
+  for (let from: Uint8Array = start; ; ) {
+    let key: Uint8Array | undefined;
+    for (const k of dbs.inPending.getKeys({ start: from, end, limit: 1, ...(opts ?? {}) })) key = k;
+    if (key === undefined) break;
+    const { label, prefixLength } = parsePendingKey(key);
+    if (!labels.includes(label)) more.push(label);
+    from = prefixRange(key.subarray(0, prefixLength)).end;
   }
   if (more.length === 0) return labels;
   // Key order: a label's UTF-8 bytes, as the stored lists' keys sort.

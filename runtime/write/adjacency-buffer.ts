@@ -10,7 +10,7 @@
 // arrays (first and last entry, count), found by node id in a Map per (direction, edge label).
 import { ENTRY_BYTES, writeAdjacencyEntry } from "../store/adjacency.js";
 import type { AdjacencyDbs } from "../store/pending-in.js";
-import { appendAdjacency } from "./adjacency-writes.js";
+import { appendAdjacency, type LastKey } from "./adjacency-writes.js";
 import { deferInEntries } from "./pending-in-writes.js";
 
 type Direction = "out" | "in";
@@ -92,6 +92,7 @@ export class AdjacencyBuffer {
         a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : a.edgeLabel < b.edgeLabel ? -1 : a.edgeLabel > b.edgeLabel ? 1 : 0,
       );
       let scratch = new Uint8Array(0);
+      const last: LastKey = { key: null };
       for (const { nodeId, edgeLabel, slot } of lists) {
         const bytes = this.length[slot]! * ENTRY_BYTES;
         if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
@@ -103,7 +104,7 @@ export class AdjacencyBuffer {
         if (direction === "in" && deferIn) {
           deferInEntries(dbs, nodeId, edgeLabel, scratch.subarray(0, bytes));
           deferred += this.length[slot]!;
-        } else appendAdjacency(dbs[direction], nodeId, edgeLabel, scratch.subarray(0, bytes));
+        } else appendAdjacency(dbs[direction], nodeId, edgeLabel, scratch.subarray(0, bytes), last);
       }
     }
     this.clear();

@@ -56,6 +56,11 @@ export class GraphWriter {
   private readonly appends = new AdjacencyBuffer();
   /** Incoming entries this writer deferred (store/pending-in.ts), for the store's fold. */
   deferredIn = 0;
+  /**
+   * Nodes this write found (id → label), so a node given as the endpoint of many edges (a FOR
+   * loop's source) is looked up once; forgotten at every DROP, the only way a node goes.
+   */
+  private readonly seenNodes = new Map<string, string>();
   /** See putEdgeEnds. */
   private edgeEndsLast: Uint8Array | null = null;
 
@@ -218,8 +223,11 @@ export class GraphWriter {
   }
 
   private hasNode(label: string, id: string): boolean {
+    if (this.seenNodes.get(id) === label) return true;
     // doesExist(key, undefined) is a getBinaryFast: no msgpack decode.
-    return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+    const found = this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+    if (found) this.seenNodes.set(id, label);
+    return found;
   }
 
   /**
@@ -302,6 +310,7 @@ export class GraphWriter {
   // ---- DROP
 
   drop(items: readonly GraphItem[]): void {
+    this.seenNodes.clear();
     this.flushAdjacency(); // DROP reads and cuts lists
     // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
     // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).

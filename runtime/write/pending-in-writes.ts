@@ -4,7 +4,7 @@
 import { ENTRY_BYTES } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { type AdjacencyDbs, parsePendingKey, pendingKey, pendingListPrefix, prefixRange } from "../store/pending-in.js";
-import { appendAdjacency, deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
+import { appendAdjacency, deleteAdjacency, type LastKey, removeAdjacency } from "./adjacency-writes.js";
 
 /** Puts `entries` (edge id, from id; whole 32-byte entries) of the `in` list of (node, label) as pending. */
 export function deferInEntries(dbs: AdjacencyDbs, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
@@ -38,6 +38,18 @@ export function deleteInList(dbs: AdjacencyDbs, nodeId: string, edgeLabel: strin
 }
 
 /**
+ * A fold in the commit log: the op `["inPending", FOLD_OP_KEY]` (an empty key, which no stored
+ * key can be) instead of the ~2 changes per entry it makes, which a follower replays by folding
+ * itself (applyCommitFrames): it applied the same changes before, so it holds the same pending
+ * entries and lists, and the fold leaves the same bytes.
+ */
+export const FOLD_OP_KEY = new Uint8Array(0);
+
+export function isFoldOp(op: readonly unknown[]): boolean {
+  return op.length === 2 && op[0] === "inPending" && op[1] instanceof Uint8Array && op[1].length === 0;
+}
+
+/**
  * Moves every pending entry into its `in` list, oldest first, each list rewritten once (in key
  * order, so the B-tree is written front to back), and empties `adjacency_in_pending`. Every
  * pending entry goes: one left behind could be older than a later one put straight into its list.
@@ -51,6 +63,7 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
     values.push(value);
   }
   let scratch = new Uint8Array(ENTRY_BYTES * 64);
+  const last: LastKey = { key: null };
   for (let i = 0; i < keys.length; ) {
     const first = keys[i]!;
     const { label, prefixLength } = parsePendingKey(first);
@@ -63,7 +76,7 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
       scratch.set(keys[k]!.subarray(prefixLength, prefixLength + ID_BYTES), at);
       scratch.set(values[k]!.subarray(0, ID_BYTES), at + ID_BYTES);
     }
-    appendAdjacency(dbs.in, readIdBytes(first, 0), label, scratch.subarray(0, bytes));
+    appendAdjacency(dbs.in, readIdBytes(first, 0), label, scratch.subarray(0, bytes), last);
     i = j;
   }
   for (const key of keys) dbs.inPending.removeSync(key);
