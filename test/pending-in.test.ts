@@ -7,8 +7,12 @@ import { afterEach, describe, expect, test } from "vitest";
 import { seededRandom as rng } from "../bench/random.js";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
+import { idBytes } from "../runtime/store/id-bytes.js";
+import { pendingKey, pendingListPrefix } from "../runtime/store/pending-in.js";
+import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { dumpStoreWithPending, expectedDump } from "./support/store-dump.js";
 import { removeDir, schema, tempDir } from "./support/store-fixtures.js";
+import { corrupt } from "./support/verify-fixtures.js";
 
 const dirs: string[] = [];
 const stores: GraphStore[] = [];
@@ -173,4 +177,37 @@ test("a follower applying the leader's log reads the pending entries, then the f
   expect(after.dump).toEqual(before.dump);
   expect(readInLists(follower, live)).toEqual(readInLists(leader, live));
   expect(follower.verify().disagreements).toEqual([]);
+});
+
+describe("verify reads pending entries as part of their lists", () => {
+  test("a pending entry lost, a stray one, a wrong node and a malformed key are each reported", async () => {
+    const dir = tempDir("strand-pending-verify-");
+    dirs.push(dir);
+    const store = GraphStore.open({ path: dir, schema, foldPendingAt: 1_000_000 });
+    const [a, b, c] = await store.write((db) => ["a", "b", "c"].map((name) => db.addNode("User", { name })));
+    const [ab, cb] = await store.write((db) => [db.addEdge("Knows", {}, a!.id, b!.id), db.addEdge("Knows", {}, c!.id, b!.id)]);
+    expect(dumpStoreWithPending(store).pendingIn).toBe(2);
+    expect(store.verify().disagreements).toEqual([]);
+    await store.close();
+    const key = (edgeId: string) => pendingKey(pendingListPrefix(b!.id, "Knows"), idBytes(edgeId));
+    await corrupt(dir, (dbs) => {
+      dbs.inPending.removeSync(key(ab!.id));
+      dbs.inPending.putSync(key(cb!.id), idBytes(a!.id));
+      dbs.inPending.putSync(key("01a21803-0000-7000-8000-000000000000"), idBytes(c!.id));
+      dbs.inPending.putSync(new Uint8Array([1, 2, 3]), idBytes(c!.id));
+    });
+    const outcome = await verifyDataDir(dir);
+    if (!outcome.ok) throw new Error(outcome.message);
+    const list = `in ${JSON.stringify([b!.id, "Knows"])}`;
+    expect(outcome.report.disagreements).toEqual([
+      { check: "adjacency", key: 'in ["pending",1,2,3]', message: "pending adjacency key of 3 bytes is malformed" },
+      {
+        check: "adjacency",
+        key: list,
+        message: `the entry '01a21803-0000-7000-8000-000000000000' → '${c!.id}' names no E::Knows to this node`,
+      },
+      { check: "adjacency", key: list, message: `the entry '${cb!.id}' → '${a!.id}' has the wrong node (the edge's is '${c!.id}')` },
+      { check: "adjacency", key: list, message: `E::Knows '${ab!.id}' from '${a!.id}' to '${b!.id}' is missing from the list` },
+    ]);
+  });
 });

@@ -21,10 +21,25 @@ export interface LastKey {
  * see LastKey (without it, a new list reads the database's last key itself).
  */
 export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array, last?: LastKey): void {
-  const key = listKey(nodeId, edgeLabel);
+  appendToList(db, listKey(nodeId, edgeLabel), entries, last ?? { key: null });
+}
+
+/** The key of full chunk `i` of the list whose tail key is `key` (as chunkKey builds it). */
+function chunkKeyOf(key: Uint8Array, i: number): Uint8Array {
+  const chunk = new Uint8Array(key.length + 5);
+  chunk.set(key, 0);
+  chunk[key.length + 1] = (i >>> 24) & 0xff;
+  chunk[key.length + 2] = (i >>> 16) & 0xff;
+  chunk[key.length + 3] = (i >>> 8) & 0xff;
+  chunk[key.length + 4] = i & 0xff;
+  return chunk;
+}
+
+/** appendAdjacency for the list whose tail key (node id bytes, label) is `key`. */
+export function appendToList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
   const tail = db.get(key);
   if (tail === undefined) {
-    newList(db, nodeId, edgeLabel, key, entries, last ?? { key: null });
+    newList(db, key, entries, last);
     return;
   }
   const parsed = parseTail(tail);
@@ -34,8 +49,7 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   all.set(entries, parsed.entries.length);
   let off = 0;
   // putSync copies the value into the transaction before it returns: views need no copy.
-  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES)
-    db.putSync(chunkKey(nodeId, edgeLabel, sealed++), all.subarray(off, off + CHUNK_BYTES));
+  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES) db.putSync(chunkKeyOf(key, sealed++), all.subarray(off, off + CHUNK_BYTES));
   db.putSync(key, tailValue(sealed, all.subarray(off)));
 }
 
@@ -46,15 +60,15 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
  * with LMDB's MDB_APPEND: a full page is then left full instead of split in half, so pages
  * filled this way are packed to the brim.
  */
-function newList(db: AdjacencyDb, nodeId: string, edgeLabel: string, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
+function newList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
   const sealed = Math.floor(entries.length / CHUNK_BYTES);
   last.key ??= lastKeyOf(db);
   const append = compareBytes(key, last.key) > 0;
   // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
   const put = (k: Uint8Array, value: Uint8Array) => (append && db.putSync(k, value, APPEND)) || db.putSync(k, value);
   put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
-  for (let i = 0; i < sealed; i++) put(chunkKey(nodeId, edgeLabel, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
-  if (append) last.key = sealed > 0 ? chunkKey(nodeId, edgeLabel, sealed - 1) : key;
+  for (let i = 0; i < sealed; i++) put(chunkKeyOf(key, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+  if (append) last.key = sealed > 0 ? chunkKeyOf(key, sealed - 1) : key;
 }
 
 export const APPEND = { append: true } as const;

@@ -4,7 +4,7 @@
 import { ENTRY_BYTES } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { type AdjacencyDbs, parsePendingKey, pendingKey, pendingListPrefix, prefixRange } from "../store/pending-in.js";
-import { appendAdjacency, deleteAdjacency, type LastKey, removeAdjacency } from "./adjacency-writes.js";
+import { appendToList, deleteAdjacency, type LastKey, removeAdjacency } from "./adjacency-writes.js";
 
 /** Puts `entries` (edge id, from id; whole 32-byte entries) of the `in` list of (node, label) as pending. */
 export function deferInEntries(dbs: AdjacencyDbs, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
@@ -66,7 +66,7 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
   const last: LastKey = { key: null };
   for (let i = 0; i < keys.length; ) {
     const first = keys[i]!;
-    const { label, prefixLength } = parsePendingKey(first);
+    const { prefixLength } = parsePendingKey(first);
     let j = i;
     while (j < keys.length && samePrefix(keys[j]!, first, prefixLength)) j++;
     const bytes = (j - i) * ENTRY_BYTES;
@@ -76,10 +76,13 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
       scratch.set(keys[k]!.subarray(prefixLength, prefixLength + ID_BYTES), at);
       scratch.set(values[k]!.subarray(0, ID_BYTES), at + ID_BYTES);
     }
-    appendAdjacency(dbs.in, readIdBytes(first, 0), label, scratch.subarray(0, bytes), last);
+    // The list's tail key is the pending keys' prefix without its 0x00.
+    appendToList(dbs.in, first.subarray(0, prefixLength - 1), scratch.subarray(0, bytes), last);
     i = j;
   }
-  for (const key of keys) dbs.inPending.removeSync(key);
+  // All of them go: dropping the database's pages costs far less than a delete per key. Never
+  // through a recording database (clearSync is not recorded): the fold is logged as one op.
+  if (keys.length > 0) dbs.inPending.clearSync();
   return keys.length;
 }
 
