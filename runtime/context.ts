@@ -15,7 +15,8 @@ import { rerankRRF } from "./ops/rerank.js";
 import * as seq from "./ops/sequence.js";
 import { ValueOps } from "./ops/value-ops.js";
 import { type Bm25Index, checkBm25Query } from "./search/bm25-index.js";
-import { adjacencyCount, readAdjacency, splitAdjacency, type Adjacency } from "./store/adjacency.js";
+import { splitAdjacency, type Adjacency } from "./store/adjacency.js";
+import { listCount, readList } from "./store/pending-in.js";
 import { bareEdge, edgeById, edgesOfLabel } from "./store/edge-records.js";
 import type { StoreDbs } from "./store/dbs.js";
 import { indexCandidates } from "./store/index-where.js";
@@ -105,15 +106,14 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
   private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): Adjacency {
-    const db = direction === "out" ? this.dbs.out : this.dbs.in;
     if (this.opts === undefined) {
       this.writer?.flushAdjacency(); // the write's own new edges are in the list it reads
-      return splitAdjacency(readAdjacency(db, nodeId, edgeLabel, undefined));
+      return splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, undefined));
     }
     const key = adjacencyKey(direction, nodeId, edgeLabel);
     const hit = this.cache.get(key) as Adjacency | undefined;
     if (hit !== undefined) return hit;
-    return this.cache.fill(key, splitAdjacency(readAdjacency(db, nodeId, edgeLabel, this.opts)));
+    return this.cache.fill(key, splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts)));
   }
 
   /** [start, end) options for every key extending `prefix`, in this context's transaction. */
@@ -406,7 +406,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     if (this.opts === undefined) this.writer?.flushAdjacency(); // a write counts its own new edges
     const reads: AdjacencyReads = {
       others: (direction, nodeId, label) => this.adjacency(direction, nodeId, label).otherIds,
-      degree: (direction, nodeId, label) => adjacencyCount(this.dbs[direction], nodeId, label, this.opts),
+      degree: (direction, nodeId, label) => listCount(this.dbs, direction, nodeId, label, this.opts),
     };
     return countWalks(reads, items, steps, limit);
   }

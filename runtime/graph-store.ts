@@ -7,7 +7,7 @@ import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
-import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
+import { FORMAT_VERSION, SCHEMA_VERSION_KEY, type Key } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
 import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
@@ -32,6 +32,7 @@ import { settleFreeList } from "./write/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
 import { ChangeRecorder, recordingDbs } from "./write/change-recorder.js";
 import { appendCommit, appendGap, applyCommitFrames } from "./write/commit-log-writes.js";
+import { FOLD_OP_KEY, foldPendingIn } from "./write/pending-in-writes.js";
 import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./replication/commit-log.js";
 
 export interface GraphStoreOptions {
@@ -56,7 +57,15 @@ export interface GraphStoreOptions {
   logRetention?: Partial<LogRetention>;
   /** false: write transactions append nothing to the commit log (the benchmark's baseline only). */
   commitLog?: boolean;
+  /**
+   * Deferred incoming adjacency entries (store/pending-in.ts) are folded into their lists by the
+   * first write that finds at least this many pending (default DEFAULT_FOLD_AT; 0: every write).
+   */
+  foldPendingAt?: number;
 }
+
+/** See GraphStoreOptions.foldPendingAt. */
+export const DEFAULT_FOLD_AT = 16384;
 
 export class GraphStore {
   private closed = false;
@@ -73,6 +82,13 @@ export class GraphStore {
   private readonly writeDbs: StoreDbs;
   /** The commit log: every write's changes by sequence number, for replicas and `Strand-Commit`. */
   readonly log: CommitLog;
+  /**
+   * About how many incoming entries are pending (counted at open, plus what this store's writes
+   * deferred since its last fold): when it reaches `foldAt`, the next write folds them. A replica
+   * never writes, so it never folds by itself: its leader's folds reach it as changes.
+   */
+  private pendingIn: number;
+  private readonly foldAt: number;
 
   private constructor(
     /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
@@ -88,7 +104,10 @@ export class GraphStore {
     private readonly dir: string,
     retention: LogRetention,
     private readonly logging: boolean,
+    foldAt: number,
   ) {
+    this.foldAt = foldAt;
+    this.pendingIn = dbs.inPending.getKeysCount();
     this.writeDbs = logging ? recordingDbs(dbs, this.recorder) : dbs;
     this.log = new CommitLog(dbs, retention);
     this.bm25Writes = bm25 === null ? null : new Bm25Writes(this.writeDbs, bm25);
@@ -128,7 +147,21 @@ export class GraphStore {
       const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
       const retention = { ...DEFAULT_LOG_RETENTION, ...options.logRetention };
       const logging = options.commitLog !== false;
-      const store = new GraphStore(schemaUpdate, dbs, schema, cache, unlock, vectors, bm25, policy, options.path, retention, logging);
+      const foldAt = options.foldPendingAt ?? DEFAULT_FOLD_AT;
+      const store = new GraphStore(
+        schemaUpdate,
+        dbs,
+        schema,
+        cache,
+        unlock,
+        vectors,
+        bm25,
+        policy,
+        options.path,
+        retention,
+        logging,
+        foldAt,
+      );
       store.formatMigration = formatMigration;
       return store;
     } catch (error) {
@@ -195,10 +228,16 @@ export class GraphStore {
    * import spent a third of its time noting, re-reading and encoding them into one entry); the
    * log gets a gap instead (appendGap), so every replica behind the load re-seeds.
    */
-  private async transact<T>(open: (body: () => T) => T | Promise<T>, fn: (writer: GraphWriter) => T, bulk = false): Promise<T> {
+  private async transact<T>(
+    open: (body: () => T) => T | Promise<T>,
+    fn: (writer: GraphWriter) => T,
+    bulk = false,
+    fold = false,
+  ): Promise<T> {
     const touched: string[] = [];
     // A load marks the whole cache instead of each key it changes (read-cache.ts).
     if (bulk) this.cache.beginBulkWrite();
+    let folded = false;
     // Searchable (in snapshots that contain it) from now until applied or failed.
     const log = this.vectors.newLog();
     let logged = 0;
@@ -207,12 +246,23 @@ export class GraphStore {
       const writer = new GraphWriter(dbs, this.schema, this.cache, touched, {
         search: bulk ? this.bulkBm25Writes : this.bm25Writes,
         vectors: new VectorSlots(dbs, log),
+        deferIn: !bulk,
       });
       const result = await open(() => {
         if (this.logging && !bulk) this.recorder.begin();
         try {
+          // A load appends to the lists directly, after every older (pending) entry.
+          if (bulk) foldPendingIn(dbs);
           const value = fn(writer);
           writer.flushAdjacency(); // before the commit: every edge has both list entries
+          // The write that finds enough entries pending folds them, its own included: it is a
+          // write of this store (a replica's store never folds by itself), recorded like any.
+          folded = bulk || fold || this.pendingIn + writer.deferredIn >= this.foldAt;
+          if (folded && !bulk) {
+            // Unrecorded, then logged as one op that a follower replays (FOLD_OP_KEY).
+            foldPendingIn(this.dbs);
+            if (this.logging) this.recorder.note("inPending", FOLD_OP_KEY as unknown as Key, true, undefined);
+          }
           writer.finish(); // the BM25 postings gathered per term, one write each
           // Last, in the same transaction: the log entry holds exactly what commits.
           if (this.logging && bulk) logged = appendGap(this.dbs);
@@ -228,6 +278,7 @@ export class GraphStore {
           throw error;
         }
       });
+      this.pendingIn = folded ? 0 : this.pendingIn + writer.deferredIn;
       this.vectors.apply(log);
       if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;
@@ -241,6 +292,20 @@ export class GraphStore {
       this.cache.settle(touched);
       if (bulk) this.cache.settleBulkWrite();
     }
+  }
+
+  /**
+   * Folds every deferred incoming adjacency entry into its list now (store/pending-in.ts), in a
+   * write of its own, recorded like any. Writes do it by themselves past `foldPendingAt`; this is
+   * for tests and tools.
+   */
+  foldPendingIn(): Promise<void> {
+    return this.transact(
+      (body) => this.dbs.env.childTransaction(body),
+      () => undefined,
+      false,
+      true,
+    );
   }
 
   /**

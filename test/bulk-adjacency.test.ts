@@ -13,7 +13,11 @@ import { BulkAdjacency } from "../runtime/write/bulk-adjacency.js";
 import { uuidWordsAt } from "../runtime/write/loaded-ids.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
-type Dbs = { out: Database<Uint8Array, Uint8Array>; in: Database<Uint8Array, Uint8Array> };
+type Dbs = {
+  out: Database<Uint8Array, Uint8Array>;
+  in: Database<Uint8Array, Uint8Array>;
+  inPending: Database<Uint8Array, Uint8Array>;
+};
 
 let dir = "";
 let env: RootDatabase;
@@ -31,6 +35,8 @@ function dbsNamed(name: string): Dbs {
   return {
     out: env.openDB<Uint8Array, Uint8Array>({ name: `${name}_out`, ...binary }),
     in: env.openDB<Uint8Array, Uint8Array>({ name: `${name}_in`, ...binary }),
+    // Not written: both buffers under test write the in lists directly (no deferral).
+    inPending: env.openDB<Uint8Array, Uint8Array>({ name: `${name}_in_pending`, ...binary }),
   };
 }
 
@@ -70,7 +76,7 @@ function entries(random: () => number, nodes: readonly string[], count: number, 
 function writeBuffered(dbs: Dbs, list: readonly Entry[]): void {
   const buffer = new AdjacencyBuffer();
   for (const e of list) buffer.add(e.direction, e.node, e.label, e.edge, e.other);
-  env.transactionSync(() => buffer.flush(dbs));
+  env.transactionSync(() => buffer.flush(dbs, false));
 }
 
 function writeBulk(dbs: Dbs, list: readonly Entry[], batchBytes?: number): void {

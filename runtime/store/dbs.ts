@@ -19,6 +19,8 @@ export interface StoreDbs {
   /** Adjacency lists (adjacency.ts), binary keys and values; named "adjacency_out" / "adjacency_in" since format 3. */
   readonly out: Database<Uint8Array, Uint8Array>;
   readonly in: Database<Uint8Array, Uint8Array>;
+  /** Incoming entries not yet folded into `in` (pending-in.ts): one key per entry. */
+  readonly inPending: Database<Uint8Array, Uint8Array>;
   readonly index: Database<null, Key>;
   readonly unique: Database<string, Key>;
   readonly edgeUnique: Database<string, Key>;
@@ -80,6 +82,7 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     edgeEnds: env.openDB<Uint8Array, Uint8Array>({ name: "edge_ends", encoding: "binary", keyEncoding: "binary" }),
     out: env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_out", encoding: "binary", keyEncoding: "binary" }),
     in: env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_in", encoding: "binary", keyEncoding: "binary" }),
+    inPending: openInPending(env, readOnly),
     index: db<null>("index"),
     unique: db<string>("unique"),
     edgeUnique: db<string>("edge_unique"),
@@ -93,6 +96,26 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     commitLog: env.openDB<CommitEntry, number>({ name: "commit_log", ...plainMaps }),
   };
   return dbs;
+}
+
+/**
+ * `adjacency_in_pending` (pending-in.ts). A store last written by a version without it has none,
+ * and a read-only open cannot create it: lmdb then gives no handle, and an empty database opened
+ * stands in.
+ */
+function openInPending(env: RootDatabase, readOnly: boolean): Database<Uint8Array, Uint8Array> {
+  const options = { encoding: "binary", keyEncoding: "binary" } as const;
+  const db = env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_in_pending", ...options }) as
+    | Database<Uint8Array, Uint8Array>
+    | undefined;
+  if (db !== undefined || !readOnly) return db!;
+  return emptyDatabase();
+}
+
+/** A stand-in with no keys, for the reads a read-only open makes of a database the store lacks. */
+function emptyDatabase(): Database<Uint8Array, Uint8Array> {
+  const none = { getRange: () => [], getKeys: () => [], getKeysCount: () => 0, get: () => undefined, doesExist: () => false };
+  return none as unknown as Database<Uint8Array, Uint8Array>;
 }
 
 /** The stored format (FORMAT_VERSION for a new, empty store). */

@@ -52,6 +52,12 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     value: "binary: 32 full entries (1024 bytes)",
   },
   { db: "adjacency_in", key: "the same with toId", value: "the same, listing incoming edges (edge id, from node id)" },
+  {
+    db: "adjacency_in_pending",
+    key: "binary: toId (16 bytes), edgeLabel (UTF-8), 0x00, edgeId (16 bytes)",
+    value:
+      "binary: the from node's id (16 bytes): an incoming entry not yet folded into its `adjacency_in` list, which readers see after the list's stored entries; folded by the first write that finds enough pending (pending-in.ts)",
+  },
   { db: "index", key: "`[kind, type, field, indexValue, itemId]`", value: "`null` (one entry per item, for `INDEX` fields)" },
   { db: "unique", key: "`[kind, type, field, indexValue]`", value: "itemId (for `UNIQUE INDEX` fields)" },
   { db: "edge_unique", key: "`[edgeLabel, fromId, toId]`", value: "edgeId (edge types declared `UNIQUE`)" },

@@ -73,6 +73,7 @@ export const DB_NAMES = [
   "edge_ends",
   "adjacency_out",
   "adjacency_in",
+  "adjacency_in_pending",
   "index",
   "unique",
   "edge_unique",

@@ -5,6 +5,7 @@
 import { CHUNK, CHUNK_BYTES, ENTRY_BYTES, TAIL_HEADER, joinEntries, parseListKey, type AdjacencyDb } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import type { Key } from "../store/keys.js";
+import { parsePendingKey } from "../store/pending-in.js";
 import type { StoredEdge } from "./records-check.js";
 import type { CheckContext } from "./report.js";
 
@@ -14,7 +15,7 @@ export function checkAdjacency(ctx: CheckContext, edges: readonly StoredEdge[]):
   for (const direction of ["out", "in"] as const) {
     const expected = expectedLists(edges, direction);
     const db = direction === "out" ? ctx.dbs.out : ctx.dbs.in;
-    for (const list of storedLists(ctx, db, direction)) {
+    for (const list of withPending(ctx, direction, storedLists(ctx, db, direction))) {
       const listKey = JSON.stringify(list.key);
       compareList(ctx, direction, list.key, list.entries, expected.get(listKey) ?? new Map());
       expected.delete(listKey);
@@ -43,6 +44,56 @@ function expectedLists(edges: readonly StoredEdge[], direction: Direction): Map<
 
 function missing(edge: StoredEdge, edgeId: string): string {
   return `E::${edge.label} '${edgeId}' from '${edge.from_node}' to '${edge.to_node}' is missing from the list`;
+}
+
+/**
+ * The lists with their pending entries (store/pending-in.ts) after their stored ones, as readers
+ * see them: `in` lists only; a list with pending entries alone comes after the stored lists.
+ */
+function* withPending(
+  ctx: CheckContext,
+  direction: Direction,
+  stored: Iterable<{ key: Key; entries: Uint8Array }>,
+): Iterable<{ key: Key; entries: Uint8Array }> {
+  if (direction === "out") {
+    yield* stored;
+    return;
+  }
+  const pending = pendingLists(ctx);
+  for (const list of stored) {
+    const id = JSON.stringify(list.key);
+    const more = pending.get(id);
+    pending.delete(id);
+    yield more === undefined ? list : { key: list.key, entries: joinEntries([list.entries, ...more.parts]) };
+  }
+  for (const { key, parts } of pending.values()) yield { key, entries: joinEntries(parts) };
+}
+
+/** JSON [nodeId, label] → the list's pending entries (edge id, from id), in key order; malformed keys reported. */
+function pendingLists(ctx: CheckContext): Map<string, { key: Key; parts: Uint8Array[] }> {
+  const lists = new Map<string, { key: Key; parts: Uint8Array[] }>();
+  for (const { key, value } of ctx.dbs.inPending.getRange(ctx.read)) {
+    let parsed: { label: string; prefixLength: number };
+    try {
+      parsed = parsePendingKey(key);
+      if (value.length !== ID_BYTES) throw new Error(`a pending entry's value of ${value.length} bytes (a node id has ${ID_BYTES})`);
+    } catch (error) {
+      ctx.report("adjacency", "in", ["pending", ...key], (error as Error).message);
+      continue;
+    }
+    const listKey: Key = [readIdBytes(key, 0), parsed.label];
+    const id = JSON.stringify(listKey);
+    let list = lists.get(id);
+    if (list === undefined) {
+      list = { key: listKey, parts: [] };
+      lists.set(id, list);
+    }
+    const entry = new Uint8Array(ENTRY_BYTES);
+    entry.set(key.subarray(parsed.prefixLength, parsed.prefixLength + ID_BYTES), 0);
+    entry.set(value, ID_BYTES);
+    list.parts.push(entry);
+  }
+  return lists;
 }
 
 /** Each list's tail key and its entries (chunks then tail); malformed parts are reported and left out. */

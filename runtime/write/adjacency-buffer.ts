@@ -8,8 +8,10 @@
 // Nothing is allocated per entry (an import holds two million): entries are written into one
 // growing byte array, each list is a chain through it (`next`), and a list is one slot of typed
 // arrays (first and last entry, count), found by node id in a Map per (direction, edge label).
-import { ENTRY_BYTES, writeAdjacencyEntry, type AdjacencyDb } from "../store/adjacency.js";
-import { appendAdjacency } from "./adjacency-writes.js";
+import { ENTRY_BYTES, writeAdjacencyEntry } from "../store/adjacency.js";
+import type { AdjacencyDbs } from "../store/pending-in.js";
+import { appendAdjacency, type LastKey } from "./adjacency-writes.js";
+import { deferInEntries } from "./pending-in-writes.js";
 
 type Direction = "out" | "in";
 
@@ -69,9 +71,15 @@ export class AdjacencyBuffer {
     return this.listCount;
   }
 
-  /** Writes every pending list (must run inside the write transaction) and forgets them. */
-  flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
-    if (this.listCount === 0) return;
+  /**
+   * Writes every pending list (must run inside the write transaction) and forgets them. `deferIn`:
+   * incoming entries go to the pending database (store/pending-in.ts) instead of their lists, as
+   * a query's write does; a bulk load (which folded the pending entries first) appends them.
+   * Returns the number of entries deferred.
+   */
+  flush(dbs: AdjacencyDbs, deferIn: boolean): number {
+    if (this.listCount === 0) return 0;
+    let deferred = 0;
     // Key order ([nodeId, edgeLabel], compared as ordered-binary compares ASCII strings): the
     // B-tree is written front to back instead of at random places. "in" sorts before "out".
     for (const direction of ["in", "out"] as const) {
@@ -84,6 +92,7 @@ export class AdjacencyBuffer {
         a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : a.edgeLabel < b.edgeLabel ? -1 : a.edgeLabel > b.edgeLabel ? 1 : 0,
       );
       let scratch = new Uint8Array(0);
+      const last: LastKey = { key: null };
       for (const { nodeId, edgeLabel, slot } of lists) {
         const bytes = this.length[slot]! * ENTRY_BYTES;
         if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
@@ -92,10 +101,14 @@ export class AdjacencyBuffer {
           scratch.set(this.entries.subarray(e * ENTRY_BYTES, (e + 1) * ENTRY_BYTES), at);
           at += ENTRY_BYTES;
         }
-        appendAdjacency(dbs[direction], nodeId, edgeLabel, scratch.subarray(0, bytes));
+        if (direction === "in" && deferIn) {
+          deferInEntries(dbs, nodeId, edgeLabel, scratch.subarray(0, bytes));
+          deferred += this.length[slot]!;
+        } else appendAdjacency(dbs[direction], nodeId, edgeLabel, scratch.subarray(0, bytes), last);
       }
     }
     this.clear();
+    return deferred;
   }
 
   private clear(): void {

@@ -5,15 +5,41 @@ import type { Database } from "lmdb";
 import { readIdBytes } from "../store/id-bytes.js";
 
 /**
+ * The database's last key as a run of appends (one flush, one fold) last saw it: read once, then
+ * raised by the run's own appends, so a run of new lists costs one cursor read, not one each. It
+ * may fall behind the real last key (a chunk sealed at the end, a removal): then an append is
+ * tried and refused, or a plain put is used where an append was possible; both are correct.
+ */
+export interface LastKey {
+  key: Uint8Array | null;
+}
+
+/**
  * Appends `entries` (whole 32-byte entries, oldest first) to the list in one rewrite: the tail is
  * read once, every chunk it fills is sealed and the rest becomes the new tail. Must run inside a
- * write transaction. `entries` is only read during the call (the caller may reuse it).
+ * write transaction. `entries` is only read during the call (the caller may reuse it). `last`:
+ * see LastKey (without it, a new list reads the database's last key itself).
  */
-export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
-  const key = listKey(nodeId, edgeLabel);
+export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: string, entries: Uint8Array, last?: LastKey): void {
+  appendToList(db, listKey(nodeId, edgeLabel), entries, last ?? { key: null });
+}
+
+/** The key of full chunk `i` of the list whose tail key is `key` (as chunkKey builds it). */
+function chunkKeyOf(key: Uint8Array, i: number): Uint8Array {
+  const chunk = new Uint8Array(key.length + 5);
+  chunk.set(key, 0);
+  chunk[key.length + 1] = (i >>> 24) & 0xff;
+  chunk[key.length + 2] = (i >>> 16) & 0xff;
+  chunk[key.length + 3] = (i >>> 8) & 0xff;
+  chunk[key.length + 4] = i & 0xff;
+  return chunk;
+}
+
+/** appendAdjacency for the list whose tail key (node id bytes, label) is `key`. */
+export function appendToList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
   const tail = db.get(key);
   if (tail === undefined) {
-    newList(db, nodeId, edgeLabel, key, entries);
+    newList(db, key, entries, last);
     return;
   }
   const parsed = parseTail(tail);
@@ -23,8 +49,7 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
   all.set(entries, parsed.entries.length);
   let off = 0;
   // putSync copies the value into the transaction before it returns: views need no copy.
-  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES)
-    db.putSync(chunkKey(nodeId, edgeLabel, sealed++), all.subarray(off, off + CHUNK_BYTES));
+  for (; all.length - off >= CHUNK_BYTES; off += CHUNK_BYTES) db.putSync(chunkKeyOf(key, sealed++), all.subarray(off, off + CHUNK_BYTES));
   db.putSync(key, tailValue(sealed, all.subarray(off)));
 }
 
@@ -35,13 +60,15 @@ export function appendAdjacency(db: AdjacencyDb, nodeId: string, edgeLabel: stri
  * with LMDB's MDB_APPEND: a full page is then left full instead of split in half, so pages
  * filled this way are packed to the brim.
  */
-function newList(db: AdjacencyDb, nodeId: string, edgeLabel: string, key: Uint8Array, entries: Uint8Array): void {
+function newList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
   const sealed = Math.floor(entries.length / CHUNK_BYTES);
-  const append = isLastKey(db, key);
+  last.key ??= lastKeyOf(db);
+  const append = compareBytes(key, last.key) > 0;
   // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
   const put = (k: Uint8Array, value: Uint8Array) => (append && db.putSync(k, value, APPEND)) || db.putSync(k, value);
   put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
-  for (let i = 0; i < sealed; i++) put(chunkKey(nodeId, edgeLabel, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+  for (let i = 0; i < sealed; i++) put(chunkKeyOf(key, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+  if (append) last.key = sealed > 0 ? chunkKeyOf(key, sealed - 1) : key;
 }
 
 export const APPEND = { append: true } as const;
@@ -50,11 +77,6 @@ export const APPEND = { append: true } as const;
 export function lastKeyOf(db: Database<Uint8Array, Uint8Array>): Uint8Array {
   for (const last of db.getKeys({ reverse: true, limit: 1 })) return last;
   return new Uint8Array(0);
-}
-
-/** Does `key` sort after every key of the database? */
-function isLastKey(db: Database<Uint8Array, Uint8Array>, key: Uint8Array): boolean {
-  return compareBytes(key, lastKeyOf(db)) > 0;
 }
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {

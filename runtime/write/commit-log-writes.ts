@@ -5,6 +5,7 @@ import { commitSeqOf, type CommitEntry, type LoggedDbName, type LoggedOp } from 
 import type { StoreDbs } from "../store/dbs.js";
 import type { Key } from "../store/keys.js";
 import type { VectorChange } from "../vector/changes.js";
+import { foldPendingIn, isFoldOp } from "./pending-in-writes.js";
 
 /**
  * Appends the entry of the transaction now ending; call last in its callback, inside it.
@@ -75,6 +76,10 @@ export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly
 }
 
 function applyOp(dbs: StoreDbs, op: LoggedOp): void {
+  if (isFoldOp(op)) {
+    foldPendingIn(dbs);
+    return;
+  }
   const db = loggedDb(dbs, op[0]);
   if (op.length === 3) db.putSync(op[1], op[2]);
   else db.removeSync(op[1]);

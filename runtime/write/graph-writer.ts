@@ -11,7 +11,7 @@
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
-import { adjacencyLabels, readAdjacency, splitAdjacency } from "../store/adjacency.js";
+import { splitAdjacency } from "../store/adjacency.js";
 import { bareEdge, edgeById, edgeEndsKey, edgeExists, edgeHasFields } from "../store/edge-records.js";
 import { idBytes } from "../store/id-bytes.js";
 import type { StoreDbs } from "../store/dbs.js";
@@ -21,9 +21,11 @@ import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js"
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
 import { removedTypesMessage } from "../store/removed-types.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
+import { listLabels, readList } from "../store/pending-in.js";
 import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
 import { AdjacencyBuffer } from "./adjacency-buffer.js";
 import { APPEND, compareBytes, deleteAdjacency, lastKeyOf, removeAdjacency } from "./adjacency-writes.js";
+import { deleteInList, removeInEntries } from "./pending-in-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./index-writes.js";
 
@@ -42,11 +44,23 @@ export interface WriterHooks {
   readonly search: SearchHook | null;
   /** Vector slots and the write's log, or null where no vector may change (migrations). */
   readonly vectors: VectorHook | null;
+  /**
+   * false: new incoming entries go straight into their lists (a bulk load, which folds the
+   * pending ones first); otherwise they are deferred (store/pending-in.ts). Default true.
+   */
+  readonly deferIn?: boolean;
 }
 
 export class GraphWriter {
   /** This transaction's new adjacency entries, written by flushAdjacency (adjacency-buffer.ts). */
   private readonly appends = new AdjacencyBuffer();
+  /** Incoming entries this writer deferred (store/pending-in.ts), for the store's fold. */
+  deferredIn = 0;
+  /**
+   * Nodes this write found (id → label), so a node given as the endpoint of many edges (a FOR
+   * loop's source) is looked up once; forgotten at every DROP, the only way a node goes.
+   */
+  private readonly seenNodes = new Map<string, string>();
   /** See putEdgeEnds. */
   private edgeEndsLast: Uint8Array | null = null;
 
@@ -185,7 +199,7 @@ export class GraphWriter {
    * the transaction commits: a committed edge always has both entries.
    */
   flushAdjacency(): void {
-    this.appends.flush(this.dbs);
+    this.deferredIn += this.appends.flush(this.dbs, this.hooks.deferIn !== false);
   }
 
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
@@ -209,8 +223,11 @@ export class GraphWriter {
   }
 
   private hasNode(label: string, id: string): boolean {
+    if (this.seenNodes.get(id) === label) return true;
     // doesExist(key, undefined) is a getBinaryFast: no msgpack decode.
-    return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+    const found = this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+    if (found) this.seenNodes.set(id, label);
+    return found;
   }
 
   /**
@@ -297,6 +314,7 @@ export class GraphWriter {
   // ---- DROP
 
   drop(items: readonly GraphItem[]): void {
+    this.seenNodes.clear();
     this.flushAdjacency(); // DROP reads and cuts lists
     // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
     // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
@@ -308,7 +326,8 @@ export class GraphWriter {
     }
     for (const [key, cut] of cuts) {
       this.invalidate(key);
-      removeAdjacency(cut.direction === "out" ? this.dbs.out : this.dbs.in, cut.nodeId, cut.edgeLabel, cut.edgeIds);
+      if (cut.direction === "out") removeAdjacency(this.dbs.out, cut.nodeId, cut.edgeLabel, cut.edgeIds);
+      else removeInEntries(this.dbs, cut.nodeId, cut.edgeLabel, cut.edgeIds);
     }
   }
 
@@ -340,9 +359,8 @@ export class GraphWriter {
     const rec = this.dbs.nodes.get([label, id]);
     if (rec === undefined) return;
     for (const direction of ["out", "in"] as const) {
-      const db = direction === "out" ? this.dbs.out : this.dbs.in;
       const otherDirection = direction === "out" ? "in" : "out";
-      for (const edgeLabel of adjacencyLabels(db, id, undefined)) {
+      for (const edgeLabel of listLabels(this.dbs, direction, id, undefined)) {
         // The open refuses data holding edges of an undeclared type (runtime/migrate/); should
         // one be met anyway, the DROP is refused with a user error, never an internal one.
         if (!this.schema.edges.has(edgeLabel)) {
@@ -352,7 +370,7 @@ export class GraphWriter {
               removedTypesMessage([{ ref: `E::${edgeLabel}`, drop: `DROP E<${edgeLabel}>` }], "nothing was dropped"),
           );
         }
-        const { edgeIds, otherIds } = splitAdjacency(readAdjacency(db, id, edgeLabel, undefined));
+        const { edgeIds, otherIds } = splitAdjacency(readList(this.dbs, direction, id, edgeLabel, undefined));
         for (let i = 0; i < edgeIds.length; i++) {
           const [from, to] = direction === "out" ? [id, otherIds[i]!] : [otherIds[i]!, id];
           if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!, from, to) === undefined) continue;
@@ -361,7 +379,8 @@ export class GraphWriter {
         const key = adjacencyKey(direction, id, edgeLabel);
         cuts.delete(key); // the whole list goes
         this.invalidate(key);
-        deleteAdjacency(db, id, edgeLabel);
+        if (direction === "out") deleteAdjacency(this.dbs.out, id, edgeLabel);
+        else deleteInList(this.dbs, id, edgeLabel);
       }
     }
     this.remove(info, rec);

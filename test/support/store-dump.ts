@@ -16,6 +16,8 @@ import { edgeById, edgeEndsKey, edgeHasFields } from "../../runtime/store/edge-r
 import { idBytes } from "../../runtime/store/id-bytes.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { edgeUniqueKey, indexKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
+import { parsePendingKey, readList } from "../../runtime/store/pending-in.js";
+import { readIdBytes } from "../../runtime/store/id-bytes.js";
 import type { TypeInfo } from "../../runtime/store/schema-info.js";
 
 const DUMPED = ["nodes", "edges", "edgeEnds", "out", "in", "index", "unique", "edgeUnique"] as const;
@@ -30,9 +32,38 @@ function empty(): StoreDump {
 
 const k = (key: Key): string => JSON.stringify(key);
 
-/** Every committed entry (the store's handles are private: tests reach in on purpose). */
+/**
+ * Every committed entry (the store's handles are private: tests reach in on purpose). Incoming
+ * entries still pending (runtime/store/pending-in.ts) are shown in their lists, as the fold will
+ * leave them (readers see the same): the dump is the store's graph whenever it is folded, and
+ * `pendingIn` says how many were pending.
+ */
 export function dumpStore(store: GraphStore): StoreDump {
+  return dumpStoreWithPending(store).dump;
+}
+
+export function dumpStoreWithPending(store: GraphStore): { dump: StoreDump; pendingIn: number } {
   const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
+  const dump = rawDump(dbs);
+  const lists = new Map<string, [string, string]>();
+  let pendingIn = 0;
+  for (const key of dbs.inPending.getKeys({})) {
+    const list: [string, string] = [readIdBytes(key, 0), parsePendingKey(key).label];
+    lists.set(k(list), list);
+    pendingIn++;
+  }
+  for (const [nodeId, label] of lists.values()) {
+    const stored = readAdjacency(dbs.in, nodeId, label, undefined);
+    for (let i = 0; i * CHUNK * 32 < stored.length; i++) delete dump.in[hex(chunkKey(nodeId, label, i))];
+    const entries = readList(dbs, "in", nodeId, label, undefined);
+    const parts: Uint8Array[] = [];
+    for (let off = 0; off < entries.length; off += 32) parts.push(entries.subarray(off, off + 32));
+    putList(dump.in, nodeId, label, parts);
+  }
+  return { dump, pendingIn };
+}
+
+function rawDump(dbs: StoreDbs): StoreDump {
   const out = empty();
   for (const name of DUMPED) {
     for (const { key, value } of (dbs[name] as unknown as StoreDbs["nodes"]).getRange({})) {
@@ -111,8 +142,7 @@ export function staleCacheEntries(store: GraphStore): string[] {
       const sep = key.indexOf("\u0000", 1);
       const label = key.slice(2, sep);
       const nodeId = key.slice(sep + 1);
-      const db = key[1] === "O" ? dbs.out : dbs.in;
-      now = splitAdjacency(readAdjacency(db, nodeId, label, undefined));
+      now = splitAdjacency(readList(dbs, key[1] === "O" ? "out" : "in", nodeId, label, undefined));
     } else {
       const rec = value as NodeItem;
       now = dbs.nodes.get([rec.label, key]) ?? edgeById(dbs, rec.label, key, undefined);
