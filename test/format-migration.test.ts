@@ -52,7 +52,9 @@ const VERIFIED = {
 const FORMAT1_KEYS = 135;
 /** Then the 1 → 2 step's adjacency keys (60) rekeyed by the 2 → 3 step. */
 const FORMAT2_KEYS = 60;
-const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS;
+/** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries) and the 7 blocks they become. */
+const FORMAT3_KEYS = 75;
+const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS + FORMAT3_KEYS;
 
 function recording(): {
   sink: ProgressSink;
@@ -94,10 +96,11 @@ describe("format migration", () => {
     const dir = fixtureCopy();
     const progress = recording();
     const outcome = await openAndCheck(dir, progress.sink);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: false });
     expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 1 to 2", unit: "entries", total: FORMAT1_KEYS, done: FORMAT1_KEYS, finished: true },
       { label: "migrating the store from format 2 to 3", unit: "entries", total: FORMAT2_KEYS, done: FORMAT2_KEYS, finished: true },
+      { label: "migrating the store from format 3 to 4", unit: "entries", total: undefined, done: FORMAT3_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await openAndCheck(dir)).toBeNull();
@@ -109,7 +112,7 @@ describe("format migration", () => {
     expect(report).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 1, and this version of Strand reads format 3: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
     // Refusing left it as it was: it still migrates.
     await openAndCheck(dir);
@@ -144,7 +147,7 @@ describe("format migration", () => {
       const dir = fixtureCopy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: true });
     });
   }
 
@@ -154,6 +157,12 @@ describe("format migration", () => {
     // one short), so batch 18 is the 2 → 3 step's second.
     interruptedMigration(dir, 10, 18);
     const outcome = await openAndCheck(dir);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: FORMAT2_KEYS, ms: "number", resumed: true });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+      from: 2,
+      to: 4,
+      entries: FORMAT2_KEYS + FORMAT3_KEYS,
+      ms: "number",
+      resumed: true,
+    });
   });
 });

@@ -49,6 +49,8 @@ const VERIFIED = {
 
 /** The fixture's adjacency keys (tails and chunks, both directions). */
 const MIGRATED_KEYS = 60;
+/** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries) and the 7 blocks they become. */
+const FORMAT3_KEYS = 75;
 
 async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
   const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
@@ -93,9 +95,16 @@ describe("format 2 → 3 migration", () => {
       },
     };
     const outcome = await openAndCheck(dir, progress);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+      from: 2,
+      to: 4,
+      entries: MIGRATED_KEYS + FORMAT3_KEYS,
+      ms: "number",
+      resumed: false,
+    });
     expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 2 to 3", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+      { label: "migrating the store from format 3 to 4", total: undefined, done: FORMAT3_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await openAndCheck(dir)).toBeNull();
@@ -109,7 +118,7 @@ describe("format 2 → 3 migration", () => {
       [2, true],
     ]);
     await openAndCheck(dir);
-    expect(commitLog(dir)).toEqual([[3, 0]]);
+    expect(commitLog(dir)).toEqual([[4, 0]]); // and the 3 → 4 step ends its format-3 history the same way
   });
 
   for (const [where, killAfter] of [
@@ -120,7 +129,13 @@ describe("format 2 → 3 migration", () => {
       const dir = fixtureCopy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+        from: 2,
+        to: 4,
+        entries: MIGRATED_KEYS + FORMAT3_KEYS,
+        ms: "number",
+        resumed: true,
+      });
     });
   }
 
@@ -129,7 +144,7 @@ describe("format 2 → 3 migration", () => {
     expect(await verifyDataDir(dir)).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 2, and this version of Strand reads format 3: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 2, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
   });
 });

@@ -15,7 +15,7 @@ export interface KeyLayoutRow {
 }
 
 export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
-  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 3; a format-1 or format-2 store is migrated at open)" },
+  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 4; a format-1, -2 or -3 store is migrated at open)" },
   {
     db: "meta",
     key: '`"format_migration"`',
@@ -37,9 +37,9 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   },
   {
     db: "edge_ends",
-    key: "binary: label (UTF-8), 0x00, edgeId (16 bytes)",
+    key: "binary: label (UTF-8), 0x00, the block's first edgeId (16 bytes)",
     value:
-      "binary: the from node's id (16 bytes); an edge without field values has this instead of a record (its to node is in the out list)",
+      "binary: a block of 1 to 16 entries of 32 bytes (edge id, from node id; 16 bytes each) sorted by edge id: the edges without field values, which have this instead of a record (their to node is in the out list)",
   },
   {
     db: "adjacency_out",
