@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { ProgressSink } from "../core/progress.js";
-import { answers } from "./support/fixture-answers.js";
+import { answers, withF32Vectors } from "./support/fixture-answers.js";
 import { fixtureSchema } from "./support/format1-fixture.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -26,7 +26,10 @@ function fixtureCopy(): string {
   return dir;
 }
 
-const EXPECTED: unknown = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format2/answers.json"), "utf8"));
+// Vectors come back at f32 precision since format 4 (the recorded answers are f64).
+const EXPECTED: unknown = withF32Vectors(
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format2/answers.json"), "utf8")),
+);
 
 const VERIFIED = {
   ok: true,
@@ -49,8 +52,8 @@ const VERIFIED = {
 
 /** The fixture's adjacency keys (tails and chunks, both directions). */
 const MIGRATED_KEYS = 60;
-/** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries) and the 7 blocks they become. */
-const FORMAT3_KEYS = 75;
+/** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries), the 7 blocks they become and the 6 vector records (f32). */
+const FORMAT3_KEYS = 81;
 
 async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
   const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });

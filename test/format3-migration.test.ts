@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { ProgressSink } from "../core/progress.js";
-import { answers } from "./support/fixture-answers.js";
+import { answers, withF32Vectors } from "./support/fixture-answers.js";
 import { fixtureSchema } from "./support/format1-fixture.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -26,7 +26,10 @@ function fixtureCopy(): string {
   return dir;
 }
 
-const EXPECTED: unknown = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format3/answers.json"), "utf8"));
+// Vectors come back at f32 precision since format 4 (the recorded answers are f64).
+const EXPECTED: unknown = withF32Vectors(
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format3/answers.json"), "utf8")),
+);
 
 const VERIFIED = {
   ok: true,
@@ -47,8 +50,8 @@ const VERIFIED = {
   },
 };
 
-/** The fixture's edges without a record (68 format-3 `edge_ends` entries), then the 7 blocks they become. */
-const MIGRATED_KEYS = 75;
+/** The fixture's edges without a record (68 format-3 `edge_ends` entries), then the 7 blocks they become, then its 6 vector records (rewritten as f32). */
+const MIGRATED_KEYS = 81;
 
 async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
   const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
@@ -112,11 +115,12 @@ describe("format 3 → 4 migration", () => {
     expect(commitLog(dir)).toEqual([[4, 0]]);
   });
 
-  // Batches of 3: 23 of edges (the last short), then 3 of blocks.
+  // Batches of 3: 23 of edges (the last short), then 3 of blocks, then 9 of node records (26: 6 vectors among them).
   for (const [where, killAfter] of [
     ["while it groups the edges into blocks", 5],
     ["after the last batch of edges, before the blocks are copied back", 23],
     ["while it copies the blocks back", 24],
+    ["while it rewrites the vector records", 33],
   ] as const) {
     it(`resumes a migration killed ${where}`, async () => {
       const dir = fixtureCopy();

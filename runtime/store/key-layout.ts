@@ -29,7 +29,12 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
       '`{format: 1, types: {"N::T": definition, ..}}`: each type as its records were last checked against (a bare `types` map, written before `format` existed, reads as format 1)',
   },
   { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
-  { db: "nodes", key: "`[label, nodeId]`", value: "node (or vector) record in wire form `{id, label, ...fields}`" },
+  {
+    db: "nodes",
+    key: "`[label, nodeId]`",
+    value:
+      "node (or vector) record in wire form `{id, label, ...fields}`; a vector record's vector (`data` or its `embedding` field) is a binary of f32 little-endian components",
+  },
   {
     db: "edges",
     key: "`[label, edgeId]`",

@@ -32,7 +32,8 @@
 //   its JSON), which no inline value can equal (equality lookups only).
 // - Vectors (V types, see runtime/vector/) are records in `nodes` under [vectorLabel, id], in
 //   wire form {id, label, data, ...fields} (`data` = the vector; absent when the type declares an
-//   `embedding: [F64]` field, which then holds it). Their index entries use kind "V".
+//   `embedding: [F64]` field, which then holds it), the vector stored as f32 bytes
+//   (vector-encoding.ts). Their index entries use kind "V".
 //   `vector_ids` gives each live vector its slot, the integer label of its point in the type's
 //   in-memory HNSW index; slots are never reused. `vector_types` holds per type: `epoch` (random,
 //   set when the type's first vector is written), `dimension` (fixed by that first vector),

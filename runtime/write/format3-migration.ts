@@ -1,12 +1,15 @@
 // Format 3 → 4, one step of the format migration (format-migration.ts runs the steps in order):
 // `edge_ends` goes from one entry per edge without a record (key label + edge id, value its from
-// node's 16 bytes) to blocks of up to 16 such edges (store/edge-ends.ts).
+// node's 16 bytes) to blocks of up to 16 such edges (store/edge-ends.ts), and vector records keep
+// their vector as f32 bytes instead of a msgpack array of f64 (store/vector-encoding.ts).
 //
 // Crash safety as in the earlier steps: every batch is one transaction that also records in meta
 // "format_migration" its phase and the last key converted. Phase "ends" reads the format-3
 // entries in key order and writes them as blocks into a scratch database, "edge_ends_next";
 // phase "ends_back" starts by clearing `edge_ends` (in the transaction that records the phase)
-// and appends the blocks back into it, in order, so its pages come out full. The last
+// and appends the blocks back into it, in order, so its pages come out full. Phase "vectors"
+// rewrites the records of the vector types (read as f64 arrays, written as f32 by the encoding
+// of `nodes`), in `nodes` key order. The last
 // transaction drops the scratch database, closes the commit log's format-3 history (its entries
 // name format-3 values; as in the 2 → 3 step), writes format 4 and removes the marker.
 import type { Database } from "lmdb";
@@ -15,11 +18,12 @@ import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { commitSeqOf } from "../store/commit-log.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { parseEdgeEndsKey } from "../store/edge-ends.js";
-import { FORMAT_KEY, FORMAT_MIGRATION_KEY, type Key } from "../store/keys.js";
+import { FORMAT_KEY, FORMAT_MIGRATION_KEY, type Key, SCHEMA_TYPES_KEY } from "../store/keys.js";
+import { setVectorMembers } from "../store/vector-encoding.js";
 import { APPEND } from "./adjacency-writes.js";
 import { appendCommit, trimCommitLog } from "./commit-log-writes.js";
 import { EdgeEndsWriter } from "./edge-ends-writes.js";
-import type { FormatMigrationOptions, MigrationMarker } from "./format-migration-marker.js";
+import { type FormatMigrationOptions, type MigrationMarker, sameKey } from "./format-migration-marker.js";
 import { copyPhaseInBatches } from "./migration-batches.js";
 
 const DEFAULT_BATCH = 20_000;
@@ -88,7 +92,15 @@ export function migrateFormat3(dbs: StoreDbs, progress: ProgressSink, options: F
       task,
       onBatch,
     });
+    dbs.env.transactionSync(() => {
+      state = { ...state, phase: "vectors", after: null };
+      dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
+    });
   }
+  state = rewriteVectorRecords(dbs, state, batch, (n) => {
+    task.advance(n);
+    onBatch();
+  });
   dbs.env.transactionSync(() => {
     scratch.dropSync();
     const seq = commitSeqOf(dbs);
@@ -98,4 +110,61 @@ export function migrateFormat3(dbs: StoreDbs, progress: ProgressSink, options: F
   });
   task.finish();
   return state.entries;
+}
+
+/**
+ * The member each stored vector type keeps its vector in, from the type definitions the store
+ * recorded (meta "schema_types"): `embedding` when the type declares an `embedding` array of
+ * floats, else `data`; a type with vectors (`vector_types`) but no recorded definition: `data`.
+ */
+function storedVectorMembers(dbs: StoreDbs): Map<string, string> {
+  const members = new Map<string, string>();
+  for (const { key } of dbs.vectorTypes.getRange({})) members.set(String(key[0]), "data");
+  const value = dbs.meta.get(SCHEMA_TYPES_KEY) as Record<string, unknown> | undefined;
+  const types = (value !== undefined && typeof value.format === "number" ? value.types : value) as
+    | Record<string, { fields?: { name: string; type?: { kind?: string; element?: { kind?: string; name?: string } } }[] }>
+    | undefined;
+  for (const [ref, def] of Object.entries(types ?? {})) {
+    if (!ref.startsWith("V::")) continue;
+    const embedding = def.fields?.find((f) => f.name === "embedding");
+    const t = embedding?.type;
+    const floats = t?.kind === "array" && t.element?.kind === "scalar" && (t.element.name === "F64" || t.element.name === "F32");
+    members.set(ref.slice(3), floats ? "embedding" : "data");
+  }
+  return members;
+}
+
+/** Phase "vectors": every vector record written again (as f32), in batches; returns the marker after the last. */
+function rewriteVectorRecords(
+  dbs: StoreDbs,
+  marker: MigrationMarker,
+  batch: number,
+  onBatch: (rewritten: number) => void,
+): MigrationMarker {
+  const members = storedVectorMembers(dbs);
+  setVectorMembers(dbs.nodes, members);
+  let state = marker;
+  for (;;) {
+    const after = state.after;
+    let seen = 0;
+    let rewritten = 0;
+    dbs.env.transactionSync(() => {
+      const range = after === null ? { limit: batch } : { start: after, limit: batch + 1 };
+      // Read first, then write: the range's cursor does not walk keys this batch rewrites.
+      const vectors: { key: Key; value: unknown }[] = [];
+      let last: Key | null = after;
+      for (const { key, value } of dbs.nodes.getRange(range)) {
+        if (after !== null && sameKey(key, after)) continue;
+        if (members.has(String(key[0]))) vectors.push({ key, value });
+        last = key;
+        if (++seen === batch) break;
+      }
+      for (const { key, value } of vectors) dbs.nodes.putSync(key, value as never);
+      rewritten = vectors.length;
+      state = { ...state, after: last, entries: state.entries + rewritten };
+      dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
+    });
+    onBatch(rewritten);
+    if (seen < batch) return state;
+  }
 }
