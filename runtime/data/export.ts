@@ -3,6 +3,7 @@
 // in key order and handed out in chunks as they go, so memory stays flat in the data size.
 // Order: nodes, then vectors, then edges, each type in name order and its records in id order,
 // so importing the output in order always finds an edge's endpoints already loaded.
+import { bareEdgeCount } from "../store/edge-ends.js";
 import type { Transaction } from "lmdb";
 import type { ProgressSink } from "../../core/progress.js";
 import { bareEdgesOfLabel } from "../store/edge-records.js";
@@ -44,8 +45,10 @@ export async function exportDataDir(dir: string, write: ChunkWriter, progress: P
 
 export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: ChunkWriter, progress: ProgressSink): Promise<ExportCounts> {
   const transaction = dbs.env.useReadTransaction();
-  // The entry counts of the two record databases: the total the progress bar counts towards.
-  const total = entryCount(dbs.nodes) + entryCount(dbs.edges) + entryCount(dbs.edgeEnds);
+  // The records: the total the progress bar counts towards (edges without a record are in blocks, counted per label).
+  let bare = 0;
+  for (const label of schema.labelsOf("E")) bare += bareEdgeCount(dbs.edgeEnds, label, { transaction });
+  const total = entryCount(dbs.nodes) + entryCount(dbs.edges) + bare;
   const task = progress.start("export", "records", total);
   const counts: ExportCounts = { nodes: 0, vectors: 0, edges: 0 };
   const out = new LineBuffer(write, (n) => task.advance(n));
@@ -213,7 +216,7 @@ function writeAscii(target: Uint8Array, at: number, text: string): number {
   return at + text.length;
 }
 
-function entryCount(db: StoreDbs["nodes"] | StoreDbs["edges"] | StoreDbs["edgeEnds"]): number {
+function entryCount(db: StoreDbs["nodes"] | StoreDbs["edges"]): number {
   // lmdb's typings leave getStats() untyped; it is mdb_stat: {entryCount, depth, ...}.
   const stats = db.getStats() as { entryCount?: unknown };
   return typeof stats.entryCount === "number" ? stats.entryCount : 0;
