@@ -77,6 +77,15 @@ export function firstBlock(db: EdgeEndsDb, label: string, opts: ReadOpts): EndsB
   return null;
 }
 
+/** The label's last block (null: it has none). */
+export function lastBlock(db: EdgeEndsDb, label: string): EndsBlock | null {
+  const { start, end } = edgeEndsRange(label);
+  for (const { key, value } of db.getRange({ start: end, end: start, reverse: true, limit: 1 })) {
+    return { key: new Uint8Array(key), entries: new Uint8Array(value) };
+  }
+  return null;
+}
+
 /** Compares the edge id of entry `i` with `id`. */
 function compareEntry(entries: Uint8Array, i: number, id: Uint8Array): number {
   const at = i * ENDS_ENTRY;

@@ -15,6 +15,7 @@ import {
   type EndsBlock,
   findEntry,
   firstBlock,
+  lastBlock,
 } from "../store/edge-ends.js";
 import { ID_BYTES, idBytes } from "../store/id-bytes.js";
 import { APPEND, compareBytes, lastKeyOf } from "./adjacency-writes.js";
@@ -40,6 +41,12 @@ function without(entries: Uint8Array, at: number): Uint8Array {
 export class EdgeEndsWriter {
   /** The database's last key as this writer last saw it (read once, then kept up to date by its own writes). */
   private last: Uint8Array | null = null;
+  /**
+   * Per label, its last block as this writer last wrote it (null: the label has none): an edge
+   * after all of it is appended there without a seek, as a bulk load's edges mostly are. Any
+   * other change of the label's blocks forgets it.
+   */
+  private readonly tails = new Map<string, EndsBlock | null>();
 
   constructor(private readonly db: EdgeEndsDb) {}
 
@@ -49,6 +56,8 @@ export class EdgeEndsWriter {
     const entry = new Uint8Array(ENDS_ENTRY);
     entry.set(idB, 0);
     entry.set(idBytes(from), ID_BYTES);
+    if (this.appendToTail(label, idB, entry)) return;
+    this.tails.delete(label);
     const block = blockAtOrBefore(this.db, label, idB, undefined);
     if (block === null) {
       // Before the label's first block (or it has none): that block takes it, if it has room.
@@ -77,8 +86,35 @@ export class EdgeEndsWriter {
     }
   }
 
+  /** Adds the entry after every edge of the label, if it sorts there; false (nothing written) when not. */
+  private appendToTail(label: string, id: Uint8Array, entry: Uint8Array): boolean {
+    let tail = this.tails.get(label);
+    if (tail === undefined) {
+      tail = lastBlock(this.db, label);
+      this.tails.set(label, tail);
+    }
+    if (tail === null) {
+      const key = edgeEndsKey(label, id);
+      this.put(key, entry);
+      this.tails.set(label, { key, entries: entry });
+      return true;
+    }
+    const count = tail.entries.length / ENDS_ENTRY;
+    if (findEntry(tail.entries, id) !== -count - 1) return false; // not after all of it
+    if (count < ENDS_BLOCK) {
+      tail.entries = inserted(tail.entries, count, entry);
+      this.put(tail.key, tail.entries);
+    } else {
+      const key = edgeEndsKey(label, id);
+      this.put(key, entry);
+      this.tails.set(label, { key, entries: entry });
+    }
+    return true;
+  }
+
   /** Removes the entry of the edge (label, id); false when there is none. */
   remove(label: string, id: string): boolean {
+    this.tails.delete(label);
     const idB = idBytes(id);
     const block = blockAtOrBefore(this.db, label, idB, undefined);
     if (block === null) return false;
