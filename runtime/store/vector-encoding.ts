@@ -13,56 +13,57 @@ const F32_BITS = new Uint32Array(F32.buffer);
 /** Powers of ten that are exact doubles (10^0 .. 10^22). */
 const POW10: number[] = [];
 for (let i = 0; i <= 22; i++) POW10.push(10 ** i);
+/** 10^e for e in -50 .. 50 (as `10 ** e` computes them), at index e + 50. */
+const TEN: number[] = [];
+for (let e = -50; e <= 50; e++) TEN.push(10 ** e);
 
 /**
- * `f` rounded to `digits` significant digits, as the double nearest that decimal: numerically
- * when the power of ten involved is exact (m / 10^k and m * 10^k are then correctly rounded),
- * else through toPrecision. Only a product exactly halfway between two decimals could round to
- * the other one, and the caller checks the result anyway.
+ * `a` (> 0) rounded to `digits` significant digits, as the double nearest that decimal:
+ * numerically when the power of ten involved is exact (m / 10^k and m * 10^k are then correctly
+ * rounded), else through toPrecision. Halves round up (away from zero), as toPrecision rounds;
+ * only a product exactly halfway could round the other way, and callers check the result anyway.
  */
-function toDigits(f: number, digits: number, exp10: number): number {
+function toDigits(a: number, digits: number, exp10: number): number {
   const k = digits - 1 - exp10;
-  // Halves away from zero, as toPrecision rounds.
-  const a = Math.abs(f);
-  if (k >= 0 && k <= 22) return Math.sign(f) * (Math.round(a * POW10[k]!) / POW10[k]!);
-  if (k < 0 && -k <= 22) return Math.sign(f) * (Math.round(a / POW10[-k]!) * POW10[-k]!);
-  return Number(f.toPrecision(digits));
+  if (k >= 0 && k <= 22) return Math.round(a * POW10[k]!) / POW10[k]!;
+  if (k < 0 && k >= -22) return Math.round(a / POW10[-k]!) * POW10[-k]!;
+  return Number(a.toPrecision(digits));
 }
 
 /** The number nearest `x` as f32, written with the fewest significant digits that read back as that f32. */
 export function shortestF32(x: number): number {
   const f = Math.fround(x);
   if (f === 0 || !Number.isFinite(f)) return f;
-  let exp10 = Math.floor(Math.log10(Math.abs(f)));
+  const a = f < 0 ? -f : f;
+  let exp10 = Math.floor(Math.log10(a));
   // log10 can be off by one next to a power of ten.
-  if (Math.abs(f) < 10 ** exp10) exp10--;
-  else if (Math.abs(f) >= 10 ** (exp10 + 1)) exp10++;
-  const roundTrips = (digits: number): number | null => {
-    const r = toDigits(f, digits, exp10);
-    return Math.fround(r) === f ? r : null;
-  };
-  // Fewer digits never round-trip once more fail (9 always do), except just above a power of two,
-  // where the f32 below is half as far: those few are tried digit by digit.
-  F32[0] = f;
+  if (a < TEN[exp10 + 50]!) exp10--;
+  else if (a >= TEN[exp10 + 51]!) exp10++;
+  let best = 0;
+  F32[0] = a;
   if (((F32_BITS[0] ?? 0) & 0x7fffff) === 0) {
-    for (let digits = 1; digits < 9; digits++) {
-      const r = roundTrips(digits);
-      if (r !== null) return r;
+    // Just above a power of two the f32 below is half as far, so fewer digits may fail where
+    // more succeed: each length is tried, shortest first.
+    for (let digits = 1; digits <= 9 && best === 0; digits++) {
+      const r = toDigits(a, digits, exp10);
+      if (Math.fround(r) === a) best = r;
     }
-    return Number(f.toPrecision(9));
+  } else {
+    // Elsewhere, once a length round-trips every longer one does (9 always do): a binary search.
+    let lo = 1;
+    let hi = 9;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = toDigits(a, mid, exp10);
+      if (Math.fround(r) === a) {
+        hi = mid;
+        best = r;
+      } else lo = mid + 1;
+    }
+    if (best === 0) best = toDigits(a, 9, exp10);
   }
-  let lo = 1;
-  let hi = 9;
-  let best: number | null = null;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const r = roundTrips(mid);
-    if (r !== null) {
-      hi = mid;
-      best = r;
-    } else lo = mid + 1;
-  }
-  return best ?? roundTrips(9) ?? Number(f.toPrecision(9));
+  if (Math.fround(best) !== a) best = Number(a.toPrecision(9)); // never expected; 9 digits always round-trip
+  return f < 0 ? -best : best;
 }
 
 /** A vector rounded to f32 precision, each component as shortestF32 writes it. */
