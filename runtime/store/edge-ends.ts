@@ -23,9 +23,20 @@ export const ENDS_BLOCK = 16;
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
+/** Type names' UTF-8, encoded once each (a lookup builds two keys from it). */
+const LABEL_BYTES = new Map<string, Uint8Array>();
+function labelBytes(label: string): Uint8Array {
+  let bytes = LABEL_BYTES.get(label);
+  if (bytes === undefined) {
+    bytes = utf8.encode(label);
+    if (LABEL_BYTES.size < 10_000) LABEL_BYTES.set(label, bytes);
+  }
+  return bytes;
+}
+
 /** A block's key: the label's UTF-8, 0x00, the 16 bytes of its first edge id (type names hold no 0x00). */
 export function edgeEndsKey(label: string, id: string | Uint8Array): Uint8Array {
-  const name = utf8.encode(label);
+  const name = labelBytes(label);
   const key = new Uint8Array(name.length + 1 + ID_BYTES);
   key.set(name, 0);
   if (typeof id === "string") writeIdBytes(id, key, name.length + 1);
@@ -42,7 +53,7 @@ export function parseEdgeEndsKey(key: Uint8Array): { label: string; id: string }
 
 /** Every `edge_ends` key of one label, in id order. */
 export function edgeEndsRange(label: string): { start: Uint8Array; end: Uint8Array } {
-  const name = utf8.encode(label);
+  const name = labelBytes(label);
   const start = new Uint8Array(name.length + 1);
   start.set(name, 0);
   const end = new Uint8Array(name.length + 1);
@@ -118,10 +129,16 @@ export function bareEdgeFrom(db: EdgeEndsDb, label: string, id: string, opts: Re
   } catch {
     return undefined; // not a UUID: no edge is stored under it
   }
-  const block = blockAtOrBefore(db, label, bytes, opts);
-  if (block === null) return undefined;
-  const i = findEntry(block.entries, bytes);
-  return i < 0 ? undefined : readIdBytes(block.entries, i * ENDS_ENTRY + ID_BYTES);
+  const name = labelBytes(label);
+  const lowest = new Uint8Array(name.length + 1);
+  lowest.set(name, 0);
+  const range = { start: edgeEndsKey(label, bytes), end: lowest, reverse: true, limit: 1, ...(opts ?? {}) };
+  // The block is searched where lmdb left it (read before the iterator moves on), not copied.
+  for (const { value } of db.getRange(range)) {
+    const i = findEntry(value, bytes);
+    return i < 0 ? undefined : readIdBytes(value, i * ENDS_ENTRY + ID_BYTES);
+  }
+  return undefined;
 }
 
 /** Every edge without a record of one label, in id order: its id and from node. */
