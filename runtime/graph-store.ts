@@ -12,7 +12,8 @@ import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
 import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
 import { tooFullToOpen } from "./store/storage-space.js";
-import { SchemaInfo } from "./store/schema-info.js";
+import { SchemaInfo, vectorMembersOf } from "./store/schema-info.js";
+import { setVectorMembers } from "./store/vector-encoding.js";
 import { type StoreStats, storeStats } from "./store/stats.js";
 import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
@@ -131,6 +132,8 @@ export class GraphStore {
       writeFormatVersion(dbs);
       // Before anything reads: the layout every module below expects is FORMAT_VERSION's.
       const formatMigration = migrateFormat(dbs, options.progress ?? silentProgress);
+      // Which member holds each vector type's vector, for the f32 encoding of `nodes` (vector-encoding.ts).
+      setVectorMembers(dbs.nodes, vectorMembersOf(schema));
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
       // It commits records and schema meta together; should an index load below throw, the data
       // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").

@@ -59,7 +59,7 @@ describe("GET /backup", () => {
       format: "strand-backup",
       version: 1,
       created: expect.any(String),
-      store_format: 3,
+      store_format: 4,
       schema_version: null,
       files: [{ path: "data.mdb", bytes: body.length, sha256: createHash("sha256").update(body).digest("hex") }],
     });

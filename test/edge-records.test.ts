@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import type { GraphStore } from "../runtime/graph-store.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
-import { edgeEndsKey } from "../runtime/store/edge-records.js";
+import { bareEdgeFrom } from "../runtime/store/edge-ends.js";
 import { openTempStore } from "./support/store-fixtures.js";
 
 let cleanups: (() => Promise<void>)[] = [];
@@ -26,7 +26,7 @@ const dbsOf = (store: GraphStore) => (store as unknown as { dbs: StoreDbs }).dbs
 function form(store: GraphStore, e: EdgeItem): string {
   const dbs = dbsOf(store);
   const record = dbs.edges.get([e.label, e.id]) !== undefined;
-  const ends = dbs.edgeEnds.get(edgeEndsKey(e.label, e.id)) !== undefined;
+  const ends = bareEdgeFrom(dbs.edgeEnds, e.label, e.id, undefined) !== undefined;
   return record && ends ? "both" : record ? "record" : ends ? "ends" : "none";
 }
 

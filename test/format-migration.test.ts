@@ -11,7 +11,7 @@ import type { ProgressSink } from "../core/progress.js";
 import { restoreBackup } from "../runtime/backup/restore.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import { answers } from "./support/fixture-answers.js";
+import { answers, withF32Vectors } from "./support/fixture-answers.js";
 import { fixtureSchema } from "./support/format1-fixture.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -27,7 +27,10 @@ function fixtureCopy(): string {
 }
 
 /** answers() of the fixture as the format-1 code gave them (recorded before the format changed). */
-const EXPECTED: unknown = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format1/answers.json"), "utf8"));
+// Vectors come back at f32 precision since format 4 (the recorded answers are f64).
+const EXPECTED: unknown = withF32Vectors(
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format1/answers.json"), "utf8")),
+);
 
 const VERIFIED = {
   ok: true,
@@ -52,7 +55,9 @@ const VERIFIED = {
 const FORMAT1_KEYS = 135;
 /** Then the 1 → 2 step's adjacency keys (60) rekeyed by the 2 → 3 step. */
 const FORMAT2_KEYS = 60;
-const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS;
+/** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries), the 7 blocks they become and the 6 vector records (f32). */
+const FORMAT3_KEYS = 81;
+const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS + FORMAT3_KEYS;
 
 function recording(): {
   sink: ProgressSink;
@@ -94,10 +99,11 @@ describe("format migration", () => {
     const dir = fixtureCopy();
     const progress = recording();
     const outcome = await openAndCheck(dir, progress.sink);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: false });
     expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 1 to 2", unit: "entries", total: FORMAT1_KEYS, done: FORMAT1_KEYS, finished: true },
       { label: "migrating the store from format 2 to 3", unit: "entries", total: FORMAT2_KEYS, done: FORMAT2_KEYS, finished: true },
+      { label: "migrating the store from format 3 to 4", unit: "entries", total: undefined, done: FORMAT3_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await openAndCheck(dir)).toBeNull();
@@ -109,7 +115,7 @@ describe("format migration", () => {
     expect(report).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 1, and this version of Strand reads format 3: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
     // Refusing left it as it was: it still migrates.
     await openAndCheck(dir);
@@ -144,7 +150,7 @@ describe("format migration", () => {
       const dir = fixtureCopy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: true });
     });
   }
 
@@ -154,6 +160,12 @@ describe("format migration", () => {
     // one short), so batch 18 is the 2 → 3 step's second.
     interruptedMigration(dir, 10, 18);
     const outcome = await openAndCheck(dir);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: FORMAT2_KEYS, ms: "number", resumed: true });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+      from: 2,
+      to: 4,
+      entries: FORMAT2_KEYS + FORMAT3_KEYS,
+      ms: "number",
+      resumed: true,
+    });
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { ProgressSink } from "../core/progress.js";
-import { answers } from "./support/fixture-answers.js";
+import { answers, withF32Vectors } from "./support/fixture-answers.js";
 import { fixtureSchema } from "./support/format1-fixture.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -26,7 +26,10 @@ function fixtureCopy(): string {
   return dir;
 }
 
-const EXPECTED: unknown = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format2/answers.json"), "utf8"));
+// Vectors come back at f32 precision since format 4 (the recorded answers are f64).
+const EXPECTED: unknown = withF32Vectors(
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format2/answers.json"), "utf8")),
+);
 
 const VERIFIED = {
   ok: true,
@@ -49,6 +52,8 @@ const VERIFIED = {
 
 /** The fixture's adjacency keys (tails and chunks, both directions). */
 const MIGRATED_KEYS = 60;
+/** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries), the 7 blocks they become and the 6 vector records (f32). */
+const FORMAT3_KEYS = 81;
 
 async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
   const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
@@ -93,9 +98,16 @@ describe("format 2 → 3 migration", () => {
       },
     };
     const outcome = await openAndCheck(dir, progress);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+      from: 2,
+      to: 4,
+      entries: MIGRATED_KEYS + FORMAT3_KEYS,
+      ms: "number",
+      resumed: false,
+    });
     expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 2 to 3", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+      { label: "migrating the store from format 3 to 4", total: undefined, done: FORMAT3_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await openAndCheck(dir)).toBeNull();
@@ -109,7 +121,7 @@ describe("format 2 → 3 migration", () => {
       [2, true],
     ]);
     await openAndCheck(dir);
-    expect(commitLog(dir)).toEqual([[3, 0]]);
+    expect(commitLog(dir)).toEqual([[4, 0]]); // and the 3 → 4 step ends its format-3 history the same way
   });
 
   for (const [where, killAfter] of [
@@ -120,7 +132,13 @@ describe("format 2 → 3 migration", () => {
       const dir = fixtureCopy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 2, to: 3, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+        from: 2,
+        to: 4,
+        entries: MIGRATED_KEYS + FORMAT3_KEYS,
+        ms: "number",
+        resumed: true,
+      });
     });
   }
 
@@ -129,7 +147,7 @@ describe("format 2 → 3 migration", () => {
     expect(await verifyDataDir(dir)).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 2, and this version of Strand reads format 3: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 2, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
   });
 });

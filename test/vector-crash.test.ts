@@ -9,6 +9,7 @@
 // batches the in-flight writes still varies with timing).
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { GraphStore } from "../runtime/graph-store.js";
+import { f32Vector } from "../runtime/store/vector-encoding.js";
 import { between, crashSeed } from "./support/crash-seed.js";
 import { parseSettled, runUntilKilled } from "./support/crash-run.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
@@ -108,7 +109,8 @@ test("acknowledged vectors survive SIGKILL; the checkpoint plus the logged chang
         }
         const id = op.op === "add" ? result.id! : idOf(op.target);
         if (changedAfter(op.op === "add" ? i : op.target, i)) continue;
-        const [best] = db.searchVectors("Doc", op.vector, 1);
+        // Searched with the vector as stored (f32): its own score is then exactly 1.
+        const [best] = db.searchVectors("Doc", f32Vector(op.vector), 1);
         if (!all.has(id) || best?.id !== id || best.score !== 1)
           lost.push(`op ${i}: vector ${id} is not its own best hit (got ${JSON.stringify(best && [best.id, best.score])})`);
       }

@@ -1,14 +1,14 @@
 // The edges of one label for an export (export.ts), in id order: edges with fields from their
 // records, edges without from `edge_ends` (store/edge-records.ts), merged as edgesOfLabel merges
 // them. An edge without fields (on most graphs, most of an export) is written straight from the
-// stored bytes: its id from the `edge_ends` key, its from node from the value, its to node from
+// stored bytes: its id and from node from its entry in an `edge_ends` block, its to node from
 // the from node's out list, read once for that node's consecutive edges. No id text, record
 // object or iterator result is made per edge.
 import type { Transaction } from "lmdb";
 import type { EdgeItem } from "../../core/items.js";
 import { ENTRY_BYTES, listKey, parseTail, readAdjacency } from "../store/adjacency.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeEndsRange } from "../store/edge-records.js";
+import { edgeEndsRange, ENDS_ENTRY } from "../store/edge-ends.js";
 import { ID_BYTES, idBytes, readIdBytes } from "../store/id-bytes.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
 import { bareEdgePrefix, recordLine } from "./interchange.js";
@@ -35,17 +35,21 @@ export async function exportEdges(dbs: StoreDbs, label: string, transaction: Tra
       if (full) await out.handOver();
     }
   };
-  for (const { key, value } of dbs.edgeEnds.getRange({ ...edgeEndsRange(label), transaction })) {
-    // The key ends in the id's 16 bytes; the value is the from node's 16 bytes.
-    const idAt = key.length - ID_BYTES;
-    if (recordId !== null) await recordsBefore(key, idAt);
-    const list = lists.of(value);
-    const at = entryOf(list, key, idAt);
-    if (at < 0) {
-      throw new Error(`E::${label} '${readIdBytes(key, idAt)}' is not in the out list of its from node '${readIdBytes(value, 0)}'`);
+  for (const { value: block } of dbs.edgeEnds.getRange({ ...edgeEndsRange(label), transaction })) {
+    // A block of entries: an edge id's 16 bytes, then its from node's 16 (store/edge-ends.ts).
+    for (let idAt = 0; idAt < block.length; idAt += ENDS_ENTRY) {
+      const fromAt = idAt + ID_BYTES;
+      if (recordId !== null) await recordsBefore(block, idAt);
+      const list = lists.of(block, fromAt);
+      const at = entryOf(list, block, idAt);
+      if (at < 0) {
+        throw new Error(
+          `E::${label} '${readIdBytes(block, idAt)}' is not in the out list of its from node '${readIdBytes(block, fromAt)}'`,
+        );
+      }
+      count++;
+      if (out.addBareEdgeBytes(prefix, block, idAt, block, fromAt, list, at + ID_BYTES)) await out.handOver();
     }
-    count++;
-    if (out.addBareEdgeBytes(prefix, key, idAt, value, 0, list, at + ID_BYTES)) await out.handOver();
   }
   await recordsBefore(null, 0);
   return count;
@@ -67,10 +71,10 @@ class OutLists {
     this.key = listKey(NIL, label);
   }
 
-  /** The entries of the out list of the node whose 16 bytes start `from`. */
-  of(from: Uint8Array): Uint8Array {
-    if (this.read && compareIds(this.node, from, 0) === 0) return this.list;
-    this.node.set(from.subarray(0, ID_BYTES));
+  /** The entries of the out list of the node whose 16 bytes are at from[fromAt]. */
+  of(from: Uint8Array, fromAt: number): Uint8Array {
+    if (this.read && compareIds(this.node, from, fromAt) === 0) return this.list;
+    this.node.set(from.subarray(fromAt, fromAt + ID_BYTES));
     this.key.set(this.node, 0);
     const tail = this.dbs.out.get(this.key, { transaction: this.transaction });
     const parsed = tail === undefined ? null : parseTail(tail);

@@ -4,6 +4,7 @@
 // Order: nodes, then vectors, then edges, each type in name order and its records in id order,
 // so importing the output in order always finds an edge's endpoints already loaded.
 import type { ProgressSink } from "../../core/progress.js";
+import { bareEdgeTotal } from "../store/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
 import { openStoreReadOnly } from "../store/read-only.js";
@@ -38,8 +39,8 @@ export async function exportDataDir(dir: string, write: ChunkWriter, progress: P
 
 export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: ChunkWriter, progress: ProgressSink): Promise<ExportCounts> {
   const transaction = dbs.env.useReadTransaction();
-  // The entry counts of the two record databases: the total the progress bar counts towards.
-  const total = entryCount(dbs.nodes) + entryCount(dbs.edges) + entryCount(dbs.edgeEnds);
+  // The records: the total the progress bar counts towards (edges without a record sit in blocks).
+  const total = entryCount(dbs.nodes) + entryCount(dbs.edges) + bareEdgeTotal(dbs.edgeEnds);
   const task = progress.start("export", "records", total);
   const counts: ExportCounts = { nodes: 0, vectors: 0, edges: 0 };
   const out = new LineBuffer(write, (n) => task.advance(n));
@@ -70,7 +71,7 @@ export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: Ch
   }
 }
 
-function entryCount(db: StoreDbs["nodes"] | StoreDbs["edges"] | StoreDbs["edgeEnds"]): number {
+function entryCount(db: StoreDbs["nodes"] | StoreDbs["edges"]): number {
   // lmdb's typings leave getStats() untyped; it is mdb_stat: {entryCount, depth, ...}.
   const stats = db.getStats() as { entryCount?: unknown };
   return typeof stats.entryCount === "number" ? stats.entryCount : 0;

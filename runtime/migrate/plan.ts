@@ -2,7 +2,7 @@
 // definition changed, and the refusal of records of types the schema no longer declares.
 // Reads only; the writes are migrate.ts's.
 import type { MigrationDescriptor, SchemaDescriptor } from "../../core/schema.js";
-import { edgeEndsRange, parseEdgeEndsKey } from "../store/edge-records.js";
+import { bareEdgeCount, edgeEndsRange, parseEdgeEndsKey } from "../store/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { MAX_KEY, SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY, type ItemKind, type Key } from "../store/keys.js";
 import { removedTypesMessage, type RemovedType } from "../store/removed-types.js";
@@ -127,7 +127,7 @@ export function checkRemovedTypes(dbs: StoreDbs, schema: SchemaInfo, stored: Def
   for (const { label, sample } of bareEdgeLabels(dbs)) {
     if (schema.edges.has(label)) continue;
     const known = removed.find((r) => r.ref === `E::${label}`);
-    const count = dbs.edgeEnds.getKeysCount(edgeEndsRange(label));
+    const count = bareEdgeCount(dbs.edgeEnds, label, undefined);
     if (known !== undefined) known.count = (known.count ?? 0) + count;
     else removed.push({ ref: `E::${label}`, drop: `DROP E<${label}>`, count, sample });
   }

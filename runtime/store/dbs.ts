@@ -6,6 +6,7 @@ import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import type { CommitEntry } from "./commit-entry.js";
 import type { VectorLogEntry, VectorTypeMeta } from "./vector-type-meta.js";
+import { withF32Vectors } from "./vector-encoding.js";
 import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, MIGRATABLE_FORMATS, type Key } from "./keys.js";
 
 export interface StoreDbs {
@@ -95,6 +96,8 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     vectorLog: db<VectorLogEntry>("vector_log"),
     commitLog: env.openDB<CommitEntry, number>({ name: "commit_log", ...plainMaps }),
   };
+  // Vector records keep their vector as f32 bytes (vector-encoding.ts).
+  withF32Vectors(dbs.nodes);
   return dbs;
 }
 

@@ -1,7 +1,7 @@
 // Edges without properties have no record (format 2). An edge whose record would hold nothing but
-// id, label, from_node and to_node is stored as one `edge_ends` entry, keyed by its label and
-// the 16 bytes of its id, whose value is the 16 bytes of its from node; its to node is read from
-// that node's out list (adjacency.ts), which lists the edge. An edge with at least one field value
+// id, label, from_node and to_node is one entry of an `edge_ends` block (edge-ends.ts): its id
+// and the 16 bytes of its from node; its to node is read from that node's out list
+// (adjacency.ts), which lists the edge. An edge with at least one field value
 // keeps its record in `edges` under [label, id], as before. Every reader of edges goes through
 // this module (or falls back to it on a miss in `edges`), so both forms read the same: as the
 // record `{id, label, from_node, to_node}`.
@@ -9,40 +9,11 @@ import type { Transaction } from "lmdb";
 import type { EdgeItem } from "../../core/items.js";
 import { otherEndOf, readAdjacency, type AdjacencyDb } from "./adjacency.js";
 import type { StoreDbs } from "./dbs.js";
-import { ID_BYTES, idBytes, readIdBytes, writeIdBytes } from "./id-bytes.js";
+import { bareEdgeCount, bareEdgeEnds, bareEdgeFrom } from "./edge-ends.js";
+import { idBytes } from "./id-bytes.js";
 import { MAX_KEY, type Key } from "./keys.js";
 
 type ReadOpts = { transaction: Transaction } | undefined;
-
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
-
-/** `edge_ends` key: the label's UTF-8, a 0x00 byte, the id's 16 bytes (type names hold no 0x00). */
-export function edgeEndsKey(label: string, id: string): Uint8Array {
-  const name = utf8.encode(label);
-  const key = new Uint8Array(name.length + 1 + ID_BYTES);
-  key.set(name, 0);
-  writeIdBytes(id, key, name.length + 1);
-  return key;
-}
-
-/** The label and id of an `edge_ends` key. */
-export function parseEdgeEndsKey(key: Uint8Array): { label: string; id: string } {
-  const sep = key.length - ID_BYTES - 1;
-  if (sep < 1 || key[sep] !== 0) throw new Error(`edge_ends key of ${key.length} bytes is malformed`);
-  return { label: utf8Decoder.decode(key.subarray(0, sep)), id: readIdBytes(key, sep + 1) };
-}
-
-/** Every `edge_ends` key of one label, in id order. */
-export function edgeEndsRange(label: string): { start: Uint8Array; end: Uint8Array } {
-  const name = utf8.encode(label);
-  const start = new Uint8Array(name.length + 1);
-  start.set(name, 0);
-  const end = new Uint8Array(name.length + 1);
-  end.set(name, 0);
-  end[name.length] = 1;
-  return { start, end };
-}
 
 /** Does the record hold a field value (and so need a record in `edges`)? */
 export function edgeHasFields(rec: EdgeItem): boolean {
@@ -62,9 +33,8 @@ function toOf(out: AdjacencyDb, label: string, id: string, from: string, opts: R
 
 /** An edge without a record, by label and id (undefined when there is none). */
 export function bareEdgeById(dbs: StoreDbs, label: string, id: string, opts: ReadOpts): EdgeItem | undefined {
-  const from = dbs.edgeEnds.get(edgeEndsKey(label, id), opts);
-  if (from === undefined) return undefined;
-  const fromId = readIdBytes(from, 0);
+  const fromId = bareEdgeFrom(dbs.edgeEnds, label, id, opts);
+  if (fromId === undefined) return undefined;
   const to = toOf(dbs.out, label, id, fromId, opts);
   if (to === undefined) throw new Error(`E::${label} '${id}' is not in the out list of its from node '${fromId}'`);
   return bareEdge(label, id, fromId, to);
@@ -77,9 +47,7 @@ export function edgeById(dbs: StoreDbs, label: string, id: string, opts: ReadOpt
 
 /** Is there an edge of this label and id, in either form? */
 export function edgeExists(dbs: StoreDbs, label: string, id: string, opts: ReadOpts): boolean {
-  return (
-    dbs.edges.doesExist([label, id], undefined as never, opts) || dbs.edgeEnds.doesExist(edgeEndsKey(label, id), undefined as never, opts)
-  );
+  return dbs.edges.doesExist([label, id], undefined as never, opts) || bareEdgeFrom(dbs.edgeEnds, label, id, opts) !== undefined;
 }
 
 /** The edges without a record of one label, in id order; `to` undefined when the out list lacks it. */
@@ -91,9 +59,7 @@ export function* bareEdgesOfLabel(
   // Edges of one node are usually consecutive (created together): its out list is read once for them.
   let listOf = "";
   let list: Uint8Array = new Uint8Array(0);
-  for (const { key, value } of dbs.edgeEnds.getRange({ ...edgeEndsRange(label), ...(opts ?? {}) })) {
-    const id = readIdBytes(key, key.length - ID_BYTES);
-    const from = readIdBytes(value, 0);
+  for (const { id, from } of bareEdgeEnds(dbs.edgeEnds, label, opts)) {
     if (from !== listOf) {
       listOf = from;
       list = readAdjacency(dbs.out, from, label, opts);
@@ -123,8 +89,5 @@ export function* edgesOfLabel(dbs: StoreDbs, label: string, opts: ReadOpts): Gen
 
 /** The number of edges of one label, both forms. */
 export function edgeCount(dbs: StoreDbs, label: string, opts: ReadOpts): number {
-  return (
-    dbs.edges.getKeysCount({ start: [label], end: [label, MAX_KEY], ...(opts ?? {}) }) +
-    dbs.edgeEnds.getKeysCount({ ...edgeEndsRange(label), ...(opts ?? {}) })
-  );
+  return dbs.edges.getKeysCount({ start: [label], end: [label, MAX_KEY], ...(opts ?? {}) }) + bareEdgeCount(dbs.edgeEnds, label, opts);
 }

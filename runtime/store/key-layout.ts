@@ -15,7 +15,7 @@ export interface KeyLayoutRow {
 }
 
 export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
-  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 3; a format-1 or format-2 store is migrated at open)" },
+  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 4; a format-1, -2 or -3 store is migrated at open)" },
   {
     db: "meta",
     key: '`"format_migration"`',
@@ -29,7 +29,12 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
       '`{format: 1, types: {"N::T": definition, ..}}`: each type as its records were last checked against (a bare `types` map, written before `format` existed, reads as format 1)',
   },
   { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
-  { db: "nodes", key: "`[label, nodeId]`", value: "node (or vector) record in wire form `{id, label, ...fields}`" },
+  {
+    db: "nodes",
+    key: "`[label, nodeId]`",
+    value:
+      "node (or vector) record in wire form `{id, label, ...fields}`; a vector record's vector (`data` or its `embedding` field) is a binary of f32 little-endian components",
+  },
   {
     db: "edges",
     key: "`[label, edgeId]`",
@@ -37,9 +42,9 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   },
   {
     db: "edge_ends",
-    key: "binary: label (UTF-8), 0x00, edgeId (16 bytes)",
+    key: "binary: label (UTF-8), 0x00, the block's first edgeId (16 bytes)",
     value:
-      "binary: the from node's id (16 bytes); an edge without field values has this instead of a record (its to node is in the out list)",
+      "binary: a block of 1 to 16 entries of 32 bytes (edge id, from node id; 16 bytes each) sorted by edge id: the edges without field values, which have this instead of a record (their to node is in the out list)",
   },
   {
     db: "adjacency_out",

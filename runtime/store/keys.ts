@@ -18,8 +18,8 @@
 // - Adjacency (see adjacency.ts): an entry is 32 bytes, the 16 bytes of the edge id and of the
 //   other node's id, and a list's keys start with the node id's 16 bytes; the list of (node, edge label) is the full chunks 0..n-1 followed by the tail, in creation
 //   (= edge id) order, so a neighbourhood of degree d is 1 + floor(d / 32) point gets.
-//   An edge without field values has no record in `edges`: its `edge_ends` entry holds its from
-//   node and its out entry its to node (edge-records.ts).
+//   An edge without field values has no record in `edges`: its entry in an `edge_ends` block
+//   holds its from node and its out entry its to node (edge-records.ts, edge-ends.ts).
 //   Every edge has exactly one entry in `adjacency_out` (under its from node) and one in `adjacency_in` (under its
 //   to node), written in the same transaction as the edge record; deleting an edge removes both
 //   in its transaction (removeAdjacency keeps each list compact and in creation order).
@@ -32,7 +32,8 @@
 //   its JSON), which no inline value can equal (equality lookups only).
 // - Vectors (V types, see runtime/vector/) are records in `nodes` under [vectorLabel, id], in
 //   wire form {id, label, data, ...fields} (`data` = the vector; absent when the type declares an
-//   `embedding: [F64]` field, which then holds it). Their index entries use kind "V".
+//   `embedding: [F64]` field, which then holds it), the vector stored as f32 bytes
+//   (vector-encoding.ts). Their index entries use kind "V".
 //   `vector_ids` gives each live vector its slot, the integer label of its point in the type's
 //   in-memory HNSW index; slots are never reused. `vector_types` holds per type: `epoch` (random,
 //   set when the type's first vector is written), `dimension` (fixed by that first vector),
@@ -52,10 +53,10 @@
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../../core/schema.js";
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 /** Formats GraphStore.open migrates to FORMAT_VERSION (runtime/write/format-migration.ts). */
-export const MIGRATABLE_FORMATS: readonly number[] = [1, 2];
+export const MIGRATABLE_FORMATS: readonly number[] = [1, 2, 3];
 
 /** meta key of an unfinished format migration (runtime/migrate/format.ts). */
 export const FORMAT_MIGRATION_KEY = "format_migration";

@@ -103,6 +103,11 @@ function buildVector(v: VectorTypeDescriptor): VectorTypeInfo {
   return { ...info, embedding: isVector ? field! : null };
 }
 
+/** Each vector type with the member its records hold the vector in: its `embedding` field, or `data`. */
+export function vectorMembersOf(schema: SchemaInfo): [string, string][] {
+  return [...schema.vectors.values()].map((v) => [v.name, v.embedding?.name ?? "data"]);
+}
+
 export class SchemaInfo {
   readonly nodes: ReadonlyMap<string, TypeInfo>;
   readonly edges: ReadonlyMap<string, EdgeTypeInfo>;

@@ -5,6 +5,7 @@ import { uuidv7 } from "../store/ids.js";
 import type { NodeItem, PropValue, Props } from "../../core/items.js";
 import { newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
+import { f32Vector } from "../store/vector-encoding.js";
 import { checkVector } from "./metric.js";
 
 /** The vector a stored record holds: its `embedding` field or its `data` member. */
@@ -28,7 +29,8 @@ function vectorAsProperty(info: VectorTypeInfo): StrandError {
 
 /** A new record {id, label, data, ...fields}, or {id, label, ...fields} with the vector in `embedding`. */
 export function newVectorRecord(info: VectorTypeInfo, vector: unknown, props: Props, nowIso: string, id = uuidv7()): NodeItem {
-  const v = checkVector(vector, `vector for V::${info.name}`);
+  // Stored as f32 (store/vector-encoding.ts): the record holds what every later read returns.
+  const v = f32Vector(checkVector(vector, `vector for V::${info.name}`));
   const values = validateProps(info, props);
   if (info.embedding) {
     if (values.has(info.embedding.name)) throw vectorAsProperty(info);
@@ -43,7 +45,7 @@ export function newVectorRecord(info: VectorTypeInfo, vector: unknown, props: Pr
 
 /** UpsertV on an existing vector: its props change as by UPDATE and its vector becomes `vector`. */
 export function replacedVectorRecord(info: VectorTypeInfo, current: NodeItem, vector: unknown, props: Props): NodeItem {
-  const v = checkVector(vector, `vector for V::${info.name}`);
+  const v = f32Vector(checkVector(vector, `vector for V::${info.name}`));
   const values = validateProps(info, props);
   if (info.embedding) {
     if (values.has(info.embedding.name)) throw vectorAsProperty(info);

@@ -7,7 +7,8 @@ import { checkValue } from "../../core/values.js";
 import { edgeUniqueKey, indexKey, indexValue, uniqueKey, type Key } from "../store/keys.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { otherEndOf, readAdjacency } from "../store/adjacency.js";
-import { bareEdge, edgeById, edgeHasFields, parseEdgeEndsKey } from "../store/edge-records.js";
+import { ENDS_ENTRY, isEndsBlock, parseEdgeEndsKey } from "../store/edge-ends.js";
+import { bareEdge, edgeById, edgeHasFields } from "../store/edge-records.js";
 import { ID_BYTES, idBytes, readIdBytes } from "../store/id-bytes.js";
 import type { CheckContext } from "./report.js";
 
@@ -43,9 +44,14 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
   return edges;
 }
 
-/** Edges without a record (store/edge-records.ts): each names a declared type, a from node whose out list lists it, and has no record too. */
+/**
+ * Edges without a record (store/edge-records.ts), in their `edge_ends` blocks (edge-ends.ts): each
+ * block is keyed by its first edge, sorted, within the size; each edge names a declared type, a
+ * from node whose out list lists it, and has no record too.
+ */
 function checkBareEdges(ctx: CheckContext, schema: SchemaInfo, edges: StoredEdge[]): void {
   const { dbs, read } = ctx;
+  let previous: { label: string; lastId: string } | null = null;
   for (const { key, value } of dbs.edgeEnds.getRange(read)) {
     let parsed: { label: string; id: string };
     try {
@@ -54,34 +60,44 @@ function checkBareEdges(ctx: CheckContext, schema: SchemaInfo, edges: StoredEdge
       ctx.report("record", "edge_ends", [Buffer.from(key).toString("hex")], "a malformed key (not a label, 0x00 and 16 id bytes)");
       continue;
     }
-    const { label, id } = parsed;
-    const k: Key = [label, id];
+    const { label, id: firstId } = parsed;
     const info = schema.edges.get(label);
     if (info === undefined) {
-      ctx.report("record", "edge_ends", k, `an edge of type '${label}', which the schema does not declare`);
+      ctx.report("record", "edge_ends", [label, firstId], `an edge of type '${label}', which the schema does not declare`);
       continue;
     }
-    if (value.length !== ID_BYTES) {
-      ctx.report("record", "edge_ends", k, `a value of ${value.length} bytes (the from node's 16)`);
+    if (!isEndsBlock(value)) {
+      ctx.report("record", "edge_ends", [label, firstId], `a block of ${value.length} bytes (1 to 16 entries of 32)`);
       continue;
     }
-    ctx.counts.edges++;
-    if (dbs.edges.doesExist([label, id], undefined as never, read)) ctx.report("record", "edge_ends", k, "the edge also has a record");
-    const from = readIdBytes(value, 0);
-    const to = otherEndOf(readAdjacency(dbs.out, from, label, read), idBytes(id));
-    if (to === undefined) {
-      ctx.report(
-        "adjacency",
-        "edge_ends",
-        k,
-        `E::${label} '${id}' is not in the out list of its from node '${from}', so it has no to node`,
-      );
-      continue;
+    const ids: string[] = [];
+    for (let at = 0; at < value.length; at += ENDS_ENTRY) ids.push(readIdBytes(value, at));
+    const after = previous?.label === label ? previous.lastId : "";
+    if (ids[0] !== firstId || ids.some((id, i) => id <= (i === 0 ? after : ids[i - 1]!))) {
+      ctx.report("record", "edge_ends", [label, firstId], "a block not keyed by its first edge, or not in edge id order");
     }
-    const edge = bareEdge(label, id, from, to);
-    edges.push(edge);
-    checkEnds(ctx, info, k, edge, "edge_ends");
-    checkIndexed(ctx, info, edge);
+    previous = { label, lastId: ids[ids.length - 1]! };
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const k: Key = [label, id];
+      ctx.counts.edges++;
+      if (dbs.edges.doesExist([label, id], undefined as never, read)) ctx.report("record", "edge_ends", k, "the edge also has a record");
+      const from = readIdBytes(value, i * ENDS_ENTRY + ID_BYTES);
+      const to = otherEndOf(readAdjacency(dbs.out, from, label, read), idBytes(id));
+      if (to === undefined) {
+        ctx.report(
+          "adjacency",
+          "edge_ends",
+          k,
+          `E::${label} '${id}' is not in the out list of its from node '${from}', so it has no to node`,
+        );
+        continue;
+      }
+      const edge = bareEdge(label, id, from, to);
+      edges.push(edge);
+      checkEnds(ctx, info, k, edge, "edge_ends");
+      checkIndexed(ctx, info, edge);
+    }
   }
 }
 

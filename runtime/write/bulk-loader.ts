@@ -12,7 +12,8 @@
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeEndsKey, edgeExists } from "../store/edge-records.js";
+import { bareEdgeTotal, ENDS_ENTRY } from "../store/edge-ends.js";
+import { edgeExists } from "../store/edge-records.js";
 import { ID_BYTES } from "../store/id-bytes.js";
 import { uuidv7 } from "../store/ids.js";
 import { newEdgeRecord, newNodeRecord, validateProps } from "../store/records.js";
@@ -34,11 +35,7 @@ interface PlainEdge {
   /** BulkAdjacency groups of its out and in lists. */
   readonly out: number;
   readonly in: number;
-  /** An `edge_ends` key of the label, its last 16 bytes (the id's) to be overwritten. */
-  readonly endsKey: Uint8Array;
 }
-
-const NIL_ID = "00000000-0000-0000-0000-000000000000";
 
 /** One record to load, as the interchange format carries it (runtime/data/). */
 export interface LoadRecord {
@@ -65,7 +62,6 @@ export class RecordLoader {
   private readonly adjacency = new BulkAdjacency();
   /** Words (uuidWords) of the record at hand: its id, from node, to node. */
   private readonly words = new Int32Array(12);
-  private readonly fromBytes = new Uint8Array(ID_BYTES);
   /** Per edge label: its PlainEdge, or null when the fast path does not apply to it. */
   private readonly plainEdges = new Map<string, PlainEdge | null>();
   private lastPlain: PlainEdge | null = null;
@@ -136,11 +132,11 @@ export class RecordLoader {
     if (loaded.getWords(w, 4) !== plain.fromTag || loaded.getWords(w, 8) !== plain.toTag) return false;
     // The id, unless taken; the last check (nothing after it can refuse the edge).
     if (loaded.addWords(w, 0, plain.tag) !== 0) return false;
-    // Kept by the writer as the last key appended: a fresh one per edge.
-    const key = plain.endsKey.slice();
-    writeUuidWords(key, key.length - ID_BYTES, w, 0);
-    writeUuidWords(this.fromBytes, 0, w, 4);
-    this.writer.insertLoadedEnds(key, this.fromBytes);
+    // Kept by the writer (its block's entries): a fresh one per edge.
+    const entry = new Uint8Array(ENDS_ENTRY);
+    writeUuidWords(entry, 0, w, 0);
+    writeUuidWords(entry, ID_BYTES, w, 4);
+    this.writer.insertLoadedEnds(plain.label, entry);
     this.adjacency.add(plain.out, w, 4, 0, 8);
     this.adjacency.add(plain.in, w, 8, 0, 4);
     return true;
@@ -159,8 +155,6 @@ export class RecordLoader {
     const fromTag = info && this.tags.get(info.from);
     const toTag = info && this.tags.get(info.to);
     if (info !== undefined && info.fields.length === 0 && !info.unique && fromTag !== undefined && toTag !== undefined) {
-      // The key ends in the id's 16 bytes (store/edge-records.ts).
-      const endsKey = edgeEndsKey(label, NIL_ID);
       plain = {
         label,
         tag: this.tags.get(label)!,
@@ -168,7 +162,6 @@ export class RecordLoader {
         toTag,
         out: this.adjacency.group("out", label),
         in: this.adjacency.group("in", label),
-        endsKey,
       };
     }
     if (this.plainEdges.size < 1000) this.plainEdges.set(label, plain);
@@ -275,8 +268,8 @@ function storedRecords(dbs: StoreDbs, expected: number): number {
     for (const _ of dbs.edgeEnds.getKeys({ limit: 1 })) return 1;
     return 0;
   }
-  // An edge without fields has no record, only its `edge_ends` entry (store/edge-records.ts).
-  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount() + dbs.edgeEnds.getKeysCount();
+  // An edge without fields has no record, only its entry in an `edge_ends` block (store/edge-ends.ts).
+  return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount() + bareEdgeTotal(dbs.edgeEnds);
 }
 
 function taken(id: string, by: string): StrandError {

@@ -10,7 +10,7 @@ export interface MigrationMarker {
   /** The format the step migrates from (to is from + 1). */
   from: number;
   to: number;
-  phase: "out" | "in" | "edges";
+  phase: "out" | "in" | "edges" | "ends" | "ends_back" | "vectors";
   /** The last key converted in this phase. */
   after: Key | null;
   /** Keys converted so far by this step. */

@@ -17,7 +17,8 @@ import type { ProgressSink } from "../../core/progress.js";
 import { CHUNK_BYTES, ENTRY_BYTES, tailValue } from "../store/adjacency.js";
 import { copyPhaseInBatches } from "./migration-batches.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeEndsKey, edgeHasFields } from "../store/edge-records.js";
+import { edgeEndsKey } from "../store/edge-ends.js";
+import { edgeHasFields } from "../store/edge-records.js";
 import { idBytes, writeIdBytes, ID_BYTES } from "../store/id-bytes.js";
 import { FORMAT_KEY, FORMAT_MIGRATION_KEY, type Key } from "../store/keys.js";
 import {
@@ -86,8 +87,7 @@ export function migrateFormat1(dbs: StoreDbs, progress: ProgressSink, options: F
   let batches = 0;
   for (const phase of ["out", "in"] as const) {
     // Phases run in order: a resumed run skips those its marker says are done.
-    const order = { out: 0, in: 1, edges: 2 };
-    if (order[phase] < order[state.phase]) continue;
+    if (state.phase === "edges" || (phase === "out" && state.phase === "in")) continue;
     const source = old[phase];
     const target: Format2ListDb = targets[phase];
     state = copyPhaseInBatches(dbs, state, {

@@ -12,8 +12,8 @@ import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
 import { splitAdjacency } from "../store/adjacency.js";
-import { bareEdge, edgeById, edgeEndsKey, edgeExists, edgeHasFields } from "../store/edge-records.js";
-import { idBytes } from "../store/id-bytes.js";
+import { bareEdgeFrom } from "../store/edge-ends.js";
+import { bareEdge, edgeById, edgeExists, edgeHasFields } from "../store/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { notFound, plausibleId, uuidv7 } from "../store/ids.js";
 import { MAX_KEY, type Key } from "../store/keys.js";
@@ -24,7 +24,8 @@ import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../stor
 import { listLabels, readList } from "../store/pending-in.js";
 import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
 import { AdjacencyBuffer } from "./adjacency-buffer.js";
-import { APPEND, compareBytes, deleteAdjacency, lastKeyOf, removeAdjacency } from "./adjacency-writes.js";
+import { deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
+import { EdgeEndsWriter } from "./edge-ends-writes.js";
 import { deleteInList, removeInEntries } from "./pending-in-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./index-writes.js";
@@ -61,8 +62,8 @@ export class GraphWriter {
    * loop's source) is looked up once; forgotten at every DROP, the only way a node goes.
    */
   private readonly seenNodes = new Map<string, string>();
-  /** See putEdgeEnds. */
-  private edgeEndsLast: Uint8Array | null = null;
+  /** This transaction's writes to `edge_ends` (edge-ends-writes.ts). */
+  private readonly ends: EdgeEndsWriter;
 
   /**
    * @param cache the shared read cache; `touched` collects every key marked in it, for the
@@ -74,7 +75,9 @@ export class GraphWriter {
     private readonly cache: ReadCache,
     private readonly touched: string[],
     private readonly hooks: WriterHooks,
-  ) {}
+  ) {
+    this.ends = new EdgeEndsWriter(dbs.edgeEnds);
+  }
 
   /** The write's callback is done: state the hooks gathered is written (still in the transaction). */
   finish(): void {
@@ -133,7 +136,7 @@ export class GraphWriter {
     this.invalidate(recordKey(rec.id));
     if (info.kind !== "E") this.dbs.nodes.removeSync([info.name, rec.id]);
     else if (edgeHasFields(rec as EdgeItem)) this.dbs.edges.removeSync([info.name, rec.id]);
-    else this.dbs.edgeEnds.removeSync(edgeEndsKey(info.name, rec.id));
+    else this.ends.remove(info.name, rec.id);
     if (info.kind !== "E") this.hooks.search?.removed(rec);
   }
 
@@ -144,25 +147,11 @@ export class GraphWriter {
   private putEdge(label: string, next: EdgeItem, current: EdgeItem | null): void {
     const record = edgeHasFields(next);
     if (current !== null && edgeHasFields(current) !== record) {
-      if (record) this.dbs.edgeEnds.removeSync(edgeEndsKey(label, current.id));
+      if (record) this.ends.remove(label, current.id);
       else this.dbs.edges.removeSync([label, current.id]);
     }
     if (record) this.dbs.edges.putSync([label, next.id], next);
-    else if (current === null || edgeHasFields(current)) this.putEdgeEnds(edgeEndsKey(label, next.id), idBytes(next.from_node));
-  }
-
-  /**
-   * An `edge_ends` entry, appended (MDB_APPEND: pages left full, not split in half) when its key
-   * sorts after every other, as new edges' keys (UUID v7) of one label mostly do. `edgeEndsLast`
-   * is the database's last key as this writer last saw it (read once, then its own appends;
-   * removals only lower the real one), so a run of appends costs one cursor read, not one each.
-   */
-  private putEdgeEnds(key: Uint8Array, from: Uint8Array): void {
-    const db = this.dbs.edgeEnds;
-    this.edgeEndsLast ??= lastKeyOf(db);
-    // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
-    if (compareBytes(key, this.edgeEndsLast) > 0 && db.putSync(key, from, APPEND)) this.edgeEndsLast = key;
-    else db.putSync(key, from);
+    else if (current === null || edgeHasFields(current)) this.ends.add(label, next.id, next.from_node);
   }
 
   // ---- creating
@@ -240,8 +229,8 @@ export class GraphWriter {
   }
 
   /** A loaded edge of a type without fields or UNIQUE: its `edge_ends` entry (the rest of insert's fan-out is empty). */
-  insertLoadedEnds(key: Uint8Array, from: Uint8Array): void {
-    this.putEdgeEnds(key, from);
+  insertLoadedEnds(label: string, entry: Uint8Array): void {
+    this.ends.addEntry(label, entry);
   }
 
   // ---- updating
@@ -396,7 +385,7 @@ export class GraphWriter {
       from === undefined || to === undefined
         ? edgeById(this.dbs, label, id, undefined)
         : (this.dbs.edges.get([label, id]) ??
-          (this.dbs.edgeEnds.doesExist(edgeEndsKey(label, id), undefined as never) ? bareEdge(label, id, from, to) : undefined));
+          (bareEdgeFrom(this.dbs.edgeEnds, label, id, undefined) !== undefined ? bareEdge(label, id, from, to) : undefined));
     if (rec === undefined) return undefined;
     this.remove(info, rec);
     return rec;

@@ -32,7 +32,8 @@ export function copyPhaseInBatches<V>(dbs: StoreDbs, marker: MigrationMarker, co
       for (const { key, value } of source.getRange(range)) {
         if (after !== null && sameKey(key, after)) continue;
         put(key, value);
-        last = key;
+        // A binary key is lmdb's Buffer, whose memory later reads reuse: kept as a copy.
+        last = key instanceof Uint8Array ? (new Uint8Array(key) as unknown as Key) : key;
         if (++converted === batch) break;
       }
       state = { ...state, phase, after: last, entries: state.entries + converted };

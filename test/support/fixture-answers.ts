@@ -7,6 +7,7 @@ import path from "node:path";
 import type { GraphItem } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
 import { GraphStore } from "../../runtime/graph-store.js";
+import { f32Vector } from "../../runtime/store/vector-encoding.js";
 import { fixtureId, fixtureSchema } from "./format1-fixture.js";
 
 const u = (i: number) => fixtureId(1, i);
@@ -61,6 +62,15 @@ export function answers(db: QueryContext): Record<string, unknown> {
     searchV: db.searchVectors("Doc", [1, 0, 0, 1], 3).map((r) => r.id),
     count: db.itemsOfKind("E").length,
   };
+}
+
+/**
+ * Answers recorded before format 4 as format 4 gives them: vectors are stored as f32 since, so
+ * each component of `docs[].data` comes back as the shortest decimal of its f32 (the only change).
+ */
+export function withF32Vectors(recorded: unknown): unknown {
+  const answers = recorded as { docs: { data: number[] }[] };
+  return { ...answers, docs: answers.docs.map((d) => ({ ...d, data: f32Vector(d.data) })) };
 }
 
 // Records the answers of a fixture directory (its store/ opened read-write in a copy).

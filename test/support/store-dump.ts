@@ -12,7 +12,8 @@ import {
   tailValue,
 } from "../../runtime/store/adjacency.js";
 import type { StoreDbs } from "../../runtime/store/dbs.js";
-import { edgeById, edgeEndsKey, edgeHasFields } from "../../runtime/store/edge-records.js";
+import { ENDS_ENTRY, edgeEndsKey, parseEdgeEndsKey } from "../../runtime/store/edge-ends.js";
+import { edgeById, edgeHasFields } from "../../runtime/store/edge-records.js";
 import { idBytes } from "../../runtime/store/id-bytes.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { edgeUniqueKey, indexKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
@@ -67,6 +68,15 @@ function rawDump(dbs: StoreDbs): StoreDump {
   const out = empty();
   for (const name of DUMPED) {
     for (const { key, value } of (dbs[name] as unknown as StoreDbs["nodes"]).getRange({})) {
+      if (name === "edgeEnds") {
+        // Blocks (edge-ends.ts) depend on the order of the writes: each edge is shown as its own entry.
+        const { label } = parseEdgeEndsKey(key as unknown as Uint8Array);
+        const block = value as unknown as Uint8Array;
+        for (let at = 0; at < block.length; at += ENDS_ENTRY) {
+          out.edgeEnds[hex(edgeEndsKey(label, block.subarray(at, at + 16)))] = hex(block.subarray(at + 16, at + ENDS_ENTRY));
+        }
+        continue;
+      }
       // Binary keys (edge_ends, adjacency) and values (adjacency, edge_ends) are compared as hex.
       const shown = key instanceof Uint8Array ? Buffer.from(key).toString("hex") : k(key);
       out[name][shown] = value instanceof Uint8Array ? Buffer.from(value).toString("hex") : value;

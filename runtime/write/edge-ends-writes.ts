@@ -1,0 +1,155 @@
+// Writing `edge_ends` blocks (store/edge-ends.ts): adding and removing the entry of an edge
+// without a record, inside a write transaction. A block keeps its entries sorted by edge id and
+// holds at most ENDS_BLOCK; its key always names its first entry.
+//
+// Pages stay mostly full under appends: new edges' ids (UUID v7) mostly sort after every other
+// of their label, so they grow the label's last block, and a full block is followed by a new one
+// (not split) when the new entry sorts after all of it; a new block that sorts last in the
+// database is an MDB_APPEND.
+import {
+  blockAtOrBefore,
+  ENDS_BLOCK,
+  ENDS_ENTRY,
+  type EdgeEndsDb,
+  edgeEndsKey,
+  type EndsBlock,
+  findEntry,
+  firstBlock,
+  lastBlock,
+} from "../store/edge-ends.js";
+import { ID_BYTES, idBytes } from "../store/id-bytes.js";
+import { APPEND, compareBytes, lastKeyOf } from "./adjacency-writes.js";
+
+/** `entries` with `entry` inserted as entry number `at`. */
+function inserted(entries: Uint8Array, at: number, entry: Uint8Array): Uint8Array {
+  const next = new Uint8Array(entries.length + ENDS_ENTRY);
+  next.set(entries.subarray(0, at * ENDS_ENTRY), 0);
+  next.set(entry, at * ENDS_ENTRY);
+  next.set(entries.subarray(at * ENDS_ENTRY), (at + 1) * ENDS_ENTRY);
+  return next;
+}
+
+/** `entries` without entry number `at`. */
+function without(entries: Uint8Array, at: number): Uint8Array {
+  const next = new Uint8Array(entries.length - ENDS_ENTRY);
+  next.set(entries.subarray(0, at * ENDS_ENTRY), 0);
+  next.set(entries.subarray((at + 1) * ENDS_ENTRY), at * ENDS_ENTRY);
+  return next;
+}
+
+/** The writes of one transaction to `edge_ends`. */
+export class EdgeEndsWriter {
+  /** The database's last key as this writer last saw it (read once, then kept up to date by its own writes). */
+  private last: Uint8Array | null = null;
+  /**
+   * Per label, its last block as this writer last wrote it (null: the label has none): an edge
+   * after all of it is appended there without a seek, as a bulk load's edges mostly are. Any
+   * other change of the label's blocks forgets it.
+   */
+  private readonly tails = new Map<string, EndsBlock | null>();
+
+  constructor(private readonly db: EdgeEndsDb) {}
+
+  /** Adds the edge (label, id) without a record, from `from`; an entry already there gets this from node. */
+  add(label: string, id: string, from: string): void {
+    const entry = new Uint8Array(ENDS_ENTRY);
+    entry.set(idBytes(id), 0);
+    entry.set(idBytes(from), ID_BYTES);
+    this.addEntry(label, entry);
+  }
+
+  /** add() of an entry already in its stored form (edge id's 16 bytes, from node's 16), as a bulk load has it; the writer keeps it. */
+  addEntry(label: string, entry: Uint8Array): void {
+    const idB = entry.subarray(0, ID_BYTES);
+    if (this.appendToTail(label, idB, entry)) return;
+    this.tails.delete(label);
+    const block = blockAtOrBefore(this.db, label, idB, undefined);
+    if (block === null) {
+      // Before the label's first block (or it has none): that block takes it, if it has room.
+      const first = firstBlock(this.db, label, undefined);
+      if (first !== null && first.entries.length < ENDS_BLOCK * ENDS_ENTRY) this.rekey(first, inserted(first.entries, 0, entry));
+      else this.put(edgeEndsKey(label, idB), entry);
+      return;
+    }
+    const found = findEntry(block.entries, idB);
+    if (found >= 0) {
+      const next = block.entries.slice();
+      next.set(entry, found * ENDS_ENTRY);
+      this.put(block.key, next);
+      return;
+    }
+    const at = -found - 1;
+    const count = block.entries.length / ENDS_ENTRY;
+    if (count < ENDS_BLOCK) this.put(block.key, inserted(block.entries, at, entry));
+    else if (at === count) this.put(edgeEndsKey(label, idB), entry);
+    else {
+      // A full block split in two halves around the new entry.
+      const all = inserted(block.entries, at, entry);
+      const half = Math.ceil((count + 1) / 2) * ENDS_ENTRY;
+      this.put(block.key, all.slice(0, half));
+      this.put(edgeEndsKey(label, all.subarray(half, half + ID_BYTES)), all.slice(half));
+    }
+  }
+
+  /** Adds the entry after every edge of the label, if it sorts there; false (nothing written) when not. */
+  private appendToTail(label: string, id: Uint8Array, entry: Uint8Array): boolean {
+    let tail = this.tails.get(label);
+    if (tail === undefined) {
+      tail = lastBlock(this.db, label);
+      this.tails.set(label, tail);
+    }
+    if (tail === null) {
+      const key = edgeEndsKey(label, id);
+      this.put(key, entry);
+      this.tails.set(label, { key, entries: entry });
+      return true;
+    }
+    const count = tail.entries.length / ENDS_ENTRY;
+    if (findEntry(tail.entries, id) !== -count - 1) return false; // not after all of it
+    if (count < ENDS_BLOCK) {
+      tail.entries = inserted(tail.entries, count, entry);
+      this.put(tail.key, tail.entries);
+    } else {
+      const key = edgeEndsKey(label, id);
+      this.put(key, entry);
+      this.tails.set(label, { key, entries: entry });
+    }
+    return true;
+  }
+
+  /** Removes the entry of the edge (label, id); false when there is none. */
+  remove(label: string, id: string): boolean {
+    this.tails.delete(label);
+    const idB = idBytes(id);
+    const block = blockAtOrBefore(this.db, label, idB, undefined);
+    if (block === null) return false;
+    const at = findEntry(block.entries, idB);
+    if (at < 0) return false;
+    const rest = without(block.entries, at);
+    if (rest.length === 0) this.db.removeSync(block.key);
+    else if (at === 0) this.rekey(block, rest);
+    else this.db.putSync(block.key, rest);
+    return true;
+  }
+
+  /** Stores `entries` as a block whose first entry may have changed: under the key that names it now. */
+  private rekey(block: EndsBlock, entries: Uint8Array): void {
+    const sep = block.key.length - ID_BYTES;
+    const key = block.key.slice();
+    key.set(entries.subarray(0, ID_BYTES), sep);
+    if (compareBytes(key, block.key) !== 0) this.db.removeSync(block.key);
+    this.put(key, entries);
+  }
+
+  /**
+   * Puts a block; a new one whose key sorts last in the database is appended. A block that grows
+   * in place is a plain put: LMDB then splits a page at the end, leaving the left page full (a
+   * remove and MDB_APPEND instead rebalances the emptied page, taking entries from its neighbour).
+   */
+  private put(key: Uint8Array, value: Uint8Array): void {
+    this.last ??= lastKeyOf(this.db);
+    // A refused append (the key is not last after all) writes nothing and returns false: then a plain put.
+    if (compareBytes(key, this.last) > 0 && this.db.putSync(key, value, APPEND)) this.last = key;
+    else this.db.putSync(key, value);
+  }
+}
