@@ -31,8 +31,10 @@ export class Bm25Writes implements SearchHook {
     if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${label} ran out of document numbers`);
     this.dbs.bm25Docs.putSync([label, record.id], [docNo, doc.length]);
     this.dbs.bm25Ids.putSync([label, docNo], record.id);
-    const terms = this.batch.termsOf(label);
-    for (const [term, tf] of doc.tf) this.batch.appendTo(terms, label, term, docNo, tf, doc.length);
+    // No document yet: no posting lists yet (removing a type's last document removes them all).
+    const postings = this.batch.of(label, () => stats.docs === 0);
+    postings.beginDocument(docNo, doc.length);
+    for (const [term, tf] of doc.tf) postings.append(term, tf);
     this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
   }
 
@@ -43,7 +45,7 @@ export class Bm25Writes implements SearchHook {
   flush(): void {
     if (this.batch.empty) return;
     const { appends, stats } = this.batch.take();
-    for (const { label, term, entries } of appends) appendPostings(this.dbs.bm25Post, label, term, entries);
+    for (const { label, term, entries, fresh } of appends) appendPostings(this.dbs.bm25Post, label, term, entries, fresh);
     for (const [label, s] of stats) this.dbs.bm25Stats.putSync([label], s);
   }
 
