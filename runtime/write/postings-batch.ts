@@ -50,7 +50,8 @@ export class LabelPostings {
 
   /** The next document's postings follow (docNos must increase). */
   beginDocument(docNo: number, length: number): void {
-    const d = (this.docs = grown(this.docs, this.docsUsed, this.docsUsed + 3));
+    this.docs = grown(this.docs, this.docsUsed, this.docsUsed + 3);
+    const d = this.docs;
     const at = this.docsUsed;
     d[at] = this.pairsUsed;
     d[at + 1] = docNo;
@@ -67,7 +68,8 @@ export class LabelPostings {
       this.terms.push(term);
     }
     const at = this.pairsUsed;
-    const p = at + 2 > this.pairs.length ? (this.pairs = grown(this.pairs, at, at + 2)) : this.pairs;
+    if (at + 2 > this.pairs.length) this.pairs = grown(this.pairs, at, at + 2);
+    const p = this.pairs;
     p[at] = slot;
     p[at + 1] = tf;
     this.pairsUsed = at + 2;
