@@ -100,7 +100,8 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const hit = this.cache.get(recordKey(id)) as T | undefined;
     if (hit !== undefined) return hit.label === label ? hit : undefined;
     const rec = read(this.opts);
-    return rec === undefined ? undefined : this.cache.fill(recordKey(id), rec);
+    // Keyed by the record's own id string, which cached adjacency lists then share (adjacency()).
+    return rec === undefined ? undefined : this.cache.fill(recordKey(rec.id), rec);
   }
 
   /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
@@ -113,7 +114,15 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const key = adjacencyKey(direction, nodeId, edgeLabel);
     const hit = this.cache.get(key) as Adjacency | undefined;
     if (hit !== undefined) return hit;
-    return this.cache.fill(key, splitAdjacency(readAdjacency(db, nodeId, edgeLabel, this.opts)));
+    const list = splitAdjacency(readAdjacency(db, nodeId, edgeLabel, this.opts));
+    // A node's id is in the lists of all its neighbours: where its record is cached, the list
+    // keeps the record's id string instead of a copy (56 bytes each; lists dominate the cache).
+    const others = list.otherIds as string[];
+    for (let i = 0; i < others.length; i++) {
+      const rec = this.cache.get(recordKey(others[i]!)) as NodeItem | undefined;
+      if (rec !== undefined && rec.id === others[i]) others[i] = rec.id;
+    }
+    return this.cache.fill(key, list);
   }
 
   /** [start, end) options for every key extending `prefix`, in this context's transaction. */
