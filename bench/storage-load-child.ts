@@ -1,9 +1,11 @@
-// Run as a child process by bench/storage.ts: opens the 1M-edge store and runs random 2-hop
-// traversals (`Out<Link>::Out<Link>` from a random Item, full records) for the given seconds, in
-// a fresh process so its memory is the store's own (plus node and the compiler that gave the
+// Run as a child process by bench/storage.ts: opens the 1M-edge store and runs the given number
+// of random 2-hop traversals (`Out<Link>::Out<Link>` from a random Item, full records; at most
+// MAX_SECONDS), in a fresh process so its memory is the store's own (plus node and the compiler that gave the
 // schema, which `baseRssMb` shows: RSS before the store opened).
+// A count, not a duration: what is resident depends on how much was read (30k traversals read
+// every record and list of the 1M-edge store), and on a loaded machine 10 s covered 1k–60k.
 // Prints one JSON line {maxRssMb, maxAnonMb, maxFileMb, baseRssMb, heapUsedMb, cacheEntries,
-// traversals}. The peaks are sampled from /proc/self/status (VmHWM for the total, RssAnon and
+// traversals, seconds}. The peaks are sampled from /proc/self/status (VmHWM for the total, RssAnon and
 // RssFile every 100 traversals): file-backed RSS is mostly the pages of data.mdb read through
 // LMDB's memory map (page cache the kernel can drop), anonymous RSS is the process's own memory
 // (V8 heap: decoded records, the read cache).
@@ -26,8 +28,11 @@ function statusMb(): { rss: number; hwm: number; anon: number; file: number } {
   return { rss: mb("VmRSS"), hwm: mb("VmHWM"), anon: mb("RssAnon"), file: mb("RssFile") };
 }
 
-const [dir, seconds, seed, cache] = process.argv.slice(2);
-if (dir === undefined || seconds === undefined) throw new Error("usage: storage-load-child.js <data dir> <seconds> [seed] [cache entries]");
+const MAX_SECONDS = 300;
+
+const [dir, count, seed, cache] = process.argv.slice(2);
+if (dir === undefined || count === undefined)
+  throw new Error("usage: storage-load-child.js <data dir> <traversals> [seed] [cache entries]");
 const schema = benchSchema(DATA_PROJECT);
 const baseRssMb = statusMb().rss;
 const store = GraphStore.open({ path: dir, schema, ...(cache === undefined ? {} : { cacheEntries: Number(cache) }) });
@@ -35,9 +40,10 @@ const starts = store.read((db) => db.nodesByLabel("Item").map((n) => n.id));
 const random = seededRandom(Number(seed ?? 42));
 let maxAnonMb = 0;
 let maxFileMb = 0;
-const end = performance.now() + Number(seconds) * 1000;
+const t0 = performance.now();
+const end = t0 + MAX_SECONDS * 1000;
 let traversals = 0;
-while (performance.now() < end) {
+while (traversals < Number(count) && performance.now() < end) {
   for (let i = 0; i < 100; i++) {
     const start = starts[randomIndex(random, starts.length)]!;
     store.read((db) => db.out(db.out([db.nodeById("Item", start)], "Link"), "Link"));
@@ -47,8 +53,9 @@ while (performance.now() < end) {
   maxAnonMb = Math.max(maxAnonMb, now.anon);
   maxFileMb = Math.max(maxFileMb, now.file);
 }
+const seconds = (performance.now() - t0) / 1000;
 const heapUsedMb = v8.getHeapStatistics().used_heap_size / 2 ** 20;
 const cacheEntries = store.cachedEntries;
 await store.close();
 const maxRssMb = Math.max(statusMb().hwm, process.resourceUsage().maxRSS / 1024);
-process.stdout.write(`${JSON.stringify({ maxRssMb, maxAnonMb, maxFileMb, baseRssMb, heapUsedMb, cacheEntries, traversals })}\n`);
+process.stdout.write(`${JSON.stringify({ maxRssMb, maxAnonMb, maxFileMb, baseRssMb, heapUsedMb, cacheEntries, traversals, seconds })}\n`);
