@@ -23,19 +23,17 @@ export class Bm25Writes implements SearchHook {
   ) {}
 
   added(record: NodeItem): void {
-    const doc = this.index.documentOf(record);
-    if (doc === null) return;
+    const terms = this.index.termsOf(record);
+    if (terms === null) return;
     const label = record.label;
     const stats = this.batch.stats.get(label) ?? this.index.stats(label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
     const docNo = stats.nextDocNo;
     if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${label} ran out of document numbers`);
-    this.dbs.bm25Docs.putSync([label, record.id], [docNo, doc.length]);
+    this.dbs.bm25Docs.putSync([label, record.id], [docNo, terms.length]);
     this.dbs.bm25Ids.putSync([label, docNo], record.id);
     // No document yet: no posting lists yet (removing a type's last document removes them all).
-    const postings = this.batch.of(label, () => stats.docs === 0);
-    postings.beginDocument(docNo, doc.length);
-    for (const [term, tf] of doc.tf) postings.append(term, tf);
-    this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
+    this.batch.of(label, () => stats.docs === 0).addDocument(docNo, terms);
+    this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + terms.length, nextDocNo: docNo + 1 });
   }
 
   /**

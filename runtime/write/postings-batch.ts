@@ -34,6 +34,10 @@ export class LabelPostings {
   /** Per document: (first pair index, docNo, length). */
   private docs: Uint32Array = new Uint32Array(48);
   private docsUsed = 0;
+  /** Per slot: the mark of the last document it occurred in, and where that document's pair is. */
+  private seen: Uint32Array = new Uint32Array(1024);
+  private pairAt: Uint32Array = new Uint32Array(1024);
+  private documentMark = 0;
 
   /**
    * @param fresh no document of the label was indexed before (so no term has a posting list
@@ -48,31 +52,44 @@ export class LabelPostings {
     return this.docsUsed === 0;
   }
 
-  /** The next document's postings follow (docNos must increase). */
-  beginDocument(docNo: number, length: number): void {
+  /**
+   * One document's postings, from its terms as the tokenizer gave them (with repeats; docNos
+   * must increase). Counting tf here, by slot, spares the per-document Map of term → tf: each
+   * occurrence costs one lookup in `slots`.
+   */
+  addDocument(docNo: number, terms: readonly string[]): void {
     this.docs = grown(this.docs, this.docsUsed, this.docsUsed + 3);
     const d = this.docs;
-    const at = this.docsUsed;
-    d[at] = this.pairsUsed;
-    d[at + 1] = docNo;
-    d[at + 2] = length;
-    this.docsUsed = at + 3;
-  }
-
-  /** One posting of the current document: `term` occurs `tf` times in it. */
-  append(term: string, tf: number): void {
-    let slot = this.slots.get(term);
-    if (slot === undefined) {
-      slot = this.terms.length;
-      this.slots.set(term, slot);
-      this.terms.push(term);
-    }
-    const at = this.pairsUsed;
-    if (at + 2 > this.pairs.length) this.pairs = grown(this.pairs, at, at + 2);
+    d[this.docsUsed] = this.pairsUsed;
+    d[this.docsUsed + 1] = docNo;
+    d[this.docsUsed + 2] = terms.length;
+    this.docsUsed += 3;
+    const mark = ++this.documentMark;
+    const first = this.pairsUsed;
+    if (first + 2 * terms.length > this.pairs.length) this.pairs = grown(this.pairs, first, first + 2 * terms.length);
     const p = this.pairs;
-    p[at] = slot;
-    p[at + 1] = tf;
-    this.pairsUsed = at + 2;
+    let at = first;
+    for (const term of terms) {
+      let slot = this.slots.get(term);
+      if (slot === undefined) {
+        slot = this.terms.length;
+        this.slots.set(term, slot);
+        this.terms.push(term);
+        if (slot >= this.seen.length) {
+          this.seen = grown(this.seen, slot, slot + 1);
+          this.pairAt = grown(this.pairAt, slot, slot + 1);
+        }
+      }
+      if (this.seen[slot] === mark) p[this.pairAt[slot]! + 1]!++;
+      else {
+        this.seen[slot] = mark;
+        this.pairAt[slot] = at;
+        p[at] = slot;
+        p[at + 1] = 1;
+        at += 2;
+      }
+    }
+    this.pairsUsed = at;
   }
 
   /** Each term with its (docNo, tf, length) triples in the order appended, in first-seen term order. */
