@@ -100,7 +100,6 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const hit = this.cache.get(recordKey(id)) as T | undefined;
     if (hit !== undefined) return hit.label === label ? hit : undefined;
     const rec = read(this.opts);
-    // Keyed by the record's own id string, which cached adjacency lists then share (adjacency()).
     return rec === undefined ? undefined : this.cache.fill(recordKey(rec.id), rec);
   }
 
@@ -114,15 +113,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const key = adjacencyKey(direction, nodeId, edgeLabel);
     const hit = this.cache.get(key) as Adjacency | undefined;
     if (hit !== undefined) return hit;
-    const list = splitAdjacency(readAdjacency(db, nodeId, edgeLabel, this.opts));
-    // A node's id is in the lists of all its neighbours: where its record is cached, the list
-    // keeps the record's id string instead of a copy (56 bytes each; lists dominate the cache).
-    const others = list.otherIds as string[];
-    for (let i = 0; i < others.length; i++) {
-      const rec = this.cache.get(recordKey(others[i]!)) as NodeItem | undefined;
-      if (rec !== undefined && rec.id === others[i]) others[i] = rec.id;
-    }
-    return this.cache.fill(key, list);
+    return this.cache.fill(key, this.cache.shareRecordIds(splitAdjacency(readAdjacency(db, nodeId, edgeLabel, this.opts))));
   }
 
   /** [start, end) options for every key extending `prefix`, in this context's transaction. */

@@ -52,6 +52,15 @@ describe("ReadCache", () => {
     ]);
   });
 
+  test("an adjacency list takes the id strings of cached records whose id is that id, and nothing else", () => {
+    const cache = new ReadCache(10);
+    cache.fill("n1", { id: "n1", label: "Item" });
+    cache.fill("n2", { id: "not n2", label: "Item" });
+    const list = { edgeIds: ["e1", "e2", "e3"], otherIds: ["n1", "n2", "n3"] };
+    expect(cache.shareRecordIds(list)).toBe(list);
+    expect(list).toEqual({ edgeIds: ["e1", "e2", "e3"], otherIds: ["n1", "n2", "n3"] });
+  });
+
   test("a key with a write in flight is dropped and not filled until every write on it settles", () => {
     const cache = new ReadCache(10);
     cache.fill("k", { v: "old" });
