@@ -161,8 +161,13 @@ test("a type whose documents were all dropped is indexed afresh by one write, as
       db.drop(first);
       db.addNode("Note", { text: "w0 stays indexed" });
     });
-    const add = (db: Db, i: number) => ids[s]!.set(i, { label: "Doc", id: db.addNode("Doc", { body: bodies[i]! }).id });
-    if (s === 0) await store.write((db) => bodies.forEach((_, i) => i >= 200 && add(db, i)));
+    const add = (db: Db, i: number): void => {
+      ids[s]!.set(i, { label: "Doc", id: db.addNode("Doc", { body: bodies[i]! }).id });
+    };
+    if (s === 0)
+      await store.write((db) => {
+        for (let i = 200; i < bodies.length; i++) add(db, i);
+      });
     else for (let i = 200; i < bodies.length; i++) await store.write((db) => add(db, i));
   }
   const renamed = stores.map((store, s) => {
