@@ -256,7 +256,7 @@ async function main(): Promise<number> {
         nodes: options.storageNodes,
         degree: 10,
         vectors,
-        loadSeconds: 10,
+        loadTraversals: options.quick ? 3_000 : 30_000,
         seed: options.seed,
         log,
       });

@@ -30,10 +30,24 @@ export interface StorageBenchOptions {
   nodes: number;
   degree: number;
   vectors: number;
-  /** Seconds of 2-hop traversals the RSS child runs. */
-  loadSeconds: number;
+  /** 2-hop traversals the RSS child runs (30k read the whole 1M-edge store). */
+  loadTraversals: number;
   seed: number;
   log: (line: string) => void;
+}
+
+/** What bench/storage-load-child.ts prints. */
+export interface LoadChildResult {
+  /** Peak RSS (VmHWM), and the peaks of its anonymous and file-backed parts, sampled. */
+  maxRssMb: number;
+  maxAnonMb: number;
+  maxFileMb: number;
+  /** RSS before the store opened: node, the harness and the compiler. */
+  baseRssMb: number;
+  heapUsedMb: number;
+  cacheEntries: number;
+  traversals: number;
+  seconds: number;
 }
 
 export interface StoreSize {
@@ -51,8 +65,7 @@ export interface StorageBenchResult {
   nodesOnly: StoreSize;
   graph: StoreSize;
   vectorStore: StoreSize & { hnswBytes: number };
-  loadRssMb: number;
-  loadTraversals: number;
+  load: LoadChildResult;
 }
 
 /** Used bytes of every database of the store at `dir` (opened read-only, after the store closed). */
@@ -158,10 +171,10 @@ export async function runStorageBench(options: StorageBenchOptions): Promise<Sto
   const graph = storeSize(graphDir);
   options.log(`storage: + ${edges} edges: ${((graph.usedBytes - nodesOnly.usedBytes) / edges).toFixed(1)} bytes/edge used`);
 
-  const child = JSON.parse(
-    execFileSync(process.execPath, [LOAD_CHILD, graphDir, String(options.loadSeconds), String(options.seed)], { encoding: "utf8" }),
-  ) as { maxRssMb: number; traversals: number };
-  options.log(`storage: 2-hop traversals for ${options.loadSeconds} s: peak RSS ${child.maxRssMb.toFixed(0)} MB`);
+  const load = JSON.parse(
+    execFileSync(process.execPath, [LOAD_CHILD, graphDir, String(options.loadTraversals), String(options.seed)], { encoding: "utf8" }),
+  ) as LoadChildResult;
+  options.log(`storage: ${load.traversals} 2-hop traversals in ${load.seconds.toFixed(1)} s: peak RSS ${load.maxRssMb.toFixed(0)} MB`);
   fs.rmSync(graphDir, { recursive: true, force: true });
 
   const vectorFile = join(options.root, "storage-vectors.jsonl");
@@ -181,8 +194,7 @@ export async function runStorageBench(options: StorageBenchOptions): Promise<Sto
     nodesOnly,
     graph,
     vectorStore,
-    loadRssMb: child.maxRssMb,
-    loadTraversals: child.traversals,
+    load,
   };
 }
 
@@ -207,7 +219,7 @@ export function renderStorage(r: StorageBenchResult): string {
     `  bytes per edge            ${per(edgeData, r.edges)} in the graph's databases (target ≤ 120); ${per(edgeBytes, r.edges)} with the import's commit-log entry; whole store / edges ${per(r.graph.usedBytes, r.edges)}`,
     `  graph store               ${mb(r.graph.usedBytes)} used, data file ${mb(r.graph.fileBytes)}: ${dbs}`,
     `  bytes per 128-d vector    ${per(vectorData, r.vectors)} in LMDB without the commit log (${per(r.vectorStore.usedBytes, r.vectors)} with it) + ${per(r.vectorStore.hnswBytes, r.vectors)} in the HNSW files (${r.vectors.toLocaleString("en-US")} vectors)`,
-    `  RSS under 2-hop load      ${r.loadRssMb.toFixed(0)} MB peak (${r.loadTraversals.toLocaleString("en-US")} traversals; target ≤ 400 MB)`,
+    `  RSS under 2-hop load      ${r.load.maxRssMb.toFixed(0)} MB peak (target ≤ 400 MB): anonymous ${r.load.maxAnonMb.toFixed(0)} MB, file-backed ${r.load.maxFileMb.toFixed(0)} MB (mostly data.mdb pages); ${r.load.baseRssMb.toFixed(0)} MB before the store opened; V8 heap ${r.load.heapUsedMb.toFixed(0)} MB used, ${r.load.cacheEntries.toLocaleString("en-US")} read-cache entries; ${r.load.traversals.toLocaleString("en-US")} traversals in ${r.load.seconds.toFixed(1)} s`,
   ].join("\n");
 }
 
@@ -218,7 +230,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fs.mkdtempSync(join(process.env.TMPDIR ?? "/tmp", "strand-storage-"));
   try {
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const r = await runStorageBench({ root, nodes, degree: 10, vectors, loadSeconds: 10, seed: 42, log });
+    const r = await runStorageBench({ root, nodes, degree: 10, vectors, loadTraversals: 30_000, seed: 42, log });
     process.stdout.write(`${renderStorage(r)}\nBENCH_STORAGE_JSON ${JSON.stringify(r)}\n`);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -101,7 +101,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const hit = this.cache.get(recordKey(id)) as T | undefined;
     if (hit !== undefined) return hit.label === label ? hit : undefined;
     const rec = read(this.opts);
-    return rec === undefined ? undefined : this.cache.fill(recordKey(id), rec);
+    return rec === undefined ? undefined : this.cache.fill(recordKey(rec.id), rec);
   }
 
   /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
@@ -113,7 +113,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const key = adjacencyKey(direction, nodeId, edgeLabel);
     const hit = this.cache.get(key) as Adjacency | undefined;
     if (hit !== undefined) return hit;
-    return this.cache.fill(key, splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts)));
+    return this.cache.fill(key, this.cache.shareRecordIds(splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts))));
   }
 
   /** [start, end) options for every key extending `prefix`, in this context's transaction. */

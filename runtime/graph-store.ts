@@ -362,6 +362,11 @@ export class GraphStore {
     return verifyStore({ dbs: this.dbs, schema: this.schema, vectorIndex: (label) => this.vectors.contents(label) });
   }
 
+  /** Decoded records and adjacency lists the read cache holds now (at most `cacheEntries`). */
+  get cachedEntries(): number {
+    return this.cache.size;
+  }
+
   /** File size, records per type and index sizes, for monitoring (walks keys: cache the answer). */
   stats(): StoreStats {
     return storeStats(this.dbs, this.schema.descriptor);

@@ -17,6 +17,50 @@ describe("ReadCache", () => {
     expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.size]).toEqual([undefined, { v: 2 }, { v: 3 }, 2]);
   });
 
+  test("never holds more than its capacity while keys are filled, dropped by writes and filled again", () => {
+    const cache = new ReadCache(100);
+    for (let i = 0; i < 10_000; i++) {
+      cache.fill(`k${i % 150}`, { v: i });
+      if (i % 7 === 0) {
+        const touched: string[] = [];
+        cache.beginWrite(`k${(i * 13) % 150}`, touched);
+        cache.settle(touched);
+      }
+      expect(cache.size).toBeLessThanOrEqual(100);
+    }
+    expect(cache.get("k99")).toEqual({ v: 9999 });
+    const one = new ReadCache(1);
+    one.fill("a", { v: 1 });
+    one.fill("b", { v: 2 });
+    expect([one.get("a"), one.get("b"), one.size]).toEqual([undefined, { v: 2 }, 1]);
+  });
+
+  test("evicts in fill order, also after a write dropped and a read refilled a key", () => {
+    const cache = new ReadCache(3);
+    for (const k of ["a", "b", "c"]) cache.fill(k, { k });
+    const touched: string[] = [];
+    cache.beginWrite("a", touched);
+    cache.settle(touched);
+    cache.fill("a", { k: "a2" }); // takes the oldest slot (a's own)
+    cache.fill("d", { k: "d" }); // evicts b
+    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.get("d"), cache.size]).toEqual([
+      { k: "a2" },
+      undefined,
+      { k: "c" },
+      { k: "d" },
+      3,
+    ]);
+  });
+
+  test("an adjacency list takes the id strings of cached records whose id is that id, and nothing else", () => {
+    const cache = new ReadCache(10);
+    cache.fill("n1", { id: "n1", label: "Item" });
+    cache.fill("n2", { id: "not n2", label: "Item" });
+    const list = { edgeIds: ["e1", "e2", "e3"], otherIds: ["n1", "n2", "n3"] };
+    expect(cache.shareRecordIds(list)).toBe(list);
+    expect(list).toEqual({ edgeIds: ["e1", "e2", "e3"], otherIds: ["n1", "n2", "n3"] });
+  });
+
   test("a key with a write in flight is dropped and not filled until every write on it settles", () => {
     const cache = new ReadCache(10);
     cache.fill("k", { v: "old" });

@@ -26,7 +26,7 @@ import type { SchemaDescriptor } from "../../core/schema.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { BM25_MARKER_KEY } from "../store/keys.js";
 import { accumulate, idf, topDocs } from "./bm25-score.js";
-import { documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
+import { documentTermList, documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
 import { blockEntries, ENTRY, termRange } from "./postings.js";
 import type { Bm25DocEntry, Bm25Stats } from "../store/dbs.js";
 import { createTokenizer, STEMMERS, type Stemmer, type Tokenizer } from "./tokenizer.js";
@@ -91,6 +91,12 @@ export class Bm25Index {
   documentOf(record: NodeItem): DocumentTerms | null {
     const fields = this.fields.get(record.label);
     return fields === undefined ? null : documentTerms(record, fields, this.tokenize);
+  }
+
+  /** The terms of a record's document in order, with repeats (its length is theirs), or null when its type has no text fields. */
+  termsOf(record: NodeItem): string[] | null {
+    const fields = this.fields.get(record.label);
+    return fields === undefined ? null : documentTermList(record, fields, this.tokenize);
   }
 
   /** The stored [docNo, length] of an indexed record (in the current write transaction). */

@@ -34,12 +34,18 @@ export interface DocumentTerms {
 
 export function documentTerms(record: NodeItem, fields: readonly string[], tokenize: Tokenizer): DocumentTerms {
   const tf = new Map<string, number>();
-  let length = 0;
+  const terms = documentTermList(record, fields, tokenize);
+  for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
+  return { length: terms.length, tf };
+}
+
+/** Every term occurrence of the record's text fields, in declaration order. */
+export function documentTermList(record: NodeItem, fields: readonly string[], tokenize: Tokenizer): string[] {
+  let terms: string[] | null = null;
   const add = (text: string): void => {
-    for (const term of tokenize(text)) {
-      tf.set(term, (tf.get(term) ?? 0) + 1);
-      length++;
-    }
+    const found = tokenize(text);
+    if (terms === null) terms = found;
+    else for (const term of found) terms.push(term);
   };
   for (const name of fields) {
     if (!Object.hasOwn(record, name)) continue;
@@ -47,5 +53,5 @@ export function documentTerms(record: NodeItem, fields: readonly string[], token
     if (typeof value === "string") add(value);
     else if (Array.isArray(value)) for (const v of value) if (typeof v === "string") add(v);
   }
-  return { length, tf };
+  return terms ?? [];
 }

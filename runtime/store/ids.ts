@@ -4,9 +4,10 @@
 // overflows, or the clock steps backwards, the timestamp is advanced artificially instead.
 import { randomFillSync } from "node:crypto";
 import { StrandError } from "../../core/errors.js";
+import { readIdBytes } from "./id-bytes.js";
 
-const HEX: string[] = [];
-for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, "0"));
+/** The id being generated, as its 16 bytes. */
+const scratch = new Uint8Array(16);
 
 // Random bytes are drawn in bulk: one syscall per 512 ids instead of one per id.
 const POOL_SIZE = 4096;
@@ -45,28 +46,18 @@ export function uuidv7(): string {
   const p = randomBytes8();
   const hi = Math.floor(ms / 0x100000000); // top 16 bits of the 48-bit timestamp
   const lo = ms >>> 0;
-  return (
-    HEX[(hi >>> 8) & 0xff]! +
-    HEX[hi & 0xff]! +
-    HEX[lo >>> 24]! +
-    HEX[(lo >>> 16) & 0xff]! +
-    "-" +
-    HEX[(lo >>> 8) & 0xff]! +
-    HEX[lo & 0xff]! +
-    "-" +
-    HEX[0x70 | (seq >>> 8)]! +
-    HEX[seq & 0xff]! +
-    "-" +
-    HEX[0x80 | (pool[p]! & 0x3f)]! +
-    HEX[pool[p + 1]!]! +
-    "-" +
-    HEX[pool[p + 2]!]! +
-    HEX[pool[p + 3]!]! +
-    HEX[pool[p + 4]!]! +
-    HEX[pool[p + 5]!]! +
-    HEX[pool[p + 6]!]! +
-    HEX[pool[p + 7]!]!
-  );
+  const id = scratch;
+  id[0] = (hi >>> 8) & 0xff;
+  id[1] = hi & 0xff;
+  id[2] = lo >>> 24;
+  id[3] = (lo >>> 16) & 0xff;
+  id[4] = (lo >>> 8) & 0xff;
+  id[5] = lo & 0xff;
+  id[6] = 0x70 | (seq >>> 8);
+  id[7] = seq & 0xff;
+  id[8] = 0x80 | (pool[p]! & 0x3f);
+  for (let i = 1; i < 8; i++) id[8 + i] = pool[p + i]!;
+  return readIdBytes(id, 0); // a flat string (see readIdBytes)
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -23,17 +23,17 @@ export class Bm25Writes implements SearchHook {
   ) {}
 
   added(record: NodeItem): void {
-    const doc = this.index.documentOf(record);
-    if (doc === null) return;
+    const terms = this.index.termsOf(record);
+    if (terms === null) return;
     const label = record.label;
     const stats = this.batch.stats.get(label) ?? this.index.stats(label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
     const docNo = stats.nextDocNo;
     if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${label} ran out of document numbers`);
-    this.dbs.bm25Docs.putSync([label, record.id], [docNo, doc.length]);
+    this.dbs.bm25Docs.putSync([label, record.id], [docNo, terms.length]);
     this.dbs.bm25Ids.putSync([label, docNo], record.id);
-    const terms = this.batch.termsOf(label);
-    for (const [term, tf] of doc.tf) this.batch.appendTo(terms, label, term, docNo, tf, doc.length);
-    this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + doc.length, nextDocNo: docNo + 1 });
+    // No document yet: no posting lists yet (removing a type's last document removes them all).
+    this.batch.of(label, () => stats.docs === 0).addDocument(docNo, terms);
+    this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + terms.length, nextDocNo: docNo + 1 });
   }
 
   /**
@@ -43,7 +43,7 @@ export class Bm25Writes implements SearchHook {
   flush(): void {
     if (this.batch.empty) return;
     const { appends, stats } = this.batch.take();
-    for (const { label, term, entries } of appends) appendPostings(this.dbs.bm25Post, label, term, entries);
+    for (const { label, term, entries, fresh } of appends) appendPostings(this.dbs.bm25Post, label, term, entries, fresh);
     for (const [label, s] of stats) this.dbs.bm25Stats.putSync([label], s);
   }
 

@@ -115,10 +115,10 @@ class TermList {
    * Appends entries of new documents (docNos above every one in the list, in order), with the
    * same outcome as inserting them one by one: the tail fills to TAIL_CAPACITY, then is sealed
    * (merged into the last sealed block while that stays within SEALED_CAPACITY) and a new tail
-   * begins. Every block is written once.
+   * begins. Every block is written once. `fresh`: the term is known to have no list yet.
    */
-  appendMany(added: Uint32Array): void {
-    const stored = this.db.get(this.tailKey);
+  appendMany(added: Uint32Array, fresh: boolean): void {
+    const stored = fresh ? undefined : this.db.get(this.tailKey);
     const tail: Uint32Array = stored === undefined ? new Uint32Array(0) : blockEntries(stored);
     if (tail.length > 0 && added[0]! <= lastDoc(tail))
       throw new Error(`bm25: appending document ${added[0]} after ${lastDoc(tail)} in the postings of ${String(this.prefix[1])}`);
@@ -132,7 +132,7 @@ class TermList {
     // entries remain, the next TAIL_CAPACITY of them are sealed.
     const chunk = TAIL_CAPACITY * ENTRY;
     let off = 0;
-    let last: BlockRef | undefined | null = null; // null: not looked up yet
+    let last: BlockRef | undefined | null = fresh ? undefined : null; // null: not looked up yet
     const sealed = new Map<number, Uint32Array>(); // first docNo -> entries, to write
     for (; all.length - off > chunk; off += chunk) {
       const full = all.subarray(off, off + chunk);
@@ -185,9 +185,13 @@ export function insertPosting(db: PostingsDb, label: string, term: string, docNo
   new TermList(db, label, term).insert(docNo, tf, len);
 }
 
-/** Appends the postings of new documents to a term's list: `entries` are (docNo, tf, length) triples in docNo order. */
-export function appendPostings(db: PostingsDb, label: string, term: string, entries: Uint32Array): void {
-  if (entries.length > 0) new TermList(db, label, term).appendMany(entries);
+/**
+ * Appends the postings of new documents to a term's list: `entries` are (docNo, tf, length)
+ * triples in docNo order. `fresh`: the term has no list yet (its type had no document), so
+ * nothing is read first.
+ */
+export function appendPostings(db: PostingsDb, label: string, term: string, entries: Uint32Array, fresh = false): void {
+  if (entries.length > 0) new TermList(db, label, term).appendMany(entries, fresh);
 }
 
 export function removePosting(db: PostingsDb, label: string, term: string, docNo: number): void {
