@@ -2,54 +2,17 @@
 // test/support/format1-fixture.ts before the format changed) opens, is migrated to the current
 // format, and answers every read exactly as the format-1 code answered it (fixtures/format1/answers.json was
 // recorded from the format-1 code, on this very fixture); `strand verify` is clean afterwards.
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ProgressSink } from "../core/progress.js";
 import { restoreBackup } from "../runtime/backup/restore.js";
-import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import { answers, withF32Vectors } from "./support/fixture-answers.js";
-import { fixtureSchema } from "./support/format1-fixture.js";
-import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
 
-const FIXTURE = path.join(import.meta.dirname, "fixtures/format1/store");
-const work = tempDir("strand-format-");
-afterAll(() => removeDir(work));
-
-let copies = 0;
-function fixtureCopy(): string {
-  const dir = path.join(work, `copy-${copies++}`);
-  fs.cpSync(FIXTURE, dir, { recursive: true });
-  return dir;
-}
-
-/** answers() of the fixture as the format-1 code gave them (recorded before the format changed). */
-// Vectors come back at f32 precision since format 4 (the recorded answers are f64).
-const EXPECTED: unknown = withF32Vectors(
-  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format1/answers.json"), "utf8")),
-);
-
-const VERIFIED = {
-  ok: true,
-  report: {
-    counts: {
-      nodes: 20,
-      edges: 75,
-      vectors: 6,
-      indexEntries: 25,
-      uniqueClaims: 34,
-      adjacencyEntries: 150,
-      bm25Documents: 26,
-      bm25Postings: 126,
-      vectorIndexes: 1,
-    },
-    disagreements: [],
-    skipped: [],
-  },
-};
+const fixture = new MigrationFixture("format1");
+afterAll(() => fixture.remove());
 
 /** Keys of the fixture's format-1 adjacency databases (tails and chunks, both directions: 60) and edge records (75). */
 const FORMAT1_KEYS = 135;
@@ -76,29 +39,11 @@ function recording(): {
   };
 }
 
-async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
-  const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
-  const got = store.read((db) => answers(db));
-  const outcome = store.formatMigration;
-  await store.close();
-  expect(got).toEqual(EXPECTED);
-  expect(await verifyDataDir(dir)).toEqual(VERIFIED);
-  return outcome;
-}
-
-/** Runs the migration in a child that kills itself after `killAfter` batches of `batch` keys. */
-function interruptedMigration(dir: string, batch: number, killAfter: number): void {
-  const dist = path.join(import.meta.dirname, "../dist");
-  const child = path.join(import.meta.dirname, "support/format-migration-child.mjs");
-  const r = spawnSync(process.execPath, [child, dist, dir, String(batch), String(killAfter)], { encoding: "utf8" });
-  expect({ signal: r.signal, stderr: r.stderr }).toEqual({ signal: "SIGKILL", stderr: "" });
-}
-
 describe("format migration", () => {
   it("answers as the format-1 code did, reports its progress and what it did", async () => {
-    const dir = fixtureCopy();
+    const dir = fixture.copy();
     const progress = recording();
-    const outcome = await openAndCheck(dir, progress.sink);
+    const outcome = await fixture.openAndCheck(dir, progress.sink);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: false });
     expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 1 to 2", unit: "entries", total: FORMAT1_KEYS, done: FORMAT1_KEYS, finished: true },
@@ -106,11 +51,11 @@ describe("format migration", () => {
       { label: "migrating the store from format 3 to 4", unit: "entries", total: undefined, done: FORMAT3_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
-    expect(await openAndCheck(dir)).toBeNull();
+    expect(await fixture.openAndCheck(dir)).toBeNull();
   });
 
   it("refuses to be read without migrating (export, verify) and says how to migrate", async () => {
-    const dir = fixtureCopy();
+    const dir = fixture.copy();
     const report = await verifyDataDir(dir);
     expect(report).toEqual({
       ok: false,
@@ -118,13 +63,13 @@ describe("format migration", () => {
       message: `${dir} holds a store in format 1, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
     // Refusing left it as it was: it still migrates.
-    await openAndCheck(dir);
+    await fixture.openAndCheck(dir);
   });
 
   it("restores from a backup a format-1 Strand made, and migrates it at the first open", async () => {
-    const backup = path.join(work, `backup-${copies++}`);
+    const backup = fixture.scratch("backup");
     fs.mkdirSync(backup);
-    fs.copyFileSync(path.join(FIXTURE, "data.mdb"), path.join(backup, "data.mdb"));
+    fs.copyFileSync(path.join(fixture.store, "data.mdb"), path.join(backup, "data.mdb"));
     const bytes = fs.readFileSync(path.join(backup, "data.mdb"));
     const manifest = {
       format: "strand-backup",
@@ -135,9 +80,9 @@ describe("format migration", () => {
       files: [{ path: "data.mdb", bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
     };
     fs.writeFileSync(path.join(backup, "manifest.json"), JSON.stringify(manifest));
-    const dir = path.join(work, `restored-${copies++}`);
+    const dir = fixture.scratch("restored");
     expect(restoreBackup(backup, dir)).toMatchObject({ ok: true });
-    const outcome = await openAndCheck(dir);
+    const outcome = await fixture.openAndCheck(dir);
     expect(outcome?.from).toBe(1);
   });
 
@@ -147,19 +92,19 @@ describe("format migration", () => {
     ["in the edge records", 10],
   ] as const) {
     it(`resumes a migration killed ${where}`, async () => {
-      const dir = fixtureCopy();
+      const dir = fixture.copy();
       interruptedMigration(dir, 10, killAfter);
-      const outcome = await openAndCheck(dir);
+      const outcome = await fixture.openAndCheck(dir);
       expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: true });
     });
   }
 
   it("resumes a migration killed in its 2 → 3 step (after the 1 → 2 step finished)", async () => {
-    const dir = fixtureCopy();
+    const dir = fixture.copy();
     // 1 → 2 takes 17 batches of 10 (3 of out lists, 4 of in lists, 8 of edges, each phase's last
     // one short), so batch 18 is the 2 → 3 step's second.
     interruptedMigration(dir, 10, 18);
-    const outcome = await openAndCheck(dir);
+    const outcome = await fixture.openAndCheck(dir);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
       from: 2,
       to: 4,

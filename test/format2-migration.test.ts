@@ -3,92 +3,22 @@
 // and answers every read exactly as the format-2 code answered it (fixtures/format2/answers.json,
 // recorded from that code on this very fixture); `strand verify` is clean afterwards, also after
 // a migration killed (SIGKILL) part-way and resumed.
-import { spawnSync } from "node:child_process";
-import { open } from "lmdb";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { GraphStore } from "../runtime/graph-store.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { ProgressSink } from "../core/progress.js";
-import { answers, withF32Vectors } from "./support/fixture-answers.js";
-import { fixtureSchema } from "./support/format1-fixture.js";
-import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { commitLog, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
 
-const FIXTURE = path.join(import.meta.dirname, "fixtures/format2/store");
-const work = tempDir("strand-format2-");
-afterAll(() => removeDir(work));
-
-let copies = 0;
-function fixtureCopy(): string {
-  const dir = path.join(work, `copy-${copies++}`);
-  fs.cpSync(FIXTURE, dir, { recursive: true });
-  return dir;
-}
-
-// Vectors come back at f32 precision since format 4 (the recorded answers are f64).
-const EXPECTED: unknown = withF32Vectors(
-  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures/format2/answers.json"), "utf8")),
-);
-
-const VERIFIED = {
-  ok: true,
-  report: {
-    counts: {
-      nodes: 20,
-      edges: 75,
-      vectors: 6,
-      indexEntries: 25,
-      uniqueClaims: 34,
-      adjacencyEntries: 150,
-      bm25Documents: 26,
-      bm25Postings: 126,
-      vectorIndexes: 1,
-    },
-    disagreements: [],
-    skipped: [],
-  },
-};
+const fixture = new MigrationFixture("format2");
+afterAll(() => fixture.remove());
 
 /** The fixture's adjacency keys (tails and chunks, both directions). */
 const MIGRATED_KEYS = 60;
 /** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries), the 7 blocks they become and the 6 vector records (f32). */
 const FORMAT3_KEYS = 81;
 
-async function openAndCheck(dir: string, progress?: ProgressSink): Promise<GraphStore["formatMigration"]> {
-  const store = GraphStore.open({ path: dir, schema: fixtureSchema(), ...(progress ? { progress } : {}) });
-  const got = store.read((db) => answers(db));
-  const outcome = store.formatMigration;
-  await store.close();
-  expect(got).toEqual(EXPECTED);
-  expect(await verifyDataDir(dir)).toEqual(VERIFIED);
-  return outcome;
-}
-
-/** Runs the migration in a child that kills itself after `killAfter` batches of `batch` keys. */
-function interruptedMigration(dir: string, batch: number, killAfter: number): void {
-  const dist = path.join(import.meta.dirname, "../dist");
-  const child = path.join(import.meta.dirname, "support/format-migration-child.mjs");
-  const r = spawnSync(process.execPath, [child, dist, dir, String(batch), String(killAfter)], { encoding: "utf8" });
-  expect({ signal: r.signal, stderr: r.stderr }).toEqual({ signal: "SIGKILL", stderr: "" });
-}
-
-/** The commit log's sequence numbers and each entry's number of changes (read whatever the format). */
-function commitLog(dir: string): [number, number][] {
-  const env = open({ path: dir, noSubdir: false, readOnly: true, maxDbs: 32 });
-  try {
-    // Plain msgpack maps, as runtime/store/dbs.ts opens the log (lmdb's typings list `encoder` for open() only).
-    const plainMaps: object = { encoder: { useRecords: false } };
-    const log = env.openDB<{ ops: unknown[] }, number>({ name: "commit_log", ...plainMaps });
-    return [...log.getRange()].map(({ key, value }) => [key, value.ops.length]);
-  } finally {
-    void env.close();
-  }
-}
-
 describe("format 2 → 3 migration", () => {
   it("answers as the format-2 code did, reports its progress and what it did", async () => {
-    const dir = fixtureCopy();
+    const dir = fixture.copy();
     const tasks: { label: string; total: number | undefined; done: number; finished: boolean }[] = [];
     const progress: ProgressSink = {
       start(label, _unit, total) {
@@ -97,7 +27,7 @@ describe("format 2 → 3 migration", () => {
         return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
       },
     };
-    const outcome = await openAndCheck(dir, progress);
+    const outcome = await fixture.openAndCheck(dir, progress);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
       from: 2,
       to: 4,
@@ -110,17 +40,17 @@ describe("format 2 → 3 migration", () => {
       { label: "migrating the store from format 3 to 4", total: undefined, done: FORMAT3_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
-    expect(await openAndCheck(dir)).toBeNull();
+    expect(await fixture.openAndCheck(dir)).toBeNull();
   });
 
   it("ends the commit log's format-2 history: one entry of no change after the last, the rest trimmed", async () => {
-    const dir = fixtureCopy();
+    const dir = fixture.copy();
     // The fixture's writes: the load, then one write through the queries' path.
     expect(commitLog(dir).map(([seq, ops]) => [seq, ops > 0])).toEqual([
       [1, true],
       [2, true],
     ]);
-    await openAndCheck(dir);
+    await fixture.openAndCheck(dir);
     expect(commitLog(dir)).toEqual([[4, 0]]); // and the 3 → 4 step ends its format-3 history the same way
   });
 
@@ -129,9 +59,9 @@ describe("format 2 → 3 migration", () => {
     ["in the in lists", 4],
   ] as const) {
     it(`resumes a migration killed ${where}`, async () => {
-      const dir = fixtureCopy();
+      const dir = fixture.copy();
       interruptedMigration(dir, 10, killAfter);
-      const outcome = await openAndCheck(dir);
+      const outcome = await fixture.openAndCheck(dir);
       expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
         from: 2,
         to: 4,
@@ -143,7 +73,7 @@ describe("format 2 → 3 migration", () => {
   }
 
   it("refuses to be read without migrating (verify) and says how to migrate", async () => {
-    const dir = fixtureCopy();
+    const dir = fixture.copy();
     expect(await verifyDataDir(dir)).toEqual({
       ok: false,
       code: "UNREADABLE",
