@@ -81,13 +81,13 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   /** An edge by (label, id) in either form (store/edge-records.ts), through the read cache. */
   private getEdge(label: string, id: string): EdgeItem | undefined {
-    if (this.opts === undefined) this.writer?.flushAdjacency(); // a bare edge's to node is in a list
+    if (this.opts === undefined) this.writer?.flushBuffered(); // a bare edge's to node is in a list
     return this.cached(label, id, (opts) => edgeById(this.dbs, label, id, opts));
   }
 
   /** Every edge of a label, both forms, in id order. */
   private edgesOf(label: string): Generator<EdgeItem> {
-    if (this.opts === undefined) this.writer?.flushAdjacency();
+    if (this.opts === undefined) this.writer?.flushBuffered();
     return edgesOfLabel(this.dbs, label, this.opts);
   }
 
@@ -107,7 +107,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
   private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): Adjacency {
     if (this.opts === undefined) {
-      this.writer?.flushAdjacency(); // the write's own new edges are in the list it reads
+      this.writer?.flushBuffered(); // the write's own new edges are in the list it reads
       return splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, undefined));
     }
     const key = adjacencyKey(direction, nodeId, edgeLabel);
@@ -403,7 +403,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   countAdjacent(items: readonly NodeItem[], steps: readonly AdjacencyStep[], limit?: number): number {
     for (const step of steps) this.schema.edge(step[1]);
-    if (this.opts === undefined) this.writer?.flushAdjacency(); // a write counts its own new edges
+    if (this.opts === undefined) this.writer?.flushBuffered(); // a write counts its own new edges
     const reads: AdjacencyReads = {
       others: (direction, nodeId, label) => this.adjacency(direction, nodeId, label).otherIds,
       degree: (direction, nodeId, label) => listCount(this.dbs, direction, nodeId, label, this.opts),

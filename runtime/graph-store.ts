@@ -257,7 +257,7 @@ export class GraphStore {
           // A load appends to the lists directly, after every older (pending) entry.
           if (bulk) foldPendingIn(dbs);
           const value = fn(writer);
-          writer.flushAdjacency(); // before the commit: every edge has both list entries
+          writer.flushBuffered(); // before the commit: every edge has both list entries
           // The write that finds enough entries pending folds them, its own included: it is a
           // write of this store (a replica's store never folds by itself), recorded like any.
           folded = bulk || fold || this.pendingIn + writer.deferredIn >= this.foldAt;

@@ -78,7 +78,13 @@ describe("edge_ends blocks", () => {
             writer.add(label, e, from);
             edges.set(e, from);
           }
+          // A read inside the transaction, after the flush its reader makes, sees every change so far.
+          if (random() < 0.05) {
+            writer.flush();
+            for (const [e, from] of edges) expect(bareEdgeFrom(db, label, e, undefined)).toBe(from);
+          }
         }
+        writer.flush();
       });
     }
     const all = blocks(db);
@@ -102,8 +108,39 @@ describe("edge_ends blocks", () => {
     env.transactionSync(() => {
       const writer = new EdgeEndsWriter(db);
       for (let i = 0; i < 1000; i++) writer.add("Link", id(i), id(5000 + i));
+      writer.flush();
     });
     expect(blocks(db).map((b) => b.ids.length)).toEqual([...Array(62).fill(16), 8]);
+    void env.close();
+  });
+
+  test("appended edges are put once per block: full blocks at once, the growing one at flush", () => {
+    const { env, db } = freshDb();
+    const puts: number[] = [];
+    const counting = new Proxy(db, {
+      get(target, prop) {
+        const member: unknown = Reflect.get(target, prop, target);
+        if (prop !== "putSync" || typeof member !== "function") return typeof member === "function" ? member.bind(target) : member;
+        return (key: Uint8Array, value: Uint8Array, ...rest: unknown[]) => {
+          puts.push(value.length / 32);
+          return member.call(target, key, value, ...rest);
+        };
+      },
+    });
+    env.transactionSync(() => {
+      const writer = new EdgeEndsWriter(counting);
+      for (let i = 0; i < 40; i++) writer.add("Link", id(i), id(5000 + i));
+      expect(puts).toEqual([16, 16]);
+      expect(blocks(db).map((b) => b.ids.length)).toEqual([16, 16]);
+      writer.flush();
+      writer.flush(); // nothing unwritten: no put
+      expect(puts).toEqual([16, 16, 8]);
+      // The held block keeps growing after a flush.
+      writer.add("Link", id(40), id(5040));
+      writer.flush();
+      expect(puts).toEqual([16, 16, 8, 9]);
+    });
+    expect(blocks(db).map((b) => b.ids.length)).toEqual([16, 16, 9]);
     void env.close();
   });
 
@@ -114,6 +151,7 @@ describe("edge_ends blocks", () => {
       for (let i = 0; i < 20; i++) writer.add("L", id(i), id(100));
       for (let i = 16; i < 20; i++) writer.remove("L", id(i));
       writer.remove("L", id(0));
+      writer.flush();
     });
     expect(blocks(db).map((b) => b.ids)).toEqual([Array.from({ length: 15 }, (_, i) => id(i + 1))]);
     void env.close();

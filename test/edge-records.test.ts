@@ -89,6 +89,29 @@ describe("edges without field values", () => {
     clean(store);
   });
 
+  it("held back while a write appends them (edge-ends-writes.ts), yet every read, UPDATE, UPSERT and DROP in that write sees them", async () => {
+    const store = open();
+    const [a, b] = await users(store);
+    const { kept, updated, upserted, dropped } = await store.write((db) => {
+      // 40 edges: two full blocks and one still growing, not yet written.
+      const added = Array.from({ length: 40 }, (_, i) => db.addEdge("Knows", {}, i % 2 === 0 ? a.id : b.id, a.id));
+      for (const e of added) expect(db.edgeById("Knows", e.id)).toEqual(e);
+      expect(db.edgesByLabel("Knows")).toEqual(added);
+      const updated = db.updateEdges([added[35]!], { code: "u" })[0]!;
+      const upserted = db.upsertEdge("Knows", [added[38]!], { code: "v" }, b.id, a.id);
+      db.drop([added[39]!]);
+      const more = db.addEdge("Knows", {}, a.id, b.id);
+      expect(() => db.edgeById("Knows", added[39]!.id)).toThrow(`E::Knows with id '${added[39]!.id}' not found`);
+      expect(db.edgeById("Knows", more.id)).toEqual(more);
+      const kept = [...added.slice(0, 35), added[36]!, added[37]!, more];
+      return { kept, updated, upserted, dropped: added[39]! };
+    });
+    expect(kept.map((e) => form(store, e))).toEqual(kept.map(() => "ends"));
+    expect([form(store, updated), form(store, upserted), form(store, dropped)]).toEqual(["record", "record", "none"]);
+    expect(store.read((db) => db.edgesByLabel("Knows").length)).toBe(40);
+    clean(store);
+  });
+
   it("go with their node when it is dropped, in both directions", async () => {
     const store = open();
     const [a, b] = await users(store);

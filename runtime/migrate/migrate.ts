@@ -63,7 +63,10 @@ export function migrateStore(
   // vector hook: a migration cannot change a vector (mappings.ts, revalidate.ts refuse it).
   const writer = new GraphWriter(dbs, schema, cache, touched, { search: null, vectors: null });
   try {
-    dbs.env.transactionSync(() => applyPlan(dbs, writer, schema, plan, progress));
+    dbs.env.transactionSync(() => {
+      applyPlan(dbs, writer, schema, plan, progress);
+      writer.flushBuffered(); // an edge that lost its last field value is an edge_ends entry the writer may hold
+    });
   } finally {
     cache.settle(touched);
   }

@@ -222,6 +222,8 @@ export class RecordLoader {
     for (const label of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
       if (this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
     }
+    // Stored edges only: the edge_ends entries this load holds unwritten are its own ids, which
+    // `loaded` answered above, so no flush is needed first.
     for (const label of this.schema.edges.keys()) {
       if (edgeExists(this.dbs, label, id, undefined)) throw taken(id, `an edge ${label}`);
     }

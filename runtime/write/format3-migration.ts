@@ -67,6 +67,8 @@ export function migrateFormat3(dbs: StoreDbs, progress: ProgressSink, options: F
         if (value.length !== ID_BYTES) throw new Error(`format 3 edge_ends entry ${label}/${id} has ${value.length} bytes`);
         blocks.add(label, id, readIdBytes(value, 0));
       },
+      // The block still growing is written in every batch: the marker names the last key copied.
+      beforeCommit: () => blocks.flush(),
       batch,
       task,
       onBatch,

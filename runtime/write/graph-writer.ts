@@ -53,7 +53,7 @@ export interface WriterHooks {
 }
 
 export class GraphWriter {
-  /** This transaction's new adjacency entries, written by flushAdjacency (adjacency-buffer.ts). */
+  /** This transaction's new adjacency entries, written by flushBuffered (adjacency-buffer.ts). */
   private readonly appends = new AdjacencyBuffer();
   /** Incoming entries this writer deferred (store/pending-in.ts), for the store's fold. */
   deferredIn = 0;
@@ -62,7 +62,7 @@ export class GraphWriter {
    * loop's source) is looked up once; forgotten at every DROP, the only way a node goes.
    */
   private readonly seenNodes = new Map<string, string>();
-  /** This transaction's writes to `edge_ends` (edge-ends-writes.ts). */
+  /** This transaction's writes to `edge_ends` (edge-ends-writes.ts); its growing blocks are written by flushBuffered. */
   private readonly ends: EdgeEndsWriter;
 
   /**
@@ -176,19 +176,21 @@ export class GraphWriter {
     return rec;
   }
 
-  /** Holds the edge's two adjacency entries until flushAdjacency; each list is marked once. */
+  /** Holds the edge's two adjacency entries until flushBuffered; each list is marked once. */
   private appendEdge(label: string, edgeId: string, fromId: string, toId: string): void {
     if (this.appends.add("out", fromId, label, edgeId, toId)) this.invalidate(adjacencyKey("out", fromId, label));
     if (this.appends.add("in", toId, label, edgeId, fromId)) this.invalidate(adjacencyKey("in", toId, label));
   }
 
   /**
-   * Writes the adjacency entries held so far, one rewrite per list. Whoever reads a list inside
-   * the write transaction calls it first (the write context, DROP), and the store calls it before
-   * the transaction commits: a committed edge always has both entries.
+   * Writes what this writer holds back: the adjacency entries (one rewrite per list) and the
+   * `edge_ends` blocks still growing. Whoever reads a list or an edge inside the write
+   * transaction calls it first (the write context, UPDATE and DROP of edges), and the store calls
+   * it before the transaction commits: a committed edge always has its entries.
    */
-  flushAdjacency(): void {
+  flushBuffered(): void {
     this.deferredIn += this.appends.flush(this.dbs, this.hooks.deferIn !== false);
+    this.ends.flush();
   }
 
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
@@ -237,7 +239,7 @@ export class GraphWriter {
 
   /** UPDATE of nodes or vectors (kind "N") or edges (kind "E"); NOT_FOUND for an item gone since. */
   update<T extends NodeItem>(items: readonly T[], props: Props | ((item: T) => Props), kind: "N" | "E"): T[] {
-    if (kind === "E") this.flushAdjacency(); // an edge without a record has its to node in a list
+    if (kind === "E") this.flushBuffered(); // an edge without a record has its to node in a list
     const out: T[] = [];
     let info: TypeInfo | undefined;
     let values: ReturnType<typeof validateProps> | undefined;
@@ -290,6 +292,7 @@ export class GraphWriter {
     for (const item of items) {
       if (item.label !== label) throw new Error(`upsert of ${label} given an item of label ${item.label}`);
       if (!plausibleId(item.id)) continue;
+      if (kind === "E") this.ends.flush(); // it reads edge_ends
       if (
         kind === "E"
           ? edgeExists(this.dbs, label, item.id, undefined)
@@ -304,7 +307,7 @@ export class GraphWriter {
 
   drop(items: readonly GraphItem[]): void {
     this.seenNodes.clear();
-    this.flushAdjacency(); // DROP reads and cuts lists
+    this.flushBuffered(); // DROP reads and cuts lists
     // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
     // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
     const cuts: PendingCuts = new Map();
@@ -381,6 +384,7 @@ export class GraphWriter {
    */
   private removeEdgeRecord(label: string, id: string, from?: string, to?: string): EdgeItem | undefined {
     const info = this.schema.edge(label);
+    this.ends.flush(); // it reads edge_ends
     const rec =
       from === undefined || to === undefined
         ? edgeById(this.dbs, label, id, undefined)
@@ -400,8 +404,10 @@ export class GraphWriter {
    */
   storeMappedRecord(kind: "N" | "E" | "V", label: string, next: NodeItem): void {
     this.invalidate(recordKey(next.id));
-    if (kind === "E") this.putEdge(label, next as EdgeItem, edgeById(this.dbs, label, next.id, undefined) ?? null);
-    else this.dbs.nodes.putSync([label, next.id], next);
+    if (kind === "E") {
+      this.ends.flush(); // edgeById reads edge_ends
+      this.putEdge(label, next as EdgeItem, edgeById(this.dbs, label, next.id, undefined) ?? null);
+    } else this.dbs.nodes.putSync([label, next.id], next);
   }
 
   /** Deletes every index entry and claim of the type, before revalidateRecord rebuilds them. */

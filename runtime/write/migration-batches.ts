@@ -15,6 +15,8 @@ export interface PhaseCopy<V> {
   put: (key: Key, value: V) => void;
   batch: number;
   task: ProgressTask;
+  /** Called at the end of each batch, inside its transaction, after its last put (e.g. to write what `put` held back). */
+  beforeCommit?: () => void;
   /** Called after each committed batch. */
   onBatch: () => void;
 }
@@ -36,6 +38,7 @@ export function copyPhaseInBatches<V>(dbs: StoreDbs, marker: MigrationMarker, co
         last = key instanceof Uint8Array ? (new Uint8Array(key) as unknown as Key) : key;
         if (++converted === batch) break;
       }
+      copy.beforeCommit?.();
       state = { ...state, phase, after: last, entries: state.entries + converted };
       dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
     });
