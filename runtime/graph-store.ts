@@ -85,8 +85,9 @@ export class GraphStore {
   readonly log: CommitLog;
   /**
    * About how many incoming entries are pending (counted at open, plus what this store's writes
-   * deferred since its last fold): when it reaches `foldAt`, the next write folds them. A replica
-   * never writes, so it never folds by itself: its leader's folds reach it as changes.
+   * deferred since its last fold, plus what its leader's applied entries put and removed): when
+   * it reaches `foldAt`, the next write folds them. A replica never writes, so it never folds by
+   * itself: its leader's folds reach it as changes; once promoted, its count is already right.
    */
   private pendingIn: number;
   private readonly foldAt: number;
@@ -335,6 +336,8 @@ export class GraphStore {
         log.changes.push(...done.vec);
         return done;
       });
+      const { folded, delta } = applied.pending;
+      this.pendingIn = Math.max(0, (folded ? 0 : this.pendingIn) + delta);
       this.vectors.apply(log);
       if (log.changes.length > 0) this.checkpoints.note();
       await this.dbs.env.flushed;

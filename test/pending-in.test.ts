@@ -179,6 +179,26 @@ test("a follower applying the leader's log reads the pending entries, then the f
   expect(follower.verify().disagreements).toEqual([]);
 });
 
+test("a follower counts the pending entries its leader's log put: once promoted, its first write past the threshold folds", async () => {
+  const leader = openStore(1_000_000);
+  const follower = openStore(100);
+  const users = await leader.write((db) => Array.from({ length: 10 }, (_, i) => db.addNode("User", { name: `u${i}` })));
+  await leader.write((db) => {
+    for (let i = 0; i < 150; i++) db.addEdge("Knows", {}, users[i % 10]!.id, users[(i * 7) % 10]!.id);
+  });
+  const read = leader.log.read(0, 100, 1 << 24);
+  if (read === "gone") throw new Error("log gone");
+  await follower.applyLogEntries(read.first, read.frames);
+  expect(dumpStoreWithPending(follower).pendingIn).toBe(150);
+  // Promoted: its own writes start. 150 + 1 pending reach its threshold of 100.
+  await follower.write((db) => db.addEdge("Knows", {}, users[0]!.id, users[1]!.id));
+  expect(dumpStoreWithPending(follower).pendingIn).toBe(0);
+  expect(follower.read((db) => db.countAdjacent([users[1]!], [["in", "Knows"]]))).toBe(
+    leader.read((db) => db.countAdjacent([users[1]!], [["in", "Knows"]])) + 1,
+  );
+  expect(follower.verify().disagreements).toEqual([]);
+});
+
 describe("verify reads pending entries as part of their lists", () => {
   test("a pending entry lost, a stray one, a wrong node and a malformed key are each reported", async () => {
     const dir = tempDir("strand-pending-verify-");

@@ -49,6 +49,12 @@ export interface AppliedFrames {
   vec: VectorChange[];
   /** Read-cache keys every entry touched. */
   keys: string[];
+  /**
+   * What the entries did to `adjacency_in_pending`: whether one of them folded it, and the
+   * entries put minus removed (since the last fold, when one did), so a replica that later
+   * writes (after a promotion) knows when to fold.
+   */
+  pending: { folded: boolean; delta: number };
 }
 
 /**
@@ -60,13 +66,13 @@ export interface AppliedFrames {
 export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly Uint8Array[]): AppliedFrames {
   const current = commitSeqOf(dbs);
   if (first !== current + 1) throw new Error(`log entries start at ${first}, but the store is at ${current}`);
-  const applied: AppliedFrames = { seq: current, time: 0, vec: [], keys: [] };
+  const applied: AppliedFrames = { seq: current, time: 0, vec: [], keys: [], pending: { folded: false, delta: 0 } };
   for (const [i, frame] of frames.entries()) {
     const seq = first + i;
     dbs.commitLog.putSync(seq, asBinary(frame) as unknown as CommitEntry);
     const entry = dbs.commitLog.get(seq);
     if (entry === undefined || !Array.isArray(entry.ops)) throw new Error(`log entry ${seq} is not a commit entry`);
-    for (const op of entry.ops) applyOp(dbs, op as LoggedOp);
+    for (const op of entry.ops) applyOp(dbs, op as LoggedOp, applied.pending);
     for (const change of entry.vec) applied.vec.push(change as VectorChange);
     for (const key of entry.keys) applied.keys.push(key);
     applied.seq = seq;
@@ -75,11 +81,15 @@ export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly
   return applied;
 }
 
-function applyOp(dbs: StoreDbs, op: LoggedOp): void {
+function applyOp(dbs: StoreDbs, op: LoggedOp, pending: AppliedFrames["pending"]): void {
   if (isFoldOp(op)) {
     foldPendingIn(dbs);
+    pending.folded = true;
+    pending.delta = 0;
     return;
   }
+  // A pending key is put once (its edge is new) and removed only where it was found.
+  if (op[0] === "inPending") pending.delta += op.length === 3 ? 1 : -1;
   const db = loggedDb(dbs, op[0]);
   if (op.length === 3) db.putSync(op[1], op[2]);
   else db.removeSync(op[1]);
