@@ -10,7 +10,8 @@
 // arrays (first and last entry, count), found by node id in a Map per (direction, edge label).
 import { ENTRY_BYTES, writeAdjacencyEntry } from "../store/adjacency.js";
 import type { AdjacencyDbs } from "../store/pending-in.js";
-import { appendAdjacency, type LastKey } from "./adjacency-writes.js";
+import { appendAdjacency } from "./adjacency-writes.js";
+import type { LastKey } from "./append-put.js";
 import { deferInEntries } from "./pending-in-writes.js";
 
 type Direction = "out" | "in";

@@ -1,18 +1,8 @@
 // Changes to adjacency lists (layout in runtime/store/adjacency.ts). Only the graph writer calls
 // these, inside the write transaction of the edge records they describe.
 import { CHUNK_BYTES, ENTRY_BYTES, chunkKey, listKey, parseTail, tailValue, type AdjacencyDb } from "../store/adjacency.js";
-import type { Database } from "lmdb";
 import { readIdBytes } from "../store/id-bytes.js";
-
-/**
- * The database's last key as a run of appends (one flush, one fold) last saw it: read once, then
- * raised by the run's own appends, so a run of new lists costs one cursor read, not one each. It
- * may fall behind the real last key (a chunk sealed at the end, a removal): then an append is
- * tried and refused, or a plain put is used where an append was possible; both are correct.
- */
-export interface LastKey {
-  key: Uint8Array | null;
-}
+import { type LastKey, putAfterLast } from "./append-put.js";
 
 /**
  * Appends `entries` (whole 32-byte entries, oldest first) to the list in one rewrite: the tail is
@@ -57,32 +47,12 @@ export function appendToList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Arr
  * Writes a list that has no keys yet: its tail, then its full chunks (which sort after it). A list
  * whose keys sort after every key of the database (a new node's, whose UUID v7 is the newest;
  * every list of a bulk load into an empty store, which writes them in key order) is appended
- * with LMDB's MDB_APPEND: a full page is then left full instead of split in half, so pages
- * filled this way are packed to the brim.
+ * (append-put.ts).
  */
 function newList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
   const sealed = Math.floor(entries.length / CHUNK_BYTES);
-  last.key ??= lastKeyOf(db);
-  const append = compareBytes(key, last.key) > 0;
-  // A refused append (the key is not the last after all) writes nothing and returns false: then a plain put.
-  const put = (k: Uint8Array, value: Uint8Array) => (append && db.putSync(k, value, APPEND)) || db.putSync(k, value);
-  put(key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)));
-  for (let i = 0; i < sealed; i++) put(chunkKeyOf(key, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
-  if (append) last.key = sealed > 0 ? chunkKeyOf(key, sealed - 1) : key;
-}
-
-export const APPEND = { append: true } as const;
-
-/** The database's last key (an empty array when it has none). */
-export function lastKeyOf(db: Database<Uint8Array, Uint8Array>): Uint8Array {
-  for (const last of db.getKeys({ reverse: true, limit: 1 })) return last;
-  return new Uint8Array(0);
-}
-
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
+  putAfterLast(db, key, tailValue(sealed, entries.subarray(sealed * CHUNK_BYTES)), last);
+  for (let i = 0; i < sealed; i++) putAfterLast(db, chunkKeyOf(key, i), entries.slice(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES), last);
 }
 
 /**

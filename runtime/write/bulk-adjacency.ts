@@ -17,7 +17,8 @@
 // listKey/chunkKey, with the node's bytes written over their first 16 bytes.
 import { CHUNK_BYTES, ENTRY_BYTES, chunkKey, listKey, tailValue, type AdjacencyDb } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
-import { APPEND, appendAdjacency, compareBytes, lastKeyOf } from "./adjacency-writes.js";
+import { appendAdjacency } from "./adjacency-writes.js";
+import { APPEND, compareBytes, lastKeyOf } from "./append-put.js";
 import { writeUuidWords } from "./loaded-ids.js";
 
 type Direction = "out" | "in";

@@ -24,7 +24,7 @@ import {
   lastBlock,
 } from "../store/edge-ends.js";
 import { ID_BYTES, idBytes } from "../store/id-bytes.js";
-import { APPEND, compareBytes, lastKeyOf } from "./adjacency-writes.js";
+import { compareBytes, type LastKey, putAfterLast } from "./append-put.js";
 
 /** A label's last block as this writer holds it: its first `count` entries are the block. */
 interface HeldTail {
@@ -71,7 +71,7 @@ function without(entries: Uint8Array, at: number): Uint8Array {
 /** The writes of one transaction to `edge_ends`. */
 export class EdgeEndsWriter {
   /** The database's last key as this writer last saw it (read once, then kept up to date by its own writes). */
-  private last: Uint8Array | null = null;
+  private readonly last: LastKey = { key: null };
   /**
    * Per label, its last block as this writer holds it (null: the label has none): an edge after
    * all of it is appended there without a seek or a put, as a bulk load's and a FOR loop's edges
@@ -188,15 +188,8 @@ export class EdgeEndsWriter {
     this.put(key, entries);
   }
 
-  /**
-   * Puts a block; a new one whose key sorts last in the database is appended. A block that grows
-   * in place is a plain put: LMDB then splits a page at the end, leaving the left page full (a
-   * remove and MDB_APPEND instead rebalances the emptied page, taking entries from its neighbour).
-   */
+  /** Puts a block; a new one whose key sorts last in the database is appended (append-put.ts). */
   private put(key: Uint8Array, value: Uint8Array): void {
-    this.last ??= lastKeyOf(this.db);
-    // A refused append (the key is not last after all) writes nothing and returns false: then a plain put.
-    if (compareBytes(key, this.last) > 0 && this.db.putSync(key, value, APPEND)) this.last = key;
-    else this.db.putSync(key, value);
+    putAfterLast(this.db, key, value, this.last);
   }
 }

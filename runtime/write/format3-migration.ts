@@ -20,7 +20,7 @@ import type { StoreDbs } from "../store/dbs.js";
 import { parseEdgeEndsKey } from "../store/edge-ends.js";
 import { FORMAT_KEY, FORMAT_MIGRATION_KEY, type Key, SCHEMA_TYPES_KEY } from "../store/keys.js";
 import { setVectorMembers } from "../store/vector-encoding.js";
-import { APPEND } from "./adjacency-writes.js";
+import { APPEND } from "./append-put.js";
 import { appendCommit, trimCommitLog } from "./commit-log-writes.js";
 import { EdgeEndsWriter } from "./edge-ends-writes.js";
 import { type FormatMigrationOptions, type MigrationMarker, sameKey } from "./format-migration-marker.js";

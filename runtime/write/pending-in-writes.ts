@@ -4,7 +4,8 @@
 import { ENTRY_BYTES } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { type AdjacencyDbs, parsePendingKey, pendingKey, pendingListPrefix, prefixRange } from "../store/pending-in.js";
-import { appendToList, deleteAdjacency, type LastKey, removeAdjacency } from "./adjacency-writes.js";
+import { appendToList, deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
+import type { LastKey } from "./append-put.js";
 
 /** Puts `entries` (edge id, from id; whole 32-byte entries) of the `in` list of (node, label) as pending. */
 export function deferInEntries(dbs: AdjacencyDbs, nodeId: string, edgeLabel: string, entries: Uint8Array): void {
