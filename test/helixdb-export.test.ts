@@ -4,6 +4,7 @@
 // it speaks HelixDB v2's wire protocol.
 import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
@@ -150,6 +151,37 @@ describe("examples/helixdb-export", () => {
     );
     const edge = { kind: "E", label: "Follows", query: "q", fields: [] };
     expect(() => toInterchange(edge, { id: "e1", label: "Follows" })).toThrow("E::Follows 'e1': the answer has no from_node/to_node");
+    // Fields named like envelope members travel as $name: they must not overwrite the kind or an endpoint.
+    const person = { kind: "N", label: "Person", query: "q", fields: ["kind", "from"] };
+    expect(toInterchange(person, { id: "p1", label: "Person", kind: "human", from: "Oslo" })).toEqual({
+      kind: "N",
+      label: "Person",
+      id: "p1",
+      $kind: "human",
+      from: "Oslo",
+    });
+    const worksAt = { kind: "E", label: "WorksAt", query: "q", fields: ["from", "to", "role"] };
+    expect(
+      toInterchange(worksAt, { id: "w1", label: "WorksAt", from_node: "a", to_node: "b", from: "2020-01-01", to: "now", role: "r" }),
+    ).toEqual({ kind: "E", label: "WorksAt", id: "w1", from: "a", to: "b", $from: "2020-01-01", $to: "now", role: "r" });
+  });
+
+  it("names the URL and the cause when HelixDB cannot be reached, and leaves no file", async () => {
+    // A port nothing listens on: one just freed.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const plan = { format: "strand-helixdb-export", version: 1, types: [{ kind: "N", label: "User", query: "ExportUsers", fields: [] }] };
+    fs.writeFileSync(path.join(work, "down-plan.json"), JSON.stringify(plan));
+    const url = `http://127.0.0.1:${port}`;
+    const r = node([path.join(TOOL, "export.mjs"), "--plan", "down-plan.json", "--url", url, "--out", "down.jsonl"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `export.mjs: cannot reach ${url}/ExportUsers: connect ECONNREFUSED 127.0.0.1:${port} (is HelixDB serving at --url ${url}?)\n`,
+    );
+    expect(fs.existsSync(path.join(work, "down.jsonl"))).toBe(false);
+    expect(fs.existsSync(path.join(work, "down.jsonl.partial"))).toBe(false);
   });
 
   it("says what is wrong with a schema it cannot read", () => {

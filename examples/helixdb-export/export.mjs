@@ -19,6 +19,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 /** A record as HelixDB answers it, in the interchange format's shape. */
+/** Members the interchange format itself uses, per kind. */
+const ENVELOPE = { N: ["kind", "label", "id"], V: ["kind", "label", "id", "data"], E: ["kind", "label", "id", "from", "to"] };
+
 export function toInterchange(type, record) {
   if (typeof record !== "object" || record === null || typeof record.id !== "string")
     throw new Error(`${type.kind}::${type.label}: expected records with an id, got ${JSON.stringify(record)}`);
@@ -34,9 +37,11 @@ export function toInterchange(type, record) {
       throw new Error(`V::${type.label} '${record.id}': the answer holds no vector ("data"), so it cannot be exported`);
     line.data = record.data;
   }
+  const envelope = ENVELOPE[type.kind];
   for (const field of type.fields) {
     const value = record[field];
-    if (value !== undefined && value !== null) line[field] = value;
+    // A field named like an envelope member travels as `$name` (README, "Moving data in and out").
+    if (value !== undefined && value !== null) line[envelope.includes(field) ? `$${field}` : field] = value;
   }
   return line;
 }
@@ -55,7 +60,15 @@ export async function* exportLines(plan, { url, apiKey, page }) {
 async function callQuery(url, apiKey, query, params) {
   const headers = { "content-type": "application/json" };
   if (apiKey !== undefined) headers["x-api-key"] = apiKey;
-  const res = await fetch(`${url.replace(/\/+$/, "")}/${query}`, { method: "POST", headers, body: JSON.stringify(params) });
+  const target = `${url.replace(/\/+$/, "")}/${query}`;
+  let res;
+  try {
+    res = await fetch(target, { method: "POST", headers, body: JSON.stringify(params) });
+  } catch (error) {
+    // fetch says only "fetch failed"; the cause names what happened (ECONNREFUSED, a bad host..).
+    const cause = error?.cause?.message ?? error?.cause?.code ?? error.message;
+    throw new Error(`cannot reach ${target}: ${cause} (is HelixDB serving at --url ${url}?)`);
+  }
   const text = await res.text();
   if (!res.ok) throw new Error(`POST /${query} ${JSON.stringify(params)}: HTTP ${res.status}: ${text.slice(0, 500)}`);
   const body = JSON.parse(text);
@@ -88,14 +101,18 @@ async function main() {
   const partial = `${values.out}.partial`;
   const fd = toFile ? fs.openSync(partial, "w") : null;
   let count = 0;
+  let done = false;
   try {
     for await (const line of exportLines(plan, { url: values.url, apiKey, page })) {
       if (fd !== null) fs.writeSync(fd, `${line}\n`);
       else if (!process.stdout.write(`${line}\n`)) await new Promise((resolve) => process.stdout.once("drain", resolve));
       count++;
     }
+    done = true;
   } finally {
     if (fd !== null) fs.closeSync(fd);
+    // A failed export leaves no file behind: neither the partial one nor a stale --out.
+    if (fd !== null && !done) fs.rmSync(partial, { force: true });
   }
   if (toFile) fs.renameSync(partial, values.out);
   process.stderr.write(`exported ${count} records of ${plan.types.length} types\n`);
