@@ -2,7 +2,7 @@
 // export reads a consistent snapshot beside it; import refuses the directory it holds; the
 // export then imports into an empty directory that verifies clean.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
@@ -78,6 +78,32 @@ it("exports while a server runs, refuses to import into its directory, and the e
   expect(twice.stderr).toContain(
     `all.jsonl:1: id: '${JSON.parse(exported.split("\n")[0]!).id}' is already the id of a User; nothing of this file was imported\n`,
   );
+
+  // Every path is checked before the first file is imported: nothing is committed.
+  const user = (handle: string) => `${JSON.stringify({ kind: "N", label: "User", handle, name: handle })}\n`;
+  writeFileSync(join(work, "one.jsonl"), user("solo"));
+  mkdirSync(join(work, "a-dir"));
+  for (const [missing, message] of [
+    ["nope.jsonl", "strand: nope.jsonl: no such file; nothing was imported\n"],
+    ["a-dir", "strand: a-dir: a directory, not a file to import; nothing was imported\n"],
+  ] as const) {
+    const refused = await strand(["import", SOCIAL_EXAMPLE, "--data", "fresh", "one.jsonl", missing]);
+    expect(refused).toEqual({ status: 1, stdout: "", stderr: message });
+  }
+  // A bad record in a later file: the files before it are committed, and the output says which.
+  writeFileSync(join(work, "bad.jsonl"), `${user("ok")}{"kind":"N","label":"Nope"}\n`);
+  const partly = await strand(["import", SOCIAL_EXAMPLE, "--data", "fresh", "one.jsonl", "bad.jsonl"]);
+  // (stderr also has the progress lines of a run without a TTY)
+  expect({ ...partly, stderr: partly.stderr.split("\n").filter((line) => line.startsWith("strand:")) }).toEqual({
+    status: 1,
+    stdout: "one.jsonl: 1 record imported\n",
+    stderr: [
+      "strand: bad.jsonl:2: label: the schema has no N::Nope; nothing of this file was imported",
+      "strand: one.jsonl was imported before it and stays: import only bad.jsonl and the files after it again",
+    ],
+  });
+  const fresh = await strand(["export", SOCIAL_EXAMPLE, "--data", "fresh"]);
+  expect(fresh.stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line).handle)).toEqual(["solo"]);
 
   const usage = await strand(["import", SOCIAL_EXAMPLE]);
   expect(usage.status).toBe(2);

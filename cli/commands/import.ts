@@ -3,7 +3,7 @@
 // `serve` does, so it refuses a directory a server holds (stop the server, import, start it).
 // Exit 0 with a summary per file; 1 on the first file that cannot be imported (nothing of that
 // file is applied; files before it stay imported).
-import { importFileOf, ImportError, importFiles } from "../../runtime/data/import.js";
+import { type FileOutcome, importFileOf, ImportError, importFiles } from "../../runtime/data/import.js";
 import { cliProgress } from "../progress/progress.js";
 import { openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
@@ -32,21 +32,28 @@ export async function runImport(options: ImportOptions): Promise<number> {
         progress: cliProgress(),
       },
     );
-    for (const o of outcomes) {
-      const rejected =
-        o.rejected === 0
-          ? ""
-          : `, ${o.rejected} rejected${options.rejectsPath !== undefined ? ` (in ${displayPath(options.rejectsPath)})` : ""}`;
-      process.stdout.write(`${displayPath(o.path)}: ${o.loaded} records imported${rejected}\n`);
-    }
+    for (const o of outcomes) printOutcome(o, options.rejectsPath);
     // Several files are several transactions: the freed pages would slow the server's first writes.
     store.settleFreeList();
     return 0;
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
-    process.stderr.write(`strand: ${error.message}\n`);
+    for (const o of error.imported) printOutcome(o, options.rejectsPath);
+    process.stderr.write(`strand: ${displayPath(error.file)}${error.line === null ? "" : `:${error.line}`}: ${error.reason}\n`);
+    if (error.imported.length > 0) {
+      const files = error.imported.map((o) => displayPath(o.path)).join(", ");
+      process.stderr.write(
+        `strand: ${files} ${error.imported.length === 1 ? "was" : "were"} imported before it and stay${error.imported.length === 1 ? "s" : ""}: import only ${displayPath(error.file)} and the files after it again\n`,
+      );
+    }
     return 1;
   } finally {
     await store.close();
   }
+}
+
+function printOutcome(o: FileOutcome, rejectsPath: string | undefined): void {
+  const rejected =
+    o.rejected === 0 ? "" : `, ${o.rejected} rejected${rejectsPath !== undefined ? ` (in ${displayPath(rejectsPath)})` : ""}`;
+  process.stdout.write(`${displayPath(o.path)}: ${o.loaded} ${o.loaded === 1 ? "record" : "records"} imported${rejected}\n`);
 }

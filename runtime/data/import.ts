@@ -56,10 +56,43 @@ export class ImportError extends Error {
   constructor(
     readonly file: string,
     readonly line: number | null,
-    message: string,
+    /** What is wrong, without the file and line. */
+    readonly reason: string,
   ) {
-    super(`${file}${line === null ? "" : `:${line}`}: ${message}`);
+    super(`${file}${line === null ? "" : `:${line}`}: ${reason}`);
     this.name = "ImportError";
+  }
+
+  /** The files imported (committed) before this one failed, in order; they stay imported. */
+  imported: readonly FileOutcome[] = [];
+}
+
+/**
+ * Every file readable as a file, checked before the first is imported: a missing or wrong path
+ * among several files must not leave the ones before it committed (a user then re-runs the
+ * whole command and gets their records twice).
+ */
+function checkFiles(files: readonly ImportFile[]): void {
+  for (const file of files) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file.path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (error as Error).message;
+      throw new ImportError(file.path, null, `${why}; nothing was imported`);
+    }
+    if (!stat.isFile())
+      throw new ImportError(
+        file.path,
+        null,
+        `${stat.isDirectory() ? "a directory" : "not a regular file"}, not a file to import; nothing was imported`,
+      );
+    try {
+      fs.accessSync(file.path, fs.constants.R_OK);
+    } catch {
+      throw new ImportError(file.path, null, "permission denied; nothing was imported");
+    }
   }
 }
 
@@ -70,8 +103,12 @@ export function importFileOf(file: string, csvTypeName?: string): ImportFile {
     : { path: file, format: "jsonl" };
 }
 
-/** Imports the files in order (each one transaction); stops at the first file that fails. */
+/**
+ * Imports the files in order (each one transaction); stops at the first file that fails, with an
+ * ImportError that lists the files committed before it. Every path is checked first.
+ */
 export async function importFiles(target: LoadTarget, files: readonly ImportFile[], options: ImportOptions): Promise<FileOutcome[]> {
+  checkFiles(files);
   const outcomes: FileOutcome[] = [];
   const rejects = options.skipBad && options.rejectsPath !== undefined ? fs.openSync(options.rejectsPath, "w") : null;
   try {
@@ -79,7 +116,14 @@ export async function importFiles(target: LoadTarget, files: readonly ImportFile
     const loaded = new LoadedIds();
     // About one id per line; a line takes 100 bytes or more (its envelope alone is over 50).
     loaded.reserve(files.reduce((bytes, file) => bytes + fileSize(file.path), 0) / 100);
-    for (const file of files) outcomes.push(await importFile(target, file, options, rejects, loaded));
+    for (const file of files) {
+      try {
+        outcomes.push(await importFile(target, file, options, rejects, loaded));
+      } catch (error) {
+        if (error instanceof ImportError) error.imported = outcomes;
+        throw error;
+      }
+    }
   } finally {
     if (rejects !== null) fs.closeSync(rejects);
   }
