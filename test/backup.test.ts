@@ -119,6 +119,16 @@ describe("backup and restore", () => {
       message: `${empty} holds no Strand data (no data.mdb)`,
     });
     expect(fs.existsSync(path.join(work, "b-none"))).toBe(false);
+    // A data file cut short: refused before LMDB maps it, the directory named once.
+    const data = path.join(dir, "data.mdb");
+    const size = fs.statSync(data).size;
+    fs.truncateSync(data, 2 * 8192);
+    expect(await backupDataDir(dir, path.join(work, "b-short"))).toEqual({
+      ok: false,
+      code: "FAILED",
+      message: `cannot open the store in ${dir}: ${data} is ${2 * 8192} bytes, but the database it holds needs ${size} (${size / 8192} pages of 8192): the data file was truncated (an interrupted copy?); restore the directory from a backup`,
+    });
+    expect(fs.existsSync(path.join(work, "b-short"))).toBe(false);
   });
 
   it("refuses a non-empty or held target, and a partial or damaged backup, leaving the target as it was", async () => {

@@ -103,7 +103,12 @@ it("exports while a server runs, refuses to import into its directory, and the e
     ],
   });
   const fresh = await strand(["export", SOCIAL_EXAMPLE, "--data", "fresh"]);
-  expect(fresh.stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line).handle)).toEqual(["solo"]);
+  expect(
+    fresh.stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line).handle),
+  ).toEqual(["solo"]);
 
   const usage = await strand(["import", SOCIAL_EXAMPLE]);
   expect(usage.status).toBe(2);

@@ -52,6 +52,27 @@ test("strand verify says the same instead of verifying an empty database", async
   });
 });
 
+test("a data file cut short is refused with its sizes instead of a SIGBUS, by the store and by strand verify", async () => {
+  const dir = tempDir("strand-short-data-");
+  dirs.push(dir);
+  const store = GraphStore.open({ path: dir, schema });
+  await store.write((db) => {
+    for (let i = 0; i < 2000; i++) db.addNode("User", { name: `u${i}`, age: i % 200 });
+  });
+  await store.close();
+  const file = path.join(dir, "data.mdb");
+  const whole = fs.statSync(file).size;
+  expect(whole).toBeGreaterThan(8 * 8192);
+  fs.truncateSync(file, 5 * 8192);
+  const needed = `${file} is ${5 * 8192} bytes, but the database it holds needs ${whole} (${whole / 8192} pages of 8192): the data file was truncated (an interrupted copy?); restore the directory from a backup`;
+  expect(openError(dir)).toEqual({ code: "STORAGE_CORRUPT", message: needed });
+  expect(await verifyDataDir(dir)).toEqual({ ok: false, code: "UNREADABLE", message: `cannot open the store in ${dir}: ${needed}` });
+  // Cut inside the second meta page: still refused, naming the two pages LMDB needs at least.
+  fs.truncateSync(file, 8192 + 100);
+  expect(openError(dir)).toMatchObject({ code: "STORAGE_CORRUPT" });
+  expect(fs.statSync(file).size).toBe(8192 + 100);
+});
+
 test("a new directory still opens as a new store", async () => {
   const dir = tempDir("strand-new-data-");
   dirs.push(dir);

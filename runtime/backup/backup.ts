@@ -31,7 +31,8 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
   try {
     store = openReadOnlyAlongsideWriter(dataDir);
   } catch (error) {
-    return { ok: false, code: "FAILED", message: `cannot open the store in ${dataDir}: ${(error as Error).message}` };
+    // Its messages name the directory already (read-only.ts, shared-read-env.ts).
+    return { ok: false, code: "FAILED", message: (error as Error).message };
   }
   try {
     return await writeBackup(store, out, progress);

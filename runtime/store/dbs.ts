@@ -1,12 +1,10 @@
 // The open LMDB handles of one graph (see keys.ts for what each holds) and how they are opened.
-import { statSync } from "node:fs";
-import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
-import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import type { CommitEntry } from "./commit-entry.js";
 import type { VectorLogEntry, VectorTypeMeta } from "./vector-type-meta.js";
 import { withF32Vectors } from "./vector-encoding.js";
+import { refuseTruncatedDataFile } from "./data-file-check.js";
 import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, MIGRATABLE_FORMATS, type Key } from "./keys.js";
 
 export interface StoreDbs {
@@ -50,7 +48,7 @@ export const PAGE_SIZE = 8192;
  *   process read; see read-only.ts). A read-only open writes nothing, not even the format.
  */
 export function openDbs(path: string, mapSize: number | undefined, readOnly = false): StoreDbs {
-  refuseEmptyDataFile(path);
+  refuseTruncatedDataFile(path);
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   // noSubdir is explicit: lmdb otherwise guesses from the path, and takes "./my.data" for a file.
   const env = open({
@@ -138,27 +136,6 @@ export function needsMigration(dbs: StoreDbs, path: string): string | null {
 
 function olderFormat(path: string, format: number): string {
   return `${path} holds a store in format ${format}, and this version of Strand reads format ${FORMAT_VERSION}: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`;
-}
-
-/**
- * lmdb writes its two meta pages as soon as it creates data.mdb, so a data file of 0 bytes was
- * truncated (or its creation never finished). lmdb would open it as a new, empty database and
- * every record would silently be gone; refuse it, naming the file, instead.
- */
-function refuseEmptyDataFile(dir: string): void {
-  const file = join(dir, "data.mdb");
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return; // no data file yet: a new store
-  }
-  if (size === 0) {
-    throw new StrandError(
-      "STORAGE_CORRUPT",
-      `${file} is empty (0 bytes): the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data`,
-    );
-  }
 }
 
 /** bm25_docs value: the document's number within its type and its length in terms. */
