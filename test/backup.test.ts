@@ -144,6 +144,16 @@ describe("backup and restore", () => {
       code: "NOT_EMPTY",
       message: `${dir} is not empty (it holds data.mdb, lock.mdb, vectors); restore into a new or empty directory`,
     });
+    // Non-empty, not a store: refused, and left exactly as it was (no lock file of the restore's own).
+    const notes = path.join(work, "notes");
+    fs.mkdirSync(notes);
+    fs.writeFileSync(path.join(notes, "todo.txt"), "x");
+    expect(restoreBackup(out, notes)).toEqual({
+      ok: false,
+      code: "NOT_EMPTY",
+      message: `${notes} is not empty (it holds todo.txt); restore into a new or empty directory`,
+    });
+    expect(fs.readdirSync(notes)).toEqual(["todo.txt"]);
     // Held by a server (here: this process's lock).
     const busy = path.join(work, "busy");
     const unlock = lockDirectory(busy);

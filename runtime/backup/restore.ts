@@ -40,6 +40,8 @@ export function restoreBackup(backupDir: string, dataDir: string, progress: Prog
       };
   }
   const existed = fs.existsSync(dataDir);
+  const lockFile = path.join(dataDir, LOCK_FILE);
+  const lockExisted = fs.existsSync(lockFile);
   let unlock: () => void;
   try {
     unlock = lockDirectory(dataDir);
@@ -62,6 +64,9 @@ export function restoreBackup(backupDir: string, dataDir: string, progress: Prog
     return { ok: true, manifest };
   } finally {
     if (!restored) for (const f of manifest.files) fs.rmSync(path.join(dataDir, f.path + PARTIAL_SUFFIX), { force: true });
+    // A refused restore leaves a directory it did not create as it was: without a lock file it
+    // made there (removed while still held, so no other process holds the file it removes).
+    if (!restored && existed && !lockExisted) fs.rmSync(lockFile, { force: true });
     unlock();
     // A directory this restore created and could not fill is removed again.
     if (!restored && !existed) fs.rmSync(dataDir, { recursive: true, force: true });
