@@ -17,6 +17,7 @@ N::Post { title: String }
 V::Doc { title: String }
 E::Follows { From: User, To: User, Properties: { weight: F64 } }
 E::Wrote UNIQUE { From: User, To: Post }
+E::Met { From: User, To: User, Properties: { from: Date, to: String } }
 `);
 
 const A = "0190a5c1-0000-7000-8000-00000000000a";
@@ -177,6 +178,19 @@ test('CSV: the file names the type, cells are typed by the schema, empty means a
     { from_node: A, to_node: B, weight: 0.25 },
     { from_node: B, to_node: A, weight: undefined },
   ]);
+});
+
+test("CSV: an edge field named like a special column is the column $name, as in JSON Lines", async () => {
+  const users = file("User.csv", ["id,handle", `${A},a`, `${B},b`]);
+  const met = file("Met.csv", ["from,to,$from,$to", `${A},${B},2020-01-01T00:00:00Z,now`]);
+  await importFiles(store, [importFileOf(users), importFileOf(met)], { skipBad: false, progress: silentProgress });
+  expect(store.read((db) => db.edgesByLabel("Met").map(({ id: _, ...rest }) => rest))).toEqual([
+    { label: "Met", from_node: A, to_node: B, from: "2020-01-01T00:00:00.000Z", to: "now" },
+  ]);
+  // A type without such a field has no such column.
+  expect(await importError([file("Follows.csv", ["from,to,$from", `${A},${B},x`])])).toBe(
+    "Follows.csv:1: header: column '$from' is not a field of E::Follows (fields: weight; also id, from, to)",
+  );
 });
 
 test("CSV refusals: unknown type, a column that is no field, a cell of the wrong type, a ragged row", async () => {

@@ -1,6 +1,6 @@
 // CSV files of one node, vector or edge type (the shape Neo4j's and Kuzu's importers take): the
 // header names the columns, `id` (optional), `from` and `to` (edges), `data` (vectors, as a JSON
-// array) and the type's fields. Cells are typed by the schema: numbers for numeric fields,
+// array) and the type's fields (a field named like one of those columns as `$name`). Cells are typed by the schema: numbers for numeric fields,
 // `true`/`false` for Boolean, the text itself for String, ID and Date, JSON for array and object
 // fields. An empty unquoted cell is "no value" (the field is absent); `""` is the empty string.
 import type { Props } from "../../core/items.js";
@@ -27,14 +27,29 @@ export function csvType(schema: SchemaInfo, label: string): CsvType | string {
   return `the schema has no type '${label}' (name it with --type, or name the file <Type>.csv)`;
 }
 
+/** Columns that are not fields, per kind. */
+function specialColumns(kind: RecordKind): readonly string[] {
+  return kind === "E" ? ["id", "from", "to"] : kind === "V" ? ["id", "data"] : ["id"];
+}
+
+/**
+ * The field a column `$name` holds: a field whose name is one of the kind's special columns
+ * travels as `$name`, as in JSON Lines (interchange.ts); null for any other column.
+ */
+function escapedField(type: CsvType, column: string): string | null {
+  if (!column.startsWith("$")) return null;
+  const name = column.slice(1);
+  return specialColumns(type.kind).includes(name) && type.info.fieldByName.has(name) ? name : null;
+}
+
 /** Checks the header against the type; returns why it does not fit, or null. */
 export function csvHeaderProblem(type: CsvType, header: readonly string[]): string | null {
-  const special = type.kind === "E" ? ["id", "from", "to"] : type.kind === "V" ? ["id", "data"] : ["id"];
+  const special = specialColumns(type.kind);
   const seen = new Set<string>();
   for (const name of header) {
     if (seen.has(name)) return `column '${name}' appears twice`;
     seen.add(name);
-    if (!special.includes(name) && !type.info.fieldByName.has(name)) {
+    if (!special.includes(name) && !type.info.fieldByName.has(name) && escapedField(type, name) === null) {
       return `column '${name}' is not a field of ${type.kind}::${type.info.name} (fields: ${type.info.fieldList}; also ${special.join(", ")})`;
     }
   }
@@ -60,7 +75,10 @@ export function csvRecord(type: CsvType, header: readonly string[], row: CsvRow)
     else if (name === "from" && type.kind === "E") from = cell;
     else if (name === "to" && type.kind === "E") to = cell;
     else if (name === "data" && type.kind === "V") data = parseJson(name, cell);
-    else props[name] = typedCell(name, type.info.fieldByName.get(name)!.descriptor.type, cell);
+    else {
+      const field = escapedField(type, name) ?? name;
+      props[field] = typedCell(name, type.info.fieldByName.get(field)!.descriptor.type, cell);
+    }
   }
   return {
     kind: type.kind,
