@@ -45,7 +45,8 @@ async function main(): Promise<number> {
     command = parseCommand(process.argv.slice(2), process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`strand: ${error.message}\n\n${USAGE}`);
+    // The command's own usage when it has one (the whole list is ~90 lines), else every command's.
+    process.stderr.write(`strand: ${error.message}\n\n${commandHelp(process.argv[2] ?? "")}`);
     return 2;
   }
   try {

@@ -30,6 +30,15 @@ describe("strand --version and help", () => {
     expect(commandHelp("check")).toBe("usage: strand check [dir]      type-check the project's *.hx files; exit 1 on errors\n");
     expect(strand(["--help"]).stdout).toBe(USAGE);
   });
+
+  it("answers a bad invocation of a command with that command's usage, and an unknown command with every command's", () => {
+    const bad = strand(["import", "--bogus"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^strand: .*bogus.*\n\n/);
+    expect(bad.stderr.slice(bad.stderr.indexOf("\n\n") + 2)).toBe(commandHelp("import"));
+    const unknown = strand(["frobnicate"]);
+    expect(unknown.stderr.slice(unknown.stderr.indexOf("\n\n") + 2)).toBe(USAGE);
+  });
 });
 
 describe("options from the environment", () => {
