@@ -98,6 +98,12 @@ describe("binary keys", () => {
     expect(s.read((db) => ids(db.edgesByLabel("L")))).toEqual([E_LOW, E_HIGH]);
     expect(s.read((db) => ids(db.edgesByIndex("L", "w", 1)))).toEqual([E_LOW, E_HIGH]);
     expect(s.read((db) => db.nodeById("U", HIGH).n)).toBe(5);
+    // Counts per type (GET /stats, metrics) are ranges of the same keys.
+    expect(s.stats().records).toEqual([
+      { kind: "N", type: "U", count: 3 },
+      { kind: "N", type: "UX", count: 1 },
+      { kind: "E", type: "L", count: 2 },
+    ]);
     await s.close();
   });
 
