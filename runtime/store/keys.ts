@@ -17,9 +17,15 @@
 // - Records are stored exactly as returned to clients: members in the order id, label,
 //   [from_node, to_node], then fields in schema declaration order; absent fields are omitted.
 //   Stored values are already canonical (see values.ts), so reads never re-validate.
-// - Keying records by label, 0x00, id bytes (itemKey) makes "all nodes of a label" one contiguous range (no
-//   separate label index) and makes a lookup under the wrong label a plain miss. Every caller
-//   knows the label: from the query, or from the edge type's From/To declaration.
+// - Keying records by label, 0x00, id bytes (itemKey) makes "all nodes of a label" one
+//   contiguous range (labelRange; no separate label index) and makes a lookup under the wrong
+//   label a plain miss. Every caller knows the label: from the query, or from the edge type's
+//   From/To declaration. Type names hold no 0x00, so the label ends at the first 0x00.
+// - An id reaches a key only as a lower-case textual UUID (ids.ts plausibleId guards what a
+//   client gives); anything else has no key form and names nothing.
+// - The databases with binary keys are opened with lmdb's `binary` key encoding only: a handle
+//   with the default encoding sets lmdb-js's compareFast on the database for every handle of
+//   the process, which expects padding only that encoding writes (format4-dbs.ts).
 // - Adjacency (see adjacency.ts): an entry is 32 bytes, the 16 bytes of the edge id and of the
 //   other node's id, and a list's keys start with the node id's 16 bytes; the list of (node, edge label) is the full chunks 0..n-1 followed by the tail, in creation
 //   (= edge id) order, so a neighbourhood of degree d is 1 + floor(d / 32) point gets.
@@ -35,7 +41,7 @@
 //   most MAX_INLINE_STRING characters with no character U+0000..U+0004; anything else (long
 //   or control-character strings, arrays, objects) is replaced by "\x01" + base64url(sha256 of
 //   its JSON), which no inline value can equal (equality lookups only).
-// - Vectors (V types, see runtime/vector/) are records in `nodes` under [vectorLabel, id], in
+// - Vectors (V types, see runtime/vector/) are records in `nodes` under itemKey(vectorLabel, id), in
 //   wire form {id, label, data, ...fields} (`data` = the vector; absent when the type declares an
 //   `embedding: [F64]` field, which then holds it), the vector stored as f32 bytes
 //   (vector-encoding.ts). Their index entries use kind "V".
