@@ -10,7 +10,7 @@
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { NodeItem } from "../core/items.js";
 import { CHUNK, ENTRY_BYTES, TAIL_HEADER, listKey } from "../runtime/store/adjacency.js";
-import { DB_NAMES, MAX_KEY, type Key } from "../runtime/store/keys.js";
+import { DB_NAMES, labelRange } from "../runtime/store/keys.js";
 import { KNOWS, PERSON } from "./scan-project.js";
 
 /** ProjectPeople's RANGE(0, 1000). */
@@ -35,14 +35,13 @@ export function openScanFloor(path: string): ScanFloor {
   const env: RootDatabase = open({ path, noSubdir: false, readOnly: true, maxDbs: DB_NAMES.length + 4 });
   // Plain msgpack maps, as Strand writes them (lmdb's typings list `encoder` for open() only).
   const plainMaps: object = { encoder: { useRecords: false } };
-  const nodes: Database<NodeItem, Key> = env.openDB<NodeItem, Key>({ name: "nodes", ...plainMaps });
+  const nodes: Database<NodeItem, Uint8Array> = env.openDB<NodeItem, Uint8Array>({ name: "nodes", keyEncoding: "binary", ...plainMaps });
   const out: Database<Uint8Array, Uint8Array> = env.openDB<Uint8Array, Uint8Array>({
     name: "adjacency_out",
     encoding: "binary",
     keyEncoding: "binary",
   });
-  const start: Key = [PERSON];
-  const end: Key = [PERSON, MAX_KEY];
+  const { start, end } = labelRange(PERSON);
 
   const outDegree = (id: string, transaction: ReturnType<RootDatabase["useReadTransaction"]>): number => {
     const tail = out.get(listKey(id, KNOWS), { transaction });

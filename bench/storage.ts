@@ -77,7 +77,8 @@ export function storeSize(dir: string): StoreSize & { format: unknown } {
     const names: string[] = [];
     for (const key of env.getKeys()) if (typeof key === "string") names.push(key);
     for (const name of names) {
-      const stats = env.openDB({ name }).getStats() as {
+      // Binary keys: an ordered-binary handle would set its comparison on the database (see store/format4-dbs.ts).
+      const stats = env.openDB({ name, keyEncoding: "binary" }).getStats() as {
         pageSize: number;
         treeBranchPageCount: number;
         treeLeafPageCount: number;

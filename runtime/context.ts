@@ -20,7 +20,7 @@ import { listCount, readList } from "./store/pending-in.js";
 import { bareEdge, edgeById, edgesOfLabel } from "./store/edge-records.js";
 import type { StoreDbs } from "./store/dbs.js";
 import { indexCandidates } from "./store/index-where.js";
-import { MAX_KEY, uniqueKey, type Key } from "./store/keys.js";
+import { indexBound, itemKey, keyId, labelRange, idOfValue, uniqueKey } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
 import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
 import { slotsOfRange, type VectorSnapshot } from "./vector/search.js";
@@ -76,7 +76,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
       if (hit !== undefined) return hit.label === label;
     }
     // doesExist(key, undefined, options) is a getBinaryFast: no msgpack decode.
-    return this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem, this.opts);
+    return this.dbs.nodes.doesExist(itemKey(label, id), undefined as unknown as NodeItem, this.opts);
   }
 
   /** An edge by (label, id) in either form (store/edge-records.ts), through the read cache. */
@@ -91,8 +91,8 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return edgesOfLabel(this.dbs, label, this.opts);
   }
 
-  private getRecord<T extends NodeItem>(db: Database<T, Key>, label: string, id: string): T | undefined {
-    return this.cached(label, id, (opts) => db.get([label, id], opts));
+  private getRecord<T extends NodeItem>(db: Database<T, Uint8Array>, label: string, id: string): T | undefined {
+    return this.cached(label, id, (opts) => db.get(itemKey(label, id), opts));
   }
 
   /** A record by (label, id); read contexts go through the shared cache (ids are unique across labels). */
@@ -116,21 +116,14 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return this.cache.fill(key, this.cache.shareRecordIds(splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts))));
   }
 
-  /** [start, end) options for every key extending `prefix`, in this context's transaction. */
-  private prefixOptions(prefix: Key): RangeOptions {
-    const end = prefix.slice();
-    end.push(MAX_KEY);
-    return this.opts ? { start: prefix, end, transaction: this.opts.transaction } : { start: prefix, end };
+  /** [start, end) options of a key range (keys.ts builds them), in this context's transaction. */
+  private rangeOptions(range: { start: Uint8Array; end: Uint8Array }): RangeOptions {
+    return this.opts ? { ...range, transaction: this.opts.transaction } : range;
   }
 
-  /** Entries whose key extends `prefix`, in key order. */
-  private scan<V>(db: Database<V, Key>, prefix: Key): Iterable<{ key: Key; value: V }> {
-    return db.getRange(this.prefixOptions(prefix));
-  }
-
-  /** Keys extending `prefix`, in key order (values are not decoded). */
-  private scanKeys(db: Database<unknown, Key>, prefix: Key): Iterable<Key> {
-    return db.getKeys(this.prefixOptions(prefix));
+  /** Entries of one label (keys.ts labelRange), in id order. */
+  private scan<V>(db: Database<V, Uint8Array>, label: string): Iterable<{ key: Uint8Array; value: V }> {
+    return db.getRange(this.rangeOptions(labelRange(label)));
   }
 
   // ---- sources
@@ -144,12 +137,12 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   nodesByLabel(label: string): NodeItem[] {
     this.schema.node(label);
-    return [...this.records(this.dbs.nodes, [label])];
+    return [...this.records(this.dbs.nodes, label)];
   }
 
   nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start = 0, end?: number): NodeItem[] {
     this.schema.node(label);
-    return seq.matches(this.records(this.dbs.nodes, [label]), predicate, start, end);
+    return seq.matches(this.records(this.dbs.nodes, label), predicate, start, end);
   }
 
   itemsWhereIndexed(
@@ -162,14 +155,14 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   ): GraphItem[] {
     const info = kind === "E" ? this.schema.edge(label) : this.schema.node(label);
     const ids = indexCandidates(this.dbs, this.opts?.transaction, info, conditions);
-    if (ids === null) return seq.matches(kind === "E" ? this.edgesOf(label) : this.records(this.dbs.nodes, [label]), predicate, start, end);
+    if (ids === null) return seq.matches(kind === "E" ? this.edgesOf(label) : this.records(this.dbs.nodes, label), predicate, start, end);
     const get = kind === "E" ? (id: string) => this.getEdge(label, id) : (id: string) => this.getNode(label, id);
     return seq.matches(seq.present(ids, get), predicate, start, end);
   }
 
-  /** The records keyed under `prefix`, in key order. */
-  private *records<T>(db: Database<T, Key>, prefix: Key): Generator<T> {
-    for (const { value } of this.scan(db, prefix)) yield value;
+  /** The records of one label, in id order. */
+  private *records<T>(db: Database<T, Uint8Array>, label: string): Generator<T> {
+    for (const { value } of this.scan(db, label)) yield value;
   }
 
   edgeById(label: string, id: string): EdgeItem {
@@ -188,7 +181,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const out: GraphItem[] = [];
     for (const label of this.schema.labelsOf(kind)) {
       if (kind === "E") for (const edge of this.edgesOf(label)) out.push(edge);
-      else for (const entry of this.scan(this.dbs.nodes, [label])) out.push(entry.value);
+      else for (const entry of this.scan(this.dbs.nodes, label)) out.push(entry.value);
     }
     return out;
   }
@@ -232,14 +225,16 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const r = checkValue(f.descriptor.type, value, `${label}.${field}`);
     if (!r.ok) return [];
     if (f.descriptor.index === "unique") {
-      const id = this.dbs.unique.get(uniqueKey(info.kind, label, field, r.value), this.opts);
-      const rec = id === undefined ? undefined : get(id);
+      const owner = this.dbs.unique.get(uniqueKey(info.kind, label, field, r.value), this.opts);
+      const rec = owner === undefined ? undefined : get(idOfValue(owner));
       return rec ? [rec] : [];
     }
     const out: T[] = [];
-    // Same layout as indexKey() minus the trailing item id: every id indexed under this value.
-    for (const key of this.scanKeys(this.dbs.index, uniqueKey(info.kind, label, field, r.value))) {
-      const rec = get(key[4] as string);
+    // Every id indexed under this value: indexKey() with any trailing item id.
+    const parts = uniqueKey(info.kind, label, field, r.value);
+    const range = { start: indexBound(parts), end: indexBound(parts, true) };
+    for (const key of this.dbs.index.getKeys(this.rangeOptions(range))) {
+      const rec = get(keyId(key));
       if (rec) out.push(rec);
       if (out.length === limit) break; // leaving the loop closes lmdb's cursor
     }
@@ -301,7 +296,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   vectorsByLabel(label: string): NodeItem[] {
     this.schema.vector(label);
-    return [...this.records(this.dbs.nodes, [label])];
+    return [...this.records(this.dbs.nodes, label)];
   }
 
   addVector(label: string, vector: readonly number[], props: Props): NodeItem {
@@ -330,9 +325,9 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   private vectorSnapshot(): VectorSnapshot {
     return {
       meta: (label) => this.dbs.vectorTypes.get([label], this.opts),
-      slotOf: (label, id) => this.dbs.vectorIds.get([label, id], this.opts),
+      slotOf: (label, id) => this.dbs.vectorIds.get(itemKey(label, id), this.opts),
       record: (label, id) => this.getNode(label, id),
-      slots: (label) => slotsOfRange(this.scan(this.dbs.vectorIds, [label])),
+      slots: (label) => slotsOfRange(this.scan(this.dbs.vectorIds, label)),
     };
   }
 

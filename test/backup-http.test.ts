@@ -11,6 +11,7 @@ import { restoreBackup } from "../runtime/backup/restore.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { openDbs } from "../runtime/store/dbs.js";
 import { call, startStrand, tempDir, type StrandServer } from "./support/server.js";
+import { itemKey, labelRange } from "../runtime/store/keys.js";
 
 const work = tempDir("strand-backup-http-");
 const servers: StrandServer[] = [];
@@ -59,7 +60,7 @@ describe("GET /backup", () => {
       format: "strand-backup",
       version: 1,
       created: expect.any(String),
-      store_format: 4,
+      store_format: 5,
       schema_version: null,
       files: [{ path: "data.mdb", bytes: body.length, sha256: createHash("sha256").update(body).digest("hex") }],
     });
@@ -73,8 +74,8 @@ describe("GET /backup", () => {
     expect(await verifyDataDir(target)).toMatchObject({ ok: true, report: { disagreements: [] } });
     const dbs = openDbs(target, undefined);
     try {
-      expect(users.map((u) => dbs.nodes.get(["User", u.id]))).toEqual(users);
-      expect(dbs.nodes.getCount({ start: ["User"], end: ["User", "~"] })).toBe(3);
+      expect(users.map((u) => dbs.nodes.get(itemKey("User", u.id)))).toEqual(users);
+      expect(dbs.nodes.getCount(labelRange("User"))).toBe(3);
     } finally {
       await dbs.env.close();
     }

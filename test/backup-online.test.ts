@@ -9,6 +9,7 @@ import type { EdgeItem, NodeItem } from "../core/items.js";
 import { openDbs } from "../runtime/store/dbs.js";
 import { edgesOfLabel } from "../runtime/store/edge-records.js";
 import { CLI, call, startStrand, tempDir, type StrandServer } from "./support/server.js";
+import { labelRange } from "../runtime/store/keys.js";
 
 const work = tempDir("strand-backup-online-");
 const servers: StrandServer[] = [];
@@ -99,8 +100,8 @@ describe("online backup", () => {
 
     const dbs = openDbs(path.join(work, "restored"), undefined);
     try {
-      const users = new Set([...dbs.nodes.getRange({ start: ["User"], end: ["User", "~"] })].map((e) => e.value.id));
-      const posts = new Set([...dbs.nodes.getRange({ start: ["Post"], end: ["Post", "~"] })].map((e) => e.value.id));
+      const users = new Set([...dbs.nodes.getRange(labelRange("User"))].map((e) => e.value.id));
+      const posts = new Set([...dbs.nodes.getRange(labelRange("Post"))].map((e) => e.value.id));
       const wrote = [...edgesOfLabel(dbs, "Wrote", undefined)];
       const follows = new Set([...edgesOfLabel(dbs, "Follows", undefined)].map((e) => e.id));
       expect(before.users.filter((id) => !users.has(id))).toEqual([]);

@@ -60,7 +60,7 @@ describe("backup and restore", () => {
       format: "strand-backup",
       version: 1,
       created: expect.any(String),
-      store_format: 4,
+      store_format: 5,
       schema_version: null,
       files: [{ path: "data.mdb", bytes: size, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }],
     });

@@ -8,6 +8,8 @@ import { GraphStore } from "../runtime/graph-store.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { rng } from "./support/vector-fixtures.js";
+import type { Database } from "lmdb";
+import { idOfValue, type Key, parseItemKey } from "../runtime/store/keys.js";
 
 const text: ValueType = { kind: "scalar", name: "String" };
 const schema: SchemaDescriptor = {
@@ -75,14 +77,17 @@ function perform(db: Db, ops: readonly Op[], i: number, ids: Map<number, { label
   else db.drop([rec!]);
 }
 
-/** Every bm25_* entry, keys and values as JSON (postings bytes as arrays). */
+/** Every bm25_* entry, keys and values as JSON (ids as text, postings bytes as arrays). */
 function bm25State(store: GraphStore): Record<string, Record<string, unknown>> {
   const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
   const out: Record<string, Record<string, unknown>> = {};
   for (const name of ["bm25Post", "bm25Docs", "bm25Ids", "bm25Stats"] as const) {
     out[name] = {};
-    for (const { key, value } of (dbs[name] as StoreDbs["bm25Docs"]).getRange({}))
-      out[name]![JSON.stringify(key)] = value instanceof Uint8Array ? Array.from(value) : value;
+    for (const { key, value } of (dbs[name] as unknown as Database<unknown, Key | Uint8Array>).getRange({})) {
+      const shown = key instanceof Uint8Array ? Object.values(parseItemKey(key)) : key;
+      out[name]![JSON.stringify(shown)] =
+        name === "bm25Ids" ? idOfValue(value as Uint8Array) : value instanceof Uint8Array ? Array.from(value) : value;
+    }
   }
   return out;
 }

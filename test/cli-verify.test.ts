@@ -10,6 +10,7 @@ import { LOCK_FILE } from "../runtime/store/dir-lock.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { CLI } from "./support/server.js";
 import { corrupt, smallGraph, verifySchema } from "./support/verify-fixtures.js";
+import { indexKey } from "../runtime/store/keys.js";
 
 const work = tempDir("strand-cli-verify-");
 afterAll(() => removeDir(work));
@@ -37,7 +38,7 @@ describe("strand verify", () => {
     expect(strand(["verify", "data"])).toEqual({ status: 0, stdout: `ok: ${COUNTS}\n`, stderr: "" });
 
     await corrupt(dir, (dbs) => {
-      dbs.index.removeSync(["V", "Doc", "topic", "t", g.doc.id]);
+      dbs.index.removeSync(indexKey("V", "Doc", "topic", "t", g.doc.id));
       dbs.bm25Stats.putSync(["Post"], { ...dbs.bm25Stats.get(["Post"])!, docs: 2 });
     });
     expect(strand(["verify", dir])).toEqual({

@@ -7,6 +7,7 @@ import type { GraphStore } from "../runtime/graph-store.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
 import { bareEdgeFrom } from "../runtime/store/edge-ends.js";
 import { openTempStore } from "./support/store-fixtures.js";
+import { itemKey } from "../runtime/store/keys.js";
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -25,7 +26,7 @@ const dbsOf = (store: GraphStore) => (store as unknown as { dbs: StoreDbs }).dbs
 /** Where the edge is stored: "record", "ends" (edge_ends), "both" or "none". */
 function form(store: GraphStore, e: EdgeItem): string {
   const dbs = dbsOf(store);
-  const record = dbs.edges.get([e.label, e.id]) !== undefined;
+  const record = dbs.edges.get(itemKey(e.label, e.id)) !== undefined;
   const ends = bareEdgeFrom(dbs.edgeEnds, e.label, e.id, undefined) !== undefined;
   return record && ends ? "both" : record ? "record" : ends ? "ends" : "none";
 }

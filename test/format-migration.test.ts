@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ProgressSink } from "../core/progress.js";
 import { restoreBackup } from "../runtime/backup/restore.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import { interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
+import { FORMAT4_KEYS, FORMAT4_TASK, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
 
 const fixture = new MigrationFixture("format1");
 afterAll(() => fixture.remove());
@@ -20,7 +20,7 @@ const FORMAT1_KEYS = 135;
 const FORMAT2_KEYS = 60;
 /** Then the 3 → 4 step's edges without a record (68 `edge_ends` entries), the 7 blocks they become and the 6 vector records (f32). */
 const FORMAT3_KEYS = 81;
-const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS + FORMAT3_KEYS;
+const MIGRATED_KEYS = FORMAT1_KEYS + FORMAT2_KEYS + FORMAT3_KEYS + FORMAT4_KEYS;
 
 function recording(): {
   sink: ProgressSink;
@@ -44,11 +44,12 @@ describe("format migration", () => {
     const dir = fixture.copy();
     const progress = recording();
     const outcome = await fixture.openAndCheck(dir, progress.sink);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 5, entries: MIGRATED_KEYS, ms: "number", resumed: false });
     expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 1 to 2", unit: "entries", total: FORMAT1_KEYS, done: FORMAT1_KEYS, finished: true },
       { label: "migrating the store from format 2 to 3", unit: "entries", total: FORMAT2_KEYS, done: FORMAT2_KEYS, finished: true },
       { label: "migrating the store from format 3 to 4", unit: "entries", total: undefined, done: FORMAT3_KEYS, finished: true },
+      { ...FORMAT4_TASK, unit: "entries" },
     ]);
     // Opened again: nothing left to migrate.
     expect(await fixture.openAndCheck(dir)).toBeNull();
@@ -60,7 +61,7 @@ describe("format migration", () => {
     expect(report).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 1, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 1, and this version of Strand reads format 5: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
     // Refusing left it as it was: it still migrates.
     await fixture.openAndCheck(dir);
@@ -95,7 +96,7 @@ describe("format migration", () => {
       const dir = fixture.copy();
       interruptedMigration(dir, 10, killAfter);
       const outcome = await fixture.openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 1, to: 5, entries: MIGRATED_KEYS, ms: "number", resumed: true });
     });
   }
 
@@ -107,8 +108,8 @@ describe("format migration", () => {
     const outcome = await fixture.openAndCheck(dir);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
       from: 2,
-      to: 4,
-      entries: FORMAT2_KEYS + FORMAT3_KEYS,
+      to: 5,
+      entries: FORMAT2_KEYS + FORMAT3_KEYS + FORMAT4_KEYS,
       ms: "number",
       resumed: true,
     });

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { ProgressSink } from "../core/progress.js";
-import { commitLog, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
+import { commitLog, FORMAT4_KEYS, FORMAT4_TASK, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
 
 const fixture = new MigrationFixture("format2");
 afterAll(() => fixture.remove());
@@ -30,14 +30,15 @@ describe("format 2 → 3 migration", () => {
     const outcome = await fixture.openAndCheck(dir, progress);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
       from: 2,
-      to: 4,
-      entries: MIGRATED_KEYS + FORMAT3_KEYS,
+      to: 5,
+      entries: MIGRATED_KEYS + FORMAT3_KEYS + FORMAT4_KEYS,
       ms: "number",
       resumed: false,
     });
     expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 2 to 3", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
       { label: "migrating the store from format 3 to 4", total: undefined, done: FORMAT3_KEYS, finished: true },
+      FORMAT4_TASK,
     ]);
     // Opened again: nothing left to migrate.
     expect(await fixture.openAndCheck(dir)).toBeNull();
@@ -51,7 +52,7 @@ describe("format 2 → 3 migration", () => {
       [2, true],
     ]);
     await fixture.openAndCheck(dir);
-    expect(commitLog(dir)).toEqual([[4, 0]]); // and the 3 → 4 step ends its format-3 history the same way
+    expect(commitLog(dir)).toEqual([[5, 0]]); // and the 3 → 4 and 4 → 5 steps end their histories the same way
   });
 
   for (const [where, killAfter] of [
@@ -64,8 +65,8 @@ describe("format 2 → 3 migration", () => {
       const outcome = await fixture.openAndCheck(dir);
       expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
         from: 2,
-        to: 4,
-        entries: MIGRATED_KEYS + FORMAT3_KEYS,
+        to: 5,
+        entries: MIGRATED_KEYS + FORMAT3_KEYS + FORMAT4_KEYS,
         ms: "number",
         resumed: true,
       });
@@ -77,7 +78,7 @@ describe("format 2 → 3 migration", () => {
     expect(await verifyDataDir(dir)).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 2, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 2, and this version of Strand reads format 5: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
   });
 });

@@ -1,12 +1,12 @@
 // A store written by the format-3 code (test/fixtures/format3/store, made by
-// test/support/format1-fixture.ts with that code, before format 4) opens, is migrated to format 4,
+// test/support/format1-fixture.ts with that code, before format 4) opens, is migrated to format 4 (then 5),
 // and answers every read exactly as the format-3 code answered it (fixtures/format3/answers.json,
 // recorded from that code on this very fixture); `strand verify` is clean afterwards, also after
 // a migration killed (SIGKILL) in each phase and resumed.
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import type { ProgressSink } from "../core/progress.js";
-import { commitLog, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
+import { commitLog, FORMAT4_KEYS, FORMAT4_TASK, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
 
 const fixture = new MigrationFixture("format3");
 afterAll(() => fixture.remove());
@@ -26,9 +26,16 @@ describe("format 3 → 4 migration", () => {
       },
     };
     const outcome = await fixture.openAndCheck(dir, progress);
-    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 3, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: false });
+    expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+      from: 3,
+      to: 5,
+      entries: MIGRATED_KEYS + FORMAT4_KEYS,
+      ms: "number",
+      resumed: false,
+    });
     expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
       { label: "migrating the store from format 3 to 4", total: undefined, done: MIGRATED_KEYS, finished: true },
+      FORMAT4_TASK,
     ]);
     // Opened again: nothing left to migrate.
     expect(await fixture.openAndCheck(dir)).toBeNull();
@@ -42,7 +49,7 @@ describe("format 3 → 4 migration", () => {
       [3, true],
     ]);
     await fixture.openAndCheck(dir);
-    expect(commitLog(dir)).toEqual([[4, 0]]);
+    expect(commitLog(dir)).toEqual([[5, 0]]); // the 4 → 5 step ends format 4's history the same way
   });
 
   // Batches of 3: 23 of edges (the last short), then 3 of blocks, then 9 of node records (26: 6 vectors among them).
@@ -56,7 +63,13 @@ describe("format 3 → 4 migration", () => {
       const dir = fixture.copy();
       interruptedMigration(dir, 3, killAfter);
       const outcome = await fixture.openAndCheck(dir);
-      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 3, to: 4, entries: MIGRATED_KEYS, ms: "number", resumed: true });
+      expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
+        from: 3,
+        to: 5,
+        entries: MIGRATED_KEYS + FORMAT4_KEYS,
+        ms: "number",
+        resumed: true,
+      });
     });
   }
 
@@ -65,7 +78,7 @@ describe("format 3 → 4 migration", () => {
     expect(await verifyDataDir(dir)).toEqual({
       ok: false,
       code: "UNREADABLE",
-      message: `${dir} holds a store in format 3, and this version of Strand reads format 4: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
+      message: `${dir} holds a store in format 3, and this version of Strand reads format 5: open it once with \`strand serve\` or \`strand import\` (which migrate it), then retry`,
     });
   });
 });

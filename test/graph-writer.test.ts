@@ -10,6 +10,7 @@ import { GraphWriter, type WriterHooks } from "../runtime/write/graph-writer.js"
 import type { SearchHook, VectorHook } from "../runtime/write/hooks.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { vectorSchema } from "./support/vector-fixtures.js";
+import { itemKey, labelRange } from "../runtime/store/keys.js";
 
 /** Every hook call, as "search.added Doc" / "vector.removed Doc" ... */
 function recordingHooks(calls: string[]): WriterHooks {
@@ -71,12 +72,12 @@ describe("GraphWriter", () => {
       expect(calls).toEqual(["search.removed Author"]);
       expect(touched).toEqual([edge.id, adjacencyKey("out", author.id, "Wrote"), author.id, adjacencyKey("in", doc.id, "Wrote")]);
       expect(dbs.in.get(listKey(doc.id, "Wrote"))).toBeUndefined();
-      expect(dbs.edges.get(["Wrote", edge.id])).toBeUndefined();
+      expect(dbs.edges.get(itemKey("Wrote", edge.id))).toBeUndefined();
 
       calls.length = 0;
       writer.dropVector(doc);
       expect(calls).toEqual(["vector.removed Doc", "search.removed Doc"]);
-      expect(dbs.nodes.get(["Doc", doc.id])).toBeUndefined();
+      expect(dbs.nodes.get(itemKey("Doc", doc.id))).toBeUndefined();
     });
   });
 
@@ -87,8 +88,8 @@ describe("GraphWriter", () => {
     dbs.env.transactionSync(() => {
       author = writer.addNode("Author", { name: "ada" });
     });
-    expect(dbs.nodes.get(["Author", author!.id])).toEqual(author);
+    expect(dbs.nodes.get(itemKey("Author", author!.id))).toEqual(author);
     expect(() => dbs.env.transactionSync(() => writer.addVector("Doc", [1, 0], {}))).toThrow("V::Doc: vectors cannot change in this write");
-    expect([...dbs.nodes.getKeys({ start: ["Doc"], end: ["Doc", "\uffff"] })]).toEqual([]);
+    expect([...dbs.nodes.getKeys(labelRange("Doc"))]).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY } from "../runtime/migrate/migrate
 import { call, CLI, REPO_ROOT, startStrand } from "./support/server.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { indexBound } from "../runtime/store/keys.js";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -173,8 +174,8 @@ describe("an unversioned schema edited without a migration (D2)", () => {
     ]);
     await s1.close();
     const env = open({ path: dir });
-    const index = env.openDB<null, (string | number)[]>({ name: "index" });
-    expect([...index.getKeys({ start: ["N", "P"], end: ["N", "Q"] })]).toEqual([]);
+    const index = env.openDB<null, Uint8Array>({ name: "index", keyEncoding: "binary" });
+    expect([...index.getKeys({ start: indexBound(["N", "P"]), end: indexBound(["N", "P"], true) })]).toEqual([]);
     await env.close();
   });
 
@@ -432,8 +433,8 @@ describe("a type removed from the schema while records of it are stored (audit 6
     const { a1, e1 } = await seed(dir);
     // Inconsistent data the open's check cannot see: the edge records are gone, a1's adjacency is not.
     const env = open({ path: dir });
-    const edgesDb = env.openDB<unknown, (string | number)[]>({ name: "edges", encoding: "msgpack" });
-    for (const key of [...edgesDb.getKeys()]) await edgesDb.remove(key);
+    const edgesDb = env.openDB<unknown, Uint8Array>({ name: "edges", keyEncoding: "binary", encoding: "msgpack" });
+    for (const key of [...edgesDb.getKeys()].map((k) => Uint8Array.prototype.slice.call(k))) await edgesDb.remove(key);
     await env.close();
     const store = GraphStore.open({ path: dir, schema: schemaOf(WITHOUT_L) });
     await expect(store.write((db) => db.drop(db.nodesByLabel("A").filter((a) => a.id === a1)))).rejects.toMatchObject({

@@ -7,6 +7,7 @@ import { GraphStore } from "../runtime/graph-store.js";
 import { f32Bytes, shortestF32, vectorOfF32Bytes } from "../runtime/store/vector-encoding.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { rng, vectorSchema } from "./support/vector-fixtures.js";
+import { itemKey } from "../runtime/store/keys.js";
 
 describe("shortestF32", () => {
   test("gives the shortest decimal that reads back as the same f32", () => {
@@ -55,7 +56,9 @@ describe("vector records", () => {
     const env = open({ path: dir, noSubdir: false, readOnly: true, maxDbs: 32 });
     try {
       const plainMaps: object = { encoder: { useRecords: false } };
-      return env.openDB<Record<string, unknown>, string[]>({ name: "nodes", ...plainMaps }).get([label, id])!;
+      return env
+        .openDB<Record<string, unknown>, Uint8Array>({ name: "nodes", keyEncoding: "binary", ...plainMaps })
+        .get(itemKey(label, id))!;
     } finally {
       await env.close();
       store = GraphStore.open({ path: dir, schema: vectorSchema });

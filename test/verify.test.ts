@@ -11,6 +11,7 @@ import type { VerifyReport } from "../runtime/verify/report.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { corrupt, smallGraph, verifySchema, type SmallGraph } from "./support/verify-fixtures.js";
+import { edgeUniqueKey, idValue, indexKey, itemKey } from "../runtime/store/keys.js";
 
 const TAIL = 2 ** 32;
 const dirs: string[] = [];
@@ -239,7 +240,7 @@ MIGRATION schema::1 => schema::2 {
 describe("each corruption is reported as exactly that disagreement", () => {
   test("an INDEX entry deleted", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.index.removeSync(["N", "User", "age", 30, g.alice.id]));
+    await corrupt(dir, (dbs) => dbs.index.removeSync(indexKey("N", "User", "age", 30, g.alice.id)));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "index",
@@ -259,7 +260,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a stray INDEX entry", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.index.putSync(["N", "User", "age", 31, g.alice.id], null));
+    await corrupt(dir, (dbs) => dbs.index.putSync(indexKey("N", "User", "age", 31, g.alice.id), null));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "index",
@@ -283,7 +284,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a UNIQUE claim taken by another record", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.unique.putSync(["E", "Knows", "code", "k1"], g.follows.id));
+    await corrupt(dir, (dbs) => dbs.unique.putSync(["E", "Knows", "code", "k1"], idValue(g.follows.id)));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "unique",
@@ -300,7 +301,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a UNIQUE edge's (from, to) claim deleted", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.edgeUnique.removeSync(["Follows", g.alice.id, g.bob.id]));
+    await corrupt(dir, (dbs) => dbs.edgeUnique.removeSync(edgeUniqueKey("Follows", g.alice.id, g.bob.id)));
     expect(await disagreementsOf(dir)).toEqual([
       {
         check: "edge-unique",
@@ -312,7 +313,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("an edge whose end node is gone", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.nodes.removeSync(["Tag", g.tag.id]));
+    await corrupt(dir, (dbs) => dbs.nodes.removeSync(itemKey("Tag", g.tag.id)));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "endpoint", key: `edge_ends ["Tagged","${g.tagged.id}"]`, message: `its to node Tag '${g.tag.id}' does not exist` },
     ]);
@@ -437,7 +438,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a BM25 document length changed", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.bm25Docs.putSync(["Post", g.post.id], [0, 5]));
+    await corrupt(dir, (dbs) => dbs.bm25Docs.putSync(itemKey("Post", g.post.id), [0, 5]));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "bm25-doc", key: `bm25_docs ["Post","${g.post.id}"]`, message: "length 5 is stored, the text has 2 terms" },
     ]);
@@ -445,7 +446,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a vector's slot deleted", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.vectorIds.removeSync(["Doc", g.doc.id]));
+    await corrupt(dir, (dbs) => dbs.vectorIds.removeSync(itemKey("Doc", g.doc.id)));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "vector-slot", key: `vector_ids ["Doc","${g.doc.id}"]`, message: `V::Doc '${g.doc.id}' has no slot` },
       { check: "vector-slot", key: `vector_types ["Doc"]`, message: "live is 1, vector_ids holds 0 slots" },
@@ -500,7 +501,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a record value that does not fit its type", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.nodes.putSync(["Tag", g.tag.id], { ...g.tag, weight: "heavy" }));
+    await corrupt(dir, (dbs) => dbs.nodes.putSync(itemKey("Tag", g.tag.id), { ...g.tag, weight: "heavy" }));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "record", key: `nodes ["Tag","${g.tag.id}"]`, message: `'weight' must be a finite number (F64), got "heavy"` },
     ]);
@@ -508,7 +509,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
 
   test("a record member the type does not declare", async () => {
     const { dir, g } = await smallStore();
-    await corrupt(dir, (dbs) => dbs.edges.putSync(["Tagged", g.tagged.id], { ...g.tagged, colour: "red" }));
+    await corrupt(dir, (dbs) => dbs.edges.putSync(itemKey("Tagged", g.tagged.id), { ...g.tagged, colour: "red" }));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "record", key: `edges ["Tagged","${g.tagged.id}"]`, message: "a member 'colour', which E::Tagged does not declare" },
       // Tagged declares no fields: the edge is an edge_ends entry, and now has a record too.
@@ -519,7 +520,7 @@ describe("each corruption is reported as exactly that disagreement", () => {
   test("a record under another record's key", async () => {
     const { dir, g } = await smallStore();
     const city: NodeItem = { id: "0192bbbb-0000-7000-8000-000000000000", label: "City" };
-    await corrupt(dir, (dbs) => dbs.nodes.putSync(["City", g.bob.id], city));
+    await corrupt(dir, (dbs) => dbs.nodes.putSync(itemKey("City", g.bob.id), city));
     expect(await disagreementsOf(dir)).toEqual([
       { check: "record", key: `nodes ["City","${g.bob.id}"]`, message: `the record says label 'City' and id '${city.id}'` },
     ]);

@@ -10,7 +10,7 @@ import { ENTRY_BYTES, listKey, parseTail, readAdjacency } from "../store/adjacen
 import type { StoreDbs } from "../store/dbs.js";
 import { edgeEndsRange, ENDS_ENTRY } from "../store/edge-ends.js";
 import { ID_BYTES, idBytes, readIdBytes } from "../store/id-bytes.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { labelRange } from "../store/keys.js";
 import { bareEdgePrefix, recordLine } from "./interchange.js";
 import type { LineBuffer } from "./line-buffer.js";
 
@@ -19,7 +19,7 @@ const EMPTY = new Uint8Array(0);
 
 /** Writes every edge of `label` into `out`; returns how many. */
 export async function exportEdges(dbs: StoreDbs, label: string, transaction: Transaction, out: LineBuffer): Promise<number> {
-  const records = dbs.edges.getRange({ start: [label] as Key, end: [label, MAX_KEY] as Key, transaction })[Symbol.iterator]();
+  const records = dbs.edges.getRange({ ...labelRange(label), transaction })[Symbol.iterator]();
   const prefix = Buffer.from(bareEdgePrefix(label), "utf8");
   const lists = new OutLists(dbs, label, transaction);
   let count = 0;

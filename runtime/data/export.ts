@@ -6,7 +6,7 @@
 import type { ProgressSink } from "../../core/progress.js";
 import { bareEdgeTotal } from "../store/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { labelRange } from "../store/keys.js";
 import { openStoreReadOnly } from "../store/read-only.js";
 import { SchemaInfo } from "../store/schema-info.js";
 import { storedSchema } from "../verify/stored-schema.js";
@@ -56,7 +56,7 @@ export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: Ch
           counts.edges += await exportEdges(dbs, label, transaction, out);
           continue;
         }
-        const range = { start: [label] as Key, end: [label, MAX_KEY] as Key, transaction };
+        const range = { ...labelRange(label), transaction };
         for (const { value } of dbs.nodes.getRange(range)) {
           if (out.add(recordLine(kind, value))) await out.handOver();
           counts[counter]++;

@@ -4,7 +4,7 @@
 import type { MigrationDescriptor, SchemaDescriptor } from "../../core/schema.js";
 import { bareEdgeCount, edgeEndsRange, parseEdgeEndsKey } from "../store/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { MAX_KEY, SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY, type ItemKind, type Key } from "../store/keys.js";
+import { labelRange, parseItemKey, SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY, type ItemKind } from "../store/keys.js";
 import { removedTypesMessage, type RemovedType } from "../store/removed-types.js";
 import type { SchemaInfo, TypeInfo } from "../store/schema-info.js";
 import { MigrationError, NOTHING_CHANGED, type Advice } from "./advice.js";
@@ -150,14 +150,13 @@ function* bareEdgeLabels(dbs: StoreDbs): Iterable<{ label: string; sample: strin
 
 /** The labels of a records db (each with its first id), one seek per label. */
 function* storedLabels(db: StoreDbs["nodes"] | StoreDbs["edges"]): Iterable<{ label: string; sample: string }> {
-  let start: Key | undefined;
+  let start: Uint8Array | undefined;
   for (;;) {
-    let first: Key | undefined;
-    for (const key of db.getKeys(start === undefined ? { limit: 1 } : { start, limit: 1 })) first = key as Key;
+    let first: { label: string; id: string } | undefined;
+    for (const key of db.getKeys(start === undefined ? { limit: 1 } : { start, limit: 1 })) first = parseItemKey(key);
     if (first === undefined) return;
-    const label = first[0] as string;
-    yield { label, sample: String(first[1]) };
-    start = [label, MAX_KEY];
+    yield { label: first.label, sample: first.id };
+    start = labelRange(first.label).end;
   }
 }
 
@@ -179,6 +178,6 @@ export function isEmpty(dbs: StoreDbs): boolean {
   return true;
 }
 
-export function rangeOf(type: string): { start: Key; end: Key } {
-  return { start: [type], end: [type, MAX_KEY] };
+export function rangeOf(type: string): { start: Uint8Array; end: Uint8Array } {
+  return labelRange(type);
 }

@@ -4,11 +4,11 @@
 import type { NodeItem } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { edgesOfLabel } from "../store/edge-records.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { labelRange } from "../store/keys.js";
 
 export function recordsOfType(dbs: StoreDbs, kind: "N" | "E" | "V", type: string): Iterable<NodeItem> {
   if (kind === "E") return [...edgesOfLabel(dbs, type, undefined)];
-  return mapValues(dbs.nodes.getRange({ start: [type] as Key, end: [type, MAX_KEY] as Key }));
+  return mapValues(dbs.nodes.getRange(labelRange(type)));
 }
 
 function* mapValues(range: Iterable<{ value: NodeItem }>): Generator<NodeItem> {

@@ -6,7 +6,7 @@ import { checkValue } from "../../core/values.js";
 import { textFields } from "../search/document.js";
 import { recordsOfType } from "./records-of-type.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeUniqueKey, uniqueKey } from "../store/keys.js";
+import { edgeUniqueKey, holdsId, idOfValue, itemKey, uniqueKey } from "../store/keys.js";
 import { defaultFor } from "../store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import type { GraphWriter } from "../write/graph-writer.js";
@@ -72,11 +72,11 @@ export function revalidate(
       const v = next[field.name];
       if (field.descriptor.index !== "unique" || v === undefined) continue;
       const owner = dbs.unique.get(uniqueKey(kind, type, field.name, v));
-      if (owner !== undefined && owner !== rec.id) throw duplicate(ref, field.name, v, owner, rec.id, r);
+      if (owner !== undefined && !holdsId(owner, rec.id)) throw duplicate(ref, field.name, v, idOfValue(owner), rec.id, r);
     }
     if (edge?.unique) {
       const owner = dbs.edgeUnique.get(edgeUniqueKey(type, next.from_node as string, next.to_node as string));
-      if (owner !== undefined) throw duplicateEdge(edge, owner, rec, r);
+      if (owner !== undefined) throw duplicateEdge(edge, idOfValue(owner), rec, r);
     }
     // A MIGRATION item already rewrote the record (unseen here): its text may differ from the index's.
     const rewrite = r.mode === "migrated" || !sameRecord(rec, next);
@@ -101,9 +101,9 @@ function sameRecord(a: NodeItem, b: NodeItem): boolean {
 function checkEnd(dbs: StoreDbs, schema: SchemaInfo, edge: EdgeTypeInfo, rec: NodeItem, end: "From" | "To"): void {
   const label = end === "From" ? edge.from : edge.to;
   const id = rec[end === "From" ? "from_node" : "to_node"] as string;
-  if (dbs.nodes.get([label, id]) !== undefined) return;
+  if (dbs.nodes.doesExist(itemKey(label, id), undefined as never)) return;
   // The type the node is of (what E::T was declared with when the edge was stored).
-  const actual = [...schema.labelsOf("N"), ...schema.labelsOf("V")].find((l) => dbs.nodes.get([l, id]) !== undefined);
+  const actual = [...schema.labelsOf("N"), ...schema.labelsOf("V")].find((l) => dbs.nodes.doesExist(itemKey(l, id), undefined as never));
   throw new MigrationError(
     `E::${edge.name} ${rec.id}: its ${end} node ${id} is ${actual !== undefined ? `of type ${actual}, not ${label}` : `not a ${label}`}, but E::${edge.name} is now declared ${end}: ${label}; ${NOTHING_CHANGED}. ` +
       `Drop or re-create those edges with the previous project${actual !== undefined ? `, or keep ${end}: ${actual}` : ""}`,

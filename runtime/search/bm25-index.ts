@@ -24,7 +24,7 @@ import { describeValue } from "../../core/values.js";
 import type { NodeItem } from "../../core/items.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { BM25_MARKER_KEY } from "../store/keys.js";
+import { BM25_MARKER_KEY, idOfValue, itemKey } from "../store/keys.js";
 import { accumulate, idf, topDocs } from "./bm25-score.js";
 import { documentTermList, documentTerms, textFieldsByType, type DocumentTerms } from "./document.js";
 import { blockEntries, ENTRY, termRange } from "./postings.js";
@@ -101,7 +101,7 @@ export class Bm25Index {
 
   /** The stored [docNo, length] of an indexed record (in the current write transaction). */
   docEntry(record: NodeItem): Bm25DocEntry {
-    const entry = this.dbs.bm25Docs.get([record.label, record.id]);
+    const entry = this.dbs.bm25Docs.get(itemKey(record.label, record.id));
     if (entry === undefined) throw new Error(`bm25: ${record.label} ${record.id} is not indexed`);
     return entry;
   }
@@ -143,7 +143,7 @@ export class Bm25Index {
     const hits: ScoredId[] = topDocs(scores, limit).map((docNo) => {
       const id = this.dbs.bm25Ids.get([label, docNo], read);
       if (id === undefined) throw new Error(`bm25: no id for ${label} document ${docNo}`);
-      return { id, score: scores[docNo]! };
+      return { id: idOfValue(id), score: scores[docNo]! };
     });
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return hits.length > limit ? hits.slice(0, limit) : hits;

@@ -10,9 +10,10 @@ import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, MIGRATABLE_FORMATS, type Key } fr
 export interface StoreDbs {
   readonly env: RootDatabase;
   readonly meta: Database<unknown, string>;
-  readonly nodes: Database<NodeItem, Key>;
+  /** Records by itemKey(label, id) (keys.ts), as are edges, vector_ids and bm25_docs. */
+  readonly nodes: Database<NodeItem, Uint8Array>;
   /** Edge records; an edge without field values has none (edge-records.ts). */
-  readonly edges: Database<EdgeItem, Key>;
+  readonly edges: Database<EdgeItem, Uint8Array>;
   /** Edges without a record: label + id bytes → from node id bytes (edge-records.ts). */
   readonly edgeEnds: Database<Uint8Array, Uint8Array>;
   /** Adjacency lists (adjacency.ts), binary keys and values; named "adjacency_out" / "adjacency_in" since format 3. */
@@ -20,15 +21,16 @@ export interface StoreDbs {
   readonly in: Database<Uint8Array, Uint8Array>;
   /** Incoming entries not yet folded into `in` (pending-in.ts): one key per entry. */
   readonly inPending: Database<Uint8Array, Uint8Array>;
-  readonly index: Database<null, Key>;
-  readonly unique: Database<string, Key>;
-  readonly edgeUnique: Database<string, Key>;
+  readonly index: Database<null, Uint8Array>;
+  /** Values: the claiming item's id, 16 bytes (keys.ts idValue), as in edgeUnique and bm25Ids. */
+  readonly unique: Database<Uint8Array, Key>;
+  readonly edgeUnique: Database<Uint8Array, Uint8Array>;
   readonly bm25Post: Database<Uint8Array, Key>;
-  readonly bm25Docs: Database<Bm25DocEntry, Key>;
-  readonly bm25Ids: Database<string, Key>;
+  readonly bm25Docs: Database<Bm25DocEntry, Uint8Array>;
+  readonly bm25Ids: Database<Uint8Array, Key>;
   readonly bm25Stats: Database<Bm25Stats, Key>;
   readonly vectorTypes: Database<VectorTypeMeta, Key>;
-  readonly vectorIds: Database<number, Key>;
+  readonly vectorIds: Database<number, Uint8Array>;
   readonly vectorLog: Database<VectorLogEntry, Key>;
   /** Each write transaction's changes by sequence number (commit-log.ts); never recorded itself. */
   readonly commitLog: Database<CommitEntry, number>;
@@ -63,6 +65,9 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
   // structure definition to every value. (lmdb's typings list `encoder` for open() only.)
   const plainMaps: object = { encoder: { useRecords: false } };
   const db = <V>(name: string): Database<V, Key> => env.openDB<V, Key>({ name, ...plainMaps });
+  // Keys with ids are binary (keys.ts); so are ids stored as values.
+  const byId = <V>(name: string): Database<V, Uint8Array> => env.openDB<V, Uint8Array>({ name, keyEncoding: "binary", ...plainMaps });
+  const idValues = (name: string) => env.openDB<Uint8Array, Key>({ name, encoding: "binary" });
   const meta = env.openDB<unknown, string>({ name: "meta" });
   // A new store gets its format written by the caller (runtime/write/meta-writes.ts); an older
   // format is migrated by GraphStore.open (runtime/write/format-migration.ts) before anything
@@ -76,21 +81,21 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
   const dbs: StoreDbs = {
     env,
     meta,
-    nodes: db<NodeItem>("nodes"),
-    edges: db<EdgeItem>("edges"),
+    nodes: byId<NodeItem>("nodes"),
+    edges: byId<EdgeItem>("edges"),
     edgeEnds: env.openDB<Uint8Array, Uint8Array>({ name: "edge_ends", encoding: "binary", keyEncoding: "binary" }),
     out: env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_out", encoding: "binary", keyEncoding: "binary" }),
     in: env.openDB<Uint8Array, Uint8Array>({ name: "adjacency_in", encoding: "binary", keyEncoding: "binary" }),
     inPending: openInPending(env, readOnly),
-    index: db<null>("index"),
-    unique: db<string>("unique"),
-    edgeUnique: db<string>("edge_unique"),
+    index: byId<null>("index"),
+    unique: idValues("unique"),
+    edgeUnique: env.openDB<Uint8Array, Uint8Array>({ name: "edge_unique", encoding: "binary", keyEncoding: "binary" }),
     bm25Post: env.openDB<Uint8Array, Key>({ name: "bm25_post", encoding: "binary" }),
-    bm25Docs: db<Bm25DocEntry>("bm25_docs"),
-    bm25Ids: db<string>("bm25_ids"),
+    bm25Docs: byId<Bm25DocEntry>("bm25_docs"),
+    bm25Ids: idValues("bm25_ids"),
     bm25Stats: db<Bm25Stats>("bm25_stats"),
     vectorTypes: db<VectorTypeMeta>("vector_types"),
-    vectorIds: db<number>("vector_ids"),
+    vectorIds: byId<number>("vector_ids"),
     vectorLog: db<VectorLogEntry>("vector_log"),
     commitLog: env.openDB<CommitEntry, number>({ name: "commit_log", ...plainMaps }),
   };

@@ -10,7 +10,8 @@
 // Writing is runtime/write/edge-ends-writes.ts's job.
 import type { Transaction } from "lmdb";
 import type { StoreDbs } from "./dbs.js";
-import { ID_BYTES, idBytes, readIdBytes, writeIdBytes } from "./id-bytes.js";
+import { ID_BYTES, idBytes, readIdBytes } from "./id-bytes.js";
+import { itemKey, labelRange, parseItemKey } from "./keys.js";
 
 type ReadOpts = { transaction: Transaction } | undefined;
 export type EdgeEndsDb = StoreDbs["edgeEnds"];
@@ -20,47 +21,14 @@ export const ENDS_ENTRY = 2 * ID_BYTES;
 /** Entries a block holds at most (16 × 32 bytes: 15 blocks fill an 8 KiB page). */
 export const ENDS_BLOCK = 16;
 
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
-
-/** Type names' UTF-8, encoded once each (a lookup builds two keys from it). */
-const LABEL_BYTES = new Map<string, Uint8Array>();
-function labelBytes(label: string): Uint8Array {
-  let bytes = LABEL_BYTES.get(label);
-  if (bytes === undefined) {
-    bytes = utf8.encode(label);
-    if (LABEL_BYTES.size < 10_000) LABEL_BYTES.set(label, bytes);
-  }
-  return bytes;
-}
-
-/** A block's key: the label's UTF-8, 0x00, the 16 bytes of its first edge id (type names hold no 0x00). */
-export function edgeEndsKey(label: string, id: string | Uint8Array): Uint8Array {
-  const name = labelBytes(label);
-  const key = new Uint8Array(name.length + 1 + ID_BYTES);
-  key.set(name, 0);
-  if (typeof id === "string") writeIdBytes(id, key, name.length + 1);
-  else key.set(id.subarray(0, ID_BYTES), name.length + 1);
-  return key;
-}
+/** A block's key: the itemKey of its first edge (keys.ts). */
+export const edgeEndsKey: (label: string, id: string | Uint8Array) => Uint8Array = itemKey;
 
 /** The label and (first) id of an `edge_ends` key. */
-export function parseEdgeEndsKey(key: Uint8Array): { label: string; id: string } {
-  const sep = key.length - ID_BYTES - 1;
-  if (sep < 1 || key[sep] !== 0) throw new Error(`edge_ends key of ${key.length} bytes is malformed`);
-  return { label: utf8Decoder.decode(key.subarray(0, sep)), id: readIdBytes(key, sep + 1) };
-}
+export const parseEdgeEndsKey: (key: Uint8Array) => { label: string; id: string } = parseItemKey;
 
 /** Every `edge_ends` key of one label, in id order. */
-export function edgeEndsRange(label: string): { start: Uint8Array; end: Uint8Array } {
-  const name = labelBytes(label);
-  const start = new Uint8Array(name.length + 1);
-  start.set(name, 0);
-  const end = new Uint8Array(name.length + 1);
-  end.set(name, 0);
-  end[name.length] = 1;
-  return { start, end };
-}
+export const edgeEndsRange: (label: string) => { start: Uint8Array; end: Uint8Array } = labelRange;
 
 export interface EndsBlock {
   /** Copies (not lmdb's Buffers, whose memory the next read reuses; a Buffer's slice() is a view). */
@@ -129,10 +97,7 @@ export function bareEdgeFrom(db: EdgeEndsDb, label: string, id: string, opts: Re
   } catch {
     return undefined; // not a UUID: no edge is stored under it
   }
-  const name = labelBytes(label);
-  const lowest = new Uint8Array(name.length + 1);
-  lowest.set(name, 0);
-  const range = { start: edgeEndsKey(label, bytes), end: lowest, reverse: true, limit: 1, ...(opts ?? {}) };
+  const range = { start: edgeEndsKey(label, bytes), end: labelRange(label).start, reverse: true, limit: 1, ...(opts ?? {}) };
   // The block is searched where lmdb left it (read before the iterator moves on), not copied.
   for (const { value } of db.getRange(range)) {
     const i = findEntry(value, bytes);

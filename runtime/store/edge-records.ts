@@ -2,7 +2,7 @@
 // id, label, from_node and to_node is one entry of an `edge_ends` block (edge-ends.ts): its id
 // and the 16 bytes of its from node; its to node is read from that node's out list
 // (adjacency.ts), which lists the edge. An edge with at least one field value
-// keeps its record in `edges` under [label, id], as before. Every reader of edges goes through
+// keeps its record in `edges` under itemKey(label, id) (keys.ts), as before. Every reader of edges goes through
 // this module (or falls back to it on a miss in `edges`), so both forms read the same: as the
 // record `{id, label, from_node, to_node}`.
 import type { Transaction } from "lmdb";
@@ -11,7 +11,7 @@ import { otherEndOf, readAdjacency, type AdjacencyDb } from "./adjacency.js";
 import type { StoreDbs } from "./dbs.js";
 import { bareEdgeCount, bareEdgeEnds, bareEdgeFrom } from "./edge-ends.js";
 import { idBytes } from "./id-bytes.js";
-import { MAX_KEY, type Key } from "./keys.js";
+import { itemKey, labelRange } from "./keys.js";
 
 type ReadOpts = { transaction: Transaction } | undefined;
 
@@ -42,12 +42,12 @@ export function bareEdgeById(dbs: StoreDbs, label: string, id: string, opts: Rea
 
 /** An edge by label and id, in either form. */
 export function edgeById(dbs: StoreDbs, label: string, id: string, opts: ReadOpts): EdgeItem | undefined {
-  return dbs.edges.get([label, id], opts) ?? bareEdgeById(dbs, label, id, opts);
+  return dbs.edges.get(itemKey(label, id), opts) ?? bareEdgeById(dbs, label, id, opts);
 }
 
 /** Is there an edge of this label and id, in either form? */
 export function edgeExists(dbs: StoreDbs, label: string, id: string, opts: ReadOpts): boolean {
-  return dbs.edges.doesExist([label, id], undefined as never, opts) || bareEdgeFrom(dbs.edgeEnds, label, id, opts) !== undefined;
+  return dbs.edges.doesExist(itemKey(label, id), undefined as never, opts) || bareEdgeFrom(dbs.edgeEnds, label, id, opts) !== undefined;
 }
 
 /** The edges without a record of one label, in id order; `to` undefined when the out list lacks it. */
@@ -70,7 +70,7 @@ export function* bareEdgesOfLabel(
 
 /** Every edge of one label, both forms merged, in id order. */
 export function* edgesOfLabel(dbs: StoreDbs, label: string, opts: ReadOpts): Generator<EdgeItem> {
-  const records = dbs.edges.getRange({ start: [label] as Key, end: [label, MAX_KEY] as Key, ...(opts ?? {}) })[Symbol.iterator]();
+  const records = dbs.edges.getRange({ ...labelRange(label), ...(opts ?? {}) })[Symbol.iterator]();
   const bare = bareEdgesOfLabel(dbs, label, opts);
   let r = records.next();
   let b = bare.next();
@@ -89,5 +89,5 @@ export function* edgesOfLabel(dbs: StoreDbs, label: string, opts: ReadOpts): Gen
 
 /** The number of edges of one label, both forms. */
 export function edgeCount(dbs: StoreDbs, label: string, opts: ReadOpts): number {
-  return dbs.edges.getKeysCount({ start: [label], end: [label, MAX_KEY], ...(opts ?? {}) }) + bareEdgeCount(dbs.edgeEnds, label, opts);
+  return dbs.edges.getKeysCount({ ...labelRange(label), ...(opts ?? {}) }) + bareEdgeCount(dbs.edgeEnds, label, opts);
 }

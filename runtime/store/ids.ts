@@ -72,13 +72,16 @@ export function uuidv7Time(id: string): number {
   return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
 
+const STORED_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
- * Could this name a stored item? Ids are compared exactly (ID-typed parameters are lower-cased by
- * validation); anything that is not a 36-character string names nothing (NOT_FOUND, like any
- * other id that names nothing) and never reaches LMDB as an oversized key.
+ * Could this name a stored item? Stored ids are lower-case UUIDs (an import lower-cases what it
+ * is given) and ids are compared exactly (ID-typed parameters are lower-cased by validation), so
+ * anything else names nothing (NOT_FOUND, like any other id that names nothing): it never
+ * reaches a key, which holds the id's 16 bytes (keys.ts) and has no form for other strings.
  */
 export function plausibleId(id: unknown): id is string {
-  return typeof id === "string" && id.length === 36;
+  return typeof id === "string" && id.length === 36 && STORED_ID_RE.test(id);
 }
 
 export function notFound(kind: "N" | "E" | "V", label: string, id: unknown): StrandError {

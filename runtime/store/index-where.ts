@@ -18,7 +18,7 @@ import { isNumericScalar, type ScalarName } from "../../core/scalars.js";
 import { compareStrings } from "../../core/text-order.js";
 import { dateShaped, isCanonicalDate } from "../../core/values.js";
 import type { StoreDbs } from "./dbs.js";
-import { indexValue, MAX_KEY, type Key } from "./keys.js";
+import { idOfValue, indexBound, indexValue, keyId, MAX_KEY, type Key } from "./keys.js";
 import type { FieldInfo, TypeInfo } from "./schema-info.js";
 
 type Bounded = number | string | boolean;
@@ -113,18 +113,22 @@ function isEmpty(r: FieldRange): boolean {
 function collect(dbs: StoreDbs, transaction: Transaction | undefined, info: TypeInfo, r: FieldRange, ids: Set<string>): void {
   const { lower, upper } = r;
   const base: Key = [info.kind, info.name, r.field.name];
-  const start: Key =
-    lower === null ? base : lower.inclusive ? [...base, indexValue(lower.value)] : [...base, indexValue(lower.value), MAX_KEY];
-  const end: Key =
-    upper === null
-      ? [...base, MAX_KEY]
-      : upper.inclusive
-        ? [...base, indexValue(upper.value), MAX_KEY]
-        : [...base, indexValue(upper.value)];
-  const options = transaction === undefined ? { start, end } : { start, end, transaction };
+  const low: Key = lower === null ? base : [...base, indexValue(lower.value)];
+  const high: Key = upper === null ? base : [...base, indexValue(upper.value)];
+  // From the first id at or after the lower value (after its last id when exclusive) to the last
+  // id at or before the upper value; an open end: every value of the field.
+  const lowAfter = lower !== null && !lower.inclusive;
+  const highAfter = upper === null || upper.inclusive;
   if (r.field.descriptor.index === "unique") {
-    for (const { value } of dbs.unique.getRange(options)) ids.add(value);
-  } else {
-    for (const key of dbs.index.getKeys(options)) ids.add(key[4] as string);
+    // `unique` keys are the ordered-binary arrays themselves (no id in them).
+    const start: Key = lowAfter ? [...low, MAX_KEY] : low;
+    const end: Key = highAfter ? [...high, MAX_KEY] : high;
+    const options = transaction === undefined ? { start, end } : { start, end, transaction };
+    for (const { value } of dbs.unique.getRange(options)) ids.add(idOfValue(value));
+    return;
   }
+  const start = indexBound(low, lowAfter);
+  const end = indexBound(high, highAfter);
+  const options = transaction === undefined ? { start, end } : { start, end, transaction };
+  for (const key of dbs.index.getKeys(options)) ids.add(keyId(key));
 }

@@ -2,7 +2,8 @@
 // of the layout is rendered from these rows and test/docs.test.ts fails when the two differ, or
 // when a database that dbs.ts opens (DB_NAMES) has no row here, so the description cannot drift
 // from the code. The key constructors themselves are in keys.ts; encodings are lmdb's defaults
-// (ordered-binary keys, msgpack values) unless a row says otherwise.
+// (ordered-binary keys, msgpack values) unless a row says otherwise. Ids are 16 bytes wherever a
+// key or an id value holds one (format 5); records hold them as text (the wire form).
 import type { DB_NAMES } from "./keys.js";
 
 export type DbName = (typeof DB_NAMES)[number];
@@ -15,7 +16,7 @@ export interface KeyLayoutRow {
 }
 
 export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
-  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 4; a format-1, -2 or -3 store is migrated at open)" },
+  { db: "meta", key: '`"format"`', value: "the format version (FORMAT_VERSION, 5; a format-1, -2, -3 or -4 store is migrated at open)" },
   {
     db: "meta",
     key: '`"format_migration"`',
@@ -31,13 +32,13 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
   {
     db: "nodes",
-    key: "`[label, nodeId]`",
+    key: "binary: label (UTF-8), 0x00, nodeId (16 bytes)",
     value:
       "node (or vector) record in wire form `{id, label, ...fields}`; a vector record's vector (`data` or its `embedding` field) is a binary of f32 little-endian components",
   },
   {
     db: "edges",
-    key: "`[label, edgeId]`",
+    key: "binary: label (UTF-8), 0x00, edgeId (16 bytes)",
     value: "edge record `{id, label, from_node, to_node, ...fields}`, only for an edge with at least one field value",
   },
   {
@@ -63,11 +64,23 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     value:
       "binary: the from node's id (16 bytes): an incoming entry not yet folded into its `adjacency_in` list, which readers see after the list's stored entries; folded by the first write that finds enough pending (pending-in.ts)",
   },
-  { db: "index", key: "`[kind, type, field, indexValue, itemId]`", value: "`null` (one entry per item, for `INDEX` fields)" },
-  { db: "unique", key: "`[kind, type, field, indexValue]`", value: "itemId (for `UNIQUE INDEX` fields)" },
-  { db: "edge_unique", key: "`[edgeLabel, fromId, toId]`", value: "edgeId (edge types declared `UNIQUE`)" },
+  {
+    db: "index",
+    key: "binary: `[kind, type, field, indexValue]` (ordered-binary), 0x00, itemId (16 bytes)",
+    value: "`null` (one entry per item, for `INDEX` fields)",
+  },
+  { db: "unique", key: "`[kind, type, field, indexValue]`", value: "binary: itemId (16 bytes; for `UNIQUE INDEX` fields)" },
+  {
+    db: "edge_unique",
+    key: "binary: edgeLabel (UTF-8), 0x00, fromId (16 bytes), toId (16 bytes)",
+    value: "binary: edgeId (16 bytes; edge types declared `UNIQUE`)",
+  },
   { db: "vector_types", key: "`[vectorLabel]`", value: "`{epoch, dimension, nextSlot, live, generation}`" },
-  { db: "vector_ids", key: "`[vectorLabel, vectorId]`", value: "slot: the vector's integer label in the HNSW index" },
+  {
+    db: "vector_ids",
+    key: "binary: vectorLabel (UTF-8), 0x00, vectorId (16 bytes)",
+    value: "slot: the vector's integer label in the HNSW index",
+  },
   {
     db: "vector_log",
     key: "`[vectorLabel, generation]`",
@@ -78,8 +91,8 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     key: "`[label, term, firstDocNo]`, `[label, term, 2^32]`",
     value: "binary: a block of (docNo, tf, length) u32 triples; the block keyed 2^32 is the tail",
   },
-  { db: "bm25_docs", key: "`[label, nodeId]`", value: "`[docNo, length]`" },
-  { db: "bm25_ids", key: "`[label, docNo]`", value: "nodeId" },
+  { db: "bm25_docs", key: "binary: label (UTF-8), 0x00, nodeId (16 bytes)", value: "`[docNo, length]`" },
+  { db: "bm25_ids", key: "`[label, docNo]`", value: "binary: nodeId (16 bytes)" },
   { db: "bm25_stats", key: "`[label]`", value: "`{docs, tokens, nextDocNo}` of the type" },
   {
     db: "commit_log",

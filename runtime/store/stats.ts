@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { edgeCount } from "./edge-records.js";
 import type { StoreDbs } from "./dbs.js";
-import { MAX_KEY } from "./keys.js";
+import { labelRange } from "./keys.js";
 
 export interface TypeCount {
   kind: "N" | "E" | "V";
@@ -32,7 +32,7 @@ interface EnvStats {
 }
 
 export function storeStats(dbs: StoreDbs, schema: SchemaDescriptor): StoreStats {
-  const count = (db: StoreDbs["nodes"], label: string): number => db.getKeysCount({ start: [label], end: [label, MAX_KEY] });
+  const count = (db: StoreDbs["nodes"], label: string): number => db.getKeysCount(labelRange(label));
   const records: TypeCount[] = [
     ...schema.nodes.map((t) => ({ kind: "N" as const, type: t.name, count: count(dbs.nodes, t.name) })),
     ...schema.vectors.map((t) => ({ kind: "V" as const, type: t.name, count: count(dbs.nodes, t.name) })),

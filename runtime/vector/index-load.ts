@@ -5,7 +5,7 @@
 // the gap, a replay that fails — is a reason to rebuild instead, never an error.
 import type { Transaction } from "lmdb";
 import type { StoreDbs } from "../store/dbs.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { keyId, labelRange, type Key } from "../store/keys.js";
 import { vectorFromLogBytes, type VectorLogEntry, type VectorTypeMeta } from "../store/vector-type-meta.js";
 import { verifyIndexFiles } from "./index-files.js";
 import type { VectorOptions } from "./metric.js";
@@ -63,8 +63,6 @@ function loggedChanges(dbs: StoreDbs, label: string, after: number, upTo: number
 
 /** (slot, id) of every vector of the type, in id order. */
 export function* slotsOf(dbs: StoreDbs, label: string, txn: Transaction | undefined): Iterable<IndexedVector> {
-  const start: Key = [label];
-  const end: Key = [label, MAX_KEY];
-  for (const { key, value } of dbs.vectorIds.getRange({ start, end, ...(txn ? { transaction: txn } : {}) }))
-    yield { slot: value, id: key[1] as string };
+  for (const { key, value } of dbs.vectorIds.getRange({ ...labelRange(label), ...(txn ? { transaction: txn } : {}) }))
+    yield { slot: value, id: keyId(key) };
 }

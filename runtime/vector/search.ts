@@ -8,6 +8,7 @@
 // supply that many, it ranks every vector of the snapshot from LMDB: never fewer than k.
 import { StrandError } from "../../core/errors.js";
 import type { NodeItem } from "../../core/items.js";
+import { keyId } from "../store/keys.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 import { TopN, type Scored } from "./brute-force.js";
 import type { VectorAdd } from "./changes.js";
@@ -25,11 +26,11 @@ export interface VectorSnapshot {
   slots(label: string): Iterable<IndexedVector>;
 }
 
-/** A `vector_ids` range ([label, id] → slot) as the (id, slot) pairs `VectorSnapshot.slots` yields. */
-export function slotsOfRange(entries: Iterable<{ key: readonly unknown[]; value: number }>): Iterable<IndexedVector> {
+/** A `vector_ids` range (itemKey(label, id) → slot) as the (id, slot) pairs `VectorSnapshot.slots` yields. */
+export function slotsOfRange(entries: Iterable<{ key: Uint8Array; value: number }>): Iterable<IndexedVector> {
   return {
     *[Symbol.iterator]() {
-      for (const { key, value } of entries) yield { slot: value, id: key[1] as string };
+      for (const { key, value } of entries) yield { slot: value, id: keyId(key) };
     },
   };
 }

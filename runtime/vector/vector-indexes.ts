@@ -4,6 +4,7 @@ import type { Transaction } from "lmdb";
 import type { NodeItem } from "../../core/items.js";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { StoreDbs } from "../store/dbs.js";
+import { itemKey } from "../store/keys.js";
 import type { SchemaInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { VectorLog, type VectorAdd, type VectorChange } from "./changes.js";
 import { saveIndexFiles } from "./index-files.js";
@@ -197,7 +198,7 @@ export class VectorIndexes {
 
   private *vectorsIn(info: VectorTypeInfo, txn: Transaction): Iterable<IndexedVector & { vector: readonly number[] }> {
     for (const { slot, id } of slotsOf(this.dbs, info.name, txn)) {
-      const rec: NodeItem | undefined = this.dbs.nodes.get([info.name, id], { transaction: txn });
+      const rec: NodeItem | undefined = this.dbs.nodes.get(itemKey(info.name, id), { transaction: txn });
       if (rec === undefined) throw new Error(`V::${info.name} '${id}' has a slot but no record`);
       yield { slot, id, vector: vectorOf(info, rec) };
     }

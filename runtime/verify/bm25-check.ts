@@ -8,7 +8,7 @@ import { builtBm25, type BuiltBm25 } from "../search/bm25-index.js";
 import { documentTerms } from "../search/document.js";
 import { blockEntries, ENTRY, SEALED_CAPACITY, TAIL, TAIL_CAPACITY, termKey } from "../search/postings.js";
 import { createTokenizer } from "../search/tokenizer.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { idOfValue, itemKey, keyId, labelRange, MAX_KEY, parseItemKey, type Key } from "../store/keys.js";
 import { keyParts, type CheckContext } from "./report.js";
 
 /** termKey → docNo → [tf, length] */
@@ -27,7 +27,7 @@ export function checkBm25(ctx: CheckContext): string | null {
   if (built === null) return "bm25: no index is built (BM25 is off, or it is rebuilt at the next open)";
   for (const { db, name, check } of BM25_DBS) {
     for (const key of ctx.dbs[db].getKeys(ctx.read)) {
-      const label = keyParts(key)[0] as string;
+      const label = key instanceof Uint8Array ? labelOfItemKey(key) : (keyParts(key)[0] as string);
       if (!built.fields.has(label)) ctx.report(check, name, key, `an entry of '${label}', which has no text fields`);
     }
   }
@@ -35,7 +35,22 @@ export function checkBm25(ctx: CheckContext): string | null {
   return null;
 }
 
+/** A `bm25_ids` value as text: the id, or its bytes in hex when it is not 16 bytes. */
+function idText(value: Uint8Array): string {
+  return value.length === 16 ? idOfValue(value) : Buffer.from(value).toString("hex");
+}
+
+/** The label of a `bm25_docs` key, or "" (no type's) when it is malformed. */
+function labelOfItemKey(key: Uint8Array): string {
+  try {
+    return parseItemKey(key).label;
+  } catch {
+    return "";
+  }
+}
+
 const range = (ctx: CheckContext, prefix: Key) => ({ ...ctx.read, start: prefix, end: [...prefix, MAX_KEY] });
+const labelKeys = (ctx: CheckContext, label: string) => ({ ...ctx.read, ...labelRange(label) });
 
 function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
   const { dbs } = ctx;
@@ -46,12 +61,12 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
   let docs = 0;
   let tokens = 0;
   let maxDocNo = -1;
-  for (const { key, value: rec } of dbs.nodes.getRange(range(ctx, [label]))) {
-    if (rec.id !== key[1]) continue; // a record under another's key: the record check reports it
+  for (const { key, value: rec } of dbs.nodes.getRange(labelKeys(ctx, label))) {
+    if (rec.id !== keyId(key)) continue; // a record under another's key: the record check reports it
     const doc = documentTerms(rec, fields, tokenize);
     docs++;
     tokens += doc.length;
-    const entry = dbs.bm25Docs.get([label, rec.id], ctx.read);
+    const entry = dbs.bm25Docs.get(itemKey(label, rec.id), ctx.read);
     if (entry === undefined) {
       ctx.report("bm25-doc", "bm25_docs", [label, rec.id], `${ref(rec)} is not indexed`);
       continue;
@@ -64,7 +79,8 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
     if (other !== undefined) ctx.report("bm25-doc", "bm25_docs", [label, rec.id], `document ${docNo} is also '${other}'`);
     docNos.set(docNo, rec.id);
     maxDocNo = Math.max(maxDocNo, docNo);
-    const back = dbs.bm25Ids.get([label, docNo], ctx.read);
+    const stored = dbs.bm25Ids.get([label, docNo], ctx.read);
+    const back = stored === undefined ? undefined : idText(stored);
     if (back !== rec.id)
       ctx.report("bm25-doc", "bm25_ids", [label, docNo], `names ${back === undefined ? "nothing" : `'${back}'`}, not '${rec.id}'`);
     for (const [term, tf] of doc.tf) {
@@ -77,11 +93,12 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
       docsOfTerm.set(docNo, [tf, doc.length]);
     }
   }
-  for (const { key, value: id } of dbs.bm25Ids.getRange(range(ctx, [label]))) {
+  for (const { key, value } of dbs.bm25Ids.getRange(range(ctx, [label]))) {
+    const id = idText(value);
     if (docNos.get(key[1] as number) !== id) ctx.report("bm25-doc", "bm25_ids", key, `names '${id}', which is not that document`);
   }
-  for (const { key, value } of dbs.bm25Docs.getRange(range(ctx, [label]))) {
-    if (dbs.nodes.get([label, key[1] as string], ctx.read) === undefined)
+  for (const { key, value } of dbs.bm25Docs.getRange(labelKeys(ctx, label))) {
+    if (!dbs.nodes.doesExist(itemKey(label, keyId(key)), undefined as never, ctx.read))
       ctx.report("bm25-doc", "bm25_docs", key, `document ${value[0]} names no record`);
   }
   const stats = dbs.bm25Stats.get([label], ctx.read);

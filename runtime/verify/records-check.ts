@@ -4,7 +4,19 @@
 // INDEX claims and edge-type UNIQUE claims exist exactly for the values the records hold.
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import { checkValue } from "../../core/values.js";
-import { edgeUniqueKey, indexKey, indexValue, uniqueKey, type Key } from "../store/keys.js";
+import {
+  edgeUniqueKey,
+  holdsId,
+  idOfValue,
+  indexKey,
+  indexValue,
+  itemKey,
+  parseEdgeUniqueKey,
+  parseIndexKey,
+  parseItemKey,
+  uniqueKey,
+  type Key,
+} from "../store/keys.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import { otherEndOf, readAdjacency } from "../store/adjacency.js";
 import { ENDS_ENTRY, isEndsBlock, parseEdgeEndsKey } from "../store/edge-ends.js";
@@ -17,7 +29,9 @@ export type StoredEdge = Pick<EdgeItem, "id" | "label" | "from_node" | "to_node"
 
 export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[] {
   const { dbs, read } = ctx;
-  for (const { key, value } of dbs.nodes.getRange(read)) {
+  for (const { key: stored, value } of dbs.nodes.getRange(read)) {
+    const key = itemKeyParts(ctx, "nodes", stored);
+    if (key === null) continue;
     const info = schema.nodes.get(key[0] as string) ?? schema.vectors.get(key[0] as string);
     if (!checkKey(ctx, "nodes", key, value, info)) continue;
     if (info!.kind === "V") ctx.counts.vectors++;
@@ -26,7 +40,9 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
     checkIndexed(ctx, info!, value);
   }
   const edges: StoredEdge[] = [];
-  for (const { key, value } of dbs.edges.getRange(read)) {
+  for (const { key: stored, value } of dbs.edges.getRange(read)) {
+    const key = itemKeyParts(ctx, "edges", stored);
+    if (key === null) continue;
     const info = schema.edges.get(key[0] as string);
     if (!checkKey(ctx, "edges", key, value, info)) continue;
     ctx.counts.edges++;
@@ -42,6 +58,17 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
   checkUniqueClaims(ctx, schema);
   checkEdgeUniqueClaims(ctx, schema);
   return edges;
+}
+
+/** A record key as [label, id]; null (reported) when it is not one. */
+function itemKeyParts(ctx: CheckContext, db: "nodes" | "edges", key: Uint8Array): Key | null {
+  try {
+    const { label, id } = parseItemKey(key);
+    return [label, id];
+  } catch {
+    ctx.report("record", db, key, "a malformed key (not a label, 0x00 and 16 id bytes)");
+    return null;
+  }
 }
 
 /**
@@ -81,7 +108,8 @@ function checkBareEdges(ctx: CheckContext, schema: SchemaInfo, edges: StoredEdge
       const id = ids[i]!;
       const k: Key = [label, id];
       ctx.counts.edges++;
-      if (dbs.edges.doesExist([label, id], undefined as never, read)) ctx.report("record", "edge_ends", k, "the edge also has a record");
+      if (dbs.edges.doesExist(itemKey(label, id), undefined as never, read))
+        ctx.report("record", "edge_ends", k, "the edge also has a record");
       const from = readIdBytes(value, i * ENDS_ENTRY + ID_BYTES);
       const to = otherEndOf(readAdjacency(dbs.out, from, label, read), idBytes(id));
       if (to === undefined) {
@@ -151,7 +179,7 @@ function checkEnds(ctx: CheckContext, info: EdgeTypeInfo, key: Key, edge: EdgeIt
     ["from", info.from, edge.from_node],
     ["to", info.to, edge.to_node],
   ] as const) {
-    if (ctx.dbs.nodes.get([label, id], ctx.read) === undefined) {
+    if (!ctx.dbs.nodes.doesExist(itemKey(label, id), undefined as never, ctx.read)) {
       ctx.report("endpoint", db, key, `its ${end} node ${label} '${id}' does not exist`);
     }
   }
@@ -167,8 +195,8 @@ function checkIndexed(ctx: CheckContext, info: TypeInfo, rec: NodeItem): void {
     if (field.descriptor.index === "unique") {
       const key = uniqueKey(info.kind, info.name, field.name, v);
       const owner = dbs.unique.get(key, read);
-      if (owner === rec.id) continue;
-      const who = owner === undefined ? "no claim" : `the claim of '${owner}'`;
+      if (holdsId(owner, rec.id)) continue;
+      const who = owner === undefined ? "no claim" : `the claim of '${idText(owner)}'`;
       ctx.report("unique", "unique", key, `${ref} has ${field.name} ${JSON.stringify(v)} but the value has ${who}`);
     } else {
       const key = indexKey(info.kind, info.name, field.name, v, rec.id);
@@ -180,7 +208,8 @@ function checkIndexed(ctx: CheckContext, info: TypeInfo, rec: NodeItem): void {
   if (info.kind !== "E" || !edge.unique) return;
   const e = rec as EdgeItem;
   const key = edgeUniqueKey(info.name, e.from_node, e.to_node);
-  const owner = dbs.edgeUnique.get(key, read);
+  const stored = dbs.edgeUnique.get(key, read);
+  const owner = stored === undefined ? undefined : idText(stored);
   if (owner !== rec.id)
     ctx.report(
       "edge-unique",
@@ -188,6 +217,11 @@ function checkIndexed(ctx: CheckContext, info: TypeInfo, rec: NodeItem): void {
       key,
       `${ref} is not the claim of its (from, to), which is ${owner === undefined ? "unclaimed" : `'${owner}'`}`,
     );
+}
+
+/** An id value as text: the id, or its bytes in hex when it is not 16 bytes (then no record has it). */
+function idText(value: Uint8Array): string {
+  return value.length === 16 ? idOfValue(value) : Buffer.from(value).toString("hex");
 }
 
 function typeOf(schema: SchemaInfo, kind: unknown, type: unknown): TypeInfo | undefined {
@@ -203,7 +237,7 @@ function typeOf(schema: SchemaInfo, kind: unknown, type: unknown): TypeInfo | un
 
 /** The record an index entry or claim names, when it holds `value` (an indexValue) in `field`; else why not. */
 function mismatch(ctx: CheckContext, info: TypeInfo, field: string, value: unknown, id: string): string | null {
-  const rec = info.kind === "E" ? anyEdge(ctx, info.name, id) : ctx.dbs.nodes.get([info.name, id], ctx.read);
+  const rec = info.kind === "E" ? anyEdge(ctx, info.name, id) : ctx.dbs.nodes.get(itemKey(info.name, id), ctx.read);
   if (rec === undefined) return `names ${info.kind}::${info.name} '${id}', which does not exist`;
   const v = rec[field];
   if (v === undefined) return `names ${info.kind}::${info.name} '${id}', which has no ${field}`;
@@ -214,21 +248,29 @@ function mismatch(ctx: CheckContext, info: TypeInfo, field: string, value: unkno
 function checkIndexEntries(ctx: CheckContext, schema: SchemaInfo): void {
   for (const key of ctx.dbs.index.getKeys(ctx.read)) {
     ctx.counts.indexEntries++;
-    const [kind, type, field, value, id] = key;
+    let parts: ReturnType<typeof parseIndexKey>;
+    try {
+      parts = parseIndexKey(key);
+    } catch {
+      ctx.report("index", "index", key, "a malformed key (not [kind, type, field, value], 0x00 and 16 id bytes)");
+      continue;
+    }
+    const { kind, type, field, value, id } = parts;
     const info = typeOf(schema, kind, type);
     const f = info?.fieldByName.get(field as string);
     if (info === undefined || f === undefined || f.descriptor.index !== "index") {
       ctx.report("index", "index", key, "an entry for a field that is not declared INDEX");
       continue;
     }
-    const problem = mismatch(ctx, info, f.name, value, id as string);
+    const problem = mismatch(ctx, info, f.name, value, id);
     if (problem !== null) ctx.report("index", "index", key, `the entry ${problem}`);
   }
 }
 
 function checkUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
-  for (const { key, value: id } of ctx.dbs.unique.getRange(ctx.read)) {
+  for (const { key, value: stored } of ctx.dbs.unique.getRange(ctx.read)) {
     ctx.counts.uniqueClaims++;
+    const id = idText(stored);
     const [kind, type, field, value] = key;
     const info = typeOf(schema, kind, type);
     const f = info?.fieldByName.get(field as string);
@@ -242,9 +284,17 @@ function checkUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
 }
 
 function checkEdgeUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
-  for (const { key, value: id } of ctx.dbs.edgeUnique.getRange(ctx.read)) {
+  for (const { key, value: stored } of ctx.dbs.edgeUnique.getRange(ctx.read)) {
     ctx.counts.uniqueClaims++;
-    const [label, from, to] = key as [string, string, string];
+    const id = idText(stored);
+    let parts: ReturnType<typeof parseEdgeUniqueKey>;
+    try {
+      parts = parseEdgeUniqueKey(key);
+    } catch {
+      ctx.report("edge-unique", "edge_unique", key, "a malformed key (not a label, 0x00 and two ids of 16 bytes)");
+      continue;
+    }
+    const { label, from, to } = parts;
     const info = schema.edges.get(label);
     if (info === undefined || !info.unique) {
       ctx.report("edge-unique", "edge_unique", key, `a claim for E::${label}, which is not a UNIQUE edge type`);

@@ -2,7 +2,7 @@
 // in step, as a value, and counts of what was checked.
 import type { Transaction } from "lmdb";
 import type { StoreDbs } from "../store/dbs.js";
-import type { Key } from "../store/keys.js";
+import { type Key, parseEdgeUniqueKey, parseIndexKey, parseItemKey } from "../store/keys.js";
 
 export type VerifyCheck =
   | "record" // a record's key, label or type
@@ -51,7 +51,8 @@ export interface CheckContext {
   /** Read options for that snapshot (a fresh object on every access). */
   readonly read: { transaction: Transaction };
   readonly counts: VerifyCounts;
-  report(check: VerifyCheck, db: string, key: Key, message: string): void;
+  /** `key` as stored (a binary key is named by its parts, readableKey) or as its parts. */
+  report(check: VerifyCheck, db: string, key: Key | Uint8Array, message: string): void;
 }
 
 /** lmdb reads a one-element key back as the element itself ([label] as "User"). */
@@ -59,8 +60,29 @@ export function keyParts(key: Key | Key[number]): Key {
   return Array.isArray(key) ? key : [key as Key[number]];
 }
 
-export function entryName(db: string, key: Key): string {
-  return `${db} ${JSON.stringify(keyParts(key))}`;
+/** A binary key (keys.ts) of `db` as its parts, e.g. [label, id]; one that does not parse as its hex. */
+export function readableKey(db: string, key: Uint8Array): Key {
+  try {
+    if (db === "index") {
+      const { kind, type, field, value, id } = parseIndexKey(key);
+      return [kind, type, field, value, id] as Key;
+    }
+    if (db === "edge_unique") {
+      const { label, from, to } = parseEdgeUniqueKey(key);
+      return [label, from, to];
+    }
+    if (db === "nodes" || db === "edges" || db === "edge_ends" || db === "vector_ids" || db === "bm25_docs") {
+      const { label, id } = parseItemKey(key);
+      return [label, id];
+    }
+  } catch {
+    // not a well-formed key: its bytes
+  }
+  return [Buffer.from(key).toString("hex")];
+}
+
+export function entryName(db: string, key: Key | Uint8Array): string {
+  return `${db} ${JSON.stringify(key instanceof Uint8Array ? readableKey(db, key) : keyParts(key))}`;
 }
 
 /** "1 node, 2 edges, …" for the one-line summary. */

@@ -6,7 +6,7 @@
 import type { VectorIndexContents } from "../vector/vector-index.js";
 import type { SchemaInfo, VectorTypeInfo } from "../store/schema-info.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { itemKey, type Key, keyId, labelRange } from "../store/keys.js";
 import { keyParts, type CheckContext } from "./report.js";
 
 /** The type's HNSW index to compare, or a reason it is not compared. */
@@ -30,7 +30,7 @@ export function checkVectors(ctx: CheckContext, schema: SchemaInfo, indexOf: Ind
   return skipped;
 }
 
-const range = (ctx: CheckContext, label: string) => ({ ...ctx.read, start: [label] as Key, end: [label, MAX_KEY] as Key });
+const range = (ctx: CheckContext, label: string) => ({ ...ctx.read, ...labelRange(label) });
 
 /** slot → id of the type's vector_ids entries that name a record. */
 function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMeta | undefined): Map<number, string> {
@@ -40,8 +40,8 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
   let entries = 0;
   for (const { key, value: slot } of dbs.vectorIds.getRange(range(ctx, label))) {
     entries++;
-    const id = key[1] as string;
-    if (dbs.nodes.get([label, id], ctx.read) === undefined)
+    const id = keyId(key);
+    if (!dbs.nodes.doesExist(itemKey(label, id), undefined as never, ctx.read))
       ctx.report("vector-slot", "vector_ids", key, `slot ${slot} names no V::${label} record`);
     if (meta !== undefined && !(Number.isSafeInteger(slot) && slot >= 0 && slot < meta.nextSlot)) {
       ctx.report("vector-slot", "vector_ids", key, `slot ${slot} is not below nextSlot ${meta.nextSlot}`);
@@ -52,9 +52,9 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
   }
   let records = 0;
   for (const { key, value: rec } of dbs.nodes.getRange(range(ctx, label))) {
-    if (rec.id !== key[1]) continue; // a record under another's key: the record check reports it
+    if (rec.id !== keyId(key)) continue; // a record under another's key: the record check reports it
     records++;
-    if (dbs.vectorIds.get([label, rec.id], ctx.read) === undefined)
+    if (dbs.vectorIds.get(itemKey(label, rec.id), ctx.read) === undefined)
       ctx.report("vector-slot", "vector_ids", [label, rec.id], `V::${label} '${rec.id}' has no slot`);
     const vector = info.embedding ? rec[info.embedding.name] : rec.data;
     const length = Array.isArray(vector) ? vector.length : -1;

@@ -40,7 +40,7 @@ export function verifyStore({ dbs, schema, vectorIndex }: VerifyInput): VerifyRe
         bm25Postings: 0,
         vectorIndexes: 0,
       },
-      report: (check: VerifyCheck, db: string, key: Key, message: string) =>
+      report: (check: VerifyCheck, db: string, key: Key | Uint8Array, message: string) =>
         disagreements.push({ check, key: entryName(db, key), message }),
     };
     const edges = checkRecords(ctx, schema);

@@ -7,7 +7,7 @@ import type { Bm25Index } from "../search/bm25-index.js";
 import type { DocumentTerms } from "../search/document.js";
 import { MAX_DOC_NO } from "../search/postings.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { MAX_KEY } from "../store/keys.js";
+import { idValue, itemKey, labelRange } from "../store/keys.js";
 import type { SearchHook } from "./hooks.js";
 import { forgetBm25Marker, writeBm25Marker } from "./meta-writes.js";
 import { PostingsBatch } from "./postings-batch.js";
@@ -29,8 +29,8 @@ export class Bm25Writes implements SearchHook {
     const stats = this.batch.stats.get(label) ?? this.index.stats(label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
     const docNo = stats.nextDocNo;
     if (docNo > MAX_DOC_NO) throw new Error(`bm25: type ${label} ran out of document numbers`);
-    this.dbs.bm25Docs.putSync([label, record.id], [docNo, terms.length]);
-    this.dbs.bm25Ids.putSync([label, docNo], record.id);
+    this.dbs.bm25Docs.putSync(itemKey(label, record.id), [docNo, terms.length]);
+    this.dbs.bm25Ids.putSync([label, docNo], idValue(record.id));
     // No document yet: no posting lists yet (removing a type's last document removes them all).
     this.batch.of(label, () => stats.docs === 0).addDocument(docNo, terms);
     this.batch.stats.set(label, { docs: stats.docs + 1, tokens: stats.tokens + terms.length, nextDocNo: docNo + 1 });
@@ -59,7 +59,7 @@ export class Bm25Writes implements SearchHook {
     if (doc === null) return;
     const [docNo, length] = this.index.docEntry(record);
     for (const term of doc.tf.keys()) removePosting(this.dbs.bm25Post, record.label, term, docNo);
-    this.dbs.bm25Docs.removeSync([record.label, record.id]);
+    this.dbs.bm25Docs.removeSync(itemKey(record.label, record.id));
     this.dbs.bm25Ids.removeSync([record.label, docNo]);
     const stats = this.index.stats(record.label)!;
     this.dbs.bm25Stats.putSync([record.label], { docs: stats.docs - 1, tokens: stats.tokens - length, nextDocNo: stats.nextDocNo });
@@ -79,7 +79,7 @@ export class Bm25Writes implements SearchHook {
     }
     this.putPostings(next.label, docNo, after, sameLength ? before : null);
     if (sameLength) return;
-    this.dbs.bm25Docs.putSync([next.label, next.id], [docNo, after.length]);
+    this.dbs.bm25Docs.putSync(itemKey(next.label, next.id), [docNo, after.length]);
     const stats = this.index.stats(next.label)!;
     this.dbs.bm25Stats.putSync([next.label], { ...stats, tokens: stats.tokens - length + after.length });
   }
@@ -102,7 +102,7 @@ export class Bm25Writes implements SearchHook {
     forgetBm25Marker(dbs);
     for (const db of [dbs.bm25Post, dbs.bm25Docs, dbs.bm25Ids, dbs.bm25Stats]) db.clearSync();
     const labels = [...this.index.labels()];
-    const range = (label: string) => ({ start: [label], end: [label, MAX_KEY] });
+    const range = labelRange;
     const task = progress.start("rebuild keyword index", "records", sum(labels.map((label) => dbs.nodes.getCount(range(label)))));
     dbs.env.transactionSync(() => {
       for (const label of labels) {

@@ -24,6 +24,7 @@ import { BulkAdjacency } from "./bulk-adjacency.js";
 import type { GraphWriter } from "./graph-writer.js";
 import { checkEdgeUnique, checkUnique } from "./index-writes.js";
 import { LoadedIds, uuidWordsAt, writeUuidWords } from "./loaded-ids.js";
+import { itemKey } from "../store/keys.js";
 
 /** What the fast lane (loadBareEdge) needs of an edge type without fields or UNIQUE. */
 interface PlainEdge {
@@ -220,7 +221,7 @@ export class RecordLoader {
     }
     if (!this.lookupNeeded) return id;
     for (const label of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
-      if (this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
+      if (this.dbs.nodes.doesExist(itemKey(label, id), undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
     }
     // Stored edges only: the edge_ends entries this load holds unwritten are its own ids, which
     // `loaded` answered above, so no flush is needed first.
@@ -237,9 +238,9 @@ export class RecordLoader {
     if (tag < 0) throw new StrandError("INVALID_VALUE", `${end}: expected a UUID, got ${JSON.stringify(given)}`);
     const id = given.toLowerCase();
     if (tag !== 0 && this.tagLabels[tag]!.label === expected) return id;
-    if (tag === 0 && this.lookupNeeded && this.dbs.nodes.doesExist([expected, id], undefined as unknown as NodeItem)) return id;
+    if (tag === 0 && this.lookupNeeded && this.dbs.nodes.doesExist(itemKey(expected, id), undefined as unknown as NodeItem)) return id;
     for (const other of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
-      if (other !== expected && this.dbs.nodes.doesExist([other, id], undefined as unknown as NodeItem)) {
+      if (other !== expected && this.dbs.nodes.doesExist(itemKey(other, id), undefined as unknown as NodeItem)) {
         throw new StrandError("EDGE_TYPE_MISMATCH", `${end}: E::${edgeLabel} must go ${end} a ${expected}, but '${id}' is a ${other}`);
       }
     }

@@ -5,12 +5,15 @@ import type { Database } from "lmdb";
 import type { StoreDbs } from "../store/dbs.js";
 import type { Key } from "../store/keys.js";
 
+/** The databases the 4 → 5 step converts (format4-migration.ts), each in two phases. */
+type Format5Db = "nodes" | "edges" | "index" | "unique" | "edge_unique" | "vector_ids" | "bm25_docs" | "bm25_ids";
+
 /** meta "format_migration" while a step is unfinished: where it resumes. */
 export interface MigrationMarker {
   /** The format the step migrates from (to is from + 1). */
   from: number;
   to: number;
-  phase: "out" | "in" | "edges" | "ends" | "ends_back" | "vectors";
+  phase: "out" | "in" | "edges" | "ends" | "ends_back" | "vectors" | `${Format5Db}${"" | "_back"}`;
   /** The last key converted in this phase. */
   after: Key | null;
   /** Keys converted so far by this step. */

@@ -1,6 +1,7 @@
 // Migrating a store written in an older on-disk format to FORMAT_VERSION, at open (GraphStore.open,
 // which holds the directory lock), one format at a time: 1 → 2 (format1-migration.ts), then
-// 2 → 3 (format2-migration.ts), then 3 → 4 (format3-migration.ts). Each step is resumable on its own (its marker in meta
+// 2 → 3 (format2-migration.ts), then 3 → 4 (format3-migration.ts), then 4 → 5
+// (format4-migration.ts). Each step is resumable on its own (its marker in meta
 // "format_migration" names the format it starts from) and ends by writing the format it reaches,
 // so a store killed anywhere in the chain resumes where it stopped at the next open.
 import type { ProgressSink } from "../../core/progress.js";
@@ -9,6 +10,7 @@ import { FORMAT_KEY, FORMAT_MIGRATION_KEY, FORMAT_VERSION } from "../store/keys.
 import { migrateFormat1 } from "./format1-migration.js";
 import { migrateFormat2 } from "./format2-migration.js";
 import { migrateFormat3 } from "./format3-migration.js";
+import { migrateFormat4 } from "./format4-migration.js";
 import type { FormatMigrationOptions } from "./format-migration-marker.js";
 
 export type { FormatMigrationOptions } from "./format-migration-marker.js";
@@ -29,6 +31,7 @@ const STEPS: Record<number, (dbs: StoreDbs, progress: ProgressSink, options: For
   1: migrateFormat1,
   2: migrateFormat2,
   3: migrateFormat3,
+  4: migrateFormat4,
 };
 
 /**

@@ -17,6 +17,7 @@ import type { ProgressSink } from "../../core/progress.js";
 import { CHUNK_BYTES, ENTRY_BYTES, tailValue } from "../store/adjacency.js";
 import { copyPhaseInBatches } from "./migration-batches.js";
 import type { StoreDbs } from "../store/dbs.js";
+import { format4Dbs, format4ItemKey, format4ResumeKey } from "../store/format4-dbs.js";
 import { edgeEndsKey } from "../store/edge-ends.js";
 import { edgeHasFields } from "../store/edge-records.js";
 import { idBytes, writeIdBytes, ID_BYTES } from "../store/id-bytes.js";
@@ -80,8 +81,9 @@ export function migrateFormat1(dbs: StoreDbs, progress: ProgressSink, options: F
     });
   }
   let state = marker as MigrationMarker;
+  const legacy = format4Dbs(dbs); // this step's edges are keyed as before format 5
   const entryCount = (db: Database<string, Key>): number => (db.getStats() as { entryCount: number }).entryCount;
-  const total = entryCount(old.out) + entryCount(old.in) + entryCount(dbs.edges as unknown as Database<string, Key>);
+  const total = entryCount(old.out) + entryCount(old.in) + entryCount(legacy.edges as unknown as Database<string, Key>);
   const task = progress.start("migrating the store from format 1 to 2", "entries", total);
   task.advance(state.entries);
   let batches = 0;
@@ -102,23 +104,23 @@ export function migrateFormat1(dbs: StoreDbs, progress: ProgressSink, options: F
   }
   if (state.phase !== "edges") state = { ...state, phase: "edges", after: null };
   for (;;) {
-    const after = state.after;
+    const after = format4ResumeKey(state.after);
     let seen = 0;
     dbs.env.transactionSync(() => {
       const range = after === null ? { limit: batch } : { start: after, limit: batch + 1 };
       const moving: EdgeItem[] = [];
-      let last: Key | null = after;
-      for (const { key, value } of dbs.edges.getRange(range)) {
-        if (after !== null && sameKey(key, after)) continue;
+      let last: Uint8Array | null = after;
+      for (const { key, value } of legacy.edges.getRange(range)) {
+        if (after !== null && sameKey(key as unknown as Key, after as unknown as Key)) continue;
         if (!edgeHasFields(value)) moving.push(value);
-        last = key;
+        last = Uint8Array.prototype.slice.call(key); // a copy: lmdb reuses a read key's memory
         if (++seen === batch) break;
       }
       for (const edge of moving) {
         dbs.edgeEnds.putSync(edgeEndsKey(edge.label, edge.id), idBytes(edge.from_node));
-        dbs.edges.removeSync([edge.label, edge.id]);
+        legacy.edges.removeSync(format4ItemKey(edge.label, edge.id));
       }
-      state = { ...state, after: last, entries: state.entries + seen };
+      state = { ...state, after: last as unknown as Key | null, entries: state.entries + seen };
       dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
     });
     task.advance(seen);

@@ -17,13 +17,14 @@ import type { ProgressSink } from "../../core/progress.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { commitSeqOf } from "../store/commit-log.js";
 import type { StoreDbs } from "../store/dbs.js";
+import { format4Dbs, format4KeyLabel, format4ResumeKey } from "../store/format4-dbs.js";
 import { parseEdgeEndsKey } from "../store/edge-ends.js";
 import { FORMAT_KEY, FORMAT_MIGRATION_KEY, type Key, SCHEMA_TYPES_KEY } from "../store/keys.js";
 import { setVectorMembers } from "../store/vector-encoding.js";
 import { APPEND } from "./append-put.js";
 import { appendCommit, trimCommitLog } from "./commit-log-writes.js";
 import { EdgeEndsWriter } from "./edge-ends-writes.js";
-import { type FormatMigrationOptions, type MigrationMarker, sameKey } from "./format-migration-marker.js";
+import type { FormatMigrationOptions, MigrationMarker } from "./format-migration-marker.js";
 import { copyPhaseInBatches } from "./migration-batches.js";
 
 const DEFAULT_BATCH = 20_000;
@@ -136,6 +137,8 @@ function storedVectorMembers(dbs: StoreDbs): Map<string, string> {
   return members;
 }
 
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** Phase "vectors": every vector record written again (as f32), in batches; returns the marker after the last. */
 function rewriteVectorRecords(
   dbs: StoreDbs,
@@ -144,26 +147,29 @@ function rewriteVectorRecords(
   onBatch: (rewritten: number) => void,
 ): MigrationMarker {
   const members = storedVectorMembers(dbs);
-  setVectorMembers(dbs.nodes, members);
+  // Format-4 keys: this step runs before the 4 → 5 one.
+  const nodes = format4Dbs(dbs).nodes;
+  setVectorMembers(nodes, members);
   let state = marker;
   for (;;) {
-    const after = state.after;
+    const after = format4ResumeKey(state.after);
     let seen = 0;
     let rewritten = 0;
     dbs.env.transactionSync(() => {
       const range = after === null ? { limit: batch } : { start: after, limit: batch + 1 };
       // Read first, then write: the range's cursor does not walk keys this batch rewrites.
-      const vectors: { key: Key; value: unknown }[] = [];
-      let last: Key | null = after;
-      for (const { key, value } of dbs.nodes.getRange(range)) {
-        if (after !== null && sameKey(key, after)) continue;
-        if (members.has(String(key[0]))) vectors.push({ key, value });
-        last = key;
+      const vectors: { key: Uint8Array; value: unknown }[] = [];
+      let last: Uint8Array | null = after;
+      for (const { key, value } of nodes.getRange(range)) {
+        if (after !== null && sameBytes(key, after)) continue;
+        // Copies: lmdb reuses a read key's memory.
+        last = Uint8Array.prototype.slice.call(key);
+        if (members.has(format4KeyLabel(last))) vectors.push({ key: last, value });
         if (++seen === batch) break;
       }
-      for (const { key, value } of vectors) dbs.nodes.putSync(key, value as never);
+      for (const { key, value } of vectors) nodes.putSync(key, value as never);
       rewritten = vectors.length;
-      state = { ...state, after: last, entries: state.entries + rewritten };
+      state = { ...state, after: last as unknown as Key | null, entries: state.entries + rewritten };
       dbs.meta.putSync(FORMAT_MIGRATION_KEY, state);
     });
     onBatch(rewritten);

@@ -16,7 +16,7 @@ import { bareEdgeFrom } from "../store/edge-ends.js";
 import { bareEdge, edgeById, edgeExists, edgeHasFields } from "../store/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { notFound, plausibleId, uuidv7 } from "../store/ids.js";
-import { MAX_KEY, type Key } from "../store/keys.js";
+import { indexBound, itemKey, labelRange, MAX_KEY } from "../store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
 import { removedTypesMessage } from "../store/removed-types.js";
@@ -115,7 +115,7 @@ export class GraphWriter {
     indexNew(this.dbs, info, rec);
     if (info.kind === "V") this.vectorHook(info).added(info as VectorTypeInfo, rec, vectorOf(info as VectorTypeInfo, rec));
     if (info.kind === "E") this.putEdge(info.name, rec as EdgeItem, null);
-    else this.dbs.nodes.putSync([info.name, rec.id], rec);
+    else this.dbs.nodes.putSync(itemKey(info.name, rec.id), rec);
     if (info.kind !== "E") this.hooks.search?.added(rec);
   }
 
@@ -124,7 +124,7 @@ export class GraphWriter {
     indexUpdate(this.dbs, info, current, next);
     this.invalidate(recordKey(current.id));
     if (info.kind === "E") this.putEdge(info.name, next as EdgeItem, current as EdgeItem);
-    else this.dbs.nodes.putSync([info.name, current.id], next);
+    else this.dbs.nodes.putSync(itemKey(info.name, current.id), next);
     if (info.kind !== "E") this.hooks.search?.replaced(current, next);
   }
 
@@ -134,8 +134,8 @@ export class GraphWriter {
     if (info.kind === "E") releaseEdgeUnique(this.dbs, info as EdgeTypeInfo, rec.id, rec.from_node as string, rec.to_node as string);
     indexRemove(this.dbs, info, rec);
     this.invalidate(recordKey(rec.id));
-    if (info.kind !== "E") this.dbs.nodes.removeSync([info.name, rec.id]);
-    else if (edgeHasFields(rec as EdgeItem)) this.dbs.edges.removeSync([info.name, rec.id]);
+    if (info.kind !== "E") this.dbs.nodes.removeSync(itemKey(info.name, rec.id));
+    else if (edgeHasFields(rec as EdgeItem)) this.dbs.edges.removeSync(itemKey(info.name, rec.id));
     else this.ends.remove(info.name, rec.id);
     if (info.kind !== "E") this.hooks.search?.removed(rec);
   }
@@ -148,9 +148,9 @@ export class GraphWriter {
     const record = edgeHasFields(next);
     if (current !== null && edgeHasFields(current) !== record) {
       if (record) this.ends.remove(label, current.id);
-      else this.dbs.edges.removeSync([label, current.id]);
+      else this.dbs.edges.removeSync(itemKey(label, current.id));
     }
-    if (record) this.dbs.edges.putSync([label, next.id], next);
+    if (record) this.dbs.edges.putSync(itemKey(label, next.id), next);
     else if (current === null || edgeHasFields(current)) this.ends.add(label, next.id, next.from_node);
   }
 
@@ -216,7 +216,7 @@ export class GraphWriter {
   private hasNode(label: string, id: string): boolean {
     if (this.seenNodes.get(id) === label) return true;
     // doesExist(key, undefined) is a getBinaryFast: no msgpack decode.
-    const found = this.dbs.nodes.doesExist([label, id], undefined as unknown as NodeItem);
+    const found = this.dbs.nodes.doesExist(itemKey(label, id), undefined as unknown as NodeItem);
     if (found) this.seenNodes.set(id, label);
     return found;
   }
@@ -253,7 +253,7 @@ export class GraphWriter {
         ? undefined
         : kind === "E"
           ? (edgeById(this.dbs, item.label, item.id, undefined) as unknown as T | undefined)
-          : (this.dbs.nodes.get([item.label, item.id]) as T | undefined);
+          : (this.dbs.nodes.get(itemKey(item.label, item.id)) as T | undefined);
       if (current === undefined) throw notFound(kind, item.label, item.id);
       // Values computed from the item see it as stored now (an item listed twice is updated twice).
       const next = updatedRecord(info, current, typeof props === "function" ? validateProps(info, props(current)) : values!);
@@ -278,7 +278,7 @@ export class GraphWriter {
     const info = this.schema.vector(label);
     for (const item of existing) {
       if (item.label !== label) throw new Error(`upsertVector<${label}> given a ${item.label}`);
-      const current = plausibleId(item.id) ? this.dbs.nodes.get([label, item.id]) : undefined;
+      const current = plausibleId(item.id) ? this.dbs.nodes.get(itemKey(label, item.id)) : undefined;
       if (current === undefined) continue;
       const next = replacedVectorRecord(info, current, vector, props);
       this.replace(info, current, next);
@@ -296,7 +296,7 @@ export class GraphWriter {
       if (
         kind === "E"
           ? edgeExists(this.dbs, label, item.id, undefined)
-          : this.dbs.nodes.doesExist([label, item.id], undefined as unknown as NodeItem)
+          : this.dbs.nodes.doesExist(itemKey(label, item.id), undefined as unknown as NodeItem)
       )
         return item;
     }
@@ -348,7 +348,7 @@ export class GraphWriter {
    */
   private dropNode(label: string, id: string, cuts: PendingCuts): void {
     const info = this.schema.node(label);
-    const rec = this.dbs.nodes.get([label, id]);
+    const rec = this.dbs.nodes.get(itemKey(label, id));
     if (rec === undefined) return;
     for (const direction of ["out", "in"] as const) {
       const otherDirection = direction === "out" ? "in" : "out";
@@ -388,7 +388,7 @@ export class GraphWriter {
     const rec =
       from === undefined || to === undefined
         ? edgeById(this.dbs, label, id, undefined)
-        : (this.dbs.edges.get([label, id]) ??
+        : (this.dbs.edges.get(itemKey(label, id)) ??
           (bareEdgeFrom(this.dbs.edgeEnds, label, id, undefined) !== undefined ? bareEdge(label, id, from, to) : undefined));
     if (rec === undefined) return undefined;
     this.remove(info, rec);
@@ -407,16 +407,19 @@ export class GraphWriter {
     if (kind === "E") {
       this.ends.flush(); // edgeById reads edge_ends
       this.putEdge(label, next as EdgeItem, edgeById(this.dbs, label, next.id, undefined) ?? null);
-    } else this.dbs.nodes.putSync([label, next.id], next);
+    } else this.dbs.nodes.putSync(itemKey(label, next.id), next);
   }
 
   /** Deletes every index entry and claim of the type, before revalidateRecord rebuilds them. */
   clearTypeIndexes(info: TypeInfo): void {
-    const range = { start: [info.kind, info.name] as Key, end: [info.kind, info.name, MAX_KEY] as Key };
-    for (const key of this.dbs.index.getKeys(range)) this.dbs.index.removeSync(key);
+    const range = { start: [info.kind, info.name], end: [info.kind, info.name, MAX_KEY] };
+    // Binary keys are copied: the commit log keeps each removed key, and lmdb reuses a read key's memory.
+    const byValue = { start: indexBound([info.kind, info.name]), end: indexBound([info.kind, info.name], true) };
+    for (const key of this.dbs.index.getKeys(byValue)) this.dbs.index.removeSync(Uint8Array.prototype.slice.call(key));
     for (const key of this.dbs.unique.getKeys(range)) this.dbs.unique.removeSync(key);
     if (info.kind === "E")
-      for (const key of this.dbs.edgeUnique.getKeys({ start: [info.name], end: [info.name, MAX_KEY] })) this.dbs.edgeUnique.removeSync(key);
+      for (const key of this.dbs.edgeUnique.getKeys(labelRange(info.name)))
+        this.dbs.edgeUnique.removeSync(Uint8Array.prototype.slice.call(key));
   }
 
   /**

@@ -6,7 +6,7 @@ import type { NodeItem } from "../../core/items.js";
 import type { JsonValue } from "../../core/schema.js";
 import { describeValue } from "../../core/values.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeUniqueKey, indexKey, uniqueKey } from "../store/keys.js";
+import { edgeUniqueKey, holdsId, idValue, indexKey, uniqueKey } from "../store/keys.js";
 import type { EdgeTypeInfo, FieldInfo, TypeInfo } from "../store/schema-info.js";
 
 /** Stored values are canonical (objects in declared member order), so JSON equality is exact. */
@@ -31,7 +31,7 @@ export function checkUnique(dbs: StoreDbs, info: TypeInfo, prev: NodeItem | null
     if (v === undefined) continue;
     if (prev && sameValue(prev[field.name], v)) continue;
     const owner = dbs.unique.get(uniqueKey(info.kind, info.name, field.name, v));
-    if (owner !== undefined && owner !== next.id) throw violation(info, field, next);
+    if (owner !== undefined && !holdsId(owner, next.id)) throw violation(info, field, next);
   }
 }
 
@@ -41,7 +41,7 @@ function remove(dbs: StoreDbs, info: TypeInfo, field: FieldInfo, record: NodeIte
   if (field.descriptor.index === "unique") {
     // Only the owner's claim: the value may already belong to another item of this transaction.
     const key = uniqueKey(info.kind, info.name, field.name, v);
-    if (dbs.unique.get(key) === record.id) dbs.unique.removeSync(key);
+    if (holdsId(dbs.unique.get(key), record.id)) dbs.unique.removeSync(key);
   } else {
     dbs.index.removeSync(indexKey(info.kind, info.name, field.name, v, record.id));
   }
@@ -50,7 +50,7 @@ function remove(dbs: StoreDbs, info: TypeInfo, field: FieldInfo, record: NodeIte
 function insert(dbs: StoreDbs, info: TypeInfo, field: FieldInfo, record: NodeItem): void {
   const v = record[field.name];
   if (v === undefined) return;
-  if (field.descriptor.index === "unique") dbs.unique.putSync(uniqueKey(info.kind, info.name, field.name, v), record.id);
+  if (field.descriptor.index === "unique") dbs.unique.putSync(uniqueKey(info.kind, info.name, field.name, v), idValue(record.id));
   else dbs.index.putSync(indexKey(info.kind, info.name, field.name, v, record.id), null);
 }
 
@@ -86,7 +86,7 @@ export function claimEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: strin
   if (dbs.edgeUnique.get(key) !== undefined) {
     throw new StrandError("UNIQUE_VIOLATION", `E::${info.name} from ${fromId} to ${toId} already exists (the edge type is UNIQUE)`);
   }
-  dbs.edgeUnique.putSync(key, edgeId);
+  dbs.edgeUnique.putSync(key, idValue(edgeId));
 }
 
 /** For `E::T UNIQUE`: throws UNIQUE_VIOLATION when (from, to) is taken; writes nothing. */
@@ -100,5 +100,5 @@ export function checkEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, fromId: strin
 export function releaseEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: string, fromId: string, toId: string): void {
   if (!info.unique) return;
   const key = edgeUniqueKey(info.name, fromId, toId);
-  if (dbs.edgeUnique.get(key) === edgeId) dbs.edgeUnique.removeSync(key);
+  if (holdsId(dbs.edgeUnique.get(key), edgeId)) dbs.edgeUnique.removeSync(key);
 }

@@ -11,6 +11,7 @@ import type { VectorLog } from "../vector/changes.js";
 import { dimensionMismatch } from "../vector/metric.js";
 import { checkedVectorOf, sameVector, vectorOf } from "../vector/vector-records.js";
 import type { VectorHook } from "./hooks.js";
+import { itemKey } from "../store/keys.js";
 
 export class VectorSlots implements VectorHook {
   constructor(
@@ -47,7 +48,7 @@ export class VectorSlots implements VectorHook {
     if (vector.length !== meta.dimension) throw dimensionMismatch(label, meta.dimension, vector.length);
     const slot = meta.nextSlot;
     const next: VectorTypeMeta = { ...meta, nextSlot: slot + 1, live: meta.live + 1, generation: meta.generation + 1 };
-    this.dbs.vectorIds.putSync([label, id], slot);
+    this.dbs.vectorIds.putSync(itemKey(label, id), slot);
     this.dbs.vectorTypes.putSync([label], next);
     this.dbs.vectorLog.putSync([label, next.generation], ["a", slot, vectorLogBytes(vector)]);
     this.log.changes.push({ kind: "add", label, slot, id, vector, generation: next.generation, epoch: next.epoch });
@@ -55,11 +56,11 @@ export class VectorSlots implements VectorHook {
 
   private release(info: VectorTypeInfo, id: string): void {
     const label = info.name;
-    const slot = this.dbs.vectorIds.get([label, id]);
+    const slot = this.dbs.vectorIds.get(itemKey(label, id));
     const meta = this.dbs.vectorTypes.get([label]);
     if (slot === undefined || meta === undefined) throw new Error(`V::${label} '${id}' has no slot`);
     const next: VectorTypeMeta = { ...meta, live: meta.live - 1, generation: meta.generation + 1 };
-    this.dbs.vectorIds.removeSync([label, id]);
+    this.dbs.vectorIds.removeSync(itemKey(label, id));
     this.dbs.vectorTypes.putSync([label], next);
     this.dbs.vectorLog.putSync([label, next.generation], ["r", slot]);
     this.log.changes.push({ kind: "remove", label, slot, generation: next.generation, epoch: next.epoch });

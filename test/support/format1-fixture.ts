@@ -1,9 +1,10 @@
 // Writes a fixture store with the store code of the time: `STRAND_FIXTURE_OUT=<dir> npx vite-node
 // test/support/format1-fixture.ts`. It was run once with the format-1 code (test/fixtures/format1/store),
-// once with the format-2 code (test/fixtures/format2/store, same schema) and once with the
-// format-3 code (test/fixtures/format3/store, same schema), each at the commit
+// once with the format-2 code (test/fixtures/format2/store, same schema), once with the format-3
+// code (test/fixtures/format3/store) and once with the format-4 code (test/fixtures/format4/store), each at the commit
 // that added it, and the output committed; the format-migration tests open copies of them. Ids
-// are fixed (so the committed expectations can name them); everything else is deterministic.
+// are fixed (so the committed expectations can name them); everything else is deterministic
+// but the id of the edge the query path adds.
 import fs from "node:fs";
 import path from "node:path";
 import { compileProject } from "../../compiler/index.js";

@@ -16,6 +16,17 @@ import { removeDir, tempDir } from "./store-fixtures.js";
 
 const FIXTURES = path.join(import.meta.dirname, "../fixtures");
 
+/**
+ * Keys the 4 → 5 step writes for any fixture store (the fixtures share one generator): the
+ * entries of nodes (26), edges (7), index (25), edge_unique (22), vector_ids (6) and bm25_docs
+ * (26) twice each (into the scratch database and back), then the values of unique (12) and
+ * bm25_ids (26) in place.
+ */
+export const FORMAT4_KEYS = 2 * (26 + 7 + 25 + 22 + 6 + 26) + 12 + 26;
+
+/** The progress task of the 4 → 5 step, as a recording sink sees it. */
+export const FORMAT4_TASK = { label: "migrating the store from format 4 to 5", total: undefined, done: FORMAT4_KEYS, finished: true };
+
 /** `strand verify` of any fixture store once migrated: the fixtures share one generator. */
 export const VERIFIED = {
   ok: true,
@@ -44,7 +55,7 @@ export class MigrationFixture {
   private readonly work: string;
   private made = 0;
 
-  constructor(name: "format1" | "format2" | "format3") {
+  constructor(name: "format1" | "format2" | "format3" | "format4") {
     this.store = path.join(FIXTURES, name, "store");
     this.expected = withF32Vectors(JSON.parse(fs.readFileSync(path.join(FIXTURES, name, "answers.json"), "utf8")));
     this.work = tempDir(`strand-${name}-`);

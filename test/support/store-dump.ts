@@ -16,7 +16,7 @@ import { ENDS_ENTRY, edgeEndsKey, parseEdgeEndsKey } from "../../runtime/store/e
 import { edgeById, edgeHasFields } from "../../runtime/store/edge-records.js";
 import { idBytes } from "../../runtime/store/id-bytes.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import { edgeUniqueKey, indexKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
+import { edgeUniqueKey, idValue, indexKey, itemKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
 import { parsePendingKey, readList } from "../../runtime/store/pending-in.js";
 import { readIdBytes } from "../../runtime/store/id-bytes.js";
 import type { TypeInfo } from "../../runtime/store/schema-info.js";
@@ -32,6 +32,7 @@ function empty(): StoreDump {
 }
 
 const k = (key: Key): string => JSON.stringify(key);
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
 /**
  * Every committed entry (the store's handles are private: tests reach in on purpose). Incoming
@@ -89,12 +90,10 @@ function putIndexes(dump: StoreDump, info: TypeInfo, rec: NodeItem): void {
   for (const field of info.indexed) {
     const v = rec[field.name];
     if (v === undefined) continue;
-    if (field.descriptor.index === "unique") dump.unique[k(uniqueKey(info.kind, info.name, field.name, v))] = rec.id;
-    else dump.index[k(indexKey(info.kind, info.name, field.name, v, rec.id))] = null;
+    if (field.descriptor.index === "unique") dump.unique[k(uniqueKey(info.kind, info.name, field.name, v))] = hex(idValue(rec.id));
+    else dump.index[hex(indexKey(info.kind, info.name, field.name, v, rec.id))] = null;
   }
 }
-
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
 /** Full chunks of CHUNK entries, then the tail (sealed count + rest), as appendAdjacency leaves them. */
 function putList(target: Record<string, unknown>, nodeId: string, label: string, entries: Uint8Array[]): void {
@@ -107,7 +106,7 @@ function putList(target: Record<string, unknown>, nodeId: string, label: string,
 export function expectedDump(store: GraphStore, nodes: Iterable<NodeItem>, edges: Iterable<EdgeItem>): StoreDump {
   const dump = empty();
   for (const n of nodes) {
-    dump.nodes[k([n.label, n.id])] = n;
+    dump.nodes[hex(itemKey(n.label, n.id))] = n;
     putIndexes(dump, store.schema.node(n.label), n);
   }
   const byId = [...edges].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -120,10 +119,10 @@ export function expectedDump(store: GraphStore, nodes: Iterable<NodeItem>, edges
   };
   for (const e of byId) {
     const info = store.schema.edge(e.label);
-    if (edgeHasFields(e)) dump.edges[k([e.label, e.id])] = e;
+    if (edgeHasFields(e)) dump.edges[hex(itemKey(e.label, e.id))] = e;
     else dump.edgeEnds[hex(edgeEndsKey(e.label, e.id))] = hex(idBytes(e.from_node));
     putIndexes(dump, info, e);
-    if (info.unique) dump.edgeUnique[k(edgeUniqueKey(e.label, e.from_node, e.to_node))] = e.id;
+    if (info.unique) dump.edgeUnique[hex(edgeUniqueKey(e.label, e.from_node, e.to_node))] = hex(idValue(e.id));
     push(outs, k([e.from_node, e.label]), adjacencyEntry(e.id, e.to_node));
     push(ins, k([e.to_node, e.label]), adjacencyEntry(e.id, e.from_node));
   }
@@ -155,7 +154,7 @@ export function staleCacheEntries(store: GraphStore): string[] {
       now = splitAdjacency(readList(dbs, key[1] === "O" ? "out" : "in", nodeId, label, undefined));
     } else {
       const rec = value as NodeItem;
-      now = dbs.nodes.get([rec.label, key]) ?? edgeById(dbs, rec.label, key, undefined);
+      now = dbs.nodes.get(itemKey(rec.label, key)) ?? edgeById(dbs, rec.label, key, undefined);
     }
     if (JSON.stringify(now) !== JSON.stringify(value)) stale.push(JSON.stringify(key));
   }
