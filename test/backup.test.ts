@@ -121,13 +121,14 @@ describe("backup and restore", () => {
     expect(fs.existsSync(path.join(work, "b-none"))).toBe(false);
     // A data file cut short: refused before LMDB maps it, the directory named once.
     const data = path.join(dir, "data.mdb");
-    const size = fs.statSync(data).size;
     fs.truncateSync(data, 2 * 8192);
-    expect(await backupDataDir(dir, path.join(work, "b-short"))).toEqual({
-      ok: false,
-      code: "FAILED",
-      message: `cannot open the store in ${dir}: ${data} is ${2 * 8192} bytes, but the database it holds needs ${size} (${size / 8192} pages of 8192): the data file was truncated (an interrupted copy?); restore the directory from a backup`,
-    });
+    const short = await backupDataDir(dir, path.join(work, "b-short"));
+    expect(short).toMatchObject({ ok: false, code: "FAILED" });
+    const message = (short as { message: string }).message;
+    expect(
+      message.startsWith(`cannot open the store in ${dir}: ${data} is ${2 * 8192} bytes, but the database it holds reaches at least `),
+    ).toBe(true);
+    expect(message.split("cannot open the store").length).toBe(2);
     expect(fs.existsSync(path.join(work, "b-short"))).toBe(false);
   });
 

@@ -1,27 +1,38 @@
 // Refusing a data.mdb that LMDB would map and then fault on. LMDB maps the file and trusts its
 // meta page: a file cut short (an interrupted copy, a full disk during a restore by hand) makes
 // the first read past its end a SIGBUS, which kills the process with no message. So before
-// opening, the newer of the two meta pages is read and the file must hold every page it names.
-// A file of 0 bytes would open as an empty database: refused as well.
+// opening, the newer of the two meta pages is read and the file must hold the root pages it
+// names (of the free-page and the main B-tree, which the open reads first). A file of 0 bytes
+// would open as an empty database: refused as well.
+//
+// Not the meta's "last page": LMDB counts pages a transaction allocated and freed again without
+// writing them, so a healthy file may end before it. A root page is always written before the
+// meta that names it. A cut that spares both roots is not caught here (verify reads every page).
 //
 // LMDB's meta page (lmdb-js's LMDB): a page header of 24 bytes (page number, txn id, pad,
 // flags, lower, upper), then MDB_meta: magic 0xBEEFC0DE (u32), version (u32), address (u64),
-// map size (u64), two MDB_db of 48 bytes each (the first one's leading u32 is the page size),
-// then the last page used (u64) and the transaction id (u64). Both meta pages are checked for
-// the magic; a file whose header is not in this shape is left for LMDB to judge.
+// map size (u64), two MDB_db of 48 bytes each (pad u32, flags u16, depth u16, then five u64:
+// branch, leaf and overflow pages, entries, root; the first one's pad is the page size), then
+// the last page used (u64) and the transaction id (u64). A file whose header is not in this
+// shape is left for LMDB to judge.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { StrandError } from "../../core/errors.js";
 
 const MAGIC = 0xbeefc0de;
 const HEADER = 24;
-const PAGE_SIZE_AT = HEADER + 24;
-const LAST_PAGE_AT = HEADER + 24 + 2 * 48;
-const META_BYTES = LAST_PAGE_AT + 16;
+const DBS_AT = HEADER + 24;
+const DB_BYTES = 48;
+const ROOT_IN_DB = 40;
+const TXN_ID_AT = DBS_AT + 2 * DB_BYTES + 8;
+const META_BYTES = TXN_ID_AT + 8;
+/** An empty B-tree's root. */
+const NO_PAGE = 0xffffffffffffffffn;
 
 interface Meta {
   pageSize: number;
-  lastPage: number;
+  /** The highest root page of the free-page and main B-trees (-1: both empty). */
+  topRoot: number;
   txnId: number;
 }
 
@@ -30,13 +41,18 @@ function readMeta(fd: number, at: number, size: number): Meta | null {
   const bytes = Buffer.alloc(META_BYTES);
   if (readSync(fd, bytes, 0, META_BYTES, at) !== META_BYTES) return null;
   if (bytes.readUInt32LE(HEADER) !== MAGIC) return null;
-  const pageSize = bytes.readUInt32LE(PAGE_SIZE_AT);
+  const pageSize = bytes.readUInt32LE(DBS_AT);
   // Page sizes are powers of two between 512 bytes and 64 KiB.
   if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return null;
-  return { pageSize, lastPage: Number(bytes.readBigUInt64LE(LAST_PAGE_AT)), txnId: Number(bytes.readBigUInt64LE(LAST_PAGE_AT + 8)) };
+  let topRoot = -1;
+  for (let db = 0; db < 2; db++) {
+    const root = bytes.readBigUInt64LE(DBS_AT + db * DB_BYTES + ROOT_IN_DB);
+    if (root !== NO_PAGE) topRoot = Math.max(topRoot, Number(root));
+  }
+  return { pageSize, topRoot, txnId: Number(bytes.readBigUInt64LE(TXN_ID_AT)) };
 }
 
-/** Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty or shorter than its meta page says; a missing file is a new store. */
+/** Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty or ends before its meta pages or roots; a missing file is a new store. */
 export function refuseTruncatedDataFile(dir: string): void {
   const file = join(dir, "data.mdb");
   let fd: number;
@@ -59,11 +75,13 @@ export function refuseTruncatedDataFile(dir: string): void {
     }
     if (first === null) return;
     const meta = second !== null && second.txnId > first.txnId ? second : first;
-    const needed = Math.max(2, meta.lastPage + 1) * meta.pageSize;
+    // Both meta pages, and every page up to the highest root.
+    const pages = Math.max(2, meta.topRoot + 1);
+    const needed = pages * meta.pageSize;
     if (size < needed) {
       throw new StrandError(
         "STORAGE_CORRUPT",
-        `${file} is ${size} bytes, but the database it holds needs ${needed} (${meta.lastPage + 1} pages of ${meta.pageSize}): the data file was truncated (an interrupted copy?); restore the directory from a backup`,
+        `${file} is ${size} bytes, but the database it holds reaches at least ${needed} (page ${pages - 1} of ${meta.pageSize} bytes): the data file was truncated (an interrupted copy?); restore the directory from a backup`,
       );
     }
   } finally {
