@@ -5,8 +5,14 @@
 // a migration killed (SIGKILL) part-way and resumed.
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import type { ProgressSink } from "../core/progress.js";
-import { commitLog, FORMAT4_KEYS, FORMAT4_TASK, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
+import {
+  commitLog,
+  FORMAT4_KEYS,
+  FORMAT4_TASK,
+  interruptedMigration,
+  MigrationFixture,
+  recordingProgress,
+} from "./support/migration-fixture.js";
 
 const fixture = new MigrationFixture("format2");
 afterAll(() => fixture.remove());
@@ -19,15 +25,8 @@ const FORMAT3_KEYS = 81;
 describe("format 2 → 3 migration", () => {
   it("answers as the format-2 code did, reports its progress and what it did", async () => {
     const dir = fixture.copy();
-    const tasks: { label: string; total: number | undefined; done: number; finished: boolean }[] = [];
-    const progress: ProgressSink = {
-      start(label, _unit, total) {
-        const t = { label, total, done: 0, finished: false };
-        tasks.push(t);
-        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
-      },
-    };
-    const outcome = await fixture.openAndCheck(dir, progress);
+    const progress = recordingProgress();
+    const outcome = await fixture.openAndCheck(dir, progress.sink);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
       from: 2,
       to: 5,
@@ -35,9 +34,9 @@ describe("format 2 → 3 migration", () => {
       ms: "number",
       resumed: false,
     });
-    expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
-      { label: "migrating the store from format 2 to 3", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
-      { label: "migrating the store from format 3 to 4", total: undefined, done: FORMAT3_KEYS, finished: true },
+    expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
+      { label: "migrating the store from format 2 to 3", unit: "entries", total: MIGRATED_KEYS, done: MIGRATED_KEYS, finished: true },
+      { label: "migrating the store from format 3 to 4", unit: "entries", total: undefined, done: FORMAT3_KEYS, finished: true },
       FORMAT4_TASK,
     ]);
     // Opened again: nothing left to migrate.

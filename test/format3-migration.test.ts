@@ -5,8 +5,14 @@
 // a migration killed (SIGKILL) in each phase and resumed.
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import type { ProgressSink } from "../core/progress.js";
-import { commitLog, FORMAT4_KEYS, FORMAT4_TASK, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
+import {
+  commitLog,
+  FORMAT4_KEYS,
+  FORMAT4_TASK,
+  interruptedMigration,
+  MigrationFixture,
+  recordingProgress,
+} from "./support/migration-fixture.js";
 
 const fixture = new MigrationFixture("format3");
 afterAll(() => fixture.remove());
@@ -17,15 +23,8 @@ const MIGRATED_KEYS = 81;
 describe("format 3 → 4 migration", () => {
   it("answers as the format-3 code did, reports its progress and what it did", async () => {
     const dir = fixture.copy();
-    const tasks: { label: string; total: number | undefined; done: number; finished: boolean }[] = [];
-    const progress: ProgressSink = {
-      start(label, _unit, total) {
-        const t = { label, total, done: 0, finished: false };
-        tasks.push(t);
-        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
-      },
-    };
-    const outcome = await fixture.openAndCheck(dir, progress);
+    const progress = recordingProgress();
+    const outcome = await fixture.openAndCheck(dir, progress.sink);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({
       from: 3,
       to: 5,
@@ -33,8 +32,8 @@ describe("format 3 → 4 migration", () => {
       ms: "number",
       resumed: false,
     });
-    expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
-      { label: "migrating the store from format 3 to 4", total: undefined, done: MIGRATED_KEYS, finished: true },
+    expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
+      { label: "migrating the store from format 3 to 4", unit: "entries", total: undefined, done: MIGRATED_KEYS, finished: true },
       FORMAT4_TASK,
     ]);
     // Opened again: nothing left to migrate.

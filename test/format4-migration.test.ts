@@ -6,11 +6,10 @@
 // binary ones of store/keys.ts.
 import { open } from "lmdb";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ProgressSink } from "../core/progress.js";
 import { ID_BYTES } from "../runtime/store/id-bytes.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { fixtureId } from "./support/format1-fixture.js";
-import { commitLog, FORMAT4_KEYS, interruptedMigration, MigrationFixture } from "./support/migration-fixture.js";
+import { commitLog, FORMAT4_KEYS, interruptedMigration, MigrationFixture, recordingProgress } from "./support/migration-fixture.js";
 
 const fixture = new MigrationFixture("format4");
 afterAll(() => fixture.remove());
@@ -36,18 +35,11 @@ function storedBytes(dir: string): Record<string, [string, string][]> {
 describe("format 4 → 5 migration", () => {
   it("answers as the format-4 code did, reports its progress and what it did", async () => {
     const dir = fixture.copy();
-    const tasks: { label: string; total: number | undefined; done: number; finished: boolean }[] = [];
-    const progress: ProgressSink = {
-      start(label, _unit, total) {
-        const t = { label, total, done: 0, finished: false };
-        tasks.push(t);
-        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
-      },
-    };
-    const outcome = await fixture.openAndCheck(dir, progress);
+    const progress = recordingProgress();
+    const outcome = await fixture.openAndCheck(dir, progress.sink);
     expect({ ...outcome, ms: typeof outcome?.ms }).toEqual({ from: 4, to: 5, entries: FORMAT4_KEYS, ms: "number", resumed: false });
-    expect(tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
-      { label: "migrating the store from format 4 to 5", total: undefined, done: FORMAT4_KEYS, finished: true },
+    expect(progress.tasks.filter((t) => t.label.startsWith("migrating"))).toEqual([
+      { label: "migrating the store from format 4 to 5", unit: "entries", total: undefined, done: FORMAT4_KEYS, finished: true },
     ]);
     // Opened again: nothing left to migrate.
     expect(await fixture.openAndCheck(dir)).toBeNull();

@@ -23,7 +23,7 @@ function emptyDataFile(): { dir: string; file: string } {
 }
 
 /** `text` as a regular expression matching itself. */
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
@@ -72,7 +72,7 @@ test("a data file cut short is refused with its sizes instead of a SIGBUS, by th
   const refused = openError(dir) as { code: string; message: string };
   expect(refused.code).toBe("STORAGE_CORRUPT");
   const shape = new RegExp(
-    `^${escape(file)} is ${5 * 8192} bytes, but the database it holds reaches at least (\\d+) \\(page (\\d+) of 8192 bytes\\): the data file was truncated \\(an interrupted copy\\?\\); restore the directory from a backup$`,
+    `^${literal(file)} is ${5 * 8192} bytes, but the database it holds reaches at least (\\d+) \\(page (\\d+) of 8192 bytes\\): the data file was truncated \\(an interrupted copy\\?\\); restore the directory from a backup$`,
   );
   const [, needed, page] = shape.exec(refused.message) ?? [];
   // The root it names lies past the cut, inside the whole file.

@@ -25,7 +25,13 @@ const FIXTURES = path.join(import.meta.dirname, "../fixtures");
 export const FORMAT4_KEYS = 2 * (26 + 7 + 25 + 22 + 6 + 26) + 12 + 26;
 
 /** The progress task of the 4 → 5 step, as a recording sink sees it. */
-export const FORMAT4_TASK = { label: "migrating the store from format 4 to 5", total: undefined, done: FORMAT4_KEYS, finished: true };
+export const FORMAT4_TASK = {
+  label: "migrating the store from format 4 to 5",
+  unit: "entries",
+  total: undefined,
+  done: FORMAT4_KEYS,
+  finished: true,
+};
 
 /** `strand verify` of any fixture store once migrated: the fixtures share one generator. */
 export const VERIFIED = {
@@ -108,4 +114,27 @@ export function commitLog(dir: string): [number, number][] {
   } finally {
     void env.close();
   }
+}
+
+export interface RecordedTask {
+  label: string;
+  unit: string;
+  total: number | undefined;
+  done: number;
+  finished: boolean;
+}
+
+/** A progress sink that keeps every task it is given, with what was reported to it. */
+export function recordingProgress(): { sink: ProgressSink; tasks: RecordedTask[] } {
+  const tasks: RecordedTask[] = [];
+  return {
+    tasks,
+    sink: {
+      start(label, unit, total) {
+        const t = { label, unit, total, done: 0, finished: false };
+        tasks.push(t);
+        return { advance: (n) => (t.done += n), finish: () => (t.finished = true) };
+      },
+    },
+  };
 }
