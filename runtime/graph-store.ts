@@ -13,6 +13,8 @@ import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure
 import { lockDirectory } from "./store/dir-lock.js";
 import { tooFullToOpen } from "./store/storage-space.js";
 import { SchemaInfo, vectorMembersOf } from "./store/schema-info.js";
+import { keepIdsAfter } from "./store/ids.js";
+import { newestStoredId } from "./store/newest-id.js";
 import { setVectorMembers } from "./store/vector-encoding.js";
 import { type StoreStats, storeStats } from "./store/stats.js";
 import { Bm25Index } from "./search/bm25-index.js";
@@ -133,6 +135,9 @@ export class GraphStore {
       writeFormatVersion(dbs);
       // Before anything reads: the layout every module below expects is FORMAT_VERSION's.
       const formatMigration = migrateFormat(dbs, options.progress ?? silentProgress);
+      // New ids sort after every stored one, whatever the clock says now (newest-id.ts).
+      const newest = newestStoredId(dbs, schema);
+      if (newest !== null) keepIdsAfter(newest);
       // Which member holds each vector type's vector, for the f32 encoding of `nodes` (vector-encoding.ts).
       setVectorMembers(dbs.nodes, vectorMembersOf(schema));
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.

@@ -60,6 +60,22 @@ export function uuidv7(): string {
   return readIdBytes(id, 0); // a flat string (see readIdBytes)
 }
 
+/** How far ahead of the clock a stored id may be and still hold back new ids (keepIdsAfter). */
+const MAX_AHEAD_MS = 24 * 3600 * 1000;
+
+/**
+ * Makes every id generated from now on sort after `id` (a UUID v7 a store holds, newest-id.ts),
+ * even if the clock is behind it. An id more than a day ahead of the clock is ignored: it was
+ * not made by a clock this store can trust (and would stamp every new id with its time).
+ */
+export function keepIdsAfter(id: string): void {
+  const ms = uuidv7Time(id);
+  if (!(ms >= lastMs) || ms > Date.now() + MAX_AHEAD_MS) return;
+  // The next id in this millisecond would overflow the counter: it takes the next millisecond.
+  lastMs = ms;
+  seq = 0xfff;
+}
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Any RFC 9562 textual UUID (any version), either case. */
