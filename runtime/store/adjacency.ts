@@ -17,7 +17,7 @@
 // as text.)
 import type { Database, Transaction } from "lmdb";
 import { ID_BYTES, idBytesEqual, readIdBytes, writeIdBytes } from "./id-bytes.js";
-import type { Key } from "./keys.js";
+import { type Key, labelBytes } from "./keys.js";
 
 export const ENTRY_BYTES = 2 * ID_BYTES;
 export const CHUNK = 32;
@@ -29,12 +29,11 @@ export type AdjacencyDb = Database<Uint8Array, Uint8Array>;
 type ReadOpts = { transaction: Transaction } | undefined;
 
 const EMPTY = new Uint8Array(0);
-const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 /** The tail key of the list of (node, edge label). Throws when nodeId is not a UUID. */
 export function listKey(nodeId: string, edgeLabel: string): Uint8Array {
-  const label = utf8.encode(edgeLabel);
+  const label = labelBytes(edgeLabel);
   const key = new Uint8Array(ID_BYTES + label.length);
   writeIdBytes(nodeId, key, 0);
   key.set(label, ID_BYTES);
@@ -43,7 +42,7 @@ export function listKey(nodeId: string, edgeLabel: string): Uint8Array {
 
 /** The key of full chunk `i` of the list of (node, edge label). */
 export function chunkKey(nodeId: string, edgeLabel: string, i: number): Uint8Array {
-  const label = utf8.encode(edgeLabel);
+  const label = labelBytes(edgeLabel);
   const key = new Uint8Array(ID_BYTES + label.length + 5);
   writeIdBytes(nodeId, key, 0);
   key.set(label, ID_BYTES);

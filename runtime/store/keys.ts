@@ -143,7 +143,8 @@ const utf8Decoder = new TextDecoder();
 
 /** Type names' UTF-8, encoded once each (every record key starts with one). */
 const LABEL_BYTES = new Map<string, Uint8Array>();
-function labelBytes(label: string): Uint8Array {
+/** The UTF-8 of a type name, shared: callers copy it into keys and never change it. */
+export function labelBytes(label: string): Uint8Array {
   let bytes = LABEL_BYTES.get(label);
   if (bytes === undefined) {
     bytes = utf8.encode(label);

@@ -13,6 +13,7 @@
 import type { Transaction } from "lmdb";
 import { adjacencyCount, adjacencyLabels, ENTRY_BYTES, readAdjacency, type AdjacencyDb } from "./adjacency.js";
 import { ID_BYTES, writeIdBytes } from "./id-bytes.js";
+import { labelBytes } from "./keys.js";
 
 export type Direction = "out" | "in";
 type ReadOpts = { transaction: Transaction } | undefined;
@@ -30,7 +31,7 @@ const EMPTY = new Uint8Array(0);
 
 /** The key prefix of every pending entry of the list (toId, edgeLabel): id bytes, label, 0x00. Throws when nodeId is no UUID. */
 export function pendingListPrefix(nodeId: string, edgeLabel: string): Uint8Array {
-  const label = utf8.encode(edgeLabel);
+  const label = labelBytes(edgeLabel);
   const prefix = new Uint8Array(ID_BYTES + label.length + 1);
   writeIdBytes(nodeId, prefix, 0);
   prefix.set(label, ID_BYTES);
@@ -54,9 +55,15 @@ export function prefixRange(prefix: Uint8Array): { start: Uint8Array; end: Uint8
 
 /** A pending key split: the list's node id bytes and label, and the edge id's offset in the key. */
 export function parsePendingKey(key: Uint8Array): { label: string; prefixLength: number } {
+  const prefixLength = pendingPrefixLength(key);
+  return { label: utf8Decoder.decode(key.subarray(ID_BYTES, prefixLength - 1)), prefixLength };
+}
+
+/** The length of a pending key's list prefix (id bytes, label, 0x00), without decoding the label (the fold's per-key step). */
+export function pendingPrefixLength(key: Uint8Array): number {
   const sep = key.length - ID_BYTES - 1;
   if (sep <= ID_BYTES || key[sep] !== 0) throw new Error(`pending adjacency key of ${key.length} bytes is malformed`);
-  return { label: utf8Decoder.decode(key.subarray(ID_BYTES, sep)), prefixLength: sep + 1 };
+  return sep + 1;
 }
 
 function prefixOf(nodeId: string, edgeLabel: string): Uint8Array | null {

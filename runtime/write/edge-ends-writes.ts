@@ -23,7 +23,7 @@ import {
   firstBlock,
   lastBlock,
 } from "../store/edge-ends.js";
-import { ID_BYTES, idBytes } from "../store/id-bytes.js";
+import { ID_BYTES, idBytes, writeIdBytes } from "../store/id-bytes.js";
 import { compareBytes, type LastKey, putAfterLast } from "./append-put.js";
 
 /** A label's last block as this writer holds it: its first `count` entries are the block. */
@@ -84,8 +84,8 @@ export class EdgeEndsWriter {
   /** Adds the edge (label, id) without a record, from `from`; an entry already there gets this from node. */
   add(label: string, id: string, from: string): void {
     const entry = new Uint8Array(ENDS_ENTRY);
-    entry.set(idBytes(id), 0);
-    entry.set(idBytes(from), ID_BYTES);
+    writeIdBytes(id, entry, 0);
+    writeIdBytes(from, entry, ID_BYTES);
     this.addEntry(label, entry);
   }
 

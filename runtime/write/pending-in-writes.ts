@@ -3,7 +3,7 @@
 // fold moves every pending entry into its list. Inside a write transaction only.
 import { ENTRY_BYTES } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
-import { type AdjacencyDbs, parsePendingKey, pendingKey, pendingListPrefix, prefixRange } from "../store/pending-in.js";
+import { type AdjacencyDbs, pendingKey, pendingListPrefix, pendingPrefixLength, prefixRange } from "../store/pending-in.js";
 import { appendToList, deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
 import type { LastKey } from "./append-put.js";
 
@@ -67,7 +67,7 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
   const last: LastKey = { key: null };
   for (let i = 0; i < keys.length; ) {
     const first = keys[i]!;
-    const { prefixLength } = parsePendingKey(first);
+    const prefixLength = pendingPrefixLength(first);
     let j = i;
     while (j < keys.length && samePrefix(keys[j]!, first, prefixLength)) j++;
     const bytes = (j - i) * ENTRY_BYTES;
