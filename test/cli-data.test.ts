@@ -102,6 +102,25 @@ it("exports while a server runs, refuses to import into its directory, and the e
       "strand: one.jsonl was imported before it and stays: import only bad.jsonl and the files after it again",
     ],
   });
+  // --skip-bad: without --rejects the first record left out is shown; a file of which every record
+  // is left out exits 1 (the other files stay imported).
+  writeFileSync(join(work, "nope.jsonl"), `{"kind":"N","label":"Nope"}\n{"kind":"N","label":"Nope"}\n`);
+  const skipped = await strand(["import", SOCIAL_EXAMPLE, "--data", "skipped", "bad.jsonl", "nope.jsonl", "--skip-bad"]);
+  expect({ ...skipped, stderr: skipped.stderr.split("\n").filter((line) => line.startsWith("strand:")) }).toEqual({
+    status: 1,
+    stdout:
+      "bad.jsonl: 1 record imported, 1 rejected (the first, line 2: label: the schema has no N::Nope; --rejects FILE keeps each with its reason)\n" +
+      "nope.jsonl: 0 records imported, 2 rejected (the first, line 1: label: the schema has no N::Nope; --rejects FILE keeps each with its reason)\n",
+    stderr: ["strand: nope.jsonl: all 2 records were rejected, nothing of it was imported (is it the right file for this schema?)"],
+  });
+  const kept = await strand(["export", SOCIAL_EXAMPLE, "--data", "skipped"]);
+  expect(
+    kept.stdout
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line).handle),
+  ).toEqual(["ok"]);
+
   const fresh = await strand(["export", SOCIAL_EXAMPLE, "--data", "fresh"]);
   expect(
     fresh.stdout

@@ -137,7 +137,14 @@ test("--skip-bad: bad records go to the rejects file, are counted, and the rest 
   ]);
   const rejects = path.join(dir, "rejects.jsonl");
   const outcome = await importFiles(store, [importFileOf(input)], { skipBad: true, rejectsPath: rejects, progress: silentProgress });
-  expect(outcome).toEqual([{ path: input, loaded: 3, rejected: 2 }]);
+  expect(outcome).toEqual([
+    {
+      path: input,
+      loaded: 3,
+      rejected: 2,
+      firstRejected: { line: 2, reason: "property 'User.age' must be an integer between 0 and 4294967295 (U32), got \"old\"" },
+    },
+  ]);
   expect(
     fs
       .readFileSync(rejects, "utf8")

@@ -2,7 +2,9 @@
 // store (runtime/data/import.ts), each file in one write transaction. It opens the store like
 // `serve` does, so it refuses a directory a server holds (stop the server, import, start it).
 // Exit 0 with a summary per file; 1 on the first file that cannot be imported (nothing of that
-// file is applied; files before it stay imported).
+// file is applied; files before it stay imported), and 1 when --skip-bad left out every record
+// of a file (the other files stay imported): a file none of whose records fit is a wrong file or
+// a wrong schema far more often than a file to skip.
 import { type FileOutcome, importFileOf, ImportError, importFiles } from "../../runtime/data/import.js";
 import { cliProgress } from "../progress/progress.js";
 import { openProject } from "../project/open-project.js";
@@ -35,7 +37,14 @@ export async function runImport(options: ImportOptions): Promise<number> {
     for (const o of outcomes) printOutcome(o, options.rejectsPath);
     // Several files are several transactions: the freed pages would slow the server's first writes.
     store.settleFreeList();
-    return 0;
+    const allRejected = outcomes.filter((o) => o.loaded === 0 && o.rejected > 0);
+    for (const o of allRejected) {
+      const all = o.rejected === 1 ? "its one record was" : `all ${o.rejected} records were`;
+      process.stderr.write(
+        `strand: ${displayPath(o.path)}: ${all} rejected, nothing of it was imported (is it the right file for this schema?)\n`,
+      );
+    }
+    return allRejected.length > 0 ? 1 : 0;
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
     for (const o of error.imported) printOutcome(o, options.rejectsPath);
@@ -52,8 +61,14 @@ export async function runImport(options: ImportOptions): Promise<number> {
   }
 }
 
+/** Without --rejects, the first record left out and why, so the reason is never lost. */
 function printOutcome(o: FileOutcome, rejectsPath: string | undefined): void {
-  const rejected =
-    o.rejected === 0 ? "" : `, ${o.rejected} rejected${rejectsPath !== undefined ? ` (in ${displayPath(rejectsPath)})` : ""}`;
+  const where =
+    rejectsPath !== undefined
+      ? ` (in ${displayPath(rejectsPath)})`
+      : o.firstRejected === null
+        ? ""
+        : ` (the first, line ${o.firstRejected.line}: ${o.firstRejected.reason}; --rejects FILE keeps each with its reason)`;
+  const rejected = o.rejected === 0 ? "" : `, ${o.rejected} rejected${where}`;
   process.stdout.write(`${displayPath(o.path)}: ${o.loaded} ${o.loaded === 1 ? "record" : "records"} imported${rejected}\n`);
 }

@@ -61,7 +61,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
                    each file in one transaction (the store must not be open; see README)
       --data <dir>              database directory (default: ./data)
       --type <T>                the type of the rows of CSV files (default: the file name, T.csv)
-      --skip-bad                leave bad records out (counted) instead of refusing the file
+      --skip-bad                leave bad records out (counted; the first one shown) instead of refusing
+                                the file; exit 1 if every record of a file is left out
       --rejects <file>          with --skip-bad: write the left-out records there as JSON lines
 `,
   export: `  export [dir]     write every record as JSON Lines, from one snapshot (works while serving)

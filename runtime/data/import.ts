@@ -49,6 +49,8 @@ export interface FileOutcome {
   readonly path: string;
   readonly loaded: number;
   readonly rejected: number;
+  /** With skipBad: the first record left out (its line and why), null when none was. */
+  readonly firstRejected: { readonly line: number; readonly reason: string } | null;
 }
 
 /** A file that cannot be imported: a bad line (without skipBad) or a file-level problem. */
@@ -149,11 +151,13 @@ async function importFile(
     return await target.load((loader) => {
       let loaded = 0;
       let rejected = 0;
+      let firstRejected: FileOutcome["firstRejected"] = null;
       const refuse = (error: unknown, line: number, text: () => string): void => {
         const message = badMessage(error);
         if (message === null) throw error;
         if (!options.skipBad) throw new ImportError(file.path, line, `${message}; nothing of this file was imported`);
         rejected++;
+        firstRejected ??= { line, reason: message };
         if (rejects !== null) fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line, error: message, text: text() })}\n`);
       };
       if (file.format === "jsonl") {
@@ -183,7 +187,7 @@ async function importFile(
           }
         }
       }
-      return { path: file.path, loaded, rejected };
+      return { path: file.path, loaded, rejected, firstRejected };
     }, known);
   } finally {
     task.finish();
