@@ -327,6 +327,16 @@ export class GraphStore {
   }
 
   /**
+   * Makes the ids this process generates from now on sort after every UUID v7 the store holds
+   * (store/newest-id.ts). The open does it; a replica does it again when it is promoted, because
+   * the entries it applied meanwhile carry ids its old leader made, by another clock.
+   */
+  keepNewIdsAfterStored(): void {
+    const newest = newestStoredId(this.dbs, this.schema);
+    if (newest !== null) keepIdsAfter(newest);
+  }
+
+  /**
    * A follower applies its leader's log entries `first, ..` (runtime/replication/follower.ts) in
    * one transaction: the changes, the entries themselves, then the vector indexes and the read
    * cache as a write of this store would. Resolves once flushed, with the sequence now reached.

@@ -81,3 +81,24 @@ test.each([
   expect(store.verify().disagreements).toEqual([]);
   await store.close();
 });
+
+test("a promoted replica's new ids sort after the ones it applied from its leader (keepNewIdsAfterStored)", async () => {
+  // Records loaded into an open store stand for the entries a replica applies: ids another
+  // clock made (two hours ahead here, past every id the tests above made), which do not move
+  // this process's generator.
+  const dir = tempDir("strand-newest-id-");
+  dirs.push(dir);
+  const ahead = Date.now() + 2 * 3600 * 1000;
+  const applied = v7At(ahead, 9);
+  const file = path.join(dir, "in.jsonl");
+  fs.writeFileSync(file, JSON.stringify({ kind: "N", label: "User", id: applied, name: "from the old leader" }));
+  const store = GraphStore.open({ path: path.join(dir, "data"), schema });
+  await importFiles(store, [importFileOf(file)], { skipBad: false, progress: silentProgress });
+  const before = await store.write((db) => db.addNode("User", { name: "before" }));
+  expect(before.id < applied).toBe(true);
+  store.keepNewIdsAfterStored(); // what ClusterNode.lead does (cli/commands/serve-cluster.ts)
+  const after = await store.write((db) => db.addNode("User", { name: "after" }));
+  expect(after.id > applied).toBe(true);
+  expect(uuidv7Time(after.id)).toBeGreaterThanOrEqual(ahead);
+  await store.close();
+});

@@ -161,6 +161,8 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
 
   async lead(epoch: number): Promise<void> {
     await this.stopFollowing();
+    // Its first write's ids must sort after the ones its old leader wrote (newest-id.ts).
+    this.latest.keepNewIdsAfterStored();
     const controller = this.controller;
     this.store.role = {
       kind: "leader",
