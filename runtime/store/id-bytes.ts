@@ -34,6 +34,15 @@ export function writeIdBytes(id: string, target: Uint8Array, offset: number): vo
   }
 }
 
+/**
+ * Copies `length` bytes from `source` at `from` to `target` at `to`: for the few bytes of an id or
+ * an entry, a loop costs less than `target.set(source.subarray(..))`, whose view is an object
+ * allocated per call (a FOR-loop write of 1,000 edges made ~4,000 of them).
+ */
+export function copyBytes(source: Uint8Array, from: number, target: Uint8Array, to: number, length: number): void {
+  for (let i = 0; i < length; i++) target[to + i] = source[from + i]!;
+}
+
 export function idBytes(id: string): Uint8Array {
   const bytes = new Uint8Array(ID_BYTES);
   writeIdBytes(id, bytes, 0);

@@ -17,8 +17,8 @@ function typeRef(info: TypeInfo): string {
  * Validates props against the type and returns them canonicalised. Members that are undefined
  * or null are dropped (an absent optional parameter means "not given").
  */
-export function validateProps(info: TypeInfo, props: Props): Map<string, JsonValue> {
-  const out = new Map<string, JsonValue>();
+export function validateProps(info: TypeInfo, props: Props): ReadonlyMap<string, JsonValue> {
+  let out: Map<string, JsonValue> | null = null;
   for (const key in props) {
     if (!hasOwn.call(props, key)) continue;
     const field = info.fieldByName.get(key);
@@ -29,10 +29,14 @@ export function validateProps(info: TypeInfo, props: Props): Map<string, JsonVal
     if (value === undefined || value === null) continue;
     const r = checkValue(field.descriptor.type, value, `${info.name}.${key}`);
     if (!r.ok) throw new StrandError("INVALID_VALUE", `property ${r.message}`);
+    out ??= new Map();
     out.set(key, r.value);
   }
-  return out;
+  // No field given (every edge of a FOR-loop ingest without properties): no Map per record.
+  return out ?? NO_VALUES;
 }
+
+const NO_VALUES: ReadonlyMap<string, JsonValue> = new Map();
 
 /** The value a field without one gets: its literal DEFAULT, or for DEFAULT NOW the time `nowIso`. */
 export function defaultFor(field: TypeInfo["fields"][number], nowIso: string): JsonValue | undefined {
@@ -44,7 +48,12 @@ export function defaultFor(field: TypeInfo["fields"][number], nowIso: string): J
   return nowIso;
 }
 
-function appendFields(target: Record<string, PropValue>, info: TypeInfo, values: Map<string, JsonValue>, nowIso: string | null): void {
+function appendFields(
+  target: Record<string, PropValue>,
+  info: TypeInfo,
+  values: ReadonlyMap<string, JsonValue>,
+  nowIso: string | null,
+): void {
   for (const field of info.fields) {
     let v = values.get(field.name);
     if (v === undefined && nowIso !== null) v = defaultFor(field, nowIso);
@@ -53,7 +62,7 @@ function appendFields(target: Record<string, PropValue>, info: TypeInfo, values:
 }
 
 /** A new node record; `nowIso` is the creation time used for DEFAULT NOW (unused otherwise). */
-export function newNodeRecord(info: TypeInfo, id: string, values: Map<string, JsonValue>, nowIso: string): NodeItem {
+export function newNodeRecord(info: TypeInfo, id: string, values: ReadonlyMap<string, JsonValue>, nowIso: string): NodeItem {
   const rec: NodeItem = { id, label: info.name };
   appendFields(rec, info, values, nowIso);
   return rec;
@@ -64,7 +73,7 @@ export function newEdgeRecord(
   id: string,
   fromId: string,
   toId: string,
-  values: Map<string, JsonValue>,
+  values: ReadonlyMap<string, JsonValue>,
   nowIso: string,
 ): EdgeItem {
   const rec: EdgeItem = { id, label: info.name, from_node: fromId, to_node: toId };
@@ -73,7 +82,7 @@ export function newEdgeRecord(
 }
 
 /** `current` with the given fields replaced, rebuilt in canonical member order. */
-export function updatedRecord<T extends NodeItem>(info: TypeInfo, current: T, values: Map<string, JsonValue>): T {
+export function updatedRecord<T extends NodeItem>(info: TypeInfo, current: T, values: ReadonlyMap<string, JsonValue>): T {
   const rec = { id: current.id, label: current.label } as T;
   const edge = current as unknown as EdgeItem;
   if (info.kind === "E") {

@@ -34,8 +34,7 @@ export function newVectorRecord(info: VectorTypeInfo, vector: unknown, props: Pr
   const values = validateProps(info, props);
   if (info.embedding) {
     if (values.has(info.embedding.name)) throw vectorAsProperty(info);
-    values.set(info.embedding.name, v);
-    return newNodeRecord(info, id, values, nowIso);
+    return newNodeRecord(info, id, new Map(values).set(info.embedding.name, v), nowIso);
   }
   const fields = newNodeRecord(info, id, values, nowIso);
   const rec: NodeItem = { id, label: info.name, data: v };
@@ -49,8 +48,7 @@ export function replacedVectorRecord(info: VectorTypeInfo, current: NodeItem, ve
   const values = validateProps(info, props);
   if (info.embedding) {
     if (values.has(info.embedding.name)) throw vectorAsProperty(info);
-    values.set(info.embedding.name, v);
-    return updatedRecord(info, current, values);
+    return updatedRecord(info, current, new Map(values).set(info.embedding.name, v));
   }
   const fields = updatedRecord(info, current, values);
   const next: NodeItem = { id: current.id, label: current.label, data: v };

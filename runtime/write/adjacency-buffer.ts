@@ -9,6 +9,7 @@
 // growing byte array, each list is a chain through it (`next`), and a list is one slot of typed
 // arrays (first and last entry, count), found by node id in a Map per (direction, edge label).
 import { ENTRY_BYTES, writeAdjacencyEntry } from "../store/adjacency.js";
+import { copyBytes } from "../store/id-bytes.js";
 import type { AdjacencyDbs } from "../store/pending-in.js";
 import { appendAdjacency } from "./adjacency-writes.js";
 import type { LastKey } from "./append-put.js";
@@ -99,7 +100,7 @@ export class AdjacencyBuffer {
         if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
         let at = 0;
         for (let e = this.first[slot]!; e >= 0; e = this.next[e]!) {
-          scratch.set(this.entries.subarray(e * ENTRY_BYTES, (e + 1) * ENTRY_BYTES), at);
+          copyBytes(this.entries, e * ENTRY_BYTES, scratch, at, ENTRY_BYTES);
           at += ENTRY_BYTES;
         }
         if (direction === "in" && deferIn) {

@@ -2,7 +2,7 @@
 // go to `adjacency_in_pending`, removals cut both the stored list and the pending entries, and the
 // fold moves every pending entry into its list. Inside a write transaction only.
 import { ENTRY_BYTES } from "../store/adjacency.js";
-import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
+import { copyBytes, ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { type AdjacencyDbs, pendingKey, pendingListPrefix, pendingPrefixLength, prefixRange } from "../store/pending-in.js";
 import { appendToList, deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
 import type { LastKey } from "./append-put.js";
@@ -74,8 +74,8 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
     if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
     for (let k = i; k < j; k++) {
       const at = (k - i) * ENTRY_BYTES;
-      scratch.set(keys[k]!.subarray(prefixLength, prefixLength + ID_BYTES), at);
-      scratch.set(values[k]!.subarray(0, ID_BYTES), at + ID_BYTES);
+      copyBytes(keys[k]!, prefixLength, scratch, at, ID_BYTES);
+      copyBytes(values[k]!, 0, scratch, at + ID_BYTES, ID_BYTES);
     }
     // The list's tail key is the pending keys' prefix without its 0x00.
     appendToList(dbs.in, first.subarray(0, prefixLength - 1), scratch.subarray(0, bytes), last);
