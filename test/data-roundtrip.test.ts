@@ -145,7 +145,7 @@ test("export, import into an empty directory, export again: the same store, byte
   const target = newDir();
   const copy = GraphStore.open({ path: target, schema });
   const outcome = await importFiles(copy, [importFileOf(file)], { skipBad: false, progress: silentProgress });
-  expect(outcome).toEqual([{ path: file, loaded: lines.length, rejected: 0 }]);
+  expect(outcome).toEqual([{ path: file, loaded: lines.length, rejected: 0, firstRejected: null }]);
   expect(copy.read((db) => observe(db, kept, probes))).toEqual(before);
   expect(copy.verify().disagreements).toEqual([]);
   await copy.close();
