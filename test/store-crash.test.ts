@@ -122,7 +122,11 @@ test("acknowledged writes survive SIGKILL, and the store verifies clean", async 
     // Incoming entries the killed writer left pending (runtime/store/pending-in.ts) are read
     // in their lists, and fold into them at the next write: the lists read the same after.
     const before = dumpStoreWithPending(store);
-    expect(before.pendingIn).toBeGreaterThan(50);
+    // The child folds at the default (16,384 entries), never within its plan: every stored edge's
+    // incoming entry is pending. (A fixed minimum here failed for seeds whose drops left fewer.)
+    const edgeCount = store.read((db) => db.edgesByLabel("Follows").length + db.edgesByLabel("Knows").length);
+    expect(edgeCount).toBeGreaterThan(0);
+    expect(before.pendingIn).toBe(edgeCount);
     const inLists = () =>
       store.read((db) =>
         db.nodesByLabel("User").map((u) => [db.inE([u], "Follows").map((e) => e.id), db.inE([u], "Knows").map((e) => e.id)]),
