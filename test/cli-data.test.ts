@@ -133,3 +133,46 @@ it("exports while a server runs, refuses to import into its directory, and the e
   expect(usage.status).toBe(2);
   expect(usage.stderr).toContain("strand import needs a project directory and at least one file");
 }, 120_000);
+
+it("refuses to export into the data directory (DIR/data.mdb is the store), and stops quietly when the reader of stdout goes away", async () => {
+  const users = Array.from({ length: 20_000 }, (_, i) =>
+    JSON.stringify({ kind: "N", label: "User", handle: `u${i}`, name: `user ${i}`, city: "Oslo", age: 30 }),
+  );
+  writeFileSync(join(work, "users.jsonl"), `${users.join("\n")}\n`);
+  expect((await strand(["import", SOCIAL_EXAMPLE, "--data", "piped", "users.jsonl"])).status).toBe(0);
+
+  for (const out of ["piped/data.mdb", "piped/sub/x.jsonl"]) {
+    const refused = await strand(["export", SOCIAL_EXAMPLE, "--data", "piped", "--out", out]);
+    expect(refused).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `strand: ${out} is inside the data directory piped; export to a file outside it\n`,
+    });
+  }
+  const verified = await strand(["verify", "piped"]);
+  expect(verified.status).toBe(0);
+
+  // `strand export | head -c 1000`: the reader closes the pipe after its first bytes.
+  const cut = await new Promise<{ status: number | null; stderr: string; got: number }>((resolve) => {
+    const child = spawn(process.execPath, [CLI, "export", SOCIAL_EXAMPLE, "--data", "piped"], {
+      cwd: work,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    let got = 0;
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdout.once("data", (chunk: Buffer) => {
+      got = chunk.length;
+      child.stdout.destroy();
+    });
+    child.on("exit", (status) => resolve({ status, stderr, got }));
+  });
+  expect(cut.got).toBeGreaterThan(0);
+  expect({
+    status: cut.status,
+    failure: cut.stderr.split("\n").filter((line) => line.startsWith("strand:") || line.includes("Error")),
+  }).toEqual({
+    status: 141,
+    failure: [],
+  });
+}, 120_000);

@@ -6,8 +6,12 @@
 import fs from "node:fs";
 import { once } from "node:events";
 import { exportDataDir } from "../../runtime/data/export.js";
+import { isInsideDir } from "../../runtime/store/inside-dir.js";
 import { cliProgress } from "../progress/progress.js";
 import { displayPath } from "../project/sources.js";
+
+/** The status of a process killed by SIGPIPE, which `strand export | head` returns. */
+const EXIT_BROKEN_PIPE = 141;
 
 export interface ExportOptions {
   dataDir: string;
@@ -17,8 +21,16 @@ export interface ExportOptions {
 
 export async function runExport(options: ExportOptions): Promise<number> {
   const toStdout = options.out === "-";
+  if (!toStdout && isInsideDir(options.out, options.dataDir)) {
+    // Opening it would truncate it first: DIR/data.mdb is the store itself.
+    process.stderr.write(
+      `strand: ${displayPath(options.out)} is inside the data directory ${displayPath(options.dataDir)}; export to a file outside it\n`,
+    );
+    return 1;
+  }
   const stream = toStdout ? process.stdout : fs.createWriteStream(options.out);
-  const failed = new Promise<never>((_, reject) => stream.once("error", reject));
+  // `on`, not `once`: a closed pipe can report EPIPE for each write still queued.
+  const failed = new Promise<never>((_, reject) => stream.on("error", reject));
   failed.catch(() => {});
   // Resolves once the chunk is written out (the export then reuses its memory); a write queued
   // behind the stream's buffer waits for it, which holds the export back to the writer's pace.
@@ -31,7 +43,15 @@ export async function runExport(options: ExportOptions): Promise<number> {
       ),
       failed,
     ]);
-  const outcome = await exportDataDir(options.dataDir, write, cliProgress());
+  let outcome: Awaited<ReturnType<typeof exportDataDir>>;
+  try {
+    outcome = await exportDataDir(options.dataDir, write, cliProgress());
+  } catch (error) {
+    // The reader went away (`strand export ... | head`): stop quietly, as Unix tools do on
+    // SIGPIPE (status 128 + 13), instead of a stack trace.
+    if (toStdout && (error as NodeJS.ErrnoException).code === "EPIPE") return EXIT_BROKEN_PIPE;
+    throw error;
+  }
   if (!toStdout) {
     (stream as fs.WriteStream).end();
     await Promise.race([once(stream, "finish"), failed]);

@@ -13,6 +13,7 @@ import type { RootDatabase } from "lmdb";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { openReadOnlyAlongsideWriter, type SharedReadEnv } from "../store/shared-read-env.js";
 import { fsyncPath, hashFile, writeFileDurably } from "./files.js";
+import { isInsideDir } from "../store/inside-dir.js";
 import { BACKUP_DATA_FILE, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, MANIFEST_FILE, type BackupManifest } from "./manifest.js";
 
 export type BackupErrorCode = "NOT_A_STORE" | "EXISTS" | "INSIDE_DATA" | "FAILED";
@@ -25,7 +26,7 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
   if (!fs.existsSync(path.join(dataDir, BACKUP_DATA_FILE)))
     return { ok: false, code: "NOT_A_STORE", message: `${dataDir} holds no Strand data (no ${BACKUP_DATA_FILE})` };
   if (fs.existsSync(out)) return { ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` };
-  if (isInside(path.resolve(out), path.resolve(dataDir)))
+  if (isInsideDir(out, dataDir))
     return { ok: false, code: "INSIDE_DATA", message: `${out} is inside the data directory ${dataDir}; back up to a directory outside it` };
   let store: SharedReadEnv;
   try {
@@ -80,11 +81,6 @@ export async function writeBackup(store: SharedReadEnv, out: string, progress: P
 /** Where a backup to `out` is written until it is whole (the CLI removes it when interrupted). */
 export function partialBackupPath(out: string): string {
   return `${out}.partial-${process.pid}`;
-}
-
-function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 /**
