@@ -71,3 +71,29 @@ test("a writer that fails stops the export with its error", async () => {
   await expect(failing).rejects.toThrow("disk full");
   expect(calls).toBe(2);
 });
+
+test("a node's or an edge's field named like an envelope member is exported: `data` as it is, `kind`, `from`, `to` escaped with $", async () => {
+  const own = tempDir("strand-export-names-");
+  try {
+    const named = schemaOf(`
+N::A { data: String, kind: String, n: I64 }
+E::L { From: A, To: A, Properties: { data: String, from: String } }
+`);
+    const a = "01900000-0000-7000-8000-000000000001";
+    const e = "01900000-0000-7000-8000-000000000002";
+    const input = [
+      `{"kind":"N","label":"A","id":"${a}","data":"keep me","$kind":"k","n":1}`,
+      `{"kind":"E","label":"L","id":"${e}","from":"${a}","to":"${a}","data":"edge payload","$from":"f"}`,
+    ];
+    const file = path.join(own, "in.jsonl");
+    fs.writeFileSync(file, `${input.join("\n")}\n`);
+    const store = GraphStore.open({ path: path.join(own, "data"), schema: named });
+    await importFiles(store, [importFileOf(file)], { skipBad: false, progress: silentProgress });
+    await store.close();
+    const chunks: Buffer[] = [];
+    await exportDataDir(path.join(own, "data"), async (chunk) => void chunks.push(Buffer.from(chunk)), silentProgress);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(`${input.join("\n")}\n`);
+  } finally {
+    removeDir(own);
+  }
+});

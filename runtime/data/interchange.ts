@@ -21,8 +21,15 @@ const ENVELOPE: Readonly<Record<RecordKind, readonly string[]>> = {
 /** The prefix of a field whose name the envelope uses. */
 const ESCAPE = "$";
 
-/** Members of a stored record that are not fields. */
-const RECORD_MEMBERS = new Set(["id", "label", "from_node", "to_node", "data"]);
+/**
+ * Members of a stored record that are not fields, per kind: `data` is a vector's own member but
+ * an ordinary field name for nodes and edges (an export once dropped such a field).
+ */
+const RECORD_MEMBERS: Readonly<Record<RecordKind, ReadonlySet<string>>> = {
+  N: new Set(["id", "label"]),
+  V: new Set(["id", "label", "data"]),
+  E: new Set(["id", "label", "from_node", "to_node"]),
+};
 
 /** ENVELOPE as sets, for the per-member tests. */
 const ENVELOPE_SETS: Readonly<Record<RecordKind, ReadonlySet<string>>> = {
@@ -59,8 +66,9 @@ export function recordLine(kind: RecordKind, rec: NodeItem): string {
   if (kind === "E") line += `,"from":${JSON.stringify(rec.from_node)},"to":${JSON.stringify(rec.to_node)}`;
   if (kind === "V" && rec.data !== undefined) line += `,"data":${JSON.stringify(rec.data)}`;
   const envelope = ENVELOPE_SETS[kind];
+  const members = RECORD_MEMBERS[kind];
   for (const key in rec) {
-    if (RECORD_MEMBERS.has(key)) continue;
+    if (members.has(key)) continue;
     const value = rec[key];
     if (value === undefined) continue;
     line += `,${jsonName(envelope.has(key) ? `${ESCAPE}${key}` : key)}:${JSON.stringify(value)}`;
