@@ -86,6 +86,7 @@ it("exports while a server runs, refuses to import into its directory, and the e
   for (const [missing, message] of [
     ["nope.jsonl", "strand: nope.jsonl: no such file; nothing was imported\n"],
     ["a-dir", "strand: a-dir: a directory, not a file to import; nothing was imported\n"],
+    ["./one.jsonl", "strand: one.jsonl: the same file as file 1 of the list, given twice; nothing was imported\n"],
   ] as const) {
     const refused = await strand(["import", SOCIAL_EXAMPLE, "--data", "fresh", "one.jsonl", missing]);
     expect(refused).toEqual({ status: 1, stdout: "", stderr: message });

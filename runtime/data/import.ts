@@ -75,7 +75,9 @@ export class ImportError extends Error {
  * whole command and gets their records twice).
  */
 function checkFiles(files: readonly ImportFile[]): void {
-  for (const file of files) {
+  // The same file named twice (or through a link) would load its records twice.
+  const seen = new Map<string, number>();
+  for (const [n, file] of files.entries()) {
     let stat: fs.Stats;
     try {
       stat = fs.statSync(file.path);
@@ -95,6 +97,11 @@ function checkFiles(files: readonly ImportFile[]): void {
     } catch {
       throw new ImportError(file.path, null, "permission denied; nothing was imported");
     }
+    const identity = `${stat.dev}:${stat.ino}`;
+    const earlier = seen.get(identity);
+    if (earlier !== undefined)
+      throw new ImportError(file.path, null, `the same file as file ${earlier + 1} of the list, given twice; nothing was imported`);
+    seen.set(identity, n);
   }
 }
 
