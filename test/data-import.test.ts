@@ -168,7 +168,7 @@ test('CSV: the file names the type, cells are typed by the schema, empty means a
   const users = file("User.csv", [
     "id,handle,age,vip,tags,born",
     `${A},"a, the first",31,true,"[""x"",""y""]",2024-05-01T10:00:00Z`,
-    `${B},"",,false,,`,
+    `${B},"",,false,,1577836800`,
   ]);
   const follows = file("links.csv", ["from,to,weight", `${A},${B},0.25`, `${B},${A},`]);
   const outcome = await importFiles(store, [importFileOf(users), importFileOf(follows, "Follows")], {
@@ -178,7 +178,8 @@ test('CSV: the file names the type, cells are typed by the schema, empty means a
   expect(outcome.map((o) => o.loaded)).toEqual([2, 2]);
   expect(store.read((db) => db.nodesByLabel("User"))).toEqual([
     { id: A, label: "User", handle: "a, the first", age: 31, vip: true, tags: ["x", "y"], born: "2024-05-01T10:00:00.000Z" },
-    { id: B, label: "User", handle: "", vip: false },
+    // A Date cell of integer unix seconds, as a JSON Lines number would be.
+    { id: B, label: "User", handle: "", vip: false, born: "2020-01-01T00:00:00.000Z" },
   ]);
   const edges = store.read((db) => db.edgesByLabel("Follows").map(({ from_node, to_node, weight }) => ({ from_node, to_node, weight })));
   expect(edges).toEqual([
@@ -208,8 +209,14 @@ test("CSV refusals: unknown type, a column that is no field, a cell of the wrong
     "User.csv:1: header: column 'nick' is not a field of N::User (fields: handle, age, vip, tags, born; also id)",
   );
   expect(await importError([file("User.csv", ["handle,age", "a,1", "b,young"])])).toBe(
-    'User.csv:3: age: expected a number (U32), got "young"; nothing of this file was imported',
+    'User.csv:3: age: expected a decimal number (U32), got "young"; nothing of this file was imported',
   );
+  // Number()'s other forms are not numbers here.
+  for (const age of ["0x10", "0b101", "1_000", "Infinity", " "]) {
+    expect(await importError([file("User.csv", ["handle,age", `a,${age}`])])).toBe(
+      `User.csv:2: age: expected a decimal number (U32), got ${JSON.stringify(age)}; nothing of this file was imported`,
+    );
+  }
   expect(await importError([file("User.csv", ["handle,vip", "a,yes"])])).toBe(
     'User.csv:2: vip: expected true or false, got "yes"; nothing of this file was imported',
   );

@@ -1,7 +1,8 @@
 // CSV files of one node, vector or edge type (the shape Neo4j's and Kuzu's importers take): the
 // header names the columns, `id` (optional), `from` and `to` (edges), `data` (vectors, as a JSON
 // array) and the type's fields (a field named like one of those columns as `$name`). Cells are typed by the schema: numbers for numeric fields,
-// `true`/`false` for Boolean, the text itself for String, ID and Date, JSON for array and object
+// `true`/`false` for Boolean, the text itself for String, ID and Date (a Date also as integer unix
+// seconds, as in JSON Lines), JSON for array and object
 // fields. An empty unquoted cell is "no value" (the field is absent); `""` is the empty string.
 import type { Props } from "../../core/items.js";
 import type { ValueType } from "../../core/schema.js";
@@ -91,13 +92,22 @@ export function csvRecord(type: CsvType, header: readonly string[], row: CsvRow)
   };
 }
 
+/**
+ * A decimal number as JSON writes it (an optional + allowed): not Number()'s other forms, which
+ * took "0x10" as 16, "0b101" as 5 and " " as 0 without a word.
+ */
+const DECIMAL = /^[+-]?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** Integer unix seconds, the one numeric form of a Date (core/values.ts). */
+const UNIX_SECONDS = /^-?\d+$/;
+
 function typedCell(name: string, type: ValueType, cell: string): Props[string] {
   if (type.kind !== "scalar") return parseJson(name, cell) as Props[string];
   if (SCALARS[type.name].numeric) {
-    const n = cell.trim() === "" ? Number.NaN : Number(cell);
-    if (!Number.isFinite(n)) throw new BadRecord(name, `expected a number (${type.name}), got ${JSON.stringify(cell)}`);
-    return n;
+    const text = cell.trim();
+    if (!DECIMAL.test(text)) throw new BadRecord(name, `expected a decimal number (${type.name}), got ${JSON.stringify(cell)}`);
+    return Number(text);
   }
+  if (type.name === "Date" && UNIX_SECONDS.test(cell)) return Number(cell);
   if (type.name === "Boolean") {
     if (cell === "true") return true;
     if (cell === "false") return false;
