@@ -13,8 +13,8 @@
 // flags, lower, upper), then MDB_meta: magic 0xBEEFC0DE (u32), version (u32), address (u64),
 // map size (u64), two MDB_db of 48 bytes each (pad u32, flags u16, depth u16, then five u64:
 // branch, leaf and overflow pages, entries, root; the first one's pad is the page size), then
-// the last page used (u64) and the transaction id (u64). A file whose header is not in this
-// shape is left for LMDB to judge.
+// the last page used (u64) and the transaction id (u64). A file whose first page has no LMDB
+// header (another file, or damage) is refused too: LMDB would crash on it (a segfault, not an error).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { StrandError } from "../../core/errors.js";
@@ -73,7 +73,13 @@ export function refuseTruncatedDataFile(dir: string): void {
         `${file} is empty (0 bytes): the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data`,
       );
     }
-    if (first === null) return;
+    if (first === null) {
+      // LMDB trusts page 0 to find everything else: on other bytes it crashes the process.
+      throw new StrandError(
+        "STORAGE_CORRUPT",
+        `${file} is not an LMDB data file, or its first page is damaged (no LMDB header at its start): restore the directory from a backup`,
+      );
+    }
     const meta = second !== null && second.txnId > first.txnId ? second : first;
     // Both meta pages, and every page up to the highest root.
     const pages = Math.max(2, meta.topRoot + 1);

@@ -12,7 +12,10 @@ import { savedIndexContents } from "./saved-index.js";
 import { storedSchema } from "./stored-schema.js";
 import { verifyStore } from "./verify.js";
 
-export type VerifyDirErrorCode = "NOT_A_STORE" | "LOCKED" | "UNREADABLE";
+export type VerifyDirErrorCode = "NOT_A_STORE" | "LOCKED" | "UNREADABLE" | "CORRUPT";
+
+/** LMDB's own errors (lmdb-js names their code first): a page it cannot read is a damaged file, the finding verify exists for. */
+const LMDB_ERROR = /^MDB_[A-Z_]+:/;
 
 export type VerifyDirOutcome = { ok: true; report: VerifyReport } | { ok: false; code: VerifyDirErrorCode; message: string };
 
@@ -37,19 +40,18 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
     } catch (error) {
       return { ok: false, code: "UNREADABLE", message: `cannot open the store in ${dir}: ${(error as Error).message}` };
     }
-    const older = needsMigration(dbs, dir);
-    if (older !== null) return { ok: false, code: "UNREADABLE", message: older };
-    const descriptor = storedSchema(dbs);
-    if (typeof descriptor === "string") return { ok: false, code: "UNREADABLE", message: `${dir}: ${descriptor}` };
-    let schema: SchemaInfo;
-    try {
-      schema = new SchemaInfo(descriptor);
-    } catch (error) {
-      return { ok: false, code: "UNREADABLE", message: `${dir}: the recorded type definitions are not valid: ${(error as Error).message}` };
-    }
     const opened = dbs;
-    const report = verifyStore({ dbs, schema, vectorIndex: (label, meta) => savedIndexContents(opened, dir, label, meta) });
-    return { ok: true, report };
+    try {
+      return checkOpened(opened, dir);
+    } catch (error) {
+      const message = (error as Error).message;
+      if (!LMDB_ERROR.test(message)) throw error;
+      return {
+        ok: false,
+        code: "CORRUPT",
+        message: `${dir}: the data file is damaged (LMDB: ${message}): restore the directory from a backup`,
+      };
+    }
   } finally {
     try {
       await dbs?.env.close();
@@ -57,6 +59,22 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
       unlock();
     }
   }
+}
+
+/** Verify of the opened store, or why it cannot be checked. */
+function checkOpened(dbs: StoreDbs, dir: string): VerifyDirOutcome {
+  const older = needsMigration(dbs, dir);
+  if (older !== null) return { ok: false, code: "UNREADABLE", message: older };
+  const descriptor = storedSchema(dbs);
+  if (typeof descriptor === "string") return { ok: false, code: "UNREADABLE", message: `${dir}: ${descriptor}` };
+  let schema: SchemaInfo;
+  try {
+    schema = new SchemaInfo(descriptor);
+  } catch (error) {
+    return { ok: false, code: "UNREADABLE", message: `${dir}: the recorded type definitions are not valid: ${(error as Error).message}` };
+  }
+  const report = verifyStore({ dbs, schema, vectorIndex: (label, meta) => savedIndexContents(dbs, dir, label, meta) });
+  return { ok: true, report };
 }
 
 function isDirectory(dir: string): boolean {
