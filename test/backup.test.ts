@@ -2,6 +2,7 @@
 // refusals (an existing backup name, a non-empty or held target, a damaged or partial backup),
 // and a restored store with vectors rebuilding its HNSW index from LMDB at its first open.
 // The online case (a backup while a `strand serve` child writes) is test/backup-online.test.ts.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -201,6 +202,26 @@ describe("backup and restore", () => {
       ok: false,
       code: "DAMAGED",
       message: `${file} is 4096 bytes, the manifest says ${bytes.length}: the backup is damaged`,
+    });
+    expect(fs.readdirSync(target)).toEqual([]);
+    // The same cut with a manifest made for it (a backup cut short before its manifest was
+    // written): the data file check refuses it before the restore says it restored anything.
+    const cutManifest = path.join(damaged, "manifest.json");
+    const written = JSON.parse(fs.readFileSync(cutManifest, "utf8")) as { files: { path: string; bytes: number; sha256: string }[] };
+    const cut = fs.readFileSync(file);
+    const sha256 = createHash("sha256").update(cut).digest("hex");
+    fs.writeFileSync(
+      cutManifest,
+      JSON.stringify({ ...written, files: written.files.map((f) => (f.path === "data.mdb" ? { ...f, bytes: cut.length, sha256 } : f)) }),
+    );
+    expect(restoreBackup(damaged, target)).toEqual({
+      ok: false,
+      code: "DAMAGED",
+      message: expect.stringMatching(
+        new RegExp(
+          `^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is 4096 bytes, but the database it holds reaches at least \\d+ \\(page \\d+ of 8192 bytes\\): the backup is damaged; restore another one$`,
+        ),
+      ),
     });
     expect(fs.readdirSync(target)).toEqual([]);
 

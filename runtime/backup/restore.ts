@@ -11,7 +11,8 @@ import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { DirectoryLockedError, LOCK_FILE, lockDirectory } from "../store/dir-lock.js";
 import { FORMAT_VERSION, MIGRATABLE_FORMATS } from "../store/keys.js";
 import { fsyncPath, hashFile } from "./files.js";
-import { readManifest, type BackupManifest } from "./manifest.js";
+import { BACKUP_DATA_FILE, readManifest, type BackupManifest } from "./manifest.js";
+import { dataFileProblem } from "../store/data-file-check.js";
 
 export type RestoreErrorCode = "NOT_A_BACKUP" | "UNSUPPORTED" | "DAMAGED" | "NOT_EMPTY" | "LOCKED";
 
@@ -82,6 +83,10 @@ function copyFiles(backupDir: string, dataDir: string, manifest: BackupManifest,
     const copied = hashFile(path.join(backupDir, f.path), task, target);
     if (copied.sha256 !== f.sha256 || copied.bytes !== f.bytes)
       return `${path.join(backupDir, f.path)} does not match its SHA-256 in the manifest: the backup is damaged`;
+    // Matching a manifest made for it does not make it a whole data file (one cut short before
+    // its manifest was written): checked before the restore says it restored anything.
+    const found = f.path === BACKUP_DATA_FILE ? dataFileProblem(target) : null;
+    if (found !== null) return `${path.join(backupDir, f.path)} ${found.problem}: the backup is damaged; restore another one`;
   }
   // Every file checked: only now do they take their names.
   for (const f of manifest.files) fs.renameSync(path.join(dataDir, f.path + PARTIAL_SUFFIX), path.join(dataDir, f.path));

@@ -55,11 +55,21 @@ function readMeta(fd: number, at: number, size: number): Meta | null {
 /** Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty or ends before its meta pages or roots; a missing file is a new store. */
 export function refuseTruncatedDataFile(dir: string): void {
   const file = join(dir, "data.mdb");
+  const found = dataFileProblem(file);
+  if (found !== null) throw new StrandError("STORAGE_CORRUPT", `${file} ${found.problem}: ${found.advice}`);
+}
+
+/**
+ * What is wrong with the LMDB data file `file` that LMDB itself would crash on or misread (a
+ * sentence starting after the file's name, and what to do about it in a data directory), or null
+ * (also for a missing file: a new store).
+ */
+export function dataFileProblem(file: string): { problem: string; advice: string } | null {
   let fd: number;
   try {
     fd = openSync(file, "r");
   } catch {
-    return; // no data file yet (a new store), or one LMDB will name the problem of
+    return null; // no data file yet (a new store), or one LMDB will name the problem of
   }
   try {
     const first = readMeta(fd, 0, fstatSync(fd).size);
@@ -68,28 +78,30 @@ export function refuseTruncatedDataFile(dir: string): void {
     // a file that another process is growing is never smaller than the meta read before it.
     const size = fstatSync(fd).size;
     if (size === 0) {
-      throw new StrandError(
-        "STORAGE_CORRUPT",
-        `${file} is empty (0 bytes): the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data`,
-      );
+      return {
+        problem: "is empty (0 bytes)",
+        advice:
+          "the data file was truncated, so opening it would show an empty database; restore the directory from a backup, or delete the file if this store never held data",
+      };
     }
+    // LMDB trusts page 0 to find everything else: on other bytes it crashes the process.
     if (first === null) {
-      // LMDB trusts page 0 to find everything else: on other bytes it crashes the process.
-      throw new StrandError(
-        "STORAGE_CORRUPT",
-        `${file} is not an LMDB data file, or its first page is damaged (no LMDB header at its start): restore the directory from a backup`,
-      );
+      return {
+        problem: "is not an LMDB data file, or its first page is damaged (no LMDB header at its start)",
+        advice: "restore the directory from a backup",
+      };
     }
     const meta = second !== null && second.txnId > first.txnId ? second : first;
     // Both meta pages, and every page up to the highest root.
     const pages = Math.max(2, meta.topRoot + 1);
     const needed = pages * meta.pageSize;
     if (size < needed) {
-      throw new StrandError(
-        "STORAGE_CORRUPT",
-        `${file} is ${size} bytes, but the database it holds reaches at least ${needed} (page ${pages - 1} of ${meta.pageSize} bytes): the data file was truncated (an interrupted copy?); restore the directory from a backup`,
-      );
+      return {
+        problem: `is ${size} bytes, but the database it holds reaches at least ${needed} (page ${pages - 1} of ${meta.pageSize} bytes)`,
+        advice: "the data file was truncated (an interrupted copy?); restore the directory from a backup",
+      };
     }
+    return null;
   } finally {
     closeSync(fd);
   }
