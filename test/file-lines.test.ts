@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { fileChunks, forEachFileLine, forEachLine } from "../runtime/data/lines.js";
+import { fileChunks, forEachFileLine, forEachLine, LineTooLong, MAX_LINE_BYTES } from "../runtime/data/lines.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const dirs: string[] = [];
@@ -54,4 +54,37 @@ test("large input: characters across the read boundary, a line longer than the b
   expect(fast.map(([, n]) => n)).toEqual([1, 2, 3, 4, 5, 7, 9]);
   expect(fast).toEqual(chunked);
   expect(fast[5]![0]).toBe(lines[6]);
+});
+
+test("a line longer than the reader takes is refused with its number, before it is read as a string", () => {
+  // V8's longest string; the import's limit (a smaller one here, so the test writes little).
+  expect(MAX_LINE_BYTES).toBe(0x1fffffe8);
+  const dir = tempDir("strand-lines-");
+  dirs.push(dir);
+  const file = path.join(dir, "in.jsonl");
+  for (const [text, line] of [
+    [`{"a":1}\n{"b":"${"x".repeat(3_000_000)}"}\n{"c":3}\n`, 2], // grows the buffer past the limit
+    [`{"a":1}\n{"b":"${"x".repeat(200)}"}\n{"c":3}\n`, 2], // ends within one read, past the limit
+    [`{"a":1}\n{"b":"${"x".repeat(200)}"}`, 2], // the last line, without a newline
+  ] as const) {
+    fs.writeFileSync(file, text);
+    const seen: number[] = [];
+    let error: unknown = null;
+    try {
+      forEachFileLine(
+        file,
+        () => {},
+        (_, n) => seen.push(n),
+        100,
+      );
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(LineTooLong);
+    expect({ line: (error as LineTooLong).line, message: (error as Error).message, seen }).toEqual({
+      line,
+      message: "line: longer than 100 bytes, the most one line may hold",
+      seen: [1],
+    });
+  }
 });

@@ -22,7 +22,7 @@ import {
   bareEdgeLabelEnd,
   parseRecordLine,
 } from "./interchange.js";
-import { fileChunks, forEachFileLine } from "./lines.js";
+import { fileChunks, forEachFileLine, LineTooLong } from "./lines.js";
 
 /** What an import needs of the store (GraphStore). */
 export interface LoadTarget {
@@ -169,20 +169,27 @@ async function importFile(
       };
       if (file.format === "jsonl") {
         // The hot path of an import: one call per line, no per-line objects beside the record.
-        forEachFileLine(
-          file.path,
-          (n) => task.advance(n),
-          (text, line) => {
-            try {
-              // An edge without fields in the export's shape: read straight from the text when it can be.
-              const labelEnd = bareEdgeLabelEnd(text);
-              if (labelEnd < 0 || !loadBareEdge(loader, text, labelEnd)) loader.load(parseRecordLine(text));
-              loaded++;
-            } catch (error) {
-              refuse(error, line, () => text);
-            }
-          },
-        );
+        try {
+          forEachFileLine(
+            file.path,
+            (n) => task.advance(n),
+            (text, line) => {
+              try {
+                // An edge without fields in the export's shape: read straight from the text when it can be.
+                const labelEnd = bareEdgeLabelEnd(text);
+                if (labelEnd < 0 || !loadBareEdge(loader, text, labelEnd)) loader.load(parseRecordLine(text));
+                loaded++;
+              } catch (error) {
+                refuse(error, line, () => text);
+              }
+            },
+          );
+        } catch (error) {
+          // Not a record to leave out: the reader cannot get past it, so the file is refused.
+          if (error instanceof LineTooLong)
+            throw new ImportError(file.path, error.line, `${error.message}; nothing of this file was imported`);
+          throw error;
+        }
       } else {
         const chunks = fileChunks(file.path, (n) => task.advance(n));
         for (const entry of csvEntries(target.schema, file, chunks)) {

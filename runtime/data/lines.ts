@@ -5,6 +5,23 @@ import { StringDecoder } from "node:string_decoder";
 
 const CHUNK_BYTES = 1 << 20;
 
+/**
+ * The longest line read as one string: V8's limit on a string's length (in UTF-16 units; a line
+ * of at most this many UTF-8 bytes always fits). A longer one threw "Cannot create a string
+ * longer than ..." with no file or line.
+ */
+export const MAX_LINE_BYTES = 0x1fffffe8;
+
+/** A line longer than the reader takes (MAX_LINE_BYTES). */
+export class LineTooLong extends Error {
+  constructor(
+    readonly line: number,
+    readonly limit: number,
+  ) {
+    super(`line: longer than ${limit} bytes, the most one line may hold`);
+  }
+}
+
 /** The file's text in chunks; `onBytes` hears how many bytes each chunk took. */
 export function* fileChunks(path: string, onBytes: (n: number) => void = () => {}): Generator<string> {
   const fd = fs.openSync(path, "r");
@@ -35,7 +52,12 @@ export function* fileChunks(path: string, onBytes: (n: number) => void = () => {
  * UTF-8 character) and decoded one line at a time: no chunk string is built, sliced and
  * concatenated (half the time of reading an import's lines).
  */
-export function forEachFileLine(path: string, onBytes: (n: number) => void, each: (text: string, line: number) => void): void {
+export function forEachFileLine(
+  path: string,
+  onBytes: (n: number) => void,
+  each: (text: string, line: number) => void,
+  maxLineBytes = MAX_LINE_BYTES,
+): void {
   const fd = fs.openSync(path, "r");
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -43,6 +65,7 @@ export function forEachFileLine(path: string, onBytes: (n: number) => void, each
     let line = 0;
     let first = true;
     for (;;) {
+      if (have > maxLineBytes) throw new LineTooLong(line + 1, maxLineBytes);
       if (have === buffer.length) {
         // One line longer than the buffer: room for the rest of it.
         const bigger = Buffer.allocUnsafe(buffer.length * 2);
@@ -59,12 +82,14 @@ export function forEachFileLine(path: string, onBytes: (n: number) => void, each
         if (start < end) {
           line++;
           const stop = buffer[end - 1] === 13 ? end - 1 : end;
+          if (stop - start > maxLineBytes) throw new LineTooLong(line, maxLineBytes);
           lineAt(buffer, start, stop, line, each);
         }
         return;
       }
       for (let nl = buffer.indexOf(10, Math.max(have, start)); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
         line++;
+        if (nl - start > maxLineBytes) throw new LineTooLong(line, maxLineBytes);
         lineAt(buffer, start, nl > start && buffer[nl - 1] === 13 ? nl - 1 : nl, line, each);
         start = nl + 1;
         if (start >= end) break;
