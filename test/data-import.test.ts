@@ -303,3 +303,29 @@ test("an import past the id table's limit asks the store: duplicates and endpoin
   await expect(load([{ kind: "E", label: "Follows", from: P, to: A }])).rejects.toThrow(`from: no User '${P}'`);
   expect(store.verify().disagreements).toEqual([]);
 });
+
+test("a line whose bytes are not valid UTF-8 is refused (or left out with --skip-bad); a U+FFFD the file holds is a character like any", async () => {
+  const input = path.join(dir, "utf8.jsonl");
+  fs.writeFileSync(
+    input,
+    Buffer.concat([
+      Buffer.from(`${JSON.stringify({ ...userA, handle: "a\uFFFDb" })}\n{"kind":"N","label":"Post","title":"bad`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(`utf"}\n${JSON.stringify(userB)}\n`),
+    ]),
+  );
+  expect(await importError([input])).toBe(
+    "utf8.jsonl:2: line: not valid UTF-8 (the file's bytes there are no UTF-8 character); nothing of this file was imported",
+  );
+  const outcome = await importFiles(store, [importFileOf(input)], { skipBad: true, progress: silentProgress });
+  expect(outcome).toEqual([
+    {
+      path: input,
+      loaded: 2,
+      rejected: 1,
+      firstRejected: { line: 2, reason: "line: not valid UTF-8 (the file's bytes there are no UTF-8 character)" },
+    },
+  ]);
+  expect(store.read((db) => db.nodesByLabel("User").map((u) => u.handle))).toEqual(["a\uFFFDb", "b"]);
+  expect(store.read((db) => db.nodesByLabel("Post"))).toEqual([]);
+});

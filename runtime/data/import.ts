@@ -173,8 +173,10 @@ async function importFile(
           forEachFileLine(
             file.path,
             (n) => task.advance(n),
-            (text, line) => {
+            (text, line, validUtf8) => {
               try {
+                // Decoding replaced the bad bytes: stored, the text would differ from the file's.
+                if (!validUtf8) throw new BadRecord("line", "not valid UTF-8 (the file's bytes there are no UTF-8 character)");
                 // An edge without fields in the export's shape: read straight from the text when it can be.
                 const labelEnd = bareEdgeLabelEnd(text);
                 if (labelEnd < 0 || !loadBareEdge(loader, text, labelEnd)) loader.load(parseRecordLine(text));

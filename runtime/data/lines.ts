@@ -1,5 +1,6 @@
 // Reading an input file synchronously, in chunks (an import runs inside one synchronous write
 // transaction, so it cannot await a stream): text chunks decoded as UTF-8, and JSON Lines.
+import { isUtf8 } from "node:buffer";
 import fs from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
@@ -52,12 +53,7 @@ export function* fileChunks(path: string, onBytes: (n: number) => void = () => {
  * UTF-8 character) and decoded one line at a time: no chunk string is built, sliced and
  * concatenated (half the time of reading an import's lines).
  */
-export function forEachFileLine(
-  path: string,
-  onBytes: (n: number) => void,
-  each: (text: string, line: number) => void,
-  maxLineBytes = MAX_LINE_BYTES,
-): void {
+export function forEachFileLine(path: string, onBytes: (n: number) => void, each: LineHandler, maxLineBytes = MAX_LINE_BYTES): void {
   const fd = fs.openSync(path, "r");
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -102,14 +98,23 @@ export function forEachFileLine(
   }
 }
 
-/** Hands buffer[start, stop) to `each` as text unless it is blank (as forEachLine tells blank). */
-function lineAt(buffer: Buffer, start: number, stop: number, line: number, each: (text: string, line: number) => void): void {
+/**
+ * Hands buffer[start, stop) to `each` as text unless it is blank (as forEachLine tells blank),
+ * with whether its bytes are valid UTF-8: decoding replaces every invalid byte by U+FFFD, so only
+ * a line holding one is checked (a valid line may hold U+FFFD itself).
+ */
+function lineAt(buffer: Buffer, start: number, stop: number, line: number, each: LineHandler): void {
   if (stop <= start) return;
   const firstByte = buffer[start]!;
   const text = buffer.toString("utf8", start, stop);
   // A printable ASCII character first (a JSON line starts with "{"): not blank, no trim needed.
-  if ((firstByte > 32 && firstByte < 127) || text.trim() !== "") each(text, line);
+  if ((firstByte > 32 && firstByte < 127) || text.trim() !== "") {
+    each(text, line, !text.includes("\uFFFD") || isUtf8(buffer.subarray(start, stop)));
+  }
 }
+
+/** One line: its text, its 1-based number, and whether its bytes were valid UTF-8 (else the text has U+FFFD for them). */
+export type LineHandler = (text: string, line: number, validUtf8: boolean) => void;
 
 /** Non-blank lines (LF or CRLF) with their 1-based line numbers, handed to `each` in order. */
 export function forEachLine(chunks: Iterable<string>, each: (text: string, line: number) => void): void {
