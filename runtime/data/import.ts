@@ -22,7 +22,7 @@ import {
   bareEdgeLabelEnd,
   parseRecordLine,
 } from "./interchange.js";
-import { fileChunks, forEachFileLine, LineTooLong } from "./lines.js";
+import { fileChunks, forEachFileLine, LineTooLong, NotUtf8 } from "./lines.js";
 
 /** What an import needs of the store (GraphStore). */
 export interface LoadTarget {
@@ -251,6 +251,8 @@ function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<stri
   } catch (error) {
     if (error instanceof CsvSyntaxError)
       throw new ImportError(file.path, error.line, `${error.message}; nothing of this file was imported`);
+    // Not one row to leave out: where the bad bytes fall in rows is not known.
+    if (error instanceof NotUtf8) throw new ImportError(file.path, null, `${error.message}; nothing of this file was imported`);
     throw error;
   }
   if (header === null) throw new ImportError(file.path, null, "the file is empty (a CSV file starts with a header row)");

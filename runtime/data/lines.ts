@@ -2,7 +2,6 @@
 // transaction, so it cannot await a stream): text chunks decoded as UTF-8, and JSON Lines.
 import { isUtf8 } from "node:buffer";
 import fs from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -23,23 +22,47 @@ export class LineTooLong extends Error {
   }
 }
 
-/** The file's text in chunks; `onBytes` hears how many bytes each chunk took. */
+/** Bytes of a file that are no UTF-8 (fileChunks): where, as a range of the file's bytes. */
+export class NotUtf8 extends Error {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {
+    super(`not valid UTF-8 (bytes that are no UTF-8 character, in bytes ${from} to ${to} of the file)`);
+  }
+}
+
+/**
+ * The file's text in chunks; `onBytes` hears how many bytes each chunk took. Throws NotUtf8 at
+ * the first chunk holding bytes that are no UTF-8 (a lenient decoder would put U+FFFD there, and
+ * the import would store text the file does not hold).
+ */
 export function* fileChunks(path: string, onBytes: (n: number) => void = () => {}): Generator<string> {
   const fd = fs.openSync(path, "r");
   try {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    const decoder = new StringDecoder("utf8");
+    // The byte order mark is taken off below, as forEachFileLine does.
+    const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const decode = (bytes: Uint8Array | undefined, at: number): string => {
+      try {
+        return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+      } catch {
+        throw new NotUtf8(Math.max(0, at - 3), at + (bytes?.length ?? 0));
+      }
+    };
     let first = true;
+    let offset = 0;
     for (;;) {
       const n = fs.readSync(fd, buffer, 0, CHUNK_BYTES, null);
       if (n === 0) break;
-      let text = decoder.write(buffer.subarray(0, n));
+      let text = decode(buffer.subarray(0, n), offset);
+      offset += n;
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark
       first = false;
       onBytes(n);
       if (text !== "") yield text;
     }
-    const rest = decoder.end();
+    const rest = decode(undefined, offset);
     if (rest !== "") yield rest;
   } finally {
     fs.closeSync(fd);
