@@ -23,6 +23,15 @@ function strand(args: string[]): Promise<{ status: number | null; stdout: string
   });
 }
 
+/** The `handle` of every record `strand export` writes for the data directory. */
+async function exportedHandles(dataDir: string): Promise<unknown[]> {
+  const out = await strand(["export", SOCIAL_EXAMPLE, "--data", dataDir]);
+  return out.stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line).handle);
+}
+
 async function call(url: string, query: string, body: unknown): Promise<{ id: string }> {
   const res = await fetch(`${url}/${query}`, {
     method: "POST",
@@ -114,21 +123,8 @@ it("exports while a server runs, refuses to import into its directory, and the e
       "nope.jsonl: 0 records imported, 2 rejected (the first, line 1: label: the schema has no N::Nope; --rejects FILE keeps each with its reason)\n",
     stderr: ["strand: nope.jsonl: all 2 records were rejected, nothing of it was imported (is it the right file for this schema?)"],
   });
-  const kept = await strand(["export", SOCIAL_EXAMPLE, "--data", "skipped"]);
-  expect(
-    kept.stdout
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line).handle),
-  ).toEqual(["ok"]);
-
-  const fresh = await strand(["export", SOCIAL_EXAMPLE, "--data", "fresh"]);
-  expect(
-    fresh.stdout
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line).handle),
-  ).toEqual(["solo"]);
+  expect(await exportedHandles("skipped")).toEqual(["ok"]);
+  expect(await exportedHandles("fresh")).toEqual(["solo"]);
 
   const usage = await strand(["import", SOCIAL_EXAMPLE]);
   expect(usage.status).toBe(2);

@@ -52,8 +52,8 @@ function readMeta(fd: number, at: number, size: number): Meta | null {
   return { pageSize, topRoot, txnId: Number(bytes.readBigUInt64LE(TXN_ID_AT)) };
 }
 
-/** Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty or ends before its meta pages or roots; a missing file is a new store. */
-export function refuseTruncatedDataFile(dir: string): void {
+/** Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty, has no LMDB header, or ends before its meta pages or roots (dataFileProblem); a missing file is a new store. */
+export function refuseDamagedDataFile(dir: string): void {
   const file = join(dir, "data.mdb");
   const found = dataFileProblem(file);
   if (found !== null) throw new StrandError("STORAGE_CORRUPT", `${file} ${found.problem}: ${found.advice}`);

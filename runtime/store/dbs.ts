@@ -4,7 +4,7 @@ import type { EdgeItem, NodeItem } from "../../core/items.js";
 import type { CommitEntry } from "./commit-entry.js";
 import type { VectorLogEntry, VectorTypeMeta } from "./vector-type-meta.js";
 import { withF32Vectors } from "./vector-encoding.js";
-import { refuseTruncatedDataFile } from "./data-file-check.js";
+import { refuseDamagedDataFile } from "./data-file-check.js";
 import { DB_NAMES, FORMAT_KEY, FORMAT_VERSION, MIGRATABLE_FORMATS, type Key } from "./keys.js";
 
 export interface StoreDbs {
@@ -50,7 +50,7 @@ export const PAGE_SIZE = 8192;
  *   process read; see read-only.ts). A read-only open writes nothing, not even the format.
  */
 export function openDbs(path: string, mapSize: number | undefined, readOnly = false): StoreDbs {
-  refuseTruncatedDataFile(path);
+  refuseDamagedDataFile(path);
   // lmdb's defaults are the durable ones (synced commits, no write map); do not override them.
   // noSubdir is explicit: lmdb otherwise guesses from the path, and takes "./my.data" for a file.
   const env = open({

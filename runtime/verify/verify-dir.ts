@@ -40,9 +40,8 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
     } catch (error) {
       return { ok: false, code: "UNREADABLE", message: `cannot open the store in ${dir}: ${(error as Error).message}` };
     }
-    const opened = dbs;
     try {
-      return checkOpened(opened, dir);
+      return checkOpened(dbs, dir);
     } catch (error) {
       const message = (error as Error).message;
       if (!LMDB_ERROR.test(message)) throw error;
