@@ -164,6 +164,43 @@ test("--skip-bad: bad records go to the rejects file, are counted, and the rest 
   expect(store.verify().disagreements).toEqual([]);
 });
 
+test("--skip-bad with CSV: a rejected row is written as a CSV row again, which imports under the header once fixed", async () => {
+  const input = file("User.csv", [
+    "id,handle,age,tags",
+    `${A},a,1,`,
+    `${B},"b, with a comma",young,`,
+    `${P},"",-1,"[""y"",""z""]"`,
+    `,"c\nover two lines",x,`,
+  ]);
+  const rejects = path.join(dir, "rejects.jsonl");
+  const outcome = await importFiles(store, [importFileOf(input)], { skipBad: true, rejectsPath: rejects, progress: silentProgress });
+  expect(outcome).toEqual([
+    { path: input, loaded: 1, rejected: 3, firstRejected: { line: 3, reason: 'age: expected a decimal number (U32), got "young"' } },
+  ]);
+  const rejected = fs
+    .readFileSync(rejects, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { line: number; text: string });
+  // Quoted as in the file where it matters: "" stays the empty string, not "no value".
+  expect(rejected.map(({ line, text }) => ({ line, text }))).toEqual([
+    { line: 3, text: `${B},"b, with a comma",young,` },
+    { line: 4, text: `${P},"",-1,"[""y"",""z""]"` },
+    { line: 5, text: `,"c\nover two lines",x,` },
+  ]);
+  // The user fixes the ages and imports the rejects under the same header.
+  const fixed = file("fixed.csv", ["id,handle,age,tags", ...rejected.map(({ text }) => text.replace(/,(young|-1|x),/, ",2,"))]);
+  const again = await importFiles(store, [importFileOf(fixed, "User")], { skipBad: false, progress: silentProgress });
+  expect(again).toEqual([{ path: fixed, loaded: 3, rejected: 0, firstRejected: null }]);
+  const users = store.read((db) => db.nodesByLabel("User").map(({ id, label, ...fields }) => fields));
+  expect(users.sort((x, y) => String(x.handle).localeCompare(String(y.handle)))).toEqual([
+    { handle: "", age: 2, tags: ["y", "z"] },
+    { handle: "a", age: 1 },
+    { handle: "b, with a comma", age: 2 },
+    { handle: "c\nover two lines", age: 2 },
+  ]);
+});
+
 test('CSV: the file names the type, cells are typed by the schema, empty means absent and "" is the empty string', async () => {
   const users = file("User.csv", [
     "id,handle,age,vip,tags,born",

@@ -246,7 +246,7 @@ function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<stri
         continue;
       }
       const columns = header;
-      yield { line: row.line, text: () => rowText(columns, row), record: () => csvRecord(type, columns, row) };
+      yield { line: row.line, text: () => rowText(row), record: () => csvRecord(type, columns, row) };
     }
   } catch (error) {
     if (error instanceof CsvSyntaxError)
@@ -258,11 +258,13 @@ function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<stri
   if (header === null) throw new ImportError(file.path, null, "the file is empty (a CSV file starts with a header row)");
 }
 
-/** A rejected CSV row, as the object its header makes of it. */
-function rowText(header: readonly string[], row: CsvRow): string {
-  const obj: Record<string, string> = {};
-  for (let i = 0; i < header.length; i++) {
-    Object.defineProperty(obj, header[i]!, { value: row.cells[i] ?? "", enumerable: true });
-  }
-  return JSON.stringify(obj);
+/**
+ * A rejected CSV row as a CSV row again (RFC 4180), so the rejects can go back into a file under
+ * the same header: a cell is quoted when it was (an empty quoted cell is the empty string, not "no
+ * value") or when it holds a comma, a quote or a line break.
+ */
+function rowText(row: CsvRow): string {
+  return row.cells
+    .map((cell, i) => (row.quoted[i] || /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell))
+    .join(",");
 }
