@@ -26,6 +26,8 @@ export interface ForIngestOptions {
   edges: number;
   degree: number;
   seed: number;
+  /** Requests in flight at once (1: one request at a time, each waiting for the previous answer). */
+  concurrency: number;
   /** Other builds' strand.js to measure side by side (none: this build only). */
   baselines: readonly string[];
   log: (line: string) => void;
@@ -43,6 +45,7 @@ export interface IngestRun {
 export interface ForIngestResult {
   edges: number;
   batch: number;
+  concurrency: number;
   current: IngestRun;
   /** One per baseline build, in the order given. */
   baselines: IngestRun[];
@@ -104,19 +107,26 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
     const random = seededRandom(options.seed + 1);
     const cpu0 = processCpuSeconds(server.child.pid);
     const t0 = performance.now();
-    for (let start = 0; start < options.edges; start += options.batch) {
-      const links = [];
-      for (let e = start; e < Math.min(options.edges, start + options.batch); e++) {
-        links.push({ from: ids[Math.floor(e / options.degree) % ids.length], to: ids[randomIndex(random, ids.length)] });
+    // The batches are drawn in order (the same edges for every concurrency); each client takes the next one.
+    let next = 0;
+    const client = async (): Promise<void> => {
+      while (next < options.edges) {
+        const start = next;
+        next += options.batch;
+        const links = [];
+        for (let e = start; e < Math.min(options.edges, start + options.batch); e++) {
+          links.push({ from: ids[Math.floor(e / options.degree) % ids.length], to: ids[randomIndex(random, ids.length)] });
+        }
+        await post(server, "AddLinks", { links });
       }
-      await post(server, "AddLinks", { links });
-    }
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, client));
     const ms = performance.now() - t0;
     const cpu1 = processCpuSeconds(server.child.pid);
     const serverCpuUsPerEdge = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / options.edges;
     const edgesPerSecond = options.edges / (ms / 1000);
     options.log(
-      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s)`,
+      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}, ${options.concurrency} in flight) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s)`,
     );
     return { cli, ms, edgesPerSecond, serverCpuUsPerEdge };
   } finally {
@@ -139,6 +149,7 @@ export async function runForIngest(options: ForIngestOptions): Promise<ForIngest
   return {
     edges: options.edges,
     batch: options.batch,
+    concurrency: options.concurrency,
     current: best.get(CLI)!,
     baselines: options.baselines.map((cli) => best.get(cli)!),
   };

@@ -57,6 +57,8 @@ export interface BenchOptions {
   dataNodes: number;
   /** Edges the FOR-loop ingest over HTTP writes, 1000 per request. */
   forEdges: number;
+  /** Requests in flight in the FOR-loop ingest, one run per value (1: one request at a time). */
+  forInFlight: readonly number[];
   /** Another build's dist/cli/strand.js, measured beside this one in the FOR-loop ingest. */
   dataBaselines: readonly string[];
   /** Vectors (dimension 128) of the vector import against raw hnswlib-node; 100000 is the issue's size. */
@@ -91,6 +93,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --restart-writes <n>   AddV writes between the last checkpoint and the kill (default 1000)
   --data-nodes <n>    nodes imported and exported with 10 edges each (default 20000; 100000 = the target size)
   --for-edges <n>     edges written by the FOR-loop ingest over HTTP (default 100000)
+  --for-in-flight <n,n>  requests in flight in the FOR-loop ingest, one run per value (default 1,4)
   --data-baseline <cli>[,<cli>..]  also run the FOR-loop ingest with these strand.js builds (e.g. main, a commit before issue 12), side by side
   --data-vectors <n>  vectors imported (dim 128, HNSW built once) vs raw hnswlib-node (default 20000; 100000 = the target size)
   --seed <n>          PRNG seed (default 42)
@@ -130,6 +133,7 @@ const FLAGS = {
   "bm25-docs": { type: "string" },
   "data-nodes": { type: "string" },
   "for-edges": { type: "string" },
+  "for-in-flight": { type: "string" },
   "data-baseline": { type: "string" },
   "data-vectors": { type: "string" },
   seed: { type: "string" },
@@ -212,6 +216,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
       values["startup-baseline"] === undefined || values["startup-baseline"] === "" ? null : resolve(values["startup-baseline"]),
     dataNodes: positive("data-nodes", values["data-nodes"], quick ? 5_000 : 20_000),
     forEdges: positive("for-edges", values["for-edges"], quick ? 20_000 : 100_000),
+    forInFlight: (values["for-in-flight"] ?? "1,4").split(",").map((v) => positive("for-in-flight", v, 1)),
     dataBaselines: (values["data-baseline"] ?? process.env.STRAND_BENCH_CLI ?? "")
       .split(",")
       .filter((cli) => cli !== "")

@@ -241,6 +241,7 @@ async function main(): Promise<number> {
         degree: 10,
         forBatch: 1000,
         forEdges: options.forEdges,
+        forInFlight: options.forInFlight,
         baselines: options.dataBaselines,
         vectors: options.dataVectors,
         seed: options.seed,
