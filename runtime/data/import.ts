@@ -264,7 +264,5 @@ function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<stri
  * value") or when it holds a comma, a quote or a line break.
  */
 function rowText(row: CsvRow): string {
-  return row.cells
-    .map((cell, i) => (row.quoted[i] || /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell))
-    .join(",");
+  return row.cells.map((cell, i) => (row.quoted[i] || /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(",");
 }
