@@ -8,7 +8,7 @@ import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
 import { FORMAT_VERSION, SCHEMA_VERSION_KEY, type Key } from "./store/keys.js";
-import { DEFAULT_CACHE_ENTRIES, ReadCache } from "./store/read-cache.js";
+import { DEFAULT_CACHE_ENTRIES, defaultCacheBytes, ReadCache } from "./store/read-cache.js";
 import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
 import { tooFullToOpen } from "./store/storage-space.js";
@@ -46,6 +46,8 @@ export interface GraphStoreOptions {
   mapSize?: number;
   /** Decoded records and adjacency lists kept for reads (read-cache.ts); 0 disables. */
   cacheEntries?: number;
+  /** The read cache's budget in estimated bytes (read-cache.ts entryBytes); default a quarter of the heap limit, at most 1 GiB. */
+  cacheBytes?: number;
   /** HNSW parameters of every vector type (strand.toml [vector]); defaults m 16, ef_construction 128, ef_search 64, cosine. */
   vector?: Partial<VectorOptions>;
   /** Keep the BM25 keyword index (strand.toml `bm25`, default true); see runtime/search/. */
@@ -123,7 +125,7 @@ export class GraphStore {
 
   static open(options: GraphStoreOptions): GraphStore {
     const schema = new SchemaInfo(options.schema); // validate before touching the disk
-    const cache = new ReadCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+    const cache = new ReadCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES, options.cacheBytes ?? defaultCacheBytes());
     const vectorOptions = resolveVectorOptions(options.vector);
     const unlock = lockDirectory(options.path);
     let dbs: StoreDbs | undefined;
@@ -383,6 +385,11 @@ export class GraphStore {
   /** Decoded records and adjacency lists the read cache holds now (at most `cacheEntries`). */
   get cachedEntries(): number {
     return this.cache.size;
+  }
+
+  /** Their estimated bytes (at most `cacheBytes`). */
+  get cachedBytes(): number {
+    return this.cache.bytes;
   }
 
   /** File size, records per type and index sizes, for monitoring (walks keys: cache the answer). */

@@ -50,6 +50,7 @@ describe("options from the environment", () => {
       STRAND_BODY_LIMIT: "4096",
       STRAND_STALL_LIMIT: "2500",
       STRAND_CACHE_ENTRIES: "10",
+      STRAND_CACHE_SIZE: "64MiB",
       STRAND_CORS: "https://a.example",
       STRAND_EXPLORER: "false",
       STRAND_LOG_LEVEL: "warn",
@@ -62,6 +63,7 @@ describe("options from the environment", () => {
       bodyLimitBytes: 4096,
       stallLimitMs: 2500,
       cacheEntries: 10,
+      cacheBytes: 64 * 2 ** 20,
       corsOrigins: ["https://a.example"],
       explorer: false,
       logLevel: "warn",
@@ -76,6 +78,8 @@ describe("options from the environment", () => {
     // Bad values from the environment are named like flags.
     expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
     expect(() => parseCommand(["serve", "--stall-limit", "0"], {})).toThrow('--stall-limit must be an integer from 1 to 86400000, got "0"');
+    expect(parseCommand(["mcp", "--stdio", "--cache-size", "1000"], {})).toMatchObject({ cacheBytes: 1000 });
+    expect(() => parseCommand(["serve", "--cache-size", "lots"], {})).toThrow("--cache-size takes");
     expect(() => parseCommand(["serve", "--api-key", "k"], { STRAND_API_KEY_FILE: "/tmp/k" })).toThrow("give the api key once");
   });
 

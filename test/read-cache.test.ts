@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { StrandError } from "../core/errors.js";
 import type { NodeItem } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
-import { ReadCache } from "../runtime/store/read-cache.js";
-import type { GraphStore } from "../runtime/graph-store.js";
-import { openTempStore } from "./support/store-fixtures.js";
+import { entryBytes, ReadCache } from "../runtime/store/read-cache.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { openTempStore, removeDir, schema, tempDir } from "./support/store-fixtures.js";
 
 describe("ReadCache", () => {
   test("fills, hits, and evicts the oldest entry at capacity", () => {
@@ -90,6 +90,58 @@ describe("ReadCache", () => {
     expect([Object.isFrozen(value), Object.isFrozen(value.tags), Object.isFrozen(value.nested)]).toEqual([true, true, true]);
     expect(() => new ReadCache(-1)).toThrow(RangeError);
   });
+
+  test("entryBytes estimates a value's heap size: strings 16 + 2 per character, objects 24 + 16 per property", () => {
+    expect(entryBytes("abcd")).toBe(24);
+    expect(entryBytes(3)).toBe(8);
+    expect(entryBytes(null)).toBe(8);
+    expect(entryBytes(["ab", 1])).toBe(16 + 16 + 20 + 8);
+    expect(entryBytes({ id: "ab", n: 1 })).toBe(24 + 16 + 20 + 16 + 8);
+  });
+
+  test("the byte budget evicts the oldest entries until a new one fits, and counts a dropped or refilled key once", () => {
+    const value = (chars: number) => ({ s: "x".repeat(chars) }); // 24 + 16 + 16 + 2 * chars bytes
+    const cache = new ReadCache(100, 8 * 1056); // entries of 1,056 bytes: 8 fit, the largest one 1,056
+    for (let i = 0; i < 8; i++) cache.fill(`k${i}`, value(500));
+    expect([cache.size, cache.bytes]).toEqual([8, 8 * 1056]);
+    cache.fill("k8", value(500)); // pushes out k0
+    expect([cache.get("k0"), cache.get("k1") !== undefined, cache.size, cache.bytes]).toEqual([undefined, true, 8, 8 * 1056]);
+    cache.fill("k3", value(500)); // filled twice: held once
+    expect([cache.size, cache.bytes]).toEqual([8, 8 * 1056]);
+    const touched: string[] = [];
+    cache.beginWrite("k5", touched);
+    cache.settle(touched);
+    expect([cache.get("k5"), cache.size, cache.bytes]).toEqual([undefined, 7, 7 * 1056]);
+    cache.fill("small", value(0)); // 56 bytes: fits beside the 7 without evicting any
+    expect([cache.size, cache.bytes, cache.get("k1") !== undefined]).toEqual([8, 7 * 1056 + 56, true]);
+  });
+
+  test("a value above an eighth of the byte budget is handed back unfrozen and not cached", () => {
+    const cache = new ReadCache(100, 8 * 1056);
+    cache.fill("a", { s: "x".repeat(500) });
+    const big = { s: "x".repeat(501) };
+    expect(cache.fill("big", big)).toBe(big);
+    expect([cache.get("big"), Object.isFrozen(big), cache.get("a") !== undefined, cache.size]).toEqual([undefined, false, true, 1]);
+    expect(() => new ReadCache(10, -1)).toThrow(RangeError);
+  });
+});
+
+test("GraphStore: reading records larger than the cache's byte budget keeps its bytes within it (a client read the server out of memory)", async () => {
+  const dir = tempDir();
+  const store = GraphStore.open({ path: dir, schema, cacheBytes: 2 ** 20 });
+  try {
+    const names = Array.from({ length: 40 }, (_, i) => String.fromCharCode(97 + (i % 26)).repeat(50_000) + i);
+    const ids = await store.write((db) => names.map((name) => db.addNode("User", { name }).id));
+    for (let round = 0; round < 2; round++) {
+      for (const [i, id] of ids.entries()) expect(store.read((db) => db.nodeById("User", id).name)).toBe(names[i]);
+      // 40 records of ~100 KB estimated each: about ten fit in 1 MiB.
+      expect(store.cachedBytes).toBeLessThanOrEqual(2 ** 20);
+      expect([store.cachedEntries > 0, store.cachedEntries < 12]).toEqual([true, true]);
+    }
+  } finally {
+    await store.close();
+    removeDir(dir);
+  }
 });
 
 describe("GraphStore reads through the cache", () => {

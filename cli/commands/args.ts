@@ -48,6 +48,7 @@ const SERVE_FLAGS = {
   "body-limit": { type: "string" },
   "stall-limit": { type: "string" },
   "cache-entries": { type: "string" },
+  "cache-size": { type: "string" },
   cors: { type: "string" },
   "log-level": { type: "string" },
   explorer: { type: "string" },
@@ -82,7 +83,13 @@ const STATUS_FLAGS = {
   "replication-key": { type: "string" },
 } as const;
 
-const MCP_FLAGS = { ...HELP, stdio: { type: "boolean" }, data: { type: "string" }, "cache-entries": { type: "string" } } as const;
+const MCP_FLAGS = {
+  ...HELP,
+  stdio: { type: "boolean" },
+  data: { type: "string" },
+  "cache-entries": { type: "string" },
+  "cache-size": { type: "string" },
+} as const;
 
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
   const [name, ...rest] = argv;
@@ -125,6 +132,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       const bodyLimit = option("--body-limit", values["body-limit"]);
       const stallLimit = option("--stall-limit", values["stall-limit"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
+      const cacheSize = option("--cache-size", values["cache-size"]);
       const port = option("--port", values.port);
       const serveFlag = (flag: string): string | undefined =>
         nonEmpty(flag, option(flag, values[flag.slice(2) as keyof typeof values] as string | undefined));
@@ -139,6 +147,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         bodyLimitBytes: bodyLimit === undefined ? undefined : byteSizeFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES),
         stallLimitMs: stallLimit === undefined ? undefined : integerFlag("--stall-limit", stallLimit, 1, MAX_STALL_LIMIT_MS),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
+        cacheBytes: cacheSize === undefined ? undefined : byteSizeFlag("--cache-size", cacheSize, 0),
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),
         explorer: booleanFlag("--explorer", nonEmpty("--explorer", option("--explorer", values.explorer))),
         logLevel: logLevelFlag(nonEmpty("--log-level", option("--log-level", values["log-level"]))),
@@ -151,11 +160,13 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       if (values.help === true) return { kind: "help", command: name };
       if (values.stdio !== true) throw new UsageError("strand mcp needs --stdio (over HTTP, `strand serve` answers MCP at /mcp)");
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
+      const cacheSize = option("--cache-size", values["cache-size"]);
       return {
         kind: "mcp",
         dir: projectDir(positionals),
         dataDir: resolve(nonEmpty("--data", option("--data", values.data)) ?? DEFAULT_DATA_DIR),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
+        cacheBytes: cacheSize === undefined ? undefined : byteSizeFlag("--cache-size", cacheSize, 0),
       };
     }
     case "verify": {

@@ -21,7 +21,7 @@ export interface ImportOptions {
 }
 
 export async function runImport(options: ImportOptions): Promise<number> {
-  const opened = await openProject(options.dir, options.dataDir, undefined, "importing");
+  const opened = await openProject(options.dir, options.dataDir, {}, "importing");
   if (opened === null) return 1;
   const { store } = opened;
   try {

@@ -14,10 +14,17 @@ export interface McpOptions {
   dir: string;
   dataDir: string;
   cacheEntries: number | undefined;
+  /** --cache-size: the read cache's budget in estimated bytes; undefined: the store's default. */
+  cacheBytes: number | undefined;
 }
 
 export async function runMcp(options: McpOptions): Promise<number> {
-  const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "starting the MCP server");
+  const opened = await openProject(
+    options.dir,
+    options.dataDir,
+    { entries: options.cacheEntries, bytes: options.cacheBytes },
+    "starting the MCP server",
+  );
   if (opened === null) return 1;
   const { config, project, store, embedders } = opened;
 

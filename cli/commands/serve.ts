@@ -23,6 +23,8 @@ export interface ServeOptions {
   /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
   stallLimitMs?: number | undefined;
   cacheEntries: number | undefined;
+  /** --cache-size: the read cache's budget in estimated bytes; undefined: the store's default. */
+  cacheBytes: number | undefined;
   /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
   corsOrigins: readonly string[];
   /** --explorer / STRAND_EXPLORER: serve /explorer (default: when bound to a loopback address). */
@@ -62,7 +64,13 @@ export async function runServe(options: ServeOptions): Promise<number> {
     },
     logRetention: (config: ProjectConfig) => retentionOf(options.replication, config),
   };
-  const opened = await openProject(options.dir, options.dataDir, options.cacheEntries, "serving", hooks);
+  const opened = await openProject(
+    options.dir,
+    options.dataDir,
+    { entries: options.cacheEntries, bytes: options.cacheBytes },
+    "serving",
+    hooks,
+  );
   if (opened === null) return 1;
   const { config, project, embedders } = opened;
   const logger = createLogger({ level: options.logLevel });

@@ -30,6 +30,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
+      --cache-size <size>       ... and their estimated memory at most: bytes or e.g. 512MiB
+                                (default: a quarter of the JS heap limit, at most 1 GiB)
       --cors <origins>          browser origins allowed to call, comma-separated, or * (default:
                                 none: pages of other origins are refused with 403)
       --explorer <true|false>   serve the graph explorer at /explorer (default: true on a loopback
@@ -56,6 +58,7 @@ const COMMANDS: Readonly<Record<string, string>> = {
   mcp: `  mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
       --data <dir>              database directory (default: ./data; not shared with a running serve)
       --cache-entries <n>       as for serve
+      --cache-size <size>       as for serve
 `,
   import: `  import <dir> FILE...  load JSON Lines (.jsonl) or CSV (.csv) records into the project's store,
                    each file in one transaction (the store must not be open; see README)
@@ -95,6 +98,7 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--body-limit": "STRAND_BODY_LIMIT",
   "--stall-limit": "STRAND_STALL_LIMIT",
   "--cache-entries": "STRAND_CACHE_ENTRIES",
+  "--cache-size": "STRAND_CACHE_SIZE",
   "--cors": "STRAND_CORS",
   "--explorer": "STRAND_EXPLORER",
   "--log-level": "STRAND_LOG_LEVEL",

@@ -49,10 +49,16 @@ export function mcpLimitOptions(config: ProjectConfig): ConnectionOptions {
   };
 }
 
+/** The read cache's limits from the command line; undefined: the store's defaults. */
+export interface ReadCacheLimits {
+  entries?: number | undefined;
+  bytes?: number | undefined;
+}
+
 export async function openProject(
   dir: string,
   dataDir: string,
-  cacheEntries: number | undefined,
+  cache: ReadCacheLimits,
   purpose: string,
   hooks: OpenHooks = {},
 ): Promise<OpenedProject | null> {
@@ -92,7 +98,8 @@ export async function openProject(
     return GraphStore.open({
       path: dataDir,
       schema: project.schema,
-      ...(cacheEntries === undefined ? {} : { cacheEntries }),
+      ...(cache.entries === undefined ? {} : { cacheEntries: cache.entries }),
+      ...(cache.bytes === undefined ? {} : { cacheBytes: cache.bytes }),
       bm25: config.bm25,
       bm25Stemmer: config.bm25Stemmer,
       vector: config.vector,

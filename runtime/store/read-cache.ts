@@ -15,48 +15,101 @@
 // Cached values are deep-frozen: every request shares them, so code that tried to modify a
 // record in place would fail loudly instead of corrupting other requests' results.
 
+import { getHeapStatistics } from "node:v8";
+
 export const DEFAULT_CACHE_ENTRIES = 250_000;
 
+/**
+ * The default byte budget: a quarter of V8's heap limit, at most 1 GiB. Entries alone did not
+ * bound memory: 250,000 records near the body limit, or adjacency lists of hub nodes, are many
+ * times the heap, and a client reading them ran the server out of memory.
+ */
+export function defaultCacheBytes(): number {
+  return Math.min(2 ** 30, Math.floor(getHeapStatistics().heap_size_limit / 4));
+}
+
+/** One cached value and its estimated size (entryBytes). */
+interface Entry {
+  readonly value: unknown;
+  readonly bytes: number;
+}
+
 export class ReadCache {
-  private readonly entries = new Map<string, unknown>();
+  private readonly entries = new Map<string, Entry>();
   /**
-   * The keys in fill order, as a ring: filling slot i evicts the key filled there `capacity`
-   * fills ago. Not `entries.keys().next()`: V8 leaves a hole for each deleted Map entry until
-   * the table is rehashed and that iterator walks every hole, so evicting one key at a time
-   * cost 17 µs at 50k entries and 44 µs at 250k (measured) — more than the read it saved. A
-   * slot whose key was since dropped and filled again evicts the newer entry a little early;
-   * every entry has a slot, so the Map never holds more than `capacity`.
+   * The keys in fill order, as a ring from `head` (the oldest) holding `count` keys: evicting
+   * takes the oldest. Not `entries.keys().next()`: V8 leaves a hole for each deleted Map entry
+   * until the table is rehashed and that iterator walks every hole, so evicting one key at a time
+   * cost 17 µs at 50k entries and 44 µs at 250k (measured) — more than the read it saved. A key a
+   * write dropped and a read filled again is in the ring twice: its older place evicts the newer
+   * entry a little early; every entry has a place, so the Map never holds more than `capacity`.
    */
-  private readonly order: Array<string | undefined>;
-  private next = 0;
+  private readonly order: Array<string | undefined> = [];
+  private head = 0;
+  private count = 0;
+  /** The estimated bytes of every entry held (never above maxBytes). */
+  private heldBytes = 0;
   /** key → number of write transactions in flight that change it */
   private readonly pending = new Map<string, number>();
   /** Bulk loads in flight: each counts as changing every key (beginBulkWrite). */
   private bulkWrites = 0;
+  /** A value estimated above this is not cached: alone it would push out an eighth of the cache. */
+  private readonly maxEntryBytes: number;
 
-  /** `capacity` 0 disables caching. Oldest entries are evicted first. */
-  constructor(readonly capacity: number = DEFAULT_CACHE_ENTRIES) {
+  /**
+   * At most `capacity` entries (0 disables caching) of at most `maxBytes` estimated bytes in all
+   * (entryBytes); the oldest entries are evicted first.
+   */
+  constructor(
+    readonly capacity: number = DEFAULT_CACHE_ENTRIES,
+    readonly maxBytes: number = defaultCacheBytes(),
+  ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`cache capacity must be an integer >= 0, got ${capacity}`);
-    this.order = [];
+    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RangeError(`cache bytes must be an integer >= 0, got ${maxBytes}`);
+    this.maxEntryBytes = Math.floor(maxBytes / 8);
   }
 
   get size(): number {
     return this.entries.size;
   }
 
+  /** The estimated bytes of the values held. */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
   get(key: string): unknown {
-    return this.entries.get(key);
+    return this.entries.get(key)?.value;
   }
 
   /** Remembers what a read snapshot returned for `key`, unless a write to it is in flight. */
   fill<T>(key: string, value: T): T {
     if (this.capacity === 0 || this.bulkWrites > 0 || this.pending.has(key)) return value;
-    const evicted = this.order[this.next];
-    if (evicted !== undefined) this.entries.delete(evicted);
-    this.order[this.next] = key;
-    this.next = this.next + 1 === this.capacity ? 0 : this.next + 1;
-    this.entries.set(key, deepFreeze(value));
+    const bytes = entryBytes(value);
+    if (bytes > this.maxEntryBytes) return value; // not shared, so not frozen either
+    this.drop(key); // two readers that both missed the key fill it twice: it is held once
+    if (this.count === this.capacity) this.evictOldest();
+    while (this.heldBytes + bytes > this.maxBytes && this.count > 0) this.evictOldest();
+    this.order[(this.head + this.count) % this.capacity] = key;
+    this.count++;
+    this.entries.set(key, { value: deepFreeze(value), bytes });
+    this.heldBytes += bytes;
     return value;
+  }
+
+  private evictOldest(): void {
+    const key = this.order[this.head];
+    this.order[this.head] = undefined;
+    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
+    this.count--;
+    if (key !== undefined) this.drop(key);
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.heldBytes -= entry.bytes;
   }
 
   /**
@@ -69,7 +122,7 @@ export class ReadCache {
   shareRecordIds<T extends { readonly otherIds: readonly string[] }>(list: T): T {
     const ids = list.otherIds as string[];
     for (let i = 0; i < ids.length; i++) {
-      const rec = this.entries.get(recordKey(ids[i]!)) as { id?: unknown } | undefined;
+      const rec = this.entries.get(recordKey(ids[i]!))?.value as { id?: unknown } | undefined;
       if (rec !== undefined && rec.id === ids[i]) ids[i] = rec.id as string;
     }
     return list;
@@ -77,7 +130,7 @@ export class ReadCache {
 
   /** A write transaction is about to change `key`; `touched` collects the keys to settle later. */
   beginWrite(key: string, touched: string[]): void {
-    this.entries.delete(key);
+    this.drop(key);
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
     touched.push(key);
   }
@@ -89,6 +142,10 @@ export class ReadCache {
    */
   beginBulkWrite(): void {
     this.entries.clear();
+    this.order.length = 0;
+    this.head = 0;
+    this.count = 0;
+    this.heldBytes = 0;
     this.bulkWrites++;
   }
 
@@ -128,4 +185,23 @@ function deepFreeze<T>(value: T): T {
     for (const member of Object.values(value)) deepFreeze(member);
   }
   return value;
+}
+
+/**
+ * A value's size on the V8 heap, estimated on the high side: a string 16 bytes plus 2 per
+ * character (two-byte strings take 2), a number, boolean or null 8, an array 16 plus 8 per slot,
+ * an object 24 plus 16 per property, plus their members. Strings shared between values
+ * (shareRecordIds) are counted in each.
+ */
+export function entryBytes(value: unknown): number {
+  if (typeof value === "string") return 16 + 2 * value.length;
+  if (typeof value !== "object" || value === null) return 8;
+  if (Array.isArray(value)) {
+    let bytes = 16 + 8 * value.length;
+    for (const member of value) bytes += entryBytes(member);
+    return bytes;
+  }
+  let bytes = 24;
+  for (const member of Object.values(value)) bytes += 16 + entryBytes(member);
+  return bytes;
 }
