@@ -1,6 +1,7 @@
 // Runs one compiled query against the store: in one read snapshot or one durable write
 // transaction, after fetching every embedding its Embed(..) calls need (see
 // embedding-lookup.ts for why they are fetched outside the transaction).
+import { createHash } from "node:crypto";
 import { EmbeddingsMissing, type EmbeddingLookup } from "../core/embedding-lookup.js";
 import { StrandError } from "../core/errors.js";
 import type { QueryContext } from "../core/query-context.js";
@@ -18,6 +19,12 @@ export interface QueryStore {
 /** Attempts after which a query that keeps needing new embeddings is a bug, not a workload. */
 const MAX_ATTEMPTS = 8;
 const DEFAULT_CACHE_ENTRIES = 10_000;
+/**
+ * A longer text is cached under its SHA-256 digest, not itself: keyed by whole texts, 10,000
+ * distinct texts near the body limit were gigabytes, and a client sending them ran the server out
+ * of memory. Hashing 8 MB takes milliseconds; embedding it takes far longer.
+ */
+const LONGEST_KEY_TEXT = 256;
 
 /** Embeddings by (model, text), least recently used dropped first. */
 export class EmbeddingCache {
@@ -26,8 +33,10 @@ export class EmbeddingCache {
 
   constructor(private readonly capacity = DEFAULT_CACHE_ENTRIES) {}
 
-  private static key(text: string, model: string | null): string {
-    return `${model ?? ""}\u0000${text}`;
+  /** model, NUL, the text; or model, SOH, its digest (the separators keep the two forms apart). */
+  static key(text: string, model: string | null): string {
+    if (text.length <= LONGEST_KEY_TEXT) return `${model ?? ""}\u0000${text}`;
+    return `${model ?? ""}\u0001${createHash("sha256").update(text).digest("base64")}`;
   }
 
   get(text: string, model: string | null): number[] | undefined {
