@@ -259,6 +259,24 @@ describe("limit, ties and empty queries", () => {
     expect(search(store, "Counter", "1")).toEqual([]);
   });
 
+  test("a query of more than 1,024 distinct terms is INVALID_VALUE naming the count; 1,024 (repeats aside) is searched", async () => {
+    const { store } = newStore();
+    await addAll(store, "Doc", CORPUS);
+    const terms = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`).join(" ");
+    expect(search(store, "Doc", `graph ${terms(1023)} graph graph`).length).toBeGreaterThan(0);
+    let caught: unknown;
+    try {
+      search(store, "Doc", `graph ${terms(1024)}`);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isStrandError(caught) && { code: caught.code, status: httpStatus(caught.code), message: caught.message }).toEqual({
+      code: "INVALID_VALUE",
+      status: 400,
+      message: "SearchBM25 text has 1025 distinct terms; at most 1024 (shorten the query)",
+    });
+  });
+
   test("a limit that is not an integer >= 0 is INVALID_VALUE", async () => {
     const { store } = newStore();
     for (const limit of [-1, 1.5, Number.NaN]) {

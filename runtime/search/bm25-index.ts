@@ -121,6 +121,12 @@ export class Bm25Index {
     if (limit <= 0 || !this.fields.has(label)) return [];
     const terms = [...new Set(this.tokenize(text))];
     if (terms.length === 0) return [];
+    if (terms.length > MAX_QUERY_TERMS) {
+      throw new StrandError(
+        "INVALID_VALUE",
+        `SearchBM25 text has ${terms.length} distinct terms; at most ${MAX_QUERY_TERMS} (shorten the query)`,
+      );
+    }
     const stats = this.stats(label, transaction);
     if (stats === undefined || stats.docs === 0 || stats.tokens === 0) return [];
     const avgLen = stats.tokens / stats.docs;
@@ -149,6 +155,13 @@ export class Bm25Index {
     return hits.length > limit ? hits.slice(0, limit) : hits;
   }
 }
+
+/**
+ * Distinct terms a query may have (as Lucene's default clause limit). Each term is a range read
+ * of its postings: one request of 1.5 million distinct terms (an 8 MiB text) held the engine
+ * for seconds, and every other request with it.
+ */
+export const MAX_QUERY_TERMS = 1024;
 
 /** SearchBM25's arguments as a query passes them (unchecked values from the request). */
 export function checkBm25Query(text: unknown, limit: unknown): void {
