@@ -143,9 +143,9 @@ export function expectedDump(store: GraphStore, nodes: Iterable<NodeItem>, edges
  */
 export function staleCacheEntries(store: GraphStore): string[] {
   const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
-  const entries = (store as unknown as { cache: { entries: Map<string, unknown> } }).cache.entries;
+  const entries = (store as unknown as { cache: { entries: Map<string, { value: unknown }> } }).cache.entries;
   const stale: string[] = [];
-  for (const [key, value] of entries) {
+  for (const [key, { value }] of entries) {
     let now: unknown;
     if (key.startsWith("\u0000")) {
       const sep = key.indexOf("\u0000", 1);
