@@ -241,4 +241,32 @@ describe("backup and restore", () => {
       message: `${manifestFile}: files[0]: path must be a plain file name`,
     });
   });
+  it("an interrupted restore: a store does not open on what it left, a refused restore leaves it, and restoring again replaces it", async () => {
+    const { dir } = await sourceStore("src5");
+    const out = path.join(work, "b5");
+    expect((await backupDataDir(dir, out)).ok).toBe(true);
+    // What a restore killed while copying leaves: part of data.mdb under its temporary name.
+    const target = path.join(work, "interrupted");
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, "data.mdb.restoring"), fs.readFileSync(path.join(out, "data.mdb")).subarray(0, 8192));
+    let message = "";
+    try {
+      GraphStore.open({ path: target, schema: verifySchema });
+    } catch (error) {
+      message = `${(error as { code?: string }).code}: ${(error as Error).message}`;
+    }
+    expect(message).toBe(
+      `STORAGE_CORRUPT: ${target} holds an unfinished restore (${path.join(target, "data.mdb.restoring")}), not a store: run strand restore into it again (it replaces the unfinished files)`,
+    );
+    expect(fs.readdirSync(target).sort()).toEqual(["data.mdb.restoring", LOCK_FILE].sort());
+    // A restore refused for another reason (here: something else in the directory too) leaves the files alone.
+    fs.writeFileSync(path.join(target, "todo.txt"), "x");
+    expect(restoreBackup(out, target)).toMatchObject({ ok: false, code: "NOT_EMPTY" });
+    expect(fs.readdirSync(target).sort()).toEqual(["data.mdb.restoring", LOCK_FILE, "todo.txt"].sort());
+    fs.rmSync(path.join(target, "todo.txt"));
+    // Restoring again replaces the unfinished files.
+    expect(restoreBackup(out, target)).toMatchObject({ ok: true });
+    expect(fs.existsSync(path.join(target, "data.mdb.restoring"))).toBe(false);
+    expect(await verifyDataDir(target)).toMatchObject({ ok: true, report: { disagreements: [] } });
+  });
 });

@@ -4,7 +4,8 @@
 // server cannot start on it meanwhile. Each file is copied under a temporary name while its
 // SHA-256 is computed, compared with the manifest, fsynced and only then renamed: a damaged
 // backup is refused with the directory left as it was, and an interrupted restore leaves no
-// data.mdb. The vector indexes are rebuilt from LMDB by the restored store's first open.
+// data.mdb: a store does not open on what it left (data-file-check.ts), and restoring into it
+// again replaces those files. The vector indexes are rebuilt from LMDB by the restored store's first open.
 import fs from "node:fs";
 import path from "node:path";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
@@ -12,13 +13,11 @@ import { DirectoryLockedError, LOCK_FILE, lockDirectory } from "../store/dir-loc
 import { FORMAT_VERSION, MIGRATABLE_FORMATS } from "../store/keys.js";
 import { fsyncPath, hashFile } from "./files.js";
 import { BACKUP_DATA_FILE, readManifest, type BackupManifest } from "./manifest.js";
-import { dataFileProblem } from "../store/data-file-check.js";
+import { dataFileProblem, RESTORING_SUFFIX } from "../store/data-file-check.js";
 
 export type RestoreErrorCode = "NOT_A_BACKUP" | "UNSUPPORTED" | "DAMAGED" | "NOT_EMPTY" | "LOCKED";
 
 export type RestoreOutcome = { ok: true; manifest: BackupManifest } | { ok: false; code: RestoreErrorCode; message: string };
-
-const PARTIAL_SUFFIX = ".restoring";
 
 export function restoreBackup(backupDir: string, dataDir: string, progress: ProgressSink = silentProgress): RestoreOutcome {
   if (!isDirectory(backupDir)) return { ok: false, code: "NOT_A_BACKUP", message: `${backupDir} is not a backup directory` };
@@ -51,20 +50,28 @@ export function restoreBackup(backupDir: string, dataDir: string, progress: Prog
     throw error;
   }
   let restored = false;
+  let copying = false;
   try {
     const present = fs.readdirSync(dataDir).filter((name) => name !== LOCK_FILE);
+    // What an interrupted restore left (and nothing else) is replaced: restoring again is the way out.
+    if (present.length > 0 && present.every((name) => name.endsWith(RESTORING_SUFFIX))) {
+      for (const name of present) fs.rmSync(path.join(dataDir, name), { force: true });
+      present.length = 0;
+    }
     if (present.length > 0)
       return {
         ok: false,
         code: "NOT_EMPTY",
         message: `${dataDir} is not empty (it holds ${present.slice(0, 3).join(", ")}${present.length > 3 ? ", ..." : ""}); restore into a new or empty directory`,
       };
+    copying = true;
     const damaged = copyFiles(backupDir, dataDir, manifest, progress);
     if (damaged !== null) return { ok: false, code: "DAMAGED", message: damaged };
     restored = true;
     return { ok: true, manifest };
   } finally {
-    if (!restored) for (const f of manifest.files) fs.rmSync(path.join(dataDir, f.path + PARTIAL_SUFFIX), { force: true });
+    // Only the files this restore wrote: a refused one leaves another restore's as they were.
+    if (copying && !restored) for (const f of manifest.files) fs.rmSync(path.join(dataDir, f.path + RESTORING_SUFFIX), { force: true });
     // A refused restore leaves a directory it did not create as it was: without a lock file it
     // made there (removed while still held, so no other process holds the file it removes).
     if (!restored && existed && !lockExisted) fs.rmSync(lockFile, { force: true });
@@ -79,7 +86,7 @@ function copyFiles(backupDir: string, dataDir: string, manifest: BackupManifest,
   const total = manifest.files.reduce((sum, f) => sum + f.bytes, 0);
   const task = progress.start("restore", "bytes", total);
   for (const f of manifest.files) {
-    const target = path.join(dataDir, f.path + PARTIAL_SUFFIX);
+    const target = path.join(dataDir, f.path + RESTORING_SUFFIX);
     const copied = hashFile(path.join(backupDir, f.path), task, target);
     if (copied.sha256 !== f.sha256 || copied.bytes !== f.bytes)
       return `${path.join(backupDir, f.path)} does not match its SHA-256 in the manifest: the backup is damaged`;
@@ -89,7 +96,7 @@ function copyFiles(backupDir: string, dataDir: string, manifest: BackupManifest,
     if (found !== null) return `${path.join(backupDir, f.path)} ${found.problem}: the backup is damaged; restore another one`;
   }
   // Every file checked: only now do they take their names.
-  for (const f of manifest.files) fs.renameSync(path.join(dataDir, f.path + PARTIAL_SUFFIX), path.join(dataDir, f.path));
+  for (const f of manifest.files) fs.renameSync(path.join(dataDir, f.path + RESTORING_SUFFIX), path.join(dataDir, f.path));
   fsyncPath(dataDir);
   task.finish();
   return null;

@@ -15,7 +15,7 @@
 // branch, leaf and overflow pages, entries, root; the first one's pad is the page size), then
 // the last page used (u64) and the transaction id (u64). A file whose first page has no LMDB
 // header (another file, or damage) is refused too: LMDB would crash on it (a segfault, not an error).
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { StrandError } from "../../core/errors.js";
 
@@ -52,9 +52,24 @@ function readMeta(fd: number, at: number, size: number): Meta | null {
   return { pageSize, topRoot, txnId: Number(bytes.readBigUInt64LE(TXN_ID_AT)) };
 }
 
-/** Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty, has no LMDB header, or ends before its meta pages or roots (dataFileProblem); a missing file is a new store. */
+/** The suffix of a file `strand restore` is still copying (runtime/backup/restore.ts). */
+export const RESTORING_SUFFIX = ".restoring";
+
+/**
+ * Throws STORAGE_CORRUPT when `dir`'s data.mdb is empty, has no LMDB header, or ends before its
+ * meta pages or roots (dataFileProblem), or when `dir` holds an unfinished restore instead; a
+ * missing file is a new store.
+ */
 export function refuseDamagedDataFile(dir: string): void {
   const file = join(dir, "data.mdb");
+  // Opened as it is, a directory whose restore was interrupted (by kill -9, a crash) is a new,
+  // empty store: the restored data would silently be missing.
+  if (!existsSync(file) && existsSync(file + RESTORING_SUFFIX)) {
+    throw new StrandError(
+      "STORAGE_CORRUPT",
+      `${dir} holds an unfinished restore (${file + RESTORING_SUFFIX}), not a store: run strand restore into it again (it replaces the unfinished files)`,
+    );
+  }
   const found = dataFileProblem(file);
   if (found !== null) throw new StrandError("STORAGE_CORRUPT", `${file} ${found.problem}: ${found.advice}`);
 }
