@@ -40,6 +40,13 @@ test("an LMDB error while checking is reported as CORRUPT with what to do; any o
     code: "CORRUPT",
     message: `${dir}: the data file is damaged (LMDB: MDB_CORRUPTED: Located page was wrong type): restore the directory from a backup`,
   });
+  // Bytes msgpackr cannot decode: a damaged page LMDB read without complaint.
+  failure.error = new Error("Unknown MessagePack token 193");
+  expect(await verifyDataDir(dir)).toEqual({
+    ok: false,
+    code: "CORRUPT",
+    message: `${dir}: the data file is damaged (a stored value cannot be decoded: Unknown MessagePack token 193): restore the directory from a backup`,
+  });
   failure.error = new Error("a bug in a check");
   await expect(verifyDataDir(dir)).rejects.toThrow("a bug in a check");
   // The directory was released each time: a normal verify runs again.

@@ -16,6 +16,9 @@ export type VerifyDirErrorCode = "NOT_A_STORE" | "LOCKED" | "UNREADABLE" | "CORR
 
 /** LMDB's own errors (lmdb-js names their code first): a page it cannot read is a damaged file, the finding verify exists for. */
 const LMDB_ERROR = /^MDB_[A-Z_]+:/;
+/** msgpackr's errors for bytes that are no value it wrote: a damaged page that LMDB itself read without complaint. */
+const UNDECODABLE =
+  /^(Unexpected end of MessagePack data|Unexpected end of buffer|Data read, but end of buffer not reached|Unknown MessagePack token|Unknown extension|Record id is not defined)/;
 
 export type VerifyDirOutcome = { ok: true; report: VerifyReport } | { ok: false; code: VerifyDirErrorCode; message: string };
 
@@ -44,11 +47,16 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
       return checkOpened(dbs, dir);
     } catch (error) {
       const message = (error as Error).message;
-      if (!LMDB_ERROR.test(message)) throw error;
+      const found = LMDB_ERROR.test(message)
+        ? `LMDB: ${message}`
+        : UNDECODABLE.test(message)
+          ? `a stored value cannot be decoded: ${message}`
+          : null;
+      if (found === null) throw error;
       return {
         ok: false,
         code: "CORRUPT",
-        message: `${dir}: the data file is damaged (LMDB: ${message}): restore the directory from a backup`,
+        message: `${dir}: the data file is damaged (${found}): restore the directory from a backup`,
       };
     }
   } finally {
