@@ -310,6 +310,11 @@ describe("read replicas", () => {
     const seq = (await status(leader)).seq;
     await caughtUp(replica, seq);
     expect(replica.output()).toContain(`re-seeded from ${leader.url} at sequence`);
+    // The store it replaced is kept, not deleted (a re-seed also follows a mistake).
+    expect(replica.output()).toContain(
+      `; the store it replaced is kept as ${path.join(dir, "data.mdb.replaced")} until the next re-seed (delete it once not needed)`,
+    );
+    expect(fs.statSync(path.join(dir, "data.mdb.replaced")).size).toBeGreaterThan(0);
     for (const [query, params] of readCalls(s))
       expect((await post(replica, query, params)).body).toEqual((await post(leader, query, params)).body);
 

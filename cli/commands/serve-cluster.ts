@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { Follower } from "../../runtime/replication/follower.js";
 import type { LeaderAccess } from "../../runtime/replication/leader-fetch.js";
-import { downloadSeed, installSeed, needsSeed } from "../../runtime/replication/seed.js";
+import { downloadSeed, installSeed, keptNote, needsSeed } from "../../runtime/replication/seed.js";
 import { EtcdGroup } from "../../server/cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../../server/cluster/failover.js";
 import { RoleStore } from "../../server/cluster/role-store.js";
@@ -202,16 +202,17 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
   private async reseed(leader: LeaderAccess): Promise<void> {
     const seed = await downloadSeed(leader, this.dataDir);
     this.store.current = null;
+    let kept: string | null;
     try {
       await this.latest.close();
-      installSeed(seed, this.dataDir);
+      kept = installSeed(seed, this.dataDir);
       this.latest = this.opened.reopenStore();
     } catch (error) {
       this.events.fatal(`strand: re-seeding from ${leader.url} failed: ${(error as Error).message}`);
       throw error;
     }
     this.store.current = this.latest;
-    this.events.warn(`strand: re-seeded from ${leader.url} at sequence ${this.latest.log.committed}`);
+    this.events.warn(`strand: re-seeded from ${leader.url} at sequence ${this.latest.log.committed}${keptNote(kept)}`);
   }
 }
 

@@ -9,7 +9,7 @@ import { Follower } from "../../runtime/replication/follower.js";
 import { identityMismatch, storeIdentity } from "../../runtime/replication/identity.js";
 import { leaderFetch, type LeaderAccess } from "../../runtime/replication/leader-fetch.js";
 import { STATUS_PATH, type ReplicationStatus, type StoreIdentity } from "../../runtime/replication/protocol.js";
-import { downloadSeed, installSeed, needsSeed } from "../../runtime/replication/seed.js";
+import { downloadSeed, installSeed, keptNote, needsSeed } from "../../runtime/replication/seed.js";
 import { DEFAULT_AFTER_TIMEOUT_MS, type ReplicationNode } from "../../server/replication/node.js";
 import { ReplicaStore } from "../../server/replication/replica-store.js";
 import type { StoreAccess } from "../../server/http/store-access.js";
@@ -127,9 +127,10 @@ export function servedNode(
     reseed: async () => {
       const seed = await downloadSeed(leader, dataDir); // while the old store still serves
       replica.current = null;
+      let kept: string | null;
       try {
         await latest.close();
-        installSeed(seed, dataDir);
+        kept = installSeed(seed, dataDir);
         latest = opened.reopenStore();
       } catch (error) {
         // No store to serve any more: stop the server rather than answer 503 for ever.
@@ -137,7 +138,7 @@ export function servedNode(
         throw error;
       }
       replica.current = latest;
-      events.warn(`strand: re-seeded from ${follow} at sequence ${latest.log.committed}`);
+      events.warn(`strand: re-seeded from ${follow} at sequence ${latest.log.committed}${keptNote(kept)}`);
     },
     fatal: (message) => events.fatal(`strand: stopped following ${follow}: ${message}`),
     warn: (message) => events.warn(`strand: ${message}`),

@@ -46,16 +46,31 @@ export async function downloadSeed(leader: LeaderAccess, dir: string): Promise<s
   return target;
 }
 
+/** Where installSeed keeps the data file a re-seed replaced (one: each re-seed replaces it). */
+export const REPLACED_DATA_FILE = `${BACKUP_DATA_FILE}.replaced`;
+
 /**
  * Puts a downloaded seed in place as `<dir>/data.mdb`, replacing the store files there (the
  * store must be closed): the LMDB lock file and the HNSW checkpoints, which the next open
- * rebuilds from the seed.
+ * rebuilds from the seed. The data file it replaces is kept as REPLACED_DATA_FILE, whose path
+ * it returns (null when there was none): a re-seed also follows a mistake (a store with writes
+ * of its own started with --follow, a leader of another history), and deleting that store's data
+ * would be the one loss no one could undo.
  */
-export function installSeed(seed: string, dir: string): void {
+export function installSeed(seed: string, dir: string): string | null {
   fs.rmSync(path.join(dir, "lock.mdb"), { force: true });
   fs.rmSync(path.join(dir, "vectors"), { recursive: true, force: true });
-  fs.renameSync(seed, path.join(dir, BACKUP_DATA_FILE));
+  const data = path.join(dir, BACKUP_DATA_FILE);
+  const kept = fs.existsSync(data) ? path.join(dir, REPLACED_DATA_FILE) : null;
+  if (kept !== null) fs.renameSync(data, kept);
+  fs.renameSync(seed, data);
   fsyncPath(dir);
+  return kept;
+}
+
+/** The log line's tail naming the kept data file, or "" when nothing was replaced. */
+export function keptNote(kept: string | null): string {
+  return kept === null ? "" : `; the store it replaced is kept as ${kept} until the next re-seed (delete it once not needed)`;
 }
 
 /** Whether `dir` holds no store yet (a replica seeds it first). */
