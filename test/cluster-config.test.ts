@@ -152,12 +152,17 @@ describe("strand serve with failover settings it cannot use", () => {
     return { status: r.status, stderr: r.stderr };
   };
 
-  it("stops, naming the flag without etcd, or the etcd it cannot reach", () => {
+  it("stops, naming the flag without etcd, a group node without a replication key, or the etcd it cannot reach", () => {
     expect(serveCli("--sync-replicas", "1")).toEqual({
       status: 1,
       stderr: "strand: --sync-replicas goes with --etcd (or strand.toml [cluster] etcd): they configure failover on etcd\n",
     });
-    const unreachable = serveCli("--etcd", "http://127.0.0.1:1", "--group", "g");
+    expect(serveCli("--etcd", "http://127.0.0.1:1", "--group", "g")).toEqual({
+      status: 1,
+      stderr:
+        "strand: a failover group needs --replication-key KEY (or STRAND_REPLICATION_KEY), the same on every node: its nodes read each other's commit logs with it\n",
+    });
+    const unreachable = serveCli("--etcd", "http://127.0.0.1:1", "--group", "g", "--replication-key", "k");
     expect(unreachable.status).toBe(1);
     expect(unreachable.stderr).toMatch(/^strand: cannot reach etcd at http:\/\/127\.0\.0\.1:1: /);
   }, 60_000);

@@ -58,6 +58,14 @@ export async function runServe(options: ServeOptions): Promise<number> {
         say(`strand: ${settings.error}`);
         return false;
       }
+      // The group's nodes read each other's commit logs with the replication key (a replica sends
+      // only that key): without it every replica is refused and every synchronous write times out.
+      if (settings !== null && options.replication?.key === undefined) {
+        say(
+          "strand: a failover group needs --replication-key KEY (or STRAND_REPLICATION_KEY), the same on every node: its nodes read each other's commit logs with it",
+        );
+        return false;
+      }
       cluster = settings;
       if (settings !== null) return clusterBeforeOpen(settings, options.replication?.key, options.dataDir, say)(config, project);
       return plain.beforeStoreOpen === undefined ? true : plain.beforeStoreOpen(config, project);
