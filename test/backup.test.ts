@@ -269,4 +269,12 @@ describe("backup and restore", () => {
     expect(fs.existsSync(path.join(target, "data.mdb.restoring"))).toBe(false);
     expect(await verifyDataDir(target)).toMatchObject({ ok: true, report: { disagreements: [] } });
   });
+  it("backs up under directories it makes, and refuses a place no directory can be made (it used to spin there for ever)", async () => {
+    const { dir } = await sourceStore("src6");
+    const nested = path.join(work, "new", "deeper", "b6");
+    expect(await backupDataDir(dir, nested)).toMatchObject({ ok: true, dir: nested });
+    expect(fs.readdirSync(nested).sort()).toEqual(["data.mdb", "manifest.json"]);
+    // procfs refuses new entries with ENOENT, on which Node's recursive mkdir loops at 100% CPU.
+    await expect(backupDataDir(dir, "/proc/strand-nope/b")).rejects.toThrow("ENOENT: no such file or directory, mkdir '/proc/strand-nope'");
+  }, 10_000);
 });

@@ -12,7 +12,7 @@ import path from "node:path";
 import type { RootDatabase } from "lmdb";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { openReadOnlyAlongsideWriter, type SharedReadEnv } from "../store/shared-read-env.js";
-import { fsyncPath, hashFile, writeFileDurably } from "./files.js";
+import { fsyncPath, hashFile, makeDirs, writeFileDurably } from "./files.js";
 import { isInsideDir } from "../store/inside-dir.js";
 import { BACKUP_DATA_FILE, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, MANIFEST_FILE, type BackupManifest } from "./manifest.js";
 
@@ -48,7 +48,7 @@ export async function backupDataDir(dataDir: string, out: string, progress: Prog
  */
 export async function writeBackup(store: SharedReadEnv, out: string, progress: ProgressSink = silentProgress): Promise<BackupOutcome> {
   if (fs.existsSync(out)) return { ok: false, code: "EXISTS", message: `${out} already exists; back up to a new name` };
-  fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+  makeDirs(path.dirname(path.resolve(out)));
   const partial = partialBackupPath(out);
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial);
