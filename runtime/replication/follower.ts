@@ -92,6 +92,13 @@ export class Follower {
           const res = await leaderFetch(this.options.leader, STATUS_PATH, 10_000, this.abort.signal);
           if (!res.ok) throw new Error(`${STATUS_PATH}: ${res.status} ${await res.text()}`);
           const status = (await res.json()) as ReplicationStatus;
+          // A replica of its own URL (--follow naming this server) answered "following" with
+          // no lag for ever, and sent writers in a circle with its 421s.
+          const url = this.options.leader.url;
+          if (status.following?.leader === url) {
+            this.stop_(`${url} is a replica following ${url}, that is, itself (is --follow this server's own URL?): give the leader's URL`);
+            return;
+          }
           if (this.refuses(status.identity)) return;
           this.leaderSeq = status.seq;
           checked = true;
