@@ -18,6 +18,11 @@ const QUERIES = `QUERY Ingest(items: [{name: String, n: I64}]) =>
 QUERY CountItems() =>
     n <- N<Item>::COUNT
     RETURN n
+
+QUERY AddThenItemsNumbered(n: I64) =>
+    added <- AddN<Item>({name: "pipelined", n: 2})
+    items <- N<Item>::WHERE(_::{n}::EQ(n))
+    RETURN items
 `;
 /** Enough items that one FOR-loop ingest holds the engine well past half a second (~3 values each, under the 100,000-value body limit). */
 const ITEMS = 30_000;
@@ -210,4 +215,59 @@ describe("ENGINE_STALLED", () => {
       await server.stop();
     }
   });
+});
+
+describe("pipelined requests of a client that does not read", () => {
+  it("reach the engine one at a time, each after the answer before it has left: one answer waits, not all of them", async () => {
+    const server = await startStrand({ project, extraArgs: ["--log-level", "warn"] });
+    try {
+      const name = "x".repeat(2_000_000);
+      const added = await fetch(`${server.url}/Ingest`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ items: [{ name, n: 1 }] }),
+      });
+      expect(added.status).toBe(200);
+      const body = JSON.stringify({ n: 1 });
+      const request = `POST /AddThenItemsNumbered HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      // 20 small requests, each a write answering with a 2 MB record, in one go (one chunk: Node
+      // parses them all at once), and nothing read back.
+      const socket = connect({ host: "127.0.0.1", port: Number(new URL(server.url).port) });
+      await new Promise<void>((r) => socket.once("connect", () => r()));
+      socket.pause();
+      socket.write(request.repeat(20));
+      const count = async (): Promise<number> => {
+        const res = await fetch(`${server.url}/CountItems`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        });
+        return ((await res.json()) as { n: number }).n;
+      };
+      await sleep(1500);
+      // The first answer fills the socket's buffers and the next request waits until the client
+      // reads: at most a few of the writes ran. Before, all 20 ran and their answers were held.
+      const ran = (await count()) - 1;
+      expect(ran).toBeGreaterThanOrEqual(1);
+      expect(ran).toBeLessThanOrEqual(3);
+      // Reading lets the rest through, in order.
+      const status = "HTTP/1.1 200 OK";
+      let received = 0;
+      let tail = ""; // shorter than the status line's start: one split across chunks is counted once
+      const all = new Promise<void>((resolve) => {
+        socket.on("data", (chunk: Buffer) => {
+          const text = tail + chunk.toString("latin1");
+          received += text.split(status).length - 1;
+          tail = text.slice(-(status.length - 1));
+          if (received === 20) resolve();
+        });
+      });
+      socket.resume();
+      await all;
+      expect(await count()).toBe(21);
+      socket.destroy();
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

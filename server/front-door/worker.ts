@@ -14,6 +14,7 @@ import { watchRequests } from "../observe/request-observer.js";
 import { FrontDoorHealth } from "./health.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
+import { afterEarlierAnswers } from "./answer-turns.js";
 import { drainAfterAnswer, readRequestBody } from "./request-body.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
@@ -98,9 +99,11 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
     answerError(res, new StrandError("BAD_REQUEST", "malformed request: a Host header and a path are required"));
     return;
   }
-  readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)).then(
-    (read) => {
+  const turn = afterEarlierAnswers(req.socket, res);
+  Promise.all([readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)), turn]).then(
+    ([read]) => {
       if (read === null) return; // the client went away mid-body: nobody to answer
+      if (res.destroyed) return; // ... or while an earlier answer on its connection was leaving
       const id = nextId++;
       open.set(id, res);
       if (!read.complete) drainAfterAnswer(req, res);
