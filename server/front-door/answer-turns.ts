@@ -30,9 +30,11 @@ export function afterEarlierAnswers(socket: Socket, res: ServerResponse): Promis
 function answerLeft(socket: Socket, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const sent = (): void => {
-      if (socket.destroyed || socket.writableLength <= UNSENT_LIMIT) return resolve();
-      socket.once("drain", resolve);
-      socket.once("close", resolve);
+      if (socket.destroyed || socket.writableLength <= UNSENT_LIMIT) resolve();
+      else {
+        socket.once("drain", resolve);
+        socket.once("close", resolve);
+      }
     };
     if (res.writableFinished || res.destroyed) sent();
     else {
