@@ -201,6 +201,22 @@ test("--skip-bad with CSV: a rejected row is written as a CSV row again, which i
   ]);
 });
 
+test("edges imported with ids that do not ascend (HelixDB's v4 ids) keep them and their order, and verify stays clean, also after a later write", async () => {
+  const late = "f3a8c2d4-1b6e-4c9a-8d2f-5e7b9a1c3d40";
+  const early = "0b1c2d3e-4f50-4a6b-9c7d-8e9fa0b1c2d3";
+  const input = file("in.jsonl", [
+    userA,
+    userB,
+    { kind: "E", label: "Follows", id: late, from: A, to: B, weight: 1 },
+    { kind: "E", label: "Follows", id: early, from: A, to: B, weight: 2 },
+  ]);
+  await importFiles(store, [importFileOf(input)], { skipBad: false, progress: silentProgress });
+  const added = await store.write((db) => db.addEdge("Follows", { weight: 3 }, A, B).id);
+  const listed = store.read((db) => db.outE([db.nodeById("User", A)], "Follows").map((e) => e.id));
+  expect(listed).toEqual([late, early, added]);
+  expect(store.verify().disagreements).toEqual([]);
+});
+
 test('CSV: the file names the type, cells are typed by the schema, empty means absent and "" is the empty string', async () => {
   const users = file("User.csv", [
     "id,handle,age,vip,tags,born",
