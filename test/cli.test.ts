@@ -131,6 +131,23 @@ describe("strand CLI", () => {
       stdout: "",
       stderr: "strand: cannot open the data directory outfile: it is a file\n",
     });
+    // Under /proc no directory can be made, and Node's recursive mkdir looped there for ever at
+    // 100% CPU (strand serve, compile and init hung): each now ends, naming the directory.
+    expect(strand(["serve", project, "--port", "0", "--data", "/proc/strand-nope/d"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot open the data directory /proc/strand-nope/d: cannot write to /proc/strand-nope: no such file or directory\n",
+    });
+    expect(strand(["compile", project, "--out", "/proc/strand-nope/g"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot write to /proc/strand-nope: no such file or directory\n",
+    });
+    expect(strand(["init", "/proc/strand-nope/p"], dir)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "strand: cannot write to /proc/strand-nope: no such file or directory\n",
+    });
   });
 
   it("every listed file-system error code reads as one clause naming the path", () => {

@@ -1,11 +1,12 @@
 // `strand compile [dir] --out <dir> --runtime-import <spec>`: write the generated TypeScript.
 // Files whose content is unchanged are left alone; `queries/*.ts` of queries that no longer exist
 // are removed.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileDir, countErrors } from "../project/compile-dir.js";
 import { bm25Origin, readProjectConfig } from "../project/project-config.js";
 import { displayPath } from "../project/sources.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
 
 export function runCompile(dir: string, outDir: string, runtimeImport: string): number {
   const setup = readProjectConfig(dir);
@@ -22,7 +23,7 @@ export function runCompile(dir: string, outDir: string, runtimeImport: string): 
   for (const file of compiled.result.files) {
     const target = join(outDir, file.path);
     if (existsSync(target) && readFileSync(target, "utf8") === file.text) continue;
-    mkdirSync(dirname(target), { recursive: true });
+    makeDirs(dirname(target));
     writeFileSync(target, file.text);
     written++;
   }

@@ -1,8 +1,9 @@
 // `strand init [dir]`: start a project from the bundled template. Never overwrites .hx files.
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { displayPath, ProjectError } from "../project/sources.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
 
 /** templates/init, found from both cli/ (sources) and dist/cli/ (built). */
 export function templateDir(): string {
@@ -27,7 +28,7 @@ export function runInit(dir: string): number {
       );
     }
   }
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   for (const name of files) copyFileSync(join(template, name), join(dir, name));
   process.stdout.write(`created ${files.map((f) => displayPath(join(dir, f))).join(", ")}\n`);
   process.stdout.write(`next: strand check ${displayPath(dir)} && strand serve ${displayPath(dir)}\n`);

@@ -7,7 +7,7 @@
 // Before the store opens, an empty --data is seeded from the group's leader (if there is one);
 // the node joins etcd only once it listens, so that it can advertise its address.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { Follower } from "../../runtime/replication/follower.js";
@@ -20,6 +20,7 @@ import type { ReplicationNode } from "../../server/replication/node.js";
 import type { OpenedProject, OpenHooks } from "../project/open-project.js";
 import type { ClusterSettings } from "./cluster-settings.js";
 import { identityOf, replicationHooks, type ServedNode } from "./serve-replication.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
 
 /** The file in the data directory naming this node in its group; a new directory is a new member. */
 const MEMBER_FILE = "cluster-member";
@@ -228,7 +229,7 @@ function memberId(dataDir: string): string {
     if (/^[A-Za-z0-9._-]{1,64}$/.test(id)) return id;
   }
   const id = `n${randomBytes(4).toString("hex")}`;
-  mkdirSync(dataDir, { recursive: true });
+  makeDirs(dataDir);
   writeFileSync(file, `${id}\n`);
   return id;
 }

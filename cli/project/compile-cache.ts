@@ -11,12 +11,13 @@
 // The body is v8-serialized: the schema descriptor round-trips exactly (-0, absent members).
 // Every failure to read or write the cache only costs a compile: it never stops startup.
 import { createHash, randomUUID } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { compilerFingerprint } from "./compiler-fingerprint.js";
 import type { SourceFile } from "./sources.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
 
 /** Bump when the entry layout changes. */
 const FORMAT = "strand compile cache 1";
@@ -87,7 +88,7 @@ export function readCompileCache(dir: string, key: string): CompiledProject | nu
 export function writeCompileCache(dir: string, key: string, compiled: CompiledProject): void {
   const temp = join(dir, `${key}.${process.pid}.${randomUUID()}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const body = serialize(compiled);
     const bytes = Buffer.concat([Buffer.from(`${FORMAT} ${key} ${sha256(body)}\n`), body]);
     const fd = openSync(temp, "wx");

@@ -1,7 +1,6 @@
 // What `serve` and `mcp --stdio` both do before they answer anything: read strand.toml (or
 // helix.toml), create the embedding provider, compile the project, and open its store with the
 // configured keyword and vector settings. Every failure is printed and yields null (exit 1).
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ProjectConfig } from "../config/project-config.js";
 import { createEmbedder } from "../../runtime/embed/embedder.js";
@@ -17,6 +16,7 @@ import { COMPILE_CACHE_DIR } from "./compile-cache.js";
 import { CompileFailed, loadProject } from "./load-project.js";
 import { bm25Origin, readProjectConfig } from "./project-config.js";
 import { displayPath } from "./sources.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
 
 export interface OpenedProject {
   config: ProjectConfig;
@@ -94,7 +94,7 @@ export async function openProject(
   }
   if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(config, project))) return null;
   const reopenStore = (): GraphStore => {
-    mkdirSync(dataDir, { recursive: true });
+    makeDirs(dataDir);
     return GraphStore.open({
       path: dataDir,
       schema: project.schema,

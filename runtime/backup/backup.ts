@@ -12,7 +12,8 @@ import path from "node:path";
 import type { RootDatabase } from "lmdb";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { openReadOnlyAlongsideWriter, type SharedReadEnv } from "../store/shared-read-env.js";
-import { fsyncPath, hashFile, makeDirs, writeFileDurably } from "./files.js";
+import { fsyncPath, hashFile, writeFileDurably } from "./files.js";
+import { makeDirs } from "../store/make-dirs.js";
 import { isInsideDir } from "../store/inside-dir.js";
 import { BACKUP_DATA_FILE, BACKUP_FORMAT, BACKUP_FORMAT_VERSION, MANIFEST_FILE, type BackupManifest } from "./manifest.js";
 

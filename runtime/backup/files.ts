@@ -3,7 +3,6 @@
 // rename durable.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
 import type { ProgressTask } from "../../core/progress.js";
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -61,15 +60,4 @@ export function fsyncPath(p: string): void {
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/**
- * `mkdir -p` one level at a time. Node's recursive mkdirSync never returns for a path under a
- * directory that refuses new entries without saying why (under /proc it loops on ENOENT at
- * 100% CPU, deaf to SIGTERM); each plain mkdirSync throws its error instead.
- */
-export function makeDirs(dir: string): void {
-  const missing: string[] = [];
-  for (let p = path.resolve(dir); !fs.existsSync(p); p = path.dirname(p)) missing.push(p);
-  for (const p of missing.reverse()) fs.mkdirSync(p);
 }

@@ -11,12 +11,13 @@ import type { BackupManifest } from "../backup/manifest.js";
 import { BACKUP_DATA_FILE } from "../backup/manifest.js";
 import { BACKUP_MANIFEST_HEADER, SEED_PATH } from "./protocol.js";
 import { leaderFetch, type LeaderAccess } from "./leader-fetch.js";
+import { makeDirs } from "../store/make-dirs.js";
 
 const SEED_SUFFIX = ".seed";
 
 /** Downloads the leader's backup to `<dir>/data.mdb.seed`; the file's path, once checked. Throws with the reason. */
 export async function downloadSeed(leader: LeaderAccess, dir: string): Promise<string> {
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const res = await leaderFetch(leader, SEED_PATH, 0);
   if (!res.ok || res.body === null) throw new Error(`the leader refused its backup: ${res.status} ${await res.text()}`);
   const manifestText = res.headers.get(BACKUP_MANIFEST_HEADER);

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { tryLock } from "fs-native-extensions";
+import { makeDirs } from "./make-dirs.js";
 
 export const LOCK_FILE = "strand.lock";
 
@@ -24,7 +25,7 @@ export class DirectoryLockedError extends Error {
 
 /** Takes the lock of `dir` (created if missing) or throws DirectoryLockedError; returns the function that releases it. */
 export function lockDirectory(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const file = path.join(dir, LOCK_FILE);
   const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
   let locked: boolean;

@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { inspectIndexFile } from "./hnsw-file.js";
 import type { Metric } from "./metric.js";
+import { makeDirs } from "../store/make-dirs.js";
 
 const FILE_FORMAT = 1;
 
@@ -116,7 +117,7 @@ export function saveIndexFiles(dataDir: string, state: SavedState, elements: num
       throw new IndexSaveError(`${what}: ${(error as Error).message}`, errnoOf(error));
     }
   };
-  step(`creating ${dir}`, () => fs.mkdirSync(dir, { recursive: true }));
+  step(`creating ${dir}`, () => makeDirs(dir));
   const paths = indexPaths(dataDir, state.label);
   const file = `${state.label}.${state.generation}-${randomBytes(4).toString("hex")}.hnsw`;
   const target = path.join(dir, file);
