@@ -29,17 +29,26 @@ export function afterEarlierAnswers(socket: Socket, res: ServerResponse): Promis
 
 function answerLeft(socket: Socket, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
+    // Each listener goes once it has served: a keep-alive connection answers many requests, and
+    // listeners left on its socket would pile up until it closed.
+    const drained = (): void => {
+      socket.off("drain", drained);
+      socket.off("close", drained);
+      resolve();
+    };
     const sent = (): void => {
+      res.off("finish", sent);
+      res.off("close", sent);
       if (socket.destroyed || socket.writableLength <= UNSENT_LIMIT) resolve();
       else {
-        socket.once("drain", resolve);
-        socket.once("close", resolve);
+        socket.on("drain", drained);
+        socket.on("close", drained);
       }
     };
     if (res.writableFinished || res.destroyed) sent();
     else {
-      res.once("finish", sent);
-      res.once("close", sent);
+      res.on("finish", sent);
+      res.on("close", sent);
     }
   });
 }
