@@ -260,10 +260,10 @@ describe("backup and restore", () => {
     );
     expect(fs.readdirSync(target).sort()).toEqual(["data.mdb.restoring", LOCK_FILE].sort());
     // A restore refused for another reason (here: something else in the directory too) leaves the files alone.
-    fs.writeFileSync(path.join(target, "todo.txt"), "x");
+    fs.writeFileSync(path.join(target, "other.txt"), "x");
     expect(restoreBackup(out, target)).toMatchObject({ ok: false, code: "NOT_EMPTY" });
-    expect(fs.readdirSync(target).sort()).toEqual(["data.mdb.restoring", LOCK_FILE, "todo.txt"].sort());
-    fs.rmSync(path.join(target, "todo.txt"));
+    expect(fs.readdirSync(target).sort()).toEqual(["data.mdb.restoring", LOCK_FILE, "other.txt"].sort());
+    fs.rmSync(path.join(target, "other.txt"));
     // Restoring again replaces the unfinished files.
     expect(restoreBackup(out, target)).toMatchObject({ ok: true });
     expect(fs.existsSync(path.join(target, "data.mdb.restoring"))).toBe(false);
