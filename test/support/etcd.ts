@@ -31,6 +31,18 @@ export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
     throw new Error(
       "no etcd binary: install Debian's etcd-server (or set STRAND_ETCD_BINARY); .ci/run installs it, and CI must run this test",
     );
+  // A port found free can be taken by another test's server before etcd binds it (a CI run failed
+  // so): the cluster is then started again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(ETCD_BINARY, size);
+    } catch (error) {
+      if (attempt === 3 || (error as { portTaken?: boolean }).portTaken !== true) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(binary: string, size: number): Promise<EtcdCluster> {
   const dir = tempDir("strand-etcd-");
   const members = [];
   for (let i = 0; i < size; i++) members.push({ name: `m${i}`, client: await freePort(), peer: await freePort() });
@@ -38,7 +50,7 @@ export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
   const logs: string[] = members.map(() => "");
   const children = members.map((m, i) => {
     const child = spawn(
-      ETCD_BINARY,
+      binary,
       [
         "--name",
         m.name,
@@ -76,6 +88,8 @@ export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
     await Promise.all(children.map(exited));
     rmSync(dir, { recursive: true, force: true });
   };
+  let exitedEarly = false;
+  for (const child of children) child.once("exit", () => (exitedEarly = true));
   const deadline = Date.now() + 30_000;
   for (const endpoint of endpoints) {
     for (;;) {
@@ -85,9 +99,11 @@ export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
       } catch {
         // not up yet
       }
-      if (Date.now() > deadline) {
+      // A member that exited (a port taken, say) will not come up: no need to wait out the deadline.
+      if (exitedEarly || Date.now() > deadline) {
         await stop();
-        throw new Error(`etcd cluster did not become healthy:\n${logs.join("\n---\n").slice(-4000)}`);
+        const portTaken = logs.some((log) => log.includes("address already in use"));
+        throw Object.assign(new Error(`etcd cluster did not become healthy:\n${logs.join("\n---\n").slice(-4000)}`), { portTaken });
       }
       await new Promise((r) => setTimeout(r, 100));
     }
