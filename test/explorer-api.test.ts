@@ -83,6 +83,23 @@ describe("POST /explorer/api/neighbours", () => {
     expect((await post("/explorer/api/neighbours", { id: notes.id })).body).toEqual({ center: notes, nodes: [ada], edges: [wrote[0]] });
   });
 
+  it("answers a hub's first `limit` edges: 150,000 edges at one node no longer overflow the stack (a 500)", async () => {
+    const hub = await openFixture();
+    try {
+      const { ada, notes } = hub.data;
+      const edges = await hub.store.write((db) => {
+        const made = [];
+        for (let i = 0; i < 150_000; i++) made.push(db.addEdge("Wrote", {}, ada.id, notes.id));
+        return made;
+      });
+      const hubApp = createApp({ store: hub.store, schema, queries, explorer: true });
+      const answer = await post("/explorer/api/neighbours", { id: notes.id, limit: 3 }, hubApp);
+      expect(answer).toEqual({ status: 200, body: { center: notes, nodes: [ada], edges: [hub.data.wrote[0], edges[0], edges[1]] } });
+    } finally {
+      await hub.close();
+    }
+  }, 60_000);
+
   it("is a 404 for an unknown id", async () => {
     expect(await post("/explorer/api/neighbours", { id: "00000000-0000-7000-8000-000000000000" })).toEqual({
       status: 404,

@@ -50,13 +50,24 @@ export function neighbourhood(store: StoreAccess, schema: SchemaDescriptor, body
   const limit = integerMember(body, "limit", 1, MAX_LIMIT, DEFAULT_NEIGHBOURS);
   return store.read((db) => {
     const center = findNode(id, (kind) => db.itemOfKindById(kind, id));
-    const edges: EdgeItem[] = [];
+    // Up to `limit` distinct edges, gathered one at a time: a hub's whole list spread into
+    // push() overflowed the stack (a 500 for a node with ~500k edges).
+    const kept: EdgeItem[] = [];
+    const seen = new Set<string>();
+    const keep = (list: readonly EdgeItem[]): void => {
+      for (const edge of list) {
+        if (kept.length >= limit) return;
+        if (!seen.has(edge.id)) {
+          seen.add(edge.id);
+          kept.push(edge);
+        }
+      }
+    };
     for (const e of schema.edges) {
-      if (edges.length >= limit) break;
-      if (e.from === center.label) edges.push(...db.outE([center], e.name));
-      if (e.to === center.label) edges.push(...db.inE([center], e.name));
+      if (kept.length >= limit) break;
+      if (e.from === center.label) keep(db.outE([center], e.name));
+      if (e.to === center.label && kept.length < limit) keep(db.inE([center], e.name));
     }
-    const kept = dedupe(edges).slice(0, limit);
     const otherIds = new Set(kept.map((edge) => (edge.from_node === center.id ? edge.to_node : edge.from_node)));
     const nodes: NodeItem[] = [];
     for (const other of otherIds) nodes.push(findNode(other, (kind) => db.itemOfKindById(kind, other)));
@@ -74,11 +85,6 @@ function findNode(id: string, byKind: (kind: "N" | "V") => GraphItem): NodeItem 
     }
   }
   throw new StrandError("NOT_FOUND", `no node or vector with id "${id.slice(0, 60)}"`);
-}
-
-function dedupe(edges: readonly EdgeItem[]): EdgeItem[] {
-  const seen = new Set<string>();
-  return edges.filter((e) => !seen.has(e.id) && seen.add(e.id) !== undefined);
 }
 
 function textOf(value: PropValue): string {
