@@ -350,7 +350,8 @@ export class GraphStore {
       const applied = await this.dbs.env.childTransaction(() => {
         const done = applyCommitFrames(this.dbs, first, frames);
         for (const key of done.keys) this.cache.beginWrite(key, touched);
-        log.changes.push(...done.vec);
+        // One at a time: spread into push(), a write of ~125k+ vectors overflowed the stack.
+        for (const change of done.vec) log.changes.push(change);
         return done;
       });
       const { folded, delta } = applied.pending;

@@ -123,6 +123,23 @@ describe("commit log", () => {
     expect(follower.verify().disagreements).toEqual([]);
   });
 
+  it("a follower applies one write of 130,000 vectors (more than one call's arguments can hold)", async () => {
+    // A small graph per vector: what is tested is the follower's handling of the entry's size.
+    const vector = { m: 4, efConstruction: 8 };
+    const leader = openStore({ vector });
+    const follower = openStore({ vector });
+    const normal = gaussian(rng(3));
+    const count = 130_000;
+    await leader.write((db) => {
+      for (let i = 0; i < count; i++) db.addVector("Chunk", unitVector(normal, 2), { text: "" });
+    });
+    await follow(leader, follower, 1);
+    expect(follower.log.committed).toBe(1);
+    expect(follower.read((db) => db.nodesByLabel("Chunk").length)).toBe(count);
+    const nearest = (s: GraphStore) => s.read((db) => db.searchVectors("Chunk", [1, 0], 3).map((v) => v.id));
+    expect(nearest(follower)).toEqual(nearest(leader));
+  }, 120_000);
+
   it("refuses entries that do not follow the store's sequence", async () => {
     const leader = openStore();
     const follower = openStore();

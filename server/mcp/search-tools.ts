@@ -133,7 +133,8 @@ function searchEveryType(
   let mismatch: StrandError | undefined;
   for (const label of types) {
     try {
-      items.push(...db.searchVectors(label, query, k, ef));
+      // One at a time: spread into push(), k of ~125k+ overflowed the stack.
+      for (const item of db.searchVectors(label, query, k, ef)) items.push(item);
       fitted.push(label);
     } catch (error) {
       if (!isStrandError(error) || error.code !== "DIMENSION_MISMATCH") throw error;
