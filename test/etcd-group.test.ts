@@ -58,10 +58,10 @@ describe("a Strand group in etcd", () => {
     const again = await join(group, "a");
     expect(await again.stillLeads(1)).toBe(false);
     expect(await again.publishInSync(1, ["a"])).toBe(false);
-    expect(await again.inSync()).toEqual({ epoch: 1, ids: ["b"] });
+    expect(await again.inSync()).toEqual({ epoch: 1, leader: "a", ids: ["b"] });
     expect(await b.stillLeads(2)).toBe(true);
     expect(await b.publishInSync(2, ["a"])).toBe(true);
-    expect(await again.inSync()).toEqual({ epoch: 2, ids: ["a"] });
+    expect(await again.inSync()).toEqual({ epoch: 2, leader: "b", ids: ["a"] });
   });
 
   it("lets only an in-sync replica take over when the in-sync set is required", async () => {
@@ -74,6 +74,18 @@ describe("a Strand group in etcd", () => {
     await a.close();
     expect(await b.tryLead(true)).toEqual({ won: false, reason: "not_in_sync", leader: null });
     expect(await c.tryLead(true)).toEqual({ won: true, leader: { id: "c", url: "http://127.0.0.1/c", epoch: 2 } });
+  });
+
+  it("lets the leader that published the in-sync set take the lead again (it holds every write it acknowledged)", async () => {
+    const group = newGroup();
+    const a = await join(group, "a");
+    expect((await a.tryLead(true)).won).toBe(true);
+    expect(await a.publishInSync(1, [])).toBe(true);
+    await a.close();
+    const b = await join(group, "b");
+    expect(await b.tryLead(true)).toEqual({ won: false, reason: "not_in_sync", leader: null });
+    const again = await join(group, "a");
+    expect(await again.tryLead(true)).toEqual({ won: true, leader: { id: "a", url: "http://127.0.0.1/a", epoch: 2 } });
   });
 
   it("expires a killed leader's key after its lease TTL, and tells watchers", async () => {

@@ -107,6 +107,30 @@ describe("failover on etcd", () => {
     expect(c.controller.role).toBe("replica");
   }, 30_000);
 
+  it("with synchronous replication, a group stopped on purpose elects its last leader again when it starts", async () => {
+    const group = `f${++groupNo}`;
+    const a = await member(group, "a", 1);
+    await a.controller.start();
+    const b = await member(group, "b", 1);
+    await b.controller.start();
+    const ack = a.controller.waitAcked(3, 5_000);
+    a.controller.replicaApplied("b", 3);
+    expect(await ack).toBe("acked");
+    // a stops first: b, in sync, takes over; its set then names no replica (a is not one of its).
+    await a.controller.stop();
+    await until("b leads", () => b.controller.role === "leader");
+    expect(b.controller.inSync).toEqual([]);
+    await b.controller.stop();
+    const b2 = await member(group, "b", 1);
+    const a2 = await member(group, "a", 1);
+    await a2.controller.start();
+    await b2.controller.start();
+    await until("b leads again", () => b2.controller.role === "leader");
+    expect(b2.node.told).toEqual(["lead 3"]);
+    await until("a follows b", () => a2.controller.role === "replica");
+    expect(a2.node.told).toEqual(["follow http://b"]);
+  }, 30_000);
+
   it("fences a leader that finds another leader in etcd, and makes it follow", async () => {
     const group = `f${++groupNo}`;
     const a = await member(group, "a");

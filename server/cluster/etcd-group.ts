@@ -29,7 +29,23 @@ export interface GroupLeader extends GroupMember {
 
 export interface InSyncSet {
   readonly epoch: number;
+  /**
+   * The member that led `epoch` and published the set (absent in sets written before it was
+   * kept): it holds every write it acknowledged, so it may lead again, as the replicas in `ids`.
+   */
+  readonly leader?: string;
+  /** The replicas that hold every write acknowledged so far. */
   readonly ids: readonly string[];
+}
+
+/**
+ * Whether `member` holds every write the group acknowledged, by the in-sync set: a replica in it
+ * or the leader that published it. Without the leader, a group stopped on purpose could not
+ * elect anyone again: after the last leader's replicas were stopped (or it took over from a
+ * leader that stopped) its set names no replica, and only that leader holds everything.
+ */
+export function mayLeadBy(inSync: InSyncSet | null, member: string): boolean {
+  return inSync === null || inSync.ids.includes(member) || inSync.leader === member;
 }
 
 export interface MemberState extends GroupMember {
@@ -134,8 +150,7 @@ export class EtcdGroup {
     const current = parseLeader(storedValue(leaderRange));
     if (current !== null) return { won: false, reason: "led", leader: current };
     const inSync = parseInSync(storedValue(inSyncRange));
-    if (requireInSync && inSync !== null && !inSync.ids.includes(this.member.id))
-      return { won: false, reason: "not_in_sync", leader: null };
+    if (requireInSync && !mayLeadBy(inSync, this.member.id)) return { won: false, reason: "not_in_sync", leader: null };
     const epoch = Number(storedValue(epochRange) ?? "0") + 1;
     const leader: GroupLeader = { id: this.member.id, url: this.member.url, epoch };
     const result = await this.keys
@@ -173,7 +188,7 @@ export class EtcdGroup {
     const result = await this.keys
       .if("leader", "Value", "==", JSON.stringify(leader))
       .and("epoch", "Value", "==", String(epoch))
-      .then(this.keys.put("in_sync").value(JSON.stringify({ epoch, ids: [...ids].sort() })))
+      .then(this.keys.put("in_sync").value(JSON.stringify({ epoch, leader: this.member.id, ids: [...ids].sort() } satisfies InSyncSet)))
       .commit();
     return result.succeeded;
   }

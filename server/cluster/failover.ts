@@ -4,7 +4,8 @@
 // in-sync set (in-sync.ts): writes wait in `waitAcked` until enough replicas hold them.
 //
 // Roles: at start, and whenever the leader key disappears, a node that may lead (any node with
-// asynchronous replication; only an in-sync one with synchronous) tries to take it; the others
+// asynchronous replication; with synchronous, an in-sync replica or the leader that published
+// the set, etcd-group.ts mayLeadBy) tries to take it; the others
 // follow whoever holds it. A leader that loses its lease, or finds a later epoch, is fenced at
 // once — it refuses writes — and rejoins as a replica when it can reach etcd again.
 import type { EtcdGroup, GroupLeader } from "./etcd-group.js";
