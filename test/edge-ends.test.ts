@@ -16,6 +16,7 @@ import {
 } from "../runtime/store/edge-ends.js";
 import { readIdBytes } from "../runtime/store/id-bytes.js";
 import { EdgeEndsWriter } from "../runtime/write/edge-ends-writes.js";
+import { uuidWordsAt } from "../runtime/write/loaded-ids.js";
 import { rng } from "./support/vector-fixtures.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
@@ -35,6 +36,13 @@ const id = (n: number): string => {
   const hex = n.toString(16).padStart(20, "0");
   return `0190${hex.slice(0, 4)}-${hex.slice(4, 8)}-7${hex.slice(8, 11)}-8${hex.slice(11, 14)}-${hex.slice(14, 20)}000000`;
 };
+
+/** The words (loaded-ids.ts uuidWords) of an entry: the edge id's, then the from node's. */
+function entryWords(edge: string, from: string): Int32Array {
+  const w = new Int32Array(8);
+  expect(uuidWordsAt(edge, 0, w, 0) && uuidWordsAt(from, 0, w, 4)).toBe(true);
+  return w;
+}
 
 /** Every block as [label, first id, ids], checking the layout on the way. */
 function blocks(db: EdgeEndsDb): { label: string; ids: string[] }[] {
@@ -75,7 +83,9 @@ describe("edge_ends blocks", () => {
             expect(writer.remove(label, victim)).toBe(false);
           } else {
             const from = id(100_000 + Math.floor(random() * 1000));
-            writer.add(label, e, from);
+            // Half through the words a bulk load passes (in place at the held block's end, else as add).
+            if (random() < 0.5) writer.add(label, e, from);
+            else writer.addEntryWords(label, entryWords(e, from), 0);
             edges.set(e, from);
           }
           // A read inside the transaction, after the flush its reader makes, sees every change so far.
@@ -103,14 +113,21 @@ describe("edge_ends blocks", () => {
     void env.close();
   });
 
-  test("appends in id order fill every block but the last: 1,000 edges in 63 blocks", () => {
+  test.each(["add", "addEntryWords"])("appends in id order (%s) fill every block but the last: 1,000 edges in 63 blocks", (how) => {
     const { env, db } = freshDb();
     env.transactionSync(() => {
       const writer = new EdgeEndsWriter(db);
-      for (let i = 0; i < 1000; i++) writer.add("Link", id(i), id(5000 + i));
+      for (let i = 0; i < 1000; i++) {
+        if (how === "add") writer.add("Link", id(i), id(5000 + i));
+        else writer.addEntryWords("Link", entryWords(id(i), id(5000 + i)), 0);
+      }
       writer.flush();
     });
     expect(blocks(db).map((b) => b.ids.length)).toEqual([...Array(62).fill(16), 8]);
+    expect([...bareEdgeEnds(db, "Link", undefined)].slice(998)).toEqual([
+      { id: id(998), from: id(5998) },
+      { id: id(999), from: id(5999) },
+    ]);
     void env.close();
   });
 

@@ -12,9 +12,8 @@
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { bareEdgeTotal, ENDS_ENTRY } from "../store/edge-ends.js";
+import { bareEdgeTotal } from "../store/edge-ends.js";
 import { edgeExists } from "../store/edge-records.js";
-import { ID_BYTES } from "../store/id-bytes.js";
 import { uuidv7 } from "../store/ids.js";
 import { newEdgeRecord, newNodeRecord, validateProps } from "../store/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
@@ -23,7 +22,7 @@ import { newVectorRecord } from "../vector/vector-records.js";
 import { BulkAdjacency } from "./bulk-adjacency.js";
 import type { GraphWriter } from "./graph-writer.js";
 import { checkEdgeUnique, checkUnique } from "./index-writes.js";
-import { LoadedIds, uuidWordsAt, writeUuidWords } from "./loaded-ids.js";
+import { LoadedIds, uuidWordsAt } from "./loaded-ids.js";
 import { itemKey } from "../store/keys.js";
 
 /** What the fast lane (loadBareEdge) needs of an edge type without fields or UNIQUE. */
@@ -133,11 +132,7 @@ export class RecordLoader {
     if (loaded.getWords(w, 4) !== plain.fromTag || loaded.getWords(w, 8) !== plain.toTag) return false;
     // The id, unless taken; the last check (nothing after it can refuse the edge).
     if (loaded.addWords(w, 0, plain.tag) !== 0) return false;
-    // Kept by the writer (its block's entries): a fresh one per edge.
-    const entry = new Uint8Array(ENDS_ENTRY);
-    writeUuidWords(entry, 0, w, 0);
-    writeUuidWords(entry, ID_BYTES, w, 4);
-    this.writer.insertLoadedEnds(plain.label, entry);
+    this.writer.insertLoadedEnds(plain.label, w, 0);
     this.adjacency.add(plain.out, w, 4, 0, 8);
     this.adjacency.add(plain.in, w, 8, 0, 4);
     return true;

@@ -25,6 +25,7 @@ import {
 } from "../store/edge-ends.js";
 import { ID_BYTES, idBytes, writeIdBytes } from "../store/id-bytes.js";
 import { compareBytes, type LastKey, putAfterLast } from "./append-put.js";
+import { writeUuidWords } from "./loaded-ids.js";
 
 /** A label's last block as this writer holds it: its first `count` entries are the block. */
 interface HeldTail {
@@ -40,6 +41,15 @@ interface HeldTail {
 function sortsAfter(id: Uint8Array, entries: Uint8Array, at: number): boolean {
   for (let b = 0; b < ID_BYTES; b++) {
     const d = id[b]! - entries[at + b]!;
+    if (d !== 0) return d > 0;
+  }
+  return false;
+}
+
+/** Does the edge id of the entry at byte `at` sort after that of the entry at byte `before` (same array)? */
+function sortsAfterEntry(entries: Uint8Array, at: number, before: number): boolean {
+  for (let b = 0; b < ID_BYTES; b++) {
+    const d = entries[at + b]! - entries[before + b]!;
     if (d !== 0) return d > 0;
   }
   return false;
@@ -120,6 +130,32 @@ export class EdgeEndsWriter {
       this.put(block.key, all.slice(0, half));
       this.put(edgeEndsKey(label, all.subarray(half, half + ID_BYTES)), all.slice(half));
     }
+  }
+
+  /**
+   * addEntry() of the entry whose edge id and from node are the words w[at, at + 8) (uuidWords
+   * of loaded-ids.ts), as a bulk load has them. When the entry goes at the end of the label's
+   * held block (a load's edges mostly do) it is written there in place, with nothing allocated.
+   */
+  addEntryWords(label: string, w: Int32Array, at: number): void {
+    const tail = this.tails.get(label);
+    if (tail != null && tail.count < ENDS_BLOCK) {
+      const to = tail.count * ENDS_ENTRY;
+      const room = tail.entries;
+      writeUuidWords(room, to, w, at);
+      writeUuidWords(room, to + ID_BYTES, w, at + 4);
+      // Past `count` the bytes are not part of the block, so a refusal leaves it as it was.
+      if (sortsAfterEntry(room, to, to - ENDS_ENTRY)) {
+        tail.count++;
+        tail.unwritten = true;
+        if (tail.count === ENDS_BLOCK) this.putTail(tail);
+        return;
+      }
+    }
+    const entry = new Uint8Array(ENDS_ENTRY);
+    writeUuidWords(entry, 0, w, at);
+    writeUuidWords(entry, ID_BYTES, w, at + 4);
+    this.addEntry(label, entry);
   }
 
   /** Puts every held block with entries not yet written; the blocks stay held. Call before reading `edge_ends` and before the commit. */

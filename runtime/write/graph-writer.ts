@@ -230,9 +230,12 @@ export class GraphWriter {
     this.insert(info, rec);
   }
 
-  /** A loaded edge of a type without fields or UNIQUE: its `edge_ends` entry (the rest of insert's fan-out is empty). */
-  insertLoadedEnds(label: string, entry: Uint8Array): void {
-    this.ends.addEntry(label, entry);
+  /**
+   * A loaded edge of a type without fields or UNIQUE: its `edge_ends` entry, the edge id and from
+   * node as the words w[at, at + 8) (loaded-ids.ts); the rest of insert's fan-out is empty.
+   */
+  insertLoadedEnds(label: string, w: Int32Array, at: number): void {
+    this.ends.addEntryWords(label, w, at);
   }
 
   // ---- updating
