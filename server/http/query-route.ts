@@ -1,6 +1,6 @@
 // `POST /<QueryName>`: the hot path. Look the query up, check the media type, read the body under
 // the size limit, validate the parameters, run the query in one read snapshot or one durable write
-// transaction, and answer with the object it returns. Errors are thrown as StrandErrors and turned
+// transaction, and answer with the object it returns (json-answer.ts). Errors are thrown as StrandErrors and turned
 // into JSON by the app's error handler. Embeddings a query needs are fetched first (query-runner.ts).
 import type { Context, Handler } from "hono";
 import { echo } from "../../core/echo.js";
@@ -9,6 +9,7 @@ import { validateParams } from "./params.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue } from "../../core/schema.js";
 import { checkJsonContentType } from "./content-type.js";
+import { jsonAnswer } from "./json-answer.js";
 import { parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
 import { incomingOf, requestHeader } from "./request-header.js";
@@ -40,6 +41,6 @@ export function queryRoute({ runner, queries, bodyLimitBytes, notAQuery }: Query
     const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
     const params = validateParams(query.params, body);
     const result = await runner.run(query, params);
-    return c.json(result as JsonValue);
+    return jsonAnswer(c, result as JsonValue);
   };
 }

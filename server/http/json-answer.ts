@@ -1,0 +1,108 @@
+// A query's answer as JSON. Almost always one JSON.stringify; but V8 cannot build a string longer
+// than about 512 MiB, and an answer past that (a traversal returning a large record many times, a
+// big label read whole) threw "Invalid string length", which the client saw as a 500 after the
+// work was done. Such an answer is written in chunks instead, each value as JSON.stringify would
+// write it, so the client gets exactly the same bytes as it would from one string.
+import type { Context } from "hono";
+import type { JsonValue } from "../../core/schema.js";
+
+/** Bytes gathered before a chunk is handed on (the stream is pulled: a slow client holds it). */
+const CHUNK_CHARS = 1 << 20;
+
+/** The answer `value` as a JSON response: c.json, or written in chunks when its text is too long for one string. */
+export function jsonAnswer(c: Context, value: JsonValue): Response {
+  try {
+    return c.json(value);
+  } catch (error) {
+    if (!stringTooLong(error)) throw error;
+    return c.body(jsonStream(value), 200, { "Content-Type": "application/json" });
+  }
+}
+
+/** The JSON text of `value` (exactly JSON.stringify's, which could not hold it), in chunks of UTF-8. */
+export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
+  const pieces = jsonPieces(value, "");
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let chunk = "";
+      for (let next = pieces.next(); ; next = pieces.next()) {
+        if (next.done) {
+          if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += next.value;
+        if (chunk.length >= CHUNK_CHARS) break;
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+  });
+}
+
+/**
+ * JSON.stringify(value) in pieces: arrays and objects member by member, each member in one piece
+ * unless its own text is too long for one string. `key` is what toJSON is called with, as
+ * JSON.stringify does. At the top, `value` is one JSON.stringify could not write whole.
+ */
+export function* jsonPieces(value: unknown, key: string): Generator<string> {
+  const v = withToJson(value, key);
+  if (Array.isArray(v)) {
+    yield "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) yield ",";
+      const text = memberText(v[i], String(i));
+      if (text === TOO_LONG) yield* jsonPieces(v[i], String(i));
+      else yield text ?? "null";
+    }
+    yield "]";
+    return;
+  }
+  if (v !== null && typeof v === "object") {
+    yield "{";
+    let first = true;
+    const record = v as Record<string, unknown>;
+    for (const k of Object.keys(record)) {
+      const text = memberText(record[k], k);
+      if (text === undefined) continue;
+      yield `${first ? "" : ","}${JSON.stringify(k)}:`;
+      first = false;
+      if (text === TOO_LONG) yield* jsonPieces(record[k], k);
+      else yield text;
+    }
+    yield "}";
+    return;
+  }
+  yield JSON.stringify(v) ?? "null";
+}
+
+const TOO_LONG = Symbol("too long");
+
+/**
+ * A member's JSON text as JSON.stringify writes it inside its array or object (undefined: one
+ * it leaves out, such as undefined), or TOO_LONG when that text does not fit in one string.
+ */
+function memberText(value: unknown, key: string): string | undefined | typeof TOO_LONG {
+  try {
+    if (!hasToJson(value)) return JSON.stringify(value) as string | undefined;
+    // Through a wrapper, so that toJSON is called with the member's key, as JSON.stringify does.
+    const text = JSON.stringify({ [key]: value });
+    return text === "{}" ? undefined : text.slice(JSON.stringify(key).length + 2, -1);
+  } catch (error) {
+    if (!stringTooLong(error)) throw error;
+    return TOO_LONG;
+  }
+}
+
+function hasToJson(value: unknown): boolean {
+  return value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function";
+}
+
+function withToJson(value: unknown, key: string): unknown {
+  return hasToJson(value) ? (value as { toJSON: (key: string) => unknown }).toJSON(key) : value;
+}
+
+/** V8's error for a string past its longest ("Invalid string length"). */
+function stringTooLong(error: unknown): boolean {
+  return error instanceof RangeError && error.message.includes("Invalid string length");
+}
