@@ -33,6 +33,7 @@ export type ErrorCode =
   | "EXPECTATION_FAILED"
   | "REQUEST_TIMEOUT"
   | "ENGINE_STALLED"
+  | "QUERY_TIMEOUT"
   | "EMBEDDING_FAILED"
   | "BM25_DISABLED"
   | "SCHEMA_MISMATCH"
@@ -89,10 +90,11 @@ const AT_ELEMENT = new WeakSet<StrandError>();
  * A StrandError from one iteration of a FOR loop, its message prefixed with the element's path
  * (`items[1]: UNIQUE INDEX violated ...`), code kept. Only once: the innermost loop
  * names the whole path (`docs[0].chunks[1]`), and the loops around it pass it on unchanged.
- * Anything else (a bug) is returned as it is.
+ * A QUERY_TIMEOUT is about the whole query, not the element it stopped at: it stays as it is, as
+ * does anything else (a bug).
  */
 export function atElement(error: unknown, path: string): unknown {
-  if (!(error instanceof StrandError) || AT_ELEMENT.has(error)) return error;
+  if (!(error instanceof StrandError) || AT_ELEMENT.has(error) || error.code === "QUERY_TIMEOUT") return error;
   const located = new StrandError(error.code, `${path}: ${error.message}`);
   AT_ELEMENT.add(located);
   return located;

@@ -7,7 +7,6 @@ import { bm25Disabled, StrandError } from "../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../core/items.js";
 import type { AdjacencyStep, IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../core/query-context.js";
 import { countWalks, type AdjacencyReads } from "./ops/adjacency-paths.js";
-import { checkValue } from "../core/values.js";
 import type { PathGraph } from "./ops/path-step.js";
 import { shortestPathsFrom } from "./ops/shortest-path.js";
 import { eachPair, upsertPairs } from "./ops/edge-pairs.js";
@@ -20,14 +19,16 @@ import { listCount, readList } from "./store/pending-in.js";
 import { bareEdge, edgeById, edgesOfLabel } from "./store/edge-records.js";
 import type { StoreDbs } from "./store/dbs.js";
 import { indexCandidates } from "./store/index-where.js";
-import { indexBound, itemKey, keyId, labelRange, idOfValue, uniqueKey } from "./store/keys.js";
+import { itemsByIndexValue } from "./store/index-lookup.js";
+import { itemKey, labelRange } from "./store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "./store/read-cache.js";
-import type { SchemaInfo, TypeInfo } from "./store/schema-info.js";
+import type { SchemaInfo } from "./store/schema-info.js";
 import { slotsOfRange, type VectorSnapshot } from "./vector/search.js";
 import { searchAmong } from "./vector/search-among.js";
 import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
 import type { GraphWriter } from "./write/graph-writer.js";
+import type { QueryDeadline } from "./query-deadline.js";
 
 type ReadOptions = { transaction: Transaction };
 const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
@@ -52,6 +53,8 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     /** The BM25 keyword index, or null when bm25 is disabled. */
     private readonly bm25: Bm25Index | null,
     private readonly writer: GraphWriter | null,
+    /** The query's time limit (query-deadline.ts), ticked at every record, list and write; null: none. */
+    private readonly deadline: QueryDeadline | null = null,
   ) {
     super();
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
@@ -60,6 +63,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   /** The writer, for a write method; a read context has none. */
   private write(method: string): GraphWriter {
     if (this.writer === null || this.opts !== undefined) throw new Error(`${method} called in a read transaction`);
+    this.deadline?.tick();
     return this.writer;
   }
 
@@ -71,6 +75,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   /** Existence without decoding the record. */
   private hasNode(label: string, id: string): boolean {
+    this.deadline?.tick();
     if (this.opts !== undefined) {
       const hit = this.cache.get(recordKey(id)) as NodeItem | undefined;
       if (hit !== undefined) return hit.label === label;
@@ -86,9 +91,12 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
   }
 
   /** Every edge of a label, both forms, in id order. */
-  private edgesOf(label: string): Generator<EdgeItem> {
+  private *edgesOf(label: string): Generator<EdgeItem> {
     if (this.opts === undefined) this.writer?.flushBuffered();
-    return edgesOfLabel(this.dbs, label, this.opts);
+    for (const edge of edgesOfLabel(this.dbs, label, this.opts)) {
+      this.deadline?.tick();
+      yield edge;
+    }
   }
 
   private getRecord<T extends NodeItem>(db: Database<T, Uint8Array>, label: string, id: string): T | undefined {
@@ -97,6 +105,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   /** A record by (label, id); read contexts go through the shared cache (ids are unique across labels). */
   private cached<T extends NodeItem>(label: string, id: string, read: (opts: ReadOptions | undefined) => T | undefined): T | undefined {
+    this.deadline?.tick();
     if (this.opts === undefined) return read(undefined);
     const hit = this.cache.get(recordKey(id)) as T | undefined;
     if (hit !== undefined) return hit.label === label ? hit : undefined;
@@ -106,6 +115,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
   private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): Adjacency {
+    this.deadline?.tick();
     if (this.opts === undefined) {
       this.writer?.flushBuffered(); // the write's own new edges are in the list it reads
       return splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, undefined));
@@ -162,7 +172,10 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   /** The records of one label, in id order. */
   private *records<T>(db: Database<T, Uint8Array>, label: string): Generator<T> {
-    for (const { value } of this.scan(db, label)) yield value;
+    for (const { value } of this.scan(db, label)) {
+      this.deadline?.tick();
+      yield value;
+    }
   }
 
   edgeById(label: string, id: string): EdgeItem {
@@ -181,7 +194,7 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     const out: GraphItem[] = [];
     for (const label of this.schema.labelsOf(kind)) {
       if (kind === "E") for (const edge of this.edgesOf(label)) out.push(edge);
-      else for (const entry of this.scan(this.dbs.nodes, label)) out.push(entry.value);
+      else for (const value of this.records(this.dbs.nodes, label)) out.push(value);
     }
     return out;
   }
@@ -198,47 +211,17 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     throw new StrandError("NOT_FOUND", `${kind} with id '${String(id)}' not found (no ${KIND_WORD[kind]} of any type has it)`);
   }
 
-  /**
-   * The value is canonicalised with the field's type first (so an upper-case ID or a date in
-   * another notation still matches); a value that is not valid for the field matches nothing.
-   */
+  /** The records whose indexed field equals `value`, as store/index-lookup.ts finds them. */
   nodesByIndex(label: string, field: string, value: PropValue, limit?: number): NodeItem[] {
-    return this.itemsByIndex(this.schema.node(label), field, value, limit, (id) => this.getNode(label, id));
+    return itemsByIndexValue(this.dbs, this.opts?.transaction, this.schema.node(label), field, value, limit, (id) =>
+      this.getNode(label, id),
+    );
   }
 
   edgesByIndex(label: string, field: string, value: PropValue, limit?: number): EdgeItem[] {
-    return this.itemsByIndex(this.schema.edge(label), field, value, limit, (id) => this.getEdge(label, id));
-  }
-
-  /** nodesByIndex / edgesByIndex: `get` reads one record of the type by id. */
-  private itemsByIndex<T extends NodeItem>(
-    info: TypeInfo,
-    field: string,
-    value: PropValue,
-    limit: number | undefined,
-    get: (id: string) => T | undefined,
-  ): T[] {
-    const label = info.name;
-    const f = info.fieldByName.get(field);
-    if (!f || f.descriptor.index === "none") throw new Error(`${info.kind}::${label}.${field} is not indexed`);
-    if (value === null || value === undefined) return [];
-    const r = checkValue(f.descriptor.type, value, `${label}.${field}`);
-    if (!r.ok) return [];
-    if (f.descriptor.index === "unique") {
-      const owner = this.dbs.unique.get(uniqueKey(info.kind, label, field, r.value), this.opts);
-      const rec = owner === undefined ? undefined : get(idOfValue(owner));
-      return rec ? [rec] : [];
-    }
-    const out: T[] = [];
-    // Every id indexed under this value: indexKey() with any trailing item id.
-    const parts = uniqueKey(info.kind, label, field, r.value);
-    const range = { start: indexBound(parts), end: indexBound(parts, true) };
-    for (const key of this.dbs.index.getKeys(this.rangeOptions(range))) {
-      const rec = get(keyId(key));
-      if (rec) out.push(rec);
-      if (out.length === limit) break; // leaving the loop closes lmdb's cursor
-    }
-    return out;
+    return itemsByIndexValue(this.dbs, this.opts?.transaction, this.schema.edge(label), field, value, limit, (id) =>
+      this.getEdge(label, id),
+    );
   }
 
   // ---- writes (runtime/write/graph-writer.ts)
@@ -253,7 +236,10 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
 
   addEdges(label: string, props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[] {
     const writer = this.write("addEdges");
-    return eachPair(fromIds, toIds, (fromId, toId) => writer.addEdge(label, props, fromId, toId));
+    return eachPair(fromIds, toIds, (fromId, toId) => {
+      this.deadline?.tick();
+      return writer.addEdge(label, props, fromId, toId);
+    });
   }
 
   updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[] {
@@ -280,7 +266,10 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     toIds: readonly string[],
   ): EdgeItem[] {
     const writer = this.write("upsertEdges");
-    return upsertPairs(existing, fromIds, toIds, (candidates, fromId, toId) => writer.upsertEdge(label, candidates, props, fromId, toId));
+    return upsertPairs(existing, fromIds, toIds, (candidates, fromId, toId) => {
+      this.deadline?.tick();
+      return writer.upsertEdge(label, candidates, props, fromId, toId);
+    });
   }
 
   drop(items: readonly GraphItem[]): void {

@@ -1,6 +1,7 @@
 // The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
 // exposed to query code as a QueryContext.
 import { writeBackup, type BackupOutcome } from "./backup/backup.js";
+import { checkedQueryTimeout, deadlineAfter } from "./query-deadline.js";
 import { TxnQueryContext } from "./context.js";
 import { silentProgress, type ProgressSink } from "../core/progress.js";
 import type { QueryContext } from "../core/query-context.js";
@@ -26,6 +27,7 @@ import { verifyStore } from "./verify/verify.js";
 import { Bm25Writes } from "./write/bm25-writes.js";
 import { RecordLoader } from "./write/bulk-loader.js";
 import type { LoadedIds } from "./write/loaded-ids.js";
+import type { Transaction } from "lmdb";
 import { GraphWriter } from "./write/graph-writer.js";
 import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
@@ -67,6 +69,8 @@ export interface GraphStoreOptions {
    * first write that finds at least this many pending (default DEFAULT_FOLD_AT; 0: every write).
    */
   foldPendingAt?: number;
+  /** How long a read() or write() callback may run before QUERY_TIMEOUT (query-deadline.ts); 0: no limit. */
+  queryTimeoutMs?: number;
 }
 
 /** See GraphStoreOptions.foldPendingAt. */
@@ -74,6 +78,7 @@ export const DEFAULT_FOLD_AT = 16384;
 
 export class GraphStore {
   private closed = false;
+  private queryTimeoutMs = 0; // GraphStoreOptions.queryTimeoutMs
   /** What the open did to bring an older on-disk format to the current one (null: nothing). */
   formatMigration: FormatMigrationOutcome | null = null;
   /** The writer's search hook (null when BM25 is disabled). */
@@ -127,6 +132,7 @@ export class GraphStore {
     const schema = new SchemaInfo(options.schema); // validate before touching the disk
     const cache = new ReadCache(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES, options.cacheBytes ?? defaultCacheBytes());
     const vectorOptions = resolveVectorOptions(options.vector);
+    const queryTimeoutMs = checkedQueryTimeout(options.queryTimeoutMs ?? 0);
     const unlock = lockDirectory(options.path);
     let dbs: StoreDbs | undefined;
     try {
@@ -174,6 +180,7 @@ export class GraphStore {
         foldAt,
       );
       store.formatMigration = formatMigration;
+      store.queryTimeoutMs = queryTimeoutMs;
       return store;
     } catch (error) {
       void dbs?.env.close();
@@ -186,7 +193,7 @@ export class GraphStore {
   read<T>(fn: (db: QueryContext) => T): T {
     const transaction = this.dbs.env.useReadTransaction();
     try {
-      return fn(new TxnQueryContext(this.dbs, this.schema, transaction, this.cache, this.vectors, this.bm25, null));
+      return fn(this.context(transaction, null));
     } finally {
       transaction.done();
     }
@@ -205,8 +212,13 @@ export class GraphStore {
   write<T>(fn: (db: QueryContext) => T): Promise<T> {
     return this.transact(
       (body) => this.dbs.env.childTransaction(body),
-      (writer) => fn(new TxnQueryContext(this.dbs, this.schema, null, this.cache, this.vectors, this.bm25, writer)),
+      (writer) => fn(this.context(null, writer)),
     );
+  }
+
+  /** A query's context, over a read snapshot or in the write transaction; its time limit starts now. */
+  private context(txn: Transaction | null, writer: GraphWriter | null): TxnQueryContext {
+    return new TxnQueryContext(this.dbs, this.schema, txn, this.cache, this.vectors, this.bm25, writer, deadlineAfter(this.queryTimeoutMs));
   }
 
   /**
@@ -350,8 +362,7 @@ export class GraphStore {
       const applied = await this.dbs.env.childTransaction(() => {
         const done = applyCommitFrames(this.dbs, first, frames);
         for (const key of done.keys) this.cache.beginWrite(key, touched);
-        // One at a time: spread into push(), a write of ~125k+ vectors overflowed the stack.
-        for (const change of done.vec) log.changes.push(change);
+        for (const change of done.vec) log.changes.push(change); // a spread of ~125k+ overflowed the stack
         return done;
       });
       const { folded, delta } = applied.pending;

@@ -147,6 +147,39 @@ describe("project configuration in the CLI", () => {
     }
   });
 
+  it("serve: [server] query_timeout_ms stops a long query with 503 QUERY_TIMEOUT and keeps none of its writes; --query-timeout 0 lifts it", async () => {
+    const dir = project("query-timeout", { "strand.toml": "[server]\nquery_timeout_ms = 1\n" });
+    writeFileSync(
+      join(dir, "more.hx"),
+      'QUERY AddMany(docs: [{title: String, body: String}]) =>\n    FOR {title, body} IN docs {\n        AddN<Doc>({title: title, body: body})\n    }\n    RETURN "ok"\n\nQUERY CountDocs() =>\n    n <- N<Doc>::COUNT\n    RETURN n\n',
+    );
+    // 5,000 nodes, each indexed for BM25, take far longer than 1 ms to write.
+    const docs = Array.from({ length: 5000 }, (_, i) => ({ title: `t${i}`, body: "some words" }));
+    const data = tempDir("strand-query-timeout-");
+    const limited = await startStrand({ project: dir, dataDir: data });
+    try {
+      expect(await call(limited, "AddMany", { docs })).toEqual({
+        status: 503,
+        body: {
+          error:
+            "the query ran longer than the time limit of 1 ms and was stopped; nothing it wrote was kept. The limit is set by query_timeout_ms under [server] in strand.toml or strand serve --query-timeout",
+          code: "QUERY_TIMEOUT",
+        },
+      });
+      expect(await call(limited, "CountDocs", {})).toEqual({ status: 200, body: { n: 0 } });
+    } finally {
+      await limited.stop();
+    }
+    const unlimited = await startStrand({ project: dir, dataDir: data, extraArgs: ["--query-timeout", "0"] });
+    try {
+      expect(await call(unlimited, "AddMany", { docs })).toEqual({ status: 200, body: { data: "ok" } });
+      expect(await call(unlimited, "CountDocs", {})).toEqual({ status: 200, body: { n: 5000 } });
+    } finally {
+      await unlimited.stop();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it("serve: mcp_idle_timeout_seconds, mcp_max_connections and bm25 = false reach the agent tools (audit D3, D5)", async () => {
     const dir = project("mcp-settings", { "strand.toml": "bm25 = false\nmcp_idle_timeout_seconds = 5\nmcp_max_connections = 2\n" });
     writeFileSync(

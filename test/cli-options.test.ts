@@ -49,6 +49,7 @@ describe("options from the environment", () => {
       STRAND_DATA: "/tmp/from-env",
       STRAND_BODY_LIMIT: "4096",
       STRAND_STALL_LIMIT: "2500",
+      STRAND_QUERY_TIMEOUT: "0",
       STRAND_CACHE_ENTRIES: "10",
       STRAND_CACHE_SIZE: "64MiB",
       STRAND_CORS: "https://a.example",
@@ -62,6 +63,7 @@ describe("options from the environment", () => {
       dataDir: "/tmp/from-env",
       bodyLimitBytes: 4096,
       stallLimitMs: 2500,
+      queryTimeoutMs: 0,
       cacheEntries: 10,
       cacheBytes: 64 * 2 ** 20,
       corsOrigins: ["https://a.example"],
@@ -78,6 +80,11 @@ describe("options from the environment", () => {
     // Bad values from the environment are named like flags.
     expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
     expect(() => parseCommand(["serve", "--stall-limit", "0"], {})).toThrow('--stall-limit must be an integer from 1 to 86400000, got "0"');
+    expect(parseCommand(["serve", "--query-timeout", "1500"], env)).toMatchObject({ queryTimeoutMs: 1500 });
+    expect(parseCommand(["serve"], {})).toMatchObject({ queryTimeoutMs: undefined });
+    expect(() => parseCommand(["serve", "--query-timeout", "1.5"], {})).toThrow(
+      '--query-timeout must be an integer from 0 to 86400000, got "1.5"',
+    );
     expect(parseCommand(["mcp", "--stdio", "--cache-size", "1000"], {})).toMatchObject({ cacheBytes: 1000 });
     expect(() => parseCommand(["serve", "--cache-size", "lots"], {})).toThrow("--cache-size takes");
     expect(() => parseCommand(["serve", "--api-key", "k"], { STRAND_API_KEY_FILE: "/tmp/k" })).toThrow("give the api key once");

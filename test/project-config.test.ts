@@ -113,7 +113,7 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: server.port: unknown key (known: body_limit, stall_limit_ms)",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit, stall_limit_ms, query_timeout_ms)",
       "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });
@@ -160,6 +160,22 @@ describe("strand.toml", () => {
     ]);
     expect(strandErrors('[server]\nstall_limit_ms = "30s"')).toEqual([
       '<dir>/strand.toml: server.stall_limit_ms: expected an integer from 1 to 86400000, got "30s"',
+    ]);
+  });
+
+  test("[server] query_timeout_ms: a whole number of milliseconds up to a day, 0 for no limit", () => {
+    for (const ms of [0, 1500]) {
+      const dir = project({ "strand.toml": `[server]\nquery_timeout_ms = ${ms}\n` });
+      expect(loadProjectConfig(dir)).toEqual({
+        ok: true,
+        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), queryTimeoutMs: ms },
+      });
+    }
+    expect(strandErrors("[server]\nquery_timeout_ms = -1")).toEqual([
+      "<dir>/strand.toml: server.query_timeout_ms: expected an integer from 0 to 86400000, got -1",
+    ]);
+    expect(strandErrors('[server]\nquery_timeout_ms = "1m"')).toEqual([
+      '<dir>/strand.toml: server.query_timeout_ms: expected an integer from 0 to 86400000, got "1m"',
     ]);
   });
 

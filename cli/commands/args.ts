@@ -5,6 +5,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT
 import { OPTION_ENV, UsageError } from "./usage.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
 import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
 import {
@@ -47,6 +48,7 @@ const SERVE_FLAGS = {
   "api-key-file": { type: "string" },
   "body-limit": { type: "string" },
   "stall-limit": { type: "string" },
+  "query-timeout": { type: "string" },
   "cache-entries": { type: "string" },
   "cache-size": { type: "string" },
   cors: { type: "string" },
@@ -131,6 +133,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       }
       const bodyLimit = option("--body-limit", values["body-limit"]);
       const stallLimit = option("--stall-limit", values["stall-limit"]);
+      const queryTimeout = option("--query-timeout", values["query-timeout"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
       const cacheSize = option("--cache-size", values["cache-size"]);
       const port = option("--port", values.port);
@@ -146,6 +149,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         apiKeyFile: apiKeyFile === undefined ? undefined : resolve(apiKeyFile),
         bodyLimitBytes: bodyLimit === undefined ? undefined : byteSizeFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES),
         stallLimitMs: stallLimit === undefined ? undefined : integerFlag("--stall-limit", stallLimit, 1, MAX_STALL_LIMIT_MS),
+        queryTimeoutMs: queryTimeout === undefined ? undefined : integerFlag("--query-timeout", queryTimeout, 0, MAX_QUERY_TIMEOUT_MS),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
         cacheBytes: cacheSize === undefined ? undefined : byteSizeFlag("--cache-size", cacheSize, 0),
         corsOrigins: corsFlag(nonEmpty("--cors", option("--cors", values.cors))),

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
 import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
 import { mcpConnectionOptions, mcpLimitOptions, type OpenHooks, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 import { afterTimeoutOf, replicationHooks, retentionOf, servedNode, type ReplicationFlags } from "./serve-replication.js";
@@ -22,6 +23,8 @@ export interface ServeOptions {
   bodyLimitBytes: number | undefined;
   /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
   stallLimitMs?: number | undefined;
+  /** --query-timeout / STRAND_QUERY_TIMEOUT: ms one query may run (0: no limit). */
+  queryTimeoutMs?: number | undefined;
   cacheEntries: number | undefined;
   /** --cache-size: the read cache's budget in estimated bytes; undefined: the store's default. */
   cacheBytes: number | undefined;
@@ -71,6 +74,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       return plain.beforeStoreOpen === undefined ? true : plain.beforeStoreOpen(config, project);
     },
     logRetention: (config: ProjectConfig) => retentionOf(options.replication, config),
+    queryTimeoutMs: (config: ProjectConfig) => options.queryTimeoutMs ?? config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
   };
   const opened = await openProject(
     options.dir,

@@ -29,6 +29,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)
+      --query-timeout <ms>      stop a query (or /mcp step) that runs longer, with 503
+                                QUERY_TIMEOUT; its writes are not kept; 0: no limit (default:
+                                strand.toml [server] query_timeout_ms, else 60000)
       --cache-entries <n>       decoded records kept in memory for reads (default: 250000; 0: none)
       --cache-size <size>       ... and their estimated memory at most: bytes or e.g. 512MiB
                                 (default: a quarter of the JS heap limit, at most 1 GiB)
@@ -97,6 +100,7 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--api-key-file": "STRAND_API_KEY_FILE",
   "--body-limit": "STRAND_BODY_LIMIT",
   "--stall-limit": "STRAND_STALL_LIMIT",
+  "--query-timeout": "STRAND_QUERY_TIMEOUT",
   "--cache-entries": "STRAND_CACHE_ENTRIES",
   "--cache-size": "STRAND_CACHE_SIZE",
   "--cors": "STRAND_CORS",

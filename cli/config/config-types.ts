@@ -36,6 +36,8 @@ export interface ProjectConfig {
   bodyLimitBytes: number | undefined;
   /** strand.toml `[server] stall_limit_ms`: /health is 503 ENGINE_STALLED after the engine has not answered this long; undefined: the default (30 s) or --stall-limit. */
   stallLimitMs: number | undefined;
+  /** strand.toml `[server] query_timeout_ms`: how long one query may run (0: no limit); undefined: the default (60 s) or --query-timeout. */
+  queryTimeoutMs: number | undefined;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
   /** strand.toml `[replication]` (absent: the defaults of runtime/replication/ and server/replication/). */
@@ -85,6 +87,7 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   embeddingModel: "hash",
   bodyLimitBytes: undefined,
   stallLimitMs: undefined,
+  queryTimeoutMs: undefined,
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };
 

@@ -21,6 +21,7 @@
 //   [server]                             -  (strand.toml only; `strand serve --body-limit` wins)
 //   body_limit = "8MiB"  (or bytes)
 //   stall_limit_ms = 30000  (/health 503 ENGINE_STALLED past it; --stall-limit wins)
+//   query_timeout_ms = 60000  (a query running longer stops with QUERY_TIMEOUT; 0: no limit; --query-timeout wins)
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
 //   m = 16
 //   ef_construction = 128
@@ -43,6 +44,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { STEMMERS } from "../../runtime/search/tokenizer.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
 import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import {
   checkModel,
@@ -112,6 +114,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
     bodyLimitBytes: server.optionalByteSize("body_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
     stallLimitMs: server.optionalInteger("stall_limit_ms", 1, MAX_STALL_LIMIT_MS),
+    queryTimeoutMs: server.optionalInteger("query_timeout_ms", 0, MAX_QUERY_TIMEOUT_MS),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
       efConstruction: vector.integer("ef_construction", d.vector.efConstruction, 1, MAX_PARAM),
@@ -126,7 +129,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   };
   if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  server.rejectUnknown("known: body_limit, stall_limit_ms");
+  server.rejectUnknown("known: body_limit, stall_limit_ms, query_timeout_ms");
   const clusterConfig = {
     etcd: cluster.optionalString("etcd", checkEndpoints),
     group: cluster.optionalString("group", checkGroupName),

@@ -32,6 +32,8 @@ export interface OpenHooks {
   beforeStoreOpen?: (config: ProjectConfig, project: Awaited<ReturnType<typeof loadProject>>) => Promise<boolean>;
   /** How much of the commit log the store keeps (serve --log-retention-*, strand.toml [replication]). */
   logRetention?: (config: ProjectConfig) => Partial<LogRetention>;
+  /** How long one query may run (serve --query-timeout, strand.toml [server] query_timeout_ms); absent: no limit. */
+  queryTimeoutMs?: (config: ProjectConfig) => number;
 }
 
 /** The /mcp connection settings of strand.toml (mcp_idle_timeout_seconds, mcp_max_connections). */
@@ -104,6 +106,7 @@ export async function openProject(
       bm25Stemmer: config.bm25Stemmer,
       vector: config.vector,
       ...(hooks.logRetention === undefined ? {} : { logRetention: hooks.logRetention(config) }),
+      ...(hooks.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: hooks.queryTimeoutMs(config) }),
       // Migrations and index rebuilds report on stderr (stdout is the MCP channel of `mcp --stdio`).
       progress: skipIdleTasks(cliProgress()),
     });
