@@ -28,12 +28,14 @@ import { searchAmong } from "./vector/search-among.js";
 import type { VectorIndexes } from "./vector/vector-indexes.js";
 import { notFound, plausibleId } from "./store/ids.js";
 import type { GraphWriter } from "./write/graph-writer.js";
-import type { QueryDeadline } from "./query-deadline.js";
+import { deadlineAfter, type QueryDeadline } from "./query-deadline.js";
 
 type ReadOptions = { transaction: Transaction };
 const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
 
 export class TxnQueryContext extends ValueOps implements QueryContext {
+  /** Ticked at every record, list and write this context reads or makes; null: no time limit. */
+  private readonly deadline: QueryDeadline | null;
   /** Passed to every lmdb read; undefined inside a write transaction (lmdb then reads from it). */
   private readonly opts: ReadOptions | undefined;
 
@@ -53,10 +55,11 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     /** The BM25 keyword index, or null when bm25 is disabled. */
     private readonly bm25: Bm25Index | null,
     private readonly writer: GraphWriter | null,
-    /** The query's time limit (query-deadline.ts), ticked at every record, list and write; null: none. */
-    private readonly deadline: QueryDeadline | null = null,
+    /** The query's time limit in ms (query-deadline.ts), from now; 0: none. */
+    timeoutMs = 0,
   ) {
     super();
+    this.deadline = deadlineAfter(timeoutMs, writer !== null);
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
   }
 
@@ -328,7 +331,8 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     if (this.bm25 === null) throw bm25Disabled(`SearchBM25<${label}>`);
     checkBm25Query(text, limit);
     this.writer?.beforeSearch(); // a write's own new documents are gathered until then
-    return this.bm25.search(label, text, limit, this.opts?.transaction).map(({ id, score }) => {
+    const tick = () => this.deadline?.tick();
+    return this.bm25.search(label, text, limit, this.opts?.transaction, tick).map(({ id, score }) => {
       const rec = this.getNode(label, id);
       if (rec === undefined) throw new Error(`bm25 postings name missing ${label} ${id}`);
       return ownScore ? rec : { ...rec, score };

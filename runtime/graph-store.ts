@@ -1,7 +1,7 @@
 // The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
 // exposed to query code as a QueryContext.
 import { writeBackup, type BackupOutcome } from "./backup/backup.js";
-import { checkedQueryTimeout, deadlineAfter } from "./query-deadline.js";
+import { checkedQueryTimeout } from "./query-deadline.js";
 import { TxnQueryContext } from "./context.js";
 import { silentProgress, type ProgressSink } from "../core/progress.js";
 import type { QueryContext } from "../core/query-context.js";
@@ -218,7 +218,7 @@ export class GraphStore {
 
   /** A query's context, over a read snapshot or in the write transaction; its time limit starts now. */
   private context(txn: Transaction | null, writer: GraphWriter | null): TxnQueryContext {
-    return new TxnQueryContext(this.dbs, this.schema, txn, this.cache, this.vectors, this.bm25, writer, deadlineAfter(this.queryTimeoutMs));
+    return new TxnQueryContext(this.dbs, this.schema, txn, this.cache, this.vectors, this.bm25, writer, this.queryTimeoutMs);
   }
 
   /**

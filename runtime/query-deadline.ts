@@ -18,9 +18,13 @@ export class QueryDeadline {
   private ticks = 0;
   private readonly endsAt: number;
 
-  /** @param limitMs how long the query may run, from now */
+  /**
+   * @param limitMs how long the query may run, from now
+   * @param writes whether it runs in a write transaction (its error then says nothing was kept)
+   */
   constructor(
     private readonly limitMs: number,
+    private readonly writes: boolean,
     private readonly now: () => number = performance.now.bind(performance),
   ) {
     this.endsAt = now() + limitMs;
@@ -29,7 +33,7 @@ export class QueryDeadline {
   /** One step of the query's work; throws QUERY_TIMEOUT once the limit has passed. */
   tick(): void {
     if (++this.ticks % TICKS_PER_LOOK !== 0) return;
-    if (this.now() > this.endsAt) throw queryTimeout(this.limitMs);
+    if (this.now() > this.endsAt) throw queryTimeout(this.limitMs, this.writes);
   }
 }
 
@@ -37,8 +41,8 @@ export class QueryDeadline {
  * A query's deadline `limitMs` from now (a write's counted from when its callback starts, not
  * from its wait for the write lock); null for 0, no limit.
  */
-export function deadlineAfter(limitMs: number): QueryDeadline | null {
-  return limitMs > 0 ? new QueryDeadline(limitMs) : null;
+export function deadlineAfter(limitMs: number, writes: boolean): QueryDeadline | null {
+  return limitMs > 0 ? new QueryDeadline(limitMs, writes) : null;
 }
 
 /** GraphStoreOptions.queryTimeoutMs, checked. */
@@ -47,9 +51,9 @@ export function checkedQueryTimeout(ms: number): number {
   return ms;
 }
 
-export function queryTimeout(limitMs: number): StrandError {
+export function queryTimeout(limitMs: number, writes: boolean): StrandError {
   return new StrandError(
     "QUERY_TIMEOUT",
-    `the query ran longer than the time limit of ${limitMs} ms and was stopped; nothing it wrote was kept. The limit is set by query_timeout_ms under [server] in strand.toml or strand serve --query-timeout`,
+    `the query ran longer than the time limit of ${limitMs} ms and was stopped${writes ? "; nothing it wrote was kept" : ""}. The limit is set by query_timeout_ms under [server] in strand.toml, strand serve --query-timeout or STRAND_QUERY_TIMEOUT`,
   );
 }

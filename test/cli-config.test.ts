@@ -162,7 +162,7 @@ describe("project configuration in the CLI", () => {
         status: 503,
         body: {
           error:
-            "the query ran longer than the time limit of 1 ms and was stopped; nothing it wrote was kept. The limit is set by query_timeout_ms under [server] in strand.toml or strand serve --query-timeout",
+            "the query ran longer than the time limit of 1 ms and was stopped; nothing it wrote was kept. The limit is set by query_timeout_ms under [server] in strand.toml, strand serve --query-timeout or STRAND_QUERY_TIMEOUT",
           code: "QUERY_TIMEOUT",
         },
       });

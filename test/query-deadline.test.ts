@@ -1,7 +1,7 @@
 // The query time limit (runtime/query-deadline.ts, GraphStoreOptions.queryTimeoutMs): a read or
 // write that runs past it stops with QUERY_TIMEOUT at its next record, list or write; a write's
 // changes are rolled back and the store goes on serving. Over HTTP it is 503 with the JSON error.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { StrandError } from "../core/errors.js";
 import type { QueryModule } from "../core/query-module.js";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -10,13 +10,14 @@ import { createApp } from "../server/index.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { vectorSchema } from "./support/vector-fixtures.js";
 
-const MESSAGE =
-  "the query ran longer than the time limit of 100 ms and was stopped; nothing it wrote was kept. The limit is set by query_timeout_ms under [server] in strand.toml or strand serve --query-timeout";
+const LIMIT = "The limit is set by query_timeout_ms under [server] in strand.toml, strand serve --query-timeout or STRAND_QUERY_TIMEOUT";
+const MESSAGE = `the query ran longer than the time limit of 100 ms and was stopped. ${LIMIT}`;
+const WRITE_MESSAGE = `the query ran longer than the time limit of 100 ms and was stopped; nothing it wrote was kept. ${LIMIT}`;
 
 describe("QueryDeadline", () => {
   it("looks at the clock every 64 ticks and throws once the limit has passed", () => {
     let now = 1_000;
-    const deadline = new QueryDeadline(100, () => now);
+    const deadline = new QueryDeadline(100, false, () => now);
     now = 1_101;
     for (let i = 0; i < 63; i++) deadline.tick();
     let thrown: unknown;
@@ -31,7 +32,7 @@ describe("QueryDeadline", () => {
 
   it("lets a query run up to the limit", () => {
     let now = 0;
-    const deadline = new QueryDeadline(100, () => now);
+    const deadline = new QueryDeadline(100, true, () => now);
     now = 100;
     for (let i = 0; i < 1_000; i++) deadline.tick();
   });
@@ -68,11 +69,27 @@ describe("a store with queryTimeoutMs", () => {
       store.write((db) => {
         for (;;) db.addNode("Author", { name: "endless" });
       }),
-    ).rejects.toThrow(MESSAGE);
+    ).rejects.toThrow(WRITE_MESSAGE);
     expect(authors()).toBe(100);
     await store.write((db) => db.addNode("Author", { name: "after" }));
     expect(authors()).toBe(101);
     await store.write((db) => db.drop(db.nodesByLabel("Author").filter((a) => a.name === "after")));
+  });
+
+  it("ticks inside a keyword search, at its postings blocks and hits, not only at the records read after it", () => {
+    // A clock that moves a second at every look: the first look at it stops the query. The 40
+    // records read after the search tick 40 times, fewer than one look; the search's own ticks
+    // (postings blocks, accumulating them, its 40 hits) make the difference.
+    let clock = 0;
+    const now = vi.spyOn(performance, "now").mockImplementation(() => (clock += 1_000));
+    try {
+      // 40 terms, each the name of one author: 40 hits.
+      const names = Array.from({ length: 40 }, (_, i) => `a${i}`).join(" ");
+      expect(() => store.read((db) => db.searchBM25("Author", names, 40))).toThrow(MESSAGE);
+    } finally {
+      now.mockRestore();
+    }
+    expect(store.read((db) => db.searchBM25("Author", "a1 a2", 40).length)).toBe(2);
   });
 
   it("answers 503 QUERY_TIMEOUT over HTTP", async () => {

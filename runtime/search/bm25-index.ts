@@ -117,7 +117,8 @@ export class Bm25Index {
    * Up to `limit` documents of `label` containing any term of `text`, best first, ties by id
    * ascending. Reads in `transaction`, or in the current write transaction when absent.
    */
-  search(label: string, text: string, limit: number, transaction?: Transaction): ScoredId[] {
+  /** `tick` is called at every postings block and hit (a query's time limit, runtime/query-deadline.ts). */
+  search(label: string, text: string, limit: number, transaction?: Transaction, tick: () => void = () => {}): ScoredId[] {
     if (limit <= 0 || !this.fields.has(label)) return [];
     const terms = [...new Set(this.tokenize(text))];
     if (terms.length === 0) return [];
@@ -137,16 +138,21 @@ export class Bm25Index {
       const blocks: Uint32Array[] = [];
       let df = 0;
       for (const { value } of this.dbs.bm25Post.getRange(termRange(label, term, read))) {
+        tick();
         const entries = blockEntries(value);
         blocks.push(entries);
         df += entries.length / ENTRY;
       }
       if (df === 0) continue;
       const w = idf(stats.docs, df);
-      for (const e of blocks) accumulate(e, w, avgLen, scores);
+      for (const e of blocks) {
+        tick();
+        accumulate(e, w, avgLen, scores);
+      }
     }
 
     const hits: ScoredId[] = topDocs(scores, limit).map((docNo) => {
+      tick();
       const id = this.dbs.bm25Ids.get([label, docNo], read);
       if (id === undefined) throw new Error(`bm25: no id for ${label} document ${docNo}`);
       return { id: idOfValue(id), score: scores[docNo]! };
