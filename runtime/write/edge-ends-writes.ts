@@ -37,19 +37,10 @@ interface HeldTail {
   unwritten: boolean;
 }
 
-/** Does the edge id `id` sort after the entry at byte `at` of `entries`? (Entries are sorted: the last one decides.) */
-function sortsAfter(id: Uint8Array, entries: Uint8Array, at: number): boolean {
-  for (let b = 0; b < ID_BYTES; b++) {
-    const d = id[b]! - entries[at + b]!;
-    if (d !== 0) return d > 0;
-  }
-  return false;
-}
-
-/** Does the edge id of the entry at byte `at` sort after that of the entry at byte `before` (same array)? */
-function sortsAfterEntry(entries: Uint8Array, at: number, before: number): boolean {
-  for (let b = 0; b < ID_BYTES; b++) {
-    const d = entries[at + b]! - entries[before + b]!;
+/** Does the edge id at byte `at` of `a` sort after the one at byte `bAt` of `b`? (Entries are sorted: a block's last one decides.) */
+function idAfter(a: Uint8Array, at: number, b: Uint8Array, bAt: number): boolean {
+  for (let i = 0; i < ID_BYTES; i++) {
+    const d = a[at + i]! - b[bAt + i]!;
     if (d !== 0) return d > 0;
   }
   return false;
@@ -145,7 +136,7 @@ export class EdgeEndsWriter {
       writeUuidWords(room, to, w, at);
       writeUuidWords(room, to + ID_BYTES, w, at + 4);
       // Past `count` the bytes are not part of the block, so a refusal leaves it as it was.
-      if (sortsAfterEntry(room, to, to - ENDS_ENTRY)) {
+      if (idAfter(room, to, room, to - ENDS_ENTRY)) {
         tail.count++;
         tail.unwritten = true;
         if (tail.count === ENDS_BLOCK) this.putTail(tail);
@@ -175,7 +166,7 @@ export class EdgeEndsWriter {
       this.tails.set(label, heldTail(edgeEndsKey(label, id), entry, true));
       return true;
     }
-    if (!sortsAfter(id, tail.entries, (tail.count - 1) * ENDS_ENTRY)) return false; // not after all of it
+    if (!idAfter(id, 0, tail.entries, (tail.count - 1) * ENDS_ENTRY)) return false; // not after all of it
     if (tail.count < ENDS_BLOCK) {
       tail.entries.set(entry, tail.count * ENDS_ENTRY);
       tail.count++;
