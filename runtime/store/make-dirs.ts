@@ -12,5 +12,13 @@ export function makeDirs(dir: string): void {
   for (let p = target; !fs.existsSync(p); p = path.dirname(p)) missing.push(p);
   // A file where the directory should be: mkdirSync's own EEXIST, as the recursive form gave.
   if (missing.length === 0 && !fs.statSync(target).isDirectory()) fs.mkdirSync(target);
-  for (const p of missing.reverse()) fs.mkdirSync(p);
+  for (const p of missing.reverse()) {
+    try {
+      fs.mkdirSync(p);
+    } catch (error) {
+      // Made meanwhile by another process starting on the same path (racing starts): it exists,
+      // which is all this asks; its lock then decides who holds it.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !fs.statSync(p).isDirectory()) throw error;
+    }
+  }
 }
