@@ -7,6 +7,7 @@
 // resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON
 // errors too (http/client-error.ts).
 import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
+import { DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/body-budget.js";
 import { startFrontDoor } from "./front-door/start.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
@@ -24,6 +25,12 @@ export interface ServerOptions extends AppOptions {
   keepMetrics?: boolean | undefined;
   /** /health answers 503 ENGINE_STALLED once the engine has not answered for longer (default 30 s). */
   stallLimitMs?: number | undefined;
+  /**
+   * The most bytes of request bodies held at once for requests not yet answered; past it a
+   * request is refused with 503 SERVER_BUSY (front-door/body-budget.ts). At least the body limit;
+   * default 512 MiB, or the body limit when that is larger.
+   */
+  bodyMemoryLimitBytes?: number | undefined;
 }
 
 export interface RunningServer {
@@ -54,12 +61,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1 || stallLimitMs > MAX_STALL_LIMIT_MS) {
     throw new RangeError(`stallLimitMs must be an integer from 1 to ${MAX_STALL_LIMIT_MS}, got ${stallLimitMs}`);
   }
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const bodyMemoryLimitBytes = options.bodyMemoryLimitBytes ?? Math.max(DEFAULT_BODY_MEMORY_LIMIT_BYTES, bodyLimitBytes);
+  if (!Number.isInteger(bodyMemoryLimitBytes) || bodyMemoryLimitBytes < bodyLimitBytes) {
+    throw new RangeError(
+      `the body memory limit (${bodyMemoryLimitBytes} bytes) must be an integer of at least the body limit (${bodyLimitBytes} bytes): a body the server takes must fit in it`,
+    );
+  }
   const replication = options.replication;
   const frontDoor = await startFrontDoor({
     settings: {
       port: options.port,
       host,
-      bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      bodyLimitBytes,
+      bodyMemoryLimitBytes,
       stallLimitMs,
       loopbackHostsOnly,
       forceCloseAfterMs: FORCE_CLOSE_AFTER_MS,

@@ -147,6 +147,27 @@ describe("project configuration in the CLI", () => {
     }
   });
 
+  it("serve: a body memory limit below the body limit stops startup, naming both; from strand.toml or the flag", () => {
+    const dir = project("body-memory", { "strand.toml": '[server]\nbody_limit = "4KiB"\nbody_memory_limit = "2KiB"\n' });
+    const below = (memory: number, body: number): string =>
+      `strand: the body memory limit (${memory} bytes: --body-memory-limit, STRAND_BODY_MEMORY_LIMIT or [server] body_memory_limit) is below the body limit (${body} bytes): one body the server takes must fit in it\n`;
+    const fromToml = strand(["serve", dir, "--port", "0", "--data", join(work, "body-memory-data")]);
+    expect({ status: fromToml.status, stderr: fromToml.stderr }).toEqual({ status: 1, stderr: below(2048, 4096) });
+    const fromFlag = strand([
+      "serve",
+      dir,
+      "--port",
+      "0",
+      "--data",
+      join(work, "body-memory-data"),
+      "--body-limit",
+      "3KiB",
+      "--body-memory-limit",
+      "3000",
+    ]);
+    expect({ status: fromFlag.status, stderr: fromFlag.stderr }).toEqual({ status: 1, stderr: below(3000, 3072) });
+  });
+
   it("serve: [server] query_timeout_ms stops a long query with 503 QUERY_TIMEOUT and keeps none of its writes; --query-timeout 0 lifts it", async () => {
     const dir = project("query-timeout", { "strand.toml": "[server]\nquery_timeout_ms = 1\n" });
     writeFileSync(

@@ -2,6 +2,7 @@
 // accepting requests, finish the ones in flight, and close the store.
 import { readFileSync } from "node:fs";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
+import { DEFAULT_BODY_LIMIT_BYTES } from "../../server/app.js";
 import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
@@ -21,6 +22,8 @@ export interface ServeOptions {
   /** --api-key-file / STRAND_API_KEY_FILE: the key's file (its first line), kept out of `ps`. */
   apiKeyFile?: string | undefined;
   bodyLimitBytes: number | undefined;
+  /** --body-memory-limit / STRAND_BODY_MEMORY_LIMIT: request bodies held at once, not yet answered. */
+  bodyMemoryLimitBytes?: number | undefined;
   /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
   stallLimitMs?: number | undefined;
   /** --query-timeout / STRAND_QUERY_TIMEOUT: ms one query may run (0: no limit). */
@@ -56,6 +59,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const plain = replicationHooks(options.replication, options.dataDir, say);
   const hooks: OpenHooks = {
     beforeStoreOpen: async (config, project) => {
+      const limits = bodyLimitsError(options, config);
+      if (limits !== null) {
+        say(`strand: ${limits}`);
+        return false;
+      }
       const settings = clusterSettings(options.cluster, config, options.replication?.follow, options.host);
       if (settings !== null && "error" in settings) {
         say(`strand: ${settings.error}`);
@@ -119,6 +127,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       queries: project.queries,
       apiKey,
       bodyLimitBytes: options.bodyLimitBytes ?? config.bodyLimitBytes,
+      bodyMemoryLimitBytes: options.bodyMemoryLimitBytes ?? config.bodyMemoryLimitBytes,
       stallLimitMs: options.stallLimitMs ?? config.stallLimitMs,
       embedders,
       mcp: config.mcp,
@@ -241,4 +250,12 @@ function readApiKeyFile(file: string): string | null {
     return null;
   }
   return key;
+}
+
+/** Why the body memory limit cannot hold one body of the body limit (flags win over strand.toml), or null. */
+function bodyLimitsError(options: ServeOptions, config: ProjectConfig): string | null {
+  const memory = options.bodyMemoryLimitBytes ?? config.bodyMemoryLimitBytes;
+  const body = options.bodyLimitBytes ?? config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  if (memory === undefined || memory >= body) return null;
+  return `the body memory limit (${memory} bytes: --body-memory-limit, STRAND_BODY_MEMORY_LIMIT or [server] body_memory_limit) is below the body limit (${body} bytes): one body the server takes must fit in it`;
 }

@@ -26,6 +26,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --api-key-file <file>     read the api key from this file (its first line)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
+      --body-memory-limit <size>
+                                request bodies held at once, not yet answered; past it 503
+                                SERVER_BUSY; at least the body limit (default: strand.toml
+                                [server] body_memory_limit, else 512 MiB)
       --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)
@@ -99,6 +103,7 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--api-key": "STRAND_API_KEY",
   "--api-key-file": "STRAND_API_KEY_FILE",
   "--body-limit": "STRAND_BODY_LIMIT",
+  "--body-memory-limit": "STRAND_BODY_MEMORY_LIMIT",
   "--stall-limit": "STRAND_STALL_LIMIT",
   "--query-timeout": "STRAND_QUERY_TIMEOUT",
   "--cache-entries": "STRAND_CACHE_ENTRIES",

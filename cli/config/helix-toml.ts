@@ -74,6 +74,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     mcpMaxTotalItems: d.mcpMaxTotalItems,
     mcpMaxRequestItems: d.mcpMaxRequestItems,
     bodyLimitBytes: d.bodyLimitBytes,
+    bodyMemoryLimitBytes: d.bodyMemoryLimitBytes,
     stallLimitMs: d.stallLimitMs,
     queryTimeoutMs: d.queryTimeoutMs,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),

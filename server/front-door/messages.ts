@@ -11,6 +11,8 @@ export interface FrontDoorSettings {
   port: number;
   host: string;
   bodyLimitBytes: number;
+  /** The most bytes of request bodies held at once for requests not yet answered (body-budget.ts). */
+  bodyMemoryLimitBytes: number;
   /** /health answers 503 ENGINE_STALLED when the engine has not answered a heartbeat for longer. */
   stallLimitMs: number;
   /** Answer GET /health only for loopback Host names (the DNS-rebinding guard, origin-guard.ts); others go to the engine. */

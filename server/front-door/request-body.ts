@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isStrandError } from "../../core/errors.js";
 import { JsonShapeGuard } from "../http/json-shape.js";
 import { payloadTooLarge } from "../http/read-body.js";
+import { type BodyBudget, serverBusy } from "./body-budget.js";
 import type { BodyRefusal } from "./messages.js";
 
 export interface ReadBody {
@@ -14,6 +15,8 @@ export interface ReadBody {
   refusal: BodyRefusal | null;
   /** Whether the request was read to its end (else the rest is drained after the answer, drainAfterAnswer). */
   complete: boolean;
+  /** Bytes taken from the budget for this body: given back when its response ends. */
+  held: number;
 }
 
 function refusalOf(error: unknown): BodyRefusal {
@@ -27,20 +30,27 @@ function declaredLength(value: string | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** Resolves null when the client went away before its body arrived whole. */
 /**
- * `checkShape`: whether to scan the body with JsonShapeGuard (not for the MCP endpoint, whose
- * SDK transport reads the body itself). A body past the byte limit keeps what arrived (the limit
- * and one chunk more), so a reader of the Fetch body that counts bytes itself sees it too long.
+ * Resolves null when the client went away before its body arrived whole. `checkShape`: whether
+ * to scan the body with JsonShapeGuard (not for the MCP endpoint, whose SDK transport reads the
+ * body itself). A body past the byte limit keeps what arrived (the limit and one chunk more), so
+ * a reader of the Fetch body that counts bytes itself sees it too long. Each chunk is taken from
+ * `budget` as it arrives; a chunk that does not fit refuses the request with SERVER_BUSY and
+ * gives back what the body held.
  */
-export function readRequestBody(request: IncomingMessage, limit: number, checkShape: boolean): Promise<ReadBody | null> {
+export function readRequestBody(
+  request: IncomingMessage,
+  limit: number,
+  checkShape: boolean,
+  budget: BodyBudget,
+): Promise<ReadBody | null> {
   const declared = declaredLength(request.headers["content-length"]);
   if (declared !== null && declared > limit) {
-    return Promise.resolve({ body: null, refusal: refusalOf(payloadTooLarge(limit)), complete: false });
+    return Promise.resolve({ body: null, refusal: refusalOf(payloadTooLarge(limit)), complete: false, held: 0 });
   }
   // No Content-Length (or 0) and no Transfer-Encoding: HTTP/1.1 says there is no body.
   if (request.readableEnded || ((declared === null || declared === 0) && request.headers["transfer-encoding"] === undefined)) {
-    return Promise.resolve({ body: null, refusal: null, complete: true });
+    return Promise.resolve({ body: null, refusal: null, complete: true, held: 0 });
   }
   return new Promise<ReadBody | null>((resolve) => {
     const chunks: Buffer[] = [];
@@ -53,6 +63,13 @@ export function readRequestBody(request: IncomingMessage, limit: number, checkSh
       request.off("close", onClose);
     };
     const onData = (chunk: Buffer): void => {
+      if (!budget.take(chunk.length)) {
+        cleanup();
+        request.pause();
+        budget.give(size);
+        resolve({ body: null, refusal: refusalOf(serverBusy(budget.limitBytes)), complete: false, held: 0 });
+        return;
+      }
       size += chunk.length;
       let refusal: unknown = null;
       if (size > limit) {
@@ -70,17 +87,22 @@ export function readRequestBody(request: IncomingMessage, limit: number, checkSh
         cleanup();
         request.pause();
         // Past the byte limit, what arrived goes on (chunks holds this chunk too); past the shape limits, nothing.
-        resolve({ body: size > limit ? joined(chunks, size) : null, refusal: refusalOf(refusal), complete: false });
+        if (size > limit) resolve({ body: joined(chunks, size), refusal: refusalOf(refusal), complete: false, held: size });
+        else {
+          budget.give(size);
+          resolve({ body: null, refusal: refusalOf(refusal), complete: false, held: 0 });
+        }
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = (): void => {
       cleanup();
-      resolve({ body: joined(chunks, size), refusal: null, complete: true });
+      resolve({ body: joined(chunks, size), refusal: null, complete: true, held: size });
     };
     const onGone = (): void => {
       cleanup();
+      budget.give(size);
       resolve(null);
     };
     const onClose = (): void => {

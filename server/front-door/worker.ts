@@ -16,6 +16,7 @@ import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
 import { afterEarlierAnswers } from "./answer-turns.js";
 import { drainAfterAnswer, readRequestBody } from "./request-body.js";
+import { BodyBudget, BUSY_RETRY_AFTER_SECONDS } from "./body-budget.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
@@ -44,13 +45,15 @@ const health = new FrontDoorHealth({
   ping: (seq) => post({ t: "ping", seq }),
 });
 
+const budget = new BodyBudget(settings.bodyMemoryLimitBytes);
+
 /** The responses the engine has still to end, by request id. */
 const open = new Map<number, ServerResponse>();
 let nextId = 1;
 
-function answerError(res: ServerResponse, error: StrandError): void {
+function answerError(res: ServerResponse, error: StrandError, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(error.toJSON());
-  res.writeHead(httpStatus(error.code), { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.writeHead(httpStatus(error.code), { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -100,10 +103,20 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   const turn = afterEarlierAnswers(req.socket, res);
-  Promise.all([readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url)), turn]).then(
+  Promise.all([readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url), budget), turn]).then(
     ([read]) => {
       if (read === null) return; // the client went away mid-body: nobody to answer
-      if (res.destroyed) return; // ... or while an earlier answer on its connection was leaving
+      if (res.destroyed) {
+        budget.give(read.held); // ... or while an earlier answer on its connection was leaving
+        return;
+      }
+      res.once("close", () => budget.give(read.held));
+      if (read.refusal?.code === "SERVER_BUSY") {
+        // Answered here: the engine may be what holds the bodies, and this request never reaches it.
+        drainAfterAnswer(req, res);
+        answerError(res, new StrandError(read.refusal.code, read.refusal.message), { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) });
+        return;
+      }
       const id = nextId++;
       open.set(id, res);
       if (!read.complete) drainAfterAnswer(req, res);
