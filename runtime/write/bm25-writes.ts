@@ -4,23 +4,27 @@
 import type { NodeItem } from "../../core/items.js";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { Bm25Index } from "../search/bm25-index.js";
-import type { DocumentTerms } from "../search/document.js";
 import { MAX_DOC_NO } from "../search/postings.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { idValue, itemKey, labelRange } from "../store/keys.js";
 import type { SearchHook } from "./hooks.js";
 import { forgetBm25Marker, writeBm25Marker } from "./meta-writes.js";
 import { PostingsBatch } from "./postings-batch.js";
-import { appendPostings, insertPosting, removePosting } from "./postings-writes.js";
+import { PostingsOverlay } from "./postings-overlay.js";
+import { appendPostings, insertPosting, removePosting, setPosting } from "./postings-writes.js";
 
 export class Bm25Writes implements SearchHook {
   /** New documents' postings and the statistics of this write, not yet written (see flush). */
   private readonly batch = new PostingsBatch();
+  /** The postings blocks this write changed, written to LMDB once at flush. */
+  private readonly blocks: PostingsOverlay;
 
   constructor(
     private readonly dbs: StoreDbs,
     private readonly index: Bm25Index,
-  ) {}
+  ) {
+    this.blocks = new PostingsOverlay(dbs.bm25Post);
+  }
 
   added(record: NodeItem): void {
     const terms = this.index.termsOf(record);
@@ -37,28 +41,35 @@ export class Bm25Writes implements SearchHook {
   }
 
   /**
-   * Writes what the write gathered (one append per term, the statistics once); called before
-   * anything reads or changes existing postings, and at the end of the write's callback.
+   * Writes what the write gathered to LMDB (one append per term, each changed block once, the
+   * statistics once); called before a search reads postings in the write, and at its end.
    */
   flush(): void {
+    this.gatherAppends();
+    this.blocks.flush();
+  }
+
+  /** The new documents' postings into `blocks`, and the statistics; before existing postings change. */
+  private gatherAppends(): void {
     if (this.batch.empty) return;
     const { appends, stats } = this.batch.take();
-    for (const { label, term, entries, fresh } of appends) appendPostings(this.dbs.bm25Post, label, term, entries, fresh);
+    for (const { label, term, entries, fresh } of appends) appendPostings(this.blocks, label, term, entries, fresh);
     for (const [label, s] of stats) this.dbs.bm25Stats.putSync([label], s);
   }
 
   /** The write failed (its transaction is rolled back): forget what it gathered. */
   discard(): void {
     this.batch.clear();
+    this.blocks.clear();
   }
 
   /** `record` is the stored record being removed (re-tokenized: the marker keeps that sound). */
   removed(record: NodeItem): void {
-    this.flush();
+    this.gatherAppends();
     const doc = this.index.documentOf(record);
     if (doc === null) return;
     const [docNo, length] = this.index.docEntry(record);
-    for (const term of doc.tf.keys()) removePosting(this.dbs.bm25Post, record.label, term, docNo);
+    for (const term of doc.tf.keys()) removePosting(this.blocks, record.label, term, docNo);
     this.dbs.bm25Docs.removeSync(itemKey(record.label, record.id));
     this.dbs.bm25Ids.removeSync([record.label, docNo]);
     const stats = this.index.stats(record.label)!;
@@ -67,29 +78,26 @@ export class Bm25Writes implements SearchHook {
 
   /** The document keeps its docNo. */
   replaced(previous: NodeItem, next: NodeItem): void {
-    this.flush();
+    this.gatherAppends();
     const before = this.index.documentOf(previous);
     const after = this.index.documentOf(next);
     if (before === null || after === null) return;
     const [docNo, length] = this.index.docEntry(previous);
-    // Every posting carries the length: when it changes, all of them are rewritten.
+    // Every posting carries the length: when it changes, all of them are rewritten (a term the
+    // document keeps is changed where it is; one it loses is removed, one it gains inserted).
     const sameLength = before.length === after.length;
     for (const [term, tf] of before.tf) {
-      if (!sameLength || after.tf.get(term) !== tf) removePosting(this.dbs.bm25Post, next.label, term, docNo);
+      const kept = after.tf.get(term);
+      if (kept === undefined) removePosting(this.blocks, next.label, term, docNo);
+      else if (!sameLength || kept !== tf) setPosting(this.blocks, next.label, term, docNo, kept, after.length);
     }
-    this.putPostings(next.label, docNo, after, sameLength ? before : null);
+    for (const [term, tf] of after.tf) {
+      if (!before.tf.has(term)) insertPosting(this.blocks, next.label, term, docNo, tf, after.length);
+    }
     if (sameLength) return;
     this.dbs.bm25Docs.putSync(itemKey(next.label, next.id), [docNo, after.length]);
     const stats = this.index.stats(next.label)!;
     this.dbs.bm25Stats.putSync([next.label], { ...stats, tokens: stats.tokens - length + after.length });
-  }
-
-  /** Postings of `doc`, skipping the terms `unchanged` already has with the same tf. */
-  private putPostings(label: string, docNo: number, doc: DocumentTerms, unchanged: DocumentTerms | null): void {
-    for (const [term, tf] of doc.tf) {
-      if (unchanged?.tf.get(term) === tf) continue;
-      insertPosting(this.dbs.bm25Post, label, term, docNo, tf, doc.length);
-    }
   }
 
   /**

@@ -1,19 +1,10 @@
 // Changes to posting lists (layout and encoding in runtime/search/postings.ts): inserting and
 // removing one document's entry of one term, keeping blocks within their capacities. Only the
-// BM25 writer calls these, inside the write transaction of the record change.
-import type { RangeOptions } from "lmdb";
-import {
-  blockEntries,
-  encode,
-  ENTRY,
-  MAX_DOC_NO,
-  SEALED_CAPACITY,
-  TAIL,
-  TAIL_CAPACITY,
-  termKey,
-  type PostingsDb,
-} from "../search/postings.js";
+// BM25 writer calls these, inside the write transaction of the record change, on the blocks as
+// that write sees them (postings-overlay.ts), which it writes to LMDB at its end.
+import { ENTRY, MAX_DOC_NO, SEALED_CAPACITY, TAIL, TAIL_CAPACITY, termKey } from "../search/postings.js";
 import type { Key } from "../store/keys.js";
+import type { PostingsBlocks } from "./postings-overlay.js";
 
 interface BlockRef {
   key: Key;
@@ -31,7 +22,7 @@ class TermList {
   private readonly tailKey: Key;
 
   constructor(
-    private readonly db: PostingsDb,
+    private readonly blocks: PostingsBlocks,
     label: string,
     term: string,
   ) {
@@ -39,22 +30,17 @@ class TermList {
     this.tailKey = [...this.prefix, TAIL];
   }
 
-  private ref(key: Key, tail: boolean, bytes: Uint8Array): BlockRef {
-    return { key, tail, entries: blockEntries(bytes) };
-  }
-
   /** The first block in [from, to) (forward) or the last in (from, to] (reverse). */
   private edge(from: Key, to: Key, reverse: boolean): BlockRef | undefined {
-    const opts: RangeOptions = reverse ? { start: to, end: from, reverse: true, limit: 1 } : { start: from, end: to, limit: 1 };
-    for (const { key, value } of this.db.getRange(opts)) return this.ref(key, key[2] === TAIL, value);
-    return undefined;
+    const block = this.blocks.edge(from, to, reverse);
+    return block === undefined ? undefined : { key: block.key, tail: block.key[2] === TAIL, entries: block.entries };
   }
 
   /** The block that holds (or would hold) docNo; undefined when the term has no postings. */
   private locate(docNo: number): BlockRef | undefined {
-    const tail = this.db.get(this.tailKey);
+    const tail = this.blocks.get(this.tailKey);
     if (tail === undefined) return undefined;
-    const tailRef = this.ref(this.tailKey, true, tail);
+    const tailRef: BlockRef = { key: this.tailKey, tail: true, entries: tail };
     if (docNo >= firstDoc(tailRef.entries)) return tailRef;
     // The sealed block with the greatest first docNo <= docNo; else docNo precedes every block.
     return this.edge(this.prefix, [...this.prefix, docNo], true) ?? this.edge(this.prefix, this.tailKey, false) ?? tailRef;
@@ -64,13 +50,13 @@ class TermList {
     const entry = Uint32Array.of(docNo, tf, len);
     const ref = this.locate(docNo);
     if (ref === undefined) {
-      this.db.putSync(this.tailKey, encode(entry));
+      this.blocks.put(this.tailKey, entry, true);
       return;
     }
     const e = ref.entries;
     if (ref.tail && docNo > lastDoc(e) && count(e) >= TAIL_CAPACITY) {
       this.seal(e);
-      this.db.putSync(this.tailKey, encode(entry));
+      this.blocks.put(this.tailKey, entry, true);
       return;
     }
     // Appending (a new document) needs no search.
@@ -85,6 +71,24 @@ class TermList {
     next.set(entry, i);
     next.set(e.subarray(i), i + ENTRY);
     this.store(ref, next);
+  }
+
+  /**
+   * Changes docNo's (tf, len) where the entry is: a re-indexed document whose term stays. The
+   * block is copied at most once per write (postings-overlay.ts); later changes are in place.
+   */
+  set(docNo: number, tf: number, len: number): void {
+    const ref = this.locate(docNo);
+    const e = ref?.entries;
+    let i = 0;
+    while (e !== undefined && i < e.length && e[i]! < docNo) i += ENTRY;
+    if (ref === undefined || e === undefined || e[i] !== docNo) {
+      throw new Error(`bm25: document ${docNo} is missing from the postings of ${String(this.prefix[1])}`);
+    }
+    const next = this.blocks.held(ref.key) ? e : e.slice();
+    next[i + 1] = tf;
+    next[i + 2] = len;
+    this.blocks.put(ref.key, next, true);
   }
 
   remove(docNo: number): void {
@@ -103,11 +107,11 @@ class TermList {
       return;
     }
     // The tail emptied: the last sealed block (if any) becomes the tail.
-    this.db.removeSync(this.tailKey);
+    this.blocks.remove(this.tailKey);
     const last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
     if (last !== undefined) {
-      this.db.removeSync(last.key);
-      this.db.putSync(this.tailKey, encode(last.entries));
+      this.blocks.remove(last.key);
+      this.blocks.put(this.tailKey, last.entries, false);
     }
   }
 
@@ -118,8 +122,7 @@ class TermList {
    * begins. Every block is written once. `fresh`: the term is known to have no list yet.
    */
   appendMany(added: Uint32Array, fresh: boolean): void {
-    const stored = fresh ? undefined : this.db.get(this.tailKey);
-    const tail: Uint32Array = stored === undefined ? new Uint32Array(0) : blockEntries(stored);
+    const tail: Uint32Array = (fresh ? undefined : this.blocks.get(this.tailKey)) ?? new Uint32Array(0);
     if (tail.length > 0 && added[0]! <= lastDoc(tail))
       throw new Error(`bm25: appending document ${added[0]} after ${lastDoc(tail)} in the postings of ${String(this.prefix[1])}`);
     let all = added;
@@ -147,31 +150,32 @@ class TermList {
       }
       sealed.set(last.key[2] as number, last.entries);
     }
-    for (const [first, entries] of sealed) this.db.putSync([...this.prefix, first], encode(entries));
-    this.db.putSync(this.tailKey, encode(all.subarray(off)));
+    for (const [first, entries] of sealed) this.blocks.put([...this.prefix, first], entries, false);
+    this.blocks.put(this.tailKey, all.subarray(off), false);
   }
 
   /** Stores a full tail's entries as sealed: appended to the last sealed block if they fit. */
   private seal(tail: Uint32Array): void {
     const last = this.edge(this.prefix, [...this.prefix, MAX_DOC_NO], true);
     if (last === undefined || count(last.entries) + count(tail) > SEALED_CAPACITY) {
-      this.db.putSync([...this.prefix, firstDoc(tail)], encode(tail));
+      this.blocks.put([...this.prefix, firstDoc(tail)], tail, false);
       return;
     }
     const merged = new Uint32Array(last.entries.length + tail.length);
     merged.set(last.entries);
     merged.set(tail, last.entries.length);
-    this.db.putSync(last.key, encode(merged));
+    this.blocks.put(last.key, merged, true);
   }
 
   /** Writes a changed block back: re-keyed when its first docNo changed, split when over capacity. */
   private store(ref: BlockRef, entries: Uint32Array): void {
-    if (!ref.tail && (entries.length === 0 || firstDoc(entries) !== ref.key[2])) this.db.removeSync(ref.key);
+    if (!ref.tail && (entries.length === 0 || firstDoc(entries) !== ref.key[2])) this.blocks.remove(ref.key);
     if (entries.length === 0) return;
     const parts = count(entries) > (ref.tail ? TAIL_CAPACITY : SEALED_CAPACITY) ? split(entries) : [entries];
     parts.forEach((part, i) => {
       const isTail = ref.tail && i === parts.length - 1;
-      this.db.putSync(isTail ? this.tailKey : [...this.prefix, firstDoc(part)], encode(part));
+      // `entries` is always a new array of the caller's (insert, remove): its parts are owned.
+      this.blocks.put(isTail ? this.tailKey : [...this.prefix, firstDoc(part)], part, true);
     });
   }
 }
@@ -181,8 +185,8 @@ function split(entries: Uint32Array): Uint32Array[] {
   return [entries.subarray(0, half), entries.subarray(half)];
 }
 
-export function insertPosting(db: PostingsDb, label: string, term: string, docNo: number, tf: number, len: number): void {
-  new TermList(db, label, term).insert(docNo, tf, len);
+export function insertPosting(blocks: PostingsBlocks, label: string, term: string, docNo: number, tf: number, len: number): void {
+  new TermList(blocks, label, term).insert(docNo, tf, len);
 }
 
 /**
@@ -190,10 +194,14 @@ export function insertPosting(db: PostingsDb, label: string, term: string, docNo
  * triples in docNo order. `fresh`: the term has no list yet (its type had no document), so
  * nothing is read first.
  */
-export function appendPostings(db: PostingsDb, label: string, term: string, entries: Uint32Array, fresh = false): void {
-  if (entries.length > 0) new TermList(db, label, term).appendMany(entries, fresh);
+export function appendPostings(blocks: PostingsBlocks, label: string, term: string, entries: Uint32Array, fresh = false): void {
+  if (entries.length > 0) new TermList(blocks, label, term).appendMany(entries, fresh);
 }
 
-export function removePosting(db: PostingsDb, label: string, term: string, docNo: number): void {
-  new TermList(db, label, term).remove(docNo);
+export function setPosting(blocks: PostingsBlocks, label: string, term: string, docNo: number, tf: number, len: number): void {
+  new TermList(blocks, label, term).set(docNo, tf, len);
+}
+
+export function removePosting(blocks: PostingsBlocks, label: string, term: string, docNo: number): void {
+  new TermList(blocks, label, term).remove(docNo);
 }
