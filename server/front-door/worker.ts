@@ -16,6 +16,7 @@ import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
 import { afterEarlierAnswers } from "./answer-turns.js";
 import { drainAfterAnswer, readRequestBody } from "./request-body.js";
+import { handleListenErrors } from "./listen-errors.js";
 import { BodyBudget, BUSY_RETRY_AFTER_SECONDS } from "./body-budget.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
@@ -86,6 +87,8 @@ function failed(res: ServerResponse, error: unknown): void {
   }
   res.destroy();
 }
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 server.on("request", (req: IncomingMessage, res: ServerResponse) => {
   try {
@@ -216,9 +219,12 @@ port.on("message", (batch: ToFrontDoor[]) => {
     }
   }
 });
-server.once("error", (error: NodeJS.ErrnoException) => {
-  health.stop();
-  post({ t: "listen-failed", message: error.message, code: error.code });
+handleListenErrors(server, {
+  failed: (error) => {
+    health.stop();
+    post({ t: "listen-failed", message: error.message, code: error.code });
+  },
+  log,
 });
 server.listen(settings.port, settings.host, () => {
   post({ t: "listening", port: (server.address() as AddressInfo).port });
