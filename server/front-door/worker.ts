@@ -4,7 +4,7 @@
 // closes gracefully (graceful-close.ts), and forwards every other request to the engine thread
 // (engine.ts), writing back the response it streams. Nothing here touches the store.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { parentPort, workerData } from "node:worker_threads";
 import { StrandError } from "../../core/errors.js";
 import { answerClientErrors } from "../http/client-error.js";
@@ -17,6 +17,8 @@ import { Outbox } from "./outbox.js";
 import { afterEarlierAnswers } from "./answer-turns.js";
 import { drainAfterAnswer, readRequestBody } from "./request-body.js";
 import { handleListenErrors } from "./listen-errors.js";
+import { limitPipelining } from "./pipeline-limit.js";
+import { rateLimitedLog } from "./rate-limited-log.js";
 import { BodyBudget, BUSY_RETRY_AFTER_SECONDS } from "./body-budget.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
@@ -89,10 +91,16 @@ function failed(res: ServerResponse, error: unknown): void {
 }
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
+const pipelineLog = rateLimitedLog(log);
+function pipelinedTooFar(socket: Socket, waiting: number): void {
+  pipelineLog(
+    `strand: closed a connection from ${socket.remoteAddress} with ${waiting} requests waiting for their answers (pipelined far ahead of them)`,
+  );
+}
 
 server.on("request", (req: IncomingMessage, res: ServerResponse) => {
   try {
-    forward(req, res);
+    if (limitPipelining(req, res, pipelinedTooFar)) forward(req, res);
   } catch (error) {
     failed(res, error);
   }
