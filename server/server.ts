@@ -7,7 +7,7 @@
 // resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON
 // errors too (http/client-error.ts).
 import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
-import { DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/body-budget.js";
+import { ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
 import { startFrontDoor } from "./front-door/start.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
@@ -27,10 +27,12 @@ export interface ServerOptions extends AppOptions {
   stallLimitMs?: number | undefined;
   /**
    * The most bytes of request bodies held at once for requests not yet answered; past it a
-   * request is refused with 503 SERVER_BUSY (front-door/body-budget.ts). At least the body limit;
+   * request is refused with 503 SERVER_BUSY (front-door/byte-budget.ts). At least the body limit;
    * default 512 MiB, or the body limit when that is larger.
    */
   bodyMemoryLimitBytes?: number | undefined;
+  /** The most bytes of answers clients have not read yet; past it an answer is 503 SERVER_BUSY (default 1 GiB; one answer always passes alone). */
+  answerMemoryLimitBytes?: number | undefined;
 }
 
 export interface RunningServer {
@@ -75,6 +77,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       host,
       bodyLimitBytes,
       bodyMemoryLimitBytes,
+      answerMemoryLimitBytes: options.answerMemoryLimitBytes ?? ANSWER_MEMORY_LIMIT_BYTES,
       stallLimitMs,
       loopbackHostsOnly,
       forceCloseAfterMs: FORCE_CLOSE_AFTER_MS,

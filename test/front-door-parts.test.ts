@@ -71,6 +71,7 @@ describe("startFrontDoor when the front door fails after it listens", () => {
     host: "127.0.0.1",
     bodyLimitBytes: 1024,
     bodyMemoryLimitBytes: 4096,
+    answerMemoryLimitBytes: 4096,
     stallLimitMs: 1000,
     loopbackHostsOnly: false,
     forceCloseAfterMs: 100,

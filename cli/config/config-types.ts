@@ -34,7 +34,7 @@ export interface ProjectConfig {
   embeddingModel: string;
   /** strand.toml `[server] body_limit`: the largest request body; undefined when not set (the server's default, or --body-limit). */
   bodyLimitBytes: number | undefined;
-  /** strand.toml `[server] body_memory_limit`: request bodies held at once (server/front-door/body-budget.ts); undefined: the default or --body-memory-limit. */
+  /** strand.toml `[server] body_memory_limit`: request bodies held at once (server/front-door/byte-budget.ts); undefined: the default or --body-memory-limit. */
   bodyMemoryLimitBytes: number | undefined;
   /** strand.toml `[server] stall_limit_ms`: /health is 503 ENGINE_STALLED after the engine has not answered this long; undefined: the default (30 s) or --stall-limit. */
   stallLimitMs: number | undefined;

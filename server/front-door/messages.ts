@@ -11,8 +11,10 @@ export interface FrontDoorSettings {
   port: number;
   host: string;
   bodyLimitBytes: number;
-  /** The most bytes of request bodies held at once for requests not yet answered (body-budget.ts). */
+  /** The most bytes of request bodies held at once for requests not yet answered (byte-budget.ts). */
   bodyMemoryLimitBytes: number;
+  /** The most bytes of answers handed to sockets and not yet taken by the system (byte-budget.ts). */
+  answerMemoryLimitBytes: number;
   /** /health answers 503 ENGINE_STALLED when the engine has not answered a heartbeat for longer. */
   stallLimitMs: number;
   /** Answer GET /health only for loopback Host names (the DNS-rebinding guard, origin-guard.ts); others go to the engine. */

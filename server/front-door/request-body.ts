@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isStrandError } from "../../core/errors.js";
 import { JsonShapeGuard } from "../http/json-shape.js";
 import { payloadTooLarge } from "../http/read-body.js";
-import { type BodyBudget, serverBusy } from "./body-budget.js";
+import { type ByteBudget, serverBusy } from "./byte-budget.js";
 import type { BodyRefusal } from "./messages.js";
 
 export interface ReadBody {
@@ -42,7 +42,7 @@ export function readRequestBody(
   request: IncomingMessage,
   limit: number,
   checkShape: boolean,
-  budget: BodyBudget,
+  budget: ByteBudget,
 ): Promise<ReadBody | null> {
   const declared = declaredLength(request.headers["content-length"]);
   if (declared !== null && declared > limit) {

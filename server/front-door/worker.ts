@@ -19,7 +19,7 @@ import { drainAfterAnswer, readRequestBody } from "./request-body.js";
 import { handleListenErrors } from "./listen-errors.js";
 import { limitPipelining } from "./pipeline-limit.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
-import { BodyBudget, BUSY_RETRY_AFTER_SECONDS } from "./body-budget.js";
+import { answersBusy, ByteBudget, BUSY_RETRY_AFTER_SECONDS } from "./byte-budget.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
@@ -48,7 +48,8 @@ const health = new FrontDoorHealth({
   ping: (seq) => post({ t: "ping", seq }),
 });
 
-const budget = new BodyBudget(settings.bodyMemoryLimitBytes);
+const budget = new ByteBudget(settings.bodyMemoryLimitBytes);
+const answerBudget = new ByteBudget(settings.answerMemoryLimitBytes);
 
 /** The responses the engine has still to end, by request id. */
 const open = new Map<number, ServerResponse>();
@@ -168,6 +169,15 @@ function onEngineMessage(message: ToFrontDoor): void {
     case "head": {
       const res = open.get(message.id);
       if (res === undefined) return;
+      // Held until the system has taken it all (the response's close): an answer a client does not read stays counted.
+      const size = message.body.reduce((n, c) => n + c.byteLength, 0);
+      if (!answerBudget.take(size)) {
+        open.delete(message.id);
+        if (!message.end) post({ t: "abort", id: message.id });
+        answerError(res, answersBusy(answerBudget.limitBytes), { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) });
+        return;
+      }
+      res.once("close", () => answerBudget.give(size));
       const headers: Record<string, string | number> = message.headers;
       if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
         headers["content-length"] = message.body.reduce((n, c) => n + c.byteLength, 0);

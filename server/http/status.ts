@@ -46,7 +46,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   // kept. 503, not 4xx: the same query may finish on a less busy server, or with a higher limit.
   QUERY_TIMEOUT: 503,
   // A request refused because the server already holds as many bytes of request bodies not yet
-  // answered as it allows (front-door/body-budget.ts); sent with Retry-After.
+  // answered as it allows (front-door/byte-budget.ts); sent with Retry-After.
   SERVER_BUSY: 503,
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).

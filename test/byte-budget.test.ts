@@ -1,11 +1,12 @@
-// The front door's budget for request bodies held at once (server/front-door/body-budget.ts):
-// every body is bounded by the body limit, and their sum by the body memory limit. Connections
-// that send most of a body and never finish it used to hold their bytes until Node's request
-// timeout (300 s): 400 of them at 8 MiB held 3.2 GB. Past the budget a request is refused with
-// 503 SERVER_BUSY and Retry-After, and the bytes come back when a held request ends.
+// The front door's budgets (server/front-door/byte-budget.ts). Request bodies held at once: every
+// body is bounded by the body limit, and their sum by the body memory limit. Connections that
+// send most of a body and never finish it used to hold their bytes until Node's request timeout
+// (300 s): 400 of them at 8 MiB held 3.2 GB. Answers clients do not read: their sum is bounded
+// too (150 clients not reading a 27 MB answer held 4.5 GB). Past a budget a request is answered
+// 503 SERVER_BUSY with Retry-After, and the bytes come back when a held request ends.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BodyBudget } from "../server/front-door/body-budget.js";
+import { ByteBudget } from "../server/front-door/byte-budget.js";
 import { startServer, type RunningServer } from "../server/server.js";
 import { openFixture, queries, schema, type McpFixture } from "./support/mcp-fixture.js";
 
@@ -59,9 +60,9 @@ async function eventually(fn: () => Promise<Reply>, status: number): Promise<Rep
   return reply;
 }
 
-describe("BodyBudget", () => {
+describe("ByteBudget", () => {
   it("takes bytes while they fit and gets them back", () => {
-    const budget = new BodyBudget(100);
+    const budget = new ByteBudget(100);
     expect(budget.take(60)).toBe(true);
     expect(budget.take(41)).toBe(false);
     expect(budget.heldBytes).toBe(60);
@@ -70,6 +71,10 @@ describe("BodyBudget", () => {
     budget.give(60);
     expect(budget.heldBytes).toBe(40);
     expect(budget.take(60)).toBe(true);
+    budget.give(100);
+    // Alone, something larger than the whole budget passes.
+    expect(budget.take(150)).toBe(true);
+    expect(budget.take(1)).toBe(false);
   });
 });
 
@@ -142,4 +147,63 @@ describe("request bodies held at once", () => {
       "the body memory limit (32768 bytes) must be an integer of at least the body limit (65536 bytes): a body the server takes must fit in it",
     );
   });
+});
+
+describe("answers clients have not read", () => {
+  let f: McpFixture;
+  let server: RunningServer;
+  const MIB = 1024 * 1024;
+
+  beforeAll(async () => {
+    f = await openFixture();
+    server = await startServer({
+      store: f.store,
+      schema,
+      queries,
+      port: 0,
+      bodyLimitBytes: 20 * MIB,
+      answerMemoryLimitBytes: 20 * MIB,
+    });
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await f.close();
+  });
+
+  it("past the answer memory limit, an answer is 503 SERVER_BUSY with Retry-After; read, its bytes come back", async () => {
+    // A 16 MB answer to a client that does not read: the system takes a few MB of it, the rest stays held.
+    const title = "t".repeat(16 * MIB);
+    const body = JSON.stringify({ title });
+    const reader = connect(server.port, "127.0.0.1");
+    reader.pause();
+    await new Promise<void>((resolve) => reader.once("connect", resolve));
+    reader.write(
+      `POST /AddPost HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    const another = (): Promise<Reply> => post(server.port, "/AddPost", body);
+    expect(await eventually(another, 503)).toEqual({
+      status: 503,
+      retryAfter: "1",
+      body: {
+        error: "the server already holds 20971520 bytes of answers its clients have not read yet; retry shortly",
+        code: "SERVER_BUSY",
+      },
+    });
+    // Small answers still fit.
+    expect(await post(server.port, "/CountUsers", "{}")).toEqual({ status: 200, retryAfter: null, body: { total: 4 } });
+    // The client reads its answer: the budget is whole again.
+    let got = 0;
+    reader.on("data", (chunk: Buffer) => {
+      got += chunk.length;
+    });
+    reader.resume();
+    const ok = await eventually(another, 200);
+    expect({ status: ok.status, title: (ok.body as { post: { title: string } }).post.title.length }).toEqual({
+      status: 200,
+      title: 16 * MIB,
+    });
+    expect(got).toBeGreaterThan(16 * MIB);
+    reader.destroy();
+  }, 60_000);
 });

@@ -1,0 +1,56 @@
+// Bytes the front door holds for its clients, bounded in sum. Request bodies: bodies being read,
+// and bodies handed to the engine until their response ends. Every body is bounded by the body
+// limit, but nothing bounded their sum: 400 connections each sending 8 MiB and never finishing
+// held 3.2 GB, and a few thousand would have had the server killed for want of memory. Answers:
+// what was handed to sockets and not yet taken by the system, i.e. answers clients do not read:
+// 150 connections asking for a 27 MB answer and not reading held 4.5 GB. Past a budget the
+// request is answered 503 SERVER_BUSY (Retry-After) instead.
+import { StrandError } from "../../core/errors.js";
+
+/** The default budget of bodies: 64 bodies at the default body limit (8 MiB). */
+export const DEFAULT_BODY_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
+/** The budget of answers not yet taken by the system. */
+export const ANSWER_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
+
+/** Seconds a client refused with SERVER_BUSY is told to wait (Retry-After). */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+export class ByteBudget {
+  private held = 0;
+
+  constructor(readonly limitBytes: number) {}
+
+  /**
+   * Takes `bytes` when they fit in what is left, or when nothing is held (so one thing larger
+   * than the whole budget still passes, alone); false (nothing taken) otherwise.
+   */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.limitBytes && this.held > 0) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  /** Gives back bytes taken earlier (their request was answered, or its client went away). */
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+
+  /** Bytes held now. */
+  get heldBytes(): number {
+    return this.held;
+  }
+}
+
+export function serverBusy(limitBytes: number): StrandError {
+  return new StrandError(
+    "SERVER_BUSY",
+    `the server already holds ${limitBytes} bytes of request bodies not yet answered; retry shortly. The limit is set by body_memory_limit under [server] in strand.toml, strand serve --body-memory-limit or STRAND_BODY_MEMORY_LIMIT`,
+  );
+}
+
+export function answersBusy(limitBytes: number): StrandError {
+  return new StrandError(
+    "SERVER_BUSY",
+    `the server already holds ${limitBytes} bytes of answers its clients have not read yet; retry shortly`,
+  );
+}
