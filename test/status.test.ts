@@ -25,11 +25,11 @@ describe("strand status", () => {
   it("prints the group from etcd: leader, epoch, in-sync set, every member's seq and lag", async () => {
     cluster = await startEtcdCluster(1);
     const endpoints = cluster.endpoints.join(",");
+    // A group no node ever joined (a misspelt --group): exit 1, not an empty table.
     expect(strand("status", "--etcd", endpoints, "--group", "empty")).toEqual({
-      status: 0,
-      stdout:
-        "group empty: epoch 0, no leader (an election is due: the leader's lease expired, or no in-sync replica is up)\nin sync: -\nmembers: none\n",
-      stderr: "",
+      status: 1,
+      stdout: "",
+      stderr: `strand: etcd at ${endpoints} holds no group empty: no node has ever joined it (check --group)\n`,
     });
     const join = async (id: string, port: number): Promise<EtcdGroup> => {
       const g = await EtcdGroup.join({

@@ -1,6 +1,6 @@
 // `strand status`: a failover group as etcd holds it (--etcd … --group …: leader, epoch, in-sync
 // set, each member's sequence and lag), or one node as it sees itself (--url: its
-// /replication/status). Exit 1 when etcd or the node cannot be asked.
+// /replication/status). Exit 1 when etcd or the node cannot be asked, or etcd holds no such group.
 import { EtcdGroup, type GroupView } from "../../server/cluster/etcd-group.js";
 import { leaderFetch } from "../../runtime/replication/leader-fetch.js";
 import { STATUS_PATH, type ReplicationStatus } from "../../runtime/replication/protocol.js";
@@ -17,6 +17,14 @@ export async function runStatus(options: StatusOptions): Promise<number> {
     } catch (error) {
       process.stderr.write(
         `strand: cannot read group ${options.group} from etcd at ${options.endpoints.join(",")}: ${(error as Error).message}\n`,
+      );
+      return 1;
+    }
+    // Epoch 0, no keys at all: no node ever joined it (a misspelt --group, most likely), which a
+    // script checking the exit code must not take for a group that is merely leaderless.
+    if (view.epoch === 0 && view.leader === null && view.inSync === null && view.members.length === 0) {
+      process.stderr.write(
+        `strand: etcd at ${options.endpoints.join(",")} holds no group ${options.group}: no node has ever joined it (check --group)\n`,
       );
       return 1;
     }
