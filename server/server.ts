@@ -64,6 +64,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new RangeError(`stallLimitMs must be an integer from 1 to ${MAX_STALL_LIMIT_MS}, got ${stallLimitMs}`);
   }
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const answerMemoryLimitBytes = options.answerMemoryLimitBytes ?? ANSWER_MEMORY_LIMIT_BYTES;
+  if (!Number.isInteger(answerMemoryLimitBytes) || answerMemoryLimitBytes < 1) {
+    throw new RangeError(`answerMemoryLimitBytes must be a positive integer, got ${answerMemoryLimitBytes}`);
+  }
   const bodyMemoryLimitBytes = options.bodyMemoryLimitBytes ?? Math.max(DEFAULT_BODY_MEMORY_LIMIT_BYTES, bodyLimitBytes);
   if (!Number.isInteger(bodyMemoryLimitBytes) || bodyMemoryLimitBytes < bodyLimitBytes) {
     throw new RangeError(
@@ -77,7 +81,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       host,
       bodyLimitBytes,
       bodyMemoryLimitBytes,
-      answerMemoryLimitBytes: options.answerMemoryLimitBytes ?? ANSWER_MEMORY_LIMIT_BYTES,
+      answerMemoryLimitBytes,
       stallLimitMs,
       loopbackHostsOnly,
       forceCloseAfterMs: FORCE_CLOSE_AFTER_MS,

@@ -186,7 +186,8 @@ describe("answers clients have not read", () => {
       status: 503,
       retryAfter: "1",
       body: {
-        error: "the server already holds 20971520 bytes of answers its clients have not read yet; retry shortly",
+        error:
+          "the server already holds 20971520 bytes of answers its clients have not read yet; retry shortly. The limit is set by answer_memory_limit under [server] in strand.toml, strand serve --answer-memory-limit or STRAND_ANSWER_MEMORY_LIMIT",
         code: "SERVER_BUSY",
       },
     });

@@ -106,6 +106,7 @@ describe("strand.toml", () => {
     ['embedding_model = "local"', { embeddingModel: "local" }],
     ['vector = { metric = "ip" }', { vector: { ...DEFAULT_CONFIG.vector, metric: "ip" } }],
     ['[server]\nbody_memory_limit = "1GiB"', { bodyMemoryLimitBytes: 2 ** 30 }],
+    ['[server]\nanswer_memory_limit = "2GiB"', { answerMemoryLimitBytes: 2 ** 31 }],
   ])("%s", (line, expected) => {
     const dir = project({ "strand.toml": line });
     expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), ...expected } });
@@ -114,7 +115,7 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: server.port: unknown key (known: body_limit, body_memory_limit, stall_limit_ms, query_timeout_ms)",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, query_timeout_ms)",
       "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });

@@ -48,6 +48,7 @@ const SERVE_FLAGS = {
   "api-key-file": { type: "string" },
   "body-limit": { type: "string" },
   "body-memory-limit": { type: "string" },
+  "answer-memory-limit": { type: "string" },
   "stall-limit": { type: "string" },
   "query-timeout": { type: "string" },
   "cache-entries": { type: "string" },
@@ -134,6 +135,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       }
       const bodyLimit = option("--body-limit", values["body-limit"]);
       const bodyMemoryLimit = option("--body-memory-limit", values["body-memory-limit"]);
+      const answerMemoryLimit = option("--answer-memory-limit", values["answer-memory-limit"]);
       const stallLimit = option("--stall-limit", values["stall-limit"]);
       const queryTimeout = option("--query-timeout", values["query-timeout"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
@@ -152,6 +154,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         bodyLimitBytes: bodyLimit === undefined ? undefined : byteSizeFlag("--body-limit", bodyLimit, MIN_BODY_LIMIT_BYTES),
         bodyMemoryLimitBytes:
           bodyMemoryLimit === undefined ? undefined : byteSizeFlag("--body-memory-limit", bodyMemoryLimit, MIN_BODY_LIMIT_BYTES),
+        answerMemoryLimitBytes: answerMemoryLimit === undefined ? undefined : byteSizeFlag("--answer-memory-limit", answerMemoryLimit, 1),
         stallLimitMs: stallLimit === undefined ? undefined : integerFlag("--stall-limit", stallLimit, 1, MAX_STALL_LIMIT_MS),
         queryTimeoutMs: queryTimeout === undefined ? undefined : integerFlag("--query-timeout", queryTimeout, 0, MAX_QUERY_TIMEOUT_MS),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),

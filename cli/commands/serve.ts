@@ -24,6 +24,8 @@ export interface ServeOptions {
   bodyLimitBytes: number | undefined;
   /** --body-memory-limit / STRAND_BODY_MEMORY_LIMIT: request bodies held at once, not yet answered. */
   bodyMemoryLimitBytes?: number | undefined;
+  /** --answer-memory-limit / STRAND_ANSWER_MEMORY_LIMIT: answers held at once that clients have not read yet. */
+  answerMemoryLimitBytes?: number | undefined;
   /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
   stallLimitMs?: number | undefined;
   /** --query-timeout / STRAND_QUERY_TIMEOUT: ms one query may run (0: no limit). */
@@ -128,6 +130,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       apiKey,
       bodyLimitBytes: options.bodyLimitBytes ?? config.bodyLimitBytes,
       bodyMemoryLimitBytes: options.bodyMemoryLimitBytes ?? config.bodyMemoryLimitBytes,
+      answerMemoryLimitBytes: options.answerMemoryLimitBytes ?? config.answerMemoryLimitBytes,
       stallLimitMs: options.stallLimitMs ?? config.stallLimitMs,
       embedders,
       mcp: config.mcp,

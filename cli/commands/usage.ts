@@ -30,6 +30,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 request bodies held at once, not yet answered; past it 503
                                 SERVER_BUSY; at least the body limit (default: strand.toml
                                 [server] body_memory_limit, else 512 MiB)
+      --answer-memory-limit <size>
+                                answers held at once that clients have not read yet; past it
+                                503 SERVER_BUSY; one answer alone always passes (default:
+                                strand.toml [server] answer_memory_limit, else 1 GiB)
       --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)
@@ -104,6 +108,7 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--api-key-file": "STRAND_API_KEY_FILE",
   "--body-limit": "STRAND_BODY_LIMIT",
   "--body-memory-limit": "STRAND_BODY_MEMORY_LIMIT",
+  "--answer-memory-limit": "STRAND_ANSWER_MEMORY_LIMIT",
   "--stall-limit": "STRAND_STALL_LIMIT",
   "--query-timeout": "STRAND_QUERY_TIMEOUT",
   "--cache-entries": "STRAND_CACHE_ENTRIES",

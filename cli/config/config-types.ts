@@ -36,6 +36,8 @@ export interface ProjectConfig {
   bodyLimitBytes: number | undefined;
   /** strand.toml `[server] body_memory_limit`: request bodies held at once (server/front-door/byte-budget.ts); undefined: the default or --body-memory-limit. */
   bodyMemoryLimitBytes: number | undefined;
+  /** strand.toml `[server] answer_memory_limit`: answers clients have not read yet (server/front-door/byte-budget.ts); undefined: the default or --answer-memory-limit. */
+  answerMemoryLimitBytes: number | undefined;
   /** strand.toml `[server] stall_limit_ms`: /health is 503 ENGINE_STALLED after the engine has not answered this long; undefined: the default (30 s) or --stall-limit. */
   stallLimitMs: number | undefined;
   /** strand.toml `[server] query_timeout_ms`: how long one query may run (0: no limit); undefined: the default (60 s) or --query-timeout. */
@@ -89,6 +91,7 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   embeddingModel: "hash",
   bodyLimitBytes: undefined,
   bodyMemoryLimitBytes: undefined,
+  answerMemoryLimitBytes: undefined,
   stallLimitMs: undefined,
   queryTimeoutMs: undefined,
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },

@@ -75,6 +75,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     mcpMaxRequestItems: d.mcpMaxRequestItems,
     bodyLimitBytes: d.bodyLimitBytes,
     bodyMemoryLimitBytes: d.bodyMemoryLimitBytes,
+    answerMemoryLimitBytes: d.answerMemoryLimitBytes,
     stallLimitMs: d.stallLimitMs,
     queryTimeoutMs: d.queryTimeoutMs,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),

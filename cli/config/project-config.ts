@@ -21,6 +21,7 @@
 //   [server]                             -  (strand.toml only; `strand serve --body-limit` wins)
 //   body_limit = "8MiB"  (or bytes)
 //   body_memory_limit = "512MiB"  (request bodies held at once; past it 503 SERVER_BUSY; --body-memory-limit wins)
+//   answer_memory_limit = "1GiB"  (answers not yet read by clients; past it 503 SERVER_BUSY; --answer-memory-limit wins)
 //   stall_limit_ms = 30000  (/health 503 ENGINE_STALLED past it; --stall-limit wins)
 //   query_timeout_ms = 60000  (a query running longer stops with QUERY_TIMEOUT; 0: no limit; --query-timeout wins)
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
@@ -115,6 +116,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
     bodyLimitBytes: server.optionalByteSize("body_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
     bodyMemoryLimitBytes: server.optionalByteSize("body_memory_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
+    answerMemoryLimitBytes: server.optionalByteSize("answer_memory_limit", 1, Number.MAX_SAFE_INTEGER),
     stallLimitMs: server.optionalInteger("stall_limit_ms", 1, MAX_STALL_LIMIT_MS),
     queryTimeoutMs: server.optionalInteger("query_timeout_ms", 0, MAX_QUERY_TIMEOUT_MS),
     vector: {
@@ -131,7 +133,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   };
   if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  server.rejectUnknown("known: body_limit, body_memory_limit, stall_limit_ms, query_timeout_ms");
+  server.rejectUnknown("known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, query_timeout_ms");
   const clusterConfig = {
     etcd: cluster.optionalString("etcd", checkEndpoints),
     group: cluster.optionalString("group", checkGroupName),

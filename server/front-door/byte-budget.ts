@@ -51,6 +51,6 @@ export function serverBusy(limitBytes: number): StrandError {
 export function answersBusy(limitBytes: number): StrandError {
   return new StrandError(
     "SERVER_BUSY",
-    `the server already holds ${limitBytes} bytes of answers its clients have not read yet; retry shortly`,
+    `the server already holds ${limitBytes} bytes of answers its clients have not read yet; retry shortly. The limit is set by answer_memory_limit under [server] in strand.toml, strand serve --answer-memory-limit or STRAND_ANSWER_MEMORY_LIMIT`,
   );
 }
