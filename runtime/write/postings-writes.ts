@@ -78,20 +78,16 @@ class TermList {
    * block is copied at most once per write (postings-overlay.ts); later changes are in place.
    */
   set(docNo: number, tf: number, len: number): void {
-    const ref = this.locate(docNo);
-    const e = ref?.entries;
-    let i = 0;
-    while (e !== undefined && i < e.length && e[i]! < docNo) i += ENTRY;
-    if (ref === undefined || e === undefined || e[i] !== docNo) {
-      throw new Error(`bm25: document ${docNo} is missing from the postings of ${String(this.prefix[1])}`);
-    }
+    const { ref, i } = this.entryOf(docNo);
+    const e = ref.entries;
     const next = this.blocks.held(ref.key) ? e : e.slice();
     next[i + 1] = tf;
     next[i + 2] = len;
     this.blocks.put(ref.key, next, true);
   }
 
-  remove(docNo: number): void {
+  /** The block holding docNo's entry and the entry's index in it; the list must have one. */
+  private entryOf(docNo: number): { ref: BlockRef; i: number } {
     const ref = this.locate(docNo);
     const e = ref?.entries;
     let i = 0;
@@ -99,6 +95,12 @@ class TermList {
     if (ref === undefined || e === undefined || e[i] !== docNo) {
       throw new Error(`bm25: document ${docNo} is missing from the postings of ${String(this.prefix[1])}`);
     }
+    return { ref, i };
+  }
+
+  remove(docNo: number): void {
+    const { ref, i } = this.entryOf(docNo);
+    const e = ref.entries;
     const next = new Uint32Array(e.length - ENTRY);
     next.set(e.subarray(0, i));
     next.set(e.subarray(i + ENTRY), i);
