@@ -13,7 +13,7 @@ import { openFixture, queries, schema, type McpFixture } from "./support/mcp-fix
 const KIB = 1024;
 const BUSY = {
   error:
-    "the server already holds 131072 bytes of request bodies not yet answered; retry shortly. The limit is set by body_memory_limit under [server] in strand.toml, strand serve --body-memory-limit or STRAND_BODY_MEMORY_LIMIT",
+    "the request bodies the server holds, not yet answered, would pass its limit of 131072 bytes with this one; retry shortly. The limit is set by body_memory_limit under [server] in strand.toml, strand serve --body-memory-limit or STRAND_BODY_MEMORY_LIMIT",
   code: "SERVER_BUSY",
 };
 
@@ -187,7 +187,7 @@ describe("answers clients have not read", () => {
       retryAfter: "1",
       body: {
         error:
-          "the server already holds 20971520 bytes of answers its clients have not read yet; retry shortly. The limit is set by answer_memory_limit under [server] in strand.toml, strand serve --answer-memory-limit or STRAND_ANSWER_MEMORY_LIMIT",
+          "the answers the server holds that their clients have not read yet would pass its limit of 20971520 bytes with this one; retry shortly. The limit is set by answer_memory_limit under [server] in strand.toml, strand serve --answer-memory-limit or STRAND_ANSWER_MEMORY_LIMIT",
         code: "SERVER_BUSY",
       },
     });

@@ -44,13 +44,13 @@ export class ByteBudget {
 export function serverBusy(limitBytes: number): StrandError {
   return new StrandError(
     "SERVER_BUSY",
-    `the server already holds ${limitBytes} bytes of request bodies not yet answered; retry shortly. The limit is set by body_memory_limit under [server] in strand.toml, strand serve --body-memory-limit or STRAND_BODY_MEMORY_LIMIT`,
+    `the request bodies the server holds, not yet answered, would pass its limit of ${limitBytes} bytes with this one; retry shortly. The limit is set by body_memory_limit under [server] in strand.toml, strand serve --body-memory-limit or STRAND_BODY_MEMORY_LIMIT`,
   );
 }
 
 export function answersBusy(limitBytes: number): StrandError {
   return new StrandError(
     "SERVER_BUSY",
-    `the server already holds ${limitBytes} bytes of answers its clients have not read yet; retry shortly. The limit is set by answer_memory_limit under [server] in strand.toml, strand serve --answer-memory-limit or STRAND_ANSWER_MEMORY_LIMIT`,
+    `the answers the server holds that their clients have not read yet would pass its limit of ${limitBytes} bytes with this one; retry shortly. The limit is set by answer_memory_limit under [server] in strand.toml, strand serve --answer-memory-limit or STRAND_ANSWER_MEMORY_LIMIT`,
   );
 }

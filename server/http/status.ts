@@ -45,8 +45,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   // A query stopped at the server's time limit (runtime/query-deadline.ts): nothing it wrote is
   // kept. 503, not 4xx: the same query may finish on a less busy server, or with a higher limit.
   QUERY_TIMEOUT: 503,
-  // A request refused because the server already holds as many bytes of request bodies not yet
-  // answered as it allows (front-door/byte-budget.ts); sent with Retry-After.
+  // A request refused because the request bodies held, or the answers clients have not read,
+  // would pass their limit with it (front-door/byte-budget.ts); sent with Retry-After.
   SERVER_BUSY: 503,
   EMBEDDING_FAILED: 502,
   // Keyword search asked of a project that keeps no BM25 index (bm25 = false).
