@@ -7,7 +7,7 @@
 // resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON
 // errors too (http/client-error.ts).
 import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
-import { ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
+import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
 import { startFrontDoor } from "./front-door/start.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
@@ -64,7 +64,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new RangeError(`stallLimitMs must be an integer from 1 to ${MAX_STALL_LIMIT_MS}, got ${stallLimitMs}`);
   }
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const answerMemoryLimitBytes = options.answerMemoryLimitBytes ?? ANSWER_MEMORY_LIMIT_BYTES;
+  const answerMemoryLimitBytes = options.answerMemoryLimitBytes ?? DEFAULT_ANSWER_MEMORY_LIMIT_BYTES;
   if (!Number.isInteger(answerMemoryLimitBytes) || answerMemoryLimitBytes < 1) {
     throw new RangeError(`answerMemoryLimitBytes must be a positive integer, got ${answerMemoryLimitBytes}`);
   }

@@ -9,8 +9,8 @@ import { StrandError } from "../../core/errors.js";
 
 /** The default budget of bodies: 64 bodies at the default body limit (8 MiB). */
 export const DEFAULT_BODY_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
-/** The budget of answers not yet taken by the system. */
-export const ANSWER_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
+/** The default budget of answers not yet taken by the system. */
+export const DEFAULT_ANSWER_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 /** Seconds a client refused with SERVER_BUSY is told to wait (Retry-After). */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -41,7 +41,7 @@ export class ByteBudget {
   }
 }
 
-export function serverBusy(limitBytes: number): StrandError {
+export function bodiesBusy(limitBytes: number): StrandError {
   return new StrandError(
     "SERVER_BUSY",
     `the request bodies the server holds, not yet answered, would pass its limit of ${limitBytes} bytes with this one; retry shortly. The limit is set by body_memory_limit under [server] in strand.toml, strand serve --body-memory-limit or STRAND_BODY_MEMORY_LIMIT`,

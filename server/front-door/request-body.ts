@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isStrandError } from "../../core/errors.js";
 import { JsonShapeGuard } from "../http/json-shape.js";
 import { payloadTooLarge } from "../http/read-body.js";
-import { type ByteBudget, serverBusy } from "./byte-budget.js";
+import { type ByteBudget, bodiesBusy } from "./byte-budget.js";
 import type { BodyRefusal } from "./messages.js";
 
 export interface ReadBody {
@@ -67,7 +67,7 @@ export function readRequestBody(
         cleanup();
         request.pause();
         budget.give(size);
-        resolve({ body: null, refusal: refusalOf(serverBusy(budget.limitBytes)), complete: false, held: 0 });
+        resolve({ body: null, refusal: refusalOf(bodiesBusy(budget.limitBytes)), complete: false, held: 0 });
         return;
       }
       size += chunk.length;

@@ -48,7 +48,7 @@ const health = new FrontDoorHealth({
   ping: (seq) => post({ t: "ping", seq }),
 });
 
-const budget = new ByteBudget(settings.bodyMemoryLimitBytes);
+const bodyBudget = new ByteBudget(settings.bodyMemoryLimitBytes);
 const answerBudget = new ByteBudget(settings.answerMemoryLimitBytes);
 
 /** The responses the engine has still to end, by request id. */
@@ -59,6 +59,11 @@ function answerError(res: ServerResponse, error: StrandError, headers: Record<st
   const body = JSON.stringify(error.toJSON());
   res.writeHead(httpStatus(error.code), { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** A budget refusal (byte-budget.ts): 503 SERVER_BUSY with Retry-After. */
+function answerBusy(res: ServerResponse, error: StrandError): void {
+  answerError(res, error, { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) });
 }
 
 /** RFC 3986 reg-name (unreserved, sub-delims, percent-escapes) or a bracketed IPv6 literal, then an optional port. */
@@ -115,18 +120,18 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   const turn = afterEarlierAnswers(req.socket, res);
-  Promise.all([readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url), budget), turn]).then(
+  Promise.all([readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url), bodyBudget), turn]).then(
     ([read]) => {
       if (read === null) return; // the client went away mid-body: nobody to answer
       if (res.destroyed) {
-        budget.give(read.held); // ... or while an earlier answer on its connection was leaving
+        bodyBudget.give(read.held); // ... or while an earlier answer on its connection was leaving
         return;
       }
-      res.once("close", () => budget.give(read.held));
+      res.once("close", () => bodyBudget.give(read.held));
       if (read.refusal?.code === "SERVER_BUSY") {
         // Answered here: the engine may be what holds the bodies, and this request never reaches it.
         drainAfterAnswer(req, res);
-        answerError(res, new StrandError(read.refusal.code, read.refusal.message), { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) });
+        answerBusy(res, new StrandError(read.refusal.code, read.refusal.message));
         return;
       }
       const id = nextId++;
@@ -174,13 +179,13 @@ function onEngineMessage(message: ToFrontDoor): void {
       if (!answerBudget.take(size)) {
         open.delete(message.id);
         if (!message.end) post({ t: "abort", id: message.id });
-        answerError(res, answersBusy(answerBudget.limitBytes), { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) });
+        answerBusy(res, answersBusy(answerBudget.limitBytes));
         return;
       }
       res.once("close", () => answerBudget.give(size));
       const headers: Record<string, string | number> = message.headers;
       if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
-        headers["content-length"] = message.body.reduce((n, c) => n + c.byteLength, 0);
+        headers["content-length"] = size;
       }
       res.writeHead(message.status, headers);
       if (message.end) {
