@@ -1,25 +1,60 @@
 // The engine starts forwarded requests one per turn of the event loop (server/front-door/
 // engine.ts), reading the messages that came meanwhile first: a request whose client went away
 // before it started is never run. Started on arrival, 100 queued requests for a 27 MB answer each
-// were all computed after their clients had gone, holding the engine for 70 s.
+// were all computed after their clients had gone, holding the engine for 70 s. Clients (peer
+// addresses) take turns, so one client's queue does not hold back another's requests.
 import { expect, it } from "vitest";
 import { EngineSide } from "../server/front-door/engine.js";
 import type { ToEngine, ToFrontDoor } from "../server/front-door/messages.js";
 
-function request(id: number): ToEngine {
+function request(id: number, remoteAddress: string | undefined = "127.0.0.1"): ToEngine {
   return {
     t: "request",
     id,
     method: "GET",
     url: `http://127.0.0.1/q${id}`,
     rawHeaders: ["host", "127.0.0.1"],
-    remoteAddress: "127.0.0.1",
+    remoteAddress,
     body: null,
     refusal: null,
   };
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function recordingEngine(): { engine: EngineSide; started: string[] } {
+  const started: string[] = [];
+  const engine = new EngineSide({
+    app: {
+      fetch: (req: Request) => {
+        started.push(new URL(req.url).pathname);
+        return new Response("ok");
+      },
+    },
+    post: () => {},
+    record: () => {},
+    commit: () => null,
+  });
+  return { engine, started };
+}
+
+it("starts one request of each client in turn, in the order the clients came", async () => {
+  const { engine, started } = recordingEngine();
+  for (const id of [1, 2, 3, 4]) engine.onMessage(request(id, "10.0.0.1"));
+  engine.onMessage(request(5, "10.0.0.2"));
+  engine.onMessage(request(6, "::1"));
+  engine.onMessage(request(7, "10.0.0.2"));
+  engine.onMessage(request(8, undefined));
+  // Its client leaves: /q3 is dropped and the others keep their turns.
+  engine.onMessage({ t: "abort", id: 3 });
+  for (let i = 0; i < 12; i++) await turn();
+  expect(started).toEqual(["/q1", "/q5", "/q6", "/q8", "/q2", "/q7", "/q4"]);
+  // A client that comes later queues behind the clients waiting then, not behind their requests.
+  for (const id of [11, 12, 13]) engine.onMessage(request(id, "10.0.0.1"));
+  engine.onMessage(request(14, "10.0.0.3"));
+  for (let i = 0; i < 8; i++) await turn();
+  expect(started.slice(7)).toEqual(["/q11", "/q14", "/q12", "/q13"]);
+});
 
 it("starts requests in arrival order, one per turn, and drops one aborted before it started", async () => {
   const started: string[] = [];
