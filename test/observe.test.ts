@@ -1,9 +1,11 @@
 // Issue #13 items 4 and 5: one structured log line per request, and GET /metrics in the
 // Prometheus text format with request counts and latencies per route and status, store figures,
 // /mcp connections and the process's own memory and CPU.
+import { request } from "node:http";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, prettyLine } from "../server/observe/logger.js";
+import { errorCodeOfBody, type RequestRecord, requestRecorder } from "../server/observe/request-observer.js";
 import { routeLabel } from "../server/observe/route-label.js";
 import { type RunningServer, startServer } from "../server/server.js";
 import { parseCommand } from "../cli/commands/args.js";
@@ -53,6 +55,15 @@ describe("request logs and metrics of a running server", () => {
     await (await post(server, "/UsersInCity", "{}")).text();
     await (await post(server, "/mcp/init", "{}")).text();
     await (await post(server, "/no/such/path", "{}")).text();
+    // Answered by the front door itself (a Host header it cannot use).
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ port: server.port, path: "/CountUsers", method: "POST", headers: { host: "bad host" } }, (res) => {
+        res.resume();
+        res.on("end", resolve);
+      });
+      req.on("error", reject);
+      req.end("{}");
+    });
   });
 
   afterAll(async () => {
@@ -77,11 +88,31 @@ describe("request logs and metrics of a running server", () => {
         path: "/UsersInCity",
         route: "UsersInCity",
         status: 400,
+        code: "MISSING_PARAMETER",
         bytes: Buffer.byteLength(body400),
         msg: "request",
       },
       { level: "info", method: "POST", path: "/mcp/init", route: "/mcp/init", status: 200, bytes: expect.any(Number), msg: "request" },
-      { level: "info", method: "POST", path: "/no/such/path", route: "unmatched", status: 404, bytes: expect.any(Number), msg: "request" },
+      {
+        level: "info",
+        method: "POST",
+        path: "/no/such/path",
+        route: "unmatched",
+        status: 404,
+        code: "NOT_FOUND",
+        bytes: expect.any(Number),
+        msg: "request",
+      },
+      {
+        level: "info",
+        method: "POST",
+        path: "/CountUsers",
+        route: "CountUsers",
+        status: 400,
+        code: "BAD_REQUEST",
+        bytes: expect.any(Number),
+        msg: "request",
+      },
     ]);
   });
 
@@ -95,12 +126,14 @@ describe("request logs and metrics of a running server", () => {
       'strand_http_requests_total{route="UsersInCity",status="400"} 1',
       'strand_http_requests_total{route="/mcp/init",status="200"} 1',
       'strand_http_requests_total{route="unmatched",status="404"} 1',
+      'strand_http_requests_total{route="CountUsers",status="400"} 1',
     ]);
     expect(samples(text, "strand_http_request_duration_seconds_count")).toEqual([
       'strand_http_request_duration_seconds_count{route="UsersInCity",status="200"} 2',
       'strand_http_request_duration_seconds_count{route="UsersInCity",status="400"} 1',
       'strand_http_request_duration_seconds_count{route="/mcp/init",status="200"} 1',
       'strand_http_request_duration_seconds_count{route="unmatched",status="404"} 1',
+      'strand_http_request_duration_seconds_count{route="CountUsers",status="400"} 1',
     ]);
     expect(samples(text, "strand_records")).toEqual([
       'strand_records{kind="N",type="User"} 4',
@@ -170,6 +203,76 @@ describe("log and route helpers", () => {
     logger.warn({ a: 2 }, "shown");
     await new Promise((r) => setTimeout(r, 10));
     expect(out.lines().map(({ time: _t, ...rest }) => rest)).toEqual([{ level: "warn", a: 2, msg: "shown" }]);
+  });
+});
+
+describe("the level of a request's line", () => {
+  const answered = (status: number, code: string | null): RequestRecord => ({
+    method: "POST",
+    url: "/CountUsers",
+    status,
+    seconds: 0.0015,
+    bytes: 40,
+    code,
+  });
+  const names = { queries: new Set(["CountUsers"]), mcpTools: new Set<string>() };
+
+  it("is warn for a server shedding load or waiting, error for a failure, info below 500", async () => {
+    const out = collect();
+    const record = requestRecorder({ logger: createLogger({ level: "info", pretty: false, stream: out.stream }), metrics: null, names });
+    record(answered(200, null));
+    record(answered(404, "NOT_FOUND"));
+    record(answered(503, "SERVER_BUSY"));
+    record(answered(503, "QUERY_TIMEOUT"));
+    record(answered(503, "REPLICA_BEHIND"));
+    record(answered(503, "STORAGE_ERROR"));
+    record(answered(500, "INTERNAL"));
+    record(answered(502, null));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(out.lines().map(({ level, status, code }) => [level, status, code])).toEqual([
+      ["info", 200, undefined],
+      ["info", 404, "NOT_FOUND"],
+      ["warn", 503, "SERVER_BUSY"],
+      ["warn", 503, "QUERY_TIMEOUT"],
+      ["warn", 503, "REPLICA_BEHIND"],
+      ["error", 503, "STORAGE_ERROR"],
+      ["error", 500, "INTERNAL"],
+      ["error", 502, undefined],
+    ]);
+    expect(out.lines()[2]).toEqual({
+      level: "warn",
+      time: expect.any(String),
+      method: "POST",
+      path: "/CountUsers",
+      route: "CountUsers",
+      status: 503,
+      code: "SERVER_BUSY",
+      ms: 1.5,
+      bytes: 40,
+      msg: "request",
+    });
+  });
+
+  it("keeps busy answers out at --log-level error, and failures in", async () => {
+    const out = collect();
+    const record = requestRecorder({ logger: createLogger({ level: "error", pretty: false, stream: out.stream }), metrics: null, names });
+    record(answered(503, "SERVER_BUSY"));
+    record(answered(503, "STORAGE_ERROR"));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(out.lines().map(({ level, code }) => [level, code])).toEqual([["error", "STORAGE_ERROR"]]);
+  });
+
+  it("reads the code of an error body, in one piece or several", () => {
+    const body = new TextEncoder().encode(JSON.stringify({ error: "a limit of 1 MiB … would be passed", code: "SERVER_BUSY" }));
+    expect(errorCodeOfBody([body])).toBe("SERVER_BUSY");
+    // Split inside the multi-byte "…".
+    const cut = body.indexOf(0xe2) + 1;
+    expect(errorCodeOfBody([body.subarray(0, cut), body.subarray(cut)])).toBe("SERVER_BUSY");
+    expect(errorCodeOfBody([])).toBeNull();
+    expect(errorCodeOfBody([new TextEncoder().encode("not json")])).toBeNull();
+    expect(errorCodeOfBody([new TextEncoder().encode('{"code":7}')])).toBeNull();
+    expect(errorCodeOfBody([new TextEncoder().encode('["SERVER_BUSY"]')])).toBeNull();
+    expect(errorCodeOfBody([new Uint8Array(16 * 1024 + 1).fill(0x20)])).toBeNull();
   });
 });
 

@@ -10,7 +10,7 @@ import { StrandError } from "../../core/errors.js";
 import { answerClientErrors } from "../http/client-error.js";
 import { gracefulCloser } from "../http/graceful-close.js";
 import { httpStatus } from "../http/status.js";
-import { watchRequests } from "../observe/request-observer.js";
+import { errorCodeOfBody, noteErrorCode, watchRequests } from "../observe/request-observer.js";
 import { FrontDoorHealth } from "./health.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
@@ -57,6 +57,7 @@ let nextId = 1;
 
 function answerError(res: ServerResponse, error: StrandError, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(error.toJSON());
+  noteErrorCode(res, error.code);
   res.writeHead(httpStatus(error.code), { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
@@ -186,6 +187,10 @@ function onEngineMessage(message: ToFrontDoor): void {
       const headers: Record<string, string | number> = message.headers;
       if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
         headers["content-length"] = size;
+      }
+      if (message.status >= 400 && message.end) {
+        const code = errorCodeOfBody(message.body);
+        if (code !== null) noteErrorCode(res, code);
       }
       res.writeHead(message.status, headers);
       if (message.end) {

@@ -14,6 +14,42 @@ export interface RequestRecord {
   status: number;
   seconds: number;
   bytes: number;
+  /** An error answer's code (its body's `code`), null for other answers. */
+  code: string | null;
+}
+
+/**
+ * The 5xx codes of a server that is shedding load or waiting for a peer, not failing: logged at
+ * warn. Every other 5xx (STORAGE_ERROR, INTERNAL, ...) is logged at error, so an operator's error
+ * lines are the ones that need them.
+ */
+const BUSY_CODES: ReadonlySet<string> = new Set(["SERVER_BUSY", "QUERY_TIMEOUT", "REPLICA_BEHIND"]);
+
+/** Error bodies are `{"error","code"}` with a message; a longer body is not read for its code. */
+const ERROR_BODY_MAX_BYTES = 16 * 1024;
+
+const errorCodes = new WeakMap<ServerResponse, string>();
+const utf8 = new TextDecoder();
+
+/** Notes the error code `res` answers with, for its record. */
+export function noteErrorCode(res: ServerResponse, code: string): void {
+  errorCodes.set(res, code);
+}
+
+/** The `code` of an error answer's whole JSON body (`{"error","code"}`), or null when it has none. */
+export function errorCodeOfBody(chunks: readonly Uint8Array[]): string | null {
+  let size = 0;
+  for (const chunk of chunks) size += chunk.byteLength;
+  if (size === 0 || size > ERROR_BODY_MAX_BYTES) return null;
+  try {
+    const text =
+      chunks.length === 1 ? utf8.decode(chunks[0]) : chunks.map((c) => utf8.decode(c, { stream: true })).join("") + utf8.decode();
+    const body: unknown = JSON.parse(text);
+    const code = typeof body === "object" && body !== null ? (body as { code?: unknown }).code : undefined;
+    return typeof code === "string" ? code : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RequestObserverOptions {
@@ -29,7 +65,8 @@ export function watchRequests(server: Server, onRecord: (record: RequestRecord) 
     const bytes = countBodyBytes(res);
     res.once("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      onRecord({ method: req.method ?? "", url: req.url ?? "/", status: res.statusCode, seconds, bytes: bytes.count });
+      const code = errorCodes.get(res) ?? null;
+      onRecord({ method: req.method ?? "", url: req.url ?? "/", status: res.statusCode, seconds, bytes: bytes.count, code });
     });
   });
 }
@@ -38,20 +75,22 @@ export function watchRequests(server: Server, onRecord: (record: RequestRecord) 
 export function requestRecorder(options: RequestObserverOptions): (record: RequestRecord) => void {
   const { logger, metrics, names } = options;
   const logRequests = logger.isLevelEnabled("info");
-  return ({ method, url, status, seconds, bytes }) => {
+  const logBusy = logger.isLevelEnabled("warn");
+  return ({ method, url, status, seconds, bytes, code }) => {
     const route = routeLabel(url, names);
     metrics?.observe(route, status, seconds);
-    if (!logRequests && status < 500) return;
+    const level = status < 500 ? "info" : code !== null && BUSY_CODES.has(code) ? "warn" : "error";
+    if ((level === "info" && !logRequests) || (level === "warn" && !logBusy)) return;
     const line = {
       method,
       path: url.length > 200 ? `${url.slice(0, 197)}...` : url,
       route,
       status,
+      ...(code === null ? {} : { code }),
       ms: Math.round(seconds * 1e6) / 1e3,
       bytes,
     };
-    if (status >= 500) logger.error(line, "request");
-    else logger.info(line, "request");
+    logger[level](line, "request");
   };
 }
 
