@@ -176,6 +176,70 @@ describe("the items all connections hold are bounded (item 2)", () => {
   });
 });
 
+/** An in-process app over the follow graph, and its POST helper for a client at `address`. */
+function appOfClients(options: Partial<AppOptions> = {}): (address: string, tool: string, body: unknown) => Promise<Reply> {
+  const app = createApp({ store, schema, queries, ...options });
+  return async (address, tool, body) => {
+    const text = JSON.stringify(body);
+    const forwarded = {
+      headers: { "content-type": "application/json" },
+      remoteAddress: address,
+      body: new TextEncoder().encode(text),
+      refusal: null,
+    };
+    const init = { method: "POST", headers: { "content-type": "application/json" }, body: text };
+    const res = await app.request(`/mcp/${tool}`, init, { forwarded });
+    return { status: res.status, body: JSON.parse(await res.text()) as unknown };
+  };
+}
+
+describe("one client's connections keep to a share of the total", () => {
+  it("leaves one connection's room (at most half the total) for other clients", async () => {
+    // Total 1,000, 400 per connection: a client's share is 600, 400 kept for the others.
+    const tool = appOfClients({ mcpConnections: { maxTotalItems: 1000, maxItems: 400 } });
+    const users = { node_type: "User" };
+    const a1 = (await tool("10.0.0.1", "init", {})).body as string;
+    const a2 = (await tool("10.0.0.1", "init", {})).body as string;
+    const a3 = (await tool("10.0.0.1", "init", {})).body as string;
+    const b = (await tool("10.0.0.2", "init", {})).body as string;
+    expect(await tool("10.0.0.1", "n_from_type", { connection_id: a1, data: users })).toEqual(held(a1, USERS));
+    expect(await tool("10.0.0.1", "n_from_type", { connection_id: a2, data: users })).toEqual(held(a2, USERS));
+    // 900 together would pass the client's 600, though the total (1,000) has room.
+    expect(await tool("10.0.0.1", "n_from_type", { connection_id: a3, data: users })).toEqual(
+      tooLarge(
+        "n_from_type would hold more than 0 items: one client's connections may hold 600 together (mcp_max_total_items less 400 kept for other clients) and this client's others hold 600; close or reset connections that are done",
+      ),
+    );
+    // Another client still gets its traversal.
+    expect(await tool("10.0.0.2", "n_from_type", { connection_id: b, data: users })).toEqual(held(b, USERS));
+    // A connection's own items count for it: a1 steps again within the share.
+    expect(await tool("10.0.0.1", "out_step", { connection_id: a1, data: FOLLOWS })).toEqual(held(a1, USERS));
+    expect(await tool("10.0.0.1", "reset", { connection_id: a2 })).toEqual(ok(a2));
+    expect(await tool("10.0.0.1", "n_from_type", { connection_id: a3, data: users })).toEqual(held(a3, USERS));
+    expect(await tool("10.0.0.1", "n_from_type", { connection_id: a2, data: users })).toEqual(
+      tooLarge(
+        "n_from_type would hold more than 0 items: one client's connections may hold 600 together (mcp_max_total_items less 400 kept for other clients) and this client's others hold 600; close or reset connections that are done",
+      ),
+    );
+    // A third client: the total (900 held) binds before its share.
+    const c = (await tool("10.0.0.3", "init", {})).body as string;
+    expect(await tool("10.0.0.3", "n_from_type", { connection_id: c, data: users })).toEqual(
+      tooLarge(
+        "n_from_type would hold more than 100 items: the agent connections may hold 1000 together (mcp_max_total_items) and the others hold 900; close or reset connections that are done",
+      ),
+    );
+    expect(await tool("10.0.0.2", "close", { connection_id: b })).toEqual(ok({ connection_id: b, closed: true }));
+    expect(await tool("10.0.0.3", "n_from_type", { connection_id: c, data: users })).toEqual(held(c, USERS));
+  });
+
+  it("is not kept by a caller that names no client (in process, stdio): the only client there is", async () => {
+    const tool = appWith({ mcpConnections: { maxTotalItems: 1000, maxItems: 400 } });
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await tool("init", {})).body as string);
+    for (const id of ids) expect(await tool("n_from_type", { connection_id: id, data: { node_type: "User" } })).toEqual(held(id, USERS));
+  });
+});
+
 describe("close (item 7)", () => {
   it("ends the connection and frees its place among the client's connections", async () => {
     const tool = appWith({ mcpConnections: { maxConnectionsPerClient: 2 } });

@@ -74,6 +74,8 @@ export class ConnectionRegistry {
   private readonly now: () => number;
   /** Items every live connection holds together. */
   private held = 0;
+  /** Items each client's live connections hold together (clients holding none are absent). */
+  private readonly heldByClient = new Map<string, number>();
 
   constructor(options: ConnectionOptions = {}) {
     this.idleTimeoutMs = positiveInteger("idleTimeoutMs", options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
@@ -119,7 +121,7 @@ export class ConnectionRegistry {
         `too many open connections (limit ${this.maxConnections}); idle ones expire after ${this.idleTimeoutMs} ms`,
       );
     }
-    const connection = new LiveConnection(randomUUID(), client, now, (delta) => (this.held += delta));
+    const connection = new LiveConnection(randomUUID(), client, now, (delta) => this.heldChanged(client, delta));
     this.connections.set(connection.id, connection);
     this.perClient.set(client, own + 1);
     return connection;
@@ -153,12 +155,21 @@ export class ConnectionRegistry {
 
   /** The item limits of one call on `connection`, given what the other connections hold now. */
   budget(connection: Connection): CallBudget {
-    return new CallBudget(this.limits, this.held - connection.traversal.items.length);
+    const own = connection.traversal.items.length;
+    const clientOthers = connection.client === LOCAL_CLIENT ? null : (this.heldByClient.get(connection.client) ?? 0) - own;
+    return new CallBudget(this.limits, this.held - own, clientOthers);
+  }
+
+  private heldChanged(client: string, delta: number): void {
+    this.held += delta;
+    const now = (this.heldByClient.get(client) ?? 0) + delta;
+    if (now === 0) this.heldByClient.delete(client);
+    else this.heldByClient.set(client, now);
   }
 
   private remove(connection: LiveConnection): void {
     this.connections.delete(connection.id);
-    this.held -= connection.traversal.items.length;
+    this.heldChanged(connection.client, -connection.traversal.items.length);
     const own = (this.perClient.get(connection.client) ?? 1) - 1;
     if (own === 0) this.perClient.delete(connection.client);
     else this.perClient.set(connection.client, own);
