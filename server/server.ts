@@ -10,6 +10,7 @@ import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } f
 import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
 import { startFrontDoor } from "./front-door/start.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, MAX_MAX_CONNECTIONS_PER_CLIENT } from "./front-door/connection-guard.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
@@ -33,6 +34,8 @@ export interface ServerOptions extends AppOptions {
   bodyMemoryLimitBytes?: number | undefined;
   /** The most bytes of answers clients have not read yet; past it an answer is 503 SERVER_BUSY (default 1 GiB; one answer always passes alone). */
   answerMemoryLimitBytes?: number | undefined;
+  /** Connections one client (peer address) may hold open; past it a new one gets 429 TOO_MANY_CONNECTIONS (default 1000). */
+  maxConnectionsPerClient?: number | undefined;
 }
 
 export interface RunningServer {
@@ -74,6 +77,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       `the body memory limit (${bodyMemoryLimitBytes} bytes) must be an integer of at least the body limit (${bodyLimitBytes} bytes): a body the server takes must fit in it`,
     );
   }
+  const maxConnectionsPerClient = options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+  if (
+    !Number.isInteger(maxConnectionsPerClient) ||
+    maxConnectionsPerClient < 1 ||
+    maxConnectionsPerClient > MAX_MAX_CONNECTIONS_PER_CLIENT
+  ) {
+    throw new RangeError(
+      `maxConnectionsPerClient must be an integer from 1 to ${MAX_MAX_CONNECTIONS_PER_CLIENT}, got ${maxConnectionsPerClient}`,
+    );
+  }
   const replication = options.replication;
   const frontDoor = await startFrontDoor({
     settings: {
@@ -83,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       bodyMemoryLimitBytes,
       answerMemoryLimitBytes,
       stallLimitMs,
+      maxConnectionsPerClient,
       loopbackHostsOnly,
       forceCloseAfterMs: FORCE_CLOSE_AFTER_MS,
     },

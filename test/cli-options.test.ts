@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
-import { commandHelp, OPTION_ENV, USAGE } from "../cli/commands/usage.js";
+import { commandHelp, ENV_COLUMN, OPTION_ENV, USAGE } from "../cli/commands/usage.js";
 import { CLI, REPO_ROOT, startStrand, tempDir } from "./support/server.js";
 
 const strand = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: "utf8" });
@@ -24,7 +24,7 @@ describe("strand --version and help", () => {
     expect(serve.status).toBe(0);
     expect(serve.stdout).toBe(commandHelp("serve"));
     expect(serve.stdout.startsWith("usage: strand serve [dir]      compile in process")).toBe(true);
-    expect(serve.stdout).toContain("  STRAND_API_KEY_FILE    --api-key-file\n");
+    expect(serve.stdout).toContain(`  ${"STRAND_API_KEY_FILE".padEnd(ENV_COLUMN)} --api-key-file\n`);
     expect(serve.stdout).not.toContain("  import <dir>");
     expect(strand(["help", "export"]).stdout).toBe(commandHelp("export"));
     expect(commandHelp("check")).toBe("usage: strand check [dir]      type-check the project's *.hx files; exit 1 on errors\n");
@@ -58,6 +58,7 @@ describe("options from the environment", () => {
       STRAND_EXPLORER: "false",
       STRAND_LOG_LEVEL: "warn",
       STRAND_API_KEY_FILE: "/tmp/key",
+      STRAND_MAX_CONNECTIONS_PER_CLIENT: "64",
     };
     expect(parseCommand(["serve"], env)).toMatchObject({
       port: 7070,
@@ -67,6 +68,7 @@ describe("options from the environment", () => {
       bodyMemoryLimitBytes: 2 ** 20,
       answerMemoryLimitBytes: 3 * 2 ** 20,
       stallLimitMs: 2500,
+      maxConnectionsPerClient: 64,
       queryTimeoutMs: 0,
       cacheEntries: 10,
       cacheBytes: 64 * 2 ** 20,
@@ -85,6 +87,11 @@ describe("options from the environment", () => {
     expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
     expect(() => parseCommand(["serve", "--stall-limit", "0"], {})).toThrow('--stall-limit must be an integer from 1 to 86400000, got "0"');
     expect(parseCommand(["serve", "--query-timeout", "1500"], env)).toMatchObject({ queryTimeoutMs: 1500 });
+    expect(parseCommand(["serve", "--max-connections-per-client", "8"], env)).toMatchObject({ maxConnectionsPerClient: 8 });
+    expect(parseCommand(["serve"], {})).toMatchObject({ maxConnectionsPerClient: undefined });
+    expect(() => parseCommand(["serve", "--max-connections-per-client", "0"], {})).toThrow(
+      '--max-connections-per-client must be an integer from 1 to 1000000, got "0"',
+    );
     expect(parseCommand(["serve"], {})).toMatchObject({ queryTimeoutMs: undefined });
     expect(() => parseCommand(["serve", "--query-timeout", "1.5"], {})).toThrow(
       '--query-timeout must be an integer from 0 to 86400000, got "1.5"',
@@ -96,7 +103,7 @@ describe("options from the environment", () => {
 
   it("documents one variable per option, each named STRAND_*", () => {
     expect(Object.values(OPTION_ENV).every((v) => /^STRAND_[A-Z_]+$/.test(v))).toBe(true);
-    for (const [flag, variable] of Object.entries(OPTION_ENV)) expect(USAGE).toContain(`  ${variable.padEnd(22)} ${flag}\n`);
+    for (const [flag, variable] of Object.entries(OPTION_ENV)) expect(USAGE).toContain(`  ${variable.padEnd(ENV_COLUMN)} ${flag}\n`);
   });
 });
 

@@ -73,6 +73,7 @@ describe("startFrontDoor when the front door fails after it listens", () => {
     bodyMemoryLimitBytes: 4096,
     answerMemoryLimitBytes: 4096,
     stallLimitMs: 1000,
+    maxConnectionsPerClient: 10,
     loopbackHostsOnly: false,
     forceCloseAfterMs: 100,
   };

@@ -115,7 +115,7 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: server.port: unknown key (known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, query_timeout_ms)",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
       "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });
@@ -162,6 +162,17 @@ describe("strand.toml", () => {
     ]);
     expect(strandErrors('[server]\nstall_limit_ms = "30s"')).toEqual([
       '<dir>/strand.toml: server.stall_limit_ms: expected an integer from 1 to 86400000, got "30s"',
+    ]);
+  });
+
+  test("[server] max_connections_per_client: a whole number from 1 to a million", () => {
+    const dir = project({ "strand.toml": "[server]\nmax_connections_per_client = 200\n" });
+    expect(loadProjectConfig(dir)).toEqual({
+      ok: true,
+      config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), maxConnectionsPerClient: 200 },
+    });
+    expect(strandErrors("[server]\nmax_connections_per_client = 0")).toEqual([
+      "<dir>/strand.toml: server.max_connections_per_client: expected an integer from 1 to 1000000, got 0",
     ]);
   });
 

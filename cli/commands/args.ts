@@ -7,6 +7,7 @@ import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
 import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
+import { MAX_MAX_CONNECTIONS_PER_CLIENT } from "../../server/front-door/connection-guard.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";
 import {
   checkGroupName,
@@ -50,6 +51,7 @@ const SERVE_FLAGS = {
   "body-memory-limit": { type: "string" },
   "answer-memory-limit": { type: "string" },
   "stall-limit": { type: "string" },
+  "max-connections-per-client": { type: "string" },
   "query-timeout": { type: "string" },
   "cache-entries": { type: "string" },
   "cache-size": { type: "string" },
@@ -137,6 +139,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       const bodyMemoryLimit = option("--body-memory-limit", values["body-memory-limit"]);
       const answerMemoryLimit = option("--answer-memory-limit", values["answer-memory-limit"]);
       const stallLimit = option("--stall-limit", values["stall-limit"]);
+      const maxConnections = option("--max-connections-per-client", values["max-connections-per-client"]);
       const queryTimeout = option("--query-timeout", values["query-timeout"]);
       const cacheEntries = option("--cache-entries", values["cache-entries"]);
       const cacheSize = option("--cache-size", values["cache-size"]);
@@ -156,6 +159,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
           bodyMemoryLimit === undefined ? undefined : byteSizeFlag("--body-memory-limit", bodyMemoryLimit, MIN_BODY_LIMIT_BYTES),
         answerMemoryLimitBytes: answerMemoryLimit === undefined ? undefined : byteSizeFlag("--answer-memory-limit", answerMemoryLimit, 1),
         stallLimitMs: stallLimit === undefined ? undefined : integerFlag("--stall-limit", stallLimit, 1, MAX_STALL_LIMIT_MS),
+        maxConnectionsPerClient:
+          maxConnections === undefined
+            ? undefined
+            : integerFlag("--max-connections-per-client", maxConnections, 1, MAX_MAX_CONNECTIONS_PER_CLIENT),
         queryTimeoutMs: queryTimeout === undefined ? undefined : integerFlag("--query-timeout", queryTimeout, 0, MAX_QUERY_TIMEOUT_MS),
         cacheEntries: cacheEntries === undefined ? undefined : integerFlag("--cache-entries", cacheEntries, 0, 100_000_000),
         cacheBytes: cacheSize === undefined ? undefined : byteSizeFlag("--cache-size", cacheSize, 0),

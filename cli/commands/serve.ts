@@ -28,6 +28,8 @@ export interface ServeOptions {
   answerMemoryLimitBytes?: number | undefined;
   /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
   stallLimitMs?: number | undefined;
+  /** --max-connections-per-client / STRAND_MAX_CONNECTIONS_PER_CLIENT: connections one peer address may hold open. */
+  maxConnectionsPerClient?: number | undefined;
   /** --query-timeout / STRAND_QUERY_TIMEOUT: ms one query may run (0: no limit). */
   queryTimeoutMs?: number | undefined;
   cacheEntries: number | undefined;
@@ -132,6 +134,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       bodyMemoryLimitBytes: options.bodyMemoryLimitBytes ?? config.bodyMemoryLimitBytes,
       answerMemoryLimitBytes: options.answerMemoryLimitBytes ?? config.answerMemoryLimitBytes,
       stallLimitMs: options.stallLimitMs ?? config.stallLimitMs,
+      maxConnectionsPerClient: options.maxConnectionsPerClient ?? config.maxConnectionsPerClient,
       embedders,
       mcp: config.mcp,
       mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },

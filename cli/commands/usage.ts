@@ -37,6 +37,11 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)
+      --max-connections-per-client <n>
+                                connections one client address may hold open; past it a new
+                                one gets 429 TOO_MANY_CONNECTIONS (behind a proxy: its pool)
+                                (default: strand.toml [server] max_connections_per_client,
+                                else 1000)
       --query-timeout <ms>      stop a query (or /mcp step) that runs longer, with 503
                                 QUERY_TIMEOUT; its writes are not kept; 0: no limit (default:
                                 strand.toml [server] query_timeout_ms, else 60000)
@@ -110,6 +115,7 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--body-memory-limit": "STRAND_BODY_MEMORY_LIMIT",
   "--answer-memory-limit": "STRAND_ANSWER_MEMORY_LIMIT",
   "--stall-limit": "STRAND_STALL_LIMIT",
+  "--max-connections-per-client": "STRAND_MAX_CONNECTIONS_PER_CLIENT",
   "--query-timeout": "STRAND_QUERY_TIMEOUT",
   "--cache-entries": "STRAND_CACHE_ENTRIES",
   "--cache-size": "STRAND_CACHE_SIZE",
@@ -129,8 +135,11 @@ export const OPTION_ENV: Readonly<Record<string, string>> = {
   "--sync-timeout": "STRAND_SYNC_TIMEOUT",
 };
 
+/** The width of the environment variables' column: the longest name. */
+export const ENV_COLUMN = Math.max(...Object.values(OPTION_ENV).map((v) => v.length));
+
 function environment(options: readonly string[]): string {
-  const rows = options.filter((o) => OPTION_ENV[o] !== undefined).map((o) => `  ${OPTION_ENV[o]!.padEnd(22)} ${o}`);
+  const rows = options.filter((o) => OPTION_ENV[o] !== undefined).map((o) => `  ${OPTION_ENV[o]!.padEnd(ENV_COLUMN)} ${o}`);
   return rows.length === 0 ? "" : `\nenvironment (each sets the option it names, unless given on the command line):\n${rows.join("\n")}\n`;
 }
 

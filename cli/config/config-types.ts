@@ -40,6 +40,8 @@ export interface ProjectConfig {
   answerMemoryLimitBytes: number | undefined;
   /** strand.toml `[server] stall_limit_ms`: /health is 503 ENGINE_STALLED after the engine has not answered this long; undefined: the default (30 s) or --stall-limit. */
   stallLimitMs: number | undefined;
+  /** strand.toml `[server] max_connections_per_client`: connections one peer address may hold open; undefined: the default (1000) or --max-connections-per-client. */
+  maxConnectionsPerClient: number | undefined;
   /** strand.toml `[server] query_timeout_ms`: how long one query may run (0: no limit); undefined: the default (60 s) or --query-timeout. */
   queryTimeoutMs: number | undefined;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
@@ -93,6 +95,7 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   bodyMemoryLimitBytes: undefined,
   answerMemoryLimitBytes: undefined,
   stallLimitMs: undefined,
+  maxConnectionsPerClient: undefined,
   queryTimeoutMs: undefined,
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };

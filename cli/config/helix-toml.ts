@@ -77,6 +77,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     bodyMemoryLimitBytes: d.bodyMemoryLimitBytes,
     answerMemoryLimitBytes: d.answerMemoryLimitBytes,
     stallLimitMs: d.stallLimitMs,
+    maxConnectionsPerClient: d.maxConnectionsPerClient,
     queryTimeoutMs: d.queryTimeoutMs,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
     vector: {

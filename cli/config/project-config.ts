@@ -23,6 +23,7 @@
 //   body_memory_limit = "512MiB"  (request bodies held at once; past it 503 SERVER_BUSY; --body-memory-limit wins)
 //   answer_memory_limit = "1GiB"  (answers not yet read by clients; past it 503 SERVER_BUSY; --answer-memory-limit wins)
 //   stall_limit_ms = 30000  (/health 503 ENGINE_STALLED past it; --stall-limit wins)
+//   max_connections_per_client = 1000  (connections one address holds open; past it 429; --max-connections-per-client wins)
 //   query_timeout_ms = 60000  (a query running longer stops with QUERY_TIMEOUT; 0: no limit; --query-timeout wins)
 //   [vector]                             vector_config = { m = 16, ef_construction = 128, ef_search = 768 }
 //   m = 16
@@ -48,6 +49,7 @@ import { STEMMERS } from "../../runtime/search/tokenizer.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
 import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
+import { MAX_MAX_CONNECTIONS_PER_CLIENT } from "../../server/front-door/connection-guard.js";
 import {
   checkModel,
   type ConfigResult,
@@ -118,6 +120,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     bodyMemoryLimitBytes: server.optionalByteSize("body_memory_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
     answerMemoryLimitBytes: server.optionalByteSize("answer_memory_limit", 1, Number.MAX_SAFE_INTEGER),
     stallLimitMs: server.optionalInteger("stall_limit_ms", 1, MAX_STALL_LIMIT_MS),
+    maxConnectionsPerClient: server.optionalInteger("max_connections_per_client", 1, MAX_MAX_CONNECTIONS_PER_CLIENT),
     queryTimeoutMs: server.optionalInteger("query_timeout_ms", 0, MAX_QUERY_TIMEOUT_MS),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
@@ -133,7 +136,9 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   };
   if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  server.rejectUnknown("known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, query_timeout_ms");
+  server.rejectUnknown(
+    "known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms",
+  );
   const clusterConfig = {
     etcd: cluster.optionalString("etcd", checkEndpoints),
     group: cluster.optionalString("group", checkGroupName),

@@ -17,6 +17,8 @@ export interface FrontDoorSettings {
   answerMemoryLimitBytes: number;
   /** /health answers 503 ENGINE_STALLED when the engine has not answered a heartbeat for longer. */
   stallLimitMs: number;
+  /** Connections one client (peer address) may hold open at once (connection-guard.ts). */
+  maxConnectionsPerClient: number;
   /** Answer GET /health only for loopback Host names (the DNS-rebinding guard, origin-guard.ts); others go to the engine. */
   loopbackHostsOnly: boolean;
   /** After close() began, connections still open after this long are closed. */

@@ -20,6 +20,7 @@ import { handleListenErrors } from "./listen-errors.js";
 import { limitPipelining } from "./pipeline-limit.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
 import { answersBusy, ByteBudget, BUSY_RETRY_AFTER_SECONDS } from "./byte-budget.js";
+import { guardConnections } from "./connection-guard.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
@@ -105,7 +106,17 @@ function pipelinedTooFar(socket: Socket, waiting: number): void {
   );
 }
 
+const connectionLog = rateLimitedLog(log);
+const wasRefused = guardConnections(server, {
+  maxPerClient: settings.maxConnectionsPerClient,
+  firstRequestMs: server.headersTimeout,
+  refused: (address, open) =>
+    connectionLog(`strand: refused a connection from ${address}: it holds ${open} open, its limit (max_connections_per_client)`),
+});
+
 server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  // Its connection was refused (429 written) before this request was read: it is not served.
+  if (wasRefused(req.socket)) return;
   try {
     if (limitPipelining(req, res, pipelinedTooFar)) forward(req, res);
   } catch (error) {

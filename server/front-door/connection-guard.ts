@@ -1,0 +1,80 @@
+// Connections are bounded per client, and a connection must send a request. Every connection
+// holds a file descriptor, and the process has a fixed number (20,000 on our machines, 1,024 on
+// many): one client that opened thousands of connections and sent nothing on them held them for
+// good (Node closes a connection idle *between* requests, not one that never sent a byte), and
+// every other client got resets for as long as it wanted. So:
+//   - a client (its peer address, as for /mcp: never a header a client chooses) with as many
+//     connections open as it may gets 429 TOO_MANY_CONNECTIONS on a new one, which is then closed;
+//   - a connection whose first request head is not complete within the headers timeout (Node's
+//     own limit for a head once it has begun, 60 s by default) is closed.
+// Behind a proxy every connection is the proxy's: raise the limit to the proxy's pool.
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+
+/** Connections one client may hold open at once, by default. */
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 1000;
+export const MAX_MAX_CONNECTIONS_PER_CLIENT = 1_000_000;
+
+/** How long a refused connection is kept for its client to read the 429 before it is closed. */
+const REFUSED_LINGER_MS = 2000;
+
+export interface ConnectionGuardOptions {
+  readonly maxPerClient: number;
+  /** A connection that completes no request head within this is closed. */
+  readonly firstRequestMs: number;
+  /** A connection was refused: `address` already holds `open` connections. */
+  readonly refused: (address: string, open: number) => void;
+}
+
+/** The answer to a connection past its client's limit, written before any request is read. */
+export function tooManyConnectionsAnswer(maxPerClient: number): string {
+  const body = JSON.stringify({
+    error: `this client has too many open connections to the server (limit ${maxPerClient} per client address); reuse connections (keep-alive) or close some`,
+    code: "TOO_MANY_CONNECTIONS",
+  });
+  return (
+    "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\n" +
+    `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+/**
+ * Applies the limits to `server`'s connections. Returns whether a request's socket was refused
+ * (its request, read before the refusal was seen, must not be served).
+ */
+export function guardConnections(server: Server, options: ConnectionGuardOptions): (socket: Socket) => boolean {
+  const openByClient = new Map<string, number>();
+  const refusedSockets = new WeakSet<Socket>();
+  const firstRequestTimers = new WeakMap<Socket, NodeJS.Timeout>();
+  const answer = tooManyConnectionsAnswer(options.maxPerClient);
+
+  server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress ?? "";
+    const open = openByClient.get(address) ?? 0;
+    if (open >= options.maxPerClient) {
+      refusedSockets.add(socket);
+      socket.end(answer);
+      setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+      options.refused(address, open);
+      return;
+    }
+    openByClient.set(address, open + 1);
+    socket.once("close", () => {
+      const left = (openByClient.get(address) ?? 1) - 1;
+      if (left === 0) openByClient.delete(address);
+      else openByClient.set(address, left);
+      clearTimeout(firstRequestTimers.get(socket));
+    });
+    const timer = setTimeout(() => socket.destroy(), options.firstRequestMs);
+    timer.unref();
+    firstRequestTimers.set(socket, timer);
+  });
+  // Node reads requests off the socket itself (no 'data' events): the first request clears the timer.
+  server.prependListener("request", (req) => {
+    const timer = firstRequestTimers.get(req.socket);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    firstRequestTimers.delete(req.socket);
+  });
+  return (socket) => refusedSockets.has(socket);
+}
