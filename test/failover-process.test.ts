@@ -218,6 +218,12 @@ describe("failover on etcd with real processes", () => {
       const checked = verify(path.join(work, name));
       expect(checked.status, `${name}: ${checked.out}`).toBe(0);
     }
+    // Each data directory keeps the highest epoch its node was in (failover.ts): the leader of
+    // epoch 2 stopped before epoch 3; the other two were in 3 (or in 4, when the one stopped
+    // first led 3 and the last took over before its own stop).
+    const epochOf = (s: StrandServer): number => Number(fs.readFileSync(path.join(s.dataDir, "cluster-epoch"), "utf8"));
+    expect(epochOf(leader)).toBe(2);
+    for (const s of [other, back]) expect([3, 4]).toContain(epochOf(s));
   }, 240_000);
 
   it("answers 503 NOT_REPLICATED when no in-sync replica confirms a write in time, and acknowledges again once the replica is back", async () => {

@@ -11,13 +11,20 @@ import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 class FakeNode implements FailoverNode {
   readonly told: string[] = [];
   applied = 0;
+  /** What the node's data directory keeps (the real node: cli/commands/cluster-epoch.ts). */
+  known = 0;
   appliedSeq(): number {
     return this.applied;
   }
+  knownEpoch(): number {
+    return this.known;
+  }
   async lead(epoch: number): Promise<void> {
+    this.known = Math.max(this.known, epoch);
     this.told.push(`lead ${epoch}`);
   }
-  async follow(url: string): Promise<void> {
+  async follow(url: string, epoch: number): Promise<void> {
+    this.known = Math.max(this.known, epoch);
     this.told.push(`follow ${url}`);
   }
   fence(reason: string): void {
@@ -166,6 +173,37 @@ describe("failover on etcd", () => {
     await until("a leads again", () => a.controller.role === "leader");
     expect(a.node.told).toEqual(["fence: etcd still names this node leader at epoch 1, from before; resigning", "lead 2"]);
     await earlier.close();
+  }, 30_000);
+
+  it("does not follow a leader of an epoch below one it has been in (etcd's keys lost); leading, it goes on above it", async () => {
+    // A fresh group stands for etcd after its keys were lost: e, a node with an empty store, wins
+    // its first election; d and r were leader and replica at epoch 7 of the lost history.
+    const group = `f${++groupNo}`;
+    const e = await member(group, "e");
+    await e.controller.start();
+    expect(e.node.told).toEqual(["lead 1"]);
+    const d = await member(group, "d");
+    d.node.known = 7;
+    d.node.applied = 500;
+    await d.controller.start();
+    const refusal =
+      "fence: etcd names http://e leader at epoch 1, below epoch 7 this node has been in: etcd's keys were lost or reset, " +
+      "or --group names another group; not following it, which could re-seed this node from it. " +
+      "Restore etcd's keys, or start this node on an empty --data to join the group as it is";
+    expect(d.node.told).toEqual([refusal]);
+    expect(d.controller.role).toBe("fenced");
+    // Its checks do not follow e, nor fence it again.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(d.node.told).toEqual([refusal]);
+    // The operator stops e: d leads, above every epoch it knew, and an old replica follows it.
+    await e.controller.stop();
+    await until("d leads", () => d.controller.role === "leader");
+    expect(d.node.told).toEqual([refusal, "lead 8"]);
+    const r = await member(group, "r");
+    r.node.known = 7;
+    await r.controller.start();
+    await until("r follows d", () => r.controller.role === "replica");
+    expect(r.node.told).toEqual(["follow http://d"]);
   }, 30_000);
 
   // last: it takes etcd's quorum away

@@ -21,6 +21,7 @@ import type { OpenedProject, OpenHooks } from "../project/open-project.js";
 import type { ClusterSettings } from "./cluster-settings.js";
 import { identityOf, replicationHooks, type ServedNode } from "./serve-replication.js";
 import { makeDirs } from "../../runtime/store/make-dirs.js";
+import { readKnownEpoch, writeKnownEpoch } from "./cluster-epoch.js";
 
 /** The file in the data directory naming this node in its group; a new directory is a new member. */
 const MEMBER_FILE = "cluster-member";
@@ -75,6 +76,8 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
   private follower: Follower | null = null;
   private controller: FailoverController | null = null;
   private readonly member: string;
+  /** The highest epoch this data directory's node has led or followed (cluster-epoch.ts). */
+  private known: number;
 
   constructor(
     private readonly opened: OpenedProject,
@@ -85,6 +88,7 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
   ) {
     this.latest = opened.store;
     this.member = memberId(dataDir);
+    this.known = readKnownEpoch(dataDir);
     this.store = new RoleStore(opened.store, { replicas: settings.syncReplicas, timeoutMs: settings.syncTimeoutMs });
     this.node = {
       log: () => this.latest.log,
@@ -156,11 +160,23 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
     return this.latest.log.committed;
   }
 
+  knownEpoch(): number {
+    return this.known;
+  }
+
+  /** Keeps `epoch` as known before the node acts in it. */
+  private enter(epoch: number): void {
+    if (epoch <= this.known) return;
+    writeKnownEpoch(this.dataDir, epoch);
+    this.known = epoch;
+  }
+
   lagMs(): number {
     return this.follower?.lag().ms ?? 0;
   }
 
   async lead(epoch: number): Promise<void> {
+    this.enter(epoch);
     await this.stopFollowing();
     // Its first write's ids must sort after the ones its old leader wrote (newest-id.ts).
     this.latest.keepNewIdsAfterStored();
@@ -173,6 +189,7 @@ class ClusterNode implements ClusterServedNode, FailoverNode {
   }
 
   async follow(url: string, epoch: number): Promise<void> {
+    this.enter(epoch);
     await this.stopFollowing();
     this.store.role = { kind: "replica", leader: url, epoch };
     const leader: LeaderAccess = { url, key: this.options.key };

@@ -140,8 +140,9 @@ export class EtcdGroup {
   /**
    * Becomes the leader with epoch + 1 when nobody leads. With `requireInSync`, only a member of
    * the current in-sync set may win (so a replica that may miss acknowledged writes never leads).
+   * The new epoch is above `epochFloor` too (the highest epoch this member knew: failover.ts).
    */
-  async tryLead(requireInSync: boolean): Promise<LeadAttempt> {
+  async tryLead(requireInSync: boolean, epochFloor = 0): Promise<LeadAttempt> {
     const [leaderRange, epochRange, inSyncRange] = await Promise.all([
       this.keys.get("leader").exec(),
       this.keys.get("epoch").exec(),
@@ -151,7 +152,7 @@ export class EtcdGroup {
     if (current !== null) return { won: false, reason: "led", leader: current };
     const inSync = parseInSync(storedValue(inSyncRange));
     if (requireInSync && !mayLeadBy(inSync, this.member.id)) return { won: false, reason: "not_in_sync", leader: null };
-    const epoch = Number(storedValue(epochRange) ?? "0") + 1;
+    const epoch = Math.max(Number(storedValue(epochRange) ?? "0"), epochFloor) + 1;
     const leader: GroupLeader = { id: this.member.id, url: this.member.url, epoch };
     const result = await this.keys
       .if("leader", "Create", "==", 0)

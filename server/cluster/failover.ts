@@ -8,12 +8,21 @@
 // the set, etcd-group.ts mayLeadBy) tries to take it; the others
 // follow whoever holds it. A leader that loses its lease, or finds a later epoch, is fenced at
 // once — it refuses writes — and rejoins as a replica when it can reach etcd again.
+//
+// Epochs only grow in etcd, so a node never sees a leader of an epoch below one it has led or
+// followed (FailoverNode.knownEpoch, kept in its data directory) unless etcd's keys were lost or
+// reset, or --group names another group. Such a leader may be a node with an empty store that won
+// the empty group's first election; following it would re-seed this node from it. So this node
+// does not follow it: it stays fenced and says why. And a node that leads takes an epoch above
+// every one it knew, so the nodes of the old history can follow it.
 import type { EtcdGroup, GroupLeader } from "./etcd-group.js";
 import { type AckOutcome, InSyncTracker } from "./in-sync.js";
 
 export interface FailoverNode {
   /** The last commit sequence this node holds durably (committed or applied). */
   appliedSeq(): number;
+  /** The highest epoch this node has led or followed (0: none), kept across restarts; lead and follow raise it. */
+  knownEpoch(): number;
   /** Stop following and accept writes as the leader of `epoch`. */
   lead(epoch: number): Promise<void>;
   /** Refuse writes and follow the leader at `url`, which leads `epoch`. */
@@ -136,6 +145,16 @@ export class FailoverController {
       return;
     }
     if (this.roleNow === "leader") this.toFenced(`${leader.url} leads at epoch ${leader.epoch}`);
+    const known = this.node.knownEpoch();
+    if (leader.epoch < known) {
+      const reason =
+        `etcd names ${leader.url} leader at epoch ${leader.epoch}, below epoch ${known} this node has been in: etcd's keys ` +
+        "were lost or reset, or --group names another group; not following it, which could re-seed this node from it. " +
+        "Restore etcd's keys, or start this node on an empty --data to join the group as it is";
+      if (this.roleNow !== "fenced" || this.lastRefusal !== reason) this.toFenced(reason);
+      this.lastRefusal = reason;
+      return;
+    }
     if (this.following !== leader.url || this.roleNow !== "replica" || this.epoch !== leader.epoch) {
       this.roleNow = "replica";
       this.following = leader.url;
@@ -156,7 +175,7 @@ export class FailoverController {
         return;
       }
     }
-    const attempt = await this.group.tryLead(this.options.syncReplicas > 0);
+    const attempt = await this.group.tryLead(this.options.syncReplicas > 0, this.node.knownEpoch());
     if (!attempt.won) {
       if (attempt.leader !== null) await this.leaderChanged(attempt.leader);
       else this.refused(attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason);
