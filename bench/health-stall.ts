@@ -5,6 +5,7 @@
 // case one request (or the MCP call sequence) is sent from a separate process, so building and
 // sending it cannot delay this process, while this process sends GET /health every 10 ms; p50, p99
 // and max of those polls are reported next to a baseline with no big request, all in one run.
+// Then engine fairness on the same server (fairness.ts).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { MAX_BODY_VALUES } from "../server/http/json-shape.js";
 import { benchSchema } from "./project.js";
 import { seededRandom } from "./random.js";
 import { captureOutput, CLI, REPO_ROOT } from "./servers.js";
+import { type FairnessFigure, renderFairness, runFairness } from "./fairness.js";
 
 const PROJECT = join(REPO_ROOT, "bench/stall-project");
 const USERS = 300;
@@ -51,6 +53,8 @@ export interface StallResult {
   rounds: number;
   load: number[];
   figures: StallFigure[];
+  /** Another client's cheap requests alone and while one address floods the engine (fairness.ts). */
+  fairness: FairnessFigure | null;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -151,7 +155,7 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = captureOutput(child);
-  const result: StallResult = { rounds: options.rounds, load: loadavg().map((l) => Math.round(l * 10) / 10), figures: [] };
+  const result: StallResult = { rounds: options.rounds, load: loadavg().map((l) => Math.round(l * 10) / 10), figures: [], fairness: null };
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setInterval(() => {
@@ -221,6 +225,13 @@ export async function runHealthStall(options: { rounds: number; log?: (line: str
       result.figures.push(figure);
       options.log?.(`health stall: ${renderFigure(figure)}`);
     }
+    const k1 = JSON.stringify({ v: Array.from({ length: DIMENSION }, (_, i) => (i % 5) / 5 - 0.5), k: 1 });
+    result.fairness = await runFairness(
+      url,
+      { name: "SearchV k = 1", path: "/Nearest", body: k1 },
+      { name: `the full scan (${ITEMS.toLocaleString("en-US")} items)`, path: "/AllItems", body: "{}" },
+    );
+    options.log?.(`health stall: ${renderFairness(result.fairness)}`);
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -238,6 +249,7 @@ export function renderHealthStall(result: StallResult): string {
   return [
     `/health latency (ms) while one request runs; ${result.rounds} rounds each; load average ${result.load.join(" ")} (target p99 ≤ 50)`,
     ...result.figures.map(renderFigure),
+    ...(result.fairness === null ? [] : [renderFairness(result.fairness)]),
   ].join("\n");
 }
 
