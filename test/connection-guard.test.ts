@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardConnections, tooManyConnectionsAnswer } from "../server/front-door/connection-guard.js";
+import { guardConnections, REFUSED_LINGERING_MAX, tooManyConnectionsAnswer } from "../server/front-door/connection-guard.js";
 import { type RunningServer, startServer } from "../server/server.js";
 import { type McpFixture, openFixture, queries, schema } from "./support/mcp-fixture.js";
 
@@ -87,6 +87,49 @@ describe("connections per client address", () => {
       await expect(startServer({ store: f.store, schema, queries, port: 0, maxConnectionsPerClient: bad })).rejects.toThrow(
         `maxConnectionsPerClient must be an integer from 1 to 1000000, got ${bad}`,
       );
+  });
+});
+
+describe("a refused connection", () => {
+  let server: Server;
+  let port: number;
+  let servedRefused = 0;
+
+  beforeAll(async () => {
+    let wasRefused: (socket: net.Socket) => boolean = () => false;
+    server = createServer((req, res) => {
+      if (wasRefused(req.socket)) servedRefused++;
+      res.end("ok");
+    });
+    wasRefused = guardConnections(server, { maxPerClient: 1, firstRequestMs: 60_000, refused: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("is not read: 50,000 requests pipelined on it reach no handler; its client still gets the 429", async () => {
+    const held = await connect(port, "127.0.0.1");
+    const refused = await connect(port, "127.0.0.1");
+    const answer = readAll(refused);
+    // Node's parser, had it read them, would have made 50,000 requests (the front door held 2.5 GB of them).
+    refused.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(50_000));
+    expect(await answer).toBe(tooManyConnectionsAnswer(1));
+    expect(servedRefused).toBe(0);
+    held.destroy();
+  });
+
+  it(`is kept for its answer at most ${REFUSED_LINGERING_MAX} at a time per address; past that closed unanswered`, async () => {
+    const held = await connect(port, "127.0.0.3");
+    const extra = 3;
+    const refused = await Promise.all(Array.from({ length: REFUSED_LINGERING_MAX + extra }, () => connect(port, "127.0.0.3")));
+    const answers = await Promise.all(refused.map(readAll));
+    expect(answers.filter((a) => a === tooManyConnectionsAnswer(1)).length).toBe(REFUSED_LINGERING_MAX);
+    expect(answers.filter((a) => a === "").length).toBe(extra);
+    held.destroy();
   });
 });
 

@@ -211,6 +211,15 @@ describe("ENGINE_STALLED", () => {
         after = await fetch(`${server.url}/health`);
       }
       expect([after.status, await after.json()]).toEqual([200, { status: "ok" }]);
+      // Logged by the engine once it is free: at warn, with the code (not at error: a balancer
+      // polling /health during every long query would fill the error lines).
+      await sleep(300);
+      const logged = server
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{") && l.includes('"path":"/health"') && l.includes('"status":503'));
+      expect(logged.length).toBe(stalled.length);
+      for (const line of logged) expect(JSON.parse(line)).toMatchObject({ level: "warn", route: "/health", code: "ENGINE_STALLED" });
     } finally {
       await server.stop();
     }

@@ -225,6 +225,7 @@ describe("the level of a request's line", () => {
     record(answered(503, "SERVER_BUSY"));
     record(answered(503, "QUERY_TIMEOUT"));
     record(answered(503, "REPLICA_BEHIND"));
+    record(answered(503, "ENGINE_STALLED"));
     record(answered(503, "STORAGE_ERROR"));
     record(answered(500, "INTERNAL"));
     record(answered(502, null));
@@ -235,6 +236,7 @@ describe("the level of a request's line", () => {
       ["warn", 503, "SERVER_BUSY"],
       ["warn", 503, "QUERY_TIMEOUT"],
       ["warn", 503, "REPLICA_BEHIND"],
+      ["warn", 503, "ENGINE_STALLED"],
       ["error", 503, "STORAGE_ERROR"],
       ["error", 500, "INTERNAL"],
       ["error", 502, undefined],

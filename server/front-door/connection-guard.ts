@@ -4,7 +4,12 @@
 // good (Node closes a connection idle *between* requests, not one that never sent a byte), and
 // every other client got resets for as long as it wanted. So:
 //   - a client (its peer address, as for /mcp: never a header a client chooses) with as many
-//     connections open as it may gets 429 TOO_MANY_CONNECTIONS on a new one, which is then closed;
+//     connections open as it may gets 429 TOO_MANY_CONNECTIONS on a new one, which is then closed.
+//     The refused connection is not read at all (its handle stops reading before Node's parser
+//     sees a byte: pipelined requests on it once held 2.5 GB and stalled the front door for 30 s),
+//     and it is kept 2 s for the client to read the answer; an address with REFUSED_LINGERING_MAX
+//     refused connections kept already has a new one closed at once, unanswered (reconnecting in
+//     a loop held 5,767 descriptors for an address allowed 50);
 //   - a connection whose first request head is not complete within the headers timeout (Node's
 //     own limit for a head once it has begun, 60 s by default) is closed.
 // Behind a proxy every connection is the proxy's: raise the limit to the proxy's pool.
@@ -17,6 +22,27 @@ export const MAX_MAX_CONNECTIONS_PER_CLIENT = 1_000_000;
 
 /** How long a refused connection is kept for its client to read the 429 before it is closed. */
 const REFUSED_LINGER_MS = 2000;
+/** Refused connections of one address kept at once for their 429; past it they are closed unanswered. */
+export const REFUSED_LINGERING_MAX = 16;
+
+/** The libuv handle under a net.Socket (Node internals; test/connection-guard.test.ts fails if they change). */
+interface HandleSocket extends Socket {
+  _handle?: { readStop?: () => number } | null;
+}
+
+/**
+ * Stops reading `socket` at its handle: Node's HTTP parser, which reads the handle itself, gets
+ * nothing more. The handle's `reading` flag is left set on purpose: cleared, the stream would
+ * start reading again the next time it is asked for data.
+ */
+function stopReading(socket: Socket): void {
+  const handle = (socket as HandleSocket)._handle;
+  if (handle?.readStop === undefined) {
+    socket.destroy();
+    return;
+  }
+  handle.readStop();
+}
 
 export interface ConnectionGuardOptions {
   readonly maxPerClient: number;
@@ -40,10 +66,11 @@ export function tooManyConnectionsAnswer(maxPerClient: number): string {
 
 /**
  * Applies the limits to `server`'s connections. Returns whether a request's socket was refused
- * (its request, read before the refusal was seen, must not be served).
+ * (not read, so none should come; one that does must not be served).
  */
 export function guardConnections(server: Server, options: ConnectionGuardOptions): (socket: Socket) => boolean {
   const openByClient = new Map<string, number>();
+  const lingeringByClient = new Map<string, number>();
   const refusedSockets = new WeakSet<Socket>();
   const firstRequestTimers = new WeakMap<Socket, NodeJS.Timeout>();
   const answer = tooManyConnectionsAnswer(options.maxPerClient);
@@ -53,9 +80,21 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
     const open = openByClient.get(address) ?? 0;
     if (open >= options.maxPerClient) {
       refusedSockets.add(socket);
+      options.refused(address, open);
+      const lingering = lingeringByClient.get(address) ?? 0;
+      if (lingering >= REFUSED_LINGERING_MAX) {
+        socket.destroy();
+        return;
+      }
+      lingeringByClient.set(address, lingering + 1);
+      socket.once("close", () => {
+        const left = (lingeringByClient.get(address) ?? 1) - 1;
+        if (left === 0) lingeringByClient.delete(address);
+        else lingeringByClient.set(address, left);
+      });
+      stopReading(socket);
       socket.end(answer);
       setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
-      options.refused(address, open);
       return;
     }
     openByClient.set(address, open + 1);

@@ -10,6 +10,7 @@ import { StrandError } from "../../core/errors.js";
 import { AFTER_HEADER, COMMIT_HEADER } from "../../runtime/replication/protocol.js";
 import { isLoopbackHost } from "../http/origin-guard.js";
 import { httpStatus } from "../http/status.js";
+import { noteErrorCode } from "../observe/request-observer.js";
 
 const OK_BODY = Buffer.from(JSON.stringify({ status: "ok" }));
 
@@ -73,6 +74,7 @@ export class FrontDoorHealth {
     const body = stalled === null ? OK_BODY : Buffer.from(JSON.stringify(engineStalled(stalled, this.options.stallLimitMs).toJSON()));
     const answer: Record<string, string | number> = { "content-type": "application/json", "content-length": body.length };
     if (this.commit !== null) answer[COMMIT_HEADER] = String(this.commit);
+    if (stalled !== null) noteErrorCode(res, "ENGINE_STALLED");
     res.writeHead(stalled === null ? 200 : httpStatus("ENGINE_STALLED"), answer);
     res.end(method === "HEAD" ? undefined : body);
     return true;

@@ -115,8 +115,11 @@ const wasRefused = guardConnections(server, {
 });
 
 server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-  // Its connection was refused (429 written) before this request was read: it is not served.
-  if (wasRefused(req.socket)) return;
+  // Its connection was refused (429 written, not read): a request from it is not served.
+  if (wasRefused(req.socket)) {
+    req.socket.destroy();
+    return;
+  }
   try {
     if (limitPipelining(req, res, pipelinedTooFar)) forward(req, res);
   } catch (error) {

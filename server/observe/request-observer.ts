@@ -19,11 +19,12 @@ export interface RequestRecord {
 }
 
 /**
- * The 5xx codes of a server that is shedding load or waiting for a peer, not failing: logged at
- * warn. Every other 5xx (STORAGE_ERROR, INTERNAL, ...) is logged at error, so an operator's error
- * lines are the ones that need them.
+ * The 5xx codes of a server that is shedding load, busy or waiting for a peer, not failing: logged
+ * at warn (ENGINE_STALLED: /health while one request holds the engine; a balancer polling it
+ * during every long query would fill the error lines). Every other 5xx (STORAGE_ERROR, INTERNAL,
+ * ...) is logged at error, so an operator's error lines are the ones that need them.
  */
-const BUSY_CODES: ReadonlySet<string> = new Set(["SERVER_BUSY", "QUERY_TIMEOUT", "REPLICA_BEHIND"]);
+const BUSY_CODES: ReadonlySet<string> = new Set(["SERVER_BUSY", "QUERY_TIMEOUT", "REPLICA_BEHIND", "ENGINE_STALLED"]);
 
 /** Error bodies are `{"error","code"}` with a message; a longer body is not read for its code. */
 const ERROR_BODY_MAX_BYTES = 16 * 1024;
