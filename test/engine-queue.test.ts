@@ -56,6 +56,18 @@ it("starts one request of each client in turn, in the order the clients came", a
   expect(started.slice(7)).toEqual(["/q11", "/q14", "/q12", "/q13"]);
 });
 
+it("takes an IPv6 client's /64 as one client, and an IPv4-mapped address as its IPv4 one", async () => {
+  const { engine, started } = recordingEngine();
+  engine.onMessage(request(1, "2001:db8:1:2::a"));
+  engine.onMessage(request(2, "2001:db8:1:2::b"));
+  engine.onMessage(request(3, "2001:db8:1:3::a"));
+  engine.onMessage(request(4, "10.0.0.5"));
+  engine.onMessage(request(5, "::ffff:10.0.0.5"));
+  engine.onMessage(request(6, "10.0.0.6"));
+  for (let i = 0; i < 10; i++) await turn();
+  expect(started).toEqual(["/q1", "/q3", "/q4", "/q6", "/q2", "/q5"]);
+});
+
 it("starts requests in arrival order, one per turn, and drops one aborted before it started", async () => {
   const started: string[] = [];
   const posted: ToFrontDoor[] = [];

@@ -232,6 +232,21 @@ describe("one client's connections keep to a share of the total", () => {
     expect(await tool("10.0.0.3", "n_from_type", { connection_id: c, data: users })).toEqual(held(c, USERS));
   });
 
+  it("counts the addresses of one IPv6 /64 as one client", async () => {
+    const tool = appOfClients({ mcpConnections: { maxTotalItems: 1000, maxItems: 400 } });
+    const users = { node_type: "User" };
+    const ids: string[] = [];
+    for (const address of ["2001:db8:5:6::1", "2001:db8:5:6::2", "2001:db8:5:6::3"])
+      ids.push((await tool(address, "init", {})).body as string);
+    expect(await tool("2001:db8:5:6::1", "n_from_type", { connection_id: ids[0], data: users })).toEqual(held(ids[0]!, USERS));
+    expect(await tool("2001:db8:5:6::2", "n_from_type", { connection_id: ids[1], data: users })).toEqual(held(ids[1]!, USERS));
+    expect(await tool("2001:db8:5:6::3", "n_from_type", { connection_id: ids[2], data: users })).toEqual(
+      tooLarge(
+        "n_from_type would hold more than 0 items: one client's connections may hold 600 together (mcp_max_total_items less 400 kept for other clients) and this client's others hold 600; close or reset connections that are done",
+      ),
+    );
+  });
+
   it("is not kept by a caller that names no client (in process, stdio): the only client there is", async () => {
     const tool = appWith({ mcpConnections: { maxTotalItems: 1000, maxItems: 400 } });
     const ids = [];

@@ -3,7 +3,7 @@
 // many): one client that opened thousands of connections and sent nothing on them held them for
 // good (Node closes a connection idle *between* requests, not one that never sent a byte), and
 // every other client got resets for as long as it wanted. So:
-//   - a client (its peer address, as for /mcp: never a header a client chooses) with as many
+//   - a client (its peer address, an IPv6 one by its /64: http/client-key.ts) with as many
 //     connections open as it may gets 429 TOO_MANY_CONNECTIONS on a new one, which is then closed.
 //     The refused connection is not read at all (its handle stops reading before Node's parser
 //     sees a byte: pipelined requests on it once held 2.5 GB and stalled the front door for 30 s),
@@ -15,6 +15,7 @@
 // Behind a proxy every connection is the proxy's: raise the limit to the proxy's pool.
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
+import { clientKey } from "../http/client-key.js";
 
 /** Connections one client may hold open at once, by default. */
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 1000;
@@ -76,7 +77,7 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
   const answer = tooManyConnectionsAnswer(options.maxPerClient);
 
   server.on("connection", (socket: Socket) => {
-    const address = socket.remoteAddress ?? "";
+    const address = clientKey(socket.remoteAddress ?? "");
     const open = openByClient.get(address) ?? 0;
     if (open >= options.maxPerClient) {
       refusedSockets.add(socket);

@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { IncomingRequest } from "../http/request-header.js";
 import type { RequestRecord } from "../observe/request-observer.js";
+import { clientKey } from "../http/client-key.js";
 import { lazyRequest } from "./lazy-request.js";
 import type { ToEngine, ToFrontDoor } from "./messages.js";
 
@@ -68,7 +69,7 @@ type RequestMessage = Extract<ToEngine, { t: "request" }>;
 export class EngineSide {
   private readonly streams = new Map<number, Stream>();
   /**
-   * Requests not started yet: per client (its TCP peer address), in arrival order. Each starts in
+   * Requests not started yet: per client (its TCP peer address, http/client-key.ts), in arrival order. Each starts in
    * a turn of its own, so the messages that came meanwhile are read first: a request whose client
    * went away (its abort) is dropped unstarted. Started as they arrived, 100 queued requests for
    * a 27 MB answer each were all computed, holding the engine 70 s after their clients had gone.
@@ -110,7 +111,7 @@ export class EngineSide {
 
   private enqueue(message: RequestMessage): void {
     // No address (the socket already gone) is a client of its own, the empty one.
-    const client = message.remoteAddress ?? "";
+    const client = clientKey(message.remoteAddress ?? "");
     let queue = this.waiting.get(client);
     if (queue === undefined) {
       queue = new Map();
