@@ -65,46 +65,54 @@ export function tooManyConnectionsAnswer(maxPerClient: number): string {
   );
 }
 
+/** How many connections each client has in some state; a client at 0 is forgotten. */
+class CountByClient {
+  private readonly counts = new Map<string, number>();
+
+  of(client: string): number {
+    return this.counts.get(client) ?? 0;
+  }
+
+  /** Counts `socket` for `client` until it closes. */
+  holdUntilClosed(client: string, socket: Socket): void {
+    this.counts.set(client, this.of(client) + 1);
+    socket.once("close", () => {
+      const left = this.of(client) - 1;
+      if (left <= 0) this.counts.delete(client);
+      else this.counts.set(client, left);
+    });
+  }
+}
+
 /**
  * Applies the limits to `server`'s connections. Returns whether a request's socket was refused
  * (not read, so none should come; one that does must not be served).
  */
 export function guardConnections(server: Server, options: ConnectionGuardOptions): (socket: Socket) => boolean {
-  const openByClient = new Map<string, number>();
-  const lingeringByClient = new Map<string, number>();
+  const openByClient = new CountByClient();
+  const lingeringByClient = new CountByClient();
   const refusedSockets = new WeakSet<Socket>();
   const firstRequestTimers = new WeakMap<Socket, NodeJS.Timeout>();
   const answer = tooManyConnectionsAnswer(options.maxPerClient);
 
   server.on("connection", (socket: Socket) => {
     const address = clientKey(socket.remoteAddress ?? "");
-    const open = openByClient.get(address) ?? 0;
+    const open = openByClient.of(address);
     if (open >= options.maxPerClient) {
       refusedSockets.add(socket);
       options.refused(address, open);
-      const lingering = lingeringByClient.get(address) ?? 0;
-      if (lingering >= REFUSED_LINGERING_MAX) {
+      if (lingeringByClient.of(address) >= REFUSED_LINGERING_MAX) {
         socket.destroy();
         return;
       }
-      lingeringByClient.set(address, lingering + 1);
-      socket.once("close", () => {
-        const left = (lingeringByClient.get(address) ?? 1) - 1;
-        if (left === 0) lingeringByClient.delete(address);
-        else lingeringByClient.set(address, left);
-      });
+      lingeringByClient.holdUntilClosed(address, socket);
       stopReading(socket);
       socket.end(answer);
       setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
       return;
     }
-    openByClient.set(address, open + 1);
-    socket.once("close", () => {
-      const left = (openByClient.get(address) ?? 1) - 1;
-      if (left === 0) openByClient.delete(address);
-      else openByClient.set(address, left);
-      clearTimeout(firstRequestTimers.get(socket));
-    });
+    openByClient.holdUntilClosed(address, socket);
+    socket.once("close", () => clearTimeout(firstRequestTimers.get(socket)));
     const timer = setTimeout(() => socket.destroy(), options.firstRequestMs);
     timer.unref();
     firstRequestTimers.set(socket, timer);
