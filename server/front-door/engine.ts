@@ -69,9 +69,9 @@ type RequestMessage = Extract<ToEngine, { t: "request" }>;
 export class EngineSide {
   private readonly streams = new Map<number, Stream>();
   /**
-   * Requests not started yet: per client (its TCP peer address, http/client-key.ts), in arrival order. Each starts in
-   * a turn of its own, so the messages that came meanwhile are read first: a request whose client
-   * went away (its abort) is dropped unstarted. Started as they arrived, 100 queued requests for
+   * Requests not started yet: per client (its TCP peer address, http/client-key.ts), in arrival
+   * order. Each starts in a turn of its own, so the messages that came meanwhile are read first: a
+   * request whose client went away (its abort) is dropped unstarted. Started as they arrived, 100 queued requests for
    * a 27 MB answer each were all computed, holding the engine 70 s after their clients had gone.
    * Clients take turns, one request each (round robin, in the order they first had one waiting):
    * in arrival order, a client with 16 connections of 100 ms scans made another client's point
