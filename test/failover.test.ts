@@ -189,7 +189,8 @@ describe("failover on etcd", () => {
     const refusal =
       "fence: etcd names http://e leader at epoch 1, below epoch 7 this node has been in: etcd's keys were lost or reset, " +
       "or --group names another group; not following it, which could re-seed this node from it. " +
-      "Restore etcd's keys, or start this node on an empty --data to join the group as it is";
+      "Restore etcd's keys, stop that leader (the old history's node that holds the most then leads), " +
+      "or start this node on an empty --data to join the group as it is";
     expect(d.node.told).toEqual([refusal]);
     expect(d.controller.role).toBe("fenced");
     // Its checks do not follow e, nor fence it again.
@@ -204,6 +205,30 @@ describe("failover on etcd", () => {
     await r.controller.start();
     await until("r follows d", () => r.controller.role === "replica");
     expect(r.node.told).toEqual(["follow http://d"]);
+  }, 30_000);
+
+  it("with synchronous replication, after etcd lost the history, the old node that holds the most leads; the new history's in-sync set does not bar it", async () => {
+    const group = `f${++groupNo}`;
+    // e (empty) wins the fresh group and publishes an in-sync set naming only itself.
+    const e = await member(group, "e", 1);
+    await e.controller.start();
+    expect(e.node.told).toEqual(["lead 1"]);
+    const d = await member(group, "d", 1);
+    d.node.known = 7;
+    d.node.applied = 500;
+    const r = await member(group, "r", 1);
+    r.node.known = 7;
+    r.node.applied = 900;
+    await d.controller.start();
+    await r.controller.start();
+    expect([d.controller.role, r.controller.role]).toEqual(["fenced", "fenced"]);
+    await e.controller.stop();
+    // r holds more of the old history: d declines, r leads above epoch 7 with nobody in sync yet.
+    await until("r leads", () => r.controller.role === "leader");
+    expect(r.node.told.at(-1)).toBe("lead 8");
+    expect(r.controller.inSync).toEqual([]);
+    await until("d follows r", () => d.controller.role === "replica");
+    expect(d.node.told.at(-1)).toBe("follow http://r");
   }, 30_000);
 
   // last: it takes etcd's quorum away

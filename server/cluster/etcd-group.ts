@@ -141,6 +141,8 @@ export class EtcdGroup {
    * Becomes the leader with epoch + 1 when nobody leads. With `requireInSync`, only a member of
    * the current in-sync set may win (so a replica that may miss acknowledged writes never leads).
    * The new epoch is above `epochFloor` too (the highest epoch this member knew: failover.ts).
+   * When etcd's epoch is below that floor, etcd lost the history this member was in, and its
+   * in-sync set (if any) belongs to the new one: it does not bar this member.
    */
   async tryLead(requireInSync: boolean, epochFloor = 0): Promise<LeadAttempt> {
     const [leaderRange, epochRange, inSyncRange] = await Promise.all([
@@ -151,8 +153,10 @@ export class EtcdGroup {
     const current = parseLeader(storedValue(leaderRange));
     if (current !== null) return { won: false, reason: "led", leader: current };
     const inSync = parseInSync(storedValue(inSyncRange));
-    if (requireInSync && !mayLeadBy(inSync, this.member.id)) return { won: false, reason: "not_in_sync", leader: null };
-    const epoch = Math.max(Number(storedValue(epochRange) ?? "0"), epochFloor) + 1;
+    const storedEpoch = Number(storedValue(epochRange) ?? "0");
+    if (requireInSync && storedEpoch >= epochFloor && !mayLeadBy(inSync, this.member.id))
+      return { won: false, reason: "not_in_sync", leader: null };
+    const epoch = Math.max(storedEpoch, epochFloor) + 1;
     const leader: GroupLeader = { id: this.member.id, url: this.member.url, epoch };
     const result = await this.keys
       .if("leader", "Create", "==", 0)

@@ -150,7 +150,8 @@ export class FailoverController {
       const reason =
         `etcd names ${leader.url} leader at epoch ${leader.epoch}, below epoch ${known} this node has been in: etcd's keys ` +
         "were lost or reset, or --group names another group; not following it, which could re-seed this node from it. " +
-        "Restore etcd's keys, or start this node on an empty --data to join the group as it is";
+        "Restore etcd's keys, stop that leader (the old history's node that holds the most then leads), " +
+        "or start this node on an empty --data to join the group as it is";
       if (this.roleNow !== "fenced" || this.lastRefusal !== reason) this.toFenced(reason);
       this.lastRefusal = reason;
       return;
@@ -165,7 +166,11 @@ export class FailoverController {
   }
 
   private async tryToLead(): Promise<void> {
-    if (this.options.syncReplicas === 0) {
+    const known = this.node.knownEpoch();
+    // etcd below the epoch this node knew: it lost the history this node was in, in-sync set
+    // included, so the member that holds the most of that history should lead, as without sync.
+    const historyLost = known > 0 && (await this.group.epoch()) < known;
+    if (this.options.syncReplicas === 0 || historyLost) {
       // Asynchronous replication: the member that holds the most should lead, so that the
       // fewest writes are lost; one further ahead takes over itself.
       const mine = this.node.appliedSeq();
@@ -175,7 +180,7 @@ export class FailoverController {
         return;
       }
     }
-    const attempt = await this.group.tryLead(this.options.syncReplicas > 0, this.node.knownEpoch());
+    const attempt = await this.group.tryLead(this.options.syncReplicas > 0, known);
     if (!attempt.won) {
       if (attempt.leader !== null) await this.leaderChanged(attempt.leader);
       else this.refused(attempt.reason === "not_in_sync" ? "this node is not in sync" : attempt.reason);
@@ -185,8 +190,10 @@ export class FailoverController {
     this.epoch = attempt.leader.epoch;
     if (this.options.syncReplicas > 0) {
       // The previous epoch's in-sync replicas hold every acknowledged write, and nothing is
-      // acknowledged in this epoch yet, so they stay in sync until they hold a write back.
-      const previous = (await this.group.inSync())?.ids.filter((id) => id !== this.group.member.id) ?? [];
+      // acknowledged in this epoch yet, so they stay in sync until they hold a write back. After
+      // etcd lost this node's history, that set is another history's: nobody starts in sync.
+      const stored = historyLost ? null : await this.group.inSync();
+      const previous = stored?.ids.filter((id) => id !== this.group.member.id) ?? [];
       const epoch = this.epoch;
       this.tracker = new InSyncTracker(
         {
