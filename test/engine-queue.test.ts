@@ -22,8 +22,10 @@ function request(id: number, remoteAddress: string | undefined = "127.0.0.1"): T
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function recordingEngine(): { engine: EngineSide; started: string[] } {
+/** An engine whose app records the paths it starts, and what it posts to the front door. */
+function recordingEngine(): { engine: EngineSide; started: string[]; posted: ToFrontDoor[] } {
   const started: string[] = [];
+  const posted: ToFrontDoor[] = [];
   const engine = new EngineSide({
     app: {
       fetch: (req: Request) => {
@@ -31,11 +33,11 @@ function recordingEngine(): { engine: EngineSide; started: string[] } {
         return new Response("ok");
       },
     },
-    post: () => {},
+    post: (message) => posted.push(message),
     record: () => {},
     commit: () => null,
   });
-  return { engine, started };
+  return { engine, started, posted };
 }
 
 it("starts one request of each client in turn, in the order the clients came", async () => {
@@ -69,19 +71,7 @@ it("takes an IPv6 client's /64 as one client, and an IPv4-mapped address as its 
 });
 
 it("starts requests in arrival order, one per turn, and drops one aborted before it started", async () => {
-  const started: string[] = [];
-  const posted: ToFrontDoor[] = [];
-  const engine = new EngineSide({
-    app: {
-      fetch: (req: Request) => {
-        started.push(new URL(req.url).pathname);
-        return new Response("ok");
-      },
-    },
-    post: (message) => posted.push(message),
-    record: () => {},
-    commit: () => null,
-  });
+  const { engine, started, posted } = recordingEngine();
   for (const id of [1, 2, 3, 4]) engine.onMessage(request(id));
   engine.onMessage({ t: "abort", id: 3 });
   expect(started).toEqual([]);
