@@ -185,8 +185,9 @@ export interface QueryContext {
   // ---- graph steps (adjacency lookups, never scans)
   out(items: readonly NodeItem[], edgeLabel: string): NodeItem[];
   in(items: readonly NodeItem[], edgeLabel: string): NodeItem[];
-  outE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
-  inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[];
+  /** The edges out of (into) each item; with `limit`, the first `limit` of them in all (list order). */
+  outE(items: readonly NodeItem[], edgeLabel: string, limit?: number): EdgeItem[];
+  inE(items: readonly NodeItem[], edgeLabel: string, limit?: number): EdgeItem[];
   fromN(edges: readonly EdgeItem[]): NodeItem[];
   /**
    * `items::Out<A>::In<B>..::COUNT` without reading a record: the number of walks the steps take

@@ -116,12 +116,12 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return rec === undefined ? undefined : this.cache.fill(recordKey(rec.id), rec);
   }
 
-  /** The adjacency list of (node, edge label) in one direction (see adjacency.ts). */
-  private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string): Adjacency {
+  /** The adjacency list of (node, edge label) in one direction (see adjacency.ts); its first `limit` entries when given (not cached). */
+  private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string, limit?: number): Adjacency {
     this.deadline?.tick();
-    if (this.opts === undefined) {
-      this.writer?.flushBuffered(); // the write's own new edges are in the list it reads
-      return splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, undefined));
+    if (limit !== undefined || this.opts === undefined) {
+      if (this.opts === undefined) this.writer?.flushBuffered(); // the write's own new edges are in the list it reads
+      return splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts), limit);
     }
     const key = adjacencyKey(direction, nodeId, edgeLabel);
     const hit = this.cache.get(key) as Adjacency | undefined;
@@ -362,22 +362,23 @@ export class TxnQueryContext extends ValueOps implements QueryContext {
     return res;
   }
 
-  outE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[] {
+  outE(items: readonly NodeItem[], edgeLabel: string, limit?: number): EdgeItem[] {
     this.schema.edge(edgeLabel);
-    return this.incident(items, edgeLabel, "out");
+    return this.incident(items, edgeLabel, "out", limit);
   }
 
-  inE(items: readonly NodeItem[], edgeLabel: string): EdgeItem[] {
+  inE(items: readonly NodeItem[], edgeLabel: string, limit?: number): EdgeItem[] {
     this.schema.edge(edgeLabel);
-    return this.incident(items, edgeLabel, "in");
+    return this.incident(items, edgeLabel, "in", limit);
   }
 
   /** The listed edges: one without a record is built from its list entry (no read; a type without fields has none). */
-  private incident(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in"): EdgeItem[] {
+  private incident(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in", limit?: number): EdgeItem[] {
     const res: EdgeItem[] = [];
     const mayHaveRecords = this.schema.edge(edgeLabel).fields.length > 0;
     for (const item of items) {
-      const { edgeIds, otherIds } = this.adjacency(direction, item.id, edgeLabel);
+      if (limit !== undefined && res.length >= limit) break;
+      const { edgeIds, otherIds } = this.adjacency(direction, item.id, edgeLabel, limit === undefined ? undefined : limit - res.length);
       for (let i = 0; i < edgeIds.length; i++) {
         const id = edgeIds[i]!;
         const rec = mayHaveRecords ? this.getRecord(this.dbs.edges, edgeLabel, id) : undefined;

@@ -69,6 +69,21 @@ describe("graph steps", () => {
       expect(db.out([], "Follows")).toEqual([]);
     });
   });
+
+  test("outE / inE with a limit: the first edges in list order, across the items", () => {
+    const ids = (edges: readonly { id: string }[]): string[] => edges.map((x) => x.id);
+    const limited = (db: Parameters<Parameters<typeof store.read>[0]>[0]): string[][] => [
+      ids(db.outE([n.a!], "Follows", 1)),
+      ids(db.inE([n.d!, n.e!], "Follows", 2)),
+      ids(db.inE([n.d!, n.e!], "Follows", 3)),
+      ids(db.inE([n.d!, n.e!], "Follows", 10)),
+      ids(db.outE([n.a!], "Follows", 0)),
+    ];
+    const expected = [[e.ab!.id], [e.bd!.id, e.cd!.id], [e.bd!.id, e.cd!.id, e.de!.id], [e.bd!.id, e.cd!.id, e.de!.id], []];
+    // In a read and inside a write (no read cache there), alike.
+    expect(store.read(limited)).toEqual(expected);
+    return store.write((db) => expect(limited(db)).toEqual(expected));
+  });
 });
 
 describe("shortestPath", () => {

@@ -154,8 +154,9 @@ export interface Adjacency {
   readonly otherIds: readonly string[];
 }
 
-export function splitAdjacency(list: Uint8Array): Adjacency {
-  const n = list.length / ENTRY_BYTES;
+/** The list's entries as parallel arrays; with `limit`, its first `limit` entries only. */
+export function splitAdjacency(list: Uint8Array, limit = Number.POSITIVE_INFINITY): Adjacency {
+  const n = Math.min(list.length / ENTRY_BYTES, limit);
   const edgeIds = new Array<string>(n);
   const otherIds = new Array<string>(n);
   for (let i = 0, off = 0; i < n; i++, off += ENTRY_BYTES) {

@@ -65,8 +65,9 @@ export function neighbourhood(store: StoreAccess, schema: SchemaDescriptor, body
     };
     for (const e of schema.edges) {
       if (kept.length >= limit) break;
-      if (e.from === center.label) keep(db.outE([center], e.name));
-      if (e.to === center.label && kept.length < limit) keep(db.inE([center], e.name));
+      // At most `limit` of each list is read: a hub's whole list cost 1.3 s for 500k edges.
+      if (e.from === center.label) keep(db.outE([center], e.name, limit));
+      if (e.to === center.label && kept.length < limit) keep(db.inE([center], e.name, limit));
     }
     const otherIds = new Set(kept.map((edge) => (edge.from_node === center.id ? edge.to_node : edge.from_node)));
     const nodes: NodeItem[] = [];
