@@ -222,6 +222,13 @@ describe("failover on etcd", () => {
     await d.controller.start();
     await r.controller.start();
     expect([d.controller.role, r.controller.role]).toEqual(["fenced", "fenced"]);
+    // Both have reported their sequences (each check does) before the election.
+    const reported = async (): Promise<boolean> => {
+      const view = await EtcdGroup.peek(cluster.endpoints, group);
+      return ["d", "r"].every((id) => view.members.some((m) => m.id === id && m.applied > 0));
+    };
+    for (let i = 0; i < 100 && !(await reported()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await reported()).toBe(true);
     await e.controller.stop();
     // r holds more of the old history: d declines, r leads above epoch 7 with nobody in sync yet.
     await until("r leads", () => r.controller.role === "leader");
