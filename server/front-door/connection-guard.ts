@@ -16,6 +16,7 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { clientKey } from "../http/client-key.js";
+import { CountsByClient } from "../http/counts-by-client.js";
 
 /** Connections one client may hold open at once, by default. */
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 1000;
@@ -65,23 +66,10 @@ export function tooManyConnectionsAnswer(maxPerClient: number): string {
   );
 }
 
-/** How many connections each client has in some state; a client at 0 is forgotten. */
-class CountByClient {
-  private readonly counts = new Map<string, number>();
-
-  of(client: string): number {
-    return this.counts.get(client) ?? 0;
-  }
-
-  /** Counts `socket` for `client` until it closes. */
-  holdUntilClosed(client: string, socket: Socket): void {
-    this.counts.set(client, this.of(client) + 1);
-    socket.once("close", () => {
-      const left = this.of(client) - 1;
-      if (left <= 0) this.counts.delete(client);
-      else this.counts.set(client, left);
-    });
-  }
+/** Counts `socket` for `client` in `counts` until it closes. */
+function countUntilClosed(counts: CountsByClient, client: string, socket: Socket): void {
+  counts.add(client, 1);
+  socket.once("close", () => counts.add(client, -1));
 }
 
 /**
@@ -89,8 +77,8 @@ class CountByClient {
  * (not read, so none should come; one that does must not be served).
  */
 export function guardConnections(server: Server, options: ConnectionGuardOptions): (socket: Socket) => boolean {
-  const openByClient = new CountByClient();
-  const lingeringByClient = new CountByClient();
+  const openByClient = new CountsByClient();
+  const lingeringByClient = new CountsByClient();
   const refusedSockets = new WeakSet<Socket>();
   const firstRequestTimers = new WeakMap<Socket, NodeJS.Timeout>();
   const answer = tooManyConnectionsAnswer(options.maxPerClient);
@@ -105,13 +93,13 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
         socket.destroy();
         return;
       }
-      lingeringByClient.holdUntilClosed(address, socket);
+      countUntilClosed(lingeringByClient, address, socket);
       stopReading(socket);
       socket.end(answer);
       setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
       return;
     }
-    openByClient.holdUntilClosed(address, socket);
+    countUntilClosed(openByClient, address, socket);
     socket.once("close", () => clearTimeout(firstRequestTimers.get(socket)));
     const timer = setTimeout(() => socket.destroy(), options.firstRequestMs);
     timer.unref();

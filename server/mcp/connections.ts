@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
+import { CountsByClient } from "../http/counts-by-client.js";
 import { CallBudget, DEFAULT_ITEM_LIMITS, type ItemLimits } from "./item-budget.js";
 import { BLANK, type Traversal } from "./traversal.js";
 
@@ -66,7 +67,7 @@ class LiveConnection implements Connection {
 export class ConnectionRegistry {
   private readonly connections = new Map<string, LiveConnection>();
   /** Live connections per client. */
-  private readonly perClient = new Map<string, number>();
+  private readonly perClient = new CountsByClient();
   private readonly idleTimeoutMs: number;
   private readonly maxConnections: number;
   private readonly maxPerClient: number;
@@ -75,7 +76,7 @@ export class ConnectionRegistry {
   /** Items every live connection holds together. */
   private held = 0;
   /** Items each client's live connections hold together (clients holding none are absent). */
-  private readonly heldByClient = new Map<string, number>();
+  private readonly heldByClient = new CountsByClient();
 
   constructor(options: ConnectionOptions = {}) {
     this.idleTimeoutMs = positiveInteger("idleTimeoutMs", options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
@@ -108,7 +109,7 @@ export class ConnectionRegistry {
   create(client: string = LOCAL_CLIENT): Connection {
     const now = this.now();
     this.sweep(now);
-    const own = this.perClient.get(client) ?? 0;
+    const own = this.perClient.of(client);
     if (own >= this.maxPerClient) {
       throw new StrandError(
         "TOO_MANY_CONNECTIONS",
@@ -123,7 +124,7 @@ export class ConnectionRegistry {
     }
     const connection = new LiveConnection(randomUUID(), client, now, (delta) => this.heldChanged(client, delta));
     this.connections.set(connection.id, connection);
-    this.perClient.set(client, own + 1);
+    this.perClient.add(client, 1);
     return connection;
   }
 
@@ -156,23 +157,19 @@ export class ConnectionRegistry {
   /** The item limits of one call on `connection`, given what the other connections hold now. */
   budget(connection: Connection): CallBudget {
     const own = connection.traversal.items.length;
-    const clientOthers = connection.client === LOCAL_CLIENT ? null : (this.heldByClient.get(connection.client) ?? 0) - own;
+    const clientOthers = connection.client === LOCAL_CLIENT ? null : this.heldByClient.of(connection.client) - own;
     return new CallBudget(this.limits, this.held - own, clientOthers);
   }
 
   private heldChanged(client: string, delta: number): void {
     this.held += delta;
-    const now = (this.heldByClient.get(client) ?? 0) + delta;
-    if (now === 0) this.heldByClient.delete(client);
-    else this.heldByClient.set(client, now);
+    this.heldByClient.add(client, delta);
   }
 
   private remove(connection: LiveConnection): void {
     this.connections.delete(connection.id);
     this.heldChanged(connection.client, -connection.traversal.items.length);
-    const own = (this.perClient.get(connection.client) ?? 1) - 1;
-    if (own === 0) this.perClient.delete(connection.client);
-    else this.perClient.set(connection.client, own);
+    this.perClient.add(connection.client, -1);
   }
 
   private sweep(now: number): void {
