@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { join } from "node:path";
 import { processCpuSeconds } from "./proc-cpu.js";
-import { randomIndex, seededRandom } from "./random.js";
+import { type Random, randomIndex, seededRandom } from "./random.js";
 import { CLI, REPO_ROOT, startStrand, type ChildServer } from "./servers.js";
 
 /** The data benchmark's project (Item, Link, AddLinks). */
@@ -40,7 +40,15 @@ export interface IngestRun {
   edgesPerSecond: number;
   /** The server's CPU time (user + system) per edge during the ingest, or null without /proc. */
   serverCpuUsPerEdge: number | null;
+  /**
+   * The median time of a request adding one edge, sent one at a time after the ingest: what a
+   * request costs whatever it carries (HTTP both ways, the write's commit and sync).
+   */
+  oneEdgeMs: number;
 }
+
+/** One-edge requests timed per build after its ingest (oneEdgeMs). */
+const ONE_EDGE_REQUESTS = 41;
 
 export interface ForIngestResult {
   edges: number;
@@ -125,14 +133,28 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
     const cpu1 = processCpuSeconds(server.child.pid);
     const serverCpuUsPerEdge = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / options.edges;
     const edgesPerSecond = options.edges / (ms / 1000);
+    const oneEdgeMs = await medianOneEdgeMs(server, ids, random);
     options.log(
-      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}, ${options.concurrency} in flight) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s)`,
+      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}, ${options.concurrency} in flight) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s); a one-edge request ${oneEdgeMs.toFixed(1)} ms`,
     );
-    return { cli, ms, edgesPerSecond, serverCpuUsPerEdge };
+    return { cli, ms, edgesPerSecond, serverCpuUsPerEdge, oneEdgeMs };
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The median time of ONE_EDGE_REQUESTS requests of one edge each, one at a time. */
+async function medianOneEdgeMs(server: ChildServer, ids: readonly string[], random: Random): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < ONE_EDGE_REQUESTS; i++) {
+    const links = [{ from: ids[randomIndex(random, ids.length)], to: ids[randomIndex(random, ids.length)] }];
+    const t0 = performance.now();
+    await post(server, "AddLinks", { links });
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
 }
 
 export async function runForIngest(options: ForIngestOptions): Promise<ForIngestResult> {
