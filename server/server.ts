@@ -12,6 +12,7 @@ import { startFrontDoor } from "./front-door/start.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, MAX_MAX_CONNECTIONS_PER_CLIENT } from "./front-door/connection-guard.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
+import { LOG_LEVELS, type LogLevel } from "./observe/log-level.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
 
@@ -99,8 +100,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       maxConnectionsPerClient,
       loopbackHostsOnly,
       forceCloseAfterMs: FORCE_CLOSE_AFTER_MS,
+      logLevel: logLevelOf(options.logger),
+      // createLogger's default form for stderr, which is where the front door writes.
+      logPretty: process.stderr.isTTY === true,
     },
     app,
+    logger: options.logger ?? silentLogger(),
     record: requestRecorder({ logger: options.logger ?? silentLogger(), metrics, names: appRouteNames(options) }),
     commit: replication === undefined ? () => null : () => replication.log().committed,
   });
@@ -115,4 +120,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return closing;
     },
   };
+}
+
+/** The level the front door logs at: the server's logger's, silent without one. */
+function logLevelOf(logger: Logger | undefined): LogLevel {
+  if (logger === undefined) return "silent";
+  const level = LOG_LEVELS.find((l) => l === logger.level);
+  if (level === undefined)
+    throw new RangeError(`the logger's level ${JSON.stringify(logger.level)} is not one of ${LOG_LEVELS.join(", ")}`);
+  return level;
 }

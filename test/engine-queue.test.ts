@@ -7,12 +7,12 @@ import { expect, it } from "vitest";
 import { EngineSide } from "../server/front-door/engine.js";
 import type { ToEngine, ToFrontDoor } from "../server/front-door/messages.js";
 
-function request(id: number, remoteAddress: string | undefined = "127.0.0.1"): ToEngine {
+function request(id: number, remoteAddress: string | undefined = "127.0.0.1", path = `/q${id}`): ToEngine {
   return {
     t: "request",
     id,
     method: "GET",
-    url: `http://127.0.0.1/q${id}`,
+    url: `http://127.0.0.1${path}`,
     rawHeaders: ["host", "127.0.0.1"],
     remoteAddress,
     body: null,
@@ -23,21 +23,25 @@ function request(id: number, remoteAddress: string | undefined = "127.0.0.1"): T
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** An engine whose app records the paths it starts, and what it posts to the front door. */
-function recordingEngine(): { engine: EngineSide; started: string[]; posted: ToFrontDoor[] } {
+function recordingEngine(): { engine: EngineSide; started: string[]; posted: ToFrontDoor[]; internalErrors: string[] } {
   const started: string[] = [];
   const posted: ToFrontDoor[] = [];
+  const internalErrors: string[] = [];
   const engine = new EngineSide({
     app: {
       fetch: (req: Request) => {
-        started.push(new URL(req.url).pathname);
+        const path = new URL(req.url).pathname;
+        started.push(path);
+        if (path === "/broken") throw new Error("the app broke");
         return new Response("ok");
       },
     },
     post: (message) => posted.push(message),
     record: () => {},
     commit: () => null,
+    internalError: (stack) => internalErrors.push(stack),
   });
-  return { engine, started, posted };
+  return { engine, started, posted, internalErrors };
 }
 
 it("starts one request of each client in turn, in the order the clients came", async () => {
@@ -85,4 +89,22 @@ it("starts requests in arrival order, one per turn, and drops one aborted before
     [1, 200, true],
     [4, 200, true],
   ]);
+});
+
+it("answers 500 INTERNAL when the app throws, and reports the stack to the server's log", async () => {
+  const { engine, posted, internalErrors } = recordingEngine();
+  engine.onMessage(request(1, "127.0.0.1", "/broken"));
+  for (let i = 0; i < 4; i++) await turn();
+  expect(posted).toEqual([
+    {
+      t: "head",
+      id: 1,
+      status: 500,
+      headers: { "content-type": "application/json" },
+      body: [new TextEncoder().encode('{"error":"internal error","code":"INTERNAL"}')],
+      end: true,
+    },
+  ]);
+  expect(internalErrors).toHaveLength(1);
+  expect(internalErrors[0]!.startsWith("Error: the app broke\n    at ")).toBe(true);
 });

@@ -5,6 +5,7 @@ import { FrontDoorHealth, pingIntervalMs } from "../server/front-door/health.js"
 import { lazyRequest } from "../server/front-door/lazy-request.js";
 import { Outbox } from "../server/front-door/outbox.js";
 import { startFrontDoor } from "../server/front-door/start.js";
+import { silentLogger } from "../server/observe/logger.js";
 
 describe("lazyRequest", () => {
   it("answers url and method without building a Request, and builds the real one for anything else", async () => {
@@ -76,6 +77,8 @@ describe("startFrontDoor when the front door fails after it listens", () => {
     maxConnectionsPerClient: 10,
     loopbackHostsOnly: false,
     forceCloseAfterMs: 100,
+    logLevel: "silent" as const,
+    logPretty: false,
   };
   const entry = new URL("./fixtures/front-door/failing-worker.mjs", import.meta.url);
   const unusedApp = { fetch: () => new Response("unused") };
@@ -90,6 +93,7 @@ describe("startFrontDoor when the front door fails after it listens", () => {
       app: unusedApp,
       record: () => {},
       commit: () => null,
+      logger: silentLogger(),
       onFatal: fatal,
       entry,
     });

@@ -41,8 +41,8 @@ describe("handleListenErrors", () => {
     server.emit("error", emfile);
     expect(failures).toEqual([]);
     expect(lines).toEqual([
-      "strand: the HTTP front door could not accept a connection (still listening): accept EMFILE",
-      "strand: the HTTP front door could not accept a connection (still listening): accept EMFILE (and 2 more since the last line)",
+      "the HTTP front door could not accept a connection (still listening): accept EMFILE",
+      "the HTTP front door could not accept a connection (still listening): accept EMFILE (and 2 more since the last line)",
     ]);
     const port = (server.address() as { port: number }).port;
     const answer = await new Promise<string>((resolve, reject) => {

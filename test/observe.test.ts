@@ -2,6 +2,7 @@
 // Prometheus text format with request counts and latencies per route and status, store figures,
 // /mcp connections and the process's own memory and CPU.
 import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, prettyLine } from "../server/observe/logger.js";
@@ -308,6 +309,38 @@ describe("strand serve logs", () => {
     }
   }, 60_000);
 
+  it("writes the front door's own lines (a refused connection) as JSON at warn, and drops them at --log-level error", async () => {
+    /** The lines of a server allowing one connection per client, after a second connection was refused. */
+    const linesAfterRefusal = async (level: string): Promise<Record<string, unknown>[]> => {
+      const s = await startStrand({ extraArgs: ["--log-level", level, "--max-connections-per-client", "1"] });
+      const { port } = new URL(s.url);
+      const held = await openSocket(Number(port));
+      try {
+        const refused = await openSocket(Number(port));
+        const answer = await new Promise<string>((resolve) => {
+          let text = "";
+          refused.setEncoding("utf8").on("data", (d: string) => (text += d));
+          refused.on("close", () => resolve(text));
+        });
+        expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 429 Too Many Requests");
+        await new Promise((r) => setTimeout(r, 200));
+        return s
+          .output()
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      } finally {
+        held.destroy();
+        await s.stop();
+      }
+    };
+    const warned = (await linesAfterRefusal("warn")).filter((l) => String(l.msg).startsWith("refused a connection"));
+    expect(warned.map(({ level, msg }) => ({ level, msg }))).toEqual([
+      { level: "warn", msg: "refused a connection from 127.0.0.1: it holds 1 open, its limit (max_connections_per_client)" },
+    ]);
+    expect((await linesAfterRefusal("error")).filter((l) => String(l.msg).startsWith("refused a connection"))).toEqual([]);
+  }, 60_000);
+
   it("refuses a log level or origin it does not know", () => {
     expect(() => parseCommand(["serve", "--log-level", "loud"], {})).toThrow(
       '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
@@ -321,3 +354,11 @@ describe("strand serve logs", () => {
     });
   });
 });
+
+/** A TCP connection to the server on 127.0.0.1, once it is open. */
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => resolve(socket));
+    socket.on("error", reject);
+  });
+}

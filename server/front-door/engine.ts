@@ -27,6 +27,8 @@ export interface EngineSideOptions {
   record: (record: RequestRecord) => void;
   /** The node's Strand-Commit for /health, or null without a commit log. */
   commit: () => number | null;
+  /** Something failed while answering a request (its stack); the request gets 500 INTERNAL. */
+  internalError: (stack: string) => void;
 }
 
 interface Stream {
@@ -180,7 +182,7 @@ export class EngineSide {
       const response = await this.options.app.fetch(request, { forwarded });
       await this.send(id, response, stream);
     } catch (error) {
-      process.stderr.write(`strand: internal error while answering a request\n${(error as Error).stack ?? String(error)}\n`);
+      this.options.internalError((error as Error)?.stack ?? String(error));
       if (stream.headSent) this.options.post({ t: "fail", id });
       else
         this.options.post({

@@ -23,7 +23,7 @@ export function handleListenErrors(server: Server, handlers: ListenErrorHandlers
     listening = true;
   });
   server.on("error", (error: NodeJS.ErrnoException) => {
-    if (listening) log(`strand: the HTTP front door could not accept a connection (still listening): ${error.message}`);
+    if (listening) log(`the HTTP front door could not accept a connection (still listening): ${error.message}`);
     else handlers.failed(error);
   });
 }

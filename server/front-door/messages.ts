@@ -4,6 +4,7 @@
 // are transferred (never copied twice), and a response body streams in chunks so long-polls and
 // backups keep working.
 import type { ErrorCode } from "../../core/errors.js";
+import type { LogLevel } from "../observe/log-level.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 
 /** The settings the front door starts with (its workerData). */
@@ -23,6 +24,10 @@ export interface FrontDoorSettings {
   loopbackHostsOnly: boolean;
   /** After close() began, connections still open after this long are closed. */
   forceCloseAfterMs: number;
+  /** The front door's own log lines (refusals, failed accepts, its internal errors): the server's level and form. */
+  logLevel: LogLevel;
+  /** Readable lines instead of JSON (logger.ts). */
+  logPretty: boolean;
 }
 
 /** A request refused before the engine reads its body: what readBody rejects with. */

@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import { type EngineApp, EngineSide } from "./engine.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
+import type { Logger } from "../observe/logger.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 
 export interface FrontDoorOptions {
@@ -14,6 +15,8 @@ export interface FrontDoorOptions {
   app: EngineApp;
   record: (record: RequestRecord) => void;
   commit: () => number | null;
+  /** Where the engine side reports what failed while answering. */
+  logger: Logger;
   onFatal?: ((message: string) => void) | undefined;
   /** The worker module to run (tests substitute one that fails); the built worker.js by default. */
   entry?: URL | undefined;
@@ -41,7 +44,13 @@ export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontD
   const worker = new Worker(options.entry ?? frontDoorEntry(), { workerData: options.settings });
   const outbox = new Outbox<ToFrontDoor>(worker);
   const post = (message: ToFrontDoor, transfer?: ArrayBuffer[]): void => outbox.push(message, transfer);
-  const engine = new EngineSide({ app: options.app, post, record: options.record, commit: options.commit });
+  const engine = new EngineSide({
+    app: options.app,
+    post,
+    record: options.record,
+    commit: options.commit,
+    internalError: (stack) => options.logger.error({ stack }, "internal error while answering a request"),
+  });
   const onFatal = options.onFatal ?? exitWith;
   let state: "starting" | "running" | "closing" | "closed" = "starting";
   let closed: (() => void) | null = null;

@@ -10,6 +10,7 @@ import { StrandError } from "../../core/errors.js";
 import { answerClientErrors } from "../http/client-error.js";
 import { gracefulCloser } from "../http/graceful-close.js";
 import { httpStatus } from "../http/status.js";
+import { createLogger, fdStream } from "../observe/logger.js";
 import { errorCodeOfBody, noteErrorCode, watchRequests } from "../observe/request-observer.js";
 import { FrontDoorHealth } from "./health.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
@@ -25,6 +26,8 @@ import { guardConnections } from "./connection-guard.js";
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
 const settings = workerData as FrontDoorSettings;
+// The server's level and form, written straight to stderr (logger.ts fdStream).
+const logger = createLogger({ level: settings.logLevel, pretty: settings.logPretty, stream: fdStream(2) });
 
 // One postMessage per turn of the event loop (outbox.ts). A request's record is queued where its
 // response finishes, so it reaches the engine before any request that arrives after that (and
@@ -84,9 +87,14 @@ function absoluteUrl(req: IncomingMessage): string | null {
   }
 }
 
+/** Something this thread got wrong (a bug): logged with its stack. */
+function internalError(error: unknown): void {
+  logger.error({ stack: (error as Error)?.stack ?? String(error) }, "internal error in the HTTP front door");
+}
+
 /** Something this thread got wrong answering one request: that response is cut, the server goes on. */
 function failed(res: ServerResponse, error: unknown): void {
-  process.stderr.write(`strand: internal error in the HTTP front door\n${(error as Error)?.stack ?? String(error)}\n`);
+  internalError(error);
   if (!res.headersSent) {
     try {
       answerError(res, new StrandError("INTERNAL", "internal error"));
@@ -98,20 +106,21 @@ function failed(res: ServerResponse, error: unknown): void {
   res.destroy();
 }
 
-const log = (line: string): void => void process.stderr.write(`${line}\n`);
-const pipelineLog = rateLimitedLog(log);
+/** What a client can cause at will (refused and closed connections): warn, at most a line a second. */
+const warn = (line: string): void => logger.warn(line);
+const pipelineLog = rateLimitedLog(warn);
 function pipelinedTooFar(socket: Socket, waiting: number): void {
   pipelineLog(
-    `strand: closed a connection from ${socket.remoteAddress} with ${waiting} requests waiting for their answers (pipelined far ahead of them)`,
+    `closed a connection from ${socket.remoteAddress} with ${waiting} requests waiting for their answers (pipelined far ahead of them)`,
   );
 }
 
-const connectionLog = rateLimitedLog(log);
+const connectionLog = rateLimitedLog(warn);
 const wasRefused = guardConnections(server, {
   maxPerClient: settings.maxConnectionsPerClient,
   firstRequestMs: server.headersTimeout,
   refused: (address, open) =>
-    connectionLog(`strand: refused a connection from ${address}: it holds ${open} open, its limit (max_connections_per_client)`),
+    connectionLog(`refused a connection from ${address}: it holds ${open} open, its limit (max_connections_per_client)`),
 });
 
 server.on("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -257,7 +266,7 @@ port.on("message", (batch: ToFrontDoor[]) => {
         open.delete(message.id);
         post({ t: "abort", id: message.id }); // the engine stops producing the body
         failed(res, error);
-      } else process.stderr.write(`strand: internal error in the HTTP front door\n${(error as Error)?.stack ?? String(error)}\n`);
+      } else internalError(error);
     }
   }
 });
@@ -266,7 +275,8 @@ handleListenErrors(server, {
     health.stop();
     post({ t: "listen-failed", message: error.message, code: error.code });
   },
-  log,
+  // A failed accept loses a connection (no descriptors left, say): an error, not a client's doing.
+  log: (line) => logger.error(line),
 });
 server.listen(settings.port, settings.host, () => {
   post({ t: "listening", port: (server.address() as AddressInfo).port });

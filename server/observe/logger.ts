@@ -1,5 +1,6 @@
 // The server's logger (pino): JSON lines for machines (files, containers, CI), a short readable
 // line per event on a terminal. Logs go to stderr; stdout keeps the one "strand listening on" line.
+import fs from "node:fs";
 import { Writable } from "node:stream";
 import { pino, type Logger } from "pino";
 
@@ -28,6 +29,25 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     destination,
   );
+}
+
+/**
+ * Lines written straight to a file descriptor, each with one write(2). For the front door's
+ * thread: a worker's process.stderr is relayed through the main thread, so its lines would wait
+ * while the engine is busy, which is when they matter. One write per line keeps lines whole
+ * beside the main thread's.
+ */
+export function fdStream(fd: number): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      try {
+        fs.writeSync(fd, chunk);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  });
 }
 
 /** A logger that drops everything: the default for library callers and tests. */
