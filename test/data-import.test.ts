@@ -354,6 +354,15 @@ test("an import past the id table's limit asks the store: duplicates and endpoin
   );
   expect(await load([{ kind: "E", label: "Follows", from: B, to: A }])).toHaveLength(1);
   await expect(load([{ kind: "E", label: "Follows", from: P, to: A }])).rejects.toThrow(`from: no User '${P}'`);
+  // An edge id given twice in one load, the first still in the writer's held edge_ends block.
+  const E = "f0000000-0000-7000-8000-0000000000e1"; // after every id stored: its entry is held in the last block
+  await expect(
+    load([
+      { kind: "E", label: "Follows", id: E, from: A, to: B },
+      { kind: "E", label: "Follows", id: E, from: B, to: A },
+    ]),
+  ).rejects.toThrow(`id: '${E}' is already the id of an edge Follows`);
+  expect(store.read((db) => db.edgesByLabel("Follows").length)).toBe(1);
   expect(store.verify().disagreements).toEqual([]);
 });
 

@@ -218,8 +218,9 @@ export class RecordLoader {
     for (const label of [...this.schema.nodes.keys(), ...this.schema.vectors.keys()]) {
       if (this.dbs.nodes.doesExist(itemKey(label, id), undefined as unknown as NodeItem)) throw taken(id, `a ${label}`);
     }
-    // Stored edges only: the edge_ends entries this load holds unwritten are its own ids, which
-    // `loaded` answered above, so no flush is needed first.
+    // The edge_ends entries the writer holds unwritten must be in the store to be found: past the
+    // table's limit `loaded` does not have their ids (an edge id given twice was taken).
+    if (!this.loaded.complete) this.writer.flushBuffered();
     for (const label of this.schema.edges.keys()) {
       if (edgeExists(this.dbs, label, id, undefined)) throw taken(id, `an edge ${label}`);
     }
