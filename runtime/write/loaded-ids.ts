@@ -5,8 +5,11 @@
 // keeps no per-id object for the garbage collector to walk, and a Map stops at 2^24 entries.
 // Past MAX_IDS the table stops growing and says so (`complete` false): callers then ask LMDB.
 
-/** Slots are at most half full; this many ids at most (160 MB of table). */
-const MAX_IDS = 1 << 22;
+/**
+ * Slots are at most half full; this many ids at most (1.3 GB of table). An import with more
+ * (the store's ids included, stored-ids.ts) goes on asking LMDB, many times slower.
+ */
+const MAX_IDS = 1 << 25;
 
 /** The value of each hex digit by char code, -1 for anything else. */
 const HEX_DIGIT = new Int8Array(128).fill(-1);
@@ -58,6 +61,14 @@ export function writeUuidWords(out: Uint8Array, to: number, w: Int32Array, at: n
   }
 }
 
+/** Reads the 16 id bytes at bytes[from] (store/id-bytes.ts) as the words writeUuidWords wrote: out[at, at + 4). */
+export function readUuidWords(bytes: Uint8Array, from: number, out: Int32Array, at: number): void {
+  for (let i = 0; i < 4; i++) {
+    const b = from + i * 4;
+    out[at + i] = (bytes[b]! << 24) | (bytes[b + 1]! << 16) | (bytes[b + 2]! << 8) | bytes[b + 3]!;
+  }
+}
+
 /** Words per slot of the table: the tag (0: empty), then the id's four words. */
 const SLOT_WORDS = 5;
 
@@ -72,6 +83,8 @@ export class LoadedIds {
   private count = 0;
   private overflowed = false;
   private readonly scratch = new Int32Array(4);
+  /** The most ids reserve() was asked for: about how many the import expects to hold. */
+  expected = 0;
 
   /** @param maxIds ids held at most (tests pass a small one) */
   constructor(private readonly maxIds = MAX_IDS) {
@@ -88,6 +101,7 @@ export class LoadedIds {
    * every id at each step, a large share of a big import's time.
    */
   reserve(ids: number): void {
+    this.expected = Math.max(this.expected, ids);
     const want = Math.min(ids, this.maxIds);
     let capacity = this.capacity;
     while (want * 2 > capacity) capacity *= 2;
