@@ -2,7 +2,7 @@
 // export reads a consistent snapshot beside it; import refuses the directory it holds; the
 // export then imports into an empty directory that verifies clean.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
@@ -130,6 +130,26 @@ it("exports while a server runs, refuses to import into its directory, and the e
   expect(usage.status).toBe(2);
   expect(usage.stderr).toContain("strand import needs a project directory and at least one file");
 }, 120_000);
+
+it("refuses a rejects file inside the data directory or that is one of the inputs, before reading or writing anything", async () => {
+  const line = `${JSON.stringify({ kind: "N", label: "User", handle: "kept", name: "K", city: "Oslo", age: 30 })}\n{"kind":"N","label":"Nope"}\n`;
+  writeFileSync(join(work, "in.jsonl"), line);
+  expect((await strand(["import", SOCIAL_EXAMPLE, "--data", "rj", "in.jsonl", "--skip-bad"])).status).toBe(0);
+  linkSync(join(work, "in.jsonl"), join(work, "in-link.jsonl"));
+  const cases: [string, string][] = [
+    ["rj/data.mdb", "inside the data directory rj; write the rejects to a file outside it"],
+    ["rj/rejects.jsonl", "inside the data directory rj; write the rejects to a file outside it"],
+    ["in.jsonl", "the same file as the input in.jsonl; write the rejects to another file"],
+    ["in-link.jsonl", "the same file as the input in.jsonl; write the rejects to another file"],
+  ];
+  for (const [rejects, why] of cases) {
+    const refused = await strand(["import", SOCIAL_EXAMPLE, "--data", "rj", "in.jsonl", "--skip-bad", "--rejects", rejects]);
+    expect(refused).toEqual({ status: 1, stdout: "", stderr: `strand: --rejects ${rejects}: ${why}; nothing was imported\n` });
+  }
+  expect(readFileSync(join(work, "in.jsonl"), "utf8")).toBe(line);
+  expect((await strand(["verify", "rj"])).status).toBe(0);
+  expect(await exportedHandles("rj")).toEqual(["kept"]);
+}, 60_000);
 
 it("refuses to export into the data directory (DIR/data.mdb is the store), and stops quietly when the reader of stdout goes away", async () => {
   const users = Array.from({ length: 20_000 }, (_, i) =>

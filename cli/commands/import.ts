@@ -5,7 +5,9 @@
 // file is applied; files before it stay imported), and 1 when --skip-bad left out every record
 // of a file (the other files stay imported): a file none of whose records fit is a wrong file or
 // a wrong schema far more often than a file to skip.
+import fs from "node:fs";
 import { type FileOutcome, importFileOf, ImportError, importFiles } from "../../runtime/data/import.js";
+import { isInsideDir } from "../../runtime/store/inside-dir.js";
 import { cliProgress } from "../progress/progress.js";
 import { openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
@@ -21,6 +23,11 @@ export interface ImportOptions {
 }
 
 export async function runImport(options: ImportOptions): Promise<number> {
+  const badRejects = options.rejectsPath === undefined ? null : rejectsPathProblem(options.rejectsPath, options);
+  if (badRejects !== null) {
+    process.stderr.write(`strand: --rejects ${displayPath(options.rejectsPath!)}: ${badRejects}; nothing was imported\n`);
+    return 1;
+  }
   const opened = await openProject(options.dir, options.dataDir, {}, "importing");
   if (opened === null) return 1;
   const { store } = opened;
@@ -58,6 +65,31 @@ export async function runImport(options: ImportOptions): Promise<number> {
     return 1;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Why the rejects file cannot be where it is asked for, or null. It is truncated when the import
+ * starts: inside the data directory it could be `data.mdb` itself (which a Bus error and an empty
+ * store followed), and as one of the inputs it would empty that file before it is read.
+ */
+function rejectsPathProblem(rejects: string, options: ImportOptions): string | null {
+  if (isInsideDir(rejects, options.dataDir)) {
+    return `inside the data directory ${displayPath(options.dataDir)}; write the rejects to a file outside it`;
+  }
+  const input = options.files.find((file) => sameFile(file, rejects));
+  if (input !== undefined) return `the same file as the input ${displayPath(input)}; write the rejects to another file`;
+  return null;
+}
+
+/** Whether two paths name one file: the same path once links are resolved, or one inode (a hard link). */
+function sameFile(a: string, b: string): boolean {
+  if (isInsideDir(a, b)) return true;
+  try {
+    const [x, y] = [fs.statSync(a), fs.statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false; // one of them does not exist (yet): not the same file
   }
 }
 
