@@ -2,7 +2,7 @@
 // export reads a consistent snapshot beside it; import refuses the directory it holds; the
 // export then imports into an empty directory that verifies clean.
 import { spawn } from "node:child_process";
-import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
@@ -168,6 +168,25 @@ it("refuses to export into the data directory (DIR/data.mdb is the store), and s
   }
   const verified = await strand(["verify", "piped"]);
   expect(verified.status).toBe(0);
+
+  // An export is written under a partial name and renamed once whole: killed, it leaves no
+  // file under the asked name (a shorter one imported as if complete); SIGTERM removes the rest.
+  for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+    const child = spawn(process.execPath, [CLI, "export", SOCIAL_EXAMPLE, "--data", "piped", "--out", "killed.jsonl"], {
+      cwd: work,
+      stdio: "ignore",
+    });
+    const partial = join(work, `killed.jsonl.partial-${child.pid}`);
+    while (!existsSync(partial)) await new Promise((r) => setTimeout(r, 2));
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, sig) => resolve(sig ?? code)));
+    child.kill(signal);
+    expect([signal, await exited]).toEqual([signal, signal === "SIGKILL" ? "SIGKILL" : 143]);
+    expect([signal, existsSync(join(work, "killed.jsonl")), existsSync(partial)]).toEqual([signal, false, signal === "SIGKILL"]);
+  }
+  const whole = await strand(["export", SOCIAL_EXAMPLE, "--data", "piped", "--out", "whole.jsonl"]);
+  expect(whole.status).toBe(0);
+  expect(readFileSync(join(work, "whole.jsonl"), "utf8").split("\n").length).toBe(20_001);
+  expect(readdirSync(work).filter((name) => name.startsWith("whole.jsonl"))).toEqual(["whole.jsonl"]);
 
   // `strand export | head -c 1000`: the reader closes the pipe after its first bytes.
   const cut = await new Promise<{ status: number | null; stderr: string; got: number }>((resolve) => {

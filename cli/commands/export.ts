@@ -3,12 +3,38 @@
 // takes no lock, so it works while a server serves (and writes) the same directory. The types
 // come from the data itself (what its records were last checked against), so [dir] is accepted
 // for symmetry with serve and import but not read. Progress goes to stderr; with --out - the records go to stdout.
+// A file is written as FILE.partial-<pid> and renamed to FILE once whole and synced: an export that
+// is killed or fails leaves no FILE that looks complete (it imported as a silently shorter one).
 import fs from "node:fs";
 import { once } from "node:events";
 import { exportDataDir } from "../../runtime/data/export.js";
 import { isInsideDir } from "../../runtime/store/inside-dir.js";
 import { cliProgress } from "../progress/progress.js";
 import { displayPath } from "../project/sources.js";
+
+/** Ctrl-C or a plain kill: the unfinished file goes, and the status says which signal (128 + n). */
+function removeOnSignal(partial: string): void {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      fs.rmSync(partial, { force: true });
+      process.exit(code);
+    });
+  }
+}
+
+/** Syncs the whole export and gives it its name (a rename within one directory is atomic). */
+function settle(partial: string, out: string): void {
+  const fd = fs.openSync(partial, "r");
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(partial, out);
+}
 
 /** The status of a process killed by SIGPIPE, which `strand export | head` returns. */
 const EXIT_BROKEN_PIPE = 141;
@@ -28,7 +54,9 @@ export async function runExport(options: ExportOptions): Promise<number> {
     );
     return 1;
   }
-  const stream = toStdout ? process.stdout : fs.createWriteStream(options.out);
+  const partial = `${options.out}.partial-${process.pid}`;
+  if (!toStdout) removeOnSignal(partial);
+  const stream = toStdout ? process.stdout : fs.createWriteStream(partial);
   // `on`, not `once`: a closed pipe can report EPIPE for each write still queued.
   const failed = new Promise<never>((_, reject) => stream.on("error", reject));
   failed.catch(() => {});
@@ -46,21 +74,23 @@ export async function runExport(options: ExportOptions): Promise<number> {
   let outcome: Awaited<ReturnType<typeof exportDataDir>>;
   try {
     outcome = await exportDataDir(options.dataDir, write, cliProgress());
+    if (!toStdout) {
+      (stream as fs.WriteStream).end();
+      await Promise.race([once(stream, "finish"), failed]);
+    }
   } catch (error) {
+    if (!toStdout) fs.rmSync(partial, { force: true });
     // The reader went away (`strand export ... | head`): stop quietly, as Unix tools do on
     // SIGPIPE (status 128 + 13), instead of a stack trace.
     if (toStdout && (error as NodeJS.ErrnoException).code === "EPIPE") return EXIT_BROKEN_PIPE;
     throw error;
   }
-  if (!toStdout) {
-    (stream as fs.WriteStream).end();
-    await Promise.race([once(stream, "finish"), failed]);
-  }
   if (typeof outcome === "string") {
     process.stderr.write(`strand: ${outcome}\n`);
-    if (!toStdout) fs.rmSync(options.out, { force: true });
+    if (!toStdout) fs.rmSync(partial, { force: true });
     return 1;
   }
+  if (!toStdout) settle(partial, options.out);
   const where = toStdout ? "" : ` to ${displayPath(options.out)}`;
   process.stderr.write(`exported ${outcome.nodes} nodes, ${outcome.vectors} vectors, ${outcome.edges} edges${where}\n`);
   return 0;
