@@ -139,7 +139,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function validDayOfMonth(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate(); // last day of month m
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0); // proleptic Gregorian, as RFC 3339
+  const days = m === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
   return d <= days;
 }
 
@@ -161,7 +162,9 @@ export function dateMillis(value: unknown): number | undefined {
       const mo = +m[2]!;
       const d = +m[3]!;
       if (!validDayOfMonth(y, mo, d)) return undefined;
-      ms = Date.UTC(y, mo - 1, d);
+      // Not Date.UTC(y, ..): it reads years 0 to 99 as 1900 to 1999.
+      const day = new Date(Date.UTC(2000, mo - 1, d));
+      ms = day.setUTCFullYear(y);
     } else {
       m = DATE_TIME_RE.exec(value);
       if (!m) return undefined;

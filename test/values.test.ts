@@ -218,6 +218,18 @@ describe("Date input forms (issue 5)", () => {
   test("dateMillis gives the instant of every accepted form", () => {
     expect(dateMillis("2024-03-05T12:20:30+02:00")).toBe(Date.UTC(2024, 2, 5, 10, 20, 30));
     expect(dateMillis("2024-03-05")).toBe(Date.UTC(2024, 2, 5));
+    // Years 0000-0099 as written (Date.UTC alone reads them as 1900-1999).
+    expect(ok(D, "0050-06-15")).toBe("0050-06-15T00:00:00.000Z");
+    expect(ok(D, "0000-01-01")).toBe("0000-01-01T00:00:00.000Z");
+    expect(ok(D, "0099-12-31")).toBe("0099-12-31T00:00:00.000Z");
+    expect(ok(D, "0004-02-29")).toBe("0004-02-29T00:00:00.000Z");
+    expect(ok(D, "0000-02-29")).toBe("0000-02-29T00:00:00.000Z"); // a leap year (divisible by 400), unlike 1900
+    expect(ok(D, "0000-02-29T12:00:00Z")).toBe("0000-02-29T12:00:00.000Z");
+    expect(err(D, "0100-02-29")).toContain("(Date)");
+    expect(err(D, "2023-02-29")).toContain("(Date)");
+    expect(ok(D, "2024-02-29")).toBe("2024-02-29T00:00:00.000Z");
+    expect(err(D, "2024-04-31")).toContain("(Date)");
+    expect(dateMillis("0050-06-15")).toBe(dateMillis("0050-06-15T00:00:00Z"));
     expect(dateMillis(1709634030)).toBe(1709634030000);
     expect(dateMillis(null)).toBeUndefined();
   });
