@@ -256,7 +256,11 @@ test("CSV: an edge field named like a special column is the column $name, as in 
 
 test("CSV refusals: unknown type, a column that is no field, a cell of the wrong type, a ragged row", async () => {
   expect(await importError([file("Nobody.csv", ["id"])])).toBe(
-    "Nobody.csv: the schema has no type 'Nobody' (name it with --type, or name the file <Type>.csv)",
+    "Nobody.csv: the schema has no type 'Nobody' (name it with --type, or name the file <Type>.csv); nothing was imported",
+  );
+  // Checked for every file before the first is loaded: the good file before it is not imported either.
+  expect(await importError([file("User.csv", ["handle", "first"]), file("links.csv", ["from,to"])])).toBe(
+    "links.csv: the schema has no type 'links' (name it with --type, or name the file <Type>.csv); nothing was imported",
   );
   expect(await importError([file("User.csv", ["handle,nick"])])).toBe(
     "User.csv:1: header: column 'nick' is not a field of N::User (fields: handle, age, vip, tags, born; also id)",

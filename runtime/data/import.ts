@@ -105,6 +105,20 @@ function checkFiles(files: readonly ImportFile[]): void {
   }
 }
 
+/** Every CSV file's type is in the schema, checked before the first file is imported (as checkFiles). */
+function checkCsvTypes(schema: SchemaInfo, files: readonly ImportFile[]): void {
+  for (const file of files) {
+    if (file.format !== "csv") continue;
+    const type = csvType(schema, csvTypeName(file));
+    if (typeof type === "string") throw new ImportError(file.path, null, `${type}; nothing was imported`);
+  }
+}
+
+/** The type a CSV file's rows are: --type, or the file's name without .csv. */
+function csvTypeName(file: ImportFile): string {
+  return file.csvType ?? path.basename(file.path).replace(/\.csv$/i, "");
+}
+
 export function importFileOf(file: string, csvTypeName?: string): ImportFile {
   const csv = file.toLowerCase().endsWith(".csv");
   return csv
@@ -118,6 +132,7 @@ export function importFileOf(file: string, csvTypeName?: string): ImportFile {
  */
 export async function importFiles(target: LoadTarget, files: readonly ImportFile[], options: ImportOptions): Promise<FileOutcome[]> {
   checkFiles(files);
+  checkCsvTypes(target.schema, files);
   const outcomes: FileOutcome[] = [];
   const rejects = options.skipBad && options.rejectsPath !== undefined ? fs.openSync(options.rejectsPath, "w") : null;
   try {
@@ -233,8 +248,7 @@ function badMessage(error: unknown): string | null {
 }
 
 function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<string>): Generator<Entry> {
-  const typeName = file.csvType ?? path.basename(file.path).replace(/\.csv$/i, "");
-  const type = csvType(schema, typeName);
+  const type = csvType(schema, csvTypeName(file));
   if (typeof type === "string") throw new ImportError(file.path, null, type);
   let header: string[] | null = null;
   try {
