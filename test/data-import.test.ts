@@ -111,6 +111,8 @@ test.each([
   ],
   ["an unknown field", [{ ...userA, nick: "x" }], "1: unknown property 'nick' for N::User (fields: handle, age, vip, tags, born)"],
   ["an unknown kind", [{ ...userA, kind: "X" }], '1: kind: expected "N", "E" or "V", got "X"'],
+  ["a null kind", [{ ...userA, kind: null }], '1: kind: expected "N", "E" or "V", got null'],
+  ["no kind", [{ label: "User", handle: "a" }], '1: kind: missing: each record says what it is, "N", "E" or "V"'],
   [
     "a vector of another dimension",
     [

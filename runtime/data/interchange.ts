@@ -147,8 +147,8 @@ export function parseRecordLine(text: string): LoadRecord {
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new BadRecord("line", "expected a JSON object");
   const obj = value as Record<string, PropValue>;
   const kind = obj.kind;
-  if (kind !== "N" && kind !== "E" && kind !== "V")
-    throw new BadRecord("kind", `expected "N", "E" or "V", got ${JSON.stringify(kind ?? null)}`);
+  if (kind === undefined) throw new BadRecord("kind", `missing: each record says what it is, "N", "E" or "V"`);
+  if (kind !== "N" && kind !== "E" && kind !== "V") throw new BadRecord("kind", `expected "N", "E" or "V", got ${JSON.stringify(kind)}`);
   const label = obj.label;
   if (typeof label !== "string" || label === "") throw new BadRecord("label", "expected the type's name");
   const envelope = ENVELOPE_SETS[kind];
