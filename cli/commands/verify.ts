@@ -5,11 +5,13 @@
 // per line, or with a one-line error when the directory cannot be verified.
 import { describeCounts } from "../../runtime/verify/report.js";
 import { verifyDataDir } from "../../runtime/verify/verify-dir.js";
+import { cliProgress } from "../progress/progress.js";
 import { displayPath } from "../project/sources.js";
 
 export async function runVerify(dataDir: string): Promise<number> {
   const shown = displayPath(dataDir);
-  const outcome = await verifyDataDir(shown);
+  // Progress on stderr: a large store takes minutes, and the result goes to stdout.
+  const outcome = await verifyDataDir(shown, cliProgress());
   if (!outcome.ok) {
     process.stderr.write(`strand: ${outcome.message}\n`);
     return 1;

@@ -73,6 +73,7 @@ function* withPending(
 function pendingLists(ctx: CheckContext): Map<string, { key: Key; parts: Uint8Array[] }> {
   const lists = new Map<string, { key: Key; parts: Uint8Array[] }>();
   for (const { key, value } of ctx.dbs.inPending.getRange(ctx.read)) {
+    ctx.tick();
     let parsed: { label: string; prefixLength: number };
     try {
       parsed = parsePendingKey(key);
@@ -109,6 +110,7 @@ function* storedLists(ctx: CheckContext, db: AdjacencyDb, direction: Direction):
     current = null;
   };
   for (const { key: stored, value } of db.getRange(ctx.read)) {
+    ctx.tick();
     let key: Key;
     try {
       key = parseListKey(stored);

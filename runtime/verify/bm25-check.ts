@@ -27,6 +27,7 @@ export function checkBm25(ctx: CheckContext): string | null {
   if (built === null) return "bm25: no index is built (BM25 is off, or it is rebuilt at the next open)";
   for (const { db, name, check } of BM25_DBS) {
     for (const key of ctx.dbs[db].getKeys(ctx.read)) {
+      ctx.tick();
       const label = key instanceof Uint8Array ? labelOfItemKey(key) : (keyParts(key)[0] as string);
       if (!built.fields.has(label)) ctx.report(check, name, key, `an entry of '${label}', which has no text fields`);
     }
@@ -62,6 +63,7 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
   let tokens = 0;
   let maxDocNo = -1;
   for (const { key, value: rec } of dbs.nodes.getRange(labelKeys(ctx, label))) {
+    ctx.tick();
     if (rec.id !== keyId(key)) continue; // a record under another's key: the record check reports it
     const doc = documentTerms(rec, fields, tokenize);
     docs++;
@@ -94,10 +96,12 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
     }
   }
   for (const { key, value } of dbs.bm25Ids.getRange(range(ctx, [label]))) {
+    ctx.tick();
     const id = idText(value);
     if (docNos.get(key[1] as number) !== id) ctx.report("bm25-doc", "bm25_ids", key, `names '${id}', which is not that document`);
   }
   for (const { key, value } of dbs.bm25Docs.getRange(labelKeys(ctx, label))) {
+    ctx.tick();
     if (!dbs.nodes.doesExist(itemKey(label, keyId(key)), undefined as never, ctx.read))
       ctx.report("bm25-doc", "bm25_docs", key, `document ${value[0]} names no record`);
   }
@@ -123,6 +127,7 @@ function comparePostings(ctx: CheckContext, label: string, expected: Postings, d
   const stored: Postings = new Map();
   const hasTail = new Set<string>();
   for (const { key, value } of ctx.dbs.bm25Post.getRange(range(ctx, [label]))) {
+    ctx.tick();
     const term = key[1] as string;
     const block = key[2] as number;
     const entries = blockEntries(value);

@@ -30,6 +30,7 @@ export type StoredEdge = Pick<EdgeItem, "id" | "label" | "from_node" | "to_node"
 export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[] {
   const { dbs, read } = ctx;
   for (const { key: stored, value } of dbs.nodes.getRange(read)) {
+    ctx.tick();
     const key = itemKeyParts(ctx, "nodes", stored);
     if (key === null) continue;
     const info = schema.nodes.get(key[0] as string) ?? schema.vectors.get(key[0] as string);
@@ -41,6 +42,7 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
   }
   const edges: StoredEdge[] = [];
   for (const { key: stored, value } of dbs.edges.getRange(read)) {
+    ctx.tick();
     const key = itemKeyParts(ctx, "edges", stored);
     if (key === null) continue;
     const info = schema.edges.get(key[0] as string);
@@ -80,6 +82,7 @@ function checkBareEdges(ctx: CheckContext, schema: SchemaInfo, edges: StoredEdge
   const { dbs, read } = ctx;
   let previous: { label: string; lastId: string } | null = null;
   for (const { key, value } of dbs.edgeEnds.getRange(read)) {
+    ctx.tick();
     let parsed: { label: string; id: string };
     try {
       parsed = parseEdgeEndsKey(key);
@@ -247,6 +250,7 @@ function mismatch(ctx: CheckContext, info: TypeInfo, field: string, value: unkno
 
 function checkIndexEntries(ctx: CheckContext, schema: SchemaInfo): void {
   for (const key of ctx.dbs.index.getKeys(ctx.read)) {
+    ctx.tick();
     ctx.counts.indexEntries++;
     let parts: ReturnType<typeof parseIndexKey>;
     try {
@@ -269,6 +273,7 @@ function checkIndexEntries(ctx: CheckContext, schema: SchemaInfo): void {
 
 function checkUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
   for (const { key, value: stored } of ctx.dbs.unique.getRange(ctx.read)) {
+    ctx.tick();
     ctx.counts.uniqueClaims++;
     const id = idText(stored);
     const [kind, type, field, value] = key;
@@ -285,6 +290,7 @@ function checkUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
 
 function checkEdgeUniqueClaims(ctx: CheckContext, schema: SchemaInfo): void {
   for (const { key, value: stored } of ctx.dbs.edgeUnique.getRange(ctx.read)) {
+    ctx.tick();
     ctx.counts.uniqueClaims++;
     const id = idText(stored);
     let parts: ReturnType<typeof parseEdgeUniqueKey>;

@@ -53,6 +53,8 @@ export interface CheckContext {
   readonly counts: VerifyCounts;
   /** `key` as stored (a binary key is named by its parts, readableKey) or as its parts. */
   report(check: VerifyCheck, db: string, key: Key | Uint8Array, message: string): void;
+  /** One more stored entry read (for progress). */
+  tick(): void;
 }
 
 /** lmdb reads a one-element key back as the element itself ([label] as "User"). */

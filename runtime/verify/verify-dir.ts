@@ -2,6 +2,7 @@
 // It takes the directory's lock (so a running server refuses it, and none starts meanwhile),
 // reads the types the records were last checked against from the data itself, and compares each
 // vector type's saved HNSW files when they describe the current state.
+import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import fs from "node:fs";
 import path from "node:path";
 import { needsMigration, openDbs, type StoreDbs } from "../store/dbs.js";
@@ -25,7 +26,7 @@ export type VerifyDirOutcome = { ok: true; report: VerifyReport } | { ok: false;
 /** LMDB's data file: its absence means the directory holds no store (and must not get one). */
 const DATA_FILE = "data.mdb";
 
-export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
+export async function verifyDataDir(dir: string, progress: ProgressSink = silentProgress): Promise<VerifyDirOutcome> {
   if (!isDirectory(dir)) return { ok: false, code: "NOT_A_STORE", message: `${dir} is not a directory` };
   if (!fs.existsSync(path.join(dir, DATA_FILE)))
     return { ok: false, code: "NOT_A_STORE", message: `${dir} holds no Strand data (no ${DATA_FILE})` };
@@ -44,7 +45,7 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
       return { ok: false, code: "UNREADABLE", message: `cannot open the store in ${dir}: ${(error as Error).message}` };
     }
     try {
-      return checkOpened(dbs, dir);
+      return checkOpened(dbs, dir, progress);
     } catch (error) {
       const message = (error as Error).message;
       const found = LMDB_ERROR.test(message)
@@ -69,7 +70,7 @@ export async function verifyDataDir(dir: string): Promise<VerifyDirOutcome> {
 }
 
 /** Verify of the opened store, or why it cannot be checked. */
-function checkOpened(dbs: StoreDbs, dir: string): VerifyDirOutcome {
+function checkOpened(dbs: StoreDbs, dir: string, progress: ProgressSink): VerifyDirOutcome {
   const older = needsMigration(dbs, dir);
   if (older !== null) return { ok: false, code: "UNREADABLE", message: older };
   const descriptor = storedSchema(dbs);
@@ -80,7 +81,7 @@ function checkOpened(dbs: StoreDbs, dir: string): VerifyDirOutcome {
   } catch (error) {
     return { ok: false, code: "UNREADABLE", message: `${dir}: the recorded type definitions are not valid: ${(error as Error).message}` };
   }
-  const report = verifyStore({ dbs, schema, vectorIndex: (label, meta) => savedIndexContents(dbs, dir, label, meta) });
+  const report = verifyStore({ dbs, schema, vectorIndex: (label, meta) => savedIndexContents(dbs, dir, label, meta), progress });
   return { ok: true, report };
 }
 

@@ -2,6 +2,7 @@
 // state the store keeps in step with its records is compared with them, and each disagreement
 // is reported as a value. It only reads. See report.ts for what comes back, and the *-check.ts
 // modules for each invariant.
+import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { Key } from "../store/keys.js";
 import type { SchemaInfo } from "../store/schema-info.js";
@@ -17,10 +18,17 @@ export interface VerifyInput {
   schema: SchemaInfo;
   /** Each vector type's HNSW index, or why it is not compared. */
   vectorIndex: IndexSource;
+  /** Where the count of entries read goes while the check runs (a large store takes minutes). */
+  progress?: ProgressSink;
 }
 
-export function verifyStore({ dbs, schema, vectorIndex }: VerifyInput): VerifyReport {
+/** Entries read between two reports to the progress sink. */
+const TICKS_PER_REPORT = 4096;
+
+export function verifyStore({ dbs, schema, vectorIndex, progress = silentProgress }: VerifyInput): VerifyReport {
   const disagreements: Disagreement[] = [];
+  const task = progress.start("verify", "entries");
+  let ticks = 0;
   const transaction = dbs.env.useReadTransaction();
   try {
     const ctx: CheckContext = {
@@ -42,6 +50,12 @@ export function verifyStore({ dbs, schema, vectorIndex }: VerifyInput): VerifyRe
       },
       report: (check: VerifyCheck, db: string, key: Key | Uint8Array, message: string) =>
         disagreements.push({ check, key: entryName(db, key), message }),
+      tick: () => {
+        if (++ticks === TICKS_PER_REPORT) {
+          task.advance(ticks);
+          ticks = 0;
+        }
+      },
     };
     const edges = checkRecords(ctx, schema);
     checkAdjacency(ctx, edges);
@@ -49,8 +63,10 @@ export function verifyStore({ dbs, schema, vectorIndex }: VerifyInput): VerifyRe
     const bm25 = checkBm25(ctx);
     if (bm25 !== null) skipped.push(bm25);
     skipped.push(...checkVectors(ctx, schema, vectorIndex));
+    task.advance(ticks);
     return { counts: ctx.counts, disagreements, skipped };
   } finally {
     transaction.done();
+    task.finish();
   }
 }
