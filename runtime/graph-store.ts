@@ -224,17 +224,17 @@ export class GraphStore {
   /**
    * A bulk load (strand import): fn runs synchronously in one top-level write transaction of its
    * own, loading records through a RecordLoader. When fn throws, nothing it loaded is written.
-   * Each adjacency list gets all its new entries in one rewrite at the end (bulk-adjacency.ts);
-   * the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
+   * Each adjacency list gets all its new entries in one rewrite at the end (bulk-adjacency.ts), then the postings (both
+   * report to `progress`); the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
    * `loaded`: the ids an import loaded in its earlier transactions (one per file), kept across them.
    */
-  load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds): Promise<T> {
+  load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds, progress?: ProgressSink): Promise<T> {
     return this.transact(
       (body) => this.dbs.env.transactionSync(body),
       (writer) => {
         const loader = new RecordLoader(this.dbs, this.schema, writer, loaded);
         const value = fn(loader);
-        loader.finish(); // the adjacency lists, before the commit
+        loader.finish(progress); // the adjacency lists and postings, before the commit
         return value;
       },
       true,

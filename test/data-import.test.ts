@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { silentProgress } from "../core/progress.js";
+import { type ProgressSink, silentProgress } from "../core/progress.js";
 import { ImportError, importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { LoadedIds } from "../runtime/write/loaded-ids.js";
@@ -408,4 +408,34 @@ test("CSV: bytes that are not valid UTF-8 refuse the file, saying where (a row c
   fs.writeFileSync(input, `\uFEFFhandle,age\na\uFFFDb,1\n`);
   await importFiles(store, [importFileOf(input)], { skipBad: false, progress: silentProgress });
   expect(store.read((db) => db.nodesByLabel("User").map((u) => u.handle))).toEqual(["a\uFFFDb"]);
+});
+
+test("progress: reading the file in bytes, then the adjacency lists and the keyword index's terms, each finished once", async () => {
+  const events: string[] = [];
+  const progress: ProgressSink = {
+    start(label, unit, total) {
+      let done = 0;
+      return {
+        advance: (n) => {
+          done += n;
+        },
+        finish: () => events.push(`${label}: ${done}/${total} ${unit}`),
+      };
+    },
+  };
+  const input = file("p.jsonl", [
+    userA,
+    userB,
+    { kind: "N", label: "Post", id: P, title: "one two two" },
+    { kind: "E", label: "Follows", from: A, to: B },
+    { kind: "E", label: "Follows", from: B, to: A },
+    { kind: "E", label: "Wrote", from: A, to: P },
+  ]);
+  await importFiles(store, [importFileOf(input)], { skipBad: false, progress });
+  const bytes = fs.statSync(input).size;
+  expect(events).toEqual([
+    `import p.jsonl: ${bytes}/${bytes} bytes`,
+    "import p.jsonl: adjacency lists: 6/6 lists",
+    "import p.jsonl: keyword index: 4/4 terms",
+  ]);
 });

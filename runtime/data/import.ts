@@ -27,7 +27,7 @@ import { fileChunks, forEachFileLine, LineTooLong, NotUtf8 } from "./lines.js";
 /** What an import needs of the store (GraphStore). */
 export interface LoadTarget {
   readonly schema: SchemaInfo;
-  load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds): Promise<T>;
+  load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds, progress?: ProgressSink): Promise<T>;
 }
 
 export interface ImportFile {
@@ -168,58 +168,75 @@ async function importFile(
   known: LoadedIds,
 ): Promise<FileOutcome> {
   const size = fs.statSync(file.path).size;
-  const task = options.progress.start(`import ${path.basename(file.path)}`, "bytes", size);
+  const name = path.basename(file.path);
+  const reading = options.progress.start(`import ${name}`, "bytes", size);
+  let read = false;
+  const task = {
+    advance: (n: number) => reading.advance(n),
+    // Once: when the last line is read (the steps after it report on their own), or on failure.
+    finish: () => {
+      if (!read) reading.finish();
+      read = true;
+    },
+  };
+  // The steps after the last line (the adjacency lists, the keyword index) report as their own tasks.
+  const lastSteps: ProgressSink = { start: (label, unit, total) => options.progress.start(`import ${name}: ${label}`, unit, total) };
   try {
-    return await target.load((loader) => {
-      let loaded = 0;
-      let rejected = 0;
-      let firstRejected: FileOutcome["firstRejected"] = null;
-      const refuse = (error: unknown, line: number, text: () => string): void => {
-        const message = badMessage(error);
-        if (message === null) throw error;
-        if (!options.skipBad) throw new ImportError(file.path, line, `${message}; nothing of this file was imported`);
-        rejected++;
-        firstRejected ??= { line, reason: message };
-        if (rejects !== null) fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line, error: message, text: text() })}\n`);
-      };
-      if (file.format === "jsonl") {
-        // The hot path of an import: one call per line, no per-line objects beside the record.
-        try {
-          forEachFileLine(
-            file.path,
-            (n) => task.advance(n),
-            (text, line, validUtf8) => {
-              try {
-                // Decoding replaced the bad bytes: stored, the text would differ from the file's.
-                if (!validUtf8) throw new BadRecord("line", "not valid UTF-8 (the file's bytes there are no UTF-8 character)");
-                // An edge without fields in the export's shape: read straight from the text when it can be.
-                const labelEnd = bareEdgeLabelEnd(text);
-                if (labelEnd < 0 || !loadBareEdge(loader, text, labelEnd)) loader.load(parseRecordLine(text));
-                loaded++;
-              } catch (error) {
-                refuse(error, line, () => text);
-              }
-            },
-          );
-        } catch (error) {
-          // Not a record to leave out: the reader cannot get past it, so the file is refused.
-          if (error instanceof LineTooLong)
-            throw new ImportError(file.path, error.line, `${error.message}; nothing of this file was imported`);
-          throw error;
-        }
-      } else {
-        const chunks = fileChunks(file.path, (n) => task.advance(n));
-        for (const entry of csvEntries(target.schema, file, chunks)) {
+    return await target.load(
+      (loader) => {
+        let loaded = 0;
+        let rejected = 0;
+        let firstRejected: FileOutcome["firstRejected"] = null;
+        const refuse = (error: unknown, line: number, text: () => string): void => {
+          const message = badMessage(error);
+          if (message === null) throw error;
+          if (!options.skipBad) throw new ImportError(file.path, line, `${message}; nothing of this file was imported`);
+          rejected++;
+          firstRejected ??= { line, reason: message };
+          if (rejects !== null) fs.writeSync(rejects, `${JSON.stringify({ file: file.path, line, error: message, text: text() })}\n`);
+        };
+        if (file.format === "jsonl") {
+          // The hot path of an import: one call per line, no per-line objects beside the record.
           try {
-            loader.load(entry.record());
-            loaded++;
+            forEachFileLine(
+              file.path,
+              (n) => task.advance(n),
+              (text, line, validUtf8) => {
+                try {
+                  // Decoding replaced the bad bytes: stored, the text would differ from the file's.
+                  if (!validUtf8) throw new BadRecord("line", "not valid UTF-8 (the file's bytes there are no UTF-8 character)");
+                  // An edge without fields in the export's shape: read straight from the text when it can be.
+                  const labelEnd = bareEdgeLabelEnd(text);
+                  if (labelEnd < 0 || !loadBareEdge(loader, text, labelEnd)) loader.load(parseRecordLine(text));
+                  loaded++;
+                } catch (error) {
+                  refuse(error, line, () => text);
+                }
+              },
+            );
           } catch (error) {
-            refuse(error, entry.line, entry.text);
+            // Not a record to leave out: the reader cannot get past it, so the file is refused.
+            if (error instanceof LineTooLong)
+              throw new ImportError(file.path, error.line, `${error.message}; nothing of this file was imported`);
+            throw error;
+          }
+        } else {
+          const chunks = fileChunks(file.path, (n) => task.advance(n));
+          for (const entry of csvEntries(target.schema, file, chunks)) {
+            try {
+              loader.load(entry.record());
+              loaded++;
+            } catch (error) {
+              refuse(error, entry.line, entry.text);
+            }
           }
         }
-      }
-      return { path: file.path, loaded, rejected, firstRejected };
-    }, known);
+        task.finish();
+        return { path: file.path, loaded, rejected, firstRejected };
+      },
+      known,
+      lastSteps,
+    );
   } finally {
     task.finish();
   }

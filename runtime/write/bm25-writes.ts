@@ -44,16 +44,23 @@ export class Bm25Writes implements SearchHook {
    * Writes what the write gathered to LMDB (one append per term, each changed block once, the
    * statistics once); called before a search reads postings in the write, and at its end.
    */
-  flush(): void {
-    this.gatherAppends();
+  flush(progress: ProgressSink = silentProgress): void {
+    this.gatherAppends(progress);
     this.blocks.flush();
   }
 
   /** The new documents' postings into `blocks`, and the statistics; before existing postings change. */
-  private gatherAppends(): void {
+  private gatherAppends(progress: ProgressSink = silentProgress): void {
     if (this.batch.empty) return;
     const { appends, stats } = this.batch.take();
-    for (const { label, term, entries, fresh } of appends) appendPostings(this.blocks, label, term, entries, fresh);
+    const task = progress.start("keyword index", "terms", appends.length);
+    for (let i = 0; i < appends.length; i++) {
+      const { label, term, entries, fresh } = appends[i]!;
+      appendPostings(this.blocks, label, term, entries, fresh);
+      if ((i & 4095) === 4095) task.advance(4096);
+    }
+    task.advance(appends.length & 4095);
+    task.finish();
     for (const [label, s] of stats) this.dbs.bm25Stats.putSync([label], s);
   }
 

@@ -15,6 +15,7 @@
 // edge label's UTF-8 (then, for a full chunk, 0x00 and its number); an entry is the edge id's 16
 // bytes and the other node's 16 bytes. The keys are built from per-label templates made by
 // listKey/chunkKey, with the node's bytes written over their first 16 bytes.
+import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import { CHUNK_BYTES, ENTRY_BYTES, chunkKey, listKey, tailValue, type AdjacencyDb } from "../store/adjacency.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { appendAdjacency } from "./adjacency-writes.js";
@@ -104,8 +105,9 @@ export class BulkAdjacency {
   }
 
   /** Writes every list (inside the load's write transaction) and forgets them. */
-  flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }): void {
+  flush(dbs: { readonly out: AdjacencyDb; readonly in: AdjacencyDb }, progress: ProgressSink = silentProgress): void {
     if (this.listCount > 0) {
+      const task = progress.start("adjacency lists", "lists", this.listCount);
       const lists = this.sortedLists();
       // Lists whose key sorts after every key its database had are new (none of their keys can exist).
       const lastBefore = { in: lastKeyOf(dbs.in), out: lastKeyOf(dbs.out) };
@@ -122,8 +124,10 @@ export class BulkAdjacency {
         const batch = lists.subarray(first, end);
         const at = this.placeEntries(batch, bytes, end === lists.length);
         for (const list of batch) this.writeList(dbs, list, at.bytes, at.start, lastBefore);
+        task.advance(batch.length);
         first = end;
       }
+      task.finish();
     }
     this.listPages.length = 0;
     this.wordPages.length = 0;

@@ -9,6 +9,7 @@
 // edges' adjacency entries are held by the loader (bulk-adjacency.ts) and written by finish(),
 // before the commit; an edge without fields may take a fast lane from its line's text
 // (loadBareEdge), which stores exactly what load() would.
+import type { ProgressSink } from "../../core/progress.js";
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem, NodeItem, Props } from "../../core/items.js";
 import type { StoreDbs } from "../store/dbs.js";
@@ -157,9 +158,13 @@ export class RecordLoader {
     return true;
   }
 
-  /** Writes the adjacency lists of everything loaded; the load's last step before its commit. */
-  finish(): void {
-    this.adjacency.flush(this.dbs);
+  /**
+   * Writes the adjacency lists of everything loaded, then the keyword index's postings (the
+   * store's own finish of the writer then finds none): the load's last steps before its commit.
+   */
+  finish(progress?: ProgressSink): void {
+    this.adjacency.flush(this.dbs, progress);
+    this.writer.finish(progress);
   }
 
   private plainEdge(label: string): PlainEdge | null {

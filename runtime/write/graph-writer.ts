@@ -8,6 +8,7 @@
 //   - the read cache: every existing key it changes is marked before the change (read-cache.ts).
 // Query contexts (runtime/context.ts) and the open's migrations (runtime/migrate/) call it; no
 // other module writes these databases (test/write-path.test.ts checks that).
+import type { ProgressSink } from "../../core/progress.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
@@ -80,8 +81,8 @@ export class GraphWriter {
   }
 
   /** The write's callback is done: state the hooks gathered is written (still in the transaction). */
-  finish(): void {
-    this.hooks.search?.flush();
+  finish(progress?: ProgressSink): void {
+    this.hooks.search?.flush(progress);
   }
 
   /** The write's callback threw: its transaction rolls back, so what the hooks gathered is dropped. */

@@ -1,6 +1,7 @@
 // What the graph writer calls for state kept beside the records, so that it follows every record
 // change in the same write transaction: the keyword index (search) and the vector slots (vector).
 import type { NodeItem } from "../../core/items.js";
+import type { ProgressSink } from "../../core/progress.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 
 /** Documents of node and vector records (BM25 postings, see bm25-writes.ts). Edges have none. */
@@ -11,8 +12,8 @@ export interface SearchHook {
   replaced(previous: NodeItem, next: NodeItem): void;
   /** The stored record is being removed. */
   removed(record: NodeItem): void;
-  /** Writes what the hook gathered; before the index is read in the write, and when its callback ends. */
-  flush(): void;
+  /** Writes what the hook gathered; before the index is read in the write, and when its callback ends (a bulk load's with progress). */
+  flush(progress?: ProgressSink): void;
   /** The write's callback failed: forget what was gathered (the transaction rolls back). */
   discard(): void;
 }
