@@ -171,18 +171,28 @@ it("refuses to export into the data directory (DIR/data.mdb is the store), and s
 
   // An export is written under a partial name and renamed once whole: killed, it leaves no
   // file under the asked name (a shorter one imported as if complete); SIGTERM removes the rest.
-  for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+  let killedPid = 0;
+  // SIGKILL last: an export removes what an earlier killed one left (below).
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const child = spawn(process.execPath, [CLI, "export", SOCIAL_EXAMPLE, "--data", "piped", "--out", "killed.jsonl"], {
       cwd: work,
       stdio: "ignore",
     });
     const partial = join(work, `killed.jsonl.partial-${child.pid}`);
+    if (signal === "SIGKILL") killedPid = child.pid!;
     while (!existsSync(partial)) await new Promise((r) => setTimeout(r, 2));
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, sig) => resolve(sig ?? code)));
     child.kill(signal);
     expect([signal, await exited]).toEqual([signal, signal === "SIGKILL" ? "SIGKILL" : 143]);
     expect([signal, existsSync(join(work, "killed.jsonl")), existsSync(partial)]).toEqual([signal, false, signal === "SIGKILL"]);
   }
+  // The next export to that name removes what the killed one left.
+  const again = await strand(["export", SOCIAL_EXAMPLE, "--data", "piped", "--out", "killed.jsonl"]);
+  expect([again.status, again.stderr.split("\n").filter((l) => l.startsWith("strand:"))]).toEqual([
+    0,
+    [`strand: removed killed.jsonl.partial-${killedPid}, left by an interrupted earlier run`],
+  ]);
+  expect(readdirSync(work).filter((name) => name.startsWith("killed.jsonl"))).toEqual(["killed.jsonl"]);
   const whole = await strand(["export", SOCIAL_EXAMPLE, "--data", "piped", "--out", "whole.jsonl"]);
   expect(whole.status).toBe(0);
   expect(readFileSync(join(work, "whole.jsonl"), "utf8").split("\n").length).toBe(20_001);

@@ -7,6 +7,7 @@ import { restoreBackup } from "../../runtime/backup/restore.js";
 import { cliProgress } from "../progress/progress.js";
 import { displayPath } from "../project/sources.js";
 import { FORMAT_VERSION } from "../../runtime/store/keys.js";
+import { noteRemoved, removeAbandonedPartials } from "./abandoned-partials.js";
 import { runVerify } from "./verify.js";
 
 export async function runBackup(dataDir: string, out: string): Promise<number> {
@@ -19,6 +20,7 @@ export async function runBackup(dataDir: string, out: string): Promise<number> {
   };
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
+  noteRemoved(removeAbandonedPartials(displayPath(out)));
   const outcome = await backupDataDir(displayPath(dataDir), displayPath(out), cliProgress());
   process.off("SIGINT", interrupted);
   process.off("SIGTERM", interrupted);

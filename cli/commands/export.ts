@@ -10,6 +10,7 @@ import { once } from "node:events";
 import { exportDataDir } from "../../runtime/data/export.js";
 import { isInsideDir } from "../../runtime/store/inside-dir.js";
 import { cliProgress } from "../progress/progress.js";
+import { noteRemoved, removeAbandonedPartials } from "./abandoned-partials.js";
 import { displayPath } from "../project/sources.js";
 
 /** Ctrl-C or a plain kill: the unfinished file goes, and the status says which signal (128 + n). */
@@ -55,7 +56,10 @@ export async function runExport(options: ExportOptions): Promise<number> {
     return 1;
   }
   const partial = `${options.out}.partial-${process.pid}`;
-  if (!toStdout) removeOnSignal(partial);
+  if (!toStdout) {
+    removeOnSignal(partial);
+    noteRemoved(removeAbandonedPartials(options.out));
+  }
   const stream = toStdout ? process.stdout : fs.createWriteStream(partial);
   // `on`, not `once`: a closed pipe can report EPIPE for each write still queued.
   const failed = new Promise<never>((_, reject) => stream.on("error", reject));
