@@ -398,11 +398,11 @@ test("a line whose bytes are not valid UTF-8 is refused (or left out with --skip
   expect(store.read((db) => db.nodesByLabel("Post"))).toEqual([]);
 });
 
-test("CSV: bytes that are not valid UTF-8 refuse the file, saying where (a row cannot be told apart to leave out)", async () => {
+test("CSV: bytes that are not valid UTF-8 refuse the file, naming their line (a row cannot be told apart to leave out)", async () => {
   const input = path.join(dir, "User.csv");
   fs.writeFileSync(input, Buffer.concat([Buffer.from("handle,age\nok,1\nbad"), Buffer.from([0xff, 0xfe]), Buffer.from(",2\n")]));
   expect(await importError([input])).toBe(
-    "User.csv: not valid UTF-8 (bytes that are no UTF-8 character, in bytes 0 to 24 of the file); nothing of this file was imported",
+    "User.csv:3: not valid UTF-8 (bytes of this line, which starts at byte 16 of the file, are no UTF-8 character); nothing of this file was imported",
   );
   // A byte order mark and U+FFFD written as UTF-8 are fine.
   fs.writeFileSync(input, `\uFEFFhandle,age\na\uFFFDb,1\n`);

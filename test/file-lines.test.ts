@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { fileChunks, forEachFileLine, forEachLine, LineTooLong, MAX_LINE_BYTES } from "../runtime/data/lines.js";
+import { fileChunks, firstLineNotUtf8, forEachFileLine, forEachLine, LineTooLong, MAX_LINE_BYTES } from "../runtime/data/lines.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const dirs: string[] = [];
@@ -87,4 +87,17 @@ test("a line longer than the reader takes is refused with its number, before it 
       seen: [1],
     });
   }
+});
+
+test("firstLineNotUtf8 names the first line holding bytes that are no UTF-8, and where it starts, past the first read too", () => {
+  const dir = tempDir("strand-lines-");
+  dirs.push(dir);
+  const file = path.join(dir, "in.csv");
+  const long = `${"é".repeat(700_000)}\n`; // 1.4 MB: the bad line comes after the first 1 MiB read
+  fs.writeFileSync(file, Buffer.concat([Buffer.from(`a,b\n${long}ok\r\n`), Buffer.from([0x78, 0xc3, 0x28, 0x0a]), Buffer.from("z\n")]));
+  expect(firstLineNotUtf8(file)).toEqual({ line: 4, offset: 4 + Buffer.byteLength(long) + 4 });
+  fs.writeFileSync(file, `a,b\n${long}\u{1F600}\n`);
+  expect(firstLineNotUtf8(file)).toBeNull();
+  fs.writeFileSync(file, Buffer.from([0x61, 0x0a, 0xed, 0xa0, 0x80])); // a surrogate's encoding, no final newline
+  expect(firstLineNotUtf8(file)).toEqual({ line: 2, offset: 2 });
 });

@@ -22,7 +22,7 @@ import {
   bareEdgeLabelEnd,
   parseRecordLine,
 } from "./interchange.js";
-import { fileChunks, forEachFileLine, LineTooLong, NotUtf8 } from "./lines.js";
+import { fileChunks, firstLineNotUtf8, forEachFileLine, LineTooLong, NotUtf8 } from "./lines.js";
 
 /** What an import needs of the store (GraphStore). */
 export interface LoadTarget {
@@ -283,7 +283,15 @@ function* csvEntries(schema: SchemaInfo, file: ImportFile, chunks: Iterable<stri
     if (error instanceof CsvSyntaxError)
       throw new ImportError(file.path, error.line, `${error.message}; nothing of this file was imported`);
     // Not one row to leave out: where the bad bytes fall in rows is not known.
-    if (error instanceof NotUtf8) throw new ImportError(file.path, null, `${error.message}; nothing of this file was imported`);
+    if (error instanceof NotUtf8) {
+      const at = firstLineNotUtf8(file.path);
+      if (at === null) throw new ImportError(file.path, null, `${error.message}; nothing of this file was imported`);
+      throw new ImportError(
+        file.path,
+        at.line,
+        `not valid UTF-8 (bytes of this line, which starts at byte ${at.offset} of the file, are no UTF-8 character); nothing of this file was imported`,
+      );
+    }
     throw error;
   }
   if (header === null) throw new ImportError(file.path, null, "the file is empty (a CSV file starts with a header row)");

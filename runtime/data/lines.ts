@@ -70,6 +70,64 @@ export function* fileChunks(path: string, onBytes: (n: number) => void = () => {
 }
 
 /**
+ * The first line of the file (1-based, counted by LF) whose bytes are no UTF-8, with the offset
+ * of that line's first byte; null when every line is UTF-8. A newline byte is never part of a
+ * multi-byte character, so each line is checked on its own: for saying where a decoder's
+ * refusal (NotUtf8, at a chunk's granularity) is.
+ */
+export function firstLineNotUtf8(path: string): { line: number; offset: number } | null {
+  let found: { line: number; offset: number } | null = null;
+  let offset = 0;
+  try {
+    forEachFileLineBytes(path, (bytes, line) => {
+      if (!isUtf8(bytes)) {
+        found = { line, offset };
+        return false;
+      }
+      offset += bytes.length + 1;
+      return true;
+    });
+  } catch (error) {
+    if (!(error instanceof LineTooLong)) throw error;
+  }
+  return found;
+}
+
+/** Each line's bytes (without its LF) with its 1-based number, until `each` returns false. */
+function forEachFileLineBytes(path: string, each: (bytes: Buffer, line: number) => boolean): void {
+  const fd = fs.openSync(path, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let have = 0;
+    let line = 0;
+    for (;;) {
+      if (have > MAX_LINE_BYTES) throw new LineTooLong(line + 1, MAX_LINE_BYTES);
+      if (have === buffer.length) {
+        const bigger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, have);
+        buffer = bigger;
+      }
+      const n = fs.readSync(fd, buffer, have, buffer.length - have, null);
+      const end = have + n;
+      if (n === 0) {
+        if (end > 0) each(buffer.subarray(0, end), line + 1);
+        return;
+      }
+      let start = 0;
+      for (let nl = buffer.indexOf(10, have); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
+        if (!each(buffer.subarray(start, nl), ++line)) return;
+        start = nl + 1;
+        if (start >= end) break;
+      }
+      buffer.copy(buffer, 0, start, end);
+      have = end - start;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * The file's non-blank lines (LF or CRLF) with their 1-based line numbers, handed to `each` in
  * order; `onBytes` hears how many bytes each read took. The same lines as
  * forEachLine(fileChunks(path)), found in the bytes (a newline byte is never part of a multi-byte
