@@ -77,54 +77,21 @@ export function* fileChunks(path: string, onBytes: (n: number) => void = () => {
  */
 export function firstLineNotUtf8(path: string): { line: number; offset: number } | null {
   let found: { line: number; offset: number } | null = null;
-  let offset = 0;
   try {
-    forEachFileLineBytes(path, (bytes, line) => {
-      if (!isUtf8(bytes)) {
+    scanLines(
+      path,
+      () => {},
+      MAX_LINE_BYTES,
+      (buffer, start, end, line, offset) => {
+        if (isUtf8(buffer.subarray(start, end))) return true;
         found = { line, offset };
         return false;
-      }
-      offset += bytes.length + 1;
-      return true;
-    });
+      },
+    );
   } catch (error) {
     if (!(error instanceof LineTooLong)) throw error;
   }
   return found;
-}
-
-/** Each line's bytes (without its LF) with its 1-based number, until `each` returns false. */
-function forEachFileLineBytes(path: string, each: (bytes: Buffer, line: number) => boolean): void {
-  const fd = fs.openSync(path, "r");
-  try {
-    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let have = 0;
-    let line = 0;
-    for (;;) {
-      if (have > MAX_LINE_BYTES) throw new LineTooLong(line + 1, MAX_LINE_BYTES);
-      if (have === buffer.length) {
-        const bigger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(bigger, 0, 0, have);
-        buffer = bigger;
-      }
-      const n = fs.readSync(fd, buffer, have, buffer.length - have, null);
-      const end = have + n;
-      if (n === 0) {
-        if (end > 0) each(buffer.subarray(0, end), line + 1);
-        return;
-      }
-      let start = 0;
-      for (let nl = buffer.indexOf(10, have); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
-        if (!each(buffer.subarray(start, nl), ++line)) return;
-        start = nl + 1;
-        if (start >= end) break;
-      }
-      buffer.copy(buffer, 0, start, end);
-      have = end - start;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**
@@ -135,12 +102,32 @@ function forEachFileLineBytes(path: string, each: (bytes: Buffer, line: number) 
  * concatenated (half the time of reading an import's lines).
  */
 export function forEachFileLine(path: string, onBytes: (n: number) => void, each: LineHandler, maxLineBytes = MAX_LINE_BYTES): void {
+  scanLines(path, onBytes, maxLineBytes, (buffer, start, end, line) => {
+    // A byte order mark before the first line; a CR before a line's LF.
+    const from = line === 1 && end - start >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? start + 3 : start;
+    lineAt(buffer, from, end > from && buffer[end - 1] === 13 ? end - 1 : end, line, each);
+    return true;
+  });
+}
+
+/**
+ * Each line of the file as buffer[start, end) (its LF left out; the last line may have none),
+ * with its 1-based number and the file offset it starts at, until `each` returns false. The
+ * buffer is reused for the next read. A line of more than `maxLineBytes` is LineTooLong, found
+ * before it is handed over (and, if it is longer than the buffer, before all of it is read).
+ */
+function scanLines(
+  path: string,
+  onBytes: (n: number) => void,
+  maxLineBytes: number,
+  each: (buffer: Buffer, start: number, end: number, line: number, offset: number) => boolean,
+): void {
   const fd = fs.openSync(path, "r");
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let have = 0; // bytes of a line not yet ended, at the buffer's start
     let line = 0;
-    let first = true;
+    let offset = 0; // of the buffer's first byte in the file
     for (;;) {
       if (have > maxLineBytes) throw new LineTooLong(line + 1, maxLineBytes);
       if (have === buffer.length) {
@@ -152,26 +139,24 @@ export function forEachFileLine(path: string, onBytes: (n: number) => void, each
       const n = fs.readSync(fd, buffer, have, buffer.length - have, null);
       onBytes(n);
       const end = have + n;
-      let start = 0;
-      if (first && end >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) start = 3; // a byte order mark
-      if (end > 0) first = false;
       if (n === 0) {
-        if (start < end) {
-          line++;
+        if (end > 0) {
           const stop = buffer[end - 1] === 13 ? end - 1 : end;
-          if (stop - start > maxLineBytes) throw new LineTooLong(line, maxLineBytes);
-          lineAt(buffer, start, stop, line, each);
+          if (stop > maxLineBytes) throw new LineTooLong(line + 1, maxLineBytes);
+          each(buffer, 0, end, line + 1, offset);
         }
         return;
       }
-      for (let nl = buffer.indexOf(10, Math.max(have, start)); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
+      let start = 0;
+      for (let nl = buffer.indexOf(10, have); nl >= 0 && nl < end; nl = buffer.indexOf(10, start)) {
         line++;
         if (nl - start > maxLineBytes) throw new LineTooLong(line, maxLineBytes);
-        lineAt(buffer, start, nl > start && buffer[nl - 1] === 13 ? nl - 1 : nl, line, each);
+        if (!each(buffer, start, nl, line, offset + start)) return;
         start = nl + 1;
         if (start >= end) break;
       }
       buffer.copy(buffer, 0, start, end);
+      offset += start;
       have = end - start;
     }
   } finally {
