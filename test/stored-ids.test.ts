@@ -2,8 +2,10 @@
 // (runtime/write/stored-ids.ts), each with its type's tag: node records, vectors, edge records
 // and the edges without fields in `edge_ends` blocks; unless the store holds many more records
 // than the import expects to load, when the loader asks LMDB per record instead.
+import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import { estimateLines } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { LoadedIds, readUuidWords, uuidWords } from "../runtime/write/loaded-ids.js";
 import { idBytes } from "../runtime/store/id-bytes.js";
@@ -80,4 +82,22 @@ test("a store holding more than 8 records per id the import expects is asked per
   enough.reserve(2);
   await store.load(() => {}, enough);
   expect(enough.size).toBe(9);
+});
+
+test("an import sizes its id table by the lines its files hold: counted in a small file, scaled from the first MiB in a large one", () => {
+  const small = path.join(dir, "small.jsonl");
+  fs.writeFileSync(small, "a\nb\nc");
+  expect(estimateLines(small)).toBe(3);
+  fs.writeFileSync(small, "a\nb\nc\n");
+  expect(estimateLines(small)).toBe(3);
+  fs.writeFileSync(small, "");
+  expect(estimateLines(small)).toBe(0);
+  // 3 MiB of 100-byte lines, then 20 KB ones would be a much smaller count: the sample scales.
+  const large = path.join(dir, "large.jsonl");
+  const within = (estimate: number, lines: number) => Math.abs(estimate - lines) / lines;
+  fs.writeFileSync(large, `${"x".repeat(99)}\n`.repeat(3 * 10_486));
+  expect(within(estimateLines(large), 3 * 10_486)).toBeLessThan(0.001);
+  fs.writeFileSync(large, `${"v".repeat(19_999)}\n`.repeat(200));
+  expect(within(estimateLines(large), 200)).toBeLessThan(0.01);
+  expect(estimateLines(path.join(dir, "missing.jsonl"))).toBe(0);
 });
