@@ -170,13 +170,13 @@ async function importFile(
   const size = fs.statSync(file.path).size;
   const name = path.basename(file.path);
   const reading = options.progress.start(`import ${name}`, "bytes", size);
-  let read = false;
+  let readingFinished = false;
   const task = {
     advance: (n: number) => reading.advance(n),
     // Once: when the last line is read (the steps after it report on their own), or on failure.
     finish: () => {
-      if (!read) reading.finish();
-      read = true;
+      if (!readingFinished) reading.finish();
+      readingFinished = true;
     },
   };
   // The steps after the last line (the adjacency lists, the keyword index) report as their own tasks.

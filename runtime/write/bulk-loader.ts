@@ -83,13 +83,13 @@ export class RecordLoader {
   ) {
     for (const label of [...schema.nodes.keys(), ...schema.vectors.keys()]) this.addTag(label, false);
     for (const label of schema.edges.keys()) this.addTag(label, true);
-    let stored = storedRecords(dbs, loaded.size);
-    if (stored !== loaded.size && loaded.size === 0 && loaded.complete) {
-      // An import's first load into a store that holds records: the table takes the store's ids,
-      // unless they are many more than the input's (reading one costs about a tenth of what asking
-      // LMDB per record does, bench/README.md).
-      stored = storedRecords(dbs, -1);
-      if (stored <= STORED_IDS_PER_EXPECTED * loaded.expected) addStoredIds(dbs, this.taggedLabels(), loaded, stored);
+    // An import's first load into an empty store needs no count (the usual case: a cheap check).
+    const stored = loaded.size === 0 && storeIsEmpty(dbs) ? 0 : storedRecordCount(dbs);
+    // Its first load into a store that holds records: the table takes the store's ids, unless they
+    // are many more than the input's (reading one costs about a tenth of asking LMDB per record,
+    // bench/README.md).
+    if (loaded.size === 0 && stored > 0 && loaded.complete && stored <= STORED_IDS_PER_EXPECTED * loaded.expected) {
+      addStoredIds(dbs, this.taggedLabels(), loaded, stored);
     }
     this.onlyLoaded = loaded.complete && stored === loaded.size;
   }
@@ -280,17 +280,14 @@ export class RecordLoader {
   }
 }
 
-/**
- * How many records the store holds, when that is cheap to know: 0 or "not 0" for `expected` 0
- * (the first file of an import), else a count of the keys of the record databases.
- */
-function storedRecords(dbs: StoreDbs, expected: number): number {
-  if (expected === 0) {
-    for (const _ of dbs.nodes.getKeys({ limit: 1 })) return 1;
-    for (const _ of dbs.edges.getKeys({ limit: 1 })) return 1;
-    for (const _ of dbs.edgeEnds.getKeys({ limit: 1 })) return 1;
-    return 0;
-  }
+/** Whether the store holds no record at all (one key read per record database). */
+function storeIsEmpty(dbs: StoreDbs): boolean {
+  for (const db of [dbs.nodes, dbs.edges, dbs.edgeEnds] as const) for (const _ of db.getKeys({ limit: 1 })) return false;
+  return true;
+}
+
+/** How many records the store holds: a count of the record databases' keys and of the bare edges' entries. */
+function storedRecordCount(dbs: StoreDbs): number {
   // An edge without fields has no record, only its entry in an `edge_ends` block (store/edge-ends.ts).
   return dbs.nodes.getKeysCount() + dbs.edges.getKeysCount() + bareEdgeTotal(dbs.edgeEnds);
 }

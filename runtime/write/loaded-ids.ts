@@ -83,12 +83,16 @@ export class LoadedIds {
   private count = 0;
   private overflowed = false;
   private readonly scratch = new Int32Array(4);
-  /** The most ids reserve() was asked for: about how many the import expects to hold. */
-  expected = 0;
+  private reserved = 0;
 
   /** @param maxIds ids held at most (tests pass a small one) */
   constructor(private readonly maxIds = MAX_IDS) {
     this.resize(1 << 16);
+  }
+
+  /** The most ids reserve() was asked for: about how many the import expects to hold. */
+  get expected(): number {
+    return this.reserved;
   }
 
   /** How many ids the table holds. */
@@ -101,7 +105,7 @@ export class LoadedIds {
    * every id at each step, a large share of a big import's time.
    */
   reserve(ids: number): void {
-    this.expected = Math.max(this.expected, ids);
+    this.reserved = Math.max(this.reserved, ids);
     const want = Math.min(ids, this.maxIds);
     let capacity = this.capacity;
     while (want * 2 > capacity) capacity *= 2;
