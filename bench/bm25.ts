@@ -96,7 +96,7 @@ async function fill(
         db.addNode("Doc", props);
         // A search (of no terms) makes the writer write the gathered postings first: each
         // document's postings are then written on their own, one get and put per term, as
-        // before batching (runtime/write/postings-batch.ts).
+        // before batching (runtime/search/postings-batch.ts).
         if (perDocument) db.searchBM25("Doc", "", 1);
       }
     });

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RootDatabase } from "lmdb";
 import { GraphStore } from "../runtime/graph-store.js";
-import type { RecordLoader } from "../runtime/write/bulk-loader.js";
+import type { RecordLoader } from "../runtime/load/bulk-loader.js";
 import { cleanup, installCleanupHandlers, tempDir } from "./cleanup.js";
 import { itemProps } from "./fill.js";
 import { benchSchema, ITEM, LINK } from "./project.js";
@@ -173,7 +173,7 @@ export async function runPostImport(settings: PostImportSettings): Promise<PostI
       `post-import: loaded ${settings.nodes.toLocaleString("en-US")} nodes and ${(settings.nodes * settings.fanout).toLocaleString("en-US")} edges in ${loadSeconds.toFixed(1)} s; freelist ${JSON.stringify(freeAfterLoad)}`,
     );
     if (settings.settle) {
-      // What `strand import` does at its end (runtime/write/freelist-settle.ts).
+      // What `strand import` does at its end (runtime/store/freelist-settle.ts).
       const c0 = process.cpuUsage();
       const t = performance.now();
       const commits = store.settleFreeList();

@@ -9,7 +9,7 @@
 // environment per path in a process (reference-counted), so both read the very same pages.
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { NodeItem } from "../core/items.js";
-import { CHUNK, ENTRY_BYTES, TAIL_HEADER, listKey } from "../runtime/store/adjacency.js";
+import { CHUNK, ENTRY_BYTES, TAIL_HEADER, listKey } from "../runtime/adjacency/lists.js";
 import { DB_NAMES, labelRange } from "../runtime/store/keys.js";
 import { KNOWS, PERSON } from "./scan-project.js";
 

@@ -77,7 +77,7 @@ export function storeSize(dir: string): StoreSize & { format: unknown } {
     const names: string[] = [];
     for (const key of env.getKeys()) if (typeof key === "string") names.push(key);
     for (const name of names) {
-      // Binary keys: an ordered-binary handle would set its comparison on the database (see store/format4-dbs.ts).
+      // Binary keys: an ordered-binary handle would set its comparison on the database (see format/format4-dbs.ts).
       const stats = env.openDB({ name, keyEncoding: "binary" }).getStats() as {
         pageSize: number;
         treeBranchPageCount: number;

@@ -60,7 +60,7 @@ export interface QueryContext {
    * conjunction that includes `conditions` on INDEX fields: exactly what nodesWhere (or the scan
    * of the edges) returns, bounds included, but the candidates are read from the index of one
    * condition (EQ first, then a field bounded on both sides, then the first) and p is applied
-   * to each. When no condition can be served for these values (runtime/store/index-where.ts),
+   * to each. When no condition can be served for these values (runtime/indexes/index-where.ts),
    * it scans.
    */
   itemsWhereIndexed(

@@ -7,7 +7,7 @@
 // have no integer/float distinction, and every JSON reader (serde's f64, Python, JS) reads both as
 // the same number.
 //
-// Applied to a query's result just before it leaves (runtime/query-runner.ts) and to every /mcp
+// Applied to a query's result just before it leaves (runtime/query/query-runner.ts) and to every /mcp
 // tool's answer (server/mcp/service.ts), never inside a query: WHERE, ORDER, projections and RerankMMR (which ranks by `score` when an item has one)
 // see vectors exactly as stored.
 import type { JsonValue } from "./schema.js";

@@ -1,8 +1,8 @@
 // The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
 // exposed to query code as a QueryContext.
 import { writeBackup, type BackupOutcome } from "./backup/backup.js";
-import { checkedQueryTimeout } from "./query-deadline.js";
-import { TxnQueryContext } from "./context.js";
+import { checkedQueryTimeout } from "./query/query-deadline.js";
+import { TxnQueryContext } from "./query/context.js";
 import { silentProgress, type ProgressSink } from "../core/progress.js";
 import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
@@ -15,30 +15,30 @@ import { lockDirectory } from "./store/dir-lock.js";
 import { tooFullToOpen } from "./store/storage-space.js";
 import { SchemaInfo, vectorMembersOf } from "./store/schema-info.js";
 import { keepIdsAfter } from "./store/ids.js";
-import { newestStoredId } from "./store/newest-id.js";
+import { newestStoredId } from "./records/newest-id.js";
 import { setVectorMembers } from "./store/vector-encoding.js";
-import { type StoreStats, storeStats } from "./store/stats.js";
+import { type StoreStats, storeStats } from "./stats.js";
 import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
 import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";
 import { VectorIndexes, type VectorIndexStatus } from "./vector/vector-indexes.js";
-import type { VerifyReport } from "./verify/report.js";
+import type { VerifyReport } from "./store/integrity.js";
 import { verifyStore } from "./verify/verify.js";
-import { Bm25Writes } from "./write/bm25-writes.js";
-import { RecordLoader } from "./write/bulk-loader.js";
-import type { LoadedIds } from "./write/loaded-ids.js";
+import { Bm25Writes } from "./search/bm25-writes.js";
+import { RecordLoader } from "./load/bulk-loader.js";
+import type { LoadedIds } from "./load/loaded-ids.js";
 import type { Transaction } from "lmdb";
 import { GraphWriter } from "./write/graph-writer.js";
 import { StrandError } from "../core/errors.js";
-import { forgetBm25Marker, writeFormatVersion } from "./write/meta-writes.js";
-import { migrateFormat, type FormatMigrationOutcome } from "./write/format-migration.js";
-import { VectorSlots } from "./write/vector-slots.js";
-import { settleFreeList } from "./write/freelist-settle.js";
-import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector-checkpoints.js";
-import { ChangeRecorder, recordingDbs } from "./write/change-recorder.js";
-import { appendCommit, appendGap, applyCommitFrames } from "./write/commit-log-writes.js";
-import { FOLD_OP_KEY, foldPendingIn } from "./write/pending-in-writes.js";
-import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./replication/commit-log.js";
+import { forgetBm25Marker } from "./search/bm25-marker.js";
+import { migrateFormat, writeFormatVersion, type FormatMigrationOutcome } from "./format/format-migration.js";
+import { VectorSlots } from "./vector/vector-slots.js";
+import { settleFreeList } from "./store/freelist-settle.js";
+import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector/vector-checkpoints.js";
+import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";
+import { appendCommit, appendGap, applyCommitFrames } from "./commit-log/log-writes.js";
+import { FOLD_OP_KEY, foldPendingIn } from "./adjacency/pending-in-writes.js";
+import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./commit-log/commit-log.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -58,18 +58,18 @@ export interface GraphStoreOptions {
   bm25Stemmer?: Stemmer;
   /** Where long work at open reports (migrations, index rebuilds); silent by default. */
   progress?: ProgressSink;
-  /** When vector indexes are checkpointed in the background (vector-checkpoints.ts). */
+  /** When vector indexes are checkpointed in the background (vector/vector-checkpoints.ts). */
   vectorCheckpoints?: Partial<CheckpointPolicy>;
-  /** How much of the commit log is kept (runtime/replication/commit-log.ts). */
+  /** How much of the commit log is kept (runtime/commit-log/commit-log.ts). */
   logRetention?: Partial<LogRetention>;
   /** false: write transactions append nothing to the commit log (the benchmark's baseline only). */
   commitLog?: boolean;
   /**
-   * Deferred incoming adjacency entries (store/pending-in.ts) are folded into their lists by the
+   * Deferred incoming adjacency entries (adjacency/pending-in.ts) are folded into their lists by the
    * first write that finds at least this many pending (default DEFAULT_FOLD_AT; 0: every write).
    */
   foldPendingAt?: number;
-  /** How long a read() or write() callback may run before QUERY_TIMEOUT (query-deadline.ts); 0: no limit. */
+  /** How long a read() or write() callback may run before QUERY_TIMEOUT (query/query-deadline.ts); 0: no limit. */
   queryTimeoutMs?: number;
 }
 
@@ -86,7 +86,7 @@ export class GraphStore {
   /** The same for a bulk load, on the plain databases (a load is not recorded key by key). */
   private readonly bulkBm25Writes: Bm25Writes | null;
   private readonly checkpoints: VectorCheckpoints;
-  /** Notes the keys each write changes, for its commit log entry (write/change-recorder.ts). */
+  /** Notes the keys each write changes, for its commit log entry (commit-log/change-recorder.ts). */
   private readonly recorder = new ChangeRecorder();
   /** `dbs` as writers get them: recording their changes, unless the log is off. */
   private readonly writeDbs: StoreDbs;
@@ -318,7 +318,7 @@ export class GraphStore {
   }
 
   /**
-   * Folds every deferred incoming adjacency entry into its list now (store/pending-in.ts), in a
+   * Folds every deferred incoming adjacency entry into its list now (adjacency/pending-in.ts), in a
    * write of its own, recorded like any. Writes do it by themselves past `foldPendingAt`; this is
    * for tests and tools.
    */
@@ -334,7 +334,7 @@ export class GraphStore {
   /**
    * After a bulk operation spread over several transactions (strand import of several files):
    * tiny commits that let LMDB split the free-page list now, so the first writes after it do not
-   * pay for that (runtime/write/freelist-settle.ts). Synchronous; returns the commits it ran.
+   * pay for that (runtime/store/freelist-settle.ts). Synchronous; returns the commits it ran.
    */
   settleFreeList(): number {
     return settleFreeList(this.dbs.env, this.dbs.meta);
@@ -342,7 +342,7 @@ export class GraphStore {
 
   /**
    * Makes the ids this process generates from now on sort after every UUID v7 the store holds
-   * (store/newest-id.ts). The open does it; a replica does it again when it is promoted, because
+   * (records/newest-id.ts). The open does it; a replica does it again when it is promoted, because
    * the entries it applied meanwhile carry ids its old leader made, by another clock.
    */
   keepNewIdsAfterStored(): void {

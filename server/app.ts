@@ -15,7 +15,7 @@ import type { ConnectionOptions } from "./mcp/connections.js";
 import { isMcpPath, MCP_PATH, mcpHandler } from "./mcp/routes.js";
 import { McpService } from "./mcp/service.js";
 import type { QueryModule } from "../core/query-module.js";
-import { QueryRunner, type EmbedderFor } from "../runtime/query-runner.js";
+import { QueryRunner, type EmbedderFor } from "../runtime/query/query-runner.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import type { Metric } from "../runtime/vector/metric.js";
 import { apiKeyMiddleware } from "./http/api-key.js";

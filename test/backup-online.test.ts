@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { openDbs } from "../runtime/store/dbs.js";
-import { edgesOfLabel } from "../runtime/store/edge-records.js";
+import { edgesOfLabel } from "../runtime/records/edge-records.js";
 import { CLI, call, startStrand, tempDir, type StrandServer } from "./support/server.js";
 import { labelRange } from "../runtime/store/keys.js";
 

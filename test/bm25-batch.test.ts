@@ -1,5 +1,5 @@
 // BM25 postings of a write's new documents are gathered and written once per term at the end of
-// the write (runtime/write/postings-batch.ts). Whether documents arrive one write each or all in
+// the write (runtime/search/postings-batch.ts). Whether documents arrive one write each or all in
 // one write — with updates, deletes and a SearchBM25 in the middle of it — the stored index is
 // the same byte for byte, searches return the same top-k, and the store verifies clean.
 import { afterEach, expect, test } from "vitest";
@@ -200,7 +200,7 @@ test("a type whose documents were all dropped is indexed afresh by one write, as
 
 test("an update of 3,000 documents in one write writes each postings block once, as one write per update leaves them", async () => {
   // Each update re-indexes its document in the blocks of "w0".."w3" (every document has them):
-  // before runtime/write/postings-overlay.ts each one rewrote those blocks (up to 12 KiB each) in
+  // before runtime/search/postings-overlay.ts each one rewrote those blocks (up to 12 KiB each) in
   // LMDB, 3,000 times over, and copy-on-write kept every version until the commit: the data file
   // grew by tens of thousands of pages. Now the write holds the blocks and puts each once.
   const bodies = Array.from({ length: 3000 }, (_, i) => `w0 w1 w2 w3 unique${i}`);

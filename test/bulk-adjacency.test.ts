@@ -1,4 +1,4 @@
-// A bulk load's adjacency buffer (runtime/write/bulk-adjacency.ts) against the per-request one
+// A bulk load's adjacency buffer (runtime/adjacency/bulk-lists.ts) against the per-request one
 // (adjacency-buffer.ts) given the same entries: the databases come out identical, byte for byte,
 // whether lists are new (sorting before or after every stored key) or extend stored ones, with
 // labels one a prefix of another, past its first page of entries and its first table size, and
@@ -7,10 +7,10 @@ import path from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { seededRandom } from "../bench/random.js";
-import { parseListKey } from "../runtime/store/adjacency.js";
-import { AdjacencyBuffer } from "../runtime/write/adjacency-buffer.js";
-import { BulkAdjacency } from "../runtime/write/bulk-adjacency.js";
-import { uuidWordsAt } from "../runtime/write/loaded-ids.js";
+import { parseListKey } from "../runtime/adjacency/lists.js";
+import { AdjacencyBuffer } from "../runtime/adjacency/append-buffer.js";
+import { BulkAdjacency } from "../runtime/adjacency/bulk-lists.js";
+import { uuidWordsAt } from "../runtime/store/id-words.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 type Dbs = {

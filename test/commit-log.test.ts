@@ -1,4 +1,4 @@
-// The commit log (runtime/store/commit-log.ts, runtime/write/commit-log-writes.ts): every write
+// The commit log (runtime/commit-log/log-entries.ts, runtime/commit-log/log-writes.ts): every write
 // transaction appends one entry in its own transaction; a second store that applies the entries
 // holds exactly the same bytes in every database, searches the same (vectors and BM25) and
 // verifies clean; the retention trims from the front and a reader past it is told "gone".

@@ -1,4 +1,4 @@
-// strand import's checks (runtime/data/import.ts, runtime/write/bulk-loader.ts): a bad record
+// strand import's checks (runtime/data/import.ts, runtime/load/bulk-loader.ts): a bad record
 // names file, line and field and nothing of its file is applied; --skip-bad leaves bad records
 // out, writes them to the rejects file and counts them; CSV cells are typed by the schema.
 import fs from "node:fs";
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test } from "vitest";
 import { type ProgressSink, silentProgress } from "../core/progress.js";
 import { ImportError, importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { LoadedIds } from "../runtime/write/loaded-ids.js";
+import { LoadedIds } from "../runtime/load/loaded-ids.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 

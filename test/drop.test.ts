@@ -5,7 +5,7 @@ import { seededRandom as rng } from "../bench/random.js";
 import type { StrandError } from "../core/errors.js";
 import type { EdgeItem, NodeItem, Props } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
-import { CHUNK, listKey } from "../runtime/store/adjacency.js";
+import { CHUNK, listKey } from "../runtime/adjacency/lists.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { openTempStore, removeDir, tempDir } from "./support/store-fixtures.js";
 import { vectorSchema } from "./support/vector-fixtures.js";

@@ -1,4 +1,4 @@
-// edge_ends blocks (runtime/store/edge-ends.ts, written by runtime/write/edge-ends-writes.ts):
+// edge_ends blocks (runtime/records/edge-ends.ts, written by runtime/records/edge-ends-writes.ts):
 // edges added in any order and removed keep every block sorted, keyed by its first edge and
 // within 16 entries, and every edge is found by its id; appends in id order fill the blocks.
 import fs from "node:fs";
@@ -13,10 +13,10 @@ import {
   ENDS_ENTRY,
   type EdgeEndsDb,
   parseEdgeEndsKey,
-} from "../runtime/store/edge-ends.js";
+} from "../runtime/records/edge-ends.js";
 import { readIdBytes } from "../runtime/store/id-bytes.js";
-import { EdgeEndsWriter } from "../runtime/write/edge-ends-writes.js";
-import { uuidWordsAt } from "../runtime/write/loaded-ids.js";
+import { EdgeEndsWriter } from "../runtime/records/edge-ends-writes.js";
+import { uuidWordsAt } from "../runtime/store/id-words.js";
 import { rng } from "./support/vector-fixtures.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 

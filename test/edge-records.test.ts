@@ -1,11 +1,11 @@
-// Edges without field values have no record (runtime/store/edge-records.ts): one `edge_ends`
+// Edges without field values have no record (runtime/records/edge-records.ts): one `edge_ends`
 // entry and their two list entries. Every way of reading, changing and dropping an edge treats
 // both forms alike, and verify stays clean through the moves between them.
 import { afterEach, describe, expect, it } from "vitest";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import type { GraphStore } from "../runtime/graph-store.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
-import { bareEdgeFrom } from "../runtime/store/edge-ends.js";
+import { bareEdgeFrom } from "../runtime/records/edge-ends.js";
 import { openTempStore } from "./support/store-fixtures.js";
 import { itemKey } from "../runtime/store/keys.js";
 

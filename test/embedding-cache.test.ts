@@ -1,7 +1,7 @@
-// The query runner's embedding cache (runtime/query-runner.ts): keys stay small whatever the text,
+// The query runner's embedding cache (runtime/query/query-runner.ts): keys stay small whatever the text,
 // so 10,000 cached embeddings of texts near the body limit do not hold the texts themselves.
 import { expect, test } from "vitest";
-import { EmbeddingCache } from "../runtime/query-runner.js";
+import { EmbeddingCache } from "../runtime/query/query-runner.js";
 
 test("a text up to 256 characters is its own key; a longer one is keyed by its SHA-256 digest (base64; checked with Python hashlib)", () => {
   expect(EmbeddingCache.key("hello", "m")).toBe("m\u0000hello");

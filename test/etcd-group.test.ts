@@ -4,7 +4,8 @@
 import { spawn } from "node:child_process";
 import { join as joinPath } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EtcdGroup, type GroupLeader } from "../server/cluster/etcd-group.js";
+import { EtcdGroup } from "../server/cluster/etcd-group.js";
+import type { GroupLeader } from "../server/cluster/group.js";
 import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 import { REPO_ROOT } from "./support/server.js";
 

@@ -1,9 +1,9 @@
-// The settling commits after a bulk operation (runtime/write/freelist-settle.ts): none on a store
+// The settling commits after a bulk operation (runtime/store/freelist-settle.ts): none on a store
 // whose free-page list has no multi-page record, some after edges written over several
 // transactions, and they change no data (the store verifies clean, the meta key is gone, every
 // count is as before). Their effect on the writes after them is measured in bench/post-import.ts.
 import { afterEach, expect, test } from "vitest";
-import { settleCommitsNeeded } from "../runtime/write/freelist-settle.js";
+import { settleCommitsNeeded } from "../runtime/store/freelist-settle.js";
 import { openTempStore } from "./support/store-fixtures.js";
 
 const cleanups: Array<() => Promise<void>> = [];

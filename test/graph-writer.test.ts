@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { NodeItem } from "../core/items.js";
 import { openDbs, type StoreDbs } from "../runtime/store/dbs.js";
-import { listKey } from "../runtime/store/adjacency.js";
+import { listKey } from "../runtime/adjacency/lists.js";
 import { adjacencyKey, ReadCache } from "../runtime/store/read-cache.js";
 import { SchemaInfo } from "../runtime/store/schema-info.js";
 import { GraphWriter, type WriterHooks } from "../runtime/write/graph-writer.js";

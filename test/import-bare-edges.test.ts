@@ -1,5 +1,5 @@
 // The bulk path's fast lane for edges without fields (runtime/data/interchange.ts
-// bareEdgeLabelEnd, RecordLoader.loadBareEdge) and its adjacency buffer (write/bulk-adjacency.ts):
+// bareEdgeLabelEnd, RecordLoader.loadBareEdge) and its adjacency buffer (adjacency/bulk-lists.ts):
 // a line in the export's own shape is read straight from its text, and must leave exactly what
 // the same record written in any other shape leaves, fail with exactly the same message, and
 // apply nothing of a bad file. The lists come out as the layout requires whether they are new
@@ -13,7 +13,7 @@ import { silentProgress } from "../core/progress.js";
 import { ImportError, importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { uuidv7 } from "../runtime/store/ids.js";
-import { RecordLoader } from "../runtime/write/bulk-loader.js";
+import { RecordLoader } from "../runtime/load/bulk-loader.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { dumpStore, expectedDump, staleCacheEntries } from "./support/store-dump.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";

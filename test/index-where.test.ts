@@ -1,4 +1,4 @@
-// WHERE served by an INDEX (QueryContext.itemsWhereIndexed, runtime/store/index-where.ts) returns
+// WHERE served by an INDEX (QueryContext.itemsWhereIndexed, runtime/indexes/index-where.ts) returns
 // exactly what the scan returns: a seeded property test over random data (numbers with -0, long
 // and control-character strings, lone surrogates, Date-shaped strings, Dates, ids, booleans,
 // absent fields, UNIQUE fields, edges and vectors) and random conjunctions of conditions, with

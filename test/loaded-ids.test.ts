@@ -1,8 +1,9 @@
-// The bulk loader's table of loaded ids (runtime/write/loaded-ids.ts): exact membership with the
+// The bulk loader's table of loaded ids (runtime/load/loaded-ids.ts): exact membership with the
 // tag each id was added with, either case, through growth; UUID parsing agrees with isUuid.
 import { expect, test } from "vitest";
 import { isUuid, uuidv7 } from "../runtime/store/ids.js";
-import { LoadedIds, uuidWords } from "../runtime/write/loaded-ids.js";
+import { LoadedIds } from "../runtime/load/loaded-ids.js";
+import { uuidWords } from "../runtime/store/id-words.js";
 
 test("uuidWords reads exactly the strings isUuid accepts, into the UUID's four words", () => {
   const words = new Int32Array(4);

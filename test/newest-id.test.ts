@@ -1,5 +1,5 @@
 // New ids sort after every id a store holds, even when the clock is behind the one that wrote
-// them (runtime/store/newest-id.ts, keepIdsAfter in ids.ts): the open seeds the id generator with
+// them (runtime/records/newest-id.ts, keepIdsAfter in ids.ts): the open seeds the id generator with
 // the newest stored UUID v7, of node, edge-record and bare-edge labels alike. One more than a day
 // ahead of the clock is not trusted. (The generator is per process: the tests run in this order.)
 import fs from "node:fs";

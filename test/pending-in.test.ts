@@ -1,4 +1,4 @@
-// Deferred incoming adjacency (runtime/store/pending-in.ts): new `in` entries wait in
+// Deferred incoming adjacency (runtime/adjacency/pending-in.ts): new `in` entries wait in
 // adjacency_in_pending until a fold moves them into their lists. Whatever the interleaving of
 // edge adds, edge drops, node drops, failed writes and folds (by the threshold inside a write, or
 // on their own), every list and count reads as without deferral, the store is exactly the layout
@@ -8,7 +8,7 @@ import { seededRandom as rng } from "../bench/random.js";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { idBytes } from "../runtime/store/id-bytes.js";
-import { pendingKey, pendingListPrefix } from "../runtime/store/pending-in.js";
+import { pendingKey, pendingListPrefix } from "../runtime/adjacency/pending-in.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { dumpStoreWithPending, expectedDump } from "./support/store-dump.js";
 import { removeDir, schema, tempDir } from "./support/store-fixtures.js";

@@ -1,11 +1,11 @@
-// The query time limit (runtime/query-deadline.ts, GraphStoreOptions.queryTimeoutMs): a read or
+// The query time limit (runtime/query/query-deadline.ts, GraphStoreOptions.queryTimeoutMs): a read or
 // write that runs past it stops with QUERY_TIMEOUT at its next record, list or write; a write's
 // changes are rolled back and the store goes on serving. Over HTTP it is 503 with the JSON error.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { StrandError } from "../core/errors.js";
 import type { QueryModule } from "../core/query-module.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { QueryDeadline } from "../runtime/query-deadline.js";
+import { QueryDeadline } from "../runtime/query/query-deadline.js";
 import { createApp } from "../server/index.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { vectorSchema } from "./support/vector-fixtures.js";

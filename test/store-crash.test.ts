@@ -119,7 +119,7 @@ test("acknowledged writes survive SIGKILL, and the store verifies clean", async 
     });
     expect(lost).toEqual([]);
     expect(store.verify()).toMatchObject({ disagreements: [], skipped: [] });
-    // Incoming entries the killed writer left pending (runtime/store/pending-in.ts) are read
+    // Incoming entries the killed writer left pending (runtime/adjacency/pending-in.ts) are read
     // in their lists, and fold into them at the next write: the lists read the same after.
     const before = dumpStoreWithPending(store);
     // The child folds at the default (16,384 entries), never within its plan: every stored edge's

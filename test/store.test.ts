@@ -5,7 +5,7 @@ import { StrandError } from "../core/errors.js";
 import { isUuid, uuidv7, uuidv7Time } from "../runtime/store/ids.js";
 import type { EdgeItem, NodeItem, Props } from "../core/items.js";
 import type { QueryContext } from "../core/query-context.js";
-import { CHUNK } from "../runtime/store/adjacency.js";
+import { CHUNK } from "../runtime/adjacency/lists.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
 import { openStoreReadOnly } from "../runtime/store/read-only.js";
 import { GraphStore } from "../runtime/graph-store.js";

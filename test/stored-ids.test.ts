@@ -1,5 +1,5 @@
 // An import's first load into a store that holds records reads the store's ids into its id table
-// (runtime/write/stored-ids.ts), each with its type's tag: node records, vectors, edge records
+// (runtime/load/stored-ids.ts), each with its type's tag: node records, vectors, edge records
 // and the edges without fields in `edge_ends` blocks; unless the store holds many more records
 // than the import expects to load, when the loader asks LMDB per record instead.
 import fs from "node:fs";
@@ -7,7 +7,8 @@ import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { estimateLines } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { LoadedIds, readUuidWords, uuidWords } from "../runtime/write/loaded-ids.js";
+import { LoadedIds } from "../runtime/load/loaded-ids.js";
+import { readUuidWords, uuidWords } from "../runtime/store/id-words.js";
 import { idBytes } from "../runtime/store/id-bytes.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";

@@ -4,10 +4,10 @@
 import { afterEach, describe, expect, test } from "vitest";
 import type { NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { adjacencyEntry, chunkKey, joinEntries, listKey, tailValue } from "../runtime/store/adjacency.js";
+import { adjacencyEntry, chunkKey, joinEntries, listKey, tailValue } from "../runtime/adjacency/lists.js";
 import type { VectorIndex } from "../runtime/vector/vector-index.js";
 import { verifyDataDir } from "../runtime/verify/verify-dir.js";
-import type { VerifyReport } from "../runtime/verify/report.js";
+import type { VerifyReport } from "../runtime/store/integrity.js";
 import { schemaOf } from "./support/compile-schema.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { corrupt, smallGraph, verifySchema, type SmallGraph } from "./support/verify-fixtures.js";

@@ -5,7 +5,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_PORT, DEFAULT_RUNTIME_IMPORT
 import { OPTION_ENV, UsageError } from "./usage.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
-import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
+import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
 import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import { MAX_MAX_CONNECTIONS_PER_CLIENT } from "../../server/front-door/connection-guard.js";
 import { BYTE_SIZE_FORM, parseByteSize } from "../config/byte-size.js";

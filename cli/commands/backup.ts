@@ -41,7 +41,7 @@ export async function runRestore(backup: string, dataDir: string): Promise<numbe
   }
   process.stdout.write(`restored ${displayPath(backup)} (snapshot of ${outcome.manifest.created}) into ${displayPath(dataDir)}\n`);
   // A backup of an older store format restores as it is and is migrated at its first open
-  // (runtime/write/format-migration.ts); the check reads only the current format, so it waits.
+  // (runtime/format/format-migration.ts); the check reads only the current format, so it waits.
   if (outcome.manifest.store_format !== FORMAT_VERSION) {
     process.stdout.write(
       `the store is in format ${outcome.manifest.store_format}: it is migrated to format ${FORMAT_VERSION} when it is first opened (strand serve or strand import); run strand verify after that\n`,

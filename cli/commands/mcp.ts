@@ -3,7 +3,7 @@
 // project in process and opens the store like `serve` (so the data directory must not be served
 // at the same time: one process per data directory). stdout carries only protocol messages;
 // diagnostics go to stderr. Runs until stdin closes or SIGINT/SIGTERM.
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createProtocolServer } from "../../server/mcp/protocol.js";
 import { guardParams } from "../../server/mcp/rpc-params.js";

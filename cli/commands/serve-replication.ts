@@ -4,7 +4,7 @@
 // no longer keeps the entries the replica needs, it re-seeds (download while serving, then swap).
 import type { ProjectConfig } from "../config/project-config.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import type { LogRetention } from "../../runtime/replication/commit-log.js";
+import type { LogRetention } from "../../runtime/commit-log/commit-log.js";
 import { Follower } from "../../runtime/replication/follower.js";
 import { identityMismatch, storeIdentity } from "../../runtime/replication/identity.js";
 import { leaderFetch, type LeaderAccess } from "../../runtime/replication/leader-fetch.js";

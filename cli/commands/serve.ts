@@ -5,7 +5,7 @@ import { isLoopbackAddress, startServer, type RunningServer } from "../../server
 import { DEFAULT_BODY_LIMIT_BYTES } from "../../server/app.js";
 import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
 import { mcpConnectionOptions, mcpLimitOptions, type OpenHooks, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 import { afterTimeoutOf, replicationHooks, retentionOf, servedNode, type ReplicationFlags } from "./serve-replication.js";

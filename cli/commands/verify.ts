@@ -3,7 +3,7 @@
 // were last checked against, and the BM25 configuration its keyword index was built with.
 // Exit 0 with a one-line summary when every check agrees; exit 1 listing each disagreement, one
 // per line, or with a one-line error when the directory cannot be verified.
-import { describeCounts } from "../../runtime/verify/report.js";
+import { describeCounts } from "../../runtime/store/integrity.js";
 import { verifyDataDir } from "../../runtime/verify/verify-dir.js";
 import { cliProgress } from "../progress/progress.js";
 import { displayPath } from "../project/sources.js";

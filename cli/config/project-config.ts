@@ -47,7 +47,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { STEMMERS } from "../../runtime/search/tokenizer.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
-import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query-deadline.js";
+import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
 import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import { MAX_MAX_CONNECTIONS_PER_CLIENT } from "../../server/front-door/connection-guard.js";
 import {

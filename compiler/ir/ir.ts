@@ -9,7 +9,7 @@ import type { JsonValue, ValueType } from "../../core/schema.js";
 export type Cardinality = "one" | "optional" | "many";
 /** Vectors are graph items like nodes (they have edges), with an embedding and a search score. */
 export type ItemKind = "node" | "edge" | "vector";
-/** The source letter of each kind: `N<T>`, `E<T>`, `V<T>` (runtime/context.ts maps back for messages). */
+/** The source letter of each kind: `N<T>`, `E<T>`, `V<T>` (runtime/query/context.ts maps back for messages). */
 export const ITEM_LETTER: Readonly<Record<ItemKind, "N" | "E" | "V">> = { node: "N", edge: "E", vector: "V" };
 /** Each kind as a word in messages: "node", "edge", "vector". */
 export const ITEM_WORD: Readonly<Record<ItemKind, string>> = { node: "node", edge: "edge", vector: "vector" };

@@ -23,7 +23,7 @@ export function restoreBackup(backupDir: string, dataDir: string, progress: Prog
   if (!isDirectory(backupDir)) return { ok: false, code: "NOT_A_BACKUP", message: `${backupDir} is not a backup directory` };
   const manifest = readManifest(backupDir);
   if (typeof manifest === "string") return { ok: false, code: "NOT_A_BACKUP", message: manifest };
-  // An older format restores as it is: the first open migrates it (runtime/write/format-migration.ts).
+  // An older format restores as it is: the first open migrates it (runtime/format/format-migration.ts).
   if (manifest.store_format !== FORMAT_VERSION && !MIGRATABLE_FORMATS.includes(manifest.store_format))
     return {
       ok: false,

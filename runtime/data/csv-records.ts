@@ -8,7 +8,7 @@ import type { Props } from "../../core/items.js";
 import type { ValueType } from "../../core/schema.js";
 import { SCALARS } from "../../core/scalars.js";
 import type { SchemaInfo, TypeInfo } from "../store/schema-info.js";
-import type { LoadRecord } from "../write/bulk-loader.js";
+import type { LoadRecord } from "../load/bulk-loader.js";
 import type { CsvRow } from "./csv.js";
 import { BadRecord, type RecordKind } from "./interchange.js";
 

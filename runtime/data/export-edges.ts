@@ -1,14 +1,14 @@
 // The edges of one label for an export (export.ts), in id order: edges with fields from their
-// records, edges without from `edge_ends` (store/edge-records.ts), merged as edgesOfLabel merges
+// records, edges without from `edge_ends` (records/edge-records.ts), merged as edgesOfLabel merges
 // them. An edge without fields (on most graphs, most of an export) is written straight from the
 // stored bytes: its id and from node from its entry in an `edge_ends` block, its to node from
 // the from node's out list, read once for that node's consecutive edges. No id text, record
 // object or iterator result is made per edge.
 import type { Transaction } from "lmdb";
 import type { EdgeItem } from "../../core/items.js";
-import { ENTRY_BYTES, listKey, parseTail, readAdjacency } from "../store/adjacency.js";
+import { ENTRY_BYTES, listKey, parseTail, readAdjacency } from "../adjacency/lists.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeEndsRange, ENDS_ENTRY } from "../store/edge-ends.js";
+import { edgeEndsRange, ENDS_ENTRY } from "../records/edge-ends.js";
 import { ID_BYTES, idBytes, readIdBytes } from "../store/id-bytes.js";
 import { labelRange } from "../store/keys.js";
 import { bareEdgePrefix, recordLine } from "./interchange.js";
@@ -36,7 +36,7 @@ export async function exportEdges(dbs: StoreDbs, label: string, transaction: Tra
     }
   };
   for (const { value: block } of dbs.edgeEnds.getRange({ ...edgeEndsRange(label), transaction })) {
-    // A block of entries: an edge id's 16 bytes, then its from node's 16 (store/edge-ends.ts).
+    // A block of entries: an edge id's 16 bytes, then its from node's 16 (records/edge-ends.ts).
     for (let idAt = 0; idAt < block.length; idAt += ENDS_ENTRY) {
       const fromAt = idAt + ID_BYTES;
       if (recordId !== null) await recordsBefore(block, idAt);
@@ -60,7 +60,7 @@ class OutLists {
   private readonly node = new Uint8Array(ID_BYTES);
   private list: Uint8Array = EMPTY;
   private read = false;
-  /** The tail key of a list of this label; its first 16 bytes are the node's (store/adjacency.ts). */
+  /** The tail key of a list of this label; its first 16 bytes are the node's (adjacency/lists.ts). */
   private readonly key: Uint8Array;
 
   constructor(

@@ -4,7 +4,7 @@
 // Order: nodes, then vectors, then edges, each type in name order and its records in id order,
 // so importing the output in order always finds an edge's endpoints already loaded.
 import type { ProgressSink } from "../../core/progress.js";
-import { bareEdgeTotal } from "../store/edge-ends.js";
+import { bareEdgeTotal } from "../records/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { labelRange } from "../store/keys.js";
 import { openStoreReadOnly } from "../store/read-only.js";

@@ -9,8 +9,8 @@ import path from "node:path";
 import { StrandError } from "../../core/errors.js";
 import type { ProgressSink } from "../../core/progress.js";
 import type { SchemaInfo } from "../store/schema-info.js";
-import type { LoadRecord, RecordLoader } from "../write/bulk-loader.js";
-import { LoadedIds } from "../write/loaded-ids.js";
+import type { LoadRecord, RecordLoader } from "../load/bulk-loader.js";
+import { LoadedIds } from "../load/loaded-ids.js";
 import { csvRows, CsvSyntaxError, type CsvRow } from "./csv.js";
 import { csvHeaderProblem, csvRecord, csvType } from "./csv-records.js";
 import {
@@ -136,7 +136,7 @@ export async function importFiles(target: LoadTarget, files: readonly ImportFile
   const outcomes: FileOutcome[] = [];
   const rejects = options.skipBad && options.rejectsPath !== undefined ? fs.openSync(options.rejectsPath, "w") : null;
   try {
-    // The ids loaded so far, shared by the files' transactions (write/loaded-ids.ts).
+    // The ids loaded so far, shared by the files' transactions (load/loaded-ids.ts).
     const loaded = new LoadedIds();
     // About one id per line (estimateLines): the table's size, and how many stored ids are worth reading into it.
     loaded.reserve(files.reduce((lines, file) => lines + estimateLines(file.path), 0));

@@ -7,7 +7,7 @@
 // same records is the same bytes. A field whose name the envelope uses (a field `kind`; an edge's
 // `from` or `to`) travels as `$kind`, `$from`, `$to`: HelixQL names cannot contain `$`.
 import { setMember, type NodeItem, type PropValue, type Props } from "../../core/items.js";
-import type { LoadRecord } from "../write/bulk-loader.js";
+import type { LoadRecord } from "../load/bulk-loader.js";
 
 export type RecordKind = "N" | "E" | "V";
 

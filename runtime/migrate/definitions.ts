@@ -4,7 +4,10 @@
 import type { JsonValue, SchemaDescriptor, ValueType } from "../../core/schema.js";
 import { MigrationError, NOTHING_CHANGED } from "./advice.js";
 
-export { SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY } from "../store/keys.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY } from "../store/keys.js";
+
+export { SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY };
 
 /**
  * meta "schema_types" (SCHEMA_TYPES_KEY): `{format: 1, types: {"N::User": definition, ..}}`, each type's definition the stored
@@ -59,4 +62,14 @@ export function readDefinitions(value: unknown): { types: Definitions | undefine
     );
   }
   return { types: v.types as Definitions, format: SCHEMA_TYPES_FORMAT };
+}
+
+/** The schema::N the data is at; inside the open's migration transaction. */
+export function writeSchemaVersion(dbs: StoreDbs, version: number): void {
+  dbs.meta.putSync(SCHEMA_VERSION_KEY, version);
+}
+
+/** Each type's definition as the stored records were last checked against. */
+export function writeSchemaTypes(dbs: StoreDbs, value: { format: number; types: Record<string, JsonValue> }): void {
+  dbs.meta.putSync(SCHEMA_TYPES_KEY, value);
 }

@@ -30,13 +30,13 @@
 // the graph writer (runtime/write/).
 import { silentProgress, type ProgressSink, type ProgressTask } from "../../core/progress.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
-import { edgeCount } from "../store/edge-records.js";
+import { edgeCount } from "../records/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { ReadCache } from "../store/read-cache.js";
 import type { SchemaInfo } from "../store/schema-info.js";
 import { GraphWriter } from "../write/graph-writer.js";
-import { forgetBm25Marker, writeSchemaTypes, writeSchemaVersion } from "../write/meta-writes.js";
-import { SCHEMA_TYPES_FORMAT } from "./definitions.js";
+import { forgetBm25Marker } from "../search/bm25-marker.js";
+import { SCHEMA_TYPES_FORMAT, writeSchemaTypes, writeSchemaVersion } from "./definitions.js";
 import { applyItem } from "./mappings.js";
 import { declares, nothingToDo, planOpen, rangeOf, typeInfo, type MigrationOutcome, type OpenPlan } from "./plan.js";
 import { revalidate } from "./revalidate.js";

@@ -2,10 +2,10 @@
 // definition changed, and the refusal of records of types the schema no longer declares.
 // Reads only; the writes are migrate.ts's.
 import type { MigrationDescriptor, SchemaDescriptor } from "../../core/schema.js";
-import { bareEdgeCount, edgeEndsRange, parseEdgeEndsKey } from "../store/edge-ends.js";
+import { bareEdgeCount, edgeEndsRange, parseEdgeEndsKey } from "../records/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { labelRange, parseItemKey, SCHEMA_TYPES_KEY, SCHEMA_VERSION_KEY, type ItemKind } from "../store/keys.js";
-import { removedTypesMessage, type RemovedType } from "../store/removed-types.js";
+import { removedTypesMessage, type RemovedType } from "../records/removed-types.js";
 import type { SchemaInfo, TypeInfo } from "../store/schema-info.js";
 import { MigrationError, NOTHING_CHANGED, type Advice } from "./advice.js";
 import { readDefinitions, same, SCHEMA_TYPES_FORMAT, typeDefinitions, type Definitions } from "./definitions.js";
@@ -123,7 +123,7 @@ export function checkRemovedTypes(dbs: StoreDbs, schema: SchemaInfo, stored: Def
     return stored?.[`V::${label}`] !== undefined || dbs.vectorTypes.get([label]) !== undefined ? "V" : "N";
   });
   look(dbs.edges, (label) => (schema.edges.has(label) ? null : "E"));
-  // Edges without a record (store/edge-records.ts).
+  // Edges without a record (records/edge-records.ts).
   for (const { label, sample } of bareEdgeLabels(dbs)) {
     if (schema.edges.has(label)) continue;
     const known = removed.find((r) => r.ref === `E::${label}`);

@@ -7,7 +7,7 @@ import { textFields } from "../search/document.js";
 import { recordsOfType } from "./records-of-type.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { edgeUniqueKey, holdsId, idOfValue, itemKey, uniqueKey } from "../store/keys.js";
-import { defaultFor } from "../store/records.js";
+import { defaultFor } from "../records/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
 import type { GraphWriter } from "../write/graph-writer.js";
 import { duplicate, duplicateEdge, MigrationError, misfit, NOTHING_CHANGED, undeclared, type Revalidation } from "./advice.js";

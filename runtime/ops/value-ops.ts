@@ -1,5 +1,5 @@
 // The part of QueryContext that needs no storage: sequence operations, values, reshaping, and
-// the embedding lookup. The transaction-bound contexts (runtime/context.ts) extend it.
+// the embedding lookup. The transaction-bound contexts (runtime/query/context.ts) extend it.
 import { atElement, StrandError } from "../../core/errors.js";
 import type { EmbeddingLookup } from "../../core/embedding-lookup.js";
 import type { AggregateGroup, GraphItem, GroupCount, NodeItem, PropValue, Props } from "../../core/items.js";

@@ -6,7 +6,7 @@
 // diverged) asks for a re-seed from a fresh backup (`reseed`). Network failures are retried with
 // a growing pause; the replica keeps serving reads meanwhile, staler.
 import { isStrandError } from "../../core/errors.js";
-import type { CommitLog } from "./commit-log.js";
+import type { CommitLog } from "../commit-log/commit-log.js";
 import { identityMismatch } from "./identity.js";
 import { leaderFetch, type LeaderAccess } from "./leader-fetch.js";
 import {

@@ -17,7 +17,7 @@
 // enabled open. Un-indexing re-tokenizes the stored record, which the marker keeps sound.
 //
 // This class reads (search) and says what a record's document is; every change to the bm25_*
-// databases and the marker is made by runtime/write/bm25-writes.ts, the graph writer's search hook.
+// databases and the marker is made by runtime/search/bm25-writes.ts, the graph writer's search hook.
 import type { RangeOptions, Transaction } from "lmdb";
 import { StrandError } from "../../core/errors.js";
 import { describeValue } from "../../core/values.js";
@@ -117,7 +117,7 @@ export class Bm25Index {
    * Up to `limit` documents of `label` containing any term of `text`, best first, ties by id
    * ascending. Reads in `transaction`, or in the current write transaction when absent.
    */
-  /** `tick` is called at every postings block and hit (a query's time limit, runtime/query-deadline.ts). */
+  /** `tick` is called at every postings block and hit (a query's time limit, runtime/query/query-deadline.ts). */
   search(label: string, text: string, limit: number, transaction?: Transaction, tick: () => void = () => {}): ScoredId[] {
     if (limit <= 0 || !this.fields.has(label)) return [];
     const terms = [...new Set(this.tokenize(text))];

@@ -13,7 +13,7 @@
 // updated document inserts into the middle: a block over its capacity splits in two. A block
 // that empties is deleted; when the tail empties, the last sealed block becomes the tail.
 // Storing the document length in every posting keeps scoring to this one range read; an update
-// rewrites all of a document's postings anyway. The changes are runtime/write/postings-writes.ts.
+// rewrites all of a document's postings anyway. The changes are runtime/search/postings-writes.ts.
 import type { Database, RangeOptions } from "lmdb";
 import { createHash } from "node:crypto";
 import { MAX_KEY, type Key } from "../store/keys.js";

@@ -1,4 +1,4 @@
-// The value of one `commit_log` entry (see commit-log.ts). A leaf: dbs.ts types the database with it.
+// The value of one `commit_log` entry (see commit-log/log-entries.ts). A leaf: dbs.ts types the database with it.
 import type { Key } from "./keys.js";
 
 /** `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed. `db` names a StoreDbs member. */

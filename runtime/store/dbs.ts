@@ -12,14 +12,14 @@ export interface StoreDbs {
   readonly meta: Database<unknown, string>;
   /** Records by itemKey(label, id) (keys.ts), as are edges, vector_ids and bm25_docs. */
   readonly nodes: Database<NodeItem, Uint8Array>;
-  /** Edge records; an edge without field values has none (edge-records.ts). */
+  /** Edge records; an edge without field values has none (records/edge-records.ts). */
   readonly edges: Database<EdgeItem, Uint8Array>;
-  /** Edges without a record: label + id bytes → from node id bytes (edge-records.ts). */
+  /** Edges without a record: label + id bytes → from node id bytes (records/edge-records.ts). */
   readonly edgeEnds: Database<Uint8Array, Uint8Array>;
-  /** Adjacency lists (adjacency.ts), binary keys and values; named "adjacency_out" / "adjacency_in" since format 3. */
+  /** Adjacency lists (adjacency/lists.ts), binary keys and values; named "adjacency_out" / "adjacency_in" since format 3. */
   readonly out: Database<Uint8Array, Uint8Array>;
   readonly in: Database<Uint8Array, Uint8Array>;
-  /** Incoming entries not yet folded into `in` (pending-in.ts): one key per entry. */
+  /** Incoming entries not yet folded into `in` (adjacency/pending-in.ts): one key per entry. */
   readonly inPending: Database<Uint8Array, Uint8Array>;
   readonly index: Database<null, Uint8Array>;
   /** Values: the claiming item's id, 16 bytes (keys.ts idValue), as in edgeUnique and bm25Ids. */
@@ -32,7 +32,7 @@ export interface StoreDbs {
   readonly vectorTypes: Database<VectorTypeMeta, Key>;
   readonly vectorIds: Database<number, Uint8Array>;
   readonly vectorLog: Database<VectorLogEntry, Key>;
-  /** Each write transaction's changes by sequence number (commit-log.ts); never recorded itself. */
+  /** Each write transaction's changes by sequence number (commit-log/log-entries.ts); never recorded itself. */
   readonly commitLog: Database<CommitEntry, number>;
 }
 
@@ -69,8 +69,8 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
   const byId = <V>(name: string): Database<V, Uint8Array> => env.openDB<V, Uint8Array>({ name, keyEncoding: "binary", ...plainMaps });
   const idValues = (name: string) => env.openDB<Uint8Array, Key>({ name, encoding: "binary" });
   const meta = env.openDB<unknown, string>({ name: "meta" });
-  // A new store gets its format written by the caller (runtime/write/meta-writes.ts); an older
-  // format is migrated by GraphStore.open (runtime/write/format-migration.ts) before anything
+  // A new store gets its format written by the caller (runtime/format/format-migration.ts writeFormatVersion); an older
+  // format is migrated by GraphStore.open (runtime/format/format-migration.ts) before anything
   // reads it, and a reader that must not write refuses it.
   const format = meta.get(FORMAT_KEY);
   if (format !== undefined && format !== FORMAT_VERSION && (readOnly || !MIGRATABLE_FORMATS.includes(format as number))) {
@@ -105,7 +105,7 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
 }
 
 /**
- * `adjacency_in_pending` (pending-in.ts). A store last written by a version without it has none,
+ * `adjacency_in_pending` (adjacency/pending-in.ts). A store last written by a version without it has none,
  * and a read-only open cannot create it: lmdb then gives no handle, and an empty database opened
  * stands in.
  */

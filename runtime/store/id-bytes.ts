@@ -1,6 +1,6 @@
 // Ids in binary: a textual UUID (36 characters, lower-case hex) as its 16 bytes and back. Ids
 // stay text everywhere the runtime hands them out; only the on-disk encoding is binary (the
-// adjacency entries, see adjacency.ts). Byte order is the text's order, so binary ids sort as
+// adjacency entries, see adjacency/lists.ts). Byte order is the text's order, so binary ids sort as
 // their text does.
 
 const HEX: string[] = [];

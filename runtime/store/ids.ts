@@ -64,7 +64,7 @@ export function uuidv7(): string {
 const MAX_AHEAD_MS = 24 * 3600 * 1000;
 
 /**
- * Makes every id generated from now on sort after `id` (a UUID v7 a store holds, newest-id.ts),
+ * Makes every id generated from now on sort after `id` (a UUID v7 a store holds, records/newest-id.ts),
  * even if the clock is behind it. An id more than a day ahead of the clock is ignored: it was
  * not made by a clock this store can trust (and would stamp every new id with its time).
  */

@@ -62,7 +62,7 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     db: "adjacency_in_pending",
     key: "binary: toId (16 bytes), edgeLabel (UTF-8), 0x00, edgeId (16 bytes)",
     value:
-      "binary: the from node's id (16 bytes): an incoming entry not yet folded into its `adjacency_in` list, which readers see after the list's stored entries; folded by the first write that finds enough pending (pending-in.ts)",
+      "binary: the from node's id (16 bytes): an incoming entry not yet folded into its `adjacency_in` list, which readers see after the list's stored entries; folded by the first write that finds enough pending (adjacency/pending-in.ts)",
   },
   {
     db: "index",

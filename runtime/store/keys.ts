@@ -1,7 +1,7 @@
 // The on-disk layout of a Strand graph: one LMDB environment (a directory) holding these named
 // databases. Every key that holds an id holds its 16 bytes (format 5): such keys are binary,
 // built and parsed only by the functions below (and, for adjacency and edge_ends, by
-// adjacency.ts and edge-ends.ts on top of them). Keys without an id use lmdb's default
+// adjacency/lists.ts and records/edge-ends.ts on top of them). Keys without an id use lmdb's default
 // `ordered-binary` encoding (array elements are joined by a 0x00 byte, so an array key sorts by
 // its first element, then the next...); an `index` key is that encoding of its value part, 0x00,
 // then the id's 16 bytes. Values use the default msgpack encoding, except ids stored as values
@@ -15,7 +15,7 @@
 //   the runtime hands them out as text, keys hold their 16 bytes, which sort as the text does
 //   (id-bytes.ts), so every range below returns items in id (= creation) order. A new id sorts
 //   after every stored v7 id even when the clock went back: the open seeds the generator with
-//   the newest one (newest-id.ts; one more than a day ahead of the clock is not trusted).
+//   the newest one (records/newest-id.ts; one more than a day ahead of the clock is not trusted).
 // - Records are stored exactly as returned to clients: members in the order id, label,
 //   [from_node, to_node], then fields in schema declaration order; absent fields are omitted.
 //   Stored values are already canonical (see values.ts), so reads never re-validate.
@@ -27,12 +27,12 @@
 //   client gives); anything else has no key form and names nothing.
 // - The databases with binary keys are opened with lmdb's `binary` key encoding only: a handle
 //   with the default encoding sets lmdb-js's compareFast on the database for every handle of
-//   the process, which expects padding only that encoding writes (format4-dbs.ts).
-// - Adjacency (see adjacency.ts): an entry is 32 bytes, the 16 bytes of the edge id and of the
+//   the process, which expects padding only that encoding writes (format/format4-dbs.ts).
+// - Adjacency (see adjacency/lists.ts): an entry is 32 bytes, the 16 bytes of the edge id and of the
 //   other node's id, and a list's keys start with the node id's 16 bytes; the list of (node, edge label) is the full chunks 0..n-1 followed by the tail, in creation
 //   (= edge id) order, so a neighbourhood of degree d is 1 + floor(d / 32) point gets.
 //   An edge without field values has no record in `edges`: its entry in an `edge_ends` block
-//   holds its from node and its out entry its to node (edge-records.ts, edge-ends.ts).
+//   holds its from node and its out entry its to node (records/edge-records.ts, records/edge-ends.ts).
 //   Every edge has exactly one entry in `adjacency_out` (under its from node) and one in `adjacency_in` (under its
 //   to node), written in the same transaction as the edge record; deleting an edge removes both
 //   in its transaction (removeAdjacency keeps each list compact and in creation order).
@@ -70,7 +70,7 @@ import { ID_BYTES, idBytes, readIdBytes, writeIdBytes } from "./id-bytes.js";
 
 export const FORMAT_VERSION = 5;
 
-/** Formats GraphStore.open migrates to FORMAT_VERSION (runtime/write/format-migration.ts). */
+/** Formats GraphStore.open migrates to FORMAT_VERSION (runtime/format/format-migration.ts). */
 export const MIGRATABLE_FORMATS: readonly number[] = [1, 2, 3, 4];
 
 /** meta key of an unfinished format migration (runtime/migrate/format.ts). */

@@ -3,7 +3,7 @@
 import { StrandError } from "../../core/errors.js";
 import { uuidv7 } from "../store/ids.js";
 import type { NodeItem, PropValue, Props } from "../../core/items.js";
-import { newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
+import { newNodeRecord, updatedRecord, validateProps } from "../records/records.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 import { f32Vector } from "../store/vector-encoding.js";
 import { checkVector } from "./metric.js";

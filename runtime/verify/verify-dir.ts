@@ -8,8 +8,8 @@ import path from "node:path";
 import { needsMigration, openDbs, type StoreDbs } from "../store/dbs.js";
 import { DirectoryLockedError, lockDirectory } from "../store/dir-lock.js";
 import { SchemaInfo } from "../store/schema-info.js";
-import type { VerifyReport } from "./report.js";
-import { savedIndexContents } from "./saved-index.js";
+import type { VerifyReport } from "../store/integrity.js";
+import { savedIndexContents } from "../vector/saved-index.js";
 import { storedSchema } from "./stored-schema.js";
 import { verifyStore } from "./verify.js";
 

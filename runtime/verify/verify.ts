@@ -1,16 +1,16 @@
 // The store's integrity check (like redb's check_integrity): in one read snapshot, every piece of
 // state the store keeps in step with its records is compared with them, and each disagreement
-// is reported as a value. It only reads. See report.ts for what comes back, and the *-check.ts
+// is reported as a value. It only reads. See store/integrity.ts for what comes back, and the *-check.ts
 // modules for each invariant.
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { Key } from "../store/keys.js";
 import type { SchemaInfo } from "../store/schema-info.js";
-import { checkAdjacency } from "./adjacency-check.js";
-import { checkBm25 } from "./bm25-check.js";
-import { checkRecords } from "./records-check.js";
-import { entryName, type CheckContext, type Disagreement, type VerifyCheck, type VerifyReport } from "./report.js";
-import { checkVectors, type IndexSource } from "./vector-check.js";
+import { checkAdjacency } from "../adjacency/adjacency-check.js";
+import { checkBm25 } from "../search/bm25-check.js";
+import { checkRecords } from "../records/records-check.js";
+import { entryName, type CheckContext, type Disagreement, type VerifyCheck, type VerifyReport } from "../store/integrity.js";
+import { checkVectors, type IndexSource } from "../vector/vector-check.js";
 
 export interface VerifyInput {
   dbs: StoreDbs;

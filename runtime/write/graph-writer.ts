@@ -6,30 +6,30 @@
 //   - the keyword index (search hook) for node and vector records,
 //   - a vector record's slot and the write's vector log (vector hook),
 //   - the read cache: every existing key it changes is marked before the change (read-cache.ts).
-// Query contexts (runtime/context.ts) and the open's migrations (runtime/migrate/) call it; no
+// Query contexts (runtime/query/context.ts) and the open's migrations (runtime/migrate/) call it; no
 // other module writes these databases (test/write-path.test.ts checks that).
 import type { ProgressSink } from "../../core/progress.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Props } from "../../core/items.js";
-import { splitAdjacency } from "../store/adjacency.js";
-import { bareEdgeFrom } from "../store/edge-ends.js";
-import { bareEdge, edgeById, edgeExists, edgeHasFields } from "../store/edge-records.js";
+import { splitAdjacency } from "../adjacency/lists.js";
+import { bareEdgeFrom } from "../records/edge-ends.js";
+import { bareEdge, edgeById, edgeExists, edgeHasFields } from "../records/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { notFound, plausibleId, uuidv7 } from "../store/ids.js";
 import { indexBound, itemKey, labelRange, MAX_KEY } from "../store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js";
-import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../store/records.js";
-import { removedTypesMessage } from "../store/removed-types.js";
+import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../records/records.js";
+import { removedTypesMessage } from "../records/removed-types.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
-import { listLabels, readList } from "../store/pending-in.js";
+import { listLabels, readList } from "../adjacency/pending-in.js";
 import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
-import { AdjacencyBuffer } from "./adjacency-buffer.js";
-import { deleteAdjacency, removeAdjacency } from "./adjacency-writes.js";
-import { EdgeEndsWriter } from "./edge-ends-writes.js";
-import { deleteInList, removeInEntries } from "./pending-in-writes.js";
+import { AdjacencyBuffer } from "../adjacency/append-buffer.js";
+import { deleteAdjacency, removeAdjacency } from "../adjacency/list-writes.js";
+import { EdgeEndsWriter } from "../records/edge-ends-writes.js";
+import { deleteInList, removeInEntries } from "../adjacency/pending-in-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
-import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "./index-writes.js";
+import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "../indexes/index-writes.js";
 
 /** Adjacency entries a DROP still has to remove, by list (keyed by the list's cache key). */
 type PendingCuts = Map<string, { direction: "out" | "in"; nodeId: string; edgeLabel: string; edgeIds: Set<string> }>;
@@ -48,22 +48,22 @@ export interface WriterHooks {
   readonly vectors: VectorHook | null;
   /**
    * false: new incoming entries go straight into their lists (a bulk load, which folds the
-   * pending ones first); otherwise they are deferred (store/pending-in.ts). Default true.
+   * pending ones first); otherwise they are deferred (adjacency/pending-in.ts). Default true.
    */
   readonly deferIn?: boolean;
 }
 
 export class GraphWriter {
-  /** This transaction's new adjacency entries, written by flushBuffered (adjacency-buffer.ts). */
+  /** This transaction's new adjacency entries, written by flushBuffered (adjacency/append-buffer.ts). */
   private readonly appends = new AdjacencyBuffer();
-  /** Incoming entries this writer deferred (store/pending-in.ts), for the store's fold. */
+  /** Incoming entries this writer deferred (adjacency/pending-in.ts), for the store's fold. */
   deferredIn = 0;
   /**
    * Nodes this write found (id → label), so a node given as the endpoint of many edges (a FOR
    * loop's source) is looked up once; forgotten at every DROP, the only way a node goes.
    */
   private readonly seenNodes = new Map<string, string>();
-  /** This transaction's writes to `edge_ends` (edge-ends-writes.ts); its growing blocks are written by flushBuffered. */
+  /** This transaction's writes to `edge_ends` (records/edge-ends-writes.ts); its growing blocks are written by flushBuffered. */
   private readonly ends: EdgeEndsWriter;
 
   /**
@@ -223,9 +223,9 @@ export class GraphWriter {
   }
 
   /**
-   * A record built and checked by the bulk loader (bulk-loader.ts: its id kept, every claim it
+   * A record built and checked by the bulk loader (load/bulk-loader.ts: its id kept, every claim it
    * needs checked free), stored with the same fan-out as a new record, but for an edge's list
-   * entries: the loader holds those itself (bulk-adjacency.ts).
+   * entries: the loader holds those itself (adjacency/bulk-lists.ts).
    */
   insertLoaded(info: TypeInfo, rec: NodeItem): void {
     this.insert(info, rec);
@@ -233,7 +233,7 @@ export class GraphWriter {
 
   /**
    * A loaded edge of a type without fields or UNIQUE: its `edge_ends` entry, the edge id and from
-   * node as the words w[at, at + 8) (loaded-ids.ts); the rest of insert's fan-out is empty.
+   * node as the words w[at, at + 8) (load/loaded-ids.ts); the rest of insert's fan-out is empty.
    */
   insertLoadedEnds(label: string, w: Int32Array, at: number): void {
     this.ends.addEntryWords(label, w, at);

@@ -4,7 +4,7 @@ import type { NodeItem } from "../../core/items.js";
 import type { ProgressSink } from "../../core/progress.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 
-/** Documents of node and vector records (BM25 postings, see bm25-writes.ts). Edges have none. */
+/** Documents of node and vector records (BM25 postings, see search/bm25-writes.ts). Edges have none. */
 export interface SearchHook {
   /** A record that was just stored. */
   added(record: NodeItem): void;
@@ -18,7 +18,7 @@ export interface SearchHook {
   discard(): void;
 }
 
-/** The slots of vector records in their type's index (see vector-slots.ts). */
+/** The slots of vector records in their type's index (see vector/vector-slots.ts). */
 export interface VectorHook {
   /** A new vector record holding `vector` (checked against the type's dimension here). */
   added(info: VectorTypeInfo, record: NodeItem, vector: readonly number[]): void;

@@ -1,7 +1,7 @@
 // `POST /<QueryName>`: the hot path. Look the query up, check the media type, read the body under
 // the size limit, validate the parameters, run the query in one read snapshot or one durable write
 // transaction, and answer with the object it returns (json-answer.ts). Errors are thrown as StrandErrors and turned
-// into JSON by the app's error handler. Embeddings a query needs are fetched first (query-runner.ts).
+// into JSON by the app's error handler. Embeddings a query needs are fetched first (query/query-runner.ts).
 import type { Context, Handler } from "hono";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
@@ -13,7 +13,7 @@ import { jsonAnswer } from "./json-answer.js";
 import { parseJsonBody } from "./json-body.js";
 import { readBody } from "./read-body.js";
 import { incomingOf, requestHeader } from "./request-header.js";
-import type { QueryRunner } from "../../runtime/query-runner.js";
+import type { QueryRunner } from "../../runtime/query/query-runner.js";
 import { closestName } from "../../core/suggest.js";
 
 export interface QueryRouteOptions {

@@ -42,7 +42,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   // GET /health when one request has held the engine longer than the stall limit (front-door/health.ts).
   ENGINE_STALLED: 503,
-  // A query stopped at the server's time limit (runtime/query-deadline.ts): nothing it wrote is
+  // A query stopped at the server's time limit (runtime/query/query-deadline.ts): nothing it wrote is
   // kept. 503, not 4xx: the same query may finish on a less busy server, or with a higher limit.
   QUERY_TIMEOUT: 503,
   // A request refused because the request bodies held, or the answers clients have not read,

@@ -2,7 +2,7 @@
 // per request. `GraphStore` satisfies this structurally; keeping the HTTP layer on this narrow
 // interface lets it be tested and benchmarked against any store with the same contract.
 import type { QueryContext } from "../../core/query-context.js";
-import type { StoreStats } from "../../runtime/store/stats.js";
+import type { StoreStats } from "../../runtime/stats.js";
 
 export interface StoreAccess {
   /** Runs fn synchronously against one consistent snapshot. */

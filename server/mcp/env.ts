@@ -2,7 +2,7 @@
 // runner and the embedding providers. Built once per app by McpService.
 import type { StoreAccess } from "../http/store-access.js";
 import type { QueryModule } from "../../core/query-module.js";
-import type { EmbedderFor, QueryRunner } from "../../runtime/query-runner.js";
+import type { EmbedderFor, QueryRunner } from "../../runtime/query/query-runner.js";
 import type { JsonValue } from "../../core/schema.js";
 import type { Metric } from "../../runtime/vector/metric.js";
 import type { ConnectionRegistry } from "./connections.js";

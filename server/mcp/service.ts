@@ -11,7 +11,7 @@ import { closestName } from "../../core/suggest.js";
 import { withVectorScores } from "../../core/vector-score.js";
 import { ConnectionRegistry, LOCAL_CLIENT, type ConnectionOptions } from "./connections.js";
 import type { ToolEnv } from "./env.js";
-import { QueryRunner, type EmbedderFor } from "../../runtime/query-runner.js";
+import { QueryRunner, type EmbedderFor } from "../../runtime/query/query-runner.js";
 import { callQueryTool, QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
 import { SchemaView } from "./schema-view.js";
 import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";

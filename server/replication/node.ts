@@ -1,7 +1,7 @@
 // What the HTTP layer needs of this node's replication: its commit log (the current store's: a
 // replica's re-seed replaces it), its backup, its identity and, on a replica, whom it follows.
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
-import type { CommitLog } from "../../runtime/replication/commit-log.js";
+import type { CommitLog } from "../../runtime/commit-log/commit-log.js";
 import type { ClusterStatus, ReplicationStatus, StoreIdentity } from "../../runtime/replication/protocol.js";
 
 export type LogView = Pick<CommitLog, "committed" | "oldest" | "timeOf" | "waitFor" | "read">;

@@ -5,7 +5,7 @@ import { NotLeaderError, StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import type { StoreStats } from "../../runtime/store/stats.js";
+import type { StoreStats } from "../../runtime/stats.js";
 import type { StoreAccess } from "../http/store-access.js";
 
 export class ReplicaStore implements StoreAccess {

@@ -10,14 +10,14 @@ import {
   readAdjacency,
   splitAdjacency,
   tailValue,
-} from "../../runtime/store/adjacency.js";
+} from "../../runtime/adjacency/lists.js";
 import type { StoreDbs } from "../../runtime/store/dbs.js";
-import { ENDS_ENTRY, edgeEndsKey, parseEdgeEndsKey } from "../../runtime/store/edge-ends.js";
-import { edgeById, edgeHasFields } from "../../runtime/store/edge-records.js";
+import { ENDS_ENTRY, edgeEndsKey, parseEdgeEndsKey } from "../../runtime/records/edge-ends.js";
+import { edgeById, edgeHasFields } from "../../runtime/records/edge-records.js";
 import { idBytes } from "../../runtime/store/id-bytes.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { edgeUniqueKey, idValue, indexKey, itemKey, uniqueKey, type Key } from "../../runtime/store/keys.js";
-import { parsePendingKey, readList } from "../../runtime/store/pending-in.js";
+import { parsePendingKey, readList } from "../../runtime/adjacency/pending-in.js";
 import { readIdBytes } from "../../runtime/store/id-bytes.js";
 import type { TypeInfo } from "../../runtime/store/schema-info.js";
 
@@ -36,7 +36,7 @@ const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
 /**
  * Every committed entry (the store's handles are private: tests reach in on purpose). Incoming
- * entries still pending (runtime/store/pending-in.ts) are shown in their lists, as the fold will
+ * entries still pending (runtime/adjacency/pending-in.ts) are shown in their lists, as the fold will
  * leave them (readers see the same): the dump is the store's graph whenever it is folded, and
  * `pendingIn` says how many were pending.
  */

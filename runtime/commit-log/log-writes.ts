@@ -1,0 +1,107 @@
+// Writes of the commit log (runtime/commit-log/log-entries.ts): appending a write transaction's entry,
+// trimming old entries, and a follower applying entries it received from its leader.
+import { asBinary, type Database } from "lmdb";
+import { commitSeqOf, type CommitEntry, type LoggedDbName, type LoggedOp } from "./log-entries.js";
+import type { StoreDbs } from "../store/dbs.js";
+import type { Key } from "../store/keys.js";
+import type { VectorChange } from "../vector/changes.js";
+import { foldPendingIn, isFoldOp } from "../adjacency/pending-in-writes.js";
+
+/**
+ * Appends the entry of the transaction now ending; call last in its callback, inside it.
+ * Returns the entry's sequence number.
+ */
+export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[], keys: string[]): number {
+  const seq = commitSeqOf(dbs) + 1;
+  const entry: CommitEntry = { t: Date.now(), ops, vec: vec as unknown[], keys };
+  dbs.commitLog.putSync(seq, entry);
+  return seq;
+}
+
+/**
+ * Ends a bulk load's transaction (strand import): its changes are not logged key by key. The
+ * entry goes one past the next sequence, with no changes, so the sequence the load skipped is
+ * never kept: a replica at or behind the store's sequence before the load asks for it, is told
+ * the log is gone (readLogFrames) and re-seeds from a backup, which holds the load. Call last,
+ * inside the transaction. Returns the entry's sequence number.
+ */
+export function appendGap(dbs: StoreDbs): number {
+  const seq = commitSeqOf(dbs) + 2;
+  const entry: CommitEntry = { t: Date.now(), ops: [], vec: [], keys: [] };
+  dbs.commitLog.putSync(seq, entry);
+  return seq;
+}
+
+/** Removes the entries with sequence < `before`, at most `limit` of them; returns how many. Never pass a `before` above the newest: it names the sequence. */
+export function trimCommitLog(dbs: StoreDbs, before: number, limit: number): number {
+  // Collected first: the cursor is not moved under its own deletions.
+  const keys = [...dbs.commitLog.getKeys({ end: before, limit })];
+  for (const key of keys) dbs.commitLog.removeSync(key);
+  return keys.length;
+}
+
+export interface AppliedFrames {
+  /** The sequence number the store is at now. */
+  seq: number;
+  /** The commit time of the last entry applied (the leader's clock). */
+  time: number;
+  /** Vector index changes of every entry, in order. */
+  vec: VectorChange[];
+  /** Read-cache keys every entry touched. */
+  keys: string[];
+  /**
+   * What the entries did to `adjacency_in_pending`: whether one of them folded it, and the
+   * entries put minus removed (since the last fold, when one did), so a replica that later
+   * writes (after a promotion) knows when to fold.
+   */
+  pending: { folded: boolean; delta: number };
+}
+
+/**
+ * A follower stores its leader's entries `first, first + 1, ..` (their bytes as the leader held
+ * them, so its own log serves the same entries) and applies each one's changes, in one
+ * transaction; call inside it. Throws when `first` does not follow the store's sequence or an
+ * entry names an unknown database.
+ */
+export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly Uint8Array[]): AppliedFrames {
+  const current = commitSeqOf(dbs);
+  if (first !== current + 1) throw new Error(`log entries start at ${first}, but the store is at ${current}`);
+  const applied: AppliedFrames = { seq: current, time: 0, vec: [], keys: [], pending: { folded: false, delta: 0 } };
+  for (const [i, frame] of frames.entries()) {
+    const seq = first + i;
+    dbs.commitLog.putSync(seq, asBinary(frame) as unknown as CommitEntry);
+    const entry = dbs.commitLog.get(seq);
+    if (entry === undefined || !Array.isArray(entry.ops)) throw new Error(`log entry ${seq} is not a commit entry`);
+    for (const op of entry.ops) applyOp(dbs, op as LoggedOp, applied.pending);
+    for (const change of entry.vec) applied.vec.push(change as VectorChange);
+    for (const key of entry.keys) applied.keys.push(key);
+    applied.seq = seq;
+    applied.time = entry.t;
+  }
+  return applied;
+}
+
+function applyOp(dbs: StoreDbs, op: LoggedOp, pending: AppliedFrames["pending"]): void {
+  if (isFoldOp(op)) {
+    foldPendingIn(dbs);
+    pending.folded = true;
+    pending.delta = 0;
+    return;
+  }
+  // A pending key is put once (its edge is new) and removed only where it was found.
+  if (op[0] === "inPending") pending.delta += op.length === 3 ? 1 : -1;
+  const db = loggedDb(dbs, op[0]);
+  if (op.length === 3) db.putSync(op[1], op[2]);
+  else db.removeSync(op[1]);
+}
+
+function loggedDb(dbs: StoreDbs, name: LoggedDbName): Database<unknown, Key> {
+  if (
+    name === ("env" as LoggedDbName) ||
+    name === ("meta" as LoggedDbName) ||
+    name === ("commitLog" as LoggedDbName) ||
+    !Object.hasOwn(dbs, name)
+  )
+    throw new Error(`log entry names an unknown database "${String(name)}"`);
+  return dbs[name] as Database<unknown, Key>;
+}

@@ -1,0 +1,438 @@
+// QueryContext over one LMDB transaction. A read context carries an explicit read transaction
+// (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
+// where reads see the request's own writes, and hands every change to its GraphWriter
+// (runtime/write/graph-writer.ts), which also keeps the read cache right.
+import type { Database, RangeOptions, Transaction } from "lmdb";
+import { bm25Disabled, StrandError } from "../../core/errors.js";
+import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../../core/items.js";
+import type { AdjacencyStep, IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../../core/query-context.js";
+import { countWalks, type AdjacencyReads } from "../ops/adjacency-paths.js";
+import type { PathGraph } from "../ops/path-step.js";
+import { shortestPathsFrom } from "../ops/shortest-path.js";
+import { eachPair, upsertPairs } from "../ops/edge-pairs.js";
+import { rerankRRF } from "../ops/rerank.js";
+import * as seq from "../ops/sequence.js";
+import { ValueOps } from "../ops/value-ops.js";
+import { type Bm25Index, checkBm25Query } from "../search/bm25-index.js";
+import { splitAdjacency, type Adjacency } from "../adjacency/lists.js";
+import { listCount, readList } from "../adjacency/pending-in.js";
+import { bareEdge, edgeById, edgesOfLabel } from "../records/edge-records.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { indexCandidates } from "../indexes/index-where.js";
+import { itemsByIndexValue } from "../indexes/index-lookup.js";
+import { itemKey, labelRange } from "../store/keys.js";
+import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js";
+import type { SchemaInfo } from "../store/schema-info.js";
+import { slotsOfRange, type VectorSnapshot } from "../vector/search.js";
+import { searchAmong } from "../vector/search-among.js";
+import type { VectorIndexes } from "../vector/vector-indexes.js";
+import { notFound, plausibleId } from "../store/ids.js";
+import type { GraphWriter } from "../write/graph-writer.js";
+import { deadlineAfter, type QueryDeadline } from "./query-deadline.js";
+
+type ReadOptions = { transaction: Transaction };
+const KIND_WORD = { N: "node", E: "edge", V: "vector" } as const;
+
+export class TxnQueryContext extends ValueOps implements QueryContext {
+  /** Ticked at every record, list and write this context reads or makes; null: no time limit. */
+  private readonly deadline: QueryDeadline | null;
+  /** Passed to every lmdb read; undefined inside a write transaction (lmdb then reads from it). */
+  private readonly opts: ReadOptions | undefined;
+
+  /**
+   * @param readTransaction the snapshot to read from, or null for a context that runs inside
+   *   an open lmdb write transaction.
+   * @param cache shared decoded reads (see read-cache.ts): a read context reads through it; a
+   *   write context never reads it (its writer marks what it changes).
+   * @param writer every change of this context's write transaction; null when reading.
+   */
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly schema: SchemaInfo,
+    readTransaction: Transaction | null,
+    private readonly cache: ReadCache,
+    private readonly vectors: VectorIndexes,
+    /** The BM25 keyword index, or null when bm25 is disabled. */
+    private readonly bm25: Bm25Index | null,
+    private readonly writer: GraphWriter | null,
+    /** The query's time limit in ms (query/query-deadline.ts), from now; 0: none. */
+    timeoutMs = 0,
+  ) {
+    super();
+    this.deadline = deadlineAfter(timeoutMs, writer !== null);
+    this.opts = readTransaction ? { transaction: readTransaction } : undefined;
+  }
+
+  /** The writer, for a write method; a read context has none. */
+  private write(method: string): GraphWriter {
+    if (this.writer === null || this.opts !== undefined) throw new Error(`${method} called in a read transaction`);
+    this.deadline?.tick();
+    return this.writer;
+  }
+
+  // ---- record access
+
+  private getNode(label: string, id: string): NodeItem | undefined {
+    return this.getRecord(this.dbs.nodes, label, id);
+  }
+
+  /** Existence without decoding the record. */
+  private hasNode(label: string, id: string): boolean {
+    this.deadline?.tick();
+    if (this.opts !== undefined) {
+      const hit = this.cache.get(recordKey(id)) as NodeItem | undefined;
+      if (hit !== undefined) return hit.label === label;
+    }
+    // doesExist(key, undefined, options) is a getBinaryFast: no msgpack decode.
+    return this.dbs.nodes.doesExist(itemKey(label, id), undefined as unknown as NodeItem, this.opts);
+  }
+
+  /** An edge by (label, id) in either form (records/edge-records.ts), through the read cache. */
+  private getEdge(label: string, id: string): EdgeItem | undefined {
+    if (this.opts === undefined) this.writer?.flushBuffered(); // a bare edge's to node is in a list
+    return this.cached(label, id, (opts) => edgeById(this.dbs, label, id, opts));
+  }
+
+  /** Every edge of a label, both forms, in id order. */
+  private *edgesOf(label: string): Generator<EdgeItem> {
+    if (this.opts === undefined) this.writer?.flushBuffered();
+    for (const edge of edgesOfLabel(this.dbs, label, this.opts)) {
+      this.deadline?.tick();
+      yield edge;
+    }
+  }
+
+  private getRecord<T extends NodeItem>(db: Database<T, Uint8Array>, label: string, id: string): T | undefined {
+    return this.cached(label, id, (opts) => db.get(itemKey(label, id), opts));
+  }
+
+  /** A record by (label, id); read contexts go through the shared cache (ids are unique across labels). */
+  private cached<T extends NodeItem>(label: string, id: string, read: (opts: ReadOptions | undefined) => T | undefined): T | undefined {
+    this.deadline?.tick();
+    if (this.opts === undefined) return read(undefined);
+    const hit = this.cache.get(recordKey(id)) as T | undefined;
+    if (hit !== undefined) return hit.label === label ? hit : undefined;
+    const rec = read(this.opts);
+    return rec === undefined ? undefined : this.cache.fill(recordKey(rec.id), rec);
+  }
+
+  /** The adjacency list of (node, edge label) in one direction (see adjacency.ts); its first `limit` entries when given (not cached). */
+  private adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string, limit?: number): Adjacency {
+    this.deadline?.tick();
+    if (limit !== undefined || this.opts === undefined) {
+      if (this.opts === undefined) this.writer?.flushBuffered(); // the write's own new edges are in the list it reads
+      return splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts), limit);
+    }
+    const key = adjacencyKey(direction, nodeId, edgeLabel);
+    const hit = this.cache.get(key) as Adjacency | undefined;
+    if (hit !== undefined) return hit;
+    return this.cache.fill(key, this.cache.shareRecordIds(splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts))));
+  }
+
+  /** [start, end) options of a key range (keys.ts builds them), in this context's transaction. */
+  private rangeOptions(range: { start: Uint8Array; end: Uint8Array }): RangeOptions {
+    return this.opts ? { ...range, transaction: this.opts.transaction } : range;
+  }
+
+  /** Entries of one label (keys.ts labelRange), in id order. */
+  private scan<V>(db: Database<V, Uint8Array>, label: string): Iterable<{ key: Uint8Array; value: V }> {
+    return db.getRange(this.rangeOptions(labelRange(label)));
+  }
+
+  // ---- sources
+
+  nodeById(label: string, id: string): NodeItem {
+    const info = this.schema.node(label);
+    const rec = plausibleId(id) ? this.getNode(label, id) : undefined;
+    if (rec === undefined) throw notFound(info.kind, label, id);
+    return rec;
+  }
+
+  nodesByLabel(label: string): NodeItem[] {
+    this.schema.node(label);
+    return [...this.records(this.dbs.nodes, label)];
+  }
+
+  nodesWhere(label: string, predicate: (item: NodeItem) => boolean, start = 0, end?: number): NodeItem[] {
+    this.schema.node(label);
+    return seq.matches(this.records(this.dbs.nodes, label), predicate, start, end);
+  }
+
+  itemsWhereIndexed(
+    kind: "N" | "E",
+    label: string,
+    conditions: readonly IndexCondition[],
+    predicate: (item: GraphItem) => boolean,
+    start = 0,
+    end?: number,
+  ): GraphItem[] {
+    const info = kind === "E" ? this.schema.edge(label) : this.schema.node(label);
+    const ids = indexCandidates(this.dbs, this.opts?.transaction, info, conditions);
+    if (ids === null) return seq.matches(kind === "E" ? this.edgesOf(label) : this.records(this.dbs.nodes, label), predicate, start, end);
+    const get = kind === "E" ? (id: string) => this.getEdge(label, id) : (id: string) => this.getNode(label, id);
+    return seq.matches(seq.present(ids, get), predicate, start, end);
+  }
+
+  /** The records of one label, in id order. */
+  private *records<T>(db: Database<T, Uint8Array>, label: string): Generator<T> {
+    for (const { value } of this.scan(db, label)) {
+      this.deadline?.tick();
+      yield value;
+    }
+  }
+
+  edgeById(label: string, id: string): EdgeItem {
+    this.schema.edge(label);
+    const rec = plausibleId(id) ? this.getEdge(label, id) : undefined;
+    if (rec === undefined) throw notFound("E", label, id);
+    return rec;
+  }
+
+  edgesByLabel(label: string): EdgeItem[] {
+    this.schema.edge(label);
+    return [...this.edgesOf(label)];
+  }
+
+  itemsOfKind(kind: "N" | "E" | "V"): GraphItem[] {
+    const out: GraphItem[] = [];
+    for (const label of this.schema.labelsOf(kind)) {
+      if (kind === "E") for (const edge of this.edgesOf(label)) out.push(edge);
+      else for (const value of this.records(this.dbs.nodes, label)) out.push(value);
+    }
+    return out;
+  }
+
+  itemOfKindById(kind: "N" | "E" | "V", id: string): GraphItem {
+    if (plausibleId(id)) {
+      // One get per type until the hit (edges: record, then edge_ends); a read context caches it
+      // by id, so every later try is a cache hit (one under another label is a miss without a get).
+      for (const label of this.schema.labelsOf(kind)) {
+        const rec = kind === "E" ? this.getEdge(label, id) : this.getRecord<NodeItem>(this.dbs.nodes, label, id);
+        if (rec !== undefined) return rec;
+      }
+    }
+    throw new StrandError("NOT_FOUND", `${kind} with id '${String(id)}' not found (no ${KIND_WORD[kind]} of any type has it)`);
+  }
+
+  /** The records whose indexed field equals `value`, as indexes/index-lookup.ts finds them. */
+  nodesByIndex(label: string, field: string, value: PropValue, limit?: number): NodeItem[] {
+    return itemsByIndexValue(this.dbs, this.opts?.transaction, this.schema.node(label), field, value, limit, (id) =>
+      this.getNode(label, id),
+    );
+  }
+
+  edgesByIndex(label: string, field: string, value: PropValue, limit?: number): EdgeItem[] {
+    return itemsByIndexValue(this.dbs, this.opts?.transaction, this.schema.edge(label), field, value, limit, (id) =>
+      this.getEdge(label, id),
+    );
+  }
+
+  // ---- writes (runtime/write/graph-writer.ts)
+
+  addNode(label: string, props: Props): NodeItem {
+    return this.write("addNode").addNode(label, props);
+  }
+
+  addEdge(label: string, props: Props, fromId: string, toId: string): EdgeItem {
+    return this.write("addEdge").addEdge(label, props, fromId, toId);
+  }
+
+  addEdges(label: string, props: Props, fromIds: readonly string[], toIds: readonly string[]): EdgeItem[] {
+    const writer = this.write("addEdges");
+    return eachPair(fromIds, toIds, (fromId, toId) => {
+      this.deadline?.tick();
+      return writer.addEdge(label, props, fromId, toId);
+    });
+  }
+
+  updateNodes(items: readonly NodeItem[], props: Props | ((item: NodeItem) => Props)): NodeItem[] {
+    return this.write("updateNodes").update(items, props, "N");
+  }
+
+  updateEdges(items: readonly EdgeItem[], props: Props | ((item: EdgeItem) => Props)): EdgeItem[] {
+    return this.write("updateEdges").update(items, props, "E");
+  }
+
+  upsertNode(label: string, existing: readonly NodeItem[], props: Props): NodeItem {
+    return this.write("upsertNode").upsertNode(label, existing, props);
+  }
+
+  upsertEdge(label: string, existing: readonly EdgeItem[], props: Props, fromId: string, toId: string): EdgeItem {
+    return this.write("upsertEdge").upsertEdge(label, existing, props, fromId, toId);
+  }
+
+  upsertEdges(
+    label: string,
+    existing: readonly EdgeItem[],
+    props: Props,
+    fromIds: readonly string[],
+    toIds: readonly string[],
+  ): EdgeItem[] {
+    const writer = this.write("upsertEdges");
+    return upsertPairs(existing, fromIds, toIds, (candidates, fromId, toId) => {
+      this.deadline?.tick();
+      return writer.upsertEdge(label, candidates, props, fromId, toId);
+    });
+  }
+
+  drop(items: readonly GraphItem[]): void {
+    this.write("drop").drop(items);
+  }
+
+  // ---- vectors (runtime/vector/): V items are stored, read and traversed like nodes
+
+  vectorById(label: string, id: string): NodeItem {
+    this.schema.vector(label);
+    return this.nodeById(label, id);
+  }
+
+  vectorsByLabel(label: string): NodeItem[] {
+    this.schema.vector(label);
+    return [...this.records(this.dbs.nodes, label)];
+  }
+
+  addVector(label: string, vector: readonly number[], props: Props): NodeItem {
+    return this.write("addVector").addVector(label, vector, props);
+  }
+
+  upsertVector(label: string, existing: readonly NodeItem[], vector: readonly number[], props: Props): NodeItem {
+    return this.write("upsertVector").upsertVector(label, existing, vector, props);
+  }
+
+  searchVectors(label: string, query: readonly number[], k: number, ef: number | null = null): NodeItem[] {
+    const info = this.schema.vector(label);
+    return this.vectors.search(info, this.vectorSnapshot(), query, k, ef).items;
+  }
+
+  searchVectorsIn(label: string, items: readonly NodeItem[], query: readonly number[], k: number): NodeItem[] {
+    const dimension = this.dbs.vectorTypes.get([label], this.opts)?.dimension;
+    return searchAmong(this.schema.vector(label), this.vectors.options.metric, dimension, items, query, k);
+  }
+
+  dropVector(item: NodeItem): void {
+    this.write("dropVector").dropVector(item);
+  }
+
+  /** This context's transaction as vector search reads it. */
+  private vectorSnapshot(): VectorSnapshot {
+    return {
+      meta: (label) => this.dbs.vectorTypes.get([label], this.opts),
+      slotOf: (label, id) => this.dbs.vectorIds.get(itemKey(label, id), this.opts),
+      record: (label, id) => this.getNode(label, id),
+      slots: (label) => slotsOfRange(this.scan(this.dbs.vectorIds, label)),
+    };
+  }
+
+  // ---- keyword search (runtime/search/)
+
+  searchBM25(label: string, text: string, limit: number): NodeItem[] {
+    // A type that declares a `score` field keeps its stored value; the ranking still is BM25's.
+    const ownScore = this.schema.node(label).fieldByName.has("score");
+    if (this.bm25 === null) throw bm25Disabled(`SearchBM25<${label}>`);
+    checkBm25Query(text, limit);
+    this.writer?.beforeSearch(); // a write's own new documents are gathered until then
+    const tick = () => this.deadline?.tick();
+    return this.bm25.search(label, text, limit, this.opts?.transaction, tick).map(({ id, score }) => {
+      const rec = this.getNode(label, id);
+      if (rec === undefined) throw new Error(`bm25 postings name missing ${label} ${id}`);
+      return ownScore ? rec : { ...rec, score };
+    });
+  }
+
+  // ---- graph steps
+
+  out(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
+    return this.neighbours(items, edgeLabel, "out", this.schema.edge(edgeLabel).to);
+  }
+
+  in(items: readonly NodeItem[], edgeLabel: string): NodeItem[] {
+    return this.neighbours(items, edgeLabel, "in", this.schema.edge(edgeLabel).from);
+  }
+
+  /** The other endpoint of each listed edge (one result per edge, so parallel edges repeat). */
+  private neighbours(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in", label: string): NodeItem[] {
+    const res: NodeItem[] = [];
+    for (const item of items) {
+      const { otherIds } = this.adjacency(direction, item.id, edgeLabel);
+      for (const id of otherIds) {
+        const rec = this.getNode(label, id);
+        if (rec) res.push(rec);
+      }
+    }
+    return res;
+  }
+
+  outE(items: readonly NodeItem[], edgeLabel: string, limit?: number): EdgeItem[] {
+    this.schema.edge(edgeLabel);
+    return this.incident(items, edgeLabel, "out", limit);
+  }
+
+  inE(items: readonly NodeItem[], edgeLabel: string, limit?: number): EdgeItem[] {
+    this.schema.edge(edgeLabel);
+    return this.incident(items, edgeLabel, "in", limit);
+  }
+
+  /** The listed edges: one without a record is built from its list entry (no read; a type without fields has none). */
+  private incident(items: readonly NodeItem[], edgeLabel: string, direction: "out" | "in", limit?: number): EdgeItem[] {
+    const res: EdgeItem[] = [];
+    const mayHaveRecords = this.schema.edge(edgeLabel).fields.length > 0;
+    for (const item of items) {
+      if (limit !== undefined && res.length >= limit) break;
+      const { edgeIds, otherIds } = this.adjacency(direction, item.id, edgeLabel, limit === undefined ? undefined : limit - res.length);
+      for (let i = 0; i < edgeIds.length; i++) {
+        const id = edgeIds[i]!;
+        const rec = mayHaveRecords ? this.getRecord(this.dbs.edges, edgeLabel, id) : undefined;
+        if (rec !== undefined) res.push(rec);
+        else if (direction === "out") res.push(bareEdge(edgeLabel, id, item.id, otherIds[i]!));
+        else res.push(bareEdge(edgeLabel, id, otherIds[i]!, item.id));
+      }
+    }
+    return res;
+  }
+
+  countAdjacent(items: readonly NodeItem[], steps: readonly AdjacencyStep[], limit?: number): number {
+    for (const step of steps) this.schema.edge(step[1]);
+    if (this.opts === undefined) this.writer?.flushBuffered(); // a write counts its own new edges
+    const reads: AdjacencyReads = {
+      others: (direction, nodeId, label) => this.adjacency(direction, nodeId, label).otherIds,
+      degree: (direction, nodeId, label) => listCount(this.dbs, direction, nodeId, label, this.opts),
+    };
+    return countWalks(reads, items, steps, limit);
+  }
+
+  fromN(edges: readonly EdgeItem[]): NodeItem[] {
+    return this.ends(edges, "from");
+  }
+
+  toN(edges: readonly EdgeItem[]): NodeItem[] {
+    return this.ends(edges, "to");
+  }
+
+  private ends(edges: readonly EdgeItem[], end: "from" | "to"): NodeItem[] {
+    const res: NodeItem[] = [];
+    for (const e of edges) {
+      const rec = this.getNode(this.schema.edge(e.label)[end], end === "from" ? e.from_node : e.to_node);
+      if (rec) res.push(rec);
+    }
+    return res;
+  }
+
+  shortestPath(
+    sources: readonly NodeItem[],
+    edgeLabel: string | readonly string[] | null,
+    endpoint: PathEndpoint,
+    weight: WeightFn | null,
+  ): Path[] {
+    const graph: PathGraph = {
+      outgoing: (nodeId, label) => this.adjacency("out", nodeId, label),
+      edge: (label, id) => this.getEdge(label, id),
+      node: (label, id) => this.getNode(label, id),
+    };
+    return shortestPathsFrom({ graph, schema: this.schema, hasNode: (l, id) => this.hasNode(l, id) }, sources, edgeLabel, endpoint, weight);
+  }
+
+  rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[] {
+    const scoreLabels = this.schema.scoreLabels;
+    return rerankRRF(lists, k, (item) => scoreLabels.has(item.label));
+  }
+}

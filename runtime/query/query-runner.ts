@@ -1,0 +1,137 @@
+// Runs one compiled query against the store: in one read snapshot or one durable write
+// transaction, after fetching every embedding its Embed(..) calls need (see
+// embedding-lookup.ts for why they are fetched outside the transaction).
+import { createHash } from "node:crypto";
+import { EmbeddingsMissing, type EmbeddingLookup } from "../../core/embedding-lookup.js";
+import { StrandError } from "../../core/errors.js";
+import type { QueryContext } from "../../core/query-context.js";
+import type { QueryModule } from "../../core/query-module.js";
+import { withVectorScores } from "../../core/vector-score.js";
+import type { EmbedderFor } from "../embed/types.js";
+
+export type { EmbedderFor, TextEmbedder } from "../embed/types.js";
+
+export interface QueryStore {
+  read<T>(fn: (db: QueryContext) => T): T;
+  write<T>(fn: (db: QueryContext) => T): Promise<T>;
+}
+
+/** Attempts after which a query that keeps needing new embeddings is a bug, not a workload. */
+const MAX_ATTEMPTS = 8;
+const DEFAULT_CACHE_ENTRIES = 10_000;
+/**
+ * A longer text is cached under its SHA-256 digest, not itself: keyed by whole texts, 10,000
+ * distinct texts near the body limit were gigabytes, and a client sending them ran the server out
+ * of memory. Hashing 8 MB takes milliseconds; embedding it takes far longer.
+ */
+const LONGEST_KEY_TEXT = 256;
+
+/** Embeddings by (model, text), least recently used dropped first. */
+export class EmbeddingCache {
+  private readonly entries = new Map<string, number[]>();
+  private readonly dims = new Map<string, number>();
+
+  constructor(private readonly capacity = DEFAULT_CACHE_ENTRIES) {}
+
+  /** model, NUL, the text; or model, SOH, its digest (the separators keep the two forms apart). */
+  static key(text: string, model: string | null): string {
+    if (text.length <= LONGEST_KEY_TEXT) return `${model ?? ""}\u0000${text}`;
+    return `${model ?? ""}\u0001${createHash("sha256").update(text).digest("base64")}`;
+  }
+
+  get(text: string, model: string | null): number[] | undefined {
+    const key = EmbeddingCache.key(text, model);
+    const v = this.entries.get(key);
+    if (v !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, v);
+    }
+    return v;
+  }
+
+  set(text: string, model: string | null, vector: number[]): void {
+    const key = EmbeddingCache.key(text, model);
+    this.entries.delete(key);
+    this.entries.set(key, vector);
+    this.dims.set(model ?? "", vector.length);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /** The dimension of this model's embeddings once one is known. */
+  dimension(model: string | null): number | undefined {
+    return this.dims.get(model ?? "");
+  }
+}
+
+class AttemptLookup implements EmbeddingLookup {
+  readonly missing = new Map<string, { text: string; model: string | null }>();
+
+  constructor(private readonly cache: EmbeddingCache) {}
+
+  get(text: string, model: string | null): number[] | undefined {
+    return this.cache.get(text, model);
+  }
+
+  miss(text: string, model: string | null): number[] {
+    this.missing.set(`${model ?? ""}\u0000${text}`, { text, model });
+    // A stand-in of the right size lets the attempt run on and collect every text it needs.
+    const dim = this.cache.dimension(model);
+    return dim === undefined ? [] : new Array<number>(dim).fill(1 / Math.sqrt(dim));
+  }
+}
+
+export class QueryRunner {
+  /** The result as it goes on the wire: every vector in it carries `score` (core/vector-score.ts). */
+  private readonly withScores: (result: unknown) => unknown;
+
+  /** `vectorLabels`: the project's vector types, whose records leave with a `score` (core/vector-score.ts). */
+  constructor(
+    private readonly store: QueryStore,
+    private readonly embedders: EmbedderFor | null,
+    vectorLabels: Iterable<string> = [],
+    private readonly cache = new EmbeddingCache(),
+  ) {
+    const labels = new Set(vectorLabels);
+    const isVector = (label: string) => labels.has(label);
+    // No vector type: no result can hold a vector, so results are not walked at all.
+    this.withScores = labels.size === 0 ? (result) => result : (result) => withVectorScores(result, isVector);
+  }
+
+  /** The query's result as it goes on the wire: every vector in it carries `score`. */
+  async run(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
+    return this.withScores(await this.attempt(query, params));
+  }
+
+  private async attempt(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const lookup = new AttemptLookup(this.cache);
+      const body = (db: QueryContext): unknown => {
+        db.useEmbeddings(this.embedders === null ? null : lookup);
+        const result = query.run(db, params);
+        // Abandon (roll back) an attempt that ran on stand-in vectors.
+        if (lookup.missing.size > 0) throw new EmbeddingsMissing();
+        return result;
+      };
+      try {
+        return query.writes ? await this.store.write(body) : this.store.read(body);
+      } catch (error) {
+        // An error in an attempt with stand-in vectors may be caused by them: embed, then retry.
+        if (lookup.missing.size === 0) throw error;
+      }
+      await this.fetch([...lookup.missing.values()]);
+    }
+    throw new StrandError("INTERNAL", `query ${query.name} still needed new embeddings after ${MAX_ATTEMPTS} attempts`);
+  }
+
+  private async fetch(needed: readonly { text: string; model: string | null }[]): Promise<void> {
+    const byModel = new Map<string | null, string[]>();
+    for (const { text, model } of needed) byModel.set(model, [...(byModel.get(model) ?? []), text]);
+    for (const [model, texts] of byModel) {
+      const vectors = await this.embedders!(model).embed(texts);
+      if (vectors.length !== texts.length) {
+        throw new StrandError("EMBEDDING_FAILED", `the embedding provider returned ${vectors.length} embeddings for ${texts.length} texts`);
+      }
+      for (let i = 0; i < texts.length; i++) this.cache.set(texts[i]!, model, vectors[i]!);
+    }
+  }
+}
