@@ -1,5 +1,7 @@
-// The durable graph: one LMDB environment, read snapshots and serialized durable writes, each
-// exposed to query code as a QueryContext.
+// The durable graph, the runtime's face: one LMDB environment, opened with its components, read
+// snapshots and serialized durable writes (each exposed to query code as a QueryContext), bulk
+// loads, a replica's applied entries, and what an operator asks of a store (verify, stats,
+// backup, checkpoints). Every write goes through one commit pipeline (commit.ts).
 import { writeBackup, type BackupOutcome } from "./backup/backup.js";
 import { checkedQueryTimeout } from "./query/query-deadline.js";
 import { TxnQueryContext } from "./query/context.js";
@@ -8,9 +10,8 @@ import type { QueryContext } from "../core/query-context.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
-import { FORMAT_VERSION, SCHEMA_VERSION_KEY, type Key } from "./store/keys.js";
+import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, defaultCacheBytes, ReadCache } from "./store/read-cache.js";
-import { orphanCommitFailureGuard, storageFailure } from "./store/commit-failure.js";
 import { lockDirectory } from "./store/dir-lock.js";
 import { tooFullToOpen } from "./store/storage-space.js";
 import { SchemaInfo, vectorMembersOf } from "./store/schema-info.js";
@@ -24,20 +25,19 @@ import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";
 import { VectorIndexes, type VectorIndexStatus } from "./vector/vector-indexes.js";
 import type { VerifyReport } from "./store/integrity.js";
 import { verifyStore } from "./verify/verify.js";
-import { Bm25Writes } from "./search/bm25-writes.js";
 import { RecordLoader } from "./load/bulk-loader.js";
+import { Bm25Writes } from "./search/bm25-writes.js";
+import { Commits } from "./commit.js";
+import { DEFAULT_FOLD_AT } from "./adjacency/pending-in-count.js";
+import type { GraphWriter } from "./write/graph-writer.js";
+import { orphanCommitFailureGuard } from "./store/commit-failure.js";
 import type { LoadedIds } from "./load/loaded-ids.js";
 import type { Transaction } from "lmdb";
-import { GraphWriter } from "./write/graph-writer.js";
 import { StrandError } from "../core/errors.js";
 import { forgetBm25Marker } from "./search/bm25-marker.js";
 import { migrateFormat, writeFormatVersion, type FormatMigrationOutcome } from "./format/format-migration.js";
-import { VectorSlots } from "./vector/vector-slots.js";
 import { settleFreeList } from "./store/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector/vector-checkpoints.js";
-import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";
-import { appendCommit, appendGap, applyCommitFrames } from "./commit-log/log-writes.js";
-import { FOLD_OP_KEY, foldPendingIn } from "./adjacency/pending-in-writes.js";
 import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./commit-log/commit-log.js";
 
 export interface GraphStoreOptions {
@@ -73,57 +73,57 @@ export interface GraphStoreOptions {
   queryTimeoutMs?: number;
 }
 
-/** See GraphStoreOptions.foldPendingAt. */
-export const DEFAULT_FOLD_AT = 16384;
+export { DEFAULT_FOLD_AT } from "./adjacency/pending-in-count.js";
+
+/** What an open made: the components a store is, handed to its constructor. */
+interface OpenedStore {
+  readonly schemaUpdate: MigrationOutcome;
+  readonly formatMigration: FormatMigrationOutcome | null;
+  readonly dbs: StoreDbs;
+  readonly schema: SchemaInfo;
+  readonly cache: ReadCache;
+  readonly vectors: VectorIndexes;
+  readonly bm25: Bm25Index | null;
+  readonly checkpoints: VectorCheckpoints;
+  readonly log: CommitLog;
+  readonly unlock: () => void;
+  readonly dir: string;
+  readonly logging: boolean;
+  readonly foldAt: number;
+  readonly queryTimeoutMs: number;
+}
 
 export class GraphStore {
   private closed = false;
-  private queryTimeoutMs = 0; // GraphStoreOptions.queryTimeoutMs
+  /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
+  readonly schemaUpdate: MigrationOutcome;
   /** What the open did to bring an older on-disk format to the current one (null: nothing). */
-  formatMigration: FormatMigrationOutcome | null = null;
-  /** The writer's search hook (null when BM25 is disabled). */
-  private readonly bm25Writes: Bm25Writes | null;
-  /** The same for a bulk load, on the plain databases (a load is not recorded key by key). */
-  private readonly bulkBm25Writes: Bm25Writes | null;
-  private readonly checkpoints: VectorCheckpoints;
-  /** Notes the keys each write changes, for its commit log entry (commit-log/change-recorder.ts). */
-  private readonly recorder = new ChangeRecorder();
-  /** `dbs` as writers get them: recording their changes, unless the log is off. */
-  private readonly writeDbs: StoreDbs;
+  readonly formatMigration: FormatMigrationOutcome | null;
+  readonly schema: SchemaInfo;
   /** The commit log: every write's changes by sequence number, for replicas and `Strand-Commit`. */
   readonly log: CommitLog;
-  /**
-   * About how many incoming entries are pending (counted at open, plus what this store's writes
-   * deferred since its last fold, plus what its leader's applied entries put and removed): when
-   * it reaches `foldAt`, the next write folds them. A replica never writes, so it never folds by
-   * itself: its leader's folds reach it as changes; once promoted, its count is already right.
-   */
-  private pendingIn: number;
-  private readonly foldAt: number;
+  private readonly dbs: StoreDbs;
+  private readonly cache: ReadCache;
+  private readonly vectors: VectorIndexes;
+  private readonly bm25: Bm25Index | null;
+  private readonly checkpoints: VectorCheckpoints;
+  private readonly commits: Commits;
+  private readonly unlock: () => void;
+  private readonly queryTimeoutMs: number;
 
-  private constructor(
-    /** What the open did to make the stored records fit the schema (migrations, revalidated types). */
-    readonly schemaUpdate: MigrationOutcome,
-    private readonly dbs: StoreDbs,
-    readonly schema: SchemaInfo,
-    private readonly cache: ReadCache,
-    private readonly unlock: () => void,
-    private readonly vectors: VectorIndexes,
-    private readonly bm25: Bm25Index | null,
-    checkpointPolicy: CheckpointPolicy,
-    /** The data directory, to tell a full disk from other failed commits. */
-    private readonly dir: string,
-    retention: LogRetention,
-    private readonly logging: boolean,
-    foldAt: number,
-  ) {
-    this.foldAt = foldAt;
-    this.pendingIn = dbs.inPending.getKeysCount();
-    this.writeDbs = logging ? recordingDbs(dbs, this.recorder) : dbs;
-    this.log = new CommitLog(dbs, retention);
-    this.bm25Writes = bm25 === null ? null : new Bm25Writes(this.writeDbs, bm25);
-    this.bulkBm25Writes = bm25 === null ? null : new Bm25Writes(dbs, bm25);
-    this.checkpoints = new VectorCheckpoints(dbs, vectors, checkpointPolicy);
+  private constructor(opened: OpenedStore) {
+    this.schemaUpdate = opened.schemaUpdate;
+    this.formatMigration = opened.formatMigration;
+    this.schema = opened.schema;
+    this.log = opened.log;
+    this.dbs = opened.dbs;
+    this.cache = opened.cache;
+    this.vectors = opened.vectors;
+    this.bm25 = opened.bm25;
+    this.checkpoints = opened.checkpoints;
+    this.unlock = opened.unlock;
+    this.queryTimeoutMs = opened.queryTimeoutMs;
+    this.commits = new Commits(opened);
     // An index rebuilt at open is saved soon, so the next crash does not rebuild it again.
     this.checkpoints.note();
   }
@@ -161,27 +161,22 @@ export class GraphStore {
         bm25 = new Bm25Index(dbs, options.schema, { stemmer: options.bm25Stemmer ?? "none" });
         if (!bm25.isCurrent()) new Bm25Writes(dbs, bm25).rebuild(options.progress);
       }
-      const policy = { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints };
-      const retention = { ...DEFAULT_LOG_RETENTION, ...options.logRetention };
-      const logging = options.commitLog !== false;
-      const foldAt = options.foldPendingAt ?? DEFAULT_FOLD_AT;
-      const store = new GraphStore(
+      return new GraphStore({
         schemaUpdate,
+        formatMigration,
         dbs,
         schema,
         cache,
-        unlock,
         vectors,
         bm25,
-        policy,
-        options.path,
-        retention,
-        logging,
-        foldAt,
-      );
-      store.formatMigration = formatMigration;
-      store.queryTimeoutMs = queryTimeoutMs;
-      return store;
+        checkpoints: new VectorCheckpoints(dbs, vectors, { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints }),
+        log: new CommitLog(dbs, { ...DEFAULT_LOG_RETENTION, ...options.logRetention }),
+        unlock,
+        dir: options.path,
+        logging: options.commitLog !== false,
+        foldAt: options.foldPendingAt ?? DEFAULT_FOLD_AT,
+        queryTimeoutMs,
+      });
     } catch (error) {
       void dbs?.env.close();
       unlock();
@@ -204,16 +199,13 @@ export class GraphStore {
    * callbacks queued in one event turn into one LMDB transaction; each callback runs in its own
    * child transaction, so when fn throws only fn's writes are rolled back and the promise
    * rejects with its error. Resolves only once the commit is flushed to disk: with lmdb's
-   * default `overlappingSync` the transaction promise means "committed and visible", so we
-   * additionally wait for `flushed`. A commit that fails (disk full, I/O error) rejects with
-   * STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts): nothing of fn is saved, and the store
-   * stays open for reads and later writes.
+   * default `overlappingSync` the transaction promise means "committed and visible", so the
+   * commit (commit.ts) additionally waits for `flushed`. A commit that fails (disk full, I/O
+   * error) rejects with STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts): nothing of fn is
+   * saved, and the store stays open for reads and later writes.
    */
   write<T>(fn: (db: QueryContext) => T): Promise<T> {
-    return this.transact(
-      (body) => this.dbs.env.childTransaction(body),
-      (writer) => fn(this.context(null, writer)),
-    );
+    return this.commits.write((writer) => fn(this.context(null, writer)));
   }
 
   /** A query's context, over a read snapshot or in the write transaction; its time limit starts now. */
@@ -224,97 +216,19 @@ export class GraphStore {
   /**
    * A bulk load (strand import): fn runs synchronously in one top-level write transaction of its
    * own, loading records through a RecordLoader. When fn throws, nothing it loaded is written.
-   * Each adjacency list gets all its new entries in one rewrite at the end (bulk-adjacency.ts), then the postings (both
-   * report to `progress`); the vector indexes take the new vectors after the commit. Resolves once flushed to disk.
+   * Each adjacency list gets all its new entries in one rewrite at the end (adjacency/bulk-lists.ts),
+   * then the postings (both report to `progress`); the vector indexes take the new vectors after
+   * the commit. Its changes are not logged key by key: the log gets a gap, so every replica behind
+   * the load re-seeds (commit-log/log-writes.ts appendGap). Resolves once flushed to disk.
    * `loaded`: the ids an import loaded in its earlier transactions (one per file), kept across them.
    */
   load<T>(fn: (loader: RecordLoader) => T, loaded?: LoadedIds, progress?: ProgressSink): Promise<T> {
-    return this.transact(
-      (body) => this.dbs.env.transactionSync(body),
-      (writer) => {
-        const loader = new RecordLoader(this.dbs, this.schema, writer, loaded);
-        const value = fn(loader);
-        loader.finish(progress); // the adjacency lists and postings, before the commit
-        return value;
-      },
-      true,
-    );
-  }
-
-  /**
-   * One write (a query's, in a child transaction of lmdb's batch, or a bulk load's, in its own):
-   * fn writes through a GraphWriter; before the commit the writer's buffered adjacency and BM25
-   * postings are written (or dropped when fn throws). After it the in-memory vector indexes follow
-   * LMDB (never before), and the promise resolves once the commit is flushed to disk. A failed
-   * commit rejects with STORAGE_FULL or STORAGE_ERROR (store/commit-failure.ts).
-   * `bulk` (a load): its changes are not recorded key by key for the commit log (a million-edge
-   * import spent a third of its time noting, re-reading and encoding them into one entry); the
-   * log gets a gap instead (appendGap), so every replica behind the load re-seeds.
-   */
-  private async transact<T>(
-    open: (body: () => T) => T | Promise<T>,
-    fn: (writer: GraphWriter) => T,
-    bulk = false,
-    fold = false,
-  ): Promise<T> {
-    const touched: string[] = [];
-    // A load marks the whole cache instead of each key it changes (read-cache.ts).
-    if (bulk) this.cache.beginBulkWrite();
-    let folded = false;
-    // Searchable (in snapshots that contain it) from now until applied or failed.
-    const log = this.vectors.newLog();
-    let logged = 0;
-    try {
-      const dbs = bulk ? this.dbs : this.writeDbs;
-      const writer = new GraphWriter(dbs, this.schema, this.cache, touched, {
-        search: bulk ? this.bulkBm25Writes : this.bm25Writes,
-        vectors: new VectorSlots(dbs, log),
-        deferIn: !bulk,
-      });
-      const result = await open(() => {
-        if (this.logging && !bulk) this.recorder.begin();
-        try {
-          // A load appends to the lists directly, after every older (pending) entry.
-          if (bulk) foldPendingIn(dbs);
-          const value = fn(writer);
-          writer.flushBuffered(); // before the commit: every edge has both list entries
-          // The write that finds enough entries pending folds them, its own included: it is a
-          // write of this store (a replica's store never folds by itself), recorded like any.
-          folded = bulk || fold || this.pendingIn + writer.deferredIn >= this.foldAt;
-          if (folded && !bulk) {
-            // Unrecorded, then logged as one op that a follower replays (FOLD_OP_KEY).
-            foldPendingIn(this.dbs);
-            if (this.logging) this.recorder.note("inPending", FOLD_OP_KEY as unknown as Key, true, undefined);
-          }
-          writer.finish(); // the BM25 postings gathered per term, one write each
-          // Last, in the same transaction: the log entry holds exactly what commits.
-          if (this.logging && bulk) logged = appendGap(this.dbs);
-          else if (this.logging) {
-            const ops = this.recorder.take(this.dbs);
-            // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
-            if (ops.length > 0) logged = appendCommit(this.dbs, ops, log.changes, touched);
-          }
-          return value;
-        } catch (error) {
-          this.recorder.discard();
-          writer.abandon();
-          throw error;
-        }
-      });
-      this.pendingIn = folded ? 0 : this.pendingIn + writer.deferredIn;
-      this.vectors.apply(log);
-      if (log.changes.length > 0) this.checkpoints.note();
-      await this.dbs.env.flushed;
-      if (logged > 0) this.log.advance(logged, Date.now());
-      return result;
-    } catch (error) {
-      throw (await storageFailure(error, this.dir)) ?? error;
-    } finally {
-      this.vectors.settle(log);
-      // Committed and flushed (or failed): new snapshots include it, so reads may cache again.
-      this.cache.settle(touched);
-      if (bulk) this.cache.settleBulkWrite();
-    }
+    return this.commits.load((writer) => {
+      const loader = new RecordLoader(this.dbs, this.schema, writer, loaded);
+      const value = fn(loader);
+      loader.finish(progress); // the adjacency lists and postings, before the commit
+      return value;
+    });
   }
 
   /**
@@ -323,12 +237,7 @@ export class GraphStore {
    * for tests and tools.
    */
   foldPendingIn(): Promise<void> {
-    return this.transact(
-      (body) => this.dbs.env.childTransaction(body),
-      () => undefined,
-      false,
-      true,
-    );
+    return this.commits.write(() => undefined, "fold");
   }
 
   /**
@@ -355,29 +264,8 @@ export class GraphStore {
    * one transaction: the changes, the entries themselves, then the vector indexes and the read
    * cache as a write of this store would. Resolves once flushed, with the sequence now reached.
    */
-  async applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number> {
-    const touched: string[] = [];
-    const log = this.vectors.newLog();
-    try {
-      const applied = await this.dbs.env.childTransaction(() => {
-        const done = applyCommitFrames(this.dbs, first, frames);
-        for (const key of done.keys) this.cache.beginWrite(key, touched);
-        for (const change of done.vec) log.changes.push(change); // a spread of ~125k+ overflowed the stack
-        return done;
-      });
-      const { folded, delta } = applied.pending;
-      this.pendingIn = Math.max(0, (folded ? 0 : this.pendingIn) + delta);
-      this.vectors.apply(log);
-      if (log.changes.length > 0) this.checkpoints.note();
-      await this.dbs.env.flushed;
-      this.log.advance(applied.seq, applied.time);
-      return applied.seq;
-    } catch (error) {
-      throw (await storageFailure(error, this.dir)) ?? error;
-    } finally {
-      this.vectors.settle(log);
-      this.cache.settle(touched);
-    }
+  applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number> {
+    return this.commits.apply(first, frames);
   }
 
   /** How a vector type's index was obtained at open (loaded from its files or rebuilt), and its size. */
