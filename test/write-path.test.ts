@@ -15,6 +15,7 @@ const SCANNED = ["runtime", "server", "cli"];
 /** The files that may call lmdb's write methods, and what each writes. */
 const WRITERS: Record<string, string> = {
   "runtime/write/graph-writer.ts": "records (nodes, edges): the one composer of a record change",
+  "runtime/write/migration-writer.ts": "records a schema migration rewrote (the graph writer, as runtime/migrate/ uses it)",
   "runtime/records/edge-ends-writes.ts": "edge_ends blocks of edges without a record",
   "runtime/adjacency/list-writes.ts": "adjacency lists: append, cut, delete",
   "runtime/adjacency/pending-in-writes.ts": "deferred incoming entries and their fold",

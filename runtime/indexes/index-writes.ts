@@ -6,7 +6,7 @@ import type { NodeItem } from "../../core/items.js";
 import type { JsonValue } from "../../core/schema.js";
 import { describeValue } from "../../core/values.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { edgeUniqueKey, holdsId, idValue, indexKey, uniqueKey } from "../store/keys.js";
+import { edgeUniqueKey, holdsId, idValue, indexBound, indexKey, labelRange, MAX_KEY, uniqueKey } from "../store/keys.js";
 import type { EdgeTypeInfo, FieldInfo, TypeInfo } from "../store/schema-info.js";
 
 /** Stored values are canonical (objects in declared member order), so JSON equality is exact. */
@@ -101,4 +101,15 @@ export function releaseEdgeUnique(dbs: StoreDbs, info: EdgeTypeInfo, edgeId: str
   if (!info.unique) return;
   const key = edgeUniqueKey(info.name, fromId, toId);
   if (holdsId(dbs.edgeUnique.get(key), edgeId)) dbs.edgeUnique.removeSync(key);
+}
+
+/** Deletes every index entry and claim of the type (a migration's revalidation writes them again). */
+export function clearTypeIndexes(dbs: StoreDbs, info: TypeInfo): void {
+  const range = { start: [info.kind, info.name], end: [info.kind, info.name, MAX_KEY] };
+  // Binary keys are copied: the commit log keeps each removed key, and lmdb reuses a read key's memory.
+  const byValue = { start: indexBound([info.kind, info.name]), end: indexBound([info.kind, info.name], true) };
+  for (const key of dbs.index.getKeys(byValue)) dbs.index.removeSync(Uint8Array.prototype.slice.call(key));
+  for (const key of dbs.unique.getKeys(range)) dbs.unique.removeSync(key);
+  if (info.kind === "E")
+    for (const key of dbs.edgeUnique.getKeys(labelRange(info.name))) dbs.edgeUnique.removeSync(Uint8Array.prototype.slice.call(key));
 }

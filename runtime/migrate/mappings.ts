@@ -9,7 +9,7 @@ import { math } from "../ops/math.js";
 import { recordsOfType } from "./records-of-type.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { SchemaInfo } from "../store/schema-info.js";
-import type { GraphWriter } from "../write/graph-writer.js";
+import type { MigrationWriter } from "../write/migration-writer.js";
 import { MigrationError, NOTHING_CHANGED } from "./advice.js";
 import { same } from "./definitions.js";
 import { declares, typeInfo } from "./plan.js";
@@ -23,7 +23,7 @@ import { declares, typeInfo } from "./plan.js";
  */
 export function applyItem(
   dbs: StoreDbs,
-  writer: GraphWriter,
+  writer: MigrationWriter,
   schema: SchemaInfo,
   item: MigrationItemDescriptor,
   m: MigrationDescriptor,

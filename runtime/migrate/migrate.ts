@@ -34,7 +34,7 @@ import { edgeCount } from "../records/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import type { ReadCache } from "../store/read-cache.js";
 import type { SchemaInfo } from "../store/schema-info.js";
-import { GraphWriter } from "../write/graph-writer.js";
+import { MigrationWriter } from "../write/migration-writer.js";
 import { forgetBm25Marker } from "../search/bm25-marker.js";
 import { SCHEMA_TYPES_FORMAT, writeSchemaTypes, writeSchemaVersion } from "./definitions.js";
 import { applyItem } from "./mappings.js";
@@ -61,7 +61,7 @@ export function migrateStore(
   const touched: string[] = [];
   // No search hook: changed text forgets the BM25 marker and the open rebuilds the index. No
   // vector hook: a migration cannot change a vector (mappings.ts, revalidate.ts refuse it).
-  const writer = new GraphWriter(dbs, schema, cache, touched, { search: null, vectors: null });
+  const writer = new MigrationWriter(dbs, schema, cache, touched);
   try {
     dbs.env.transactionSync(() => {
       applyPlan(dbs, writer, schema, plan, progress);
@@ -74,7 +74,7 @@ export function migrateStore(
 }
 
 /** The plan's writes; inside the open's one write transaction. */
-function applyPlan(dbs: StoreDbs, writer: GraphWriter, schema: SchemaInfo, plan: OpenPlan, progress: ProgressSink): void {
+function applyPlan(dbs: StoreDbs, writer: MigrationWriter, schema: SchemaInfo, plan: OpenPlan, progress: ProgressSink): void {
   const { outcome, current, chain, writeVersion, definitions, writeDefinitions, migrated, changed, advice } = plan;
   for (const m of chain) {
     for (const item of m.items) {

@@ -9,7 +9,7 @@ import type { StoreDbs } from "../store/dbs.js";
 import { edgeUniqueKey, holdsId, idOfValue, itemKey, uniqueKey } from "../store/keys.js";
 import { defaultFor } from "../records/records.js";
 import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../store/schema-info.js";
-import type { GraphWriter } from "../write/graph-writer.js";
+import type { MigrationWriter } from "../write/migration-writer.js";
 import { duplicate, duplicateEdge, MigrationError, misfit, NOTHING_CHANGED, undeclared, type Revalidation } from "./advice.js";
 import { same } from "./definitions.js";
 
@@ -21,7 +21,7 @@ import { same } from "./definitions.js";
  */
 export function revalidate(
   dbs: StoreDbs,
-  writer: GraphWriter,
+  writer: MigrationWriter,
   schema: SchemaInfo,
   info: TypeInfo,
   r: Revalidation,

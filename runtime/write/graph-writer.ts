@@ -17,7 +17,7 @@ import { bareEdgeFrom } from "../records/edge-ends.js";
 import { bareEdge, edgeById, edgeExists, edgeHasFields } from "../records/edge-records.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { notFound, plausibleId, uuidv7 } from "../store/ids.js";
-import { indexBound, itemKey, labelRange, MAX_KEY } from "../store/keys.js";
+import { itemKey } from "../store/keys.js";
 import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js";
 import { newEdgeRecord, newNodeRecord, updatedRecord, validateProps } from "../records/records.js";
 import { removedTypesMessage } from "../records/removed-types.js";
@@ -25,21 +25,12 @@ import type { EdgeTypeInfo, SchemaInfo, TypeInfo, VectorTypeInfo } from "../stor
 import { listLabels, readList } from "../adjacency/pending-in.js";
 import { newVectorRecord, replacedVectorRecord, vectorOf } from "../vector/vector-records.js";
 import { AdjacencyBuffer } from "../adjacency/append-buffer.js";
-import { deleteAdjacency, removeAdjacency } from "../adjacency/list-writes.js";
+import { deleteAdjacency } from "../adjacency/list-writes.js";
+import { ListCuts } from "../adjacency/list-cuts.js";
 import { EdgeEndsWriter } from "../records/edge-ends-writes.js";
-import { deleteInList, removeInEntries } from "../adjacency/pending-in-writes.js";
+import { deleteInList } from "../adjacency/pending-in-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "../indexes/index-writes.js";
-
-/** Adjacency entries a DROP still has to remove, by list (keyed by the list's cache key). */
-type PendingCuts = Map<string, { direction: "out" | "in"; nodeId: string; edgeLabel: string; edgeIds: Set<string> }>;
-
-function addCut(cuts: PendingCuts, direction: "out" | "in", nodeId: string, edgeLabel: string, edgeId: string): void {
-  const key = adjacencyKey(direction, nodeId, edgeLabel);
-  const cut = cuts.get(key);
-  if (cut !== undefined) cut.edgeIds.add(edgeId);
-  else cuts.set(key, { direction, nodeId, edgeLabel, edgeIds: new Set([edgeId]) });
-}
 
 export interface WriterHooks {
   /** The keyword index, or null when BM25 is disabled (or rebuilt later, as after a migration). */
@@ -64,14 +55,14 @@ export class GraphWriter {
    */
   private readonly seenNodes = new Map<string, string>();
   /** This transaction's writes to `edge_ends` (records/edge-ends-writes.ts); its growing blocks are written by flushBuffered. */
-  private readonly ends: EdgeEndsWriter;
+  protected readonly ends: EdgeEndsWriter;
 
   /**
    * @param cache the shared read cache; `touched` collects every key marked in it, for the
    *   store to settle once the transaction committed and flushed (or failed).
    */
   constructor(
-    private readonly dbs: StoreDbs,
+    protected readonly dbs: StoreDbs,
     private readonly schema: SchemaInfo,
     private readonly cache: ReadCache,
     private readonly touched: string[],
@@ -100,7 +91,7 @@ export class GraphWriter {
   }
 
   /** Marks `key` (a record or adjacency list that exists) as changing in this write. */
-  private invalidate(key: string): void {
+  protected invalidate(key: string): void {
     this.cache.beginWrite(key, this.touched);
   }
 
@@ -145,7 +136,7 @@ export class GraphWriter {
    * Stores an edge in its form (edge-records.ts): a record when it has a field value, else its
    * `edge_ends` entry; `current` is the form it had (null: a new edge), removed when it changes.
    */
-  private putEdge(label: string, next: EdgeItem, current: EdgeItem | null): void {
+  protected putEdge(label: string, next: EdgeItem, current: EdgeItem | null): void {
     const record = edgeHasFields(next);
     if (current !== null && edgeHasFields(current) !== record) {
       if (record) this.ends.remove(label, current.id);
@@ -312,19 +303,13 @@ export class GraphWriter {
   drop(items: readonly GraphItem[]): void {
     this.seenNodes.clear();
     this.flushBuffered(); // DROP reads and cuts lists
-    // Entries to cut out of lists that stay, gathered over the whole call so that a list loses
-    // all of them in one rewrite (1000 leaves of one hub: one rewrite of the hub's list, not 1000).
-    const cuts: PendingCuts = new Map();
+    const cuts = new ListCuts();
     for (const item of items) {
       if (!plausibleId(item.id)) continue;
       if (this.schema.edges.has(item.label) && "from_node" in item) this.dropEdge(item.label, item.id, cuts);
       else this.dropNode(item.label, item.id, cuts);
     }
-    for (const [key, cut] of cuts) {
-      this.invalidate(key);
-      if (cut.direction === "out") removeAdjacency(this.dbs.out, cut.nodeId, cut.edgeLabel, cut.edgeIds);
-      else removeInEntries(this.dbs, cut.nodeId, cut.edgeLabel, cut.edgeIds);
-    }
+    cuts.apply(this.dbs, (key) => this.invalidate(key));
   }
 
   /**
@@ -337,11 +322,11 @@ export class GraphWriter {
   }
 
   /** Removes the edge (its list entries go into `cuts`), unless it is already gone. */
-  private dropEdge(label: string, id: string, cuts: PendingCuts): void {
+  private dropEdge(label: string, id: string, cuts: ListCuts): void {
     const rec = this.removeEdgeRecord(label, id);
     if (rec === undefined) return;
-    addCut(cuts, "out", rec.from_node, label, id);
-    addCut(cuts, "in", rec.to_node, label, id);
+    cuts.add("out", rec.from_node, label, id);
+    cuts.add("in", rec.to_node, label, id);
   }
 
   /**
@@ -350,7 +335,7 @@ export class GraphWriter {
    * whose edge is already gone (dropped earlier in the call, or a self-loop seen from its other
    * list) are skipped.
    */
-  private dropNode(label: string, id: string, cuts: PendingCuts): void {
+  private dropNode(label: string, id: string, cuts: ListCuts): void {
     const info = this.schema.node(label);
     const rec = this.dbs.nodes.get(itemKey(label, id));
     if (rec === undefined) return;
@@ -370,10 +355,10 @@ export class GraphWriter {
         for (let i = 0; i < edgeIds.length; i++) {
           const [from, to] = direction === "out" ? [id, otherIds[i]!] : [otherIds[i]!, id];
           if (this.removeEdgeRecord(edgeLabel, edgeIds[i]!, from, to) === undefined) continue;
-          if (otherIds[i] !== id) addCut(cuts, otherDirection, otherIds[i]!, edgeLabel, edgeIds[i]!);
+          if (otherIds[i] !== id) cuts.add(otherDirection, otherIds[i]!, edgeLabel, edgeIds[i]!);
         }
         const key = adjacencyKey(direction, id, edgeLabel);
-        cuts.delete(key); // the whole list goes
+        cuts.wholeList(key);
         this.invalidate(key);
         if (direction === "out") deleteAdjacency(this.dbs.out, id, edgeLabel);
         else deleteInList(this.dbs, id, edgeLabel);
@@ -397,42 +382,5 @@ export class GraphWriter {
     if (rec === undefined) return undefined;
     this.remove(info, rec);
     return rec;
-  }
-
-  // ---- the open's migrations (runtime/migrate/): one write transaction, before anything is served
-
-  /**
-   * A MIGRATION item's mapping rewrote a stored record. Only the record: its index entries and
-   * claims are rebuilt by the revalidation of its type that follows in the same transaction, and
-   * the keyword index by the open (the migration forgets its marker); vectors cannot change.
-   */
-  storeMappedRecord(kind: "N" | "E" | "V", label: string, next: NodeItem): void {
-    this.invalidate(recordKey(next.id));
-    if (kind === "E") {
-      this.ends.flush(); // edgeById reads edge_ends
-      this.putEdge(label, next as EdgeItem, edgeById(this.dbs, label, next.id, undefined) ?? null);
-    } else this.dbs.nodes.putSync(itemKey(label, next.id), next);
-  }
-
-  /** Deletes every index entry and claim of the type, before revalidateRecord rebuilds them. */
-  clearTypeIndexes(info: TypeInfo): void {
-    const range = { start: [info.kind, info.name], end: [info.kind, info.name, MAX_KEY] };
-    // Binary keys are copied: the commit log keeps each removed key, and lmdb reuses a read key's memory.
-    const byValue = { start: indexBound([info.kind, info.name]), end: indexBound([info.kind, info.name], true) };
-    for (const key of this.dbs.index.getKeys(byValue)) this.dbs.index.removeSync(Uint8Array.prototype.slice.call(key));
-    for (const key of this.dbs.unique.getKeys(range)) this.dbs.unique.removeSync(key);
-    if (info.kind === "E")
-      for (const key of this.dbs.edgeUnique.getKeys(labelRange(info.name)))
-        this.dbs.edgeUnique.removeSync(Uint8Array.prototype.slice.call(key));
-  }
-
-  /**
-   * A record checked against its type's current definition: its index entries and claims are
-   * written again (the caller checked them free), and the record itself when `rewrite`.
-   */
-  storeRevalidatedRecord(info: TypeInfo, next: NodeItem, rewrite: boolean): void {
-    indexNew(this.dbs, info, next);
-    if (info.kind === "E") claimEdgeUnique(this.dbs, info as EdgeTypeInfo, next.id, next.from_node as string, next.to_node as string);
-    if (rewrite) this.storeMappedRecord(info.kind, info.name, next);
   }
 }
