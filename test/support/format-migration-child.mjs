@@ -5,7 +5,7 @@
 // argv: <dist dir> <data dir> <batch> <kill after>
 const [dist, dir, batch, killAfter] = process.argv.slice(2);
 const { openDbs } = await import(`${dist}/runtime/store/dbs.js`);
-const { migrateFormat } = await import(`${dist}/runtime/write/format-migration.js`);
+const { migrateFormat } = await import(`${dist}/runtime/format/format-migration.js`);
 const { silentProgress } = await import(`${dist}/core/progress.js`);
 const dbs = openDbs(dir, undefined);
 migrateFormat(dbs, silentProgress, {
