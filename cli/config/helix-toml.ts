@@ -14,7 +14,8 @@ import {
   parseToml,
   result,
 } from "./config-types.js";
-import { TomlReader } from "./toml-table.js";
+import { ConfigReader } from "./config-reader.js";
+import { TOML_VALUES } from "./value-adapters.js";
 
 // HelixDB settings Strand has no use for; accepted so existing projects start unchanged.
 const HELIX_IGNORED_TOP = ["project", "cloud", "enterprise"];
@@ -35,7 +36,7 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
   if (!parsed.ok) return parsed;
   const errors: string[] = [];
   const ignored: string[] = [];
-  const top = new TomlReader(parsed.table, `${shown}: `, errors);
+  const top = new ConfigReader(parsed.table, TOML_VALUES, `${shown}: `, errors);
   top.ignore(...HELIX_IGNORED_TOP);
   const project = top.table("project");
   const queries = project.string("queries", "", nonEmpty);

@@ -65,7 +65,8 @@ import {
 } from "./config-types.js";
 import { helixJsonConfig } from "./helix-json.js";
 import { helixConfig } from "./helix-toml.js";
-import { TomlReader } from "./toml-table.js";
+import { ConfigReader } from "./config-reader.js";
+import { TOML_VALUES } from "./value-adapters.js";
 import { checkEndpoints, checkGroupName, MAX_LEASE_TTL_SECONDS, MAX_SYNC_REPLICAS, MIN_LEASE_TTL_SECONDS } from "./cluster-values.js";
 
 export { type ConfigResult, DEFAULT_CONFIG, type Metric, METRICS, type ProjectConfig } from "./config-types.js";
@@ -96,7 +97,7 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const parsed = parseToml(text, shown);
   if (!parsed.ok) return parsed;
   const errors: string[] = [];
-  const top = new TomlReader(parsed.table, `${shown}: `, errors);
+  const top = new ConfigReader(parsed.table, TOML_VALUES, `${shown}: `, errors);
   const d = DEFAULT_CONFIG;
   const vector = top.table("vector");
   const server = top.table("server");

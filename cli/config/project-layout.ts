@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import { type ConfigResult, loadProjectConfig, type ProjectConfig } from "./project-config.js";
-import { isTable } from "./toml-table.js";
+import { isTable } from "./value-adapters.js";
 
 /** HelixDB's default `[project] queries`. */
 export const HELIX_DEFAULT_QUERIES = "./db/";

@@ -1,13 +1,28 @@
-// Typed reads of one TOML table that collect errors naming the culprit as `file: key.path`.
-// Integers come from smol-toml as bigint (integersAsBigInt), so `m = 16.0` is not an integer.
-import type { TomlTable, TomlValue } from "smol-toml";
+// Typed reads of one table of a configuration file — strand.toml, helix.toml or config.hx.json —
+// that collect errors naming the culprit as `file: key.path`. One reader for every file: what
+// differs between TOML and JSON (how an integer, a string or a table is told, how a value is
+// shown in a message) is a small ValueAdapter (value-adapters.ts).
 import { BYTE_SIZE_FORM, parseByteSize } from "./byte-size.js";
 
-export class TomlReader {
+/** How one file format's values are read: each `…Of` is null when the value is not of that kind. */
+export interface ValueAdapter<V> {
+  /** An exact integer (TOML: an integer literal, not `16.0`; JSON: any integral number). */
+  integerOf(v: V): bigint | null;
+  stringOf(v: V): string | null;
+  booleanOf(v: V): boolean | null;
+  tableOf(v: V): Readonly<Record<string, V>> | null;
+  /** What a sub-table is called in messages ("a table", "an object"). */
+  readonly tableWord: string;
+  /** The value as a message shows it. */
+  describe(v: V): string;
+}
+
+export class ConfigReader<V> {
   private readonly seen = new Set<string>();
 
   constructor(
-    private readonly values: TomlTable,
+    private readonly values: Readonly<Record<string, V>>,
+    private readonly adapter: ValueAdapter<V>,
     /** Prefix of every key in messages: "strand.toml: " plus the table's dotted path. */
     private readonly where: string,
     private readonly errors: string[],
@@ -19,19 +34,21 @@ export class TomlReader {
     return `${this.where}${key}`;
   }
 
-  private get(key: string): TomlValue | undefined {
+  /** The raw value of a key (marked as read), for checks of their own. */
+  get(key: string): V | undefined {
     this.seen.add(key);
     return Object.hasOwn(this.values, key) ? this.values[key] : undefined;
   }
 
-  private fail(key: string, expected: string, value: TomlValue): void {
-    this.errors.push(`${this.name(key)}: expected ${expected}, got ${describe(value)}`);
+  private fail(key: string, expected: string, value: V): void {
+    this.errors.push(`${this.name(key)}: expected ${expected}, got ${this.adapter.describe(value)}`);
   }
 
   boolean(key: string, fallback: boolean): boolean {
     const v = this.get(key);
     if (v === undefined) return fallback;
-    if (typeof v === "boolean") return v;
+    const b = this.adapter.booleanOf(v);
+    if (b !== null) return b;
     this.fail(key, "true or false", v);
     return fallback;
   }
@@ -39,7 +56,8 @@ export class TomlReader {
   integer(key: string, fallback: number, min: number, max: number): number {
     const v = this.get(key);
     if (v === undefined) return fallback;
-    if (typeof v === "bigint" && v >= BigInt(min) && v <= BigInt(max)) return Number(v);
+    const n = this.adapter.integerOf(v);
+    if (n !== null && n >= BigInt(min) && n <= BigInt(max)) return Number(n);
     this.fail(key, `an integer from ${min} to ${max}`, v);
     return fallback;
   }
@@ -54,8 +72,9 @@ export class TomlReader {
   optionalByteSize(key: string, min: number, max: number): number | undefined {
     const v = this.get(key);
     if (v === undefined) return undefined;
-    const bytes =
-      typeof v === "bigint" ? (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : null) : typeof v === "string" ? parseByteSize(v) : null;
+    const n = this.adapter.integerOf(v);
+    const text = this.adapter.stringOf(v);
+    const bytes = n !== null ? (n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : null) : text !== null ? parseByteSize(text) : null;
     if (bytes !== null && bytes >= min && bytes <= max) return bytes;
     this.fail(key, `${BYTE_SIZE_FORM}, from ${min} to ${max} bytes`, v);
     return undefined;
@@ -64,7 +83,8 @@ export class TomlReader {
   oneOf<T extends string>(key: string, values: readonly T[], fallback: T): T {
     const v = this.get(key);
     if (v === undefined) return fallback;
-    if (typeof v === "string" && (values as readonly string[]).includes(v)) return v as T;
+    const s = this.adapter.stringOf(v);
+    if (s !== null && (values as readonly string[]).includes(s)) return s as T;
     this.fail(key, `one of ${values.map((x) => JSON.stringify(x)).join(", ")}`, v);
     return fallback;
   }
@@ -73,12 +93,13 @@ export class TomlReader {
   string(key: string, fallback: string, check: (s: string) => string | null): string {
     const v = this.get(key);
     if (v === undefined) return fallback;
-    if (typeof v !== "string") {
+    const s = this.adapter.stringOf(v);
+    if (s === null) {
       this.fail(key, "a string", v);
       return fallback;
     }
-    const problem = check(v);
-    if (problem === null) return v;
+    const problem = check(s);
+    if (problem === null) return s;
     this.errors.push(`${this.name(key)}: ${problem}`);
     return fallback;
   }
@@ -90,15 +111,16 @@ export class TomlReader {
     return text === "" ? undefined : text;
   }
 
-  /** A sub-table (`[key]` or an inline table); an empty one when absent. */
-  table(key: string): TomlReader {
+  /** A sub-table (TOML `[key]` or an inline table, a JSON object); an empty one when absent. */
+  table(key: string): ConfigReader<V> {
     const v = this.get(key);
-    let sub: TomlTable = {};
+    let sub: Readonly<Record<string, V>> = {};
     if (v !== undefined) {
-      if (isTable(v)) sub = v;
-      else this.fail(key, "a table", v);
+      const table = this.adapter.tableOf(v);
+      if (table !== null) sub = table;
+      else this.fail(key, this.adapter.tableWord, v);
     }
-    return new TomlReader(sub, `${this.name(key)}.`, this.errors, `${this.path}${key}.`);
+    return new ConfigReader(sub, this.adapter, `${this.name(key)}.`, this.errors, `${this.path}${key}.`);
   }
 
   /** Marks keys as known and unused (another tool's settings). */
@@ -123,28 +145,4 @@ export class TomlReader {
   keys(): string[] {
     return Object.keys(this.values);
   }
-}
-
-export function isTable(v: TomlValue): v is TomlTable {
-  // Dates are TomlDate, a Date subclass (smol-toml's default useLegacyDate).
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
-
-function describe(v: TomlValue): string {
-  if (typeof v === "bigint") return v.toString();
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "number") return describeFloat(v);
-  if (typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) return "an array";
-  return isTable(v) ? "a table" : "a date";
-}
-
-/**
- * A TOML float as written: `m = 16.0` reads as the number 16, which String() would show as a valid
- * integer, so say it is a float (TOML integers arrive as bigints).
- */
-function describeFloat(v: number): string {
-  if (Number.isNaN(v)) return "nan (a float)";
-  if (!Number.isFinite(v)) return `${v > 0 ? "inf" : "-inf"} (a float)`;
-  return `${Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(1) : String(v)} (a float)`;
 }
