@@ -1,13 +1,14 @@
 // Automatic failover on etcd (issue 15 item 4): decides whether this node leads, follows or is
-// fenced, from the group state in etcd (etcd-group.ts), and tells the node (the server's
-// replication side) through FailoverNode. On the leader with `syncReplicas` ≥ 1 it owns the
-// in-sync set (in-sync.ts): writes wait in `waitAcked` until enough replicas hold them.
+// fenced, from the group state in etcd (group.ts; etcd-group.ts keeps it), and tells the node
+// (the server's replication side) through FailoverNode. On the leader with `syncReplicas` ≥ 1
+// it owns the in-sync set (in-sync.ts): writes wait in `waitAcked` until enough replicas hold
+// them. Time comes from a Clock (clock.ts), so scripted scenarios can replay it.
 //
 // Roles: at start, and whenever the leader key disappears, a node that may lead (any node with
 // asynchronous replication; with synchronous, an in-sync replica or the leader that published
-// the set, etcd-group.ts mayLeadBy) tries to take it; the others
-// follow whoever holds it. A leader that loses its lease, or finds a later epoch, is fenced at
-// once — it refuses writes — and rejoins as a replica when it can reach etcd again.
+// the set, group.ts mayLeadBy) tries to take it; the others follow whoever holds it. A leader
+// that loses its lease, or finds a later epoch, is fenced at once — it refuses writes — and
+// rejoins as a replica when it can reach etcd again.
 //
 // Epochs only grow in etcd, so a node never sees a leader of an epoch below one it has led or
 // followed (FailoverNode.knownEpoch, kept in its data directory) unless etcd's keys were lost or
@@ -15,7 +16,8 @@
 // the empty group's first election; following it would re-seed this node from it. So this node
 // does not follow it: it stays fenced and says why. And a node that leads takes an epoch above
 // every one it knew, so the nodes of the old history can follow it.
-import type { EtcdGroup, GroupLeader } from "./etcd-group.js";
+import { type Clock, systemClock, type Timer } from "./clock.js";
+import type { Group, GroupLeader, JoinGroup } from "./group.js";
 import { type AckOutcome, InSyncTracker } from "./in-sync.js";
 
 export interface FailoverNode {
@@ -43,8 +45,10 @@ export interface FailoverOptions {
   /** The group lease's TTL: a leader that cannot confirm its lead for this long fences itself. */
   readonly leaseTtlMs: number;
   /** Opens a new membership (a new lease) after the old one was lost. */
-  readonly rejoin: () => Promise<EtcdGroup>;
+  readonly rejoin: JoinGroup;
   readonly log: (message: string) => void;
+  /** Where time comes from (default: the system's; scripted scenarios pass a manual one). */
+  readonly clock?: Clock;
 }
 
 export type FailoverRole = "starting" | "leader" | "replica" | "fenced" | "stopped";
@@ -55,7 +59,8 @@ export class FailoverController {
   private following: string | null = null;
   private tracker: InSyncTracker | null = null;
   private stopWatching: (() => Promise<void>) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
+  private readonly clock: Clock;
   private busy: Promise<void> = Promise.resolve();
   /** When etcd last confirmed this node's lead (a leader that cannot reach etcd must stop writing). */
   private confirmedAt = 0;
@@ -65,10 +70,12 @@ export class FailoverController {
   private lastFailureAt = 0;
 
   constructor(
-    private group: EtcdGroup,
+    private group: Group,
     private readonly node: FailoverNode,
     private readonly options: FailoverOptions,
-  ) {}
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   get role(): FailoverRole {
     return this.roleNow;
@@ -86,10 +93,10 @@ export class FailoverController {
     this.group.onLeaseLost((error) => this.serial(() => this.leaseLost(error)));
     this.stopWatching = await this.group.watchLeader((leader) => this.serial(() => this.leaderChanged(leader)));
     await this.serial(async () => this.leaderChanged(await this.group.leader()));
-    this.timer = setInterval(() => {
+    this.timer = this.clock.every(this.options.checkEveryMs, () => {
       this.watchdog();
-      void this.serial(() => withTimeout(this.check(), 5 * this.options.checkEveryMs));
-    }, this.options.checkEveryMs);
+      void this.serial(() => withTimeout(this.check(), 5 * this.options.checkEveryMs, this.clock));
+    });
   }
 
   /** A replica (by member id) has applied everything up to `seq`; its log requests say so. */
@@ -106,7 +113,7 @@ export class FailoverController {
 
   async stop(): Promise<void> {
     this.roleNow = "stopped";
-    if (this.timer !== null) clearInterval(this.timer);
+    this.timer?.cancel();
     this.tracker?.fence();
     await this.stopWatching?.();
     await this.group.close();
@@ -121,7 +128,7 @@ export class FailoverController {
   /** Logs a failed step; the same failure again within a minute (etcd down: every check) once. */
   private failed(error: unknown): void {
     const line = `failover: ${(error as Error).message}`;
-    const now = Date.now();
+    const now = this.clock.now();
     if (line === this.lastFailure && now - this.lastFailureAt < 60_000) return;
     this.lastFailure = line;
     this.lastFailureAt = now;
@@ -200,7 +207,7 @@ export class FailoverController {
           required: this.options.syncReplicas,
           lagTimeoutMs: this.options.lagTimeoutMs,
           publish: (ids) => this.group.publishInSync(epoch, ids),
-          now: () => Date.now(),
+          now: () => this.clock.now(),
         },
         previous,
         // A replica joins the set only once it holds what this node holds: every write the last
@@ -214,7 +221,7 @@ export class FailoverController {
     }
     this.roleNow = "leader";
     this.following = null;
-    this.confirmedAt = Date.now();
+    this.confirmedAt = this.clock.now();
     this.options.log(`failover: leading at epoch ${this.epoch}`);
     await this.node.lead(this.epoch);
   }
@@ -223,7 +230,7 @@ export class FailoverController {
     if (this.roleNow === "stopped" || this.roleNow === "starting") return;
     this.tracker?.tick();
     if (this.roleNow === "leader") {
-      const checkedAt = Date.now();
+      const checkedAt = this.clock.now();
       if (!(await this.group.stillLeads(this.epoch))) {
         this.toFenced(`a later epoch than ${this.epoch} exists`);
         await this.leaderChanged(await this.group.leader());
@@ -250,7 +257,7 @@ export class FailoverController {
    * have expired unseen (and a replica taken over), this node has stopped taking writes.
    */
   private watchdog(): void {
-    const silentMs = Date.now() - this.confirmedAt;
+    const silentMs = this.clock.now() - this.confirmedAt;
     if (this.roleNow === "leader" && silentMs > this.options.leaseTtlMs) {
       this.toFenced(`etcd has not confirmed the lead for ${silentMs} ms (lease ${this.options.leaseTtlMs} ms)`);
     }
@@ -279,7 +286,7 @@ export class FailoverController {
         this.group = await this.options.rejoin();
         break;
       } catch {
-        await new Promise((r) => setTimeout(r, 1_000));
+        await this.clock.sleep(1_000);
         if ((this.roleNow as FailoverRole) === "stopped") return;
       }
     }
@@ -289,10 +296,10 @@ export class FailoverController {
   }
 }
 
-function withTimeout(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
+function withTimeout(work: Promise<void>, ms: number, clock: Clock): Promise<void> {
+  let timer: Timer | undefined;
   const timeout = new Promise<void>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`etcd did not answer within ${ms} ms`)), ms);
+    timer = clock.after(ms, () => reject(new Error(`etcd did not answer within ${ms} ms`)));
   });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([work, timeout]).finally(() => timer?.cancel());
 }
