@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
 import { commandHelp, ENV_COLUMN, OPTION_ENV, USAGE } from "../cli/commands/usage.js";
 import { CLI, REPO_ROOT, startStrand, tempDir } from "./support/server.js";
+import type { GivenSettings } from "../cli/config/knobs.js";
 
 const strand = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: "utf8" });
 
@@ -61,42 +62,51 @@ describe("options from the environment", () => {
       STRAND_MAX_CONNECTIONS_PER_CLIENT: "64",
     };
     expect(parseCommand(["serve"], env)).toMatchObject({
-      port: 7070,
-      host: "0.0.0.0",
-      dataDir: "/tmp/from-env",
-      bodyLimitBytes: 4096,
-      bodyMemoryLimitBytes: 2 ** 20,
-      answerMemoryLimitBytes: 3 * 2 ** 20,
-      stallLimitMs: 2500,
-      maxConnectionsPerClient: 64,
-      queryTimeoutMs: 0,
-      cacheEntries: 10,
-      cacheBytes: 64 * 2 ** 20,
-      corsOrigins: ["https://a.example"],
-      explorer: false,
-      logLevel: "warn",
-      apiKey: undefined,
-      apiKeyFile: "/tmp/key",
+      flags: {
+        server: {
+          port: 7070,
+          host: "0.0.0.0",
+          corsOrigins: ["https://a.example"],
+          explorer: false,
+          logLevel: "warn",
+          apiKeyFile: "/tmp/key",
+        },
+        frontDoor: {
+          bodyLimitBytes: 4096,
+          bodyMemoryLimitBytes: 2 ** 20,
+          answerMemoryLimitBytes: 3 * 2 ** 20,
+          stallLimitMs: 2500,
+          maxConnectionsPerClient: 64,
+        },
+        store: { dataDir: "/tmp/from-env", queryTimeoutMs: 0, cacheEntries: 10, cacheBytes: 64 * 2 ** 20 },
+      },
     });
-    expect(parseCommand(["serve", "--port", "8080", "--data", "/tmp/flag"], env)).toMatchObject({ port: 8080, dataDir: "/tmp/flag" });
-    for (const command of ["export", "backup", "mcp"]) {
-      const args = command === "backup" ? ["backup", "--out", "/tmp/b"] : command === "mcp" ? ["mcp", "--stdio"] : [command];
+    expect((parseCommand(["serve"], env) as { flags: { server: { apiKey?: string } } }).flags.server.apiKey).toBeUndefined();
+    expect(parseCommand(["serve", "--port", "8080", "--data", "/tmp/flag"], env)).toMatchObject({
+      flags: { server: { port: 8080 }, store: { dataDir: "/tmp/flag" } },
+    });
+    for (const command of ["export", "backup"]) {
+      const args = command === "backup" ? ["backup", "--out", "/tmp/b"] : [command];
       expect(parseCommand(args, { STRAND_DATA: "/tmp/d" }), command).toMatchObject({ dataDir: "/tmp/d" });
     }
+    expect(parseCommand(["mcp", "--stdio"], { STRAND_DATA: "/tmp/d" }), "mcp").toMatchObject({ flags: { store: { dataDir: "/tmp/d" } } });
     // Bad values from the environment are named like flags.
     expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
     expect(() => parseCommand(["serve", "--stall-limit", "0"], {})).toThrow('--stall-limit must be an integer from 1 to 86400000, got "0"');
-    expect(parseCommand(["serve", "--query-timeout", "1500"], env)).toMatchObject({ queryTimeoutMs: 1500 });
-    expect(parseCommand(["serve", "--max-connections-per-client", "8"], env)).toMatchObject({ maxConnectionsPerClient: 8 });
-    expect(parseCommand(["serve"], {})).toMatchObject({ maxConnectionsPerClient: undefined });
+    expect(parseCommand(["serve", "--query-timeout", "1500"], env)).toMatchObject({ flags: { store: { queryTimeoutMs: 1500 } } });
+    expect(parseCommand(["serve", "--max-connections-per-client", "8"], env)).toMatchObject({
+      flags: { frontDoor: { maxConnectionsPerClient: 8 } },
+    });
+    const unset = (parseCommand(["serve"], {}) as { flags: GivenSettings }).flags;
+    expect(unset.frontDoor.maxConnectionsPerClient).toBeUndefined();
     expect(() => parseCommand(["serve", "--max-connections-per-client", "0"], {})).toThrow(
       '--max-connections-per-client must be an integer from 1 to 1000000, got "0"',
     );
-    expect(parseCommand(["serve"], {})).toMatchObject({ queryTimeoutMs: undefined });
+    expect(unset.store.queryTimeoutMs).toBeUndefined();
     expect(() => parseCommand(["serve", "--query-timeout", "1.5"], {})).toThrow(
       '--query-timeout must be an integer from 0 to 86400000, got "1.5"',
     );
-    expect(parseCommand(["mcp", "--stdio", "--cache-size", "1000"], {})).toMatchObject({ cacheBytes: 1000 });
+    expect(parseCommand(["mcp", "--stdio", "--cache-size", "1000"], {})).toMatchObject({ flags: { store: { cacheBytes: 1000 } } });
     expect(() => parseCommand(["serve", "--cache-size", "lots"], {})).toThrow("--cache-size takes");
     expect(() => parseCommand(["serve", "--api-key", "k"], { STRAND_API_KEY_FILE: "/tmp/k" })).toThrow("give the api key once");
   });

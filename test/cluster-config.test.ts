@@ -7,12 +7,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
-import { clusterSettings } from "../cli/commands/cluster-settings.js";
+import type { ClusterSettings } from "../cli/config/cluster-settings.js";
+import { resolveSettings } from "../cli/config/settings.js";
 import { DEFAULT_CONFIG, loadProjectConfig, type ProjectConfig } from "../cli/config/project-config.js";
 import { CLI, SOCIAL_EXAMPLE } from "./support/server.js";
 
 type Serve = Extract<ReturnType<typeof parseCommand>, { kind: "serve" }>;
 const serve = (args: string[], env: NodeJS.ProcessEnv = {}): Serve => parseCommand(["serve", ...args], env) as Serve;
+
+/** The failover settings serve resolves from these flags and this file (with a replication key, which a group needs). */
+function clusterOf(args: string[], config: ProjectConfig, follow?: string, host = "127.0.0.1"): ClusterSettings | null | { error: string } {
+  const flags = serve([...args, "--replication-key", "k", "--host", host]).flags;
+  if (follow !== undefined) flags.replication.follow = follow;
+  const resolved = resolveSettings(flags, config, true);
+  return "error" in resolved ? resolved : resolved.cluster;
+}
 
 const made: string[] = [];
 afterAll(() => {
@@ -51,7 +60,7 @@ describe("serve's failover flags", () => {
         "http://node-1:6969/",
         "--sync-replicas",
         "1",
-      ]).cluster,
+      ]).flags.cluster,
     ).toEqual({
       etcd: ["http://127.0.0.1:2379", "http://10.0.0.2:2379"],
       group: "prod",
@@ -67,7 +76,7 @@ describe("serve's failover flags", () => {
         STRAND_SYNC_REPLICAS: "2",
         STRAND_LEASE_TTL: "5",
         STRAND_SYNC_TIMEOUT: "3000",
-      }).cluster,
+      }).flags.cluster,
     ).toEqual({ etcd: ["http://e:2379"], group: "g", advertise: undefined, syncReplicas: 2, leaseTtlSeconds: 5, syncTimeoutMs: 3000 });
   });
 
@@ -100,8 +109,8 @@ describe("strand.toml [cluster]", () => {
     expect(
       toml(
         '[cluster]\netcd = "http://e1:2379,http://e2:2379"\ngroup = "prod"\nsync_replicas = 1\nlease_ttl_seconds = 5\nsync_timeout_ms = 2000\n',
-      ).cluster,
-    ).toEqual({ etcd: "http://e1:2379,http://e2:2379", group: "prod", syncReplicas: 1, leaseTtlSeconds: 5, syncTimeoutMs: 2000 });
+      ).given?.cluster,
+    ).toEqual({ etcd: ["http://e1:2379", "http://e2:2379"], group: "prod", syncReplicas: 1, leaseTtlSeconds: 5, syncTimeoutMs: 2000 });
     expect(tomlErrors('[cluster]\netcd = "e1"\ngroup = "a b"\nsync_replicas = -1\nleader = "x"\n')).toEqual([
       '<dir>/strand.toml: cluster.etcd: expected etcd endpoints as comma-separated http(s) URLs (http://10.0.0.1:2379,http://10.0.0.2:2379), got "e1"',
       `<dir>/strand.toml: cluster.group: expected a group name of 1 to 64 letters, digits, '.', '_' or '-', got "a b"`,
@@ -112,8 +121,7 @@ describe("strand.toml [cluster]", () => {
 
   it("flags win over the file, the file over the defaults; nonsense combinations are named", () => {
     const file = toml('[cluster]\netcd = "http://e1:2379"\ngroup = "prod"\nsync_replicas = 1\n');
-    const flags = serve(["--group", "other", "--sync-replicas", "2", "--advertise", "http://me:1"]).cluster;
-    expect(clusterSettings(flags, file, undefined, "127.0.0.1")).toEqual({
+    expect(clusterOf(["--group", "other", "--sync-replicas", "2", "--advertise", "http://me:1"], file)).toEqual({
       endpoints: ["http://e1:2379"],
       group: "other",
       advertise: "http://me:1",
@@ -121,21 +129,21 @@ describe("strand.toml [cluster]", () => {
       leaseTtlSeconds: 10,
       syncTimeoutMs: 10_000,
     });
-    expect(clusterSettings(serve([]).cluster, DEFAULT_CONFIG, undefined, "127.0.0.1")).toBeNull();
-    expect(clusterSettings(serve(["--sync-replicas", "1", "--group", "g"]).cluster, DEFAULT_CONFIG, undefined, "127.0.0.1")).toEqual({
+    expect(clusterOf([], DEFAULT_CONFIG)).toBeNull();
+    expect(clusterOf(["--sync-replicas", "1", "--group", "g"], DEFAULT_CONFIG)).toEqual({
       error: "--group, --sync-replicas go with --etcd (or strand.toml [cluster] etcd): they configure failover on etcd",
     });
-    expect(clusterSettings(serve([]).cluster, toml("[cluster]\nsync_replicas = 1\n"), undefined, "127.0.0.1")).toEqual({
+    expect(clusterOf([], toml("[cluster]\nsync_replicas = 1\n"))).toEqual({
       error: "strand.toml [cluster] sync_replicas needs etcd (--etcd or [cluster] etcd): synchronous replicas are a failover group's",
     });
-    expect(clusterSettings(serve([]).cluster, file, "http://leader:6969", "127.0.0.1")).toEqual({
+    expect(clusterOf([], file, "http://leader:6969")).toEqual({
       error:
         "--follow and etcd ([cluster] etcd in strand.toml, or --etcd) exclude each other: with etcd the group decides whom a node follows",
     });
-    expect(clusterSettings(serve(["--etcd", "http://e:2379"]).cluster, DEFAULT_CONFIG, undefined, "127.0.0.1")).toEqual({
+    expect(clusterOf(["--etcd", "http://e:2379"], DEFAULT_CONFIG)).toEqual({
       error: "a failover group needs a name: --group NAME (or strand.toml [cluster] group)",
     });
-    expect(clusterSettings(serve([]).cluster, file, undefined, "0.0.0.0")).toEqual({
+    expect(clusterOf([], file, undefined, "0.0.0.0")).toEqual({
       error: "--advertise is needed when listening on 0.0.0.0: the URL the other nodes reach this one at",
     });
   });

@@ -2,7 +2,7 @@
 // connection exactly as it was. Also: idle expiry (with an injected clock), the connection cap,
 // `mcp = false`, and the api key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mcpConnectionOptions } from "../cli/project/open-project.js";
+import { mcpConnectionOptions } from "../cli/config/settings.js";
 import { strandConfig } from "../cli/config/project-config.js";
 import { err, ok, openFixture, type McpFixture } from "./support/mcp-fixture.js";
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { strandConfig } from "../cli/config/project-config.js";
-import { mcpLimitOptions } from "../cli/project/open-project.js";
+import { mcpLimitOptions } from "../cli/config/settings.js";
 import { createApp, type AppOptions } from "../server/index.js";
 import { startServer, type RunningServer } from "../server/server.js";
 import { GraphStore } from "../runtime/graph-store.js";

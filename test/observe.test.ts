@@ -349,8 +349,7 @@ describe("strand serve logs", () => {
       '--cors takes comma-separated origins like https://app.example:8443 (scheme, host, optional port) or *, got "app.example"',
     );
     expect(parseCommand(["serve"], { STRAND_LOG_LEVEL: "debug", STRAND_CORS: "https://a.example" })).toMatchObject({
-      logLevel: "debug",
-      corsOrigins: ["https://a.example"],
+      flags: { server: { logLevel: "debug", corsOrigins: ["https://a.example"] } },
     });
   });
 });

@@ -6,6 +6,11 @@ import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../cli/con
 import { loadProjectLayout } from "../cli/config/project-layout.js";
 import { MODEL_FORMS as FORMS } from "../core/model-name.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
+import { noneGiven } from "../cli/config/given.js";
+import type { GivenSettings } from "../cli/config/knobs.js";
+
+/** What strand.toml gives: these sections' values, none in the others. */
+const given = (sections: Partial<GivenSettings>): GivenSettings => ({ ...noneGiven(), ...sections });
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -55,7 +60,10 @@ describe("strand.toml", () => {
       "strand.toml": "[replication]\nlog_retention_entries = 500\nlog_retention_bytes = 1048576\nread_after_timeout_ms = 2000\n",
     });
     const result = loadProjectConfig(dir);
-    expect(result.ok && result.config.replication).toEqual({ logRetentionEntries: 500, logRetentionBytes: 1048576, afterTimeoutMs: 2000 });
+    expect(result.ok && result.config.given).toMatchObject({
+      store: { logRetentionEntries: 500, logRetentionBytes: 1048576 },
+      replication: { afterTimeoutMs: 2000 },
+    });
     expect(strandErrors("[replication]\nlog_retention_entries = 0\nlog_retention_bytes = 10\nkeep = 1\n")).toEqual([
       "<dir>/strand.toml: replication.log_retention_entries: expected an integer from 1 to 9007199254740991, got 0",
       "<dir>/strand.toml: replication.log_retention_bytes: expected an integer from 4096 to 9007199254740991, got 10",
@@ -105,8 +113,8 @@ describe("strand.toml", () => {
     ['embedding_model = "gemini:text-embedding-004"', { embeddingModel: "gemini:text-embedding-004" }],
     ['embedding_model = "local"', { embeddingModel: "local" }],
     ['vector = { metric = "ip" }', { vector: { ...DEFAULT_CONFIG.vector, metric: "ip" } }],
-    ['[server]\nbody_memory_limit = "1GiB"', { bodyMemoryLimitBytes: 2 ** 30 }],
-    ['[server]\nanswer_memory_limit = "2GiB"', { answerMemoryLimitBytes: 2 ** 31 }],
+    ['[server]\nbody_memory_limit = "1GiB"', { given: given({ frontDoor: { bodyMemoryLimitBytes: 2 ** 30 } }) }],
+    ['[server]\nanswer_memory_limit = "2GiB"', { given: given({ frontDoor: { answerMemoryLimitBytes: 2 ** 31 } }) }],
   ])("%s", (line, expected) => {
     const dir = project({ "strand.toml": line });
     expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), ...expected } });
@@ -132,7 +140,7 @@ describe("strand.toml", () => {
       const dir = project({ "strand.toml": `[server]\nbody_limit = ${value}\n` });
       expect(loadProjectConfig(dir)).toEqual({
         ok: true,
-        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), bodyLimitBytes: bytes },
+        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), given: given({ frontDoor: { bodyLimitBytes: bytes } }) },
       });
     }
     const form = 'bytes, or a size such as "8MiB" (B, KiB, MiB, GiB, kB, MB, GB), from 2 to 9007199254740991 bytes';
@@ -155,7 +163,7 @@ describe("strand.toml", () => {
     const dir = project({ "strand.toml": "[server]\nstall_limit_ms = 250\n" });
     expect(loadProjectConfig(dir)).toEqual({
       ok: true,
-      config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), stallLimitMs: 250 },
+      config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), given: given({ frontDoor: { stallLimitMs: 250 } }) },
     });
     expect(strandErrors("[server]\nstall_limit_ms = 0")).toEqual([
       "<dir>/strand.toml: server.stall_limit_ms: expected an integer from 1 to 86400000, got 0",
@@ -169,7 +177,7 @@ describe("strand.toml", () => {
     const dir = project({ "strand.toml": "[server]\nmax_connections_per_client = 200\n" });
     expect(loadProjectConfig(dir)).toEqual({
       ok: true,
-      config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), maxConnectionsPerClient: 200 },
+      config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), given: given({ frontDoor: { maxConnectionsPerClient: 200 } }) },
     });
     expect(strandErrors("[server]\nmax_connections_per_client = 0")).toEqual([
       "<dir>/strand.toml: server.max_connections_per_client: expected an integer from 1 to 1000000, got 0",
@@ -181,7 +189,7 @@ describe("strand.toml", () => {
       const dir = project({ "strand.toml": `[server]\nquery_timeout_ms = ${ms}\n` });
       expect(loadProjectConfig(dir)).toEqual({
         ok: true,
-        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), queryTimeoutMs: ms },
+        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), given: given({ store: { queryTimeoutMs: ms } }) },
       });
     }
     expect(strandErrors("[server]\nquery_timeout_ms = -1")).toEqual([

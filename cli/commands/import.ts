@@ -11,6 +11,7 @@ import { isInsideDir } from "../../runtime/store/inside-dir.js";
 import { cliProgress } from "../progress/progress.js";
 import { openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
+import { noneGiven } from "../config/given.js";
 
 export interface ImportOptions {
   dir: string;
@@ -28,7 +29,9 @@ export async function runImport(options: ImportOptions): Promise<number> {
     process.stderr.write(`strand: --rejects ${displayPath(options.rejectsPath!)}: ${badRejects}; nothing was imported\n`);
     return 1;
   }
-  const opened = await openProject(options.dir, options.dataDir, {}, "importing");
+  // An import runs no query: its reads of the store have no time limit.
+  const flags = { ...noneGiven(), store: { dataDir: options.dataDir, queryTimeoutMs: 0 } };
+  const opened = await openProject(options.dir, flags, "importing");
   if (opened === null) return 1;
   const { store } = opened;
   try {

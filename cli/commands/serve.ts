@@ -1,104 +1,55 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
-// accepting requests, finish the ones in flight, and close the store.
+// accepting requests, finish the ones in flight, and close the store. This file reads the
+// settings (config/settings.ts) and wires the parts: the node and its role (server/node/), the
+// server (server/server.ts).
 import { readFileSync } from "node:fs";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
-import { DEFAULT_BODY_LIMIT_BYTES } from "../../server/app.js";
-import { createLogger, type Logger, type LogLevel } from "../../server/observe/logger.js";
+import { createLogger, type Logger } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
-import { mcpConnectionOptions, mcpLimitOptions, type OpenHooks, openProject } from "../project/open-project.js";
-import { displayPath } from "../project/sources.js";
-import { afterTimeoutOf, replicationHooks, retentionOf, servedNode, type ReplicationFlags } from "./serve-replication.js";
-import { clusterBeforeOpen, clusterNode } from "./serve-cluster.js";
-import { type ClusterFlags, type ClusterSettings, clusterSettings } from "./cluster-settings.js";
+import { storeIdentity } from "../../runtime/replication/identity.js";
+import type { StoreIdentity } from "../../runtime/replication/protocol.js";
+import { ClusterNode } from "../../server/node/cluster-node.js";
+import { seedFromGroupLeader, seedFromLeader } from "../../server/node/seed-before-open.js";
+import { ServedNode } from "../../server/node/served-node.js";
 import type { ProjectConfig } from "../config/project-config.js";
+import type { GivenSettings } from "../config/knobs.js";
+import type { Settings } from "../config/settings.js";
+import { type OpenedProject, openProject } from "../project/open-project.js";
+import { displayPath } from "../project/sources.js";
+import { strandVersion } from "../project/version.js";
 
 export interface ServeOptions {
   dir: string;
-  port: number;
-  host: string;
-  dataDir: string;
-  apiKey: string | undefined;
-  /** --api-key-file / STRAND_API_KEY_FILE: the key's file (its first line), kept out of `ps`. */
-  apiKeyFile?: string | undefined;
-  bodyLimitBytes: number | undefined;
-  /** --body-memory-limit / STRAND_BODY_MEMORY_LIMIT: request bodies held at once, not yet answered. */
-  bodyMemoryLimitBytes?: number | undefined;
-  /** --answer-memory-limit / STRAND_ANSWER_MEMORY_LIMIT: answers held at once that clients have not read yet. */
-  answerMemoryLimitBytes?: number | undefined;
-  /** --stall-limit / STRAND_STALL_LIMIT: ms without an answer from the engine before /health is 503 ENGINE_STALLED. */
-  stallLimitMs?: number | undefined;
-  /** --max-connections-per-client / STRAND_MAX_CONNECTIONS_PER_CLIENT: connections one peer address may hold open. */
-  maxConnectionsPerClient?: number | undefined;
-  /** --query-timeout / STRAND_QUERY_TIMEOUT: ms one query may run (0: no limit). */
-  queryTimeoutMs?: number | undefined;
-  cacheEntries: number | undefined;
-  /** --cache-size: the read cache's budget in estimated bytes; undefined: the store's default. */
-  cacheBytes: number | undefined;
-  /** Browser origins allowed to call (--cors / STRAND_CORS); others are refused. */
-  corsOrigins: readonly string[];
-  /** --explorer / STRAND_EXPLORER: serve /explorer (default: when bound to a loopback address). */
-  explorer: boolean | undefined;
-  /** --log-level / STRAND_LOG_LEVEL (default info: one line per request). */
-  logLevel: LogLevel;
-  /** --follow, --replication-key, --log-retention-entries/-bytes, --after-timeout (serve-replication.ts). */
-  replication?: ReplicationFlags | undefined;
-  /** --etcd, --group, --advertise, --sync-replicas, --lease-ttl, --sync-timeout (cluster-settings.ts). */
-  cluster?: ClusterFlags | undefined;
+  /** The settings the command line gave (flags and their STRAND_* variables). */
+  flags: GivenSettings;
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
-  const apiKey = options.apiKeyFile === undefined ? options.apiKey : readApiKeyFile(options.apiKeyFile);
-  if (apiKey === null) return 1;
-  if (apiKey === undefined && !isLoopbackAddress(options.host)) {
-    process.stderr.write(
-      `strand: warning: listening on ${options.host} without an api key: anyone who can reach this address can read and write; set --api-key-file or STRAND_API_KEY\n`,
-    );
-  }
-  // strand.toml (or helix.toml), the embedding provider, the project, the store: a bad setting stops startup.
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
-  // With etcd (a flag, or strand.toml [cluster]) the node's role comes from its group: known once
-  // strand.toml is read, before the store opens (an empty one is seeded from the group's leader).
-  let cluster: ClusterSettings | null = null;
-  const plain = replicationHooks(options.replication, options.dataDir, say);
-  const hooks: OpenHooks = {
-    beforeStoreOpen: async (config, project) => {
-      const limits = bodyLimitsError(options, config);
-      if (limits !== null) {
-        say(`strand: ${limits}`);
-        return false;
-      }
-      const settings = clusterSettings(options.cluster, config, options.replication?.follow, options.host);
-      if (settings !== null && "error" in settings) {
-        say(`strand: ${settings.error}`);
-        return false;
-      }
-      // The group's nodes read each other's commit logs with the replication key (a replica sends
-      // only that key): without it every replica is refused and every synchronous write times out.
-      if (settings !== null && options.replication?.key === undefined) {
+  let apiKey: string | undefined;
+  const opened = await openProject(options.dir, options.flags, "serving", {
+    beforeStoreOpen: async (settings, config, project) => {
+      const key = apiKeyOf(settings.server);
+      if (key === null) return false;
+      apiKey = key;
+      if (apiKey === undefined && !isLoopbackAddress(settings.server.host)) {
         say(
-          "strand: a failover group needs --replication-key KEY (or STRAND_REPLICATION_KEY), the same on every node: its nodes read each other's commit logs with it",
+          `strand: warning: listening on ${settings.server.host} without an api key: anyone who can reach this address can read and write; set --api-key-file or STRAND_API_KEY`,
         );
-        return false;
       }
-      cluster = settings;
-      if (settings !== null) return clusterBeforeOpen(settings, options.replication?.key, options.dataDir, say)(config, project);
-      return plain.beforeStoreOpen === undefined ? true : plain.beforeStoreOpen(config, project);
+      // A replica (or a group's node) seeds an empty store from its leader, and checks it is the same project.
+      const identity = identityOf(config, project.schema);
+      const dataDir = settings.store.dataDir;
+      const { follow, key: replicationKey } = settings.replication;
+      if (settings.cluster !== null) return seedFromGroupLeader(settings.cluster, replicationKey, dataDir, identity, say);
+      if (follow !== undefined) return seedFromLeader({ url: follow, key: replicationKey }, dataDir, identity, say);
+      return true;
     },
-    logRetention: (config: ProjectConfig) => retentionOf(options.replication, config),
-    queryTimeoutMs: (config: ProjectConfig) => options.queryTimeoutMs ?? config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-  };
-  const opened = await openProject(
-    options.dir,
-    options.dataDir,
-    { entries: options.cacheEntries, bytes: options.cacheBytes },
-    "serving",
-    hooks,
-  );
+  });
   if (opened === null) return 1;
-  const { config, project, embedders } = opened;
-  const logger = createLogger({ level: options.logLevel });
-  logOpenedStore(logger, opened.store, options.dataDir);
+  const { settings, project, embedders } = opened;
+  const logger = createLogger({ level: settings.server.logLevel });
+  logOpenedStore(logger, opened.store, settings.store.dataDir);
   let stopWith: ((code: number) => void) | null = null;
   let fatal: string | null = null;
   const events = {
@@ -109,19 +60,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
       stopWith?.(1);
     },
   };
-  const settings = cluster as ClusterSettings | null;
-  const grouped =
-    settings === null
-      ? null
-      : clusterNode(
-          opened,
-          options.dataDir,
-          settings,
-          { key: options.replication?.key, afterTimeoutMs: afterTimeoutOf(options.replication, config) },
-          events,
-        );
-  const served = grouped ?? servedNode(opened, options.dataDir, options.replication, events);
+  const { served, cluster } = await nodeOf(opened, events);
   const store = { close: () => served.current().close() };
+  const { server: http, frontDoor } = settings;
   let server: RunningServer;
   try {
     server = await startServer({
@@ -130,28 +71,28 @@ export async function runServe(options: ServeOptions): Promise<number> {
       schema: project.schema,
       queries: project.queries,
       apiKey,
-      bodyLimitBytes: options.bodyLimitBytes ?? config.bodyLimitBytes,
-      bodyMemoryLimitBytes: options.bodyMemoryLimitBytes ?? config.bodyMemoryLimitBytes,
-      answerMemoryLimitBytes: options.answerMemoryLimitBytes ?? config.answerMemoryLimitBytes,
-      stallLimitMs: options.stallLimitMs ?? config.stallLimitMs,
-      maxConnectionsPerClient: options.maxConnectionsPerClient ?? config.maxConnectionsPerClient,
+      bodyLimitBytes: frontDoor.bodyLimitBytes,
+      bodyMemoryLimitBytes: frontDoor.bodyMemoryLimitBytes,
+      answerMemoryLimitBytes: frontDoor.answerMemoryLimitBytes,
+      stallLimitMs: frontDoor.stallLimitMs,
+      maxConnectionsPerClient: frontDoor.maxConnectionsPerClient,
       embedders,
-      mcp: config.mcp,
-      mcpConnections: { ...mcpConnectionOptions(config), ...mcpLimitOptions(config) },
-      bm25: config.bm25,
-      vectorMetric: config.vector.metric,
-      corsOrigins: options.corsOrigins,
-      explorer: options.explorer,
+      mcp: settings.mcp.enabled,
+      mcpConnections: settings.mcp.connections,
+      bm25: settings.store.bm25,
+      vectorMetric: settings.store.vector.metric,
+      corsOrigins: http.corsOrigins,
+      explorer: http.explorer,
       logger,
       backup: served.store,
-      port: options.port,
-      host: options.host,
+      port: http.port,
+      host: http.host,
     });
   } catch (error) {
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      process.stderr.write(`strand: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
+      process.stderr.write(`strand: cannot listen on ${http.host}:${http.port}: ${(error as Error).message}\n`);
       return 1;
     }
     throw error;
@@ -159,21 +100,22 @@ export async function runServe(options: ServeOptions): Promise<number> {
 
   const n = project.queries.length;
   process.stdout.write(
-    `strand listening on http://${options.host}:${server.port} ` +
-      `(${n} ${n === 1 ? "query" : "queries"}, data in ${displayPath(options.dataDir)})\n`,
+    `strand listening on http://${http.host}:${server.port} ` +
+      `(${n} ${n === 1 ? "query" : "queries"}, data in ${displayPath(settings.store.dataDir)})\n`,
   );
 
-  logger.info({ host: options.host, port: server.port, queries: n }, "listening");
-  if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(options.host)}:${server.port}/explorer\n`);
-  if (options.replication?.follow !== undefined) process.stdout.write(`following ${options.replication.follow}\n`);
+  logger.info({ host: http.host, port: server.port, queries: n }, "listening");
+  if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(http.host)}:${server.port}/explorer\n`);
+  if (settings.replication.follow !== undefined) process.stdout.write(`following ${settings.replication.follow}\n`);
   served.start();
-  if (grouped !== null && settings !== null) {
-    const url = settings.advertise ?? `http://${explorerHost(options.host)}:${server.port}`;
+  if (cluster !== null && settings.cluster !== null) {
+    const group = settings.cluster;
+    const url = group.advertise ?? `http://${explorerHost(http.host)}:${server.port}`;
     try {
-      await grouped.join(url);
-      process.stdout.write(`joined group ${settings.group} at ${settings.endpoints.join(",")} as ${url}\n`);
+      await cluster.join(url);
+      process.stdout.write(`joined group ${group.group} at ${group.endpoints.join(",")} as ${url}\n`);
     } catch (error) {
-      fatal = `strand: cannot join group ${settings.group} at ${settings.endpoints.join(",")}: ${(error as Error).message}`;
+      fatal = `strand: cannot join group ${group.group} at ${group.endpoints.join(",")}: ${(error as Error).message}`;
       say(fatal);
     }
   }
@@ -183,7 +125,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
     const shutDown = (code: number): void => {
       if (stopping) return;
       stopping = true;
-      served
+      (cluster ?? served)
         .stop()
         .then(() => server.close())
         .then(() => store.close())
@@ -208,6 +150,33 @@ export async function runServe(options: ServeOptions): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/** The node and the source of its role: a failover group (etcd), --follow, or neither (a leader). */
+async function nodeOf(
+  opened: OpenedProject,
+  events: { warn: (line: string) => void; fatal: (line: string) => void },
+): Promise<{ served: ServedNode; cluster: ClusterNode | null }> {
+  const { settings } = opened;
+  const { cluster: group, replication } = settings;
+  const served = new ServedNode({
+    store: opened.store,
+    reopenStore: opened.reopenStore,
+    dataDir: settings.store.dataDir,
+    identity: identityOf(opened.config, opened.project.schema),
+    key: replication.key,
+    afterTimeoutMs: replication.afterTimeoutMs,
+    ...(group === null ? {} : { sync: { replicas: group.syncReplicas, timeoutMs: group.syncTimeoutMs } }),
+    events,
+  });
+  if (group !== null) return { served, cluster: new ClusterNode(served, settings.store.dataDir, group, replication.key, events.warn) };
+  if (replication.follow !== undefined) await served.follow({ url: replication.follow, key: replication.key }, null);
+  else await served.lead(0);
+  return { served, cluster: null };
+}
+
+function identityOf(config: ProjectConfig, schema: OpenedProject["project"]["schema"]): StoreIdentity {
+  return storeIdentity(schema, config, strandVersion());
 }
 
 /** Startup lines: what was opened, what the open migrated or revalidated, how each vector index was obtained. */
@@ -241,6 +210,11 @@ function explorerHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/** The api key, given or read from its file; null after printing why the file cannot be used. */
+function apiKeyOf(server: Settings["server"]): string | undefined | null {
+  return server.apiKeyFile === undefined ? server.apiKey : readApiKeyFile(server.apiKeyFile);
+}
+
 /** The key in `file` (its first line, trimmed); null after printing why it cannot be used. */
 function readApiKeyFile(file: string): string | null {
   let text: string;
@@ -256,12 +230,4 @@ function readApiKeyFile(file: string): string | null {
     return null;
   }
   return key;
-}
-
-/** Why the body memory limit cannot hold one body of the body limit (flags win over strand.toml), or null. */
-function bodyLimitsError(options: ServeOptions, config: ProjectConfig): string | null {
-  const memory = options.bodyMemoryLimitBytes ?? config.bodyMemoryLimitBytes;
-  const body = options.bodyLimitBytes ?? config.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  if (memory === undefined || memory >= body) return null;
-  return `the body memory limit (${memory} bytes: --body-memory-limit, STRAND_BODY_MEMORY_LIMIT or [server] body_memory_limit) is below the body limit (${body} bytes): one body the server takes must fit in it`;
 }

@@ -1,5 +1,6 @@
 // Command-line usage text (all commands, or one: `strand <command> --help`), the environment
 // variables every option can also be set by, and the error type for bad invocations (exit code 2).
+import { OPTION_ENV } from "../config/knobs.js";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -105,35 +106,7 @@ const COMMANDS: Readonly<Record<string, string>> = {
 };
 
 /** The environment variable of each option that has one (a flag given on the command line wins). */
-export const OPTION_ENV: Readonly<Record<string, string>> = {
-  "--port": "STRAND_PORT",
-  "--host": "STRAND_HOST",
-  "--data": "STRAND_DATA",
-  "--api-key": "STRAND_API_KEY",
-  "--api-key-file": "STRAND_API_KEY_FILE",
-  "--body-limit": "STRAND_BODY_LIMIT",
-  "--body-memory-limit": "STRAND_BODY_MEMORY_LIMIT",
-  "--answer-memory-limit": "STRAND_ANSWER_MEMORY_LIMIT",
-  "--stall-limit": "STRAND_STALL_LIMIT",
-  "--max-connections-per-client": "STRAND_MAX_CONNECTIONS_PER_CLIENT",
-  "--query-timeout": "STRAND_QUERY_TIMEOUT",
-  "--cache-entries": "STRAND_CACHE_ENTRIES",
-  "--cache-size": "STRAND_CACHE_SIZE",
-  "--cors": "STRAND_CORS",
-  "--explorer": "STRAND_EXPLORER",
-  "--log-level": "STRAND_LOG_LEVEL",
-  "--follow": "STRAND_FOLLOW",
-  "--replication-key": "STRAND_REPLICATION_KEY",
-  "--log-retention-entries": "STRAND_LOG_RETENTION_ENTRIES",
-  "--log-retention-bytes": "STRAND_LOG_RETENTION_BYTES",
-  "--after-timeout": "STRAND_AFTER_TIMEOUT",
-  "--etcd": "STRAND_ETCD",
-  "--group": "STRAND_GROUP",
-  "--advertise": "STRAND_ADVERTISE",
-  "--sync-replicas": "STRAND_SYNC_REPLICAS",
-  "--lease-ttl": "STRAND_LEASE_TTL",
-  "--sync-timeout": "STRAND_SYNC_TIMEOUT",
-};
+export { OPTION_ENV };
 
 /** The width of the environment variables' column: the longest name. */
 export const ENV_COLUMN = Math.max(...Object.values(OPTION_ENV).map((v) => v.length));

@@ -3,6 +3,7 @@
 import { parse, TomlError, type TomlTable } from "smol-toml";
 import { parseModelName } from "../../core/model-name.js";
 import type { Stemmer } from "../../runtime/search/tokenizer.js";
+import type { GivenSettings } from "./knobs.js";
 
 export type Metric = "cosine" | "l2" | "ip";
 export const METRICS: readonly Metric[] = ["cosine", "l2", "ip"];
@@ -32,46 +33,13 @@ export interface ProjectConfig {
   /** Items one /mcp call may reach while expanding steps (ConnectionOptions.maxRequestItems). */
   mcpMaxRequestItems: number | undefined;
   embeddingModel: string;
-  /** strand.toml `[server] body_limit`: the largest request body; undefined when not set (the server's default, or --body-limit). */
-  bodyLimitBytes: number | undefined;
-  /** strand.toml `[server] body_memory_limit`: request bodies held at once (server/front-door/byte-budget.ts); undefined: the default or --body-memory-limit. */
-  bodyMemoryLimitBytes: number | undefined;
-  /** strand.toml `[server] answer_memory_limit`: answers clients have not read yet (server/front-door/byte-budget.ts); undefined: the default or --answer-memory-limit. */
-  answerMemoryLimitBytes: number | undefined;
-  /** strand.toml `[server] stall_limit_ms`: /health is 503 ENGINE_STALLED after the engine has not answered this long; undefined: the default (30 s) or --stall-limit. */
-  stallLimitMs: number | undefined;
-  /** strand.toml `[server] max_connections_per_client`: connections one peer address may hold open; undefined: the default (1000) or --max-connections-per-client. */
-  maxConnectionsPerClient: number | undefined;
-  /** strand.toml `[server] query_timeout_ms`: how long one query may run (0: no limit); undefined: the default (60 s) or --query-timeout. */
-  queryTimeoutMs: number | undefined;
   /** The shape of GraphStoreOptions.vector (runtime/vector/metric.ts VectorOptions). */
   vector: { m: number; efConstruction: number; efSearch: number; metric: Metric };
-  /** strand.toml `[replication]` (absent: the defaults of runtime/replication/ and server/replication/). */
-  replication?: ReplicationConfig;
-  /** strand.toml `[cluster]`: automatic failover on etcd (absent: no etcd, or flags only). */
-  cluster?: ClusterConfig;
-}
-
-export interface ClusterConfig {
-  /** etcd: the etcd endpoints, comma-separated http(s) URLs. */
-  etcd?: string | undefined;
-  /** group: the group's name in etcd (the keys /strand/<group>/...). */
-  group?: string | undefined;
-  /** sync_replicas: in-sync replicas a write needs before it is acknowledged (0: asynchronous). */
-  syncReplicas?: number | undefined;
-  /** lease_ttl_seconds: how long the group waits for a silent leader before promoting a replica. */
-  leaseTtlSeconds?: number | undefined;
-  /** sync_timeout_ms: how long a write waits for its in-sync replicas before 503 NOT_REPLICATED. */
-  syncTimeoutMs?: number | undefined;
-}
-
-export interface ReplicationConfig {
-  /** log_retention_entries: commit log entries kept for replicas. */
-  logRetentionEntries?: number | undefined;
-  /** log_retention_bytes: ... and at most about this many bytes of them. */
-  logRetentionBytes?: number | undefined;
-  /** read_after_timeout_ms: how long a request with Strand-After waits for that sequence. */
-  afterTimeoutMs?: number | undefined;
+  /**
+   * What strand.toml's [server], [replication] and [cluster] tables give, by the rows of knobs.ts
+   * (absent when it gives none; HelixDB's files have no such keys). settings.ts resolves them.
+   */
+  given?: GivenSettings;
 }
 
 /** `warnings`: settings read and not honoured, one line each (printed, startup goes on); absent when none. */
@@ -91,12 +59,6 @@ export const DEFAULT_CONFIG: ProjectConfig = {
   mcpMaxTotalItems: undefined,
   mcpMaxRequestItems: undefined,
   embeddingModel: "hash",
-  bodyLimitBytes: undefined,
-  bodyMemoryLimitBytes: undefined,
-  answerMemoryLimitBytes: undefined,
-  stallLimitMs: undefined,
-  maxConnectionsPerClient: undefined,
-  queryTimeoutMs: undefined,
   vector: { m: 16, efConstruction: 128, efSearch: 64, metric: "cosine" },
 };
 

@@ -74,12 +74,6 @@ export function helixConfig(text: string, file: string, shown = file): ConfigRes
     mcpMaxItems: d.mcpMaxItems,
     mcpMaxTotalItems: d.mcpMaxTotalItems,
     mcpMaxRequestItems: d.mcpMaxRequestItems,
-    bodyLimitBytes: d.bodyLimitBytes,
-    bodyMemoryLimitBytes: d.bodyMemoryLimitBytes,
-    answerMemoryLimitBytes: d.answerMemoryLimitBytes,
-    stallLimitMs: d.stallLimitMs,
-    maxConnectionsPerClient: d.maxConnectionsPerClient,
-    queryTimeoutMs: d.queryTimeoutMs,
     embeddingModel: inst.string("embedding_model", d.embeddingModel, checkModel),
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),

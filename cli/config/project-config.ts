@@ -46,10 +46,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { STEMMERS } from "../../runtime/search/tokenizer.js";
-import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
-import { MAX_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
-import { MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
-import { MAX_MAX_CONNECTIONS_PER_CLIENT } from "../../server/front-door/connection-guard.js";
 import {
   checkModel,
   type ConfigResult,
@@ -67,7 +63,7 @@ import { helixJsonConfig } from "./helix-json.js";
 import { helixConfig } from "./helix-toml.js";
 import { ConfigReader } from "./config-reader.js";
 import { TOML_VALUES } from "./value-adapters.js";
-import { checkEndpoints, checkGroupName, MAX_LEASE_TTL_SECONDS, MAX_SYNC_REPLICAS, MIN_LEASE_TTL_SECONDS } from "./cluster-values.js";
+import { givesAny, noneGiven, readGivenTable, tomlKeys } from "./given.js";
 
 export { type ConfigResult, DEFAULT_CONFIG, type Metric, METRICS, type ProjectConfig } from "./config-types.js";
 export { helixConfig } from "./helix-toml.js";
@@ -103,10 +99,8 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
   const server = top.table("server");
   const replication = top.table("replication");
   const cluster = top.table("cluster");
-  const config: ProjectConfig = {
-    file,
-    section: null,
-    queries: null,
+  // Read in this order so that errors come in the order of the file's description above.
+  const settings = {
     bm25: top.boolean("bm25", d.bm25),
     bm25Stemmer: top.oneOf("bm25_stemmer", STEMMERS, d.bm25Stemmer),
     mcp: top.boolean("mcp", d.mcp),
@@ -117,12 +111,14 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
     mcpMaxTotalItems: top.optionalInteger("mcp_max_total_items", 1, MAX_ITEMS),
     mcpMaxRequestItems: top.optionalInteger("mcp_max_request_items", 1, MAX_ITEMS),
     embeddingModel: top.string("embedding_model", d.embeddingModel, checkModel),
-    bodyLimitBytes: server.optionalByteSize("body_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
-    bodyMemoryLimitBytes: server.optionalByteSize("body_memory_limit", MIN_BODY_LIMIT_BYTES, Number.MAX_SAFE_INTEGER),
-    answerMemoryLimitBytes: server.optionalByteSize("answer_memory_limit", 1, Number.MAX_SAFE_INTEGER),
-    stallLimitMs: server.optionalInteger("stall_limit_ms", 1, MAX_STALL_LIMIT_MS),
-    maxConnectionsPerClient: server.optionalInteger("max_connections_per_client", 1, MAX_MAX_CONNECTIONS_PER_CLIENT),
-    queryTimeoutMs: server.optionalInteger("query_timeout_ms", 0, MAX_QUERY_TIMEOUT_MS),
+  };
+  const given = noneGiven();
+  readGivenTable(server, "server", given);
+  const config: ProjectConfig = {
+    file,
+    section: null,
+    queries: null,
+    ...settings,
     vector: {
       m: vector.integer("m", d.vector.m, 2, MAX_PARAM),
       efConstruction: vector.integer("ef_construction", d.vector.efConstruction, 1, MAX_PARAM),
@@ -130,26 +126,13 @@ export function strandConfig(text: string, file: string, shown = file): ConfigRe
       metric: vector.oneOf("metric", METRICS, d.vector.metric),
     },
   };
-  const replicationConfig = {
-    logRetentionEntries: replication.optionalInteger("log_retention_entries", 1, Number.MAX_SAFE_INTEGER),
-    logRetentionBytes: replication.optionalInteger("log_retention_bytes", 4096, Number.MAX_SAFE_INTEGER),
-    afterTimeoutMs: replication.optionalInteger("read_after_timeout_ms", 0, 600_000),
-  };
-  if (Object.values(replicationConfig).some((v) => v !== undefined)) config.replication = replicationConfig;
+  readGivenTable(replication, "replication", given);
   vector.rejectUnknown("known: m, ef_construction, ef_search, metric");
-  server.rejectUnknown(
-    "known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms",
-  );
-  const clusterConfig = {
-    etcd: cluster.optionalString("etcd", checkEndpoints),
-    group: cluster.optionalString("group", checkGroupName),
-    syncReplicas: cluster.optionalInteger("sync_replicas", 0, MAX_SYNC_REPLICAS),
-    leaseTtlSeconds: cluster.optionalInteger("lease_ttl_seconds", MIN_LEASE_TTL_SECONDS, MAX_LEASE_TTL_SECONDS),
-    syncTimeoutMs: cluster.optionalInteger("sync_timeout_ms", 1, 600_000),
-  };
-  if (Object.values(clusterConfig).some((v) => v !== undefined)) config.cluster = clusterConfig;
-  replication.rejectUnknown("known: log_retention_entries, log_retention_bytes, read_after_timeout_ms");
-  cluster.rejectUnknown("known: etcd, group, sync_replicas, lease_ttl_seconds, sync_timeout_ms");
+  server.rejectUnknown(`known: ${tomlKeys("server").join(", ")}`);
+  readGivenTable(cluster, "cluster", given);
+  if (givesAny(given)) config.given = given;
+  replication.rejectUnknown(`known: ${tomlKeys("replication").join(", ")}`);
+  cluster.rejectUnknown(`known: ${tomlKeys("cluster").join(", ")}`);
   top.rejectUnknown(
     "known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, " +
       "mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster]",

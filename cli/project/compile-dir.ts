@@ -1,6 +1,6 @@
 // Compiles a project folder and renders its diagnostics the way every command prints them.
 import { compileProject, formatDiagnostic, hasErrors, type Diagnostic } from "../../compiler/index.js";
-import { DEFAULT_RUNTIME_IMPORT } from "./defaults.js";
+import { DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
 import { readProjectSources, type SourceFile } from "./sources.js";
 
 export type CompileResult = ReturnType<typeof compileProject>;

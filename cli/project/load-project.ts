@@ -9,7 +9,7 @@ import type { QueryModule } from "../../core/query-module.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { cacheKey, readCompileCache, writeCompileCache, type CompiledProject } from "./compile-cache.js";
 import type { CompileDirOptions } from "./compile-dir.js";
-import { DEFAULT_RUNTIME_IMPORT } from "./defaults.js";
+import { DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
 import { evaluateQueryModule } from "./query-modules.js";
 import { readProjectSources, type SourceFile } from "./sources.js";
 

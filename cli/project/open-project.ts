@@ -1,14 +1,15 @@
-// What `serve` and `mcp --stdio` both do before they answer anything: read strand.toml (or
-// helix.toml), create the embedding provider, compile the project, and open its store with the
-// configured keyword and vector settings. Every failure is printed and yields null (exit 1).
+// What `serve`, `mcp --stdio` and `import` do before anything else: read strand.toml (or
+// helix.toml), resolve the settings (config/settings.ts), create the embedding provider, compile
+// the project, and open its store with its section of the settings. Every failure is printed and
+// yields null (exit 1).
 import { join } from "node:path";
 import type { ProjectConfig } from "../config/project-config.js";
+import type { GivenSettings } from "../config/knobs.js";
+import { resolveSettings, type Settings } from "../config/settings.js";
 import { createEmbedder } from "../../runtime/embed/embedder.js";
 import { embeddersFor } from "../../runtime/embed/embedders.js";
-import type { ConnectionOptions } from "../../server/mcp/connections.js";
 import type { EmbedderFor } from "../../runtime/query/query-runner.js";
 import { GraphStore } from "../../runtime/graph-store.js";
-import type { LogRetention } from "../../runtime/commit-log/commit-log.js";
 import { cliProgress } from "../progress/progress.js";
 import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
@@ -20,6 +21,8 @@ import { makeDirs } from "../../runtime/store/make-dirs.js";
 
 export interface OpenedProject {
   config: ProjectConfig;
+  /** Every setting, resolved once: flag over strand.toml over default (config/settings.ts). */
+  settings: Settings;
   project: Awaited<ReturnType<typeof loadProject>>;
   store: GraphStore;
   embedders: EmbedderFor;
@@ -29,44 +32,29 @@ export interface OpenedProject {
 
 export interface OpenHooks {
   /** Runs after the compile, before the store opens (a replica seeds its empty store here); false: stop (it said why). */
-  beforeStoreOpen?: (config: ProjectConfig, project: Awaited<ReturnType<typeof loadProject>>) => Promise<boolean>;
-  /** How much of the commit log the store keeps (serve --log-retention-*, strand.toml [replication]). */
-  logRetention?: (config: ProjectConfig) => Partial<LogRetention>;
-  /** How long one query may run (serve --query-timeout, strand.toml [server] query_timeout_ms); absent: no limit. */
-  queryTimeoutMs?: (config: ProjectConfig) => number;
+  beforeStoreOpen?: (settings: Settings, config: ProjectConfig, project: Awaited<ReturnType<typeof loadProject>>) => Promise<boolean>;
 }
 
-/** The /mcp connection settings of strand.toml (mcp_idle_timeout_seconds, mcp_max_connections). */
-export function mcpConnectionOptions(config: ProjectConfig): ConnectionOptions {
-  return { idleTimeoutMs: config.mcpIdleTimeoutSeconds * 1000, maxConnections: config.mcpMaxConnections };
-}
-
-/** The /mcp limits of strand.toml per client and on the items traversals hold (issue #14). */
-export function mcpLimitOptions(config: ProjectConfig): ConnectionOptions {
-  return {
-    maxConnectionsPerClient: config.mcpMaxConnectionsPerClient,
-    maxItems: config.mcpMaxItems,
-    maxTotalItems: config.mcpMaxTotalItems,
-    maxRequestItems: config.mcpMaxRequestItems,
-  };
-}
-
-/** The read cache's limits from the command line; undefined: the store's defaults. */
-export interface ReadCacheLimits {
-  entries?: number | undefined;
-  bytes?: number | undefined;
-}
-
+/**
+ * `flags`: the settings the command line gave; the rest comes from the project's configuration
+ * and the defaults. `purpose`: what the caller is doing ("serving" checks the server's settings too).
+ */
 export async function openProject(
   dir: string,
-  dataDir: string,
-  cache: ReadCacheLimits,
+  flags: GivenSettings,
   purpose: string,
   hooks: OpenHooks = {},
 ): Promise<OpenedProject | null> {
   const setup = readProjectConfig(dir);
   if (setup === null) return null;
   const { config } = setup;
+  const resolved = resolveSettings(flags, config, purpose === "serving");
+  if ("error" in resolved) {
+    process.stderr.write(`strand: ${resolved.error}\n`);
+    return null;
+  }
+  const settings = resolved;
+  const dataDir = settings.store.dataDir;
   const embedder = createEmbedder(config.embeddingModel, process.env);
   if (!embedder.ok) {
     process.stderr.write(`strand: ${embedder.error}\n`);
@@ -94,19 +82,20 @@ export async function openProject(
       return null;
     }
   }
-  if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(config, project))) return null;
+  if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(settings, config, project))) return null;
+  const { store: s } = settings;
   const reopenStore = (): GraphStore => {
     makeDirs(dataDir);
     return GraphStore.open({
       path: dataDir,
       schema: project.schema,
-      ...(cache.entries === undefined ? {} : { cacheEntries: cache.entries }),
-      ...(cache.bytes === undefined ? {} : { cacheBytes: cache.bytes }),
-      bm25: config.bm25,
-      bm25Stemmer: config.bm25Stemmer,
-      vector: config.vector,
-      ...(hooks.logRetention === undefined ? {} : { logRetention: hooks.logRetention(config) }),
-      ...(hooks.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: hooks.queryTimeoutMs(config) }),
+      ...(s.cacheEntries === undefined ? {} : { cacheEntries: s.cacheEntries }),
+      ...(s.cacheBytes === undefined ? {} : { cacheBytes: s.cacheBytes }),
+      bm25: s.bm25,
+      bm25Stemmer: s.bm25Stemmer,
+      vector: s.vector,
+      logRetention: { entries: s.logRetentionEntries, bytes: s.logRetentionBytes },
+      queryTimeoutMs: s.queryTimeoutMs,
       // Migrations and index rebuilds report on stderr (stdout is the MCP channel of `mcp --stdio`).
       progress: skipIdleTasks(cliProgress()),
     });
@@ -119,5 +108,5 @@ export async function openProject(
     process.stderr.write(`strand: cannot open the data directory ${displayPath(dataDir)}: ${reason}\n`);
     return null;
   }
-  return { config, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore };
+  return { config, settings, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore };
 }
