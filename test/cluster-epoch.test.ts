@@ -1,9 +1,9 @@
-// The epoch a data directory's node has been in outlives etcd's keys (cli/commands/cluster-epoch.ts).
+// The epoch a data directory's node has been in outlives etcd's keys (server/node/known-epoch.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { EPOCH_FILE, readKnownEpoch, writeKnownEpoch } from "../cli/commands/cluster-epoch.js";
+import { EPOCH_FILE, readKnownEpoch, writeKnownEpoch } from "../server/node/known-epoch.js";
 
 const dir = mkdtempSync(join(tmpdir(), "strand-epoch-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

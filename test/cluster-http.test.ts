@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphStore } from "../runtime/graph-store.js";
 import { Follower } from "../runtime/replication/follower.js";
 import type { StoreIdentity } from "../runtime/replication/protocol.js";
-import { RoleStore } from "../server/cluster/role-store.js";
+import { RoleStore } from "../server/node/role-store.js";
 import { createApp, startServer } from "../server/index.js";
 import type { ClusterView, ReplicationNode } from "../server/replication/node.js";
 import { queries, schema } from "./support/mcp-fixture.js";

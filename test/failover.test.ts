@@ -11,7 +11,7 @@ import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 class FakeNode implements FailoverNode {
   readonly told: string[] = [];
   applied = 0;
-  /** What the node's data directory keeps (the real node: cli/commands/cluster-epoch.ts). */
+  /** What the node's data directory keeps (the real node: server/node/known-epoch.ts). */
   known = 0;
   appliedSeq(): number {
     return this.applied;

@@ -96,7 +96,7 @@ test("a promoted replica's new ids sort after the ones it applied from its leade
   await importFiles(store, [importFileOf(file)], { skipBad: false, progress: silentProgress });
   const before = await store.write((db) => db.addNode("User", { name: "before" }));
   expect(before.id < applied).toBe(true);
-  store.keepNewIdsAfterStored(); // what ClusterNode.lead does (cli/commands/serve-cluster.ts)
+  store.keepNewIdsAfterStored(); // what a node does when it takes the lead (server/node/served-node.ts)
   const after = await store.write((db) => db.addNode("User", { name: "after" }));
   expect(after.id > applied).toBe(true);
   expect(uuidv7Time(after.id)).toBeGreaterThanOrEqual(ahead);

@@ -1,9 +1,11 @@
-// The store as a failover group's node serves it (issue 15 item 4). Reads always go to the
-// current store (a re-seed swaps it; meanwhile they answer 503 REPLICA_BEHIND). Writes depend on
-// the role etcd gave the node, checked before anything runs:
-//   leader   — the write commits, then waits until its in-sync replicas hold it (`acked`); a
-//              write they do not confirm in time answers 503 NOT_REPLICATED, one overtaken by the
-//              loss of the lead 503 FENCED: in both it is committed here but not acknowledged;
+// The store as this node serves it, by its role: the one role-aware store access of every node —
+// a plain leader, a --follow replica, a failover group's member. Reads always go to the store
+// open now (a re-seed swaps it; meanwhile they answer 503 REPLICA_BEHIND). Writes depend on the
+// role, checked before anything runs:
+//   leader   — the write commits; in a group with synchronous replicas it then waits until its
+//              in-sync replicas hold it (`acked`): one they do not confirm in time answers 503
+//              NOT_REPLICATED, one overtaken by the loss of the lead 503 FENCED (in both it is
+//              committed here but not acknowledged);
 //   replica  — 421 NOT_LEADER naming the leader;
 //   starting / fenced — 503 FENCED: this node does not know of a leader it may write for.
 import { NotLeaderError, StrandError } from "../../core/errors.js";
@@ -11,13 +13,14 @@ import type { QueryContext } from "../../core/query-context.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import type { StoreStats } from "../../runtime/stats.js";
+import type { AckOutcome } from "../cluster/in-sync.js";
 import type { BackupSource } from "../http/backup-route.js";
 import type { StoreAccess } from "../http/store-access.js";
-import type { AckOutcome } from "./in-sync.js";
 
 export type NodeRole =
   | { readonly kind: "starting" }
-  | { readonly kind: "leader"; readonly epoch: number; readonly acked: (seq: number) => Promise<AckOutcome> }
+  /** `acked` absent: a write is acknowledged once committed (no synchronous replicas). */
+  | { readonly kind: "leader"; readonly epoch: number; readonly acked?: (seq: number) => Promise<AckOutcome> }
   | { readonly kind: "replica"; readonly leader: string; readonly epoch: number }
   | { readonly kind: "fenced"; readonly reason: string };
 
@@ -32,7 +35,7 @@ export class RoleStore implements StoreAccess, BackupSource {
   constructor(
     store: GraphStore,
     /** For messages: how many replicas and how long a write waits (0: asynchronous). */
-    private readonly sync: { replicas: number; timeoutMs: number },
+    private readonly sync: { replicas: number; timeoutMs: number } = { replicas: 0, timeoutMs: 0 },
   ) {
     this.current = store;
   }
@@ -46,6 +49,7 @@ export class RoleStore implements StoreAccess, BackupSource {
     if (role.kind === "replica") throw new NotLeaderError(role.leader);
     if (role.kind !== "leader") throw fenced(role.kind === "fenced" ? role.reason : "it is starting and has no role in its group yet");
     const store = this.store();
+    if (role.acked === undefined) return store.write(fn);
     this.inFlight++;
     let result: T;
     let seq: number;
@@ -71,7 +75,7 @@ export class RoleStore implements StoreAccess, BackupSource {
     );
   }
 
-  /** Resolves once no write taken as leader is waiting (or after `timeoutMs`). */
+  /** Resolves once no write waiting for its replicas is left (or after `timeoutMs`). */
   drained(timeoutMs: number): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((done) => {

@@ -1,0 +1,66 @@
+// Before a replica's store opens: its leader's identity must match this project's (the open would
+// migrate the store to this project: another schema than the leader's must not touch it), and an
+// empty data directory is seeded from the leader's backup. A failover group's node asks etcd who
+// leads first; with no leader, it starts on what it has. Every refusal is said, one line each.
+import { leaderFetch, type LeaderAccess } from "../../runtime/replication/leader-fetch.js";
+import { identityMismatch } from "../../runtime/replication/identity.js";
+import { STATUS_PATH, type ReplicationStatus, type StoreIdentity } from "../../runtime/replication/protocol.js";
+import { downloadSeed, installSeed, needsSeed } from "../../runtime/replication/seed.js";
+import { EtcdGroup } from "../cluster/etcd-group.js";
+
+/** false: the node must not start (it said why). */
+export async function seedFromLeader(
+  leader: LeaderAccess,
+  dataDir: string,
+  identity: StoreIdentity,
+  say: (line: string) => void,
+): Promise<boolean> {
+  const seeding = needsSeed(dataDir);
+  let leaderIdentity: StoreIdentity;
+  try {
+    const res = await leaderFetch(leader, STATUS_PATH, 10_000);
+    if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+    leaderIdentity = ((await res.json()) as ReplicationStatus).identity;
+  } catch (error) {
+    // A leader out of reach stops only a replica with nothing to serve; the follower keeps trying.
+    if (!seeding) return true;
+    say(`strand: cannot seed from the leader ${leader.url}: ${(error as Error).message}`);
+    return false;
+  }
+  const mismatch = identityMismatch(identity, leaderIdentity);
+  if (mismatch !== null) {
+    say(`strand: cannot follow ${leader.url}: ${mismatch}`);
+    return false;
+  }
+  if (!seeding) return true;
+  try {
+    say(`strand: seeding ${dataDir} from the backup of ${leader.url}`);
+    installSeed(await downloadSeed(leader, dataDir), dataDir);
+    return true;
+  } catch (error) {
+    say(`strand: cannot seed from the leader ${leader.url}: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/** A failover group's node: seeded from (and checked against) the group's leader, if there is one. */
+export async function seedFromGroupLeader(
+  group: { endpoints: readonly string[]; group: string },
+  key: string | undefined,
+  dataDir: string,
+  identity: StoreIdentity,
+  say: (line: string) => void,
+): Promise<boolean> {
+  let leader: string | null;
+  try {
+    leader = (await EtcdGroup.peek(group.endpoints, group.group)).leader?.url ?? null;
+  } catch (error) {
+    say(`strand: cannot reach etcd at ${group.endpoints.join(",")}: ${(error as Error).message}`);
+    return false;
+  }
+  if (leader === null) {
+    if (needsSeed(dataDir)) say(`strand: group ${group.group} has no leader: starting with an empty store`);
+    return true;
+  }
+  return seedFromLeader({ url: leader, key }, dataDir, identity, say);
+}
