@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
 import type { ClusterSettings } from "../cli/config/cluster-settings.js";
 import { resolveSettings } from "../cli/config/settings.js";
-import { DEFAULT_CONFIG, loadProjectConfig, type ProjectConfig } from "../cli/config/project-config.js";
+import { DEFAULT_CONFIG, loadProjectConfig, type ProjectConfig } from "../cli/config/load-config.js";
 import { CLI, SOCIAL_EXAMPLE } from "./support/server.js";
 
 type Serve = Extract<ReturnType<typeof parseCommand>, { kind: "serve" }>;

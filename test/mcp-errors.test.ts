@@ -3,7 +3,7 @@
 // `mcp = false`, and the api key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpConnectionOptions } from "../cli/config/settings.js";
-import { strandConfig } from "../cli/config/project-config.js";
+import { strandConfig } from "../cli/config/load-config.js";
 import { err, ok, openFixture, type McpFixture } from "./support/mcp-fixture.js";
 
 let f: McpFixture;

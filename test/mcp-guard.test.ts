@@ -6,7 +6,7 @@ import { request as httpRequest, Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { strandConfig } from "../cli/config/project-config.js";
+import { strandConfig } from "../cli/config/load-config.js";
 import { mcpLimitOptions } from "../cli/config/settings.js";
 import { createApp, type AppOptions } from "../server/index.js";
 import { startServer, type RunningServer } from "../server/server.js";

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../cli/config/project-config.js";
+import { DEFAULT_CONFIG, loadProjectConfig, type ConfigResult } from "../cli/config/load-config.js";
 import { loadProjectLayout } from "../cli/config/project-layout.js";
 import { MODEL_FORMS as FORMS } from "../core/model-name.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";

@@ -1,6 +1,6 @@
 // `strand check [dir]`: diagnostics with source snippets on stderr; exit 1 on any error.
 import { compileDir, countErrors } from "../project/compile-dir.js";
-import { bm25Origin, readProjectConfig } from "../project/project-config.js";
+import { bm25Origin, readProjectConfig } from "../project/project-setup.js";
 
 export function runCheck(dir: string): number {
   const setup = readProjectConfig(dir);

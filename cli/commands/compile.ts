@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileDir, countErrors } from "../project/compile-dir.js";
-import { bm25Origin, readProjectConfig } from "../project/project-config.js";
+import { bm25Origin, readProjectConfig } from "../project/project-setup.js";
 import { displayPath } from "../project/sources.js";
 import { makeDirs } from "../../runtime/store/make-dirs.js";
 

@@ -11,7 +11,7 @@ import type { StoreIdentity } from "../../runtime/replication/protocol.js";
 import { ClusterNode } from "../../server/node/cluster-node.js";
 import { seedFromGroupLeader, seedFromLeader } from "../../server/node/seed-before-open.js";
 import { ServedNode } from "../../server/node/served-node.js";
-import type { ProjectConfig } from "../config/project-config.js";
+import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import type { Settings } from "../config/settings.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";

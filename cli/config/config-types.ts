@@ -1,5 +1,5 @@
 // The settings every configuration file is read into (strand.toml, helix.toml, config.hx.json),
-// their defaults and limits, and what the readers share. See project-config.ts for the files.
+// their defaults and limits, and what the readers share. See load-config.ts for the files.
 import { parse, TomlError, type TomlTable } from "smol-toml";
 import { parseModelName } from "../../core/model-name.js";
 import type { Stemmer } from "../../runtime/search/tokenizer.js";

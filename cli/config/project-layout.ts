@@ -18,7 +18,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parse } from "smol-toml";
-import { type ConfigResult, loadProjectConfig, type ProjectConfig } from "./project-config.js";
+import { type ConfigResult, loadProjectConfig, type ProjectConfig } from "./load-config.js";
 import { isTable } from "./value-adapters.js";
 
 /** HelixDB's default `[project] queries`. */

@@ -24,7 +24,7 @@ export interface CompileDirOptions {
   queryModulesOnly?: boolean;
   /** strand.toml `bm25`: false makes SearchBM25 a diagnostic. Default true. */
   bm25?: boolean;
-  /** Where `bm25` is set, for that diagnostic's hint (project-config.ts bm25Origin). */
+  /** Where `bm25` is set, for that diagnostic's hint (project-setup.ts bm25Origin). */
   bm25Origin?: string;
   /** strand.toml `mcp`: true (the default) makes a query named `mcp` a diagnostic (E313). */
   mcp?: boolean;

@@ -3,7 +3,7 @@
 // the project, and open its store with its section of the settings. Every failure is printed and
 // yields null (exit 1).
 import { join } from "node:path";
-import type { ProjectConfig } from "../config/project-config.js";
+import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import { resolveSettings, type Settings } from "../config/settings.js";
 import { createEmbedder } from "../../runtime/embed/embedder.js";
@@ -15,7 +15,7 @@ import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
 import { COMPILE_CACHE_DIR } from "./compile-cache.js";
 import { CompileFailed, loadProject } from "./load-project.js";
-import { bm25Origin, readProjectConfig } from "./project-config.js";
+import { bm25Origin, readProjectConfig } from "./project-setup.js";
 import { displayPath } from "./sources.js";
 import { makeDirs } from "../../runtime/store/make-dirs.js";
 

@@ -1,7 +1,7 @@
 // The project's strand.toml / helix.toml / config.hx.json for the commands that need it (serve, check, compile,
 // mcp), and the folder of its .hx files (cli/config/project-layout.ts).
 import { basename } from "node:path";
-import type { ProjectConfig } from "../config/project-config.js";
+import type { ProjectConfig } from "../config/load-config.js";
 import { loadProjectLayout } from "../config/project-layout.js";
 import { displayPath } from "./sources.js";
 
