@@ -1,5 +1,5 @@
 // A bulk load's adjacency buffer (runtime/adjacency/bulk-lists.ts) against the per-request one
-// (adjacency-buffer.ts) given the same entries: the databases come out identical, byte for byte,
+// (adjacency/append-buffer.ts) given the same entries: the databases come out identical, byte for byte,
 // whether lists are new (sorting before or after every stored key) or extend stored ones, with
 // labels one a prefix of another, past its first page of entries and its first table size, and
 // when the lists are placed in many small batches.

@@ -1,5 +1,5 @@
 // The bulk path of strand import against the record-by-record one: the same records imported from
-// one file (one transaction: every list gets all its entries in one rewrite, adjacency-buffer.ts)
+// one file (one transaction: every list gets all its entries in one rewrite, adjacency/append-buffer.ts)
 // and loaded one record per transaction (each list's tail re-read and extended every time) leave
 // the graph databases equal entry for entry, and equal to what the layout says those records
 // must be. And a bulk load is not logged key by key: it leaves a gap in the commit log, so a

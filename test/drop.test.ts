@@ -1,5 +1,5 @@
 // DROP at the store level: what a dropped node or edge takes with it, checked against the exact
-// on-disk state the layout invariants (keys.ts, adjacency.ts) require.
+// on-disk state the layout invariants (store/keys.ts, adjacency/lists.ts) require.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { seededRandom as rng } from "../bench/random.js";
 import type { StrandError } from "../core/errors.js";

@@ -102,7 +102,7 @@ export class StoreReads extends ValueOps {
     return rec === undefined ? undefined : this.cache.fill(recordKey(rec.id), rec);
   }
 
-  /** The adjacency list of (node, edge label) in one direction (see adjacency.ts); its first `limit` entries when given (not cached). */
+  /** The adjacency list of (node, edge label) in one direction (see adjacency/lists.ts); its first `limit` entries when given (not cached). */
   protected adjacency(direction: "out" | "in", nodeId: string, edgeLabel: string, limit?: number): Adjacency {
     this.deadline?.tick();
     if (limit !== undefined || this.opts === undefined) {

@@ -73,7 +73,7 @@ export const FORMAT_VERSION = 5;
 /** Formats GraphStore.open migrates to FORMAT_VERSION (runtime/format/format-migration.ts). */
 export const MIGRATABLE_FORMATS: readonly number[] = [1, 2, 3, 4];
 
-/** meta key of an unfinished format migration (runtime/migrate/format.ts). */
+/** meta key of an unfinished format migration (runtime/format/format-migration.ts). */
 export const FORMAT_MIGRATION_KEY = "format_migration";
 
 /** Keys of `meta` (see the table above). */

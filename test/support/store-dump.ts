@@ -1,4 +1,4 @@
-// The exact on-disk state of a store's graph databases, and the state keys.ts/adjacency.ts say
+// The exact on-disk state of a store's graph databases, and the state store/keys.ts and adjacency/lists.ts say
 // a given set of records must have, so tests can compare the two entry for entry.
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import {
