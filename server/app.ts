@@ -1,13 +1,13 @@
 // The Hono application: routes, optional api-key check, and JSON for every error and unknown path.
 //
 //   GET  /health        → {"status":"ok"}            (never requires the api key, nor does HEAD)
-//   GET  /introspect    → see introspect.ts
+//   GET  /introspect    → see http/introspect.ts
 //   GET  /metrics       → Prometheus text (observe/metrics.ts), when the server keeps metrics
 //   GET  /explorer, POST /explorer/api/* → the graph explorer (explorer/routes.ts), when enabled
-//   GET  /backup        → the store's backup, streamed (backup-route.ts; only with an api key)
+//   GET  /backup        → the store's backup, streamed (http/backup-route.ts; only with an api key)
 //   GET  /replication/… → status, log and seed backup for replicas (replication/routes.ts)
-//   POST /<QueryName>   → the query's RETURN object   (see query-route.ts)
-//   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see ../mcp/routes.ts)
+//   POST /<QueryName>   → the query's RETURN object   (see http/query-route.ts)
+//   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
 import { Hono, type Context } from "hono";
 import { StrandError } from "../core/errors.js";
@@ -23,7 +23,7 @@ import { BACKUP_PATH, backupRoute, type BackupSource } from "./http/backup-route
 import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
 import { originGuard } from "./http/origin-guard.js";
-import { addExplorerRoutes, EXPLORER_ASSETS } from "./explorer/routes.js";
+import { addExplorerAssets, EXPLORER_ASSETS, explorerApi } from "./explorer/routes.js";
 import { queryRoute, unknownQuery } from "./http/query-route.js";
 import type { ServerMetrics } from "./observe/metrics.js";
 import type { RouteNames } from "./observe/route-label.js";
@@ -128,10 +128,15 @@ export function createApp(options: AppOptions): Hono {
       () => registry.heldItems,
     );
   }
-  /** Every request no route answers: /mcp paths, 405 on known paths with the wrong method, else 404. */
+  const explorerCalls = explorer
+    ? explorerApi({ store: options.store, schema: options.schema, bodyLimitBytes })
+    : new Map<string, (c: Context) => Promise<Response>>();
+  /** Every request no route answers: /mcp, the explorer's API, 405 on known paths with the wrong method, else 404. */
   const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
     if (isMcpPath(path)) return mcp(c);
+    const explorerCall = method === "POST" ? explorerCalls.get(path) : undefined;
+    if (explorerCall !== undefined) return explorerCall(c);
     if (getPaths.has(path)) return methodNotAllowed(method, path, "GET");
     const name = path.slice(1);
     if (queries.has(name)) return methodNotAllowed(method, path, "POST");
@@ -139,13 +144,16 @@ export function createApp(options: AppOptions): Hono {
     return notFound(method, path);
   };
 
-  // Exactly these three routes, so Hono's RegExpRouter serves them.
+  // GET routes with static paths and `POST /:name` as the only POST route: Hono's default
+  // SmartRouter can then compile them into its RegExpRouter, the fast one, for queries. Another POST
+  // route (a static path beside `/:name`) sends every request to its TrieRouter instead; such
+  // endpoints (/mcp, the explorer's API) are answered by `unrouted` (test/http-router.test.ts).
   app.get("/health", () => new Response(HEALTH_BODY, { headers: JSON_HEADERS }));
   app.get("/introspect", () => new Response(introspection, { headers: JSON_HEADERS }));
   if (metrics !== null) {
     app.get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": metrics.contentType } }));
   }
-  if (explorer) addExplorerRoutes(app, { store: options.store, schema: options.schema, bodyLimitBytes });
+  if (explorer) addExplorerAssets(app);
   if (options.backup !== undefined)
     app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
   if (replication !== undefined) addReplicationRoutes(app, replication, options.apiKey);

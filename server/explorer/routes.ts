@@ -2,17 +2,18 @@
 // scripts/build-explorer.ts) and its read-only API (api.ts). The page, its script and its style
 // are public: they hold no data, and a browser cannot send an api key when navigating. Every call
 // the page makes for data goes through the api key like any client's (the page asks for the key).
+//
+// The page's files are GET routes. The API's POSTs are not routes: the app answers them from its
+// unrouted-request handler (server/app.ts), because a POST route beside `POST /:name` makes Hono
+// fall back from its RegExpRouter to the slower TrieRouter for every query.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Context, Hono } from "hono";
 import { StrandError } from "../../core/errors.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
-import { checkJsonContentType } from "../http/content-type.js";
-import { jsonErrorResponse } from "../http/error-response.js";
-import { parseJsonBody } from "../http/json-body.js";
-import { readBody } from "../http/read-body.js";
-import { incomingOf, requestHeader } from "../http/request-header.js";
+import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
+import { jsonRequestBody } from "../http/json-request.js";
 import type { StoreAccess } from "../http/store-access.js";
 import { neighbourhood, nodesPage } from "./api.js";
 
@@ -40,15 +41,14 @@ export interface ExplorerOptions {
   store: StoreAccess;
   schema: SchemaDescriptor;
   bodyLimitBytes: number;
-  assetsDir?: string | null;
 }
 
-export function addExplorerRoutes(app: Hono, options: ExplorerOptions): void {
-  const dir = options.assetsDir === undefined ? explorerAssetsDir() : options.assetsDir;
+/** The page, its script and its style, as GET routes; `assetsDir` null: each answers 404 (not built). */
+export function addExplorerAssets(app: Hono, assetsDir: string | null = explorerAssetsDir()): void {
   const assets = new Map<string, { body: string; type: string }>();
-  if (dir !== null) {
+  if (assetsDir !== null) {
     for (const [path, file] of Object.entries(EXPLORER_ASSETS)) {
-      assets.set(path, { body: readFileSync(join(dir, file), "utf8"), type: CONTENT_TYPES[file]! });
+      assets.set(path, { body: readFileSync(join(assetsDir, file), "utf8"), type: CONTENT_TYPES[file]! });
     }
   }
   for (const path of Object.keys(EXPLORER_ASSETS)) {
@@ -62,15 +62,25 @@ export function addExplorerRoutes(app: Hono, options: ExplorerOptions): void {
       return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache" } });
     });
   }
-  const api = (fn: (store: StoreAccess, schema: SchemaDescriptor, body: Record<string, unknown>) => unknown) => async (c: Context) => {
-    const incoming = incomingOf(c);
-    checkJsonContentType(requestHeader(c, incoming, "content-type"));
-    const body = parseJsonBody(await readBody(c.req.raw, incoming, options.bodyLimitBytes));
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw new StrandError("INVALID_BODY", "request body must be a JSON object");
+}
+
+type ApiCall = (store: StoreAccess, schema: SchemaDescriptor, body: Record<string, unknown>) => unknown;
+
+/** `POST /explorer/api/nodes` and `/neighbours` by path. Errors are answered here, as a route's would be. */
+export function explorerApi(options: ExplorerOptions): ReadonlyMap<string, (c: Context) => Promise<Response>> {
+  const api = (fn: ApiCall) => async (c: Context) => {
+    try {
+      const body = await jsonRequestBody(c, options.bodyLimitBytes);
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw new StrandError("INVALID_BODY", "request body must be a JSON object");
+      }
+      return c.json(fn(options.store, options.schema, body as Record<string, unknown>) as object);
+    } catch (error) {
+      return errorToResponse(error);
     }
-    return c.json(fn(options.store, options.schema, body as Record<string, unknown>) as object);
   };
-  app.post("/explorer/api/nodes", api(nodesPage));
-  app.post("/explorer/api/neighbours", api(neighbourhood));
+  return new Map([
+    ["/explorer/api/nodes", api(nodesPage)],
+    ["/explorer/api/neighbours", api(neighbourhood)],
+  ]);
 }

@@ -8,11 +8,8 @@ import { StrandError } from "../../core/errors.js";
 import { validateParams } from "./params.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue } from "../../core/schema.js";
-import { checkJsonContentType } from "./content-type.js";
 import { jsonAnswer } from "./json-answer.js";
-import { parseJsonBody } from "./json-body.js";
-import { readBody } from "./read-body.js";
-import { incomingOf, requestHeader } from "./request-header.js";
+import { jsonRequestBody } from "./json-request.js";
 import type { QueryRunner } from "../../runtime/query/query-runner.js";
 import { closestName } from "../../core/suggest.js";
 
@@ -36,9 +33,7 @@ export function queryRoute({ runner, queries, bodyLimitBytes, notAQuery }: Query
   return async (c: Context) => {
     const query = queries.get(c.req.param("name") ?? "");
     if (query === undefined) return notAQuery(c);
-    const incoming = incomingOf(c);
-    checkJsonContentType(requestHeader(c, incoming, "content-type"));
-    const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
+    const body = await jsonRequestBody(c, bodyLimitBytes);
     const params = validateParams(query.params, body);
     const result = await runner.run(query, params);
     return jsonAnswer(c, result as JsonValue);
