@@ -38,7 +38,7 @@ export interface Connection {
   /** Assigning it updates the registry's count of held items. */
   traversal: Traversal;
   lastUsed: number;
-  /** The highest commit sequence this connection has observed: its calls wait for it (server/replication/pinning.ts). */
+  /** The highest commit sequence this connection has observed: its calls wait for it (pinning.ts). */
   pin: number;
 }
 

@@ -6,26 +6,23 @@
 // An item passes when some AND-group holds entirely (no groups: no property constraint) and every
 // filter traversal, run from that one item and narrowed by its nested layer, yields an item.
 // filter_traversals nest at most MAX_FILTER_DEPTH levels (a deeper one is a 400 naming it), so
-// compiling and running a filter never recurses without bound.
-// The whole layer is checked and compiled against the traversal's static types before any item is
-// looked at, so a bad key, operator or value is a 400 even over an empty traversal.
+// checking, compiling and running a filter never recurses without bound.
+// The layer's shape is checked by its input schema (input-schemas.ts); here it is compiled against
+// the traversal's static types before any item is looked at, so a key the held types lack or a
+// value their property cannot take is a 400 even over an empty traversal.
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
-import { fieldPath, invalid, member, missing, objectAt, requiredMember, type JsonObject } from "./body.js";
+import { fieldPath, isObject } from "./body.js";
+import type { FilterCondition, FilterLayer, TraversalFilter } from "./input-schemas.js";
 import type { SchemaView } from "./schema-view.js";
 import type { CallBudget } from "./item-budget.js";
-import { isStepTool, planStep, STEP_TOOLS } from "./steps.js";
-import { compileCondition, isOperator, OPERATORS } from "./typed-compare.js";
+import { planStep } from "./steps.js";
+import { compileCondition } from "./typed-compare.js";
 
 /** `budget` counts the items filter traversals reach (mcp_max_request_items), when given. */
 export type ItemPredicate = (db: QueryContext, item: GraphItem, budget?: CallBudget) => boolean;
-
-const LAYER_MEMBERS = ["properties", "filter_traversals"] as const;
-const CONDITION_MEMBERS = ["key", "operator", "value"] as const;
-const TRAVERSAL_MEMBERS = ["tool_name", "args", "filters"] as const;
-const ARGS_MEMBERS = ["edge_type", "edge_label", "filter"] as const;
 
 /** How many filter_traversals may enclose one another (the top layer's own are level 1). */
 export const MAX_FILTER_DEPTH = 32;
@@ -35,42 +32,60 @@ const PASS: ItemPredicate = () => true;
 const NEVER = (): boolean => false;
 
 /**
- * Compiles the layer at `path` for items whose label is one of `types`. `depth` is the number of
- * filter traversals the layer is nested in (0 for the layer of filter_items itself).
+ * Refuses the first layer, depth first, whose filter_traversals nest past MAX_FILTER_DEPTH, in the
+ * raw body of filter_items. It runs before the schema reads the filter: the schema recurses, and
+ * over the MCP protocol a body may nest without limit. It walks without recursing for the same reason.
  */
-export function compileFilter(raw: unknown, path: string, types: readonly string[], schema: SchemaView, depth = 0): ItemPredicate {
-  const layer = objectAt(raw, path, LAYER_MEMBERS);
-  const groups = compileGroups(member(layer, "properties"), fieldPath(path, "properties"), types, schema);
-  const traversals = compileTraversals(member(layer, "filter_traversals"), fieldPath(path, "filter_traversals"), types, schema, depth);
+export function boundFilterDepth(body: unknown): void {
+  const data = isObject(body) ? body.data : undefined;
+  const stack: Array<{ layer: unknown; path: string; depth: number }> = [];
+  if (isObject(data)) stack.push({ layer: data.filter, path: "data.filter", depth: 0 });
+  while (stack.length > 0) {
+    const { layer, path, depth } = stack.pop()!;
+    const list = isObject(layer) && Object.hasOwn(layer, "filter_traversals") ? layer.filter_traversals : undefined;
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const listPath = fieldPath(path, "filter_traversals");
+    if (depth >= MAX_FILTER_DEPTH) {
+      throw new StrandError("INVALID_PARAMETER", `'${listPath}': filter_traversals nest at most ${MAX_FILTER_DEPTH} levels deep`);
+    }
+    for (let i = list.length - 1; i >= 0; i--) {
+      const entry: unknown = list[i];
+      if (!isObject(entry)) continue;
+      const entryPath = fieldPath(listPath, i);
+      if (Object.hasOwn(entry, "filters")) stack.push({ layer: entry.filters, path: fieldPath(entryPath, "filters"), depth: depth + 1 });
+      const args = Object.hasOwn(entry, "args") ? entry.args : undefined;
+      if (isObject(args) && Object.hasOwn(args, "filter")) {
+        stack.push({ layer: args.filter, path: fieldPath(fieldPath(entryPath, "args"), "filter"), depth: depth + 1 });
+      }
+    }
+  }
+}
+
+/** Compiles the layer at `path` for items whose label is one of `types`. */
+export function compileFilter(layer: FilterLayer, path: string, types: readonly string[], schema: SchemaView): ItemPredicate {
+  const groups = compileGroups(layer.properties ?? [], fieldPath(path, "properties"), types, schema);
+  const traversals = (layer.filter_traversals ?? []).map((entry, i) =>
+    compileTraversal(entry, fieldPath(fieldPath(path, "filter_traversals"), i), types, schema),
+  );
   if (groups === null && traversals.length === 0) return PASS;
   return (db, item, budget) => (groups === null || groups(item)) && traversals.every((t) => t(db, item, budget));
 }
 
 type Test = (item: GraphItem) => boolean;
 
-function compileGroups(raw: unknown, path: string, types: readonly string[], schema: SchemaView): Test | null {
-  if (raw === undefined) return null;
-  if (!Array.isArray(raw)) throw invalid(path, "an array of AND-groups: [[{key, operator, value}, ...], ...]", raw);
-  if (raw.length === 0) return null;
-  const groups = raw.map((group, g) => {
-    const groupPath = fieldPath(path, g);
-    if (!Array.isArray(group)) throw invalid(groupPath, "an array of conditions {key, operator, value} (one AND-group)", group);
-    const tests = group.map((condition, c) => compileConditionAt(condition, fieldPath(groupPath, c), types, schema));
+function compileGroups(groupsIn: FilterCondition[][], path: string, types: readonly string[], schema: SchemaView): Test | null {
+  if (groupsIn.length === 0) return null;
+  const groups = groupsIn.map((group, g) => {
+    const tests = group.map((condition, c) => compileConditionAt(condition, fieldPath(fieldPath(path, g), c), types, schema));
     return (item: GraphItem) => tests.every((t) => t(item));
   });
   return (item) => groups.some((g) => g(item));
 }
 
-function compileConditionAt(raw: unknown, path: string, types: readonly string[], schema: SchemaView): Test {
-  const condition = objectAt(raw, path, CONDITION_MEMBERS);
+function compileConditionAt(condition: FilterCondition, path: string, types: readonly string[], schema: SchemaView): Test {
+  const { key, operator: op, value } = condition;
   const keyPath = fieldPath(path, "key");
-  const key = requiredMember(condition, "key", path, "a property name");
-  if (typeof key !== "string" || key === "") throw invalid(keyPath, "a property name", key);
-  const opPath = fieldPath(path, "operator");
-  const op = requiredMember(condition, "operator", path, `one of ${OPERATORS.join(" ")}`);
-  if (!isOperator(op)) throw invalid(opPath, `one of ${OPERATORS.join(" ")}`, op);
   const valuePath = fieldPath(path, "value");
-  const value = requiredMember(condition, "value", path, "a string or an array of strings");
 
   // One compiled test per held type that declares the key, against that type's declared type;
   // items of other types lack the key. A value that cannot be read as one type's property (or
@@ -108,38 +123,22 @@ export function unknownProperty(path: string, key: string, types: readonly strin
   );
 }
 
-function compileTraversals(raw: unknown, path: string, types: readonly string[], schema: SchemaView, depth: number): ItemPredicate[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw invalid(path, "an array of {tool_name, args}", raw);
-  if (raw.length > 0 && depth >= MAX_FILTER_DEPTH) {
-    throw new StrandError("INVALID_PARAMETER", `'${path}': filter_traversals nest at most ${MAX_FILTER_DEPTH} levels deep`);
-  }
-  return raw.map((entry, i) => compileTraversal(entry, fieldPath(path, i), types, schema, depth + 1));
-}
-
-/** One filter traversal at nesting level `depth` (1 for those of the top layer). */
-function compileTraversal(raw: unknown, path: string, types: readonly string[], schema: SchemaView, depth: number): ItemPredicate {
-  const entry = objectAt(raw, path, TRAVERSAL_MEMBERS);
-  const toolPath = fieldPath(path, "tool_name");
-  const tool = requiredMember(entry, "tool_name", path, STEP_TOOLS.join(" | "));
-  if (typeof tool !== "string" || !isStepTool(tool)) throw invalid(toolPath, `one of ${STEP_TOOLS.join(", ")}`, tool);
+/** One filter traversal: its step from each item, narrowed by its nested layer. */
+function compileTraversal(entry: TraversalFilter, path: string, types: readonly string[], schema: SchemaView): ItemPredicate {
   const argsPath = fieldPath(path, "args");
-  const argsRaw = member(entry, "args");
-  if (argsRaw === undefined) throw missing(argsPath, "the step's fields: {edge_type, edge_label, filter?}");
-  const args: JsonObject = objectAt(argsRaw, argsPath, ARGS_MEMBERS);
-  const plan = planStep(tool, args, argsPath, types, schema);
+  const plan = planStep(entry.tool_name, entry.args, argsPath, types, schema);
 
   // The nested layer may sit in args.filter or beside args as `filters`; not both.
-  const inArgs = member(args, "filter");
-  const beside = member(entry, "filters");
+  const inArgs = entry.args.filter ?? undefined;
+  const beside = entry.filters ?? undefined;
   if (inArgs !== undefined && beside !== undefined) {
     throw new StrandError("INVALID_PARAMETER", `'${path}': give the nested filter once, as args.filter or as filters, not both`);
   }
   const nested =
     inArgs !== undefined
-      ? compileFilter(inArgs, fieldPath(argsPath, "filter"), [plan.result], schema, depth)
+      ? compileFilter(inArgs, fieldPath(argsPath, "filter"), [plan.result], schema)
       : beside !== undefined
-        ? compileFilter(beside, fieldPath(path, "filters"), [plan.result], schema, depth)
+        ? compileFilter(beside, fieldPath(path, "filters"), [plan.result], schema)
         : PASS;
   return (db, item, budget) => {
     if (item.label !== plan.source) return false;

@@ -1,10 +1,11 @@
 // The same tools over the Model Context Protocol (the official SDK's low-level Server): every
 // built-in tool and one `<QueryName>Mcp` tool per `#[mcp]` query, each listed with its input
 // schema (input-schemas.ts, as JSON Schema). A call goes straight to McpService.call, which
-// validates the arguments itself, so every failure, a malformed argument included, is an error
-// result whose text is the same `{"error","code"}` JSON the HTTP endpoints send; the SDK's own
-// zod validation (McpServer) would answer those with a differently shaped text, and recurse
-// without bound over a deeply nested filter. A tool's result is its JSON answer as text content.
+// checks the arguments against that same schema, so every failure, a malformed argument
+// included, is an error result whose text is the same `{"error","code"}` JSON the HTTP endpoints
+// send; the SDK's own zod validation (McpServer) would answer those with a differently shaped
+// text, and recurse without bound over a deeply nested filter. A tool's result is its JSON
+// answer as text content.
 //
 // Over HTTP (`/mcp`) the server is stateless: each POST gets a fresh Server and transport (the
 // SDK's pattern for stateless Streamable HTTP); the agent's state lives in the connections, which
@@ -17,6 +18,7 @@ import { isStrandError } from "../../core/errors.js";
 import { LOCAL_CLIENT } from "./connections.js";
 import { BUILTIN_TOOLS, queryInputSchema, type InputSchema } from "./input-schemas.js";
 import { guardParams } from "./rpc-params.js";
+import { isBuiltinToolName } from "./tool-names.js";
 import type { McpService } from "./service.js";
 
 export const SERVER_INFO = { name: "strand", version: "0.1.0" } as const;
@@ -51,8 +53,8 @@ function toolList(service: McpService): Tool[] {
   });
   tools = [];
   for (const name of service.toolNames()) {
-    const builtin = Object.hasOwn(BUILTIN_TOOLS, name) ? BUILTIN_TOOLS[name] : undefined;
-    if (builtin !== undefined) {
+    if (isBuiltinToolName(name)) {
+      const builtin = BUILTIN_TOOLS[name];
       tools.push(describe(name, builtin.description, builtin.input));
       continue;
     }

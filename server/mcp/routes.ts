@@ -1,20 +1,17 @@
 // The HTTP face of the agent tools, called by server/app.ts for every path under /mcp:
 //
-//   POST /mcp/<tool>   → the tool's JSON answer (tools.ts, query-tools.ts); other methods 405
+//   POST /mcp/<tool>   → the tool's JSON answer (service.ts); other methods 405
 //   POST /mcp          → the MCP protocol endpoint (Streamable HTTP, protocol.ts); other methods
 //                        405: a stateless server offers no GET event stream and no session to DELETE
 //
 // With MCP disabled every /mcp path answers 404 with a JSON error. These are not Hono routes:
-// the app hands them over from its unrouted-request handler, because any extra route next to
+// the app hands them over from its unrouted-request handler, because a POST route next to
 // `POST /:name` makes Hono fall back from its RegExpRouter to the slower TrieRouter for queries.
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
 import { clientOf } from "./client-id.js";
-import { checkJsonContentType } from "../http/content-type.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
-import { parseJsonBody } from "../http/json-body.js";
-import { readBody } from "../http/read-body.js";
-import { incomingOf, requestHeader } from "../http/request-header.js";
+import { jsonRequestBody } from "../http/json-request.js";
 import type { McpService } from "./service.js";
 
 export const MCP_PATH = "/mcp";
@@ -53,9 +50,7 @@ export function mcpHandler(service: McpService | null, bodyLimitBytes: number): 
         protocol ??= import("./protocol.js");
         return await (await protocol).handleProtocolRequest(service, c.req.raw, bodyLimitBytes, client);
       }
-      const incoming = incomingOf(c);
-      checkJsonContentType(requestHeader(c, incoming, "content-type"));
-      const body = parseJsonBody(await readBody(c.req.raw, incoming, bodyLimitBytes));
+      const body = await jsonRequestBody(c, bodyLimitBytes);
       const result = await service.call(tool, body, client);
       return new Response(JSON.stringify(result), { headers: JSON_HEADERS });
     } catch (error) {

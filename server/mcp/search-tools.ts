@@ -19,9 +19,9 @@ import type { QueryContext } from "../../core/query-context.js";
 import type { JsonValue } from "../../core/schema.js";
 import { better, checkVector, dimensionMismatch, similarity, type Metric } from "../../runtime/vector/metric.js";
 import { withScore } from "../../runtime/vector/search.js";
-import { fieldPath, integerAt, invalid, member, requiredMember, requiredObject, requiredString, type JsonObject } from "./body.js";
 import type { Connection } from "./connections.js";
 import type { ToolEnv } from "./env.js";
+import { BUILTIN_TOOLS } from "./input-schemas.js";
 import type { TypeView } from "./schema-view.js";
 import { openCall } from "./tools.js";
 import { heldItems, recordsOf } from "./held-items.js";
@@ -65,15 +65,13 @@ function scoreHeld(env: ToolEnv, items: readonly GraphItem[], query: number[], m
 }
 
 export function searchVector(env: ToolEnv, body: unknown): JsonValue {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["vector", "k", "min_score", "label", "ef"], "{vector, k, min_score?, label?, ef?}");
-  const query = checkVector(requiredMember(data, "vector", "data", "an array of numbers"), "data.vector");
-  const k = integerAt(requiredMember(data, "k", "data", "how many vectors"), "data.k", 1);
-  const ef = efOf(data);
-  const minRaw = member(data, "min_score");
-  if (minRaw !== undefined && (typeof minRaw !== "number" || !Number.isFinite(minRaw))) throw invalid("data.min_score", "a number", minRaw);
-  const minScore = (minRaw as number | undefined) ?? (env.vectorMetric === "l2" ? -Infinity : 0);
-  const labelRaw = member(data, "label");
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.search_vector.input, body);
+  const { data } = input;
+  const query = checkVector(data.vector, "data.vector");
+  const k = data.k;
+  const ef = data.ef ?? null;
+  const minScore = data.min_score ?? (env.vectorMetric === "l2" ? -Infinity : 0);
+  const labelRaw = data.label ?? undefined;
   const current = connection.traversal;
 
   let found: NodeItem[];
@@ -96,7 +94,6 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
     found = scoreHeld(env, records, query, env.vectorMetric);
     types = current.types;
   } else if (labelRaw !== undefined) {
-    if (typeof labelRaw !== "string") throw invalid("data.label", "a vector type name", labelRaw);
     const label = env.schema.require(labelRaw, "vector", "data.label").name;
     found = env.store.read((db) => db.searchVectors(label, query, k, ef));
     types = [label];
@@ -108,12 +105,6 @@ export function searchVector(env: ToolEnv, body: unknown): JsonValue {
     .sort(byScore)
     .slice(0, k);
   return continueFrom(env, "search_vector", connection, top, types);
-}
-
-/** `data.ef`: the HNSW search breadth (an integer >= 1), or null for SearchV's default, max(ef_search, 40·k, more beyond 20k vectors). */
-function efOf(data: JsonObject): number | null {
-  const raw = member(data, "ef");
-  return raw === undefined ? null : integerAt(raw, "data.ef", 1);
 }
 
 /**
@@ -167,24 +158,19 @@ async function embedQuery(env: ToolEnv, text: string): Promise<number[]> {
 }
 
 export async function searchVectorText(env: ToolEnv, body: unknown): Promise<JsonValue> {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["query", "label", "ef"], "{query, label, ef?}");
-  const text = requiredString(data, "query", "data", "the text to search for");
-  const label = env.schema.require(requiredString(data, "label", "data", "a vector type name"), "vector", "data.label").name;
-  const ef = efOf(data);
-  const vector = await embedQuery(env, text);
-  const found = env.store.read((db) => db.searchVectors(label, vector, TEXT_SEARCH_K, ef));
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.search_vector_text.input, body);
+  const label = env.schema.require(input.data.label, "vector", "data.label").name;
+  const vector = await embedQuery(env, input.data.query);
+  const found = env.store.read((db) => db.searchVectors(label, vector, TEXT_SEARCH_K, input.data.ef ?? null));
   return continueFrom(env, "search_vector_text", connection, found, [label]);
 }
 
 export function searchKeyword(env: ToolEnv, body: unknown): JsonValue {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  if (!env.keywordSearch) throw bm25Disabled("search_keyword");
-  const data = requiredObject(b, "data", "", ["query", "label", "limit"], "{query, label, limit}");
-  const text = requiredString(data, "query", "data", "the words to search for");
-  const labelName = requiredString(data, "label", "data", "a node or vector type name");
-  const view: TypeView = env.schema.require(labelName, ["node", "vector"], "data.label");
-  const limit = integerAt(requiredMember(data, "limit", "data", "how many results"), fieldPath("data", "limit"), 1);
-  const found = env.store.read((db) => db.searchBM25(view.name, text, limit));
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.search_keyword.input, body, () => {
+    if (!env.keywordSearch) throw bm25Disabled("search_keyword");
+  });
+  const { query, label, limit } = input.data;
+  const view: TypeView = env.schema.require(label, ["node", "vector"], "data.label");
+  const found = env.store.read((db) => db.searchBM25(view.name, query, limit));
   return continueFrom(env, "search_keyword", connection, found, [view.name]);
 }

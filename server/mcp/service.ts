@@ -12,40 +12,20 @@ import { withVectorScores } from "../../core/vector-score.js";
 import { ConnectionRegistry, LOCAL_CLIENT, type ConnectionOptions } from "./connections.js";
 import type { ToolEnv } from "./env.js";
 import { QueryRunner, type EmbedderFor } from "../../runtime/query/query-runner.js";
-import { callQueryTool, QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
+import { QUERY_TOOL_SUFFIX, queryToolName } from "./query-tools.js";
 import { SchemaView } from "./schema-view.js";
-import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
-import * as tools from "./tools.js";
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from "./tool-names.js";
 import { DEFAULT_VECTOR_OPTIONS, type Metric } from "../../runtime/vector/metric.js";
 import { pinnedCall, type CommitView } from "./pinning.js";
 
-/** `client` identifies the caller (client-id.ts); init counts the new connection against it. */
-type ToolFn = (env: ToolEnv, body: unknown, client: string) => JsonValue | Promise<JsonValue>;
+export { BUILTIN_TOOL_NAMES } from "./tool-names.js";
 
-/** The built-in tools, in the order they are listed. */
-const BUILTIN: ReadonlyMap<string, ToolFn> = new Map<string, ToolFn>([
-  ["init", tools.init],
-  ["n_from_type", tools.nFromType],
-  ["e_from_type", tools.eFromType],
-  ["out_step", tools.step("out_step")],
-  ["in_step", tools.step("in_step")],
-  ["out_e_step", tools.step("out_e_step")],
-  ["in_e_step", tools.step("in_e_step")],
-  ["filter_items", tools.filterItems],
-  ["order_by", tools.orderBy],
-  ["next", tools.next],
-  ["collect", tools.collect],
-  ["reset", tools.reset],
-  ["close", tools.close],
-  ["schema_resource", tools.schemaResource],
-  ["group_by", tools.groupByTool],
-  ["aggregate_by", tools.aggregateByTool],
-  ["search_vector", searchVector],
-  ["search_vector_text", searchVectorText],
-  ["search_keyword", searchKeyword],
-]);
-
-export const BUILTIN_TOOL_NAMES: readonly string[] = [...BUILTIN.keys()];
+/**
+ * The tools themselves (and zod, which their inputs are described in) are loaded by the first
+ * call, as the MCP protocol module is (routes.ts): most servers never see one.
+ */
+let calls: Promise<typeof import("./tool-calls.js")> | null = null;
+const loadCalls = (): Promise<typeof import("./tool-calls.js")> => (calls ??= import("./tool-calls.js"));
 
 export interface McpServiceOptions {
   store: StoreAccess;
@@ -106,7 +86,7 @@ export class McpService {
 
   /** Built-in tools (search_keyword only with the BM25 index), then one `<QueryName>Mcp` per `#[mcp]` query. */
   toolNames(): string[] {
-    const builtin = [...BUILTIN.keys()].filter((name) => this.env.keywordSearch || name !== "search_keyword");
+    const builtin = BUILTIN_TOOL_NAMES.filter((name) => this.env.keywordSearch || name !== "search_keyword");
     return [...builtin, ...this.env.queryTools.keys()];
   }
 
@@ -121,14 +101,13 @@ export class McpService {
   }
 
   private async run(name: string, body: unknown, client: string): Promise<JsonValue> {
-    const fn = BUILTIN.get(name);
-    if (fn !== undefined) {
-      const result = await fn(this.env, body, client);
+    if (isBuiltinToolName(name)) {
+      const result = await (await loadCalls()).BUILTIN_CALLS[name](this.env, body, client);
       if (this.vectorLabels.size === 0) return result;
       return withVectorScores(result, (label) => this.vectorLabels.has(label)) as JsonValue;
     }
     const query = this.env.queryTools.get(name);
-    if (query !== undefined) return callQueryTool(this.env, query, body);
+    if (query !== undefined) return (await loadCalls()).callQueryTool(this.env, query, body);
     const base = name.endsWith(QUERY_TOOL_SUFFIX) ? name.slice(0, -QUERY_TOOL_SUFFIX.length) : "";
     if (this.unmarked.has(base)) {
       throw new StrandError("UNKNOWN_TOOL", `unknown MCP tool '${echo(name)}': query ${base} is not marked #[mcp]`);

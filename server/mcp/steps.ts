@@ -12,15 +12,11 @@ import type { EdgeItem, GraphItem, NodeItem } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
 import { heldItem, recordOf, type HeldItem } from "./held-items.js";
 import type { CallBudget } from "./item-budget.js";
-import { fieldPath, invalid, member, missing, type JsonObject } from "./body.js";
+import { fieldPath, invalid, missing } from "./body.js";
 import type { EdgeView, SchemaView, TypeKind } from "./schema-view.js";
 
 export const STEP_TOOLS = ["out_step", "in_step", "out_e_step", "in_e_step"] as const;
 export type StepTool = (typeof STEP_TOOLS)[number];
-
-export function isStepTool(name: string): name is StepTool {
-  return (STEP_TOOLS as readonly string[]).includes(name);
-}
 
 const KIND_WORDS: Readonly<Record<string, TypeKind>> = { node: "node", vec: "vector" };
 
@@ -40,26 +36,25 @@ export interface StepPlan {
   expand(db: QueryContext, items: readonly HeldItem[], budget: CallBudget): HeldItem[];
 }
 
-interface StepFields {
+/** A step's fields as the input schemas check them (input-schemas.ts): each a non-empty string when given. */
+export interface StepFields {
+  edge_type?: string | null | undefined;
+  edge_label?: string | null | undefined;
+}
+
+interface ReadFields {
   edgeName: string;
   nameField: string;
   kind: TypeKind | undefined;
   kindField: string | undefined;
 }
 
-function stringField(obj: JsonObject, key: string, path: string): string | undefined {
-  const value = member(obj, key);
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") throw invalid(fieldPath(path, key), "a non-empty string", value);
-  return value;
-}
-
 /** Resolves the two accepted layouts of `{edge_type, edge_label}`. */
-function readFields(data: JsonObject, path: string): StepFields {
-  const type = stringField(data, "edge_type", path);
-  const label = stringField(data, "edge_label", path);
-  const typeIsKind = type !== undefined && type in KIND_WORDS;
-  const labelIsKind = label !== undefined && label in KIND_WORDS;
+function readFields(data: StepFields, path: string): ReadFields {
+  const type = data.edge_type ?? undefined;
+  const label = data.edge_label ?? undefined;
+  const typeIsKind = type !== undefined && Object.hasOwn(KIND_WORDS, type);
+  const labelIsKind = label !== undefined && Object.hasOwn(KIND_WORDS, label);
   // The issue text's layout (edge_type = kind, edge_label = name) unless only edge_label is a kind word.
   if (labelIsKind && !typeIsKind) {
     if (type === undefined) throw missing(fieldPath(path, "edge_type"), "the edge type's name, since edge_label holds the kind");
@@ -85,7 +80,7 @@ function readFields(data: JsonObject, path: string): StepFields {
  * INVALID_PARAMETER naming the field when the edge is unknown, cannot start from the held types,
  * or arrives at another kind than the one given.
  */
-export function planStep(tool: StepTool, data: JsonObject, path: string, types: readonly string[], schema: SchemaView): StepPlan {
+export function planStep(tool: StepTool, data: StepFields, path: string, types: readonly string[], schema: SchemaView): StepPlan {
   const fields = readFields(data, path);
   const edge = schema.edge(fields.edgeName, fields.nameField);
   if (types.length === 0) {

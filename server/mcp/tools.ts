@@ -1,27 +1,18 @@
-// The traversal tools: one function per tool, each validating its whole body, running in ONE
-// read snapshot, and returning JSON. A tool that changes the traversal computes the new state
+// The traversal tools: one function per tool, each checking its body against its input schema
+// (input-schemas.ts), running in ONE read snapshot, and returning JSON. A tool that changes the traversal computes the new state
 // first and adopts it only after everything succeeded, so an error leaves the connection as it was.
+import type * as z from "zod/v4";
 import { StrandError } from "../../core/errors.js";
 import type { GraphItem } from "../../core/items.js";
 import { aggregateBy, groupBy } from "../../runtime/ops/grouping.js";
 import { order } from "../../runtime/ops/sequence.js";
 import type { JsonValue } from "../../core/schema.js";
-import {
-  booleanAt,
-  fieldPath,
-  integerAt,
-  invalid,
-  member,
-  objectAt,
-  requiredMember,
-  requiredObject,
-  requiredString,
-  stringList,
-  type JsonObject,
-} from "./body.js";
+import { fieldPath, invalid } from "./body.js";
 import type { Connection } from "./connections.js";
-import { compileFilter, unknownProperty } from "./filter.js";
+import { boundFilterDepth, compileFilter, unknownProperty } from "./filter.js";
 import { heldItem, heldItems, recordOf, recordsOf, type HeldItem } from "./held-items.js";
+import { parseConnectionId, parseInput } from "./input-parse.js";
+import { BUILTIN_TOOLS, type InputSchema, type ToolInput } from "./input-schemas.js";
 import type { CallBudget } from "./item-budget.js";
 import { planStep, type StepTool } from "./steps.js";
 import { advance, BLANK, loaded, type Traversal } from "./traversal.js";
@@ -29,12 +20,20 @@ import type { ToolEnv } from "./env.js";
 
 export type ToolResult = JsonValue;
 
-/** Parses `{connection_id, ...}` (members limited to `allowed` plus connection_id) and finds the connection. */
-export function openCall(env: ToolEnv, body: unknown, allowed: readonly string[]): { connection: Connection; body: JsonObject } {
-  const obj = objectAt(body, "", ["connection_id", ...allowed]);
-  const id = requiredMember(obj, "connection_id", "", "the id init returned");
-  if (typeof id !== "string") throw invalid("connection_id", "a string (the id init returned)", id);
-  return { connection: env.connections.get(id), body: obj };
+/**
+ * The call's connection and its input, checked against `schema` in the order a reader meets them:
+ * the body and its connection_id, then the connection itself, then `before` (what a tool checks
+ * ahead of its data), then the rest.
+ */
+export function openCall<S extends InputSchema>(
+  env: ToolEnv,
+  schema: S,
+  body: unknown,
+  before?: () => void,
+): { connection: Connection; input: z.output<S> } {
+  const connection = env.connections.get(parseConnectionId(schema, body));
+  before?.();
+  return { connection, input: parseInput(schema, body) };
 }
 
 /** The traversal-tools' answer: the connection and how many items it now holds. */
@@ -54,27 +53,26 @@ function checkProperty(env: ToolEnv, t: Traversal, property: string, path: strin
 }
 
 export function init(env: ToolEnv, body: unknown, client?: string): ToolResult {
-  objectAt(body, "", []);
+  parseInput(BUILTIN_TOOLS.init.input, body);
   return env.connections.create(client).id;
 }
 
 /** Ends the connection: its id is unknown afterwards, and its slot and items are free again. */
 export function close(env: ToolEnv, body: unknown): ToolResult {
-  const { connection } = openCall(env, body, []);
+  const { connection } = openCall(env, BUILTIN_TOOLS.close.input, body);
   env.connections.close(connection);
   return { connection_id: connection.id, closed: true };
 }
 
 export function reset(env: ToolEnv, body: unknown): ToolResult {
-  const { connection } = openCall(env, body, []);
+  const { connection } = openCall(env, BUILTIN_TOOLS.reset.input, body);
   connection.traversal = BLANK;
   return connection.id;
 }
 
 export function nFromType(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["node_type"], "{node_type}");
-  const name = requiredString(data, "node_type", "data", "a node type name");
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.n_from_type.input, body);
+  const name = input.data.node_type;
   const budget = env.connections.budget(connection);
   // A vector type is accepted too: vectors are graph items like nodes.
   if (env.schema.get(name)?.kind === "vector") {
@@ -101,9 +99,8 @@ function within<T>(budget: CallBudget, tool: string, items: T[]): T[] {
 }
 
 export function eFromType(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["edge_type"], "{edge_type}");
-  const label = env.schema.edge(requiredString(data, "edge_type", "data", "an edge type name"), "data.edge_type").name;
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.e_from_type.input, body);
+  const label = env.schema.edge(input.data.edge_type, "data.edge_type").name;
   const budget = env.connections.budget(connection);
   const edges = within(
     budget,
@@ -115,10 +112,9 @@ export function eFromType(env: ToolEnv, body: unknown): ToolResult {
 
 export function step(tool: StepTool): (env: ToolEnv, body: unknown) => ToolResult {
   return (env, body) => {
-    const { connection, body: b } = openCall(env, body, ["data"]);
-    const data = requiredObject(b, "data", "", ["edge_type", "edge_label"], "{edge_type, edge_label}");
+    const { connection, input } = openCall(env, BUILTIN_TOOLS[tool].input, body);
     const current = connection.traversal;
-    const plan = planStep(tool, data, "data", current.types, env.schema);
+    const plan = planStep(tool, input.data, "data", current.types, env.schema);
     const budget = env.connections.budget(connection);
     const items = env.store.read((db) => plan.expand(db, current.items, budget));
     return held(connection, loaded(items, [plan.result]));
@@ -126,12 +122,10 @@ export function step(tool: StepTool): (env: ToolEnv, body: unknown) => ToolResul
 }
 
 export function filterItems(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["filter"], "{filter}");
-  const raw = requiredMember(data, "filter", "data", "{properties?, filter_traversals?}");
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.filter_items.input, body, () => boundFilterDepth(body));
   const current = connection.traversal;
   requireLoaded(current, "filter_items");
-  const predicate = compileFilter(raw, "data.filter", current.types, env.schema);
+  const predicate = compileFilter(input.data.filter, "data.filter", current.types, env.schema);
   const budget = env.connections.budget(connection);
   const items = env.store.read((db) =>
     current.items.filter((item) => {
@@ -143,14 +137,10 @@ export function filterItems(env: ToolEnv, body: unknown): ToolResult {
 }
 
 export function orderBy(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["data"]);
-  const data = requiredObject(b, "data", "", ["properties", "order"], "{properties, order}");
-  const properties = stringList(requiredMember(data, "properties", "data", "the property to sort by"), "data.properties");
-  if (properties.length !== 1) throw invalid("data.properties", "one property name (order_by sorts by one property)", properties);
-  const property = properties[0]!;
-  const direction = requiredMember(data, "order", "data", "asc or desc");
-  const dir = typeof direction === "string" ? direction.toLowerCase() : direction;
-  if (dir !== "asc" && dir !== "desc") throw invalid("data.order", "'asc' or 'desc'", direction);
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.order_by.input, body);
+  const { properties, order: direction } = input.data;
+  const property = typeof properties === "string" ? properties : properties[0]!;
+  const dir = direction.toLowerCase() === "desc" ? "desc" : "asc";
   const current = connection.traversal;
   requireLoaded(current, "order_by");
   checkProperty(env, current, property, "data.properties");
@@ -162,7 +152,7 @@ export function orderBy(env: ToolEnv, body: unknown): ToolResult {
 }
 
 export function next(env: ToolEnv, body: unknown): ToolResult {
-  const { connection } = openCall(env, body, []);
+  const { connection } = openCall(env, BUILTIN_TOOLS.next.input, body);
   // Items deleted since the traversal was built are passed over.
   let traversal = connection.traversal;
   const record = env.store.read((db) => {
@@ -179,20 +169,11 @@ export function next(env: ToolEnv, body: unknown): ToolResult {
 }
 
 export function collect(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["range", "drop"]);
-  const rangeRaw = member(b, "range");
-  let start = 0;
-  let end = -1;
-  if (rangeRaw !== undefined) {
-    const range = objectAt(rangeRaw, "range", ["start", "end"]);
-    const s = member(range, "start");
-    const e = member(range, "end");
-    if (s !== undefined) start = integerAt(s, "range.start", 0);
-    if (e !== undefined) end = integerAt(e, "range.end", -1);
-    if (end !== -1 && end < start) throw invalid("range.end", `-1 (to the end) or an integer >= range.start (${start})`, end);
-  }
-  const dropRaw = member(b, "drop");
-  const drop = dropRaw === undefined ? true : booleanAt(dropRaw, "drop");
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.collect.input, body);
+  const start = input.range?.start ?? 0;
+  const end = input.range?.end ?? -1;
+  if (end !== -1 && end < start) throw invalid("range.end", `-1 (to the end) or an integer >= range.start (${start})`, end);
+  const drop = input.drop ?? true;
   const items = connection.traversal.items;
   const slice = items.slice(start, end === -1 ? items.length : end);
   const out: GraphItem[] = env.store.read((db) => recordsOf(db, env.schema, slice));
@@ -201,32 +182,30 @@ export function collect(env: ToolEnv, body: unknown): ToolResult {
 }
 
 export function schemaResource(env: ToolEnv, body: unknown): ToolResult {
-  openCall(env, body, []);
+  openCall(env, BUILTIN_TOOLS.schema_resource.input, body);
   return env.schemaResource;
 }
 
-function groupingProperties(env: ToolEnv, b: JsonObject, t: Traversal): string[] {
+function groupingProperties(env: ToolEnv, input: ToolInput<"group_by" | "aggregate_by">, t: Traversal): string[] {
   // Top level per the tool table; also accepted under data like the other tools' fields.
-  const top = member(b, "properties");
-  const dataRaw = member(b, "data");
-  const data = dataRaw === undefined ? undefined : objectAt(dataRaw, "data", ["properties"]);
-  const inData = data === undefined ? undefined : member(data, "properties");
+  const top = input.properties ?? undefined;
+  const inData = input.data?.properties ?? undefined;
   if (top !== undefined && inData !== undefined) {
     throw new StrandError("INVALID_PARAMETER", "give 'properties' once, at the top level or as data.properties, not both");
   }
   const path = top !== undefined ? "properties" : "data.properties";
   const raw = top ?? inData;
   if (raw === undefined) throw new StrandError("MISSING_PARAMETER", "missing 'properties' (the property names to group by)");
-  const properties = stringList(raw, path);
+  const properties = typeof raw === "string" ? [raw] : raw;
   for (let i = 0; i < properties.length; i++) checkProperty(env, t, properties[i]!, fieldPath(path, i));
   return properties;
 }
 
 export function groupByTool(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["properties", "data"]);
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.group_by.input, body);
   const current = connection.traversal;
   requireLoaded(current, "group_by");
-  const properties = groupingProperties(env, b, current);
+  const properties = groupingProperties(env, input, current);
   return groupBy(
     env.store.read((db) => recordsOf(db, env.schema, current.items)),
     properties,
@@ -234,10 +213,10 @@ export function groupByTool(env: ToolEnv, body: unknown): ToolResult {
 }
 
 export function aggregateByTool(env: ToolEnv, body: unknown): ToolResult {
-  const { connection, body: b } = openCall(env, body, ["properties", "data"]);
+  const { connection, input } = openCall(env, BUILTIN_TOOLS.aggregate_by.input, body);
   const current = connection.traversal;
   requireLoaded(current, "aggregate_by");
-  const properties = groupingProperties(env, b, current);
+  const properties = groupingProperties(env, input, current);
   return aggregateBy(
     env.store.read((db) => recordsOf(db, env.schema, current.items)),
     properties,

@@ -18,10 +18,6 @@ import { fieldPath, invalid } from "./body.js";
 export const OPERATORS = ["==", "!=", ">", ">=", "<", "<="] as const;
 export type FilterOperator = (typeof OPERATORS)[number];
 
-export function isOperator(value: unknown): value is FilterOperator {
-  return typeof value === "string" && (OPERATORS as readonly string[]).includes(value);
-}
-
 type Comparable = number | string | boolean;
 
 const UNIX_SECONDS_RE = /^-?\d{1,15}$/;
