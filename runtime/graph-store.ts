@@ -18,7 +18,7 @@ import { SchemaInfo, vectorMembersOf } from "./store/schema-info.js";
 import { keepIdsAfter } from "./store/ids.js";
 import { newestStoredId } from "./records/newest-id.js";
 import { setVectorMembers } from "./store/vector-encoding.js";
-import { type StoreStats, storeStats } from "./stats.js";
+import { type StoreStats, storeStats } from "./records/store-stats.js";
 import { Bm25Index } from "./search/bm25-index.js";
 import type { Stemmer } from "./search/tokenizer.js";
 import { resolveVectorOptions, type VectorOptions } from "./vector/metric.js";

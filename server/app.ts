@@ -30,7 +30,7 @@ import type { RouteNames } from "./observe/route-label.js";
 import { queryToolName } from "./mcp/query-tools.js";
 import { BUILTIN_TOOL_NAMES } from "./mcp/service.js";
 import { MIN_BODY_LIMIT_BYTES } from "./http/read-body.js";
-import type { StoreAccess } from "./http/store-access.js";
+import type { QueryStore } from "../runtime/query/query-store.js";
 import { REPLICATION_PATHS } from "../runtime/replication/protocol.js";
 import { commitHeaders } from "./replication/commit-headers.js";
 import type { ReplicationNode } from "./replication/node.js";
@@ -41,7 +41,7 @@ import { commitView } from "./mcp/pinning.js";
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export interface AppOptions {
-  store: StoreAccess;
+  store: QueryStore;
   queries: readonly QueryModule[];
   schema: SchemaDescriptor;
   /** When set, every request except `GET /health` (and `HEAD /health`) must send it as `x-api-key`. */

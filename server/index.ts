@@ -5,4 +5,4 @@ export { startServer, DEFAULT_HOST } from "./server.js";
 export type { ServerOptions, RunningServer } from "./server.js";
 export { introspect } from "./http/introspect.js";
 export type { Introspection, QueryIntrospection, TypeIntrospection, EdgeIntrospection } from "./http/introspect.js";
-export type { StoreAccess } from "./http/store-access.js";
+export type { QueryStore } from "../runtime/query/query-store.js";

@@ -8,13 +8,10 @@ import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
 import { withVectorScores } from "../../core/vector-score.js";
 import type { EmbedderFor } from "../embed/types.js";
+import type { QueryStore } from "./query-store.js";
 
 export type { EmbedderFor, TextEmbedder } from "../embed/types.js";
 
-export interface QueryStore {
-  read<T>(fn: (db: QueryContext) => T): T;
-  write<T>(fn: (db: QueryContext) => T): Promise<T>;
-}
 
 /** Attempts after which a query that keeps needing new embeddings is a bug, not a workload. */
 const MAX_ATTEMPTS = 8;

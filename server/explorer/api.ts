@@ -9,7 +9,7 @@
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, PropValue } from "../../core/items.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
-import type { StoreAccess } from "../http/store-access.js";
+import type { QueryStore } from "../../runtime/query/query-store.js";
 
 const MAX_LIMIT = 1000;
 const DEFAULT_PAGE = 50;
@@ -27,7 +27,7 @@ export interface Neighbourhood {
   edges: EdgeItem[];
 }
 
-export function nodesPage(store: StoreAccess, schema: SchemaDescriptor, body: Record<string, unknown>): NodesPage {
+export function nodesPage(store: QueryStore, schema: SchemaDescriptor, body: Record<string, unknown>): NodesPage {
   const label = stringMember(body, "label");
   const known = [...schema.nodes, ...schema.vectors].some((t) => t.name === label);
   if (!known) throw new StrandError("INVALID_PARAMETER", `label: no node or vector type "${label}" in the schema`);
@@ -45,7 +45,7 @@ export function nodesPage(store: StoreAccess, schema: SchemaDescriptor, body: Re
   return { items: items.slice(0, limit), more: items.length > limit };
 }
 
-export function neighbourhood(store: StoreAccess, schema: SchemaDescriptor, body: Record<string, unknown>): Neighbourhood {
+export function neighbourhood(store: QueryStore, schema: SchemaDescriptor, body: Record<string, unknown>): Neighbourhood {
   const id = stringMember(body, "id");
   const limit = integerMember(body, "limit", 1, MAX_LIMIT, DEFAULT_NEIGHBOURS);
   return store.read((db) => {

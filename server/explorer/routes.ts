@@ -14,7 +14,7 @@ import { StrandError } from "../../core/errors.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import { jsonRequestBody } from "../http/json-request.js";
-import type { StoreAccess } from "../http/store-access.js";
+import type { QueryStore } from "../../runtime/query/query-store.js";
 import { neighbourhood, nodesPage } from "./api.js";
 
 export const EXPLORER_ASSETS: Readonly<Record<string, string>> = {
@@ -38,7 +38,7 @@ export function explorerAssetsDir(): string | null {
 }
 
 export interface ExplorerOptions {
-  store: StoreAccess;
+  store: QueryStore;
   schema: SchemaDescriptor;
   bodyLimitBytes: number;
 }
@@ -64,7 +64,7 @@ export function addExplorerAssets(app: Hono, assetsDir: string | null = explorer
   }
 }
 
-type ApiCall = (store: StoreAccess, schema: SchemaDescriptor, body: Record<string, unknown>) => unknown;
+type ApiCall = (store: QueryStore, schema: SchemaDescriptor, body: Record<string, unknown>) => unknown;
 
 /** `POST /explorer/api/nodes` and `/neighbours` by path. Errors are answered here, as a route's would be. */
 export function explorerApi(options: ExplorerOptions): ReadonlyMap<string, (c: Context) => Promise<Response>> {

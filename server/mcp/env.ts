@@ -1,6 +1,6 @@
 // What every tool function receives: the store, the schema, the live connections, the query
 // runner and the embedding providers. Built once per app by McpService.
-import type { StoreAccess } from "../http/store-access.js";
+import type { QueryStore } from "../../runtime/query/query-store.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { EmbedderFor, QueryRunner } from "../../runtime/query/query-runner.js";
 import type { JsonValue } from "../../core/schema.js";
@@ -9,7 +9,7 @@ import type { ConnectionRegistry } from "./connections.js";
 import type { SchemaView } from "./schema-view.js";
 
 export interface ToolEnv {
-  readonly store: StoreAccess;
+  readonly store: QueryStore;
   readonly schema: SchemaView;
   readonly connections: ConnectionRegistry;
   /** The answer of schema_resource (computed once). */

@@ -3,7 +3,7 @@
 // (or throws a StrandError naming the culprit).
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
-import type { StoreAccess } from "../http/store-access.js";
+import type { QueryStore } from "../../runtime/query/query-store.js";
 import { introspect } from "../http/introspect.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue, SchemaDescriptor } from "../../core/schema.js";
@@ -28,7 +28,7 @@ let calls: Promise<typeof import("./tool-calls.js")> | null = null;
 const loadCalls = (): Promise<typeof import("./tool-calls.js")> => (calls ??= import("./tool-calls.js"));
 
 export interface McpServiceOptions {
-  store: StoreAccess;
+  store: QueryStore;
   schema: SchemaDescriptor;
   queries: readonly QueryModule[];
   connections?: ConnectionOptions | undefined;

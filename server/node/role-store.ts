@@ -12,10 +12,10 @@ import { NotLeaderError, StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
-import type { StoreStats } from "../../runtime/stats.js";
+import type { StoreStats } from "../../runtime/records/store-stats.js";
 import type { AckOutcome } from "../cluster/in-sync.js";
 import type { BackupSource } from "../http/backup-route.js";
-import type { StoreAccess } from "../http/store-access.js";
+import type { QueryStore } from "../../runtime/query/query-store.js";
 
 export type NodeRole =
   | { readonly kind: "starting" }
@@ -24,7 +24,7 @@ export type NodeRole =
   | { readonly kind: "replica"; readonly leader: string; readonly epoch: number }
   | { readonly kind: "fenced"; readonly reason: string };
 
-export class RoleStore implements StoreAccess, BackupSource {
+export class RoleStore implements QueryStore, BackupSource {
   /** null while a re-seed replaces the store. */
   current: GraphStore | null;
   role: NodeRole = { kind: "starting" };

@@ -3,7 +3,7 @@
 // most every STATS_TTL_MS, since counting walks keys), /mcp connections, and the process's own
 // memory and CPU. Each server has its own registry, so servers in one process do not mix.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { StoreStats } from "../../runtime/stats.js";
+import type { StoreStats } from "../../runtime/records/store-stats.js";
 
 const STATS_TTL_MS = 10_000;
 const LATENCY_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

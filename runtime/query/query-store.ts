@@ -1,10 +1,11 @@
-// What the HTTP layer needs from the store: one read snapshot or one durable write transaction
-// per request. `GraphStore` satisfies this structurally; keeping the HTTP layer on this narrow
-// interface lets it be tested and benchmarked against any store with the same contract.
+// What running a query needs of a store, and all the HTTP layer asks of one: one read snapshot or
+// one durable write transaction per request. GraphStore satisfies it structurally, and so does a
+// node's role-aware store (server/node/role-store.ts); tests and benches can put any store with the
+// same contract behind the server.
 import type { QueryContext } from "../../core/query-context.js";
-import type { StoreStats } from "../../runtime/stats.js";
+import type { StoreStats } from "../records/store-stats.js";
 
-export interface StoreAccess {
+export interface QueryStore {
   /** Runs fn synchronously against one consistent snapshot. */
   read<T>(fn: (db: QueryContext) => T): T;
   /** Runs fn in a serialized write transaction; resolves once durable, rejects with fn's error (nothing committed). */

@@ -3,10 +3,10 @@
 // type (keys only, no values decoded), so the cost grows with the store; callers cache the answer.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { SchemaDescriptor } from "../core/schema.js";
-import { edgeCount } from "./records/edge-records.js";
-import type { StoreDbs } from "./store/dbs.js";
-import { labelRange } from "./store/keys.js";
+import type { SchemaDescriptor } from "../../core/schema.js";
+import { edgeCount } from "./edge-records.js";
+import type { StoreDbs } from "../store/dbs.js";
+import { labelRange } from "../store/keys.js";
 
 export interface TypeCount {
   kind: "N" | "E" | "V";
