@@ -16,15 +16,8 @@ import { LOG_LEVELS, type LogLevel } from "./observe/log-level.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
 
-export interface ServerOptions extends AppOptions {
-  /** 0 picks a free port. */
-  port: number;
-  /** Default 127.0.0.1 (local only); use 0.0.0.0 to listen on every interface. */
-  host?: string | undefined;
-  /** One line per request and the server's events (default: silent). */
-  logger?: Logger | undefined;
-  /** Keep request and store metrics and serve them at GET /metrics (default true). */
-  keepMetrics?: boolean | undefined;
+/** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
+export interface FrontDoorLimits {
   /** /health answers 503 ENGINE_STALLED once the engine has not answered for longer (default 30 s). */
   stallLimitMs?: number | undefined;
   /**
@@ -37,6 +30,18 @@ export interface ServerOptions extends AppOptions {
   answerMemoryLimitBytes?: number | undefined;
   /** Connections one client (peer address) may hold open; past it a new one gets 429 TOO_MANY_CONNECTIONS (default 1000). */
   maxConnectionsPerClient?: number | undefined;
+}
+
+export interface ServerOptions extends AppOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Default 127.0.0.1 (local only); use 0.0.0.0 to listen on every interface. */
+  host?: string | undefined;
+  /** One line per request and the server's events (default: silent). */
+  logger?: Logger | undefined;
+  /** Keep request and store metrics and serve them at GET /metrics (default true). */
+  keepMetrics?: boolean | undefined;
+  frontDoor?: FrontDoorLimits | undefined;
 }
 
 export interface RunningServer {
@@ -63,22 +68,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
   const app = createApp({ ...options, loopbackHostsOnly, metrics, explorer });
-  const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
+  const limits = options.frontDoor ?? {};
+  const stallLimitMs = limits.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
   if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1 || stallLimitMs > MAX_STALL_LIMIT_MS) {
     throw new RangeError(`stallLimitMs must be an integer from 1 to ${MAX_STALL_LIMIT_MS}, got ${stallLimitMs}`);
   }
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const answerMemoryLimitBytes = options.answerMemoryLimitBytes ?? DEFAULT_ANSWER_MEMORY_LIMIT_BYTES;
+  const answerMemoryLimitBytes = limits.answerMemoryLimitBytes ?? DEFAULT_ANSWER_MEMORY_LIMIT_BYTES;
   if (!Number.isInteger(answerMemoryLimitBytes) || answerMemoryLimitBytes < 1) {
     throw new RangeError(`answerMemoryLimitBytes must be a positive integer, got ${answerMemoryLimitBytes}`);
   }
-  const bodyMemoryLimitBytes = options.bodyMemoryLimitBytes ?? Math.max(DEFAULT_BODY_MEMORY_LIMIT_BYTES, bodyLimitBytes);
+  const bodyMemoryLimitBytes = limits.bodyMemoryLimitBytes ?? Math.max(DEFAULT_BODY_MEMORY_LIMIT_BYTES, bodyLimitBytes);
   if (!Number.isInteger(bodyMemoryLimitBytes) || bodyMemoryLimitBytes < bodyLimitBytes) {
     throw new RangeError(
       `the body memory limit (${bodyMemoryLimitBytes} bytes) must be an integer of at least the body limit (${bodyLimitBytes} bytes): a body the server takes must fit in it`,
     );
   }
-  const maxConnectionsPerClient = options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+  const maxConnectionsPerClient = limits.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
   if (
     !Number.isInteger(maxConnectionsPerClient) ||
     maxConnectionsPerClient < 1 ||

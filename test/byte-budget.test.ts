@@ -85,7 +85,14 @@ describe("request bodies held at once", () => {
 
   beforeAll(async () => {
     f = await openFixture();
-    server = await startServer({ store: f.store, schema, queries, port: 0, bodyLimitBytes: 64 * KIB, bodyMemoryLimitBytes: 128 * KIB });
+    server = await startServer({
+      store: f.store,
+      schema,
+      queries,
+      port: 0,
+      bodyLimitBytes: 64 * KIB,
+      frontDoor: { bodyMemoryLimitBytes: 128 * KIB },
+    });
   });
 
   afterAll(async () => {
@@ -142,7 +149,7 @@ describe("request bodies held at once", () => {
 
   it("refuses a body memory limit below the body limit", async () => {
     await expect(
-      startServer({ store: f.store, schema, queries, port: 0, bodyLimitBytes: 64 * KIB, bodyMemoryLimitBytes: 32 * KIB }),
+      startServer({ store: f.store, schema, queries, port: 0, bodyLimitBytes: 64 * KIB, frontDoor: { bodyMemoryLimitBytes: 32 * KIB } }),
     ).rejects.toThrow(
       "the body memory limit (32768 bytes) must be an integer of at least the body limit (65536 bytes): a body the server takes must fit in it",
     );
@@ -162,7 +169,7 @@ describe("answers clients have not read", () => {
       queries,
       port: 0,
       bodyLimitBytes: 20 * MIB,
-      answerMemoryLimitBytes: 20 * MIB,
+      frontDoor: { answerMemoryLimitBytes: 20 * MIB },
     });
   });
 

@@ -70,9 +70,9 @@ describe("options from the environment", () => {
           explorer: false,
           logLevel: "warn",
           apiKeyFile: "/tmp/key",
+          bodyLimitBytes: 4096,
         },
         frontDoor: {
-          bodyLimitBytes: 4096,
           bodyMemoryLimitBytes: 2 ** 20,
           answerMemoryLimitBytes: 3 * 2 ** 20,
           stallLimitMs: 2500,

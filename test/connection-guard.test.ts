@@ -37,7 +37,7 @@ describe("connections per client address", () => {
 
   beforeAll(async () => {
     f = await openFixture();
-    server = await startServer({ store: f.store, schema, queries, port: 0, maxConnectionsPerClient: 3 });
+    server = await startServer({ store: f.store, schema, queries, port: 0, frontDoor: { maxConnectionsPerClient: 3 } });
   });
 
   afterAll(async () => {
@@ -84,7 +84,7 @@ describe("connections per client address", () => {
 
   it("refuses a limit that is not a whole number from 1 to a million", async () => {
     for (const bad of [0, 1.5, 1_000_001])
-      await expect(startServer({ store: f.store, schema, queries, port: 0, maxConnectionsPerClient: bad })).rejects.toThrow(
+      await expect(startServer({ store: f.store, schema, queries, port: 0, frontDoor: { maxConnectionsPerClient: bad } })).rejects.toThrow(
         `maxConnectionsPerClient must be an integer from 1 to 1000000, got ${bad}`,
       );
   });

@@ -140,7 +140,7 @@ describe("strand.toml", () => {
       const dir = project({ "strand.toml": `[server]\nbody_limit = ${value}\n` });
       expect(loadProjectConfig(dir)).toEqual({
         ok: true,
-        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), given: given({ frontDoor: { bodyLimitBytes: bytes } }) },
+        config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), given: given({ server: { bodyLimitBytes: bytes } }) },
       });
     }
     const form = 'bytes, or a size such as "8MiB" (B, KiB, MiB, GiB, kB, MB, GB), from 2 to 9007199254740991 bytes';

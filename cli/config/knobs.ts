@@ -54,14 +54,14 @@ export const KNOBS = {
     corsOrigins: knob<readonly string[]>({ flag: "--cors", env: "STRAND_CORS", value: origins, default: [] }),
     explorer: knob({ flag: "--explorer", env: "STRAND_EXPLORER", value: boolean }),
     logLevel: knob({ flag: "--log-level", env: "STRAND_LOG_LEVEL", value: oneOf(LOG_LEVELS), default: DEFAULT_LOG_LEVEL }),
-  },
-  frontDoor: {
     bodyLimitBytes: knob({
       flag: "--body-limit",
       env: "STRAND_BODY_LIMIT",
       toml: ["server", "body_limit"],
       value: bytes(MIN_BODY_LIMIT_BYTES),
     }),
+  },
+  frontDoor: {
     bodyMemoryLimitBytes: knob({
       flag: "--body-memory-limit",
       env: "STRAND_BODY_MEMORY_LIMIT",

@@ -10,7 +10,7 @@ import { noneGiven } from "./given.js";
 import { type GivenSettings, KNOBS, type KnobSettings, type SectionName } from "./knobs.js";
 
 export interface Settings {
-  /** Where the server listens and whom it lets in. */
+  /** Where the server listens, whom it lets in, and the largest body it takes. */
   readonly server: KnobSettings["server"];
   /** The front door's limits on bodies, answers, stalls and connections. */
   readonly frontDoor: KnobSettings["frontDoor"];
@@ -46,7 +46,7 @@ function merged(flags: GivenSettings, file: GivenSettings): KnobSettings {
 export function resolveSettings(flags: GivenSettings, config: ProjectConfig, serving: boolean): Settings | { error: string } {
   const file = config.given ?? noneGiven();
   const knobs = merged(flags, file);
-  const limits = serving ? bodyLimitsError(knobs.frontDoor) : null;
+  const limits = serving ? bodyLimitsError(knobs.server.bodyLimitBytes, knobs.frontDoor.bodyMemoryLimitBytes) : null;
   if (limits !== null) return { error: limits };
   const cluster = serving ? clusterSettings(knobs.cluster, flags.cluster, knobs.replication.follow, knobs.server.host) : null;
   if (cluster !== null && "error" in cluster) return cluster;
@@ -68,9 +68,8 @@ export function resolveSettings(flags: GivenSettings, config: ProjectConfig, ser
 }
 
 /** Why the body memory limit cannot hold one body of the body limit, or null. */
-function bodyLimitsError(limits: KnobSettings["frontDoor"]): string | null {
-  const memory = limits.bodyMemoryLimitBytes;
-  const body = limits.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+function bodyLimitsError(bodyLimit: number | undefined, memory: number | undefined): string | null {
+  const body = bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES;
   if (memory === undefined || memory >= body) return null;
   return `the body memory limit (${memory} bytes: --body-memory-limit, STRAND_BODY_MEMORY_LIMIT or [server] body_memory_limit) is below the body limit (${body} bytes): one body the server takes must fit in it`;
 }
