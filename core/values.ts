@@ -1,7 +1,11 @@
 // Validation and normalisation of one value against a schema ValueType. Used for query parameters
 // and for every property written to the store, so what is stored is always in canonical form:
 // ID lower-cased, Date as `Date.toISOString()` (so Dates sort and compare as strings), objects
-// rebuilt in declared field order.
+// rebuilt in declared field order. So reads never re-validate. Integer ranges come from
+// scalars.ts, F32 limits from numeric.ts; a Date is accepted as RFC 3339 with offset (any
+// fraction, truncated to ms), `YYYY-MM-DD` (midnight UTC) or integer unix seconds, within years
+// 0000-9999 UTC, and the compiler reads Date literals with the same function (dateMillis).
+// describeValue renders an offending value for a message, bounded whatever its size or depth.
 import { ECHO_LIMIT, echo } from "./echo.js";
 import { setMember } from "./items.js";
 import type { JsonValue, ValueType } from "./schema.js";

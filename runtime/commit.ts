@@ -15,6 +15,15 @@
 //
 // A commit that fails (disk full, I/O error) rejects with STORAGE_FULL or STORAGE_ERROR
 // (store/commit-failure.ts): nothing of it is saved and the store goes on.
+//
+// Acknowledged means flushed: a query's write runs as an lmdb child transaction inside lmdb's
+// batched write transaction (a throwing query rolls back only its own writes), and resolves only
+// once the batch is committed *and* flushed (`env.flushed`: lmdb's default overlappingSync
+// resolves a commit before its fsync). So a write a client saw acknowledged survives kill -9 (the
+// seeded crash tests check it). A bulk load is not noted key by key for the commit log: noting,
+// re-reading and encoding every key of a million-edge import into one entry was a third of its
+// time; it leaves a gap instead (commit-log/log-writes.ts appendGap), and a replica behind it
+// re-seeds from a backup, which holds the load.
 import { PendingInCount } from "./adjacency/pending-in-count.js";
 import { FOLD_OP_KEY, foldPendingIn } from "./adjacency/pending-in-writes.js";
 import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";

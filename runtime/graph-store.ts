@@ -150,7 +150,7 @@ export class GraphStore {
       setVectorMembers(dbs.nodes, vectorMembersOf(schema));
       // Before any index is loaded: migrated and revalidated records are what the indexes must describe.
       // It commits records and schema meta together; should an index load below throw, the data
-      // stays migrated and consistent (docs/ARCHITECTURE.md, "Schema versions, migrations").
+      // stays migrated and consistent (runtime/migrate/migrate.ts).
       const schemaUpdate = migrateStore(dbs, schema, options.schema, cache, options.progress);
       // Loads each vector type's HNSW index from its files, or rebuilds it from LMDB.
       const vectors = VectorIndexes.open(dbs, schema, options.path, vectorOptions, options.progress);

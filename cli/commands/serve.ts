@@ -1,5 +1,6 @@
 // `strand serve [dir]`: compile in process, open the store, serve until SIGINT/SIGTERM; then stop
-// accepting requests, finish the ones in flight, and close the store. This file reads the
+// accepting requests, finish the ones in flight, and close the store (which saves the HNSW files
+// and releases the lock); a second SIGINT/SIGTERM exits at once. This file reads the
 // settings (config/settings.ts) and wires the parts: the node and its role (server/node/), the
 // server (server/server.ts).
 import { readFileSync } from "node:fs";

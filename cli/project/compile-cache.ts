@@ -1,6 +1,6 @@
 // What `serve` and `mcp --stdio` compiled last time, kept in the data directory so that the next
-// start of the same project skips the compiler and TypeScript (issue 11: a 250-query project
-// spent seconds there). One file per compiled project under `<data>/compile-cache/`, named by
+// start of the same project skips the compiler and TypeScript (a 250-query project spent
+// seconds there). One file per compiled project under `<data>/compile-cache/`, named by
 // its key: the SHA-256 of everything the output depends on (the compiler's and core's own code,
 // the TypeScript that transpiles, Node's version, the options and every source file's name and
 // text), so a cache is either exactly what compiling now would produce or not found at all.
@@ -9,7 +9,10 @@
 // process starting at the same time, or the next start after a crash) sees a whole file or none;
 // its header carries the SHA-256 of its body, so a damaged file is a miss, never a wrong answer.
 // The body is v8-serialized: the schema descriptor round-trips exactly (-0, absent members).
-// Every failure to read or write the cache only costs a compile: it never stops startup.
+// Every failure to read or write the cache only costs a compile: it never stops startup. Writing
+// an entry removes the entries of other keys; racing starts each write a whole file, and the last
+// rename wins (the files are equal). An entry holds JavaScript the server runs: whoever can write
+// the data directory can already change what the server answers, and with it what it executes.
 import { createHash, randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";

@@ -2,7 +2,12 @@
 // `schema.ts` (record types and the schema descriptor, schema-module.ts), one `queries/<Name>.ts` per query
 // (query-module.ts), `index.ts` (index-module.ts), and `client.ts`, a typed SDK (client-module.ts),
 // with `client-types.ts`, the types it needs (client-types-module.ts), so the two stand alone.
-// Query modules import types only, so the server can load them without resolving imports.
+// Query modules import types only, so the server can load them without resolving imports;
+// `queryModulesOnly` emits only them (what `serve` loads).
+//
+// Each emitter returns a file's statement structures, printed in one printStructure call: a
+// ts-morph Project source file would also parse the printed text into a syntax tree nobody reads,
+// which was most of code generation's time.
 import { printStructure, StructureKind, type PrintStructureOptions } from "ts-morph";
 import { QueryInternalError } from "../diagnostics/diagnostic.js";
 import type { QueryIr } from "../ir/ir.js";

@@ -1,5 +1,9 @@
 // The checked intermediate representation: what the analyzer hands the code generator. Every
 // expression carries its static type, so the generator never re-derives meaning from syntax.
+// Static types are items of a label (node, edge or vector) with a cardinality, a value or a list of
+// values, projected objects, a condition, group counts or paths. Cardinality decides the wire
+// shape: `N<T>(id)` is an object (404 when absent); `::FIRST` and a lookup by an indexed field are
+// an object or null; steps yield arrays; an AddE or UpsertE with a list at an end is a list of edges.
 import type { ParamSpec } from "../../core/query-module.js";
 import type { CompareOp } from "../../core/query-context.js";
 import type { AggregateFn, MathFn } from "../../core/functions.js";

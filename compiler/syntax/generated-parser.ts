@@ -1,5 +1,6 @@
 // Typed access to the peggy-generated HelixQL parser (parser.generated.js, built from
-// grammar.peggy with `npm run build:parser`) and to the syntax errors it throws.
+// grammar.peggy with `npm run build:parser`) and to the syntax errors it throws. The generated file
+// is committed (.gitattributes marks it generated); test/grammar.test.ts fails when it is stale.
 import type { Position } from "./ast.js";
 import * as generated from "./parser.generated.js";
 

@@ -1,7 +1,8 @@
 // Adjacency against edges: every edge has exactly one entry (edge id, to id) in the out list of
 // (from, label) and one (edge id, from id) in the in list of (to, label); every list is well formed
 // (full chunks 0..sealed-1, then a tail of fewer than CHUNK entries; see adjacency/lists.ts) and
-// in creation (= edge id) order, and lists nothing else.
+// lists nothing else. Not that it is in edge id order: a list is in the order its edges were
+// added, which id order shows only for ids made here (an import keeps ids as given).
 import { CHUNK, CHUNK_BYTES, ENTRY_BYTES, TAIL_HEADER, joinEntries, parseListKey, type AdjacencyDb } from "./lists.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import type { Key } from "../store/keys.js";

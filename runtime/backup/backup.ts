@@ -7,6 +7,8 @@
 // acknowledged it, so it is in the copy; a query's writes are one transaction, so none is in by
 // halves. The copy goes to `<out>.partial-<pid>`, then its SHA-256 and the manifest
 // (manifest.ts) are written and fsynced, and only then is the directory renamed to `<out>`.
+// test/backup-online.test.ts takes one while a `strand serve` child writes: every write
+// acknowledged before it started is restored, none by halves, and the store verifies.
 import fs from "node:fs";
 import path from "node:path";
 import type { RootDatabase } from "lmdb";

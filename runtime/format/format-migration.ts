@@ -3,7 +3,11 @@
 // 2 → 3 (format2-migration.ts), then 3 → 4 (format3-migration.ts), then 4 → 5
 // (format4-migration.ts). Each step is resumable on its own (its marker in meta
 // "format_migration" names the format it starts from) and ends by writing the format it reaches,
-// so a store killed anywhere in the chain resumes where it stopped at the next open.
+// so a store killed anywhere in the chain resumes where it stopped at the next open. Each step works
+// in batches of 20,000 keys, one transaction each, and reports to the open's progress sink;
+// `strand serve` logs one line ("migrated store format": from, to, entries, ms, resumed). Readers
+// that must not write (export, verify, backup) refuse an older format, naming how to migrate it,
+// and any format this chain cannot migrate is refused (store/dbs.ts).
 import type { ProgressSink } from "../../core/progress.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { FORMAT_KEY, FORMAT_MIGRATION_KEY, FORMAT_VERSION } from "../store/keys.js";

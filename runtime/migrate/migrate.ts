@@ -28,6 +28,14 @@
 // The files: plan.ts (what to do, read only), mappings.ts (MIGRATION items), revalidate.ts,
 // definitions.ts (meta "schema_types"), advice.ts (the refusal messages). Every write goes through
 // the graph writer (runtime/write/).
+//
+// The transaction commits before GraphStore.open loads the indexes: they must describe the
+// migrated records, and loading the HNSW indexes first would read vectors from where the new schema
+// keeps them before the migration had checked that they are there. Should loading an index then
+// throw, the open fails with the migration committed: records and schema meta at the new schema,
+// the HNSW files and `vector_types` as before (a migration never changes them), the BM25 marker
+// gone if stored text changed. Opening again with the same project does no migration work and
+// only retries the indexes.
 import { silentProgress, type ProgressSink, type ProgressTask } from "../../core/progress.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { edgeCount } from "../records/edge-records.js";

@@ -2,7 +2,9 @@
 // (one snapshot for the whole request); a write context runs inside lmdb's write transaction,
 // where reads see the request's own writes, and hands every change to its GraphWriter
 // (runtime/write/graph-writer.ts), which also keeps the read cache right. The reads every method
-// is built on are store-reads.ts's.
+// is built on are store-reads.ts's. The untyped sources need no index of their own: `N`, `E`, `V`
+// are one range per type of the kind, types in code point order; `N(id)` tries each type's key
+// (one get per type until the hit, then cached by id).
 import { bm25Disabled, StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, Path, PropValue, Props } from "../../core/items.js";
 import type { AdjacencyStep, IndexCondition, PathEndpoint, QueryContext, WeightFn } from "../../core/query-context.js";

@@ -1,9 +1,11 @@
 // The time limit of one query (strand.toml `[server] query_timeout_ms`, strand serve
 // --query-timeout): the engine runs a query on its one thread, so a query that reads half the
 // graph or searches a long path holds every other request back until it ends. The query's
-// context (query/context.ts) ticks at every record, adjacency list, index entry and write it makes;
-// once the limit has passed, the next look at the clock throws QUERY_TIMEOUT, which aborts the
-// query's read or rolls back its write (the store's child transaction), and the engine goes on.
+// context (query/context.ts) ticks at every record, adjacency list, index entry, BM25 postings
+// block and write it makes; once the limit has passed, the next look at the clock throws
+// QUERY_TIMEOUT (503), which aborts the query's read or rolls back its write (the store's child
+// transaction), and the engine goes on. Not counted: one HNSW search call (bounded by k and ef),
+// and writing the answer out (a 600 MB answer takes seconds after the query is done).
 import { StrandError } from "../../core/errors.js";
 
 /** The limit `strand serve` and `strand mcp` give a query unless told otherwise. */

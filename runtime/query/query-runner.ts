@@ -12,7 +12,6 @@ import type { QueryStore } from "./query-store.js";
 
 export type { EmbedderFor, TextEmbedder } from "../embed/types.js";
 
-
 /** Attempts after which a query that keeps needing new embeddings is a bug, not a workload. */
 const MAX_ATTEMPTS = 8;
 const DEFAULT_CACHE_ENTRIES = 10_000;

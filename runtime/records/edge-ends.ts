@@ -6,7 +6,8 @@
 //
 // Why blocks: an LMDB entry costs 10 bytes of node header and page pointer plus its key, which
 // for one edge per entry (format 3: key label + id, value the from node) was 31 of its 47 bytes.
-// Sixteen edges per entry bring edge_ends from ~48 to ~34 bytes per edge (bench/storage.ts).
+// Sixteen edges per entry bring edge_ends from ~48 to ~34 bytes per edge (bench/storage.ts); the
+// record such an edge would otherwise have in `edges` costs about 208.
 // Writing is runtime/records/edge-ends-writes.ts's job.
 import type { Transaction } from "lmdb";
 import type { StoreDbs } from "../store/dbs.js";

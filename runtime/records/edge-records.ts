@@ -4,7 +4,9 @@
 // (adjacency/lists.ts), which lists the edge. An edge with at least one field value
 // keeps its record in `edges` under itemKey(label, id) (store/keys.ts), as before. Every reader of edges goes through
 // this module (or falls back to it on a miss in `edges`), so both forms read the same: as the
-// record `{id, label, from_node, to_node}`.
+// record `{id, label, from_node, to_node}` (E<T>(id), DROP, UPDATE, export, verify); OutE and InE
+// build it from the list entry without a read. An UPDATE that gives it a field value moves it to
+// `edges`, and one that clears its last moves it back (GraphWriter putEdge).
 import type { Transaction } from "lmdb";
 import type { EdgeItem } from "../../core/items.js";
 import { otherEndOf, readAdjacency, type AdjacencyDb } from "../adjacency/lists.js";

@@ -2,7 +2,9 @@
 // when the clock is now behind the one that wrote it (a clock set back, a VM restored, a store
 // copied from a machine whose clock ran ahead). Ids sort in creation order only because each is
 // greater than every earlier one: label ranges, `edge_ends` appends and the order of pending
-// `in` entries rely on it. Read at open: one reverse seek per label and database.
+// `in` entries rely on it. Read at open: one reverse seek per label and database; and again when a
+// replica is promoted (GraphStore.keepNewIdsAfterStored), since the entries it applied carry ids
+// its old leader's clock made. An id more than a day ahead of the clock is not trusted (ids.ts).
 import { readIdBytes } from "../store/id-bytes.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { ENDS_ENTRY, lastBlock } from "./edge-ends.js";

@@ -16,6 +16,12 @@
 // BM25 disabled deletes the marker, so the documents written meanwhile get indexed on the next
 // enabled open. Un-indexing re-tokenizes the stored record, which the marker keeps sound.
 //
+// A search (SearchBM25) sums bm25-score.ts over the distinct terms of the query, reading each
+// term's blocks in about df/1024 range steps into a Float64Array indexed by docNo; only the
+// candidates at or above the limit-th score are mapped to ids, best first, ties by id ascending.
+// A query without terms finds nothing. The query context attaches `score` to each stored record
+// (a type that declares its own `score` field keeps its value: W003).
+//
 // This class reads (search) and says what a record's document is; every change to the bm25_*
 // databases and the marker is made by runtime/search/bm25-writes.ts, the graph writer's search hook.
 import type { RangeOptions, Transaction } from "lmdb";

@@ -1,6 +1,9 @@
 // A write whose commit failed (disk full, file size limit, I/O error) is an error for that write
 // only: GraphStore.write turns lmdb's failure into STORAGE_FULL or STORAGE_ERROR naming the cause,
 // and the server keeps serving. LMDB aborts the whole transaction, so nothing of it is saved.
+// STORAGE_FULL (507) is ENOSPC, EFBIG, EDQUOT, MDB_MAP_FULL, or an EIO with under 1 MiB of room
+// left; STORAGE_ERROR (503) is anything else. The read cache and the vector log settle as for any
+// failed write (commit.ts release), so reads go on and writes succeed again once there is room.
 import { StrandError } from "../../core/errors.js";
 import { describeRoom, MIN_FREE_BYTES_TO_OPEN, storageRoom } from "./storage-space.js";
 

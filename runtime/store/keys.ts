@@ -42,7 +42,8 @@
 // - indexValue is the canonical field value when it is a number, a boolean, or a string of at
 //   most MAX_INLINE_STRING characters with no character U+0000..U+0004; anything else (long
 //   or control-character strings, arrays, objects) is replaced by "\x01" + base64url(sha256 of
-//   its JSON), which no inline value can equal (equality lookups only).
+//   its JSON), which no inline value can equal (equality lookups only). A number's -0 is keyed
+//   as 0 (ordered-binary would key it apart, after every number).
 // - Vectors (V types, see runtime/vector/) are records in `nodes` under itemKey(vectorLabel, id), in
 //   wire form {id, label, data, ...fields} (`data` = the vector; absent when the type declares an
 //   `embedding: [F64]` field, which then holds it), the vector stored as f32 bytes

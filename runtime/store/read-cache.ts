@@ -14,6 +14,12 @@
 //
 // Cached values are deep-frozen: every request shares them, so code that tried to modify a
 // record in place would fail loudly instead of corrupting other requests' results.
+//
+// Bounded twice: in entries (`strand serve --cache-entries`, 0 disables it) and in bytes
+// (`--cache-size`), each value's heap size estimated on the high side as it is frozen; the oldest
+// entries go until a new one fits, and a value above an eighth of the budget is not cached. A
+// bulk load (strand import) marks every key at once (beginBulkWrite): the cache is emptied and no
+// reader fills it until the load has settled. A write context never reads the cache.
 
 import { getHeapStatistics } from "node:v8";
 

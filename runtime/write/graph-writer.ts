@@ -8,6 +8,12 @@
 //   - the read cache: every existing key it changes is marked before the change (read-cache.ts).
 // Query contexts (runtime/query/context.ts) and the open's migrations (runtime/migrate/) call it; no
 // other module writes these databases (test/write-path.test.ts checks that).
+//
+// DROP: a dropped edge loses its record, its entry in both adjacency lists, its edge-type UNIQUE
+// claim and its index entries; a dropped node or vector takes every incident edge that way, in
+// both directions and of every label (a key range over its own lists), then its index entries and
+// claims, its document or slot, and its own lists. All the entries one DROP cuts from a list go in
+// one rewrite (adjacency/list-cuts.ts); repeated or already-gone items are no-ops.
 import type { ProgressSink } from "../../core/progress.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";

@@ -3,7 +3,8 @@
 // itself never goes through it. The keys and their values: group-keys.ts; the invariants: group.ts.
 //
 // A member whose lease is lost, or that reads an epoch above its own, is fenced: it must refuse
-// writes (the server's job).
+// writes (the server's job). EtcdGroup.peek reads a group without joining it, for `strand status`
+// and for a node's seed before its store opens (server/node/seed-before-open.ts).
 import { Etcd3, type Lease, type Namespace } from "etcd3";
 import type { Group, GroupLeader, GroupMember, InSyncSet, LeadAttempt, MemberState } from "./group.js";
 import {

@@ -8,7 +8,8 @@
 // asynchronous replication; with synchronous, an in-sync replica or the leader that published
 // the set, group.ts mayLeadBy) tries to take it; the others follow whoever holds it. A leader
 // that loses its lease, or finds a later epoch, is fenced at once — it refuses writes — and
-// rejoins as a replica when it can reach etcd again.
+// rejoins as a replica when it can reach etcd again. A watchdog outside the serial queue fences a
+// leader etcd has not confirmed within the lease time, so a hung etcd call cannot delay it.
 //
 // Epochs only grow in etcd, so a node never sees a leader of an epoch below one it has led or
 // followed (FailoverNode.knownEpoch, kept in its data directory) unless etcd's keys were lost or

@@ -5,7 +5,9 @@
 //   POST /explorer/api/neighbours {id, limit?} → {center, nodes, edges}
 //       a node (or vector), the edges at it of every edge type declared at its type, and the
 //       items at their other ends, up to `limit` edges.
-// Both run in one read snapshot and answer {error, code} for bad input like every route.
+// Both run in one read snapshot and answer {error, code} for bad input like every route. The page
+// uses /introspect, the named queries and the /mcp search tools for everything else, so it sees
+// exactly what any client sees.
 import { StrandError } from "../../core/errors.js";
 import type { EdgeItem, GraphItem, NodeItem, PropValue } from "../../core/items.js";
 import type { SchemaDescriptor } from "../../core/schema.js";

@@ -4,7 +4,13 @@
 // held 3.2 GB, and a few thousand would have had the server killed for want of memory. Answers:
 // what was handed to sockets and not yet taken by the system, i.e. answers clients do not read:
 // 150 connections asking for a 27 MB answer and not reading held 4.5 GB. Past a budget the
-// request is answered 503 SERVER_BUSY (Retry-After) instead.
+// request is answered 503 SERVER_BUSY (Retry-After) instead, by the front door itself (the engine
+// may be what holds the bodies); one answer alone always passes. With the budgets, the same 400
+// uploads hold the server at about 760 MB RSS and the rest are refused, and 100 readers that do
+// not read hold it near 1.5 GB. A chunk read is taken from the budget and given back when its
+// request's response ends or its client goes away; an answer is counted from when the engine
+// hands it over until the system has taken all of it (its response's close). The engine still
+// computes every answer it starts (a query's own limit is runtime/query/query-deadline.ts).
 import { StrandError } from "../../core/errors.js";
 
 /** The default budget of bodies: 64 bodies at the default body limit (8 MiB). */

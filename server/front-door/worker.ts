@@ -3,6 +3,13 @@
 // answers /health itself (health.ts) and Node's parser refusals with JSON (client-error.ts),
 // closes gracefully (graceful-close.ts), and forwards every other request to the engine thread
 // (engine.ts), writing back the response it streams. Nothing here touches the store.
+//
+// Why a thread of its own: generated handlers and the runtime are synchronous over LMDB (one
+// write transaction is one synchronous call), so a request that traverses 216,000 users or
+// ingests 20,000 items holds the engine's thread for hundreds of milliseconds; meanwhile this
+// thread goes on accepting connections, reading bodies and answering /health. A write is still
+// answered only after its commit. bench/front-door.ts (`--baseline` another build) measures what
+// the extra hop costs on point reads and writes.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { parentPort, workerData } from "node:worker_threads";

@@ -3,7 +3,10 @@
 // body that is too big to parse quickly ever reaches JSON.parse on the event loop. Counts the
 // values inside the top-level one (each member value, at its `:`; each array element, at the
 // `[` and at each `,` of an array: an empty array counts one) and the nesting depth, outside
-// strings; it is not a syntax check (json-body.ts reports syntax errors afterwards).
+// strings; it is not a syntax check (json-body.ts reports syntax errors afterwards). Past
+// MAX_BODY_VALUES a body is 413 PAYLOAD_TOO_LARGE, past MAX_BODY_DEPTH 400 INVALID_JSON, both
+// before the rest arrives; `npm run build && node dist/bench/health-stall.js` measures /health
+// while such a body is read.
 import { StrandError } from "../../core/errors.js";
 
 /** Most JSON values (member values and array elements, at any depth) one body may hold. */

@@ -1,4 +1,8 @@
-// Validation of a request body against a query's declared parameters.
+// Validation of a request body against a query's declared parameters: the edge of trust. The body
+// is checked against the query's ParamSpecs (core/query-module.ts), naming the culprit (unknown,
+// missing, mistyped); each value goes through checkValue (core/values.ts), so parameters are
+// canonical before the query runs; a parameter used as a vector (`vector: true`) has each component
+// checked as one (400 INVALID_PARAMETER naming `v[i]`, before anything is written).
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import { setMember } from "../../core/items.js";

@@ -1,5 +1,8 @@
 // The live agent connections: id → traversal state. Connections expire after an idle timeout and
-// their number is capped, in all and per client (so one client cannot take every slot: issue #14).
+// their number is capped, in all and per client (so one client cannot take every slot); past a cap
+// a new connection is 429 TOO_MANY_CONNECTIONS naming the limit reached (mcp_max_connections,
+// mcp_max_connections_per_client). The client is the peer's address (client-id.ts); over stdio
+// there is one local client. The `close` tool ends a connection at once, freeing its slot and items.
 // Expiry is lazy (no timers): the Map is kept in least-recently-used order (a touch re-inserts),
 // so sweeping stops at the first connection that is still fresh. The registry also keeps the sum
 // of the items every connection holds, which bounds the memory the traversals take.

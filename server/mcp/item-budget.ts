@@ -1,4 +1,4 @@
-// How many items one /mcp call may touch (issue #14: six out_step calls on a follow graph once
+// How many items one /mcp call may touch (six out_step calls on a follow graph once
 // built a 64.8M-item array and then crashed the process). Two limits, both checked while a step
 // expands, so the call stops at the first item over the limit instead of after materialising:
 //

@@ -1,6 +1,9 @@
 // The agent tools behind one name → function table, shared by the `/mcp/<tool>` HTTP routes and
 // the MCP protocol server: `call(tool, body)` validates the body, runs the tool and returns JSON
-// (or throws a StrandError naming the culprit).
+// (or throws a StrandError naming the culprit). It owns the ToolEnv (env.ts): the store, the
+// schema view, the connections, the app's QueryRunner, the embedders, the vector metric and whether
+// keyword search is on. `schema_resource` answers the schema and every query's {name, parameters,
+// returns} (all queries, #[mcp] or not), computed once per service.
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";

@@ -1,7 +1,8 @@
 // The four graph steps an agent can take (out_step, in_step, out_e_step, in_e_step), shared by the
 // step tools and by filter_traversals. A step is planned against the traversal's static types
 // first (so a step that cannot fit the held items is a 400 whether or not any item is held), then
-// run over items with the QueryContext's adjacency lookups.
+// run over items with the QueryContext's adjacency lookups. A step yields a set: each item once, by
+// id, where first reached, within the call's item budget (item-budget.ts).
 //
 // Field layout: the source material disagrees on which of `edge_type` / `edge_label` holds the
 // entity kind (`node` / `vec`) and which the edge's schema name, so both layouts are accepted:

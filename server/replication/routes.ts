@@ -1,6 +1,8 @@
 // The leader's replication endpoints (runtime/replication/protocol.ts): status, the log (a long
 // poll) and the seed backup. They need the replication key in x-replication-key, or the api key;
-// a node with neither refuses them, since the log and the backup are every record at once.
+// a node with neither refuses them, since the log and the backup are every record at once. The
+// log records a failover member's position (`?member=`) only after its divergence check, so a
+// replica with another history never counts as holding a write.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { StrandError } from "../../core/errors.js";
