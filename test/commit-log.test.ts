@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EdgeItem, NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
+import { commitSeqOf } from "../runtime/commit-log/log-entries.js";
+import { appendCommit } from "../runtime/commit-log/log-writes.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { rng, unitVector, gaussian, vectorSchema } from "./support/vector-fixtures.js";
 
@@ -169,6 +171,27 @@ describe("commit log", () => {
     if (read === "gone") throw new Error("gone");
     await expect(follower.applyLogEntries(read.first, read.frames)).rejects.toThrow("log entries start at 3, but the store is at 0");
     expect(follower.log.committed).toBe(0);
+  });
+
+  it("serves a follower only entries whose flush the log has seen, never one past `committed`", async () => {
+    // LMDB shows a commit to new read transactions before its flush resolves; an entry read then
+    // put a follower past the leader's committed sequence, which the leader's divergence check
+    // took for another history (a 410 and a re-seed under ordinary load).
+    const store = openStore();
+    await store.write((db) => db.addNode("Author", { name: "a" }));
+    await store.write((db) => db.addNode("Author", { name: "b" }));
+    const dbs = (store as unknown as { dbs: StoreDbs }).dbs;
+    // A third entry committed and visible, its flush not yet reported to the log.
+    dbs.env.transactionSync(() => appendCommit(dbs, [["vectorTypes", ["Probe"]]], [], []));
+    expect(commitSeqOf(dbs)).toBe(3);
+    expect(store.log.committed).toBe(2);
+    const read = store.log.read(0, 10, 1 << 20);
+    expect(read !== "gone" && [read.first, read.frames.length]).toEqual([1, 2]);
+    const none = store.log.read(2, 10, 1 << 20);
+    expect(none !== "gone" && none.frames.length).toBe(0);
+    store.log.advance(3, Date.now());
+    const now = store.log.read(2, 10, 1 << 20);
+    expect(now !== "gone" && [now.first, now.frames.length]).toEqual([3, 1]);
   });
 
   it("trims to the retention from the front; a reader behind it is told gone", async () => {

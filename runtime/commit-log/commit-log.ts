@@ -96,9 +96,14 @@ export class CommitLog {
     });
   }
 
-  /** Entries after `after` (see readLogFrames). */
+  /**
+   * Entries after `after`, up to the committed sequence (see readLogFrames): never one whose flush
+   * has not been seen, so a follower never gets ahead of `committed` (the divergence check of
+   * server/replication/routes.ts compares its position with it) nor holds an entry a crash of this
+   * node could undo.
+   */
   read(after: number, maxCount: number, maxBytes: number): LogFrames | "gone" {
-    return readLogFrames(this.dbs, after, maxCount, maxBytes);
+    return readLogFrames(this.dbs, after, maxCount, maxBytes, this.seq);
   }
 
   /** Trims to the retention now; resolves when done (failures are logged, never thrown). */

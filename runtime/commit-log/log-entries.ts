@@ -45,14 +45,22 @@ export interface LogFrames {
 }
 
 /**
- * The entries after `after`, oldest first, at most `maxCount` and (past the first) `maxBytes`
- * in all, from one snapshot. `gone` when entry after+1 is no longer kept (or never was) while
- * the store is past it: the reader must start again from a backup.
+ * The entries after `after` up to `upTo`, oldest first, at most `maxCount` and (past the first)
+ * `maxBytes` in all, from one snapshot. `gone` when entry after+1 is no longer kept (or never
+ * was) while the store is past it: the reader must start again from a backup. `upTo` keeps a
+ * reader to what is flushed: LMDB shows a commit to new snapshots before its flush, and an entry
+ * served then could be lost by a crash that the reader's copy survives.
  */
-export function readLogFrames(dbs: StoreDbs, after: number, maxCount: number, maxBytes: number): LogFrames | "gone" {
+export function readLogFrames(
+  dbs: StoreDbs,
+  after: number,
+  maxCount: number,
+  maxBytes: number,
+  upTo = Number.MAX_SAFE_INTEGER,
+): LogFrames | "gone" {
   const transaction = dbs.env.useReadTransaction();
   try {
-    const seq = commitSeqOf(dbs, transaction);
+    const seq = Math.min(commitSeqOf(dbs, transaction), upTo);
     const frames: Uint8Array[] = [];
     let bytes = 0;
     for (let next = after + 1; next <= seq && frames.length < maxCount; next++) {
