@@ -37,7 +37,8 @@ function node(epoch: number, acks: string[]): ReplicationNode {
   const cluster: ClusterView = {
     role: () => (epoch > 0 ? "leader" : "fenced"),
     leaderEpoch: () => epoch,
-    replicaApplied: (member, seq) => acks.push(`${member}@${seq}`),
+    replicaApplied: (member, seq, key) => acks.push(`${member}@${seq}${key === undefined ? "" : ` key ${key}`}`),
+    logSent: (member, seq, key) => acks.push(`sent ${member}@${seq}${key === undefined ? "" : ` key ${key}`}`),
     status: () => ({ group: "g", member: "lead", epoch, inSync: ["r1"], syncReplicas: 1 }),
   };
   return {
@@ -60,7 +61,11 @@ describe("a group node's replication endpoints", () => {
     // Another history (its entry 1 is not this node's): no acknowledgement.
     const other = await app.request("/replication/log?after=1&time=5&member=r2", { headers: KEY });
     expect(other.status).toBe(410);
-    expect(acks).toEqual(["r1@1"]);
+    expect(acks).toEqual(["r1@1", "sent r1@2"]);
+    // A member's own key travels with its claim and with what it was sent (replica-acks.ts counts them).
+    acks.length = 0;
+    await app.request("/replication/log?after=1&member=r1", { headers: { ...KEY, "x-strand-member-key": "k1" } });
+    expect(acks).toEqual(["r1@1 key k1", "sent r1@2 key k1"]);
     const bad = await app.request("/replication/log?after=1&member=a%2Fb", { headers: KEY });
     expect([bad.status, await bad.json()]).toEqual([
       400,

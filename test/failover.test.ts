@@ -6,7 +6,27 @@ import { Etcd3 } from "etcd3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EtcdGroup } from "../server/cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../server/cluster/failover.js";
+import { memberKeyDigest } from "../server/node/member-id.js";
 import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+
+/** What a replica's log requests tell the leader: it was sent up to `seq` and holds it, as member `id` (with its key). */
+function polled(leader: FailoverController, id: string, seq: number): void {
+  leader.logSent(id, seq, keyOf(id));
+  leader.replicaApplied(id, seq, keyOf(id));
+}
+
+/** Polls as `id` until the write's acknowledgement settles (the leader learns members' keys at its checks, as replicas poll on). */
+async function pollUntilSettled(leader: FailoverController, id: string, seq: number, ack: Promise<string>): Promise<string> {
+  let outcome: string | null = null;
+  void ack.then((o) => {
+    outcome = o;
+  });
+  await until(`the write at ${seq} settles`, () => {
+    if (outcome === null) polled(leader, id, seq);
+    return outcome !== null;
+  });
+  return outcome!;
+}
 
 class FakeNode implements FailoverNode {
   readonly told: string[] = [];
@@ -36,8 +56,12 @@ let cluster: EtcdCluster;
 let groupNo = 0;
 const running: FailoverController[] = [];
 
+/** A member's own key (server/node/member-id.ts): the leader counts its acknowledgements only with it. */
+const keyOf = (id: string): string => `key-of-${id}`;
+
 async function member(group: string, id: string, syncReplicas = 0): Promise<{ node: FakeNode; controller: FailoverController }> {
-  const join = () => EtcdGroup.join({ endpoints: cluster.endpoints, group, member: { id, url: `http://${id}` }, leaseTtlSeconds: 2 });
+  const member = { id, url: `http://${id}`, keyDigest: memberKeyDigest(keyOf(id)) };
+  const join = () => EtcdGroup.join({ endpoints: cluster.endpoints, group, member, leaseTtlSeconds: 2 });
   const node = new FakeNode();
   const controller = new FailoverController(await join(), node, {
     syncReplicas,
@@ -103,8 +127,8 @@ describe("failover on etcd", () => {
     await b.controller.start();
     await c.controller.start();
     const ack = a.controller.waitAcked(7, 5_000);
-    a.controller.replicaApplied("b", 7); // b's log request says it holds 7; c says nothing
-    expect(await ack).toBe("acked");
+    // b's log requests say it holds 7; c says nothing.
+    expect(await pollUntilSettled(a.controller, "b", 7, ack)).toBe("acked");
     expect(a.controller.inSync).toEqual(["b"]);
     await a.controller.stop();
     await until("b leads", () => b.controller.role === "leader");
@@ -121,8 +145,7 @@ describe("failover on etcd", () => {
     const b = await member(group, "b", 1);
     await b.controller.start();
     const ack = a.controller.waitAcked(3, 5_000);
-    a.controller.replicaApplied("b", 3);
-    expect(await ack).toBe("acked");
+    expect(await pollUntilSettled(a.controller, "b", 3, ack)).toBe("acked");
     // a stops first: b, in sync, takes over; its set then names no replica (a is not one of its).
     await a.controller.stop();
     await until("b leads", () => b.controller.role === "leader");

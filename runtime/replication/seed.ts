@@ -16,9 +16,10 @@ import { makeDirs } from "../store/make-dirs.js";
 const SEED_SUFFIX = ".seed";
 
 /** Downloads the leader's backup to `<dir>/data.mdb.seed`; the file's path, once checked. Throws with the reason. */
-export async function downloadSeed(leader: LeaderAccess, dir: string): Promise<string> {
+export async function downloadSeed(leader: LeaderAccess, dir: string, member?: string): Promise<string> {
   makeDirs(dir);
-  const res = await leaderFetch(leader, SEED_PATH, 0);
+  // A group's member names itself, so its leader counts what the backup holds as sent to it.
+  const res = await leaderFetch(leader, member === undefined ? SEED_PATH : `${SEED_PATH}?member=${encodeURIComponent(member)}`, 0);
   if (!res.ok || res.body === null) throw new Error(`the leader refused its backup: ${res.status} ${await res.text()}`);
   const manifestText = res.headers.get(BACKUP_MANIFEST_HEADER);
   if (manifestText === null) throw new Error(`the leader's backup came without its manifest (${BACKUP_MANIFEST_HEADER})`);

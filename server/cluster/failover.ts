@@ -20,6 +20,7 @@
 import { type Clock, systemClock, type Timer } from "./clock.js";
 import type { Group, GroupLeader, JoinGroup } from "./group.js";
 import { type AckOutcome, InSyncTracker } from "./in-sync.js";
+import { ReplicaAcks } from "./replica-acks.js";
 
 export interface FailoverNode {
   /** The last commit sequence this node holds durably (committed or applied). */
@@ -59,6 +60,8 @@ export class FailoverController {
   private epoch = 0;
   private following: string | null = null;
   private tracker: InSyncTracker | null = null;
+  /** Whose acknowledgements count in the epoch this node leads with synchronous replicas (replica-acks.ts). */
+  private acks: ReplicaAcks | null = null;
   private stopWatching: (() => Promise<void>) | null = null;
   private timer: Timer | null = null;
   private readonly clock: Clock;
@@ -91,6 +94,9 @@ export class FailoverController {
   }
 
   async start(): Promise<void> {
+    // The member's record first: a leader counts this node's acknowledgements only once it knows
+    // its key digest (replica-acks.ts), and `strand status` lists it from now on.
+    await this.group.report({ role: "starting", applied: this.node.appliedSeq(), lagMs: 0 });
     this.group.onLeaseLost((error) => this.serial(() => this.leaseLost(error)));
     this.stopWatching = await this.group.watchLeader((leader) => this.serial(() => this.leaderChanged(leader)));
     await this.serial(async () => this.leaderChanged(await this.group.leader()));
@@ -100,9 +106,17 @@ export class FailoverController {
     });
   }
 
-  /** A replica (by member id) has applied everything up to `seq`; its log requests say so. */
-  replicaApplied(memberId: string, seq: number): void {
-    this.tracker?.replicaApplied(memberId, seq);
+  /**
+   * A replica's log request says member `memberId` has applied everything up to `seq`: counted
+   * only when the request carries that member's own key, and only up to what this node sent it.
+   */
+  replicaApplied(memberId: string, seq: number, memberKey: string | undefined): void {
+    this.acks?.claim(memberId, memberKey, seq);
+  }
+
+  /** This node answered member `memberId`'s log request with its entries up to `seq`. */
+  logSent(memberId: string, seq: number, memberKey: string | undefined): void {
+    this.acks?.sentTo(memberId, memberKey, seq);
   }
 
   /** Whether the write committed at `seq` may be acknowledged to its client. */
@@ -203,6 +217,14 @@ export class FailoverController {
       const stored = historyLost ? null : await this.group.inSync();
       const previous = stored?.ids.filter((id) => id !== this.group.member.id) ?? [];
       const epoch = this.epoch;
+      const acks = new ReplicaAcks({
+        members: () => this.group.members(),
+        count: (id, seq) => this.tracker?.replicaApplied(id, seq),
+        clock: this.clock,
+        refreshEveryMs: this.options.checkEveryMs,
+      });
+      this.acks = acks;
+      await acks.refresh();
       this.tracker = new InSyncTracker(
         {
           required: this.options.syncReplicas,
@@ -238,6 +260,8 @@ export class FailoverController {
         return;
       }
       this.confirmedAt = checkedAt;
+      // New members' key digests, for their acknowledgements.
+      await this.acks?.refresh();
     } else {
       // Not leading: an election nobody won (every candidate declined, or a watch event was
       // missed) is tried again here, and a leader not yet followed is followed.
@@ -274,6 +298,7 @@ export class FailoverController {
     this.following = null;
     this.tracker?.fence();
     this.tracker = null;
+    this.acks = null;
     this.options.log(`failover: fenced: ${reason}`);
     this.node.fence(reason);
   }

@@ -5,7 +5,7 @@
 //   epoch           decimal; raised by one by every leader election, never lowered or deleted
 //   leader          {"id","url","epoch"}, attached to the leader's lease
 //   in_sync         {"epoch","leader","ids"}: written only by the leader of that epoch
-//   members/<id>    {"id","url","role","applied","lagMs"}, attached to the member's lease
+//   members/<id>    {"id","url","keyDigest","role","applied","lagMs"}, attached to the member's lease
 import { type GroupLeader, type GroupMember, type InSyncSet, type LeadAttempt, type MemberState, mayLeadBy } from "./group.js";
 
 export const MEMBERS_PREFIX = "members/";
@@ -21,7 +21,12 @@ export function inSyncValue(epoch: number, leader: string, ids: readonly string[
 }
 
 export function memberValue(member: GroupMember, state: Pick<MemberState, "role" | "applied" | "lagMs">): string {
-  const value: MemberState = { id: member.id, url: member.url, ...state };
+  const value: MemberState = {
+    id: member.id,
+    url: member.url,
+    ...(member.keyDigest === undefined ? {} : { keyDigest: member.keyDigest }),
+    ...state,
+  };
   return JSON.stringify(value);
 }
 

@@ -14,6 +14,11 @@ export interface GroupMember {
   readonly id: string;
   /** Where the other members and clients reach this member's HTTP API. */
   readonly url: string;
+  /**
+   * SHA-256 (hex) of the member's own key (server/node/member-id.ts), published in its member
+   * record: a leader counts a replica's acknowledgement only from a request that carries the key.
+   */
+  readonly keyDigest?: string | undefined;
 }
 
 export interface GroupLeader extends GroupMember {
@@ -42,7 +47,8 @@ export function mayLeadBy(inSync: InSyncSet | null, member: string): boolean {
 }
 
 export interface MemberState extends GroupMember {
-  readonly role: "leader" | "replica" | "fenced";
+  /** "starting": joined, no role yet (its record is written at once, so its key digest is known). */
+  readonly role: "starting" | "leader" | "replica" | "fenced";
   /** The last commit sequence the member has durably applied. */
   readonly applied: number;
   /** A replica's lag behind its leader in ms (0: caught up; a leader: 0). */

@@ -7,7 +7,7 @@
 import { EtcdGroup } from "../cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../cluster/failover.js";
 import { readKnownEpoch, writeKnownEpoch } from "./known-epoch.js";
-import { memberId } from "./member-id.js";
+import { type MemberIdentity, memberIdentity } from "./member-id.js";
 import type { ServedNode } from "./served-node.js";
 
 export interface ClusterNodeSettings {
@@ -20,7 +20,7 @@ export interface ClusterNodeSettings {
 
 export class ClusterNode implements FailoverNode {
   private controller: FailoverController | null = null;
-  private readonly member: string;
+  private readonly member: MemberIdentity;
   /** The highest epoch this data directory's node has led or followed (known-epoch.ts). */
   private known: number;
 
@@ -32,16 +32,17 @@ export class ClusterNode implements FailoverNode {
     private readonly key: string | undefined,
     private readonly warn: (line: string) => void,
   ) {
-    this.member = memberId(dataDir);
+    this.member = memberIdentity(dataDir);
     this.known = readKnownEpoch(dataDir);
     const store = served.store;
     served.setCluster({
       role: () => (store.role.kind === "starting" && this.controller?.role === "stopped" ? "fenced" : store.role.kind),
       leaderEpoch: () => (store.role.kind === "leader" ? store.role.epoch : 0),
-      replicaApplied: (member, seq) => this.controller?.replicaApplied(member, seq),
+      replicaApplied: (member, seq, key) => this.controller?.replicaApplied(member, seq, key),
+      logSent: (member, seq, key) => this.controller?.logSent(member, seq, key),
       status: () => ({
         group: settings.group,
-        member: this.member,
+        member: this.member.id,
         epoch: this.controller?.leaderEpoch ?? 0,
         inSync: [...(this.controller?.inSync ?? [])],
         syncReplicas: settings.syncReplicas,
@@ -56,7 +57,7 @@ export class ClusterNode implements FailoverNode {
       EtcdGroup.join({
         endpoints: this.settings.endpoints,
         group: this.settings.group,
-        member: { id: this.member, url },
+        member: { id: this.member.id, url, keyDigest: this.member.keyDigest },
         leaseTtlSeconds: ttl,
       });
     const leaseTtlMs = ttl * 1000;
@@ -68,7 +69,7 @@ export class ClusterNode implements FailoverNode {
       rejoin: join,
       log: (line) => this.warn(`strand: ${line}`),
     });
-    this.warn(`strand: joining group ${this.settings.group} as ${this.member} (${url})`);
+    this.warn(`strand: joining group ${this.settings.group} as ${this.member.id} (${url})`);
     await this.controller.start();
   }
 
@@ -106,7 +107,7 @@ export class ClusterNode implements FailoverNode {
 
   async follow(url: string, epoch: number): Promise<void> {
     this.enter(epoch);
-    await this.served.follow({ url, key: this.key }, { member: this.member, epoch });
+    await this.served.follow({ url, key: this.key, memberKey: this.member.key }, { member: this.member.id, epoch });
   }
 
   fence(reason: string): void {

@@ -98,7 +98,7 @@ export class ServedNode {
       leader,
       identity: this.options.identity,
       target: () => this.latest,
-      reseed: () => this.reseed(leader),
+      reseed: () => this.reseed(leader, group?.member),
       fatal: (message) => events.fatal(`strand: stopped following ${leader.url}: ${message}`),
       warn: (message) => events.warn(`strand: ${message}`),
       ...(group === null ? {} : { member: group.member, epoch: group.epoch }),
@@ -129,9 +129,9 @@ export class ServedNode {
   }
 
   /** Replaces the store by the leader's backup: downloaded while the old one serves, then swapped. */
-  private async reseed(leader: LeaderAccess): Promise<void> {
+  private async reseed(leader: LeaderAccess, member: string | undefined): Promise<void> {
     const { dataDir, events } = this.options;
-    const seed = await downloadSeed(leader, dataDir);
+    const seed = await downloadSeed(leader, dataDir, member);
     this.store.current = null;
     let kept: string | null;
     try {

@@ -26,8 +26,10 @@ export interface ClusterView {
   status(): ClusterStatus;
   /** The epoch this node leads in (carried by every log answer); 0 when it does not lead. */
   leaderEpoch(): number;
-  /** A replica's log request says it holds `seq` on disk (its acknowledgement). */
-  replicaApplied(member: string, seq: number): void;
+  /** A replica's log request says it holds `seq` on disk (its acknowledgement), proving it is `member` with its own key. */
+  replicaApplied(member: string, seq: number, memberKey: string | undefined): void;
+  /** This node answered that member's log request with its entries up to `seq`. */
+  logSent(member: string, seq: number, memberKey: string | undefined): void;
 }
 
 export const DEFAULT_AFTER_TIMEOUT_MS = 5_000;

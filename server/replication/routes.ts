@@ -15,6 +15,7 @@ import {
   LOG_FIRST_HEADER,
   LOG_PATH,
   MAX_LOG_WAIT_MS,
+  MEMBER_KEY_HEADER,
   REPLICATION_KEY_HEADER,
   SCHEMA_HEADER,
   SEED_PATH,
@@ -43,7 +44,18 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: s
     guard((c) => logAnswer(c, node)),
   );
   const seed = backupRoute(node, true);
-  app.get(SEED_PATH, guard(seed));
+  app.get(
+    SEED_PATH,
+    guard(async (c) => {
+      // Everything committed before the backup is in it: sent to the member that asked (replica-acks.ts).
+      const before = node.log().committed;
+      const answer = await seed(c);
+      const member = c.req.query("member");
+      if (answer.ok && member !== undefined && MEMBER_ID.test(member))
+        node.cluster?.logSent(member, before, requestHeader(c, incomingOf(c), MEMBER_KEY_HEADER));
+      return answer;
+    }),
+  );
 }
 
 export function statusOf(node: ReplicationNode): ReplicationStatus {
@@ -74,8 +86,10 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
   let log = node.log();
   const gone = divergence(log, after, time);
   if (gone !== null) return jsonErrorResponse(new StrandError("LOG_GONE", gone));
-  // Past the divergence check: the replica's entry `after` is this node's, so it holds 1..after.
-  if (member !== undefined) node.cluster?.replicaApplied(member, after);
+  // Past the divergence check: the replica's entry `after` is this node's, so it holds 1..after
+  // (counted only if the request proves it is that member, and up to what it was sent).
+  const memberKey = member === undefined ? undefined : requestHeader(c, incomingOf(c), MEMBER_KEY_HEADER);
+  if (member !== undefined) node.cluster?.replicaApplied(member, after, memberKey);
   if (log.committed <= after && wait > 0) {
     await log.waitFor(after + 1, Math.min(wait, MAX_LOG_WAIT_MS));
     log = node.log();
@@ -85,6 +99,7 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
     return jsonErrorResponse(
       new StrandError("LOG_GONE", `entry ${after + 1} is past this node's log retention; seed again from its backup`),
     );
+  if (member !== undefined && read.frames.length > 0) node.cluster?.logSent(member, read.first + read.frames.length - 1, memberKey);
   return new Response(encodeFrames(read.frames), {
     headers: {
       "content-type": "application/octet-stream",

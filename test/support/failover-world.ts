@@ -9,6 +9,8 @@
 //   stop <id>                         stop the process (its lease is revoked)
 //   crash <id>                        kill the process: no more calls; its lease lives until expired
 //   applied <id> <seq>                the node holds `seq`; a replica's leader hears so (its log request)
+//   claim <id> <seq> [key=K] [sent=N] a log request to the leader claims to be member <id> holding <seq>,
+//                                     with key K (default: none) after being sent up to N (default: nothing)
 //   known <id> <epoch>                the highest epoch the node's data directory has been in
 //   write <id> <seq> [timeout=D]      the node commits `seq` and waits for its acknowledgement
 //   tick <D>                          time passes: due timers fire in order
@@ -30,6 +32,10 @@ import { type Cut, type GroupOp, MemoryGroups } from "../../server/cluster/memor
 import { FailoverController, type FailoverNode } from "../../server/cluster/failover.js";
 import type { GroupMember } from "../../server/cluster/group.js";
 import { MEMBERS_PREFIX, parseInSync, parseLeader, parseMembers } from "../../server/cluster/group-keys.js";
+import { memberKeyDigest } from "../../server/node/member-id.js";
+
+/** A member's own key (server/node/member-id.ts), which its log requests carry. */
+const keyOf = (id: string): string => `key-of-${id}`;
 
 interface Settings {
   sync: number;
@@ -117,6 +123,8 @@ export class FailoverWorld {
         return this.crash(id);
       case "applied":
         return this.applied(id, count(arg));
+      case "claim":
+        return this.claim(id, count(arg), options);
       case "known":
         this.entry(id).node.known = count(arg);
         return;
@@ -161,7 +169,7 @@ export class FailoverWorld {
     const settings = entry.settings;
     const process: Process = { state: "joining", controller: null };
     entry.process = process;
-    const member: GroupMember = { id, url: urlOf(id) };
+    const member: GroupMember = { id, url: urlOf(id), keyDigest: memberKeyDigest(keyOf(id)) };
     const join = () => this.groups.join(member);
     // As `strand serve --etcd` does: join, then start the controller on that membership.
     void (async () => {
@@ -199,7 +207,18 @@ export class FailoverWorld {
     const node = this.entry(id).node;
     node.applied = seq;
     const leader = [...this.entries.values()].find((e) => node.following !== null && urlOf(e.node.id) === node.following);
-    leader?.process?.controller?.replicaApplied(id, seq);
+    // What its log requests tell the leader: it was sent the entries, holds them, and is `id` (its key).
+    leader?.process?.controller?.logSent(id, seq, keyOf(id));
+    leader?.process?.controller?.replicaApplied(id, seq, keyOf(id));
+  }
+
+  /** A log request that is not (or not only) the member's own: a client with the replication key, say. */
+  private claim(id: string, seq: number, options: Map<string, string>): void {
+    const key = options.get("key");
+    const leader = [...this.entries.values()].find((e) => e.process?.controller?.role === "leader");
+    const sent = options.get("sent");
+    if (sent !== undefined) leader?.process?.controller?.logSent(id, count(sent), key);
+    leader?.process?.controller?.replicaApplied(id, seq, key);
   }
 
   private write(id: string, seq: number, timeoutMs: number): void {
