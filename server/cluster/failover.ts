@@ -68,6 +68,8 @@ export class FailoverController {
   private busy: Promise<void> = Promise.resolve();
   /** When etcd last confirmed this node's lead (a leader that cannot reach etcd must stop writing). */
   private confirmedAt = 0;
+  /** Fires the watchdog when the lease time has passed since that confirmation (re-armed at each). */
+  private deadline: Timer | null = null;
   /** Why this node last declined to take over (logged once per reason, not at every check). */
   private lastRefusal: string | null = null;
   private lastFailure: string | null = null;
@@ -102,7 +104,13 @@ export class FailoverController {
     await this.serial(async () => this.leaderChanged(await this.group.leader()));
     this.timer = this.clock.every(this.options.checkEveryMs, () => {
       this.watchdog();
-      void this.serial(() => withTimeout(this.check(), 5 * this.options.checkEveryMs, this.clock));
+      // A check etcd does not answer in time is abandoned: it must not act on what it reads after.
+      const run: CheckRun = { abandoned: false };
+      void this.serial(() =>
+        withTimeout(this.check(run), 5 * this.options.checkEveryMs, this.clock, () => {
+          run.abandoned = true;
+        }),
+      );
     });
   }
 
@@ -121,6 +129,9 @@ export class FailoverController {
 
   /** Whether the write committed at `seq` may be acknowledged to its client. */
   waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
+    // Checked when the write is answered, not only by the timers: a process paused past its lease
+    // (SIGSTOP, a VM stall) finishes its pending writes on resume before any timer runs.
+    this.watchdog();
     if (this.roleNow !== "leader") return Promise.resolve("fenced");
     if (this.tracker === null) return Promise.resolve("acked");
     return this.tracker.waitAcked(seq, timeoutMs);
@@ -129,6 +140,7 @@ export class FailoverController {
   async stop(): Promise<void> {
     this.roleNow = "stopped";
     this.timer?.cancel();
+    this.deadline?.cancel();
     this.tracker?.fence();
     await this.stopWatching?.();
     await this.group.close();
@@ -244,32 +256,38 @@ export class FailoverController {
     }
     this.roleNow = "leader";
     this.following = null;
-    this.confirmedAt = this.clock.now();
+    this.confirm(this.clock.now());
     this.options.log(`failover: leading at epoch ${this.epoch}`);
     await this.node.lead(this.epoch);
   }
 
-  private async check(): Promise<void> {
+  private async check(run: CheckRun): Promise<void> {
     if (this.roleNow === "stopped" || this.roleNow === "starting") return;
     this.tracker?.tick();
     if (this.roleNow === "leader") {
       const checkedAt = this.clock.now();
-      if (!(await this.group.stillLeads(this.epoch))) {
-        this.toFenced(`a later epoch than ${this.epoch} exists`);
-        await this.leaderChanged(await this.group.leader());
+      const epoch = this.epoch;
+      const leads = await this.group.stillLeads(epoch);
+      if (run.abandoned) return;
+      if (!leads) {
+        this.toFenced(`a later epoch than ${epoch} exists`);
+        const leader = await this.group.leader();
+        if (!run.abandoned) await this.leaderChanged(leader);
         return;
       }
-      this.confirmedAt = checkedAt;
+      this.confirm(checkedAt);
       // New members' key digests, for their acknowledgements.
       await this.acks?.refresh();
     } else {
       // Not leading: an election nobody won (every candidate declined, or a watch event was
       // missed) is tried again here, and a leader not yet followed is followed.
       const leader = await this.group.leader();
+      if (run.abandoned) return;
       if (leader === null) await this.tryToLead();
       else if (leader.id === this.group.member.id || this.roleNow !== "replica" || this.following !== leader.url)
         await this.leaderChanged(leader);
     }
+    if (run.abandoned) return;
     await this.group.report({
       role: this.roleNow === "leader" ? "leader" : this.roleNow === "replica" ? "replica" : "fenced",
       applied: this.node.appliedSeq(),
@@ -282,10 +300,25 @@ export class FailoverController {
    * have expired unseen (and a replica taken over), this node has stopped taking writes.
    */
   private watchdog(): void {
-    const silentMs = this.clock.now() - this.confirmedAt;
-    if (this.roleNow === "leader" && silentMs > this.options.leaseTtlMs) {
+    if (this.roleNow === "leader" && !this.withinLease()) {
+      const silentMs = this.clock.now() - this.confirmedAt;
       this.toFenced(`etcd has not confirmed the lead for ${silentMs} ms (lease ${this.options.leaseTtlMs} ms)`);
     }
+  }
+
+  /** etcd confirmed this node's lead at `at`: the watchdog fires the moment the lease time has passed since. */
+  private confirm(at: number): void {
+    this.confirmedAt = at;
+    this.deadline?.cancel();
+    this.deadline = this.clock.after(Math.max(0, at + this.options.leaseTtlMs - this.clock.now()), () => this.watchdog());
+  }
+
+  /**
+   * Whether the lease time has not yet passed since etcd last confirmed the lead: past it, the
+   * lease may have expired and another node taken over, so nothing may be acknowledged as leader.
+   */
+  private withinLease(): boolean {
+    return this.clock.now() - this.confirmedAt < this.options.leaseTtlMs;
   }
 
   private refused(reason: string): void {
@@ -322,10 +355,18 @@ export class FailoverController {
   }
 }
 
-function withTimeout(work: Promise<void>, ms: number, clock: Clock): Promise<void> {
+/** One periodic check; `abandoned` once its time ran out (what it reads after that is stale). */
+interface CheckRun {
+  abandoned: boolean;
+}
+
+function withTimeout(work: Promise<void>, ms: number, clock: Clock, onTimeout: () => void): Promise<void> {
   let timer: Timer | undefined;
   const timeout = new Promise<void>((_, reject) => {
-    timer = clock.after(ms, () => reject(new Error(`etcd did not answer within ${ms} ms`)));
+    timer = clock.after(ms, () => {
+      onTimeout();
+      reject(new Error(`etcd did not answer within ${ms} ms`));
+    });
   });
   return Promise.race([work, timeout]).finally(() => timer?.cancel());
 }

@@ -140,12 +140,14 @@ export class InSyncTracker {
    */
   private nextMembers(now: number): Set<string> | null {
     const next = new Set<string>();
-    for (const id of this.members) {
-      const heldBack = this.waiters.some((w) => this.appliedOf(id) < w.seq && now - w.since >= this.options.lagTimeoutMs);
-      if (!heldBack) next.add(id);
-    }
+    const heldBack = (id: string): boolean =>
+      this.waiters.some((w) => this.appliedOf(id) < w.seq && now - w.since >= this.options.lagTimeoutMs);
+    for (const id of this.members) if (!heldBack(id)) next.add(id);
+    // A replica that holds a waiting write back past the lag timeout does not join (nor, just
+    // dropped, join again in the same pass because it still reports and holds what was acked).
     for (const [id, position] of this.positions) {
-      if (!next.has(id) && position.applied >= this.acked && now - position.seenAt < this.options.lagTimeoutMs) next.add(id);
+      if (!next.has(id) && !heldBack(id) && position.applied >= this.acked && now - position.seenAt < this.options.lagTimeoutMs)
+        next.add(id);
     }
     if (next.size === this.members.size && [...next].every((id) => this.members.has(id))) return null;
     return next;

@@ -9,6 +9,8 @@
 //   stop <id>                         stop the process (its lease is revoked)
 //   crash <id>                        kill the process: no more calls; its lease lives until expired
 //   applied <id> <seq>                the node holds `seq`; a replica's leader hears so (its log request)
+//   pause <id>                        stop the node's process (SIGSTOP): its timers do not run
+//   resume <id> [write=S]             continue it: first it answers the write S it committed, then its due timers run
 //   claim <id> <seq> [key=K] [sent=N] a log request to the leader claims to be member <id> holding <seq>,
 //                                     with key K (default: none) after being sent up to N (default: nothing)
 //   known <id> <epoch>                the highest epoch the node's data directory has been in
@@ -33,6 +35,7 @@ import { FailoverController, type FailoverNode } from "../../server/cluster/fail
 import type { GroupMember } from "../../server/cluster/group.js";
 import { MEMBERS_PREFIX, parseInSync, parseLeader, parseMembers } from "../../server/cluster/group-keys.js";
 import { memberKeyDigest } from "../../server/node/member-id.js";
+import { PausableClock } from "./pausable-clock.js";
 
 /** A member's own key (server/node/member-id.ts), which its log requests carry. */
 const keyOf = (id: string): string => `key-of-${id}`;
@@ -91,6 +94,8 @@ interface Entry {
   readonly node: ScriptedNode;
   settings: Settings;
   process: Process | null;
+  /** The node's own view of the clock: `pause` stops its timers, as SIGSTOP stops a process. */
+  readonly clock: PausableClock;
 }
 
 export class FailoverWorld {
@@ -125,6 +130,11 @@ export class FailoverWorld {
         return this.applied(id, count(arg));
       case "claim":
         return this.claim(id, count(arg), options);
+      case "pause":
+        this.entry(id).clock.pause();
+        return;
+      case "resume":
+        return this.resume(id, options);
       case "known":
         this.entry(id).node.known = count(arg);
         return;
@@ -180,7 +190,7 @@ export class FailoverWorld {
         leaseTtlMs: settings.ttlMs,
         rejoin: join,
         log: (line) => this.log(id, line),
-        clock: this.clock,
+        clock: entry.clock,
       });
       if (process.state !== "joining") return;
       process.controller = controller;
@@ -210,6 +220,14 @@ export class FailoverWorld {
     // What its log requests tell the leader: it was sent the entries, holds them, and is `id` (its key).
     leader?.process?.controller?.logSent(id, seq, keyOf(id));
     leader?.process?.controller?.replicaApplied(id, seq, keyOf(id));
+  }
+
+  /** The process runs again: first what it was doing (answering a write it committed), then its timers that came due. */
+  private resume(id: string, options: Map<string, string>): void {
+    const entry = this.entry(id);
+    const seq = options.get("write");
+    if (seq !== undefined) this.write(id, count(seq), duration(options.get("timeout") ?? "5s"));
+    entry.clock.resume();
   }
 
   /** A log request that is not (or not only) the member's own: a client with the replication key, say. */
@@ -242,7 +260,12 @@ export class FailoverWorld {
     if (!/^[a-z][a-z0-9]*$/.test(id)) throw new Error(`bad node id '${id}'`);
     let entry = this.entries.get(id);
     if (entry === undefined) {
-      entry = { node: new ScriptedNode(id, (what) => this.record(id, what)), settings: { ...DEFAULTS }, process: null };
+      entry = {
+        node: new ScriptedNode(id, (what) => this.record(id, what)),
+        settings: { ...DEFAULTS },
+        process: null,
+        clock: new PausableClock(this.clock),
+      };
       this.entries.set(id, entry);
     }
     return entry;
