@@ -22,7 +22,7 @@ export interface ProjectConfig {
   mcpIdleTimeoutSeconds: number;
   /** Live /mcp connections at most; more are refused with 429 (ConnectionOptions.maxConnections). */
   mcpMaxConnections: number;
-  // The /mcp limits of issue #14; undefined when not set, and the registry applies its defaults
+  // The /mcp limits; undefined when not set, and the registry applies its defaults
   // (server/mcp/connections.ts DEFAULT_MAX_CONNECTIONS_PER_CLIENT, item-budget.ts DEFAULT_ITEM_LIMITS).
   /** Live /mcp connections of one client at most (ConnectionOptions.maxConnectionsPerClient). */
   mcpMaxConnectionsPerClient: number | undefined;

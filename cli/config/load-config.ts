@@ -13,7 +13,7 @@
 //   mcp = true                           mcp = true
 //   mcp_idle_timeout_seconds = 1800      mcp_idle_timeout_seconds = 1800
 //   mcp_max_connections = 10000          mcp_max_connections = 10000
-//   mcp_max_connections_per_client = 100 -  (the /mcp limits of issue #14: strand.toml only;
+//   mcp_max_connections_per_client = 100 -  (the /mcp limits: strand.toml only;
 //   mcp_max_items = 1000000              -   a helix.toml project gets the defaults)
 //   mcp_max_total_items = 4000000        -
 //   mcp_max_request_items = 5000000      -

@@ -55,7 +55,7 @@ export function generateModules(schema: SchemaDescriptor, queries: readonly Quer
 
 /**
  * Prints a file's structures to text. A ts-morph Project would also parse that text into a syntax
- * tree nobody reads (most of the time code generation took: issue 11); the printers and settings
+ * tree nobody reads (most of the time code generation took); the printers and settings
  * are the same, so the text is too.
  */
 const PRINT_OPTIONS: PrintStructureOptions = {

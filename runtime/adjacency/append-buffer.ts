@@ -1,7 +1,7 @@
 // Adjacency appends of one write transaction, held until the transaction's end (or until
-// something reads a list) and then written one list at a time. Appending an edge used to read and
-// rewrite its two lists' tails on the spot: k edges of one list cost k tail rewrites (each up to
-// 1 KB, each dirtying a B-tree page), which made adjacency most of the cost of an edge insert.
+// something reads a list) and then written one list at a time. Reading and rewriting an edge's
+// two lists' tails on the spot would cost k tail rewrites for k edges of one list (each up to
+// 1 KB, each dirtying a B-tree page): adjacency was then most of the cost of an edge insert.
 // Held here, a list gets all of a transaction's new entries in one rewrite (appendAdjacency),
 // and the lists are written in key order, so a bulk load appends to the B-tree in sequence.
 //

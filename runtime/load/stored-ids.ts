@@ -2,7 +2,7 @@
 // record: with them there, an import into a directory that holds records answers "id taken?" and
 // "endpoint present with the declared type?" from the table, exactly, like an import into an
 // empty one, instead of asking LMDB once per type for every record (about 17x the time per edge
-// in bench/README.md, issue 12 session 13). Read inside the load's write transaction: the
+// in bench/README.md). Read inside the load's write transaction: the
 // record keys of `nodes` and `edges` under each label of the schema (their last 16 bytes are the
 // id) and each entry of the `edge_ends` blocks (its first 16 bytes).
 import { ENDS_ENTRY, edgeEndsRange } from "../records/edge-ends.js";

@@ -61,7 +61,7 @@ const DASH = 45;
 /**
  * The lower-case textual UUID of the 16 bytes at `offset`. Built by one String.fromCharCode, not
  * by `+`: concatenation leaves a rope of ~20 cons-string nodes (~480 heap bytes per id instead
- * of 56), which every id a cache or a result keeps holds on to (issue 16: RSS under load).
+ * of 56), which every id a cache or a result keeps holds on to (RSS under load).
  */
 export function readIdBytes(source: Uint8Array, offset: number): string {
   const b = source;

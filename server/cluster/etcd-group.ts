@@ -1,4 +1,4 @@
-// A Strand group's shared state in etcd (issue 15 item 4): who leads, the fencing epoch, the
+// A Strand group's shared state in etcd: who leads, the fencing epoch, the
 // in-sync replica set and each member's reported position. etcd decides leadership; the data
 // itself never goes through it. The keys and their values: group-keys.ts; the invariants: group.ts.
 //

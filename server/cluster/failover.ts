@@ -1,4 +1,4 @@
-// Automatic failover on etcd (issue 15 item 4): decides whether this node leads, follows or is
+// Automatic failover on etcd: decides whether this node leads, follows or is
 // fenced, from the group state in etcd (group.ts; etcd-group.ts keeps it), and tells the node
 // (the server's replication side) through FailoverNode. On the leader with `syncReplicas` ≥ 1
 // it owns the in-sync set (in-sync.ts): writes wait in `waitAcked` until enough replicas hold

@@ -1,4 +1,4 @@
-// What a failover group is to its members (issue 15 item 4): who leads, the fencing epoch, the
+// What a failover group is to its members: who leads, the fencing epoch, the
 // in-sync replica set and each member's reported position, behind the operations
 // FailoverController (failover.ts) uses. etcd-group.ts keeps it in etcd; memory-group.ts keeps it
 // in memory, for scripted scenarios.

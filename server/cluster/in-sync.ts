@@ -1,4 +1,4 @@
-// Synchronous replication's acknowledgement rule, on the leader (issue 15 item 4). The in-sync
+// Synchronous replication's acknowledgement rule, on the leader. The in-sync
 // set (ISR) is the replicas that hold every acknowledged write; a write committed at sequence s
 // is acknowledged once the set has at least `required` members and every member has applied s.
 // A member that stays behind a waiting write for longer than `lagTimeoutMs` is removed, and a

@@ -1,7 +1,7 @@
 // What the front door does with its listening server's errors. Before it listens, an error (the
 // port in use, say) is the start's failure. After, Node reports a failed accept (out of file
 // descriptors, say) as an error of the server too: that connection is lost, but the server goes
-// on listening. Treated as a failure to listen, it used to end the front-door thread and leave
+// on listening. Treated as a failure to listen, it would end the front-door thread and leave
 // the process running with no listener and no word said. Logged at most once a second
 // (rate-limited-log.ts), so a flood of them does not flood stderr.
 import type { Server } from "node:net";

@@ -1,6 +1,6 @@
 // What a traversal holds of each item: its id and label (and the score a search gave it), not a
 // copy of the record. A copy took ~450 bytes; 480 connections each holding a 19.6k-node type took
-// 4.1 GiB and the process died (issue #14). Records are read again, through the store's read
+// 4.1 GiB and the process died. Records are read again, through the store's read
 // cache, when a tool needs them (a step, a filter, next, collect), so they show writes made since
 // the traversal was built, and an item deleted since is no longer there.
 import { isStrandError } from "../../core/errors.js";

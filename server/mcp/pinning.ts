@@ -1,4 +1,4 @@
-// MCP pinning (issue 15 item 3): an /mcp connection lives on one node and remembers the highest
+// MCP pinning: an /mcp connection lives on one node and remembers the highest
 // commit sequence it has observed — the node's sequence when it was made (init), after each of
 // its calls (a write's included). A call on a node that is behind that (a replica that re-seeded
 // onto a shorter history after a failover, say) waits for it, as long as a request with

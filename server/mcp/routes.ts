@@ -18,7 +18,7 @@ export const MCP_PATH = "/mcp";
 
 /**
  * The MCP protocol module (the MCP SDK and zod) is loaded by the first request that needs it:
- * loading it was a large share of every start (issue 11), and most servers never see one.
+ * loading it was a large share of every start, and most servers never see one.
  */
 let protocol: Promise<typeof import("./protocol.js")> | null = null;
 const TOOL_PATH = /^\/mcp\/([^/]+)$/;
