@@ -3,7 +3,7 @@
 // reporting "following" with no lag for ever.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, expect, test } from "vitest";
+import { afterEach, expect, test, vi } from "vitest";
 import { Follower } from "../runtime/replication/follower.js";
 import type { ReplicationStatus, StoreIdentity } from "../runtime/replication/protocol.js";
 
@@ -48,4 +48,32 @@ test("a replica whose --follow URL answers as a replica of that same URL stops, 
   ]);
   expect(follower.state).toBe("stopped");
   await follower.stop();
+});
+
+test("stop() cuts short the pause before a retry: a promoted replica takes writes at once, not after the pause", async () => {
+  // Only setTimeout is faked: the retry pause never ends on its own, so stop() must end it.
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    let warned: () => void = () => {};
+    const retrying = new Promise<void>((resolve) => {
+      warned = resolve;
+    });
+    const follower = new Follower({
+      leader: { url: "http://127.0.0.1:1", key: undefined },
+      identity,
+      target: () => {
+        throw new Error("nothing is applied");
+      },
+      reseed: async () => {},
+      fatal: () => {},
+      warn: () => warned(),
+    });
+    follower.start();
+    await retrying; // its first attempt failed (nothing listens on port 1): it now pauses
+    expect(follower.state).toBe("retrying");
+    await follower.stop();
+    expect(follower.state).toBe("stopped");
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -110,10 +110,28 @@ export class Follower {
         if (this.stopped) return;
         this.state = "retrying";
         this.options.warn(`following ${this.options.leader.url}: ${(error as Error).message}; trying again in ${pause} ms`);
-        await new Promise((r) => setTimeout(r, pause));
+        await this.sleep(pause);
         pause = Math.min(pause * 2, MAX_PAUSE_MS);
       }
     }
+  }
+
+  /**
+   * The pause before a retry, cut short by stop(): a replica promoted to leader stops its follower
+   * first, and waiting out a retry pause (up to MAX_PAUSE_MS) kept the new leader refusing writes.
+   */
+  private sleep(ms: number): Promise<void> {
+    const signal = this.abort.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done);
+    });
   }
 
   /** One long poll and its entries applied; false when following must stop. */
