@@ -310,11 +310,13 @@ describe("read replicas", () => {
     const seq = (await status(leader)).seq;
     await caughtUp(replica, seq);
     expect(replica.output()).toContain(`re-seeded from ${leader.url} at sequence`);
-    // The store it replaced is kept, not deleted (a re-seed also follows a mistake).
+    // The store it replaced is kept, named by the sequence it stood at (a re-seed also follows a mistake).
+    const kept = fs.readdirSync(dir).filter((name) => name.startsWith("data.mdb.replaced-"));
+    expect(kept).toEqual([expect.stringMatching(/^data\.mdb\.replaced-seq-\d+$/)]);
     expect(replica.output()).toContain(
-      `; the store it replaced is kept as ${path.join(dir, "data.mdb.replaced")} until the next re-seed (delete it once not needed)`,
+      `; the store it replaced is kept as ${path.join(dir, kept[0]!)} (the newest 3 are kept; to read one: move it into a new directory as data.mdb, then strand export --data that directory)`,
     );
-    expect(fs.statSync(path.join(dir, "data.mdb.replaced")).size).toBeGreaterThan(0);
+    expect(fs.statSync(path.join(dir, kept[0]!)).size).toBeGreaterThan(0);
     for (const [query, params] of readCalls(s))
       expect((await post(replica, query, params)).body).toEqual((await post(leader, query, params)).body);
 

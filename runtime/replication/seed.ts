@@ -48,31 +48,48 @@ export async function downloadSeed(leader: LeaderAccess, dir: string, member?: s
   return target;
 }
 
-/** Where installSeed keeps the data file a re-seed replaced (one: each re-seed replaces it). */
-export const REPLACED_DATA_FILE = `${BACKUP_DATA_FILE}.replaced`;
+/** The data files re-seeds replaced are kept as `data.mdb.replaced-<history>`, the newest few. */
+export const REPLACED_PREFIX = `${BACKUP_DATA_FILE}.replaced-`;
+/** How many replaced data files a directory keeps at most: the oldest go first. */
+export const MAX_REPLACED = 3;
 
 /**
  * Puts a downloaded seed in place as `<dir>/data.mdb`, replacing the store files there (the
  * store must be closed): the LMDB lock file and the HNSW checkpoints, which the next open
- * rebuilds from the seed. The data file it replaces is kept as REPLACED_DATA_FILE, whose path
- * it returns (null when there was none): a re-seed also follows a mistake (a store with writes
- * of its own started with --follow, a leader of another history), and deleting that store's data
- * would be the one loss no one could undo.
+ * rebuilds from the seed. The data file it replaces is kept as `data.mdb.replaced-<history>`
+ * (`history` names it: the sequence it was at, and its epoch in a group), whose path it returns
+ * (null when there was none), and only the newest MAX_REPLACED are kept: a re-seed also follows
+ * a mistake or a failover (a store with writes of its own started with --follow, an old leader's
+ * unacknowledged writes), and deleting that data at once would be the one loss no one could
+ * undo; one copy alone was overwritten by the next re-seed within seconds.
  */
-export function installSeed(seed: string, dir: string): string | null {
+export function installSeed(seed: string, dir: string, history: string): string | null {
   fs.rmSync(path.join(dir, "lock.mdb"), { force: true });
   fs.rmSync(path.join(dir, "vectors"), { recursive: true, force: true });
   const data = path.join(dir, BACKUP_DATA_FILE);
-  const kept = fs.existsSync(data) ? path.join(dir, REPLACED_DATA_FILE) : null;
+  const kept = fs.existsSync(data) ? path.join(dir, `${REPLACED_PREFIX}${history}`) : null;
   if (kept !== null) fs.renameSync(data, kept);
   fs.renameSync(seed, data);
   fsyncPath(dir);
+  if (kept !== null) dropOldReplaced(dir, kept);
   return kept;
 }
 
-/** The log line's tail naming the kept data file, or "" when nothing was replaced. */
+/** Keeps the newest MAX_REPLACED replaced data files (by modification time; `keep` always). */
+function dropOldReplaced(dir: string, keep: string): void {
+  const replaced = fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith(REPLACED_PREFIX))
+    .map((name) => path.join(dir, name))
+    .filter((file) => file !== keep)
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  for (const old of replaced.slice(MAX_REPLACED - 1)) fs.rmSync(old, { force: true });
+}
+
+/** The log line's tail naming the kept data file and how to read it, or "" when nothing was replaced. */
 export function keptNote(kept: string | null): string {
-  return kept === null ? "" : `; the store it replaced is kept as ${kept} until the next re-seed (delete it once not needed)`;
+  if (kept === null) return "";
+  return `; the store it replaced is kept as ${kept} (the newest ${MAX_REPLACED} are kept; to read one: move it into a new directory as data.mdb, then strand export --data that directory)`;
 }
 
 /** Whether `dir` holds no store yet (a replica seeds it first). */

@@ -35,7 +35,8 @@ export async function seedFromLeader(
   if (!seeding) return true;
   try {
     say(`strand: seeding ${dataDir} from the backup of ${leader.url}`);
-    installSeed(await downloadSeed(leader, dataDir), dataDir);
+    // An empty directory: nothing is replaced, so the history's name is never used.
+    installSeed(await downloadSeed(leader, dataDir), dataDir, "none");
     return true;
   } catch (error) {
     say(`strand: cannot seed from the leader ${leader.url}: ${(error as Error).message}`);

@@ -98,7 +98,7 @@ export class ServedNode {
       leader,
       identity: this.options.identity,
       target: () => this.latest,
-      reseed: () => this.reseed(leader, group?.member),
+      reseed: () => this.reseed(leader, group),
       fatal: (message) => events.fatal(`strand: stopped following ${leader.url}: ${message}`),
       warn: (message) => events.warn(`strand: ${message}`),
       ...(group === null ? {} : { member: group.member, epoch: group.epoch }),
@@ -129,14 +129,16 @@ export class ServedNode {
   }
 
   /** Replaces the store by the leader's backup: downloaded while the old one serves, then swapped. */
-  private async reseed(leader: LeaderAccess, member: string | undefined): Promise<void> {
+  private async reseed(leader: LeaderAccess, group: { member: string; epoch: number } | null): Promise<void> {
     const { dataDir, events } = this.options;
-    const seed = await downloadSeed(leader, dataDir, member);
+    const seed = await downloadSeed(leader, dataDir, group?.member);
     this.store.current = null;
     let kept: string | null;
     try {
+      // Names the replaced file: the sequence it stood at, and the epoch it was replaced in.
+      const history = `${group === null ? "" : `epoch-${group.epoch}-`}seq-${this.latest.log.committed}`;
       await this.latest.close();
-      kept = installSeed(seed, dataDir);
+      kept = installSeed(seed, dataDir, history);
       this.latest = this.options.reopenStore();
     } catch (error) {
       // No store to serve any more: stop the server rather than answer 503 for ever.
