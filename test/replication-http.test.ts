@@ -125,7 +125,7 @@ describe("/replication endpoints", () => {
     expect(await ask(a, `/replication/log?after=${seq + 5}`, { headers: KEY }).then((r) => [r.status, r.body])).toEqual([
       410,
       {
-        error: `the follower is at sequence ${seq + 5}, past this node's ${seq}: its data has another history (was this node restored from a backup?); seed again`,
+        error: `the follower is at sequence ${seq + 5}, past this node's ${seq}: it holds writes this node does not (most often an old leader's writes that were never acknowledged, after a failover; or this node was restored from an older backup); seed again`,
         code: "LOG_GONE",
       },
     ]);

@@ -114,7 +114,7 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
 /** Why a follower at `after` (its entry there committed at `time`) cannot go on from this log, or null. */
 function divergence(log: ReturnType<ReplicationNode["log"]>, after: number, time: number | null): string | null {
   if (after > log.committed)
-    return `the follower is at sequence ${after}, past this node's ${log.committed}: its data has another history (was this node restored from a backup?); seed again`;
+    return `the follower is at sequence ${after}, past this node's ${log.committed}: it holds writes this node does not (most often an old leader's writes that were never acknowledged, after a failover; or this node was restored from an older backup); seed again`;
   const oldest = log.oldest();
   if (after < log.committed && (oldest === null || after + 1 < oldest))
     return `entry ${after + 1} is past this node's log retention (the oldest kept is ${oldest ?? "none"}); seed again from its backup`;
