@@ -1,6 +1,6 @@
 # Strand in a container: build with the toolchain, run on a slim image as a non-root user.
 #   docker build -t strand .
-#   docker run -p 6969:6969 -v strand-data:/data -e STRAND_API_KEY=change-me strand
+#   docker run -p 6969:6969 -v strand-data:/data -e STRAND_API_KEY=$(openssl rand -hex 32) strand
 # The bundled example project is served from /project; mount your own there:
 #   docker run -p 6969:6969 -v "$PWD/my-graph:/project:ro" -v strand-data:/data -e STRAND_API_KEY=... strand
 

@@ -5,8 +5,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
+import { weakKeyProblem } from "../cli/commands/serve.js";
 import { commandHelp, ENV_COLUMN, OPTION_ENV, USAGE } from "../cli/commands/usage.js";
-import { CLI, REPO_ROOT, startStrand, tempDir } from "./support/server.js";
+import { CLI, REPO_ROOT, SOCIAL_EXAMPLE, startStrand, tempDir } from "./support/server.js";
 import type { GivenSettings } from "../cli/config/knobs.js";
 
 const strand = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: "utf8" });
@@ -156,4 +157,30 @@ describe("strand serve --api-key-file and the exposure warning", () => {
       await s.stop();
     }
   }, 60_000);
+});
+
+describe("strand serve beyond loopback with a weak api key", () => {
+  it("refuses a placeholder or a short key on a non-loopback address, naming why; loopback keeps any key", async () => {
+    const refused = (key: string) => {
+      const r = spawnSync(
+        process.execPath,
+        [CLI, "serve", SOCIAL_EXAMPLE, "--host", "0.0.0.0", "--port", "0", "--data", tempDir("strand-weak-")],
+        {
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, STRAND_API_KEY: key },
+        },
+      );
+      return [r.status, r.stderr.trim().split("\n").pop()];
+    };
+    expect(refused("change-me")).toEqual([
+      1,
+      'strand: refusing to listen on 0.0.0.0 with this api key: "change-me" is a placeholder, not a secret; set a key of at least 16 random characters (e.g. openssl rand -hex 32)',
+    ]);
+    expect(refused("s3cret")).toEqual([
+      1,
+      "strand: refusing to listen on 0.0.0.0 with this api key: it has 6 characters; beyond loopback a key needs at least 16 (e.g. openssl rand -hex 32)",
+    ]);
+    expect(weakKeyProblem("0123456789abcdef")).toBeNull();
+  }, 120_000);
 });

@@ -114,6 +114,8 @@ describe("serving /explorer", () => {
     const page = await keyed.request("/explorer");
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    // The page runs writes: no other site may frame it (clickjacking).
+    expect([page.headers.get("x-frame-options"), page.headers.get("content-security-policy")]).toEqual(["DENY", "frame-ancestors 'none'"]);
     expect(await page.text()).toContain('<script type="module" src="/explorer/app.js"></script>');
     expect((await keyed.request("/explorer/app.js")).headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect((await keyed.request("/explorer/style.css")).status).toBe(200);

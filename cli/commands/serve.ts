@@ -33,6 +33,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
       const key = apiKeyOf(settings.server);
       if (key === null) return false;
       apiKey = key;
+      const weak = apiKey === undefined || isLoopbackAddress(settings.server.host) ? null : weakKeyProblem(apiKey);
+      if (weak !== null) {
+        say(`strand: refusing to listen on ${settings.server.host} with this api key: ${weak}`);
+        return false;
+      }
       if (apiKey === undefined && !isLoopbackAddress(settings.server.host)) {
         say(
           `strand: warning: listening on ${settings.server.host} without an api key: anyone who can reach this address can read and write; set --api-key-file or STRAND_API_KEY`,
@@ -211,6 +216,32 @@ function explorerHost(host: string): string {
 /** The api key, given or read from its file; null after printing why the file cannot be used. */
 function apiKeyOf(server: Settings["server"]): string | undefined | null {
   return server.apiKeyFile === undefined ? server.apiKey : readApiKeyFile(server.apiKeyFile);
+}
+
+/** Keys that are placeholders, not secrets (compose files and docs have carried some of them). */
+const PLACEHOLDER_KEYS = new Set([
+  "change-me",
+  "changeme",
+  "change_me",
+  "password",
+  "secret",
+  "admin",
+  "apikey",
+  "api-key",
+  "strand",
+  "test",
+  "key",
+]);
+/** Shorter keys are guessable from afar (they are compared in constant time, but not rate-limited). */
+const MIN_REMOTE_KEY_LENGTH = 16;
+
+/** Why a key must not guard a server reachable beyond this machine, or null. */
+export function weakKeyProblem(key: string): string | null {
+  if (PLACEHOLDER_KEYS.has(key.toLowerCase()))
+    return `"${key}" is a placeholder, not a secret; set a key of at least ${MIN_REMOTE_KEY_LENGTH} random characters (e.g. openssl rand -hex 32)`;
+  if (key.length < MIN_REMOTE_KEY_LENGTH)
+    return `it has ${key.length} characters; beyond loopback a key needs at least ${MIN_REMOTE_KEY_LENGTH} (e.g. openssl rand -hex 32)`;
+  return null;
 }
 
 /** The key in `file` (its first line, trimmed); null after printing why it cannot be used. */

@@ -59,10 +59,16 @@ export function addExplorerAssets(app: Hono, assetsDir: string | null = explorer
           new StrandError("NOT_FOUND", "the explorer was not built into this installation (npm run build makes dist/explorer)"),
         );
       }
-      return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache" } });
+      return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache", ...NO_FRAMING } });
     });
   }
 }
+
+/**
+ * The page can run queries that write (with the key it asks for): no other site may frame it, or
+ * it could lead a user into clicking there (clickjacking). Both headers, for older browsers.
+ */
+const NO_FRAMING = { "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" } as const;
 
 type ApiCall = (store: QueryStore, schema: SchemaDescriptor, body: Record<string, unknown>) => unknown;
 
