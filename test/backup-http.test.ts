@@ -12,6 +12,9 @@ import { verifyDataDir } from "../runtime/verify/verify-dir.js";
 import { openDbs } from "../runtime/store/dbs.js";
 import { call, startStrand, tempDir, type StrandServer } from "./support/server.js";
 import { itemKey, labelRange } from "../runtime/store/keys.js";
+import { GraphStore } from "../runtime/graph-store.js";
+import { createApp } from "../server/app.js";
+import { schema } from "./support/mcp-fixture.js";
 
 const work = tempDir("strand-backup-http-");
 const servers: StrandServer[] = [];
@@ -93,4 +96,39 @@ describe("GET /backup", () => {
     });
     expect(await server.stop()).toBe(0);
   }, 60_000);
+});
+
+describe("GET /backup, one at a time", () => {
+  it("answers 503 SERVER_BUSY with Retry-After while another backup is being sent, and serves again once it is read", async () => {
+    const dir = path.join(work, "one-at-a-time");
+    const store = GraphStore.open({ path: dir, schema });
+    try {
+      await store.write((db) => db.addNode("User", { name: "A", city: "Lyon", age: 1 }));
+      const app = createApp({ store, schema, queries: [], backup: store, apiKey: "k" });
+      const get = () => app.request("/backup", { headers: { "x-api-key": "k" } });
+      const first = await get(); // its body, the copy, not read yet
+      expect(first.status).toBe(200);
+      const second = await get();
+      expect([second.status, second.headers.get("retry-after"), await second.json()]).toEqual([
+        503,
+        "1",
+        {
+          error: "a backup is being copied or sent already (one at a time: each holds a whole copy of the store until read); retry shortly",
+          code: "SERVER_BUSY",
+        },
+      ]);
+      expect((await first.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      // The copy's descriptor closes once its body is read: then the next backup is served.
+      let third = await get();
+      for (let turns = 0; third.status === 503 && turns < 100; turns++) {
+        await third.arrayBuffer();
+        await new Promise((r) => setImmediate(r));
+        third = await get();
+      }
+      expect(third.status).toBe(200);
+      await third.arrayBuffer();
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -15,11 +15,21 @@ import { makeDirs } from "../store/make-dirs.js";
 
 const SEED_SUFFIX = ".seed";
 
+/** How long a seed waits for the leader's turn (it sends one backup at a time) before giving up. */
+const MAX_SEED_WAIT_S = 600;
+
 /** Downloads the leader's backup to `<dir>/data.mdb.seed`; the file's path, once checked. Throws with the reason. */
 export async function downloadSeed(leader: LeaderAccess, dir: string, member?: string): Promise<string> {
   makeDirs(dir);
   // A group's member names itself, so its leader counts what the backup holds as sent to it.
-  const res = await leaderFetch(leader, member === undefined ? SEED_PATH : `${SEED_PATH}?member=${encodeURIComponent(member)}`, 0);
+  const seedPath = member === undefined ? SEED_PATH : `${SEED_PATH}?member=${encodeURIComponent(member)}`;
+  let res = await leaderFetch(leader, seedPath, 0);
+  // The leader sends one backup at a time (server/http/backup-route.ts): wait for its turn.
+  for (let waited = 0; res.status === 503 && waited < MAX_SEED_WAIT_S; waited++) {
+    await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, 1_000));
+    res = await leaderFetch(leader, seedPath, 0);
+  }
   if (!res.ok || res.body === null) throw new Error(`the leader refused its backup: ${res.status} ${await res.text()}`);
   const manifestText = res.headers.get(BACKUP_MANIFEST_HEADER);
   if (manifestText === null) throw new Error(`the leader's backup came without its manifest (${BACKUP_MANIFEST_HEADER})`);

@@ -7,6 +7,9 @@
 //
 // The copy is made in a temporary directory (os.tmpdir(), which needs room for one copy of the
 // store), opened, and removed at once; the open descriptor keeps the file until the body is sent.
+// One backup at a time per process (`GET /backup` and a replica's seed alike): each holds a whole
+// copy until its client has read it, and three unread ones filled a small temp directory, after
+// which writes failed; another is 503 SERVER_BUSY with Retry-After until the one in flight ends.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +28,9 @@ export interface BackupSource {
   backup(out: string): Promise<BackupOutcome>;
 }
 
+/** Backups being copied or sent, in this process (at most one). */
+let backupsInFlight = 0;
+
 export function backupRoute(source: BackupSource, apiKeySet: boolean): (c: Context) => Promise<Response> {
   return async (c) => {
     // Hono answers HEAD with the GET handler: that would copy the whole store to send no body.
@@ -34,17 +40,34 @@ export function backupRoute(source: BackupSource, apiKeySet: boolean): (c: Conte
       return jsonErrorResponse(
         new StrandError("UNAUTHORIZED", "GET /backup is served only by a server with an api key (strand serve --api-key KEY)"),
       );
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "strand-backup-"));
+    if (backupsInFlight > 0)
+      return jsonErrorResponse(
+        new StrandError(
+          "SERVER_BUSY",
+          "a backup is being copied or sent already (one at a time: each holds a whole copy of the store until read); retry shortly",
+        ),
+        { "retry-after": "1" },
+      );
+    backupsInFlight++;
     let fd: number;
     let outcome: BackupOutcome;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "strand-backup-"));
     try {
       outcome = await source.backup(path.join(dir, "backup"));
       if (!outcome.ok) throw new Error(`backup failed: ${outcome.message}`);
       fd = fs.openSync(path.join(dir, "backup", BACKUP_DATA_FILE), "r");
+    } catch (error) {
+      backupsInFlight--;
+      throw error;
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    const body = Readable.toWeb(fs.createReadStream("", { fd })) as ReadableStream<Uint8Array>;
+    const file = fs.createReadStream("", { fd });
+    // Sent, failed or abandoned by its client: the copy is gone with the descriptor.
+    file.once("close", () => {
+      backupsInFlight--;
+    });
+    const body = Readable.toWeb(file) as ReadableStream<Uint8Array>;
     const bytes = outcome.manifest.files.find((f) => f.path === BACKUP_DATA_FILE)!.bytes;
     return new Response(body, {
       headers: {
