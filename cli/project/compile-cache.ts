@@ -28,8 +28,8 @@ const SUFFIX = ".cache";
 /** A temporary file this old belongs to a writer that died; younger ones may still be renamed. */
 const STALE_TEMP_MS = 10 * 60_000;
 
-/** The cache's folder in a data directory. */
-export const COMPILE_CACHE_DIR = "compile-cache";
+/** The cache's folder in a data directory (runtime/store/derived-files.ts: a restore may ignore it). */
+export { COMPILE_CACHE_DIR } from "../../runtime/store/derived-files.js";
 
 export interface CachedQuery {
   /** `queries/<Name>.ts`, as compiled */

@@ -14,6 +14,7 @@ import { FORMAT_VERSION, MIGRATABLE_FORMATS } from "../store/keys.js";
 import { fsyncPath, hashFile } from "./files.js";
 import { BACKUP_DATA_FILE, readManifest, type BackupManifest } from "./manifest.js";
 import { dataFileProblem, RESTORING_SUFFIX } from "../store/data-file-check.js";
+import { DERIVED_ENTRIES } from "../store/derived-files.js";
 
 export type RestoreErrorCode = "NOT_A_BACKUP" | "UNSUPPORTED" | "DAMAGED" | "NOT_EMPTY" | "LOCKED";
 
@@ -52,7 +53,7 @@ export function restoreBackup(backupDir: string, dataDir: string, progress: Prog
   let restored = false;
   let copying = false;
   try {
-    const present = fs.readdirSync(dataDir).filter((name) => name !== LOCK_FILE);
+    const present = fs.readdirSync(dataDir).filter((name) => name !== LOCK_FILE && !DERIVED_ENTRIES.has(name));
     // What an interrupted restore left (and nothing else) is replaced: restoring again is the way out.
     if (present.length > 0 && present.every((name) => name.endsWith(RESTORING_SUFFIX))) {
       for (const name of present) fs.rmSync(path.join(dataDir, name), { force: true });
