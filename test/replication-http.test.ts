@@ -94,7 +94,10 @@ describe("/replication endpoints", () => {
     expect((await ask(a, "/replication/status", { headers: { "x-replication-key": "wrong" } })).status).toBe(401);
     expect((await ask(a, "/replication/status", { headers: { "x-api-key": "ak" } })).status).toBe(200);
     const status = await ask(a, "/replication/status", { headers: KEY });
-    expect(status.body).toEqual({ role: "leader", seq: store.log.committed, oldest: 1, identity, following: null });
+    // Keyed (an api key), it says so: its replicas must be keyed too.
+    expect(status.body).toEqual({ role: "leader", seq: store.log.committed, oldest: 1, identity, following: null, keyed: true });
+    const unkeyed = await ask(app({ key: "rk" }), "/replication/status", { headers: KEY });
+    expect(unkeyed.body).toEqual({ role: "leader", seq: store.log.committed, oldest: 1, identity, following: null });
     expect(await ask(app(), "/replication/log?after=0").then((r) => r.body)).toEqual({
       error: "replication is served only by a node with a replication key or an api key (strand serve --replication-key KEY)",
       code: "UNAUTHORIZED",

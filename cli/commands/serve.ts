@@ -44,11 +44,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
         );
       }
       // A replica (or a group's node) seeds an empty store from its leader, and checks it is the same project.
-      const identity = identityOf(config, project.schema);
+      const self = { identity: identityOf(config, project.schema), keyed: apiKey !== undefined };
       const dataDir = settings.store.dataDir;
       const { follow, key: replicationKey } = settings.replication;
-      if (settings.cluster !== null) return seedFromGroupLeader(settings.cluster, replicationKey, dataDir, identity, say);
-      if (follow !== undefined) return seedFromLeader({ url: follow, key: replicationKey }, dataDir, identity, say);
+      if (settings.cluster !== null) return seedFromGroupLeader(settings.cluster, replicationKey, dataDir, self, say);
+      if (follow !== undefined) return seedFromLeader({ url: follow, key: replicationKey }, dataDir, self, say);
       return true;
     },
   });

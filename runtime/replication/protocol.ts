@@ -63,6 +63,8 @@ export interface ReplicationStatus {
   following: { leader: string; leaderSeq: number; lagMs: number; state: string } | null;
   /** In a failover group (strand serve --etcd): the group, this member and the epoch it knows. */
   cluster?: ClusterStatus;
+  /** true when the node requires an api key of its clients: its replicas must too (absent: it does not). */
+  keyed?: true;
 }
 
 export interface ClusterStatus {

@@ -8,11 +8,17 @@ import { STATUS_PATH, type ReplicationStatus, type StoreIdentity } from "../../r
 import { downloadSeed, installSeed, needsSeed } from "../../runtime/replication/seed.js";
 import { EtcdGroup } from "../cluster/etcd-group.js";
 
+/** What the node about to open knows of itself: the project's identity and whether it has an api key. */
+export interface ReplicaSelf {
+  readonly identity: StoreIdentity;
+  readonly keyed: boolean;
+}
+
 /** false: the node must not start (it said why). */
 export async function seedFromLeader(
   leader: LeaderAccess,
   dataDir: string,
-  identity: StoreIdentity,
+  self: ReplicaSelf,
   say: (line: string) => void,
 ): Promise<boolean> {
   const seeding = needsSeed(dataDir);
@@ -20,14 +26,22 @@ export async function seedFromLeader(
   try {
     const res = await leaderFetch(leader, STATUS_PATH, 10_000);
     if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-    leaderIdentity = ((await res.json()) as ReplicationStatus).identity;
+    const status = (await res.json()) as ReplicationStatus;
+    leaderIdentity = status.identity;
+    // The leader guards its data with an api key: a replica without one would serve it to anyone.
+    if (status.keyed === true && !self.keyed) {
+      say(
+        `strand: cannot follow ${leader.url}: it requires an api key of its clients, and this replica has none, so it would serve the same data to anyone; start it with --api-key-file FILE (or STRAND_API_KEY)`,
+      );
+      return false;
+    }
   } catch (error) {
     // A leader out of reach stops only a replica with nothing to serve; the follower keeps trying.
     if (!seeding) return true;
     say(`strand: cannot seed from the leader ${leader.url}: ${(error as Error).message}`);
     return false;
   }
-  const mismatch = identityMismatch(identity, leaderIdentity);
+  const mismatch = identityMismatch(self.identity, leaderIdentity);
   if (mismatch !== null) {
     say(`strand: cannot follow ${leader.url}: ${mismatch}`);
     return false;
@@ -49,7 +63,7 @@ export async function seedFromGroupLeader(
   group: { endpoints: readonly string[]; group: string },
   key: string | undefined,
   dataDir: string,
-  identity: StoreIdentity,
+  self: ReplicaSelf,
   say: (line: string) => void,
 ): Promise<boolean> {
   let leader: string | null;
@@ -63,5 +77,5 @@ export async function seedFromGroupLeader(
     if (needsSeed(dataDir)) say(`strand: group ${group.group} has no leader: starting with an empty store`);
     return true;
   }
-  return seedFromLeader({ url: leader, key }, dataDir, identity, say);
+  return seedFromLeader({ url: leader, key }, dataDir, self, say);
 }

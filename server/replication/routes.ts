@@ -37,7 +37,11 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: s
     };
   app.get(
     STATUS_PATH,
-    guard((c) => c.json(statusOf(node) as unknown as Record<string, never>)),
+    guard((c) => {
+      // A replica of a keyed node must be keyed too, or it serves the same data to anyone.
+      const status = apiKey === undefined || apiKey === "" ? statusOf(node) : { ...statusOf(node), keyed: true as const };
+      return c.json(status as unknown as Record<string, never>);
+    }),
   );
   app.get(
     LOG_PATH,
