@@ -1,6 +1,7 @@
 // The integrity check (runtime/verify/): clean on stores built by normal operation, and for each
 // invariant, a store corrupted in exactly one way (through LMDB, on the closed store) reports
 // exactly that disagreement.
+import { asBinary } from "lmdb";
 import { afterEach, describe, expect, test } from "vitest";
 import type { NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -256,6 +257,22 @@ describe("each corruption is reported as exactly that disagreement", () => {
         message: `N::User '${g.alice.id}' has age 30 but no index entry`,
       },
     ]);
+  });
+
+  test("a record whose bytes do not decode (a bit flip): named, and the check goes on", async () => {
+    const { dir, g } = await smallStore();
+    // A map of five members that ends in its first key: the record cannot be decoded.
+    await corrupt(dir, (dbs) =>
+      dbs.nodes.putSync(itemKey("User", g.alice.id), asBinary(Buffer.from([0x85, 0xa2, 0x69])) as unknown as NodeItem),
+    );
+    const found = await disagreementsOf(dir);
+    expect(found).toContainEqual({
+      check: "record",
+      key: `nodes ["User","${g.alice.id}"]`,
+      message: expect.stringMatching(/^a value that does not decode \(.+\): its bytes are damaged$/),
+    });
+    // What names her record (her index entries) is reported too, as naming a record that is not there.
+    expect(found.some((d) => d.check === "index" && d.message.includes(`'${g.alice.id}', which does not exist`))).toBe(true);
   });
 
   test("a stray INDEX entry", async () => {

@@ -10,12 +10,11 @@ import { otherEndOf, readAdjacency } from "../adjacency/lists.js";
 import { ENDS_ENTRY, isEndsBlock, parseEdgeEndsKey } from "./edge-ends.js";
 import { bareEdge, edgeById, edgeHasFields } from "./edge-records.js";
 import { ID_BYTES, idBytes, readIdBytes } from "../store/id-bytes.js";
-import type { CheckContext, StoredEdge } from "../store/integrity.js";
+import { type CheckContext, decodedEntries, type StoredEdge } from "../store/integrity.js";
 
 /** The edges the check met, for the adjacency check. */
 export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[] {
-  const { dbs, read } = ctx;
-  for (const { key: stored, value } of dbs.nodes.getRange(read)) {
+  for (const { key: stored, value } of decodedEntries(ctx, ctx.dbs.nodes, ctx.read, { check: "record", db: "nodes" })) {
     ctx.tick();
     const key = itemKeyParts(ctx, "nodes", stored);
     if (key === null) continue;
@@ -27,7 +26,7 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
     checkIndexed(ctx, info!, value);
   }
   const edges: StoredEdge[] = [];
-  for (const { key: stored, value } of dbs.edges.getRange(read)) {
+  for (const { key: stored, value } of decodedEntries(ctx, ctx.dbs.edges, ctx.read, { check: "record", db: "edges" })) {
     ctx.tick();
     const key = itemKeyParts(ctx, "edges", stored);
     if (key === null) continue;
@@ -42,10 +41,17 @@ export function checkRecords(ctx: CheckContext, schema: SchemaInfo): StoredEdge[
     checkIndexed(ctx, info!, value);
   }
   checkBareEdges(ctx, schema, edges);
-  checkIndexes(ctx, schema, (info, id) =>
-    info.kind === "E" ? anyEdge(ctx, info.name, id) : ctx.dbs.nodes.get(itemKey(info.name, id), ctx.read),
-  );
+  checkIndexes(ctx, schema, (info, id) => (info.kind === "E" ? anyEdge(ctx, info.name, id) : anyNode(ctx, info.name, id)));
   return edges;
+}
+
+/** A node record, or undefined when it is absent or does not decode (reported by decodedRecords). */
+function anyNode(ctx: CheckContext, label: string, id: string): NodeItem | undefined {
+  try {
+    return ctx.dbs.nodes.get(itemKey(label, id), ctx.read);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A record key as [label, id]; null (reported) when it is not one. */

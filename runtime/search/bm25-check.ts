@@ -9,7 +9,7 @@ import { documentTerms } from "./document.js";
 import { blockEntries, ENTRY, SEALED_CAPACITY, TAIL, TAIL_CAPACITY, termKey } from "./postings.js";
 import { createTokenizer } from "./tokenizer.js";
 import { idOfValue, itemKey, keyId, labelRange, MAX_KEY, parseItemKey, type Key } from "../store/keys.js";
-import { keyParts, type CheckContext } from "../store/integrity.js";
+import { decodedEntries, keyParts, type CheckContext } from "../store/integrity.js";
 
 /** termKey → docNo → [tf, length] */
 type Postings = Map<string, Map<number, [number, number]>>;
@@ -62,7 +62,8 @@ function checkType(ctx: CheckContext, built: BuiltBm25, label: string): void {
   let docs = 0;
   let tokens = 0;
   let maxDocNo = -1;
-  for (const { key, value: rec } of dbs.nodes.getRange(labelKeys(ctx, label))) {
+  // A record that does not decode is skipped here: the records check reports it.
+  for (const { key, value: rec } of decodedEntries(ctx, dbs.nodes, labelKeys(ctx, label))) {
     ctx.tick();
     if (rec.id !== keyId(key)) continue; // a record under another's key: the record check reports it
     const doc = documentTerms(rec, fields, tokenize);

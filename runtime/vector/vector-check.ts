@@ -7,7 +7,7 @@ import type { VectorIndexContents } from "./vector-index.js";
 import type { SchemaInfo, VectorTypeInfo } from "../store/schema-info.js";
 import type { VectorTypeMeta } from "../store/vector-type-meta.js";
 import { itemKey, type Key, keyId, labelRange } from "../store/keys.js";
-import { keyParts, type CheckContext } from "../store/integrity.js";
+import { decodedEntries, keyParts, type CheckContext } from "../store/integrity.js";
 
 /** The type's HNSW index to compare, or a reason it is not compared. */
 export type IndexSource = (label: string, meta: VectorTypeMeta) => VectorIndexContents | string;
@@ -51,7 +51,8 @@ function checkSlots(ctx: CheckContext, info: VectorTypeInfo, meta: VectorTypeMet
     else slots.set(slot, id);
   }
   let records = 0;
-  for (const { key, value: rec } of dbs.nodes.getRange(range(ctx, label))) {
+  // A record that does not decode is skipped here: the records check reports it.
+  for (const { key, value: rec } of decodedEntries(ctx, dbs.nodes, range(ctx, label))) {
     if (rec.id !== keyId(key)) continue; // a record under another's key: the record check reports it
     records++;
     if (dbs.vectorIds.get(itemKey(label, rec.id), ctx.read) === undefined)
