@@ -2,6 +2,7 @@
 // turns, so a chunk's memory is only reused once the writer's promise for it has resolved; a
 // writer that takes its time still gets every chunk intact, and one that fails stops the export
 // with its error.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
@@ -9,8 +10,12 @@ import { silentProgress } from "../core/progress.js";
 import { exportDataDir } from "../runtime/data/export.js";
 import { importFileOf, importFiles } from "../runtime/data/import.js";
 import { GraphStore } from "../runtime/graph-store.js";
+import { asBinary } from "lmdb";
+import { openDbs } from "../runtime/store/dbs.js";
 import { uuidv7 } from "../runtime/store/ids.js";
+import { itemKey } from "../runtime/store/keys.js";
 import { schemaOf } from "./support/compile-schema.js";
+import { CLI } from "./support/server.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 
 const schema = schemaOf(`
@@ -96,4 +101,49 @@ E::L { From: A, To: A, Properties: { data: String, from: String } }
   } finally {
     removeDir(own);
   }
+});
+
+test("a record whose bytes do not decode (a bit flip) is named and left out; everything else is exported", async () => {
+  const users = lines.slice(0, 100).map((l) => JSON.parse(l) as { id: string });
+  const damaged = users[37]!.id;
+  const dbs = openDbs(path.join(dir, "data"), undefined);
+  try {
+    // A map of five members that ends in its first key: the record cannot be decoded.
+    dbs.env.transactionSync(() => dbs.nodes.putSync(itemKey("User", damaged), asBinary(Buffer.from([0x85, 0xa2, 0x69])) as never));
+  } finally {
+    await dbs.env.close();
+  }
+  const chunks: Buffer[] = [];
+  const counts = await exportDataDir(path.join(dir, "data"), async (chunk) => void chunks.push(Buffer.from(chunk)), silentProgress);
+  expect(counts).toEqual({
+    nodes: 99,
+    vectors: 0,
+    edges: 18_000,
+    damaged: [expect.stringMatching(new RegExp(`^User ${damaged}: .+`))],
+  });
+  const out = Buffer.concat(chunks).toString("utf8");
+  expect(out).toBe(`${lines.filter((_, i) => i !== 37).join("\n")}\n`);
+});
+
+test("strand export of a store with a damaged record writes the rest, names it, and exits 1", async () => {
+  const users = lines.slice(0, 100).map((l) => JSON.parse(l) as { id: string });
+  const dbs = openDbs(path.join(dir, "data"), undefined);
+  try {
+    dbs.env.transactionSync(() => dbs.nodes.putSync(itemKey("User", users[5]!.id), asBinary(Buffer.from([0x85, 0xa2, 0x69])) as never));
+  } finally {
+    await dbs.env.close();
+  }
+  const out = path.join(dir, "out.jsonl");
+  const r = spawnSync(process.execPath, [CLI, "export", "--data", path.join(dir, "data"), "--out", out], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toContain(`exported 99 nodes, 0 vectors, 18000 edges to ${out}\n`);
+  expect(r.stderr).toMatch(
+    new RegExp(
+      `strand: 1 record does not decode \\(the data file is damaged\\) and is not in the export:\\n  User ${users[5]!.id}: .+\\nrestore the directory from a backup, or keep this export of the rest\\n$`,
+    ),
+  );
+  expect(fs.readFileSync(out, "utf8").split("\n").length - 1).toBe(lines.length - 1);
 });

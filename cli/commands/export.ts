@@ -97,5 +97,17 @@ export async function runExport(options: ExportOptions): Promise<number> {
   if (!toStdout) settle(partial, options.out);
   const where = toStdout ? "" : ` to ${displayPath(options.out)}`;
   process.stderr.write(`exported ${outcome.nodes} nodes, ${outcome.vectors} vectors, ${outcome.edges} edges${where}\n`);
+  if (outcome.damaged !== undefined) {
+    // Everything else is written; say what is missing, and fail the command so scripts notice.
+    const shown = outcome.damaged
+      .slice(0, 10)
+      .map((d) => `\n  ${d}`)
+      .join("");
+    const more = outcome.damaged.length > 10 ? `\n  and ${outcome.damaged.length - 10} more` : "";
+    process.stderr.write(
+      `strand: ${outcome.damaged.length} ${outcome.damaged.length === 1 ? "record does" : "records do"} not decode (the data file is damaged) and ${outcome.damaged.length === 1 ? "is" : "are"} not in the export:${shown}${more}\nrestore the directory from a backup, or keep this export of the rest\n`,
+    );
+    return 1;
+  }
   return 0;
 }

@@ -6,7 +6,8 @@
 import type { ProgressSink } from "../../core/progress.js";
 import { bareEdgeTotal } from "../records/edge-ends.js";
 import type { StoreDbs } from "../store/dbs.js";
-import { labelRange } from "../store/keys.js";
+import type { Database, Transaction } from "lmdb";
+import { labelRange, parseItemKey } from "../store/keys.js";
 import { openStoreReadOnly } from "../store/read-only.js";
 import { SchemaInfo } from "../store/schema-info.js";
 import { storedSchema } from "../verify/stored-schema.js";
@@ -18,6 +19,8 @@ export interface ExportCounts {
   nodes: number;
   vectors: number;
   edges: number;
+  /** Records whose bytes do not decode (a bit flip on disk), each named with why; left out of the output. Absent when none. */
+  damaged?: string[];
 }
 
 /**
@@ -57,7 +60,7 @@ export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: Ch
           continue;
         }
         const range = { ...labelRange(label), transaction };
-        for (const { value } of dbs.nodes.getRange(range)) {
+        for (const value of decodedRecords(dbs.nodes, range, counts)) {
           if (out.add(recordLine(kind, value))) await out.handOver();
           counts[counter]++;
         }
@@ -68,6 +71,55 @@ export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: Ch
   } finally {
     task.finish();
     transaction.done();
+  }
+}
+
+/**
+ * The records of a range, in key order. A range read decodes as it goes, and one record whose
+ * bytes do not decode ended the export with the decoder's stack: from such a record on, each is
+ * read on its own, and one that does not decode is named in `counts.damaged` and left out, so
+ * everything that can be read is still exported.
+ */
+function* decodedRecords<V>(
+  db: Database<V, Uint8Array>,
+  range: { start: Uint8Array; end: Uint8Array; transaction: Transaction },
+  counts: ExportCounts,
+): Generator<V> {
+  let last: Uint8Array | null = null;
+  const fast = db.getRange(range)[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<{ key: Uint8Array; value: V }>;
+    try {
+      next = fast.next();
+    } catch {
+      fast.return?.(); // a value that does not decode: read the rest one by one
+      break;
+    }
+    if (next.done === true) return;
+    last = Uint8Array.prototype.slice.call(next.value.key); // lmdb reuses a read key's memory
+    yield next.value.value;
+  }
+  for (const read of db.getKeys({ ...range, start: last ?? range.start })) {
+    const key = Uint8Array.prototype.slice.call(read);
+    if (last !== null && Buffer.compare(key, last) === 0) continue;
+    let value: V | undefined;
+    try {
+      value = db.get(key, { transaction: range.transaction });
+    } catch (error) {
+      (counts.damaged ??= []).push(`${describeKey(key)}: ${(error as Error).message}`);
+      continue;
+    }
+    if (value !== undefined) yield value;
+  }
+}
+
+/** A record's key as its label and id, or its bytes in hex when it is not one. */
+function describeKey(key: Uint8Array): string {
+  try {
+    const { label, id } = parseItemKey(key);
+    return `${label} ${id}`;
+  } catch {
+    return Buffer.from(key).toString("hex");
   }
 }
 
