@@ -106,7 +106,7 @@ function* decodedRecords<V>(
     try {
       value = db.get(key, { transaction: range.transaction });
     } catch (error) {
-      (counts.damaged ??= []).push(`${describeKey(key)}: ${(error as Error).message}`);
+      counts.damaged = [...(counts.damaged ?? []), `${describeKey(key)}: ${(error as Error).message}`];
       continue;
     }
     if (value !== undefined) yield value;
