@@ -5,8 +5,8 @@
 // so importing the output in order always finds an edge's endpoints already loaded.
 import type { ProgressSink } from "../../core/progress.js";
 import { bareEdgeTotal } from "../records/edge-ends.js";
+import { decodedRange } from "../store/decoded-range.js";
 import type { StoreDbs } from "../store/dbs.js";
-import type { Database, Transaction } from "lmdb";
 import { labelRange, parseItemKey } from "../store/keys.js";
 import { openStoreReadOnly } from "../store/read-only.js";
 import { SchemaInfo } from "../store/schema-info.js";
@@ -60,7 +60,11 @@ export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: Ch
           continue;
         }
         const range = { ...labelRange(label), transaction };
-        for (const value of decodedRecords(dbs.nodes, range, counts)) {
+        const damaged = (key: Uint8Array, error: Error): void => {
+          counts.damaged = [...(counts.damaged ?? []), `${describeKey(key)}: ${error.message}`];
+        };
+        // A record that does not decode is named in counts.damaged and left out; the rest is exported.
+        for (const { value } of decodedRange(dbs.nodes, range, damaged)) {
           if (out.add(recordLine(kind, value))) await out.handOver();
           counts[counter]++;
         }
@@ -71,45 +75,6 @@ export async function exportRecords(dbs: StoreDbs, schema: SchemaInfo, write: Ch
   } finally {
     task.finish();
     transaction.done();
-  }
-}
-
-/**
- * The records of a range, in key order. A range read decodes as it goes, and one record whose
- * bytes do not decode ended the export with the decoder's stack: from such a record on, each is
- * read on its own, and one that does not decode is named in `counts.damaged` and left out, so
- * everything that can be read is still exported.
- */
-function* decodedRecords<V>(
-  db: Database<V, Uint8Array>,
-  range: { start: Uint8Array; end: Uint8Array; transaction: Transaction },
-  counts: ExportCounts,
-): Generator<V> {
-  let last: Uint8Array | null = null;
-  const fast = db.getRange(range)[Symbol.iterator]();
-  for (;;) {
-    let next: IteratorResult<{ key: Uint8Array; value: V }>;
-    try {
-      next = fast.next();
-    } catch {
-      fast.return?.(); // a value that does not decode: read the rest one by one
-      break;
-    }
-    if (next.done === true) return;
-    last = Uint8Array.prototype.slice.call(next.value.key); // lmdb reuses a read key's memory
-    yield next.value.value;
-  }
-  for (const read of db.getKeys({ ...range, start: last ?? range.start })) {
-    const key = Uint8Array.prototype.slice.call(read);
-    if (last !== null && Buffer.compare(key, last) === 0) continue;
-    let value: V | undefined;
-    try {
-      value = db.get(key, { transaction: range.transaction });
-    } catch (error) {
-      counts.damaged = [...(counts.damaged ?? []), `${describeKey(key)}: ${(error as Error).message}`];
-      continue;
-    }
-    if (value !== undefined) yield value;
   }
 }
 

@@ -2,6 +2,7 @@
 // in step, as a value, and counts of what was checked.
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import type { EdgeItem } from "../../core/items.js";
+import { decodedRange } from "./decoded-range.js";
 import type { StoreDbs } from "./dbs.js";
 import { type Key, parseEdgeUniqueKey, parseIndexKey, parseItemKey } from "./keys.js";
 
@@ -108,33 +109,18 @@ export function describeCounts(c: VerifyCounts): string {
 }
 
 /**
- * The entries of `db` in `range` (a range of this snapshot's read options), each value decoded on
- * its own: a value whose bytes do not decode (a bit flip on disk) is reported under `check`, naming
- * its key, when `report` names the database (else skipped: another check reports it), and the
- * check goes on. A range read decodes as it goes, so one damaged value ended a whole check.
+ * The entries of `db` in `range` (this snapshot's read options): a value whose bytes do not decode
+ * (decoded-range.ts) is reported under `check`, naming its key, when `report` names the database
+ * (else skipped: another check reports it), and the check goes on.
  */
-export function* decodedEntries<V, K extends Key | Uint8Array>(
+export function decodedEntries<V, K extends Key | Uint8Array>(
   ctx: CheckContext,
   db: Database<V, K>,
   range: RangeOptions,
   report?: { readonly check: VerifyCheck; readonly db: string },
 ): Generator<{ key: K; value: V }> {
-  for (const read of db.getKeys(range)) {
-    // lmdb reuses a binary key's memory from one read to the next.
-    const key = (read instanceof Uint8Array ? Uint8Array.prototype.slice.call(read) : read) as K;
-    let value: V | undefined;
-    try {
-      value = db.get(key, ctx.read);
-    } catch (error) {
-      if (report !== undefined)
-        ctx.report(
-          report.check,
-          report.db,
-          key as Key | Uint8Array,
-          `a value that does not decode (${(error as Error).message}): its bytes are damaged`,
-        );
-      continue;
-    }
-    if (value !== undefined) yield { key, value };
-  }
+  return decodedRange(db, range, (key, error) => {
+    if (report !== undefined)
+      ctx.report(report.check, report.db, key, `a value that does not decode (${error.message}): its bytes are damaged`);
+  });
 }
