@@ -6,7 +6,7 @@ import { Etcd3 } from "etcd3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EtcdGroup } from "../server/cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../server/cluster/failover.js";
-import { memberKeyDigest } from "../server/node/member-id.js";
+import { memberKeyDigest } from "../server/node/member-identity.js";
 import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
 
 /** What a replica's log requests tell the leader: it was sent up to `seq` and holds it, as member `id` (with its key). */
@@ -56,7 +56,7 @@ let cluster: EtcdCluster;
 let groupNo = 0;
 const running: FailoverController[] = [];
 
-/** A member's own key (server/node/member-id.ts): the leader counts its acknowledgements only with it. */
+/** A member's own key (server/node/member-identity.ts): the leader counts its acknowledgements only with it. */
 const keyOf = (id: string): string => `key-of-${id}`;
 
 async function member(group: string, id: string, syncReplicas = 0): Promise<{ node: FakeNode; controller: FailoverController }> {

@@ -24,7 +24,7 @@ export const SEED_PATH = "/replication/backup";
 export const REPLICATION_PATHS: readonly string[] = [STATUS_PATH, LOG_PATH, SEED_PATH];
 
 export const REPLICATION_KEY_HEADER = "x-replication-key";
-/** A failover group's member proves itself with its own key on its log requests (server/node/member-id.ts). */
+/** A failover group's member proves itself with its own key on its log requests (server/node/member-identity.ts). */
 export const MEMBER_KEY_HEADER = "x-strand-member-key";
 export const LOG_FIRST_HEADER = "strand-log-first";
 export const COMMIT_HEADER = "strand-commit";

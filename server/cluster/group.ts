@@ -15,7 +15,7 @@ export interface GroupMember {
   /** Where the other members and clients reach this member's HTTP API. */
   readonly url: string;
   /**
-   * SHA-256 (hex) of the member's own key (server/node/member-id.ts), published in its member
+   * SHA-256 (hex) of the member's own key (server/node/member-identity.ts), published in its member
    * record: a leader counts a replica's acknowledgement only from a request that carries the key.
    */
   readonly keyDigest?: string | undefined;

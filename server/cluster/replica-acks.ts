@@ -3,7 +3,7 @@
 // any client that has it: trusting the request made whoever held the key an in-sync replica, and
 // synchronous writes were acknowledged with no replica holding them. So an acknowledgement counts
 // only (1) from a request carrying that member's own key, whose SHA-256 the member published in
-// its record in the group (server/node/member-id.ts), and (2) up to the entries this leader has
+// its record in the group (server/node/member-identity.ts), and (2) up to the entries this leader has
 // actually sent to requests with that key: a position claimed beyond what was sent is not believed.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Clock } from "./clock.js";

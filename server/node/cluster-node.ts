@@ -1,13 +1,13 @@
 // A failover group's node (`strand serve --etcd …`): etcd decides its role (server/cluster/
 // failover.ts, the controller), and this is the FailoverNode the controller tells — lead, follow
 // or fence — carried out on the served node (served-node.ts). It keeps the epoch it has been in
-// (known-epoch.ts) and its member id (member-id.ts) in the data directory, joins the group once
+// (known-epoch.ts) and its member id and key (member-identity.ts) in the data directory, joins the group once
 // the server listens (to advertise its URL), and on stop takes no new writes, lets the ones
 // waiting for their replicas finish and leaves the group, so a replica takes over at once.
 import { EtcdGroup } from "../cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../cluster/failover.js";
 import { readKnownEpoch, writeKnownEpoch } from "./known-epoch.js";
-import { type MemberIdentity, memberIdentity } from "./member-id.js";
+import { type MemberIdentity, memberIdentity } from "./member-identity.js";
 import type { ServedNode } from "./served-node.js";
 
 export interface ClusterNodeSettings {

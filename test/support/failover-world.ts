@@ -34,10 +34,10 @@ import { type Cut, type GroupOp, MemoryGroups } from "../../server/cluster/memor
 import { FailoverController, type FailoverNode } from "../../server/cluster/failover.js";
 import type { GroupMember } from "../../server/cluster/group.js";
 import { MEMBERS_PREFIX, parseInSync, parseLeader, parseMembers } from "../../server/cluster/group-keys.js";
-import { memberKeyDigest } from "../../server/node/member-id.js";
+import { memberKeyDigest } from "../../server/node/member-identity.js";
 import { PausableClock } from "./pausable-clock.js";
 
-/** A member's own key (server/node/member-id.ts), which its log requests carry. */
+/** A member's own key (server/node/member-identity.ts), which its log requests carry. */
 const keyOf = (id: string): string => `key-of-${id}`;
 
 interface Settings {
