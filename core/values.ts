@@ -24,7 +24,7 @@ const CANONICAL_DATE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // Instants whose RFC 3339 form has a four-digit year: 0000-01-01T00:00:00Z .. 9999-12-31T23:59:59.999Z
 // (toISOString() would write other years as +275760 or -000001, which RFC 3339 has no room for).
 const MIN_DATE_MS = -62167219200000;
-const MAX_DATE_MS = 253402300799999;
+export const MAX_DATE_MS = 253402300799999;
 
 /**
  * A short rendering of the offending value for messages: its JSON, cut to ECHO_LIMIT characters

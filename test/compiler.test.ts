@@ -129,6 +129,77 @@ describe("compileProject", () => {
     ]);
   });
 
+  it("accepts DEFAULT NOW on a 64-bit integer field with a warning (W004) and refuses it where epoch milliseconds do not fit (E202)", () => {
+    const shown = (text: string) =>
+      compileProject([{ file: "s.hx", text }], { checkOnly: true }).diagnostics.map((d) => ({
+        code: d.code,
+        severity: d.severity,
+        line: d.span.start.line,
+        column: d.span.start.column,
+        message: d.message,
+        hint: d.hint,
+      }));
+    const ok = compileProject([{ file: "s.hx", text: "N::Event { name: String, created_at: I64 DEFAULT NOW, at: Date DEFAULT NOW }\n" }], {
+      checkOnly: true,
+    });
+    expect(ok.ok).toBe(true);
+    expect(ok.schema?.nodes[0]?.fields.map((f) => [f.name, f.default])).toEqual([
+      ["name", null],
+      ["created_at", { kind: "now" }],
+      ["at", { kind: "now" }],
+    ]);
+    expect(
+      shown(
+        "N::Event { name: String, created_at: I64 DEFAULT NOW }\nE::Saw { From: Event, To: Event, Properties: { at: U64 DEFAULT NOW } }\n",
+      ),
+    ).toEqual([
+      {
+        code: "W004",
+        severity: "warning",
+        line: 1,
+        column: 50,
+        message: "DEFAULT NOW on I64 field 'created_at' stores the time as epoch milliseconds (a number), not as a Date",
+        hint: "declare 'created_at' as Date to store a time that reads as one and compares with NOW and Date values",
+      },
+      {
+        code: "W004",
+        severity: "warning",
+        line: 2,
+        column: 64,
+        message: "DEFAULT NOW on U64 field 'at' stores the time as epoch milliseconds (a number), not as a Date",
+        hint: "declare 'at' as Date to store a time that reads as one and compares with NOW and Date values",
+      },
+    ]);
+    expect(shown("N::Event { a: I32 DEFAULT NOW, b: U16 DEFAULT NOW, c: String DEFAULT NOW }\n")).toEqual([
+      {
+        code: "E202",
+        severity: "error",
+        line: 1,
+        column: 27,
+        message:
+          "DEFAULT NOW needs a Date or 64-bit integer field; 'a' is I32, too small for the time in epoch milliseconds (I32 holds at most 2147483647)",
+        hint: "declare 'a' as Date (or as I64, which stores epoch milliseconds)",
+      },
+      {
+        code: "E202",
+        severity: "error",
+        line: 1,
+        column: 47,
+        message:
+          "DEFAULT NOW needs a Date or 64-bit integer field; 'b' is U16, too small for the time in epoch milliseconds (U16 holds at most 65535)",
+        hint: "declare 'b' as Date (or as I64, which stores epoch milliseconds)",
+      },
+      {
+        code: "E202",
+        severity: "error",
+        line: 1,
+        column: 70,
+        message: "DEFAULT NOW needs a Date or 64-bit integer field; 'c' is String",
+        hint: "declare 'c' as Date",
+      },
+    ]);
+  });
+
   it("reports a query defined in two files at the second one", () => {
     const q = "QUERY Get() =>\n    u <- N<User>\n    RETURN u\n";
     const result = compileProject([

@@ -124,8 +124,8 @@ export const DIAGNOSTICS = {
   },
   E202: {
     severity: "error",
-    message: "DEFAULT NOW needs a Date field; '{field}' is {type}",
-    doc: "DEFAULT NOW on a field that is not a Date.",
+    message: "DEFAULT NOW needs a Date or 64-bit integer field; '{field}' is {type}",
+    doc: "DEFAULT NOW on a field that is neither a Date nor an I64, U64 or U128: a String, a float, or an integer too small for epoch milliseconds (I8..I32, U8..U32; the message gives the type's largest value, the hint suggests Date or I64).",
   },
   E203: {
     severity: "error",
@@ -287,6 +287,11 @@ export const DIAGNOSTICS = {
     severity: "warning",
     message: "{type} declares a field 'score', so {call} results keep its stored value and do not carry their {score}",
     doc: "SearchBM25 or RerankRRF over a node type that declares its own `score` field (its stored value stays; the relevance score is not attached).",
+  },
+  W004: {
+    severity: "warning",
+    message: "DEFAULT NOW on {type} field '{field}' stores the time as epoch milliseconds (a number), not as a Date",
+    doc: "DEFAULT NOW on an I64, U64 or U128 field, as HelixDB schemas write `created_at: I64 DEFAULT NOW`: a record created without the field gets `Date.now()`, a number; the hint suggests declaring it as Date, whose values read as times and compare with NOW and Date values.",
   },
 } as const satisfies Record<string, DiagnosticEntry>;
 

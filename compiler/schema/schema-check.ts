@@ -1,9 +1,10 @@
 // Checks the schema items of a project and turns them into the runtime's SchemaDescriptor
-// (E101-E107, E201, E202: compiler/diagnostics/table.ts).
+// (E101-E107, E201, E202, W004: compiler/diagnostics/table.ts).
 import type { EdgeSchema, FieldDef, NodeSchema, SchemaItem, Span, TypeExpr, VectorSchema } from "../syntax/ast.js";
 import { helixTypeName } from "../../core/schema.js";
 import { closest, error, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { literalFitsType } from "../ir/value-types.js";
+import { nowDefaultDiagnostic } from "./default-now.js";
 import {
   RESERVED_FIELD_NAMES,
   RESERVED_VECTOR_FIELD_NAMES,
@@ -141,11 +142,9 @@ function checkDefault(field: FieldDef, type: ValueType, diagnostics: Diagnostic[
   const base = { name: field.name.name, type, index: field.index };
   if (field.default === null) return { ...base, default: null };
   if (field.default.kind === "DefaultNow") {
-    if (type.kind !== "scalar" || type.name !== "Date") {
-      diagnostics.push(error("E202", `DEFAULT NOW needs a Date field; '${field.name.name}' is ${helixTypeName(type)}`, field.default.span));
-      return { ...base, default: null };
-    }
-    return { ...base, default: { kind: "now" } };
+    const problem = nowDefaultDiagnostic(field.name.name, type, field.default.span);
+    if (problem !== null) diagnostics.push(problem);
+    return problem?.severity === "error" ? { ...base, default: null } : { ...base, default: { kind: "now" } };
   }
   const fit = literalFitsType(field.default.value, type);
   if (!fit.ok) {

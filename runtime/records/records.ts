@@ -4,7 +4,7 @@ import { StrandError } from "../../core/errors.js";
 import { setMember, type EdgeItem, type NodeItem, type PropValue, type Props } from "../../core/items.js";
 import type { JsonValue } from "../../core/schema.js";
 import { checkValue } from "../../core/values.js";
-import { isIntegerScalar } from "../../core/scalars.js";
+import { nowDefaultForm } from "../../core/now-default.js";
 import type { EdgeTypeInfo, TypeInfo } from "../store/schema-info.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -38,14 +38,12 @@ export function validateProps(info: TypeInfo, props: Props): ReadonlyMap<string,
 
 const NO_VALUES: ReadonlyMap<string, JsonValue> = new Map();
 
-/** The value a field without one gets: its literal DEFAULT, or for DEFAULT NOW the time `nowIso`. */
+/** The value a field without one gets: its literal DEFAULT, or for DEFAULT NOW the time `nowIso` (an RFC 3339 string). */
 export function defaultFor(field: TypeInfo["fields"][number], nowIso: string): JsonValue | undefined {
   if (field.literalDefault !== undefined) return field.literalDefault;
   if (!field.defaultNow) return undefined;
-  const t = field.descriptor.type;
-  // DEFAULT NOW on an integer field means unix seconds; otherwise the Date wire form.
-  if (t.kind === "scalar" && isIntegerScalar(t.name)) return Math.floor(Date.parse(nowIso) / 1000);
-  return nowIso;
+  // On an I64/U64/U128 field, the time in epoch milliseconds; else the Date wire form (core/now-default.ts).
+  return nowDefaultForm(field.descriptor.type) === "epoch-ms" ? Date.parse(nowIso) : nowIso;
 }
 
 function appendFields(

@@ -122,6 +122,6 @@ N::Comment { text: String DEFAULT false }
 N::Comment { created: String DEFAULT NOW }
 //                                   ^ E202
 
-// case: DEFAULT NOW on an integer field
-E::Likes { From: User, To: Post, Properties: { at: I64 DEFAULT NOW } }
+// case: DEFAULT NOW on an integer field too small for epoch milliseconds (I64 is a warning, W004)
+E::Likes { From: User, To: Post, Properties: { at: I32 DEFAULT NOW } }
 //                                                             ^ E202
