@@ -16,6 +16,7 @@ import { isMcpPath, MCP_PATH, mcpHandler } from "./mcp/routes.js";
 import { McpService } from "./mcp/service.js";
 import type { QueryModule } from "../core/query-module.js";
 import { QueryRunner, type EmbedderFor } from "../runtime/query/query-runner.js";
+import { observedEmbedders } from "../runtime/embed/observed.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import type { Metric } from "../runtime/vector/metric.js";
 import { apiKeyMiddleware } from "./http/api-key.js";
@@ -70,6 +71,11 @@ export interface AppOptions {
   backup?: BackupSource | undefined;
   /** The node's commit log and role: `Strand-Commit` / `Strand-After` on every request, and the /replication endpoints. */
   replication?: ReplicationNode | undefined;
+  /**
+   * Whether vector records in answers (of queries and of /mcp tools) carry their embedding, `data`
+   * (strand.toml [server] vector_data_in_answers; default true, as HelixDB sends it).
+   */
+  vectorDataInAnswers?: boolean | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -106,15 +112,17 @@ export function createApp(options: AppOptions): Hono {
   if (mcpEnabled && queries.has(MCP_PATH.slice(1))) {
     throw new Error(`a query named "${MCP_PATH.slice(1)}" collides with the MCP endpoint ${MCP_PATH}; rename it or set mcp = false`);
   }
-  const runner = new QueryRunner(
-    options.store,
-    options.embedders ?? null,
-    options.schema.vectors.map((v) => v.name),
-  );
-  const commits = replication === undefined ? undefined : commitView(replication);
-  const service = mcpEnabled ? new McpService({ ...options, connections: options.mcpConnections, runner, commits }) : null;
-  const mcp = mcpHandler(service, bodyLimitBytes);
   const metrics = options.metrics ?? null;
+  // Every embed call (queries' Embed(..), /mcp's search_vector_text) is counted in /metrics.
+  const given = options.embedders ?? null;
+  const embedders = given === null || metrics === null ? given : observedEmbedders(given, metrics.observeEmbedding);
+  const runner = new QueryRunner(options.store, embedders, {
+    labels: options.schema.vectors.map((v) => v.name),
+    data: options.vectorDataInAnswers,
+  });
+  const commits = replication === undefined ? undefined : commitView(replication);
+  const service = mcpEnabled ? new McpService({ ...options, embedders, connections: options.mcpConnections, runner, commits }) : null;
+  const mcp = mcpHandler(service, bodyLimitBytes);
   const getPaths: ReadonlySet<string> = new Set([
     ...GET_PATHS,
     ...(metrics !== null ? ["/metrics"] : []),

@@ -64,7 +64,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? DEFAULT_HOST;
   const keyless = options.apiKey === undefined || options.apiKey === "";
   const store = options.store;
-  const metrics = options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store) });
+  const metrics =
+    options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store), replication: options.replication });
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
   const app = createApp({ ...options, loopbackHostsOnly, metrics, explorer });

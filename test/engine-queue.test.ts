@@ -15,6 +15,7 @@ function request(id: number, remoteAddress: string | undefined = "127.0.0.1", pa
     url: `http://127.0.0.1${path}`,
     rawHeaders: ["host", "127.0.0.1"],
     remoteAddress,
+    reqId: `req-${id}`,
     body: null,
     refusal: null,
   };
@@ -39,7 +40,7 @@ function recordingEngine(): { engine: EngineSide; started: string[]; posted: ToF
     post: (message) => posted.push(message),
     record: () => {},
     commit: () => null,
-    internalError: (stack) => internalErrors.push(stack),
+    internalError: (stack, reqId) => internalErrors.push(`${reqId} ${stack}`),
   });
   return { engine, started, posted, internalErrors };
 }
@@ -106,5 +107,6 @@ it("answers 500 INTERNAL when the app throws, and reports the stack to the serve
     },
   ]);
   expect(internalErrors).toHaveLength(1);
-  expect(internalErrors[0]!.startsWith("Error: the app broke\n    at ")).toBe(true);
+  // With the request's id, for its log line (front-door/start.ts).
+  expect(internalErrors[0]!.startsWith("req-1 Error: the app broke\n    at ")).toBe(true);
 });

@@ -1,16 +1,22 @@
-// Issue #13 items 4 and 5: one structured log line per request, and GET /metrics in the
-// Prometheus text format with request counts and latencies per route and status, store figures,
-// /mcp connections and the process's own memory and CPU.
+// Issue #13 items 4 and 5: one structured log line per request (with its id and client; /health
+// at debug), and GET /metrics in the Prometheus text format with the build, request counts per
+// route, status and error code and latencies per route and status, store figures, /mcp
+// connections and the process's own memory and CPU. Each answer carries its x-request-id.
+// Embedding and replication metrics: observe-embedding.test.ts, observe-replication.test.ts.
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger, prettyLine } from "../server/observe/logger.js";
+import { ServerMetrics } from "../server/observe/metrics.js";
+import { requestId } from "../server/observe/request-id.js";
 import { errorCodeOfBody, type RequestRecord, requestRecorder } from "../server/observe/request-observer.js";
 import { routeLabel } from "../server/observe/route-label.js";
 import { type RunningServer, startServer } from "../server/server.js";
 import { parseCommand } from "../cli/commands/args.js";
 import { type McpFixture, openFixture, queries, schema } from "./support/mcp-fixture.js";
+import { samples } from "./support/metrics-text.js";
 import { startStrand } from "./support/server.js";
 
 function collect(): { stream: PassThrough; lines: () => Record<string, unknown>[] } {
@@ -37,28 +43,36 @@ async function post(server: RunningServer, path: string, body: string, headers: 
   });
 }
 
-/** The samples of one metric family, `name{labels} value` lines without the # comments. */
-function samples(text: string, name: string): string[] {
-  return text.split("\n").filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("request logs and metrics of a running server", () => {
   let f: McpFixture;
   let server: RunningServer;
   const log = collect();
+  /** The x-request-id of each answer, in the order of the requests. */
+  const ids: string[] = [];
 
   beforeAll(async () => {
     f = await openFixture();
-    const logger = createLogger({ level: "info", pretty: false, stream: log.stream });
+    // At debug: /health's line is there, at its level.
+    const logger = createLogger({ level: "debug", pretty: false, stream: log.stream });
     server = await startServer({ store: f.store, schema, queries, port: 0, logger });
-    await (await post(server, "/UsersInCity", '{"city":"London"}')).text();
-    await (await post(server, "/UsersInCity", '{"city":"Paris"}')).text();
-    await (await post(server, "/UsersInCity", "{}")).text();
-    await (await post(server, "/mcp/init", "{}")).text();
-    await (await post(server, "/no/such/path", "{}")).text();
+    const answered = async (res: Response): Promise<void> => {
+      await res.text();
+      ids.push(res.headers.get("x-request-id") ?? "(none)");
+    };
+    await answered(await post(server, "/UsersInCity", '{"city":"London"}', { "x-request-id": "trace-1.a:b/c+d=e@f~g_h" }));
+    await answered(await post(server, "/UsersInCity", '{"city":"Paris"}'));
+    await answered(await post(server, "/UsersInCity", "{}", { "x-request-id": "has spaces" }));
+    await answered(await post(server, "/mcp/init", "{}", { "x-request-id": "x".repeat(129) }));
+    await answered(await post(server, "/no/such/path", "{}", { "x-request-id": "x".repeat(128) }));
+    await answered(await post(server, "/NoSuchQuery", "{}"));
+    await answered(await fetch(`http://127.0.0.1:${server.port}/health`, { headers: { "x-request-id": "probe-7" } }));
     // Answered by the front door itself (a Host header it cannot use).
     await new Promise<void>((resolve, reject) => {
-      const req = request({ port: server.port, path: "/CountUsers", method: "POST", headers: { host: "bad host" } }, (res) => {
+      const headers = { host: "bad host", "x-request-id": "bad-host-1" };
+      const req = request({ port: server.port, path: "/CountUsers", method: "POST", headers }, (res) => {
+        ids.push(String(res.headers["x-request-id"]));
         res.resume();
         res.on("end", resolve);
       });
@@ -72,7 +86,15 @@ describe("request logs and metrics of a running server", () => {
     await f.close();
   });
 
-  it("writes one JSON line per request: method, path, route, status, duration and bytes", async () => {
+  it("answers with the client's x-request-id when plausible, a fresh UUID otherwise", () => {
+    expect(ids.slice(0, 2)).toEqual(["trace-1.a:b/c+d=e@f~g_h", expect.stringMatching(UUID)]);
+    // Spaces, and 129 characters: replaced. 128 characters pass.
+    expect(ids.slice(2, 4)).toEqual([expect.stringMatching(UUID), expect.stringMatching(UUID)]);
+    expect(ids.slice(4)).toEqual(["x".repeat(128), expect.stringMatching(UUID), "probe-7", "bad-host-1"]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("writes one JSON line per request: method, path, route, status, duration, bytes, id and client; /health at debug", async () => {
     await new Promise((r) => setTimeout(r, 50));
     const requests = log.lines().map(({ time, ms, ...rest }) => {
       expect(typeof time).toBe("string");
@@ -80,9 +102,30 @@ describe("request logs and metrics of a running server", () => {
       return rest;
     });
     const body400 = JSON.stringify({ error: "missing required parameter 'city'", code: "MISSING_PARAMETER" });
+    const client = "127.0.0.1";
     expect(requests).toEqual([
-      { level: "info", method: "POST", path: "/UsersInCity", route: "UsersInCity", status: 200, bytes: expect.any(Number), msg: "request" },
-      { level: "info", method: "POST", path: "/UsersInCity", route: "UsersInCity", status: 200, bytes: expect.any(Number), msg: "request" },
+      {
+        level: "info",
+        method: "POST",
+        path: "/UsersInCity",
+        route: "UsersInCity",
+        status: 200,
+        bytes: expect.any(Number),
+        reqId: ids[0],
+        client,
+        msg: "request",
+      },
+      {
+        level: "info",
+        method: "POST",
+        path: "/UsersInCity",
+        route: "UsersInCity",
+        status: 200,
+        bytes: expect.any(Number),
+        reqId: ids[1],
+        client,
+        msg: "request",
+      },
       {
         level: "info",
         method: "POST",
@@ -91,9 +134,21 @@ describe("request logs and metrics of a running server", () => {
         status: 400,
         code: "MISSING_PARAMETER",
         bytes: Buffer.byteLength(body400),
+        reqId: ids[2],
+        client,
         msg: "request",
       },
-      { level: "info", method: "POST", path: "/mcp/init", route: "/mcp/init", status: 200, bytes: expect.any(Number), msg: "request" },
+      {
+        level: "info",
+        method: "POST",
+        path: "/mcp/init",
+        route: "/mcp/init",
+        status: 200,
+        bytes: expect.any(Number),
+        reqId: ids[3],
+        client,
+        msg: "request",
+      },
       {
         level: "info",
         method: "POST",
@@ -102,6 +157,31 @@ describe("request logs and metrics of a running server", () => {
         status: 404,
         code: "NOT_FOUND",
         bytes: expect.any(Number),
+        reqId: ids[4],
+        client,
+        msg: "request",
+      },
+      {
+        level: "info",
+        method: "POST",
+        path: "/NoSuchQuery",
+        route: "unmatched",
+        status: 404,
+        code: "UNKNOWN_QUERY",
+        bytes: expect.any(Number),
+        reqId: ids[5],
+        client,
+        msg: "request",
+      },
+      {
+        level: "debug",
+        method: "GET",
+        path: "/health",
+        route: "/health",
+        status: 200,
+        bytes: 15,
+        reqId: "probe-7",
+        client,
         msg: "request",
       },
       {
@@ -112,6 +192,8 @@ describe("request logs and metrics of a running server", () => {
         status: 400,
         code: "BAD_REQUEST",
         bytes: expect.any(Number),
+        reqId: "bad-host-1",
+        client,
         msg: "request",
       },
     ]);
@@ -122,18 +204,24 @@ describe("request logs and metrics of a running server", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
     const text = await res.text();
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    // This checkout's package.json has no gitHead (npm writes one into a packed package): no commit label.
+    expect(samples(text, "strand_build_info")).toEqual([`strand_build_info{version="${version}",node="${process.version}"} 1`]);
     expect(samples(text, "strand_http_requests_total")).toEqual([
-      'strand_http_requests_total{route="UsersInCity",status="200"} 2',
-      'strand_http_requests_total{route="UsersInCity",status="400"} 1',
-      'strand_http_requests_total{route="/mcp/init",status="200"} 1',
-      'strand_http_requests_total{route="unmatched",status="404"} 1',
-      'strand_http_requests_total{route="CountUsers",status="400"} 1',
+      'strand_http_requests_total{route="UsersInCity",status="200",code="none"} 2',
+      'strand_http_requests_total{route="UsersInCity",status="400",code="MISSING_PARAMETER"} 1',
+      'strand_http_requests_total{route="/mcp/init",status="200",code="none"} 1',
+      'strand_http_requests_total{route="unmatched",status="404",code="NOT_FOUND"} 1',
+      'strand_http_requests_total{route="unmatched",status="404",code="UNKNOWN_QUERY"} 1',
+      'strand_http_requests_total{route="/health",status="200",code="none"} 1',
+      'strand_http_requests_total{route="CountUsers",status="400",code="BAD_REQUEST"} 1',
     ]);
     expect(samples(text, "strand_http_request_duration_seconds_count")).toEqual([
       'strand_http_request_duration_seconds_count{route="UsersInCity",status="200"} 2',
       'strand_http_request_duration_seconds_count{route="UsersInCity",status="400"} 1',
       'strand_http_request_duration_seconds_count{route="/mcp/init",status="200"} 1',
-      'strand_http_request_duration_seconds_count{route="unmatched",status="404"} 1',
+      'strand_http_request_duration_seconds_count{route="unmatched",status="404"} 2',
+      'strand_http_request_duration_seconds_count{route="/health",status="200"} 1',
       'strand_http_request_duration_seconds_count{route="CountUsers",status="400"} 1',
     ]);
     expect(samples(text, "strand_records")).toEqual([
@@ -181,8 +269,26 @@ describe("log and route helpers", () => {
   it("labels routes by query name, built-in path or tool, and one bucket for the rest", () => {
     const names = { queries: new Set(["AddUser"]), mcpTools: new Set(["init"]) };
     expect(
-      ["/AddUser", "/AddUser?x=1", "/health", "/metrics", "/mcp/init", "/mcp/nope", "/Nope", "/a/b"].map((u) => routeLabel(u, names)),
-    ).toEqual(["AddUser", "AddUser", "/health", "/metrics", "/mcp/init", "unmatched", "unmatched", "unmatched"]);
+      [
+        "/AddUser",
+        "/AddUser?x=1",
+        "/health",
+        "/metrics",
+        "/mcp/init",
+        "/mcp/nope",
+        "/Nope",
+        "/a/b",
+        "/replication/log?after=3&wait=5000",
+      ].map((u) => routeLabel(u, names)),
+    ).toEqual(["AddUser", "AddUser", "/health", "/metrics", "/mcp/init", "unmatched", "unmatched", "unmatched", "/replication/log"]);
+  });
+
+  it("takes a plausible x-request-id as the request's id and replaces anything else with a UUID", () => {
+    const kept = ["abc-123", "0af7651916cd43dd8448eb211c80319c", "Root=1-5759e988:bd86/2e3f+x=@~_.", "x".repeat(128)];
+    expect(kept.map(requestId)).toEqual(kept);
+    // Absent, empty, a space, two headers (Node joins them with ", "), non-ASCII, quotes, too long.
+    const replaced = [undefined, "", "a b", "a, b", ["a", "b"], "é", 'a"b', "a;b", "x".repeat(129)];
+    expect(replaced.map(requestId)).toEqual(replaced.map(() => expect.stringMatching(UUID)));
   });
 
   it("renders a readable line on a terminal", () => {
@@ -208,13 +314,15 @@ describe("log and route helpers", () => {
 });
 
 describe("the level of a request's line", () => {
-  const answered = (status: number, code: string | null): RequestRecord => ({
+  const answered = (status: number, code: string | null, url = "/CountUsers"): RequestRecord => ({
     method: "POST",
-    url: "/CountUsers",
+    url,
     status,
     seconds: 0.0015,
     bytes: 40,
     code,
+    reqId: "r-1",
+    client: "::1",
   });
   const names = { queries: new Set(["CountUsers"]), mcpTools: new Set<string>() };
 
@@ -252,8 +360,54 @@ describe("the level of a request's line", () => {
       code: "SERVER_BUSY",
       ms: 1.5,
       bytes: 40,
+      reqId: "r-1",
+      client: "::1",
       msg: "request",
     });
+  });
+
+  it("is debug for /health below 400 (probes), so --log-level info leaves probes out", async () => {
+    const lines = async (level: "debug" | "info"): Promise<unknown[][]> => {
+      const out = collect();
+      const record = requestRecorder({ logger: createLogger({ level, pretty: false, stream: out.stream }), metrics: null, names });
+      record(answered(200, null, "/health"));
+      record(answered(200, null, "/health?deep=1"));
+      record(answered(403, "FORBIDDEN_HOST", "/health"));
+      record(answered(503, "ENGINE_STALLED", "/health"));
+      record(answered(200, null));
+      await new Promise((r) => setTimeout(r, 10));
+      return out.lines().map(({ level, route, status }) => [level, route, status]);
+    };
+    expect(await lines("debug")).toEqual([
+      ["debug", "/health", 200],
+      ["debug", "/health", 200],
+      ["info", "/health", 403],
+      ["warn", "/health", 503],
+      ["info", "CountUsers", 200],
+    ]);
+    expect(await lines("info")).toEqual([
+      ["info", "/health", 403],
+      ["warn", "/health", 503],
+      ["info", "CountUsers", 200],
+    ]);
+  });
+
+  it("labels each count with its error code, none without one, other for a code no server answers with", async () => {
+    const metrics = new ServerMetrics({ build: { version: "9.9.9", node: "v20.0.0", commit: "0123abc" } });
+    const record = requestRecorder({ logger: createLogger({ level: "silent" }), metrics, names });
+    record(answered(200, null));
+    record(answered(503, "SERVER_BUSY"));
+    record(answered(503, "SERVER_BUSY"));
+    record(answered(418, "TEAPOT"));
+    record(answered(502, null));
+    const text = await metrics.render();
+    expect(samples(text, "strand_http_requests_total")).toEqual([
+      'strand_http_requests_total{route="CountUsers",status="200",code="none"} 1',
+      'strand_http_requests_total{route="CountUsers",status="503",code="SERVER_BUSY"} 2',
+      'strand_http_requests_total{route="CountUsers",status="418",code="other"} 1',
+      'strand_http_requests_total{route="CountUsers",status="502",code="none"} 1',
+    ]);
+    expect(samples(text, "strand_build_info")).toEqual(['strand_build_info{version="9.9.9",node="v20.0.0",commit="0123abc"} 1']);
   });
 
   it("keeps busy answers out at --log-level error, and failures in", async () => {

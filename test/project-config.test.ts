@@ -7,6 +7,7 @@ import { loadProjectLayout } from "../cli/config/project-layout.js";
 import { MODEL_FORMS as FORMS } from "../core/model-name.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { noneGiven } from "../cli/config/given.js";
+import { resolveSettings } from "../cli/config/settings.js";
 import type { GivenSettings } from "../cli/config/knobs.js";
 
 /** What strand.toml gives: these sections' values, none in the others. */
@@ -115,15 +116,34 @@ describe("strand.toml", () => {
     ['vector = { metric = "ip" }', { vector: { ...DEFAULT_CONFIG.vector, metric: "ip" } }],
     ['[server]\nbody_memory_limit = "1GiB"', { given: given({ frontDoor: { bodyMemoryLimitBytes: 2 ** 30 } }) }],
     ['[server]\nanswer_memory_limit = "2GiB"', { given: given({ frontDoor: { answerMemoryLimitBytes: 2 ** 31 } }) }],
+    ["[server]\nvector_data_in_answers = false", { given: given({ server: { vectorDataInAnswers: false } }) }],
+    ["[server]\nvector_data_in_answers = true", { given: given({ server: { vectorDataInAnswers: true } }) }],
   ])("%s", (line, expected) => {
     const dir = project({ "strand.toml": line });
     expect(loadProjectConfig(dir)).toEqual({ ok: true, config: { ...DEFAULT_CONFIG, file: path.join(dir, "strand.toml"), ...expected } });
   });
 
+  test("[server] vector_data_in_answers: the server setting vectorDataInAnswers, true unless set to false", () => {
+    const settingOf = (files: Record<string, string>): unknown => {
+      const loaded = loadProjectConfig(project(files));
+      if (!loaded.ok) throw new Error(loaded.errors.join("\n"));
+      const settings = resolveSettings(noneGiven(), loaded.config, true);
+      return "error" in settings ? settings : settings.server.vectorDataInAnswers;
+    };
+    expect(settingOf({})).toBe(true);
+    expect(settingOf({ "strand.toml": "[server]\nvector_data_in_answers = false\n" })).toBe(false);
+  });
+
+  test("[server] vector_data_in_answers: true or false", () => {
+    expect(strandErrors('[server]\nvector_data_in_answers = "no"')).toEqual([
+      '<dir>/strand.toml: server.vector_data_in_answers: expected true or false, got "no"',
+    ]);
+  });
+
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: server.port: unknown key (known: body_limit, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit, vector_data_in_answers, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
       "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });

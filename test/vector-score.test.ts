@@ -1,6 +1,6 @@
 // core/vector-score.ts: the one rule that puts `score` on every vector a query returns.
 import { describe, expect, test } from "vitest";
-import { NO_SEARCH_SCORE, withVectorScores } from "../core/vector-score.js";
+import { NO_SEARCH_SCORE, vectorAnswerShaper, withVectorScores } from "../core/vector-score.js";
 
 const isVector = (label: string) => label === "Chunk";
 const chunk = (id: string, extra: Record<string, unknown> = {}) => Object.freeze({ id, label: "Chunk", data: [1, 0], ...extra });
@@ -46,5 +46,32 @@ describe("withVectorScores", () => {
     expect(Object.keys(out)).toEqual(["__proto__", "v", "z"]);
     expect(Object.hasOwn(out, "__proto__")).toBe(true);
     expect(JSON.stringify(out)).toBe('{"__proto__":1,"v":{"id":"a","label":"Chunk","score":2},"z":2}');
+  });
+
+  test("keepData false: vector records leave without data, everything else as before", () => {
+    const hit = chunk("b", { score: 0.5, title: "t" });
+    const value = Object.freeze({
+      a: chunk("a"),
+      hit,
+      groups: [{ count: 1, data: [chunk("c")] }],
+      node: { id: "n", label: "Doc", data: [1] },
+    });
+    expect(JSON.stringify(withVectorScores(value, isVector, false))).toBe(
+      '{"a":{"id":"a","label":"Chunk","score":2},"hit":{"id":"b","label":"Chunk","score":0.5,"title":"t"},' +
+        '"groups":[{"count":1,"data":[{"id":"c","label":"Chunk","score":2}]}],"node":{"id":"n","label":"Doc","data":[1]}}',
+    );
+    expect(hit).toEqual({ id: "b", label: "Chunk", data: [1, 0], score: 0.5, title: "t" });
+    // A vector without data (its type keeps the vector in an `embedding` field) that has a score is returned as is.
+    const embedded = Object.freeze({ id: "e", label: "Chunk", embedding: [1, 0], score: 0.5 });
+    expect(withVectorScores(embedded, isVector, false)).toBe(embedded);
+  });
+});
+
+describe("vectorAnswerShaper", () => {
+  test("no vector type: answers are returned as they are; else withVectorScores with the project's setting", () => {
+    const value = { v: { id: "a", label: "Chunk", data: [1, 0] } };
+    expect(vectorAnswerShaper([])(value)).toBe(value);
+    expect(vectorAnswerShaper(["Chunk"])(value)).toEqual({ v: { id: "a", label: "Chunk", data: [1, 0], score: 2 } });
+    expect(vectorAnswerShaper(["Chunk"], false)(value)).toEqual({ v: { id: "a", label: "Chunk", score: 2 } });
   });
 });

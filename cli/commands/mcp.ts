@@ -35,6 +35,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
     vectorMetric: settings.store.vector.metric,
     connections: settings.mcp.connections,
     bm25: settings.store.bm25,
+    vectorDataInAnswers: settings.server.vectorDataInAnswers,
   });
   const server = createProtocolServer(service);
   const transport = new StdioServerTransport();

@@ -53,6 +53,15 @@ export class ConfigReader<V> {
     return fallback;
   }
 
+  /** As boolean, but undefined when the key is absent (or its value refused). */
+  optionalBoolean(key: string): boolean | undefined {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    const b = this.adapter.booleanOf(v);
+    if (b === null) this.fail(key, "true or false", v);
+    return b ?? undefined;
+  }
+
   integer(key: string, fallback: number, min: number, max: number): number {
     const v = this.get(key);
     if (v === undefined) return fallback;

@@ -61,7 +61,7 @@ export const boolean: KnobValue<boolean> = {
     if (t === "false") return false;
     throw new FlagError(`${flag} must be true or false, got "${t}"`);
   },
-  fromFile: fileOnly("boolean"),
+  fromFile: (table, key) => table.optionalBoolean(key),
 };
 
 export function oneOf<T extends string>(values: readonly T[]): KnobValue<T> {

@@ -60,6 +60,14 @@ export const KNOBS = {
       toml: ["server", "body_limit"],
       value: bytes(MIN_BODY_LIMIT_BYTES),
     }),
+    // Whether vector records in answers carry their embedding, `data` (core/vector-score.ts).
+    vectorDataInAnswers: knob({
+      flag: "--vector-data",
+      env: "STRAND_VECTOR_DATA",
+      toml: ["server", "vector_data_in_answers"],
+      value: boolean,
+      default: true,
+    }),
   },
   frontDoor: {
     bodyMemoryLimitBytes: knob({

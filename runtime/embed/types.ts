@@ -11,6 +11,8 @@ export interface Embedder {
 
 /** What the query runner needs of an embedding provider. */
 export interface TextEmbedder {
+  /** The model string, when the provider knows it (every Embedder does). */
+  readonly model?: string;
   embed(texts: string[]): Promise<number[][]>;
 }
 

@@ -6,7 +6,7 @@ import { EmbeddingsMissing, type EmbeddingLookup } from "../../core/embedding-lo
 import { StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
-import { withVectorScores } from "../../core/vector-score.js";
+import { vectorAnswerShaper } from "../../core/vector-score.js";
 import type { EmbedderFor } from "../embed/types.js";
 import type { QueryStore } from "./query-store.js";
 
@@ -76,26 +76,30 @@ class AttemptLookup implements EmbeddingLookup {
   }
 }
 
-export class QueryRunner {
-  /** The result as it goes on the wire: every vector in it carries `score` (core/vector-score.ts). */
-  private readonly withScores: (result: unknown) => unknown;
+/** What answers do with the project's vector records (core/vector-score.ts). */
+export interface VectorAnswers {
+  /** The project's vector types: their records leave with a `score`. */
+  readonly labels: Iterable<string>;
+  /** Whether they leave with their embedding, `data` (strand.toml [server] vector_data_in_answers; default true). */
+  readonly data?: boolean | undefined;
+}
 
-  /** `vectorLabels`: the project's vector types, whose records leave with a `score` (core/vector-score.ts). */
+export class QueryRunner {
+  /** The result as it goes on the wire: every vector in it carries `score`, and `data` unless left out (core/vector-score.ts). */
+  private readonly shape: (result: unknown) => unknown;
+
   constructor(
     private readonly store: QueryStore,
     private readonly embedders: EmbedderFor | null,
-    vectorLabels: Iterable<string> = [],
+    vectors: VectorAnswers = { labels: [] },
     private readonly cache = new EmbeddingCache(),
   ) {
-    const labels = new Set(vectorLabels);
-    const isVector = (label: string) => labels.has(label);
-    // No vector type: no result can hold a vector, so results are not walked at all.
-    this.withScores = labels.size === 0 ? (result) => result : (result) => withVectorScores(result, isVector);
+    this.shape = vectorAnswerShaper(vectors.labels, vectors.data !== false);
   }
 
-  /** The query's result as it goes on the wire: every vector in it carries `score`. */
+  /** The query's result as it goes on the wire: every vector in it carries `score` (and `data` unless left out). */
   async run(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
-    return this.withScores(await this.attempt(query, params));
+    return this.shape(await this.attempt(query, params));
   }
 
   private async attempt(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {

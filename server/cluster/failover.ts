@@ -95,6 +95,11 @@ export class FailoverController {
     return this.tracker?.inSync ?? [];
   }
 
+  /** Leading with synchronous replicas: what each replica has proven it applied; empty otherwise. */
+  get replicaPositions(): readonly { member: string; applied: number }[] {
+    return this.tracker?.applied ?? [];
+  }
+
   async start(): Promise<void> {
     // The member's record first: a leader counts this node's acknowledgements only once it knows
     // its key digest (replica-acks.ts), and `strand status` lists it from now on.

@@ -69,6 +69,11 @@ export class InSyncTracker {
     return this.acked;
   }
 
+  /** What each replica that reported has applied, by member id. */
+  get applied(): { member: string; applied: number }[] {
+    return [...this.positions].map(([member, p]) => ({ member, applied: p.applied })).sort((a, b) => (a.member < b.member ? -1 : 1));
+  }
+
   /** A replica says it has durably applied everything up to `seq`. */
   replicaApplied(id: string, seq: number): void {
     const position = this.positions.get(id);

@@ -27,8 +27,8 @@ export interface EngineSideOptions {
   record: (record: RequestRecord) => void;
   /** The node's Strand-Commit for /health, or null without a commit log. */
   commit: () => number | null;
-  /** Something failed while answering a request (its stack); the request gets 500 INTERNAL. */
-  internalError: (stack: string) => void;
+  /** Something failed while answering a request (its stack, and the request's id); the request gets 500 INTERNAL. */
+  internalError: (stack: string, reqId: string | undefined) => void;
 }
 
 interface Stream {
@@ -182,7 +182,7 @@ export class EngineSide {
       const response = await this.options.app.fetch(request, { forwarded });
       await this.send(id, response, stream);
     } catch (error) {
-      this.options.internalError((error as Error)?.stack ?? String(error));
+      this.options.internalError((error as Error)?.stack ?? String(error), message.reqId);
       if (stream.headSent) this.options.post({ t: "fail", id });
       else
         this.options.post({

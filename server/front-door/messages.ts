@@ -48,6 +48,8 @@ export type ToEngine =
       rawHeaders: string[];
       /** The TCP peer, from the socket (never from a header). */
       remoteAddress: string | undefined;
+      /** The request's id (observe/request-id.ts), for the engine's lines about it. */
+      reqId?: string | undefined;
       body: Uint8Array | null;
       refusal: BodyRefusal | null;
     }

@@ -49,7 +49,8 @@ export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontD
     post,
     record: options.record,
     commit: options.commit,
-    internalError: (stack) => options.logger.error({ stack }, "internal error while answering a request"),
+    internalError: (stack, reqId) =>
+      options.logger.error(reqId === undefined ? { stack } : { stack, reqId }, "internal error while answering a request"),
   });
   const onFatal = options.onFatal ?? exitWith;
   let state: "starting" | "running" | "closing" | "closed" = "starting";

@@ -19,6 +19,7 @@ import { gracefulCloser } from "../http/graceful-close.js";
 import { httpStatus } from "../http/status.js";
 import { createLogger, fdStream } from "../observe/logger.js";
 import { errorCodeOfBody, noteErrorCode, watchRequests } from "../observe/request-observer.js";
+import { REQUEST_ID_HEADER } from "../observe/request-id.js";
 import { FrontDoorHealth } from "./health.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
@@ -180,6 +181,7 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
           url,
           rawHeaders: req.rawHeaders,
           remoteAddress: req.socket.remoteAddress,
+          reqId: requestIdOf(res),
           body,
           refusal: read.refusal,
         },
@@ -188,6 +190,12 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
     },
     (error: unknown) => failed(res, error),
   );
+}
+
+/** The id watchRequests gave the request `res` answers (observe/request-id.ts). */
+function requestIdOf(res: ServerResponse): string | undefined {
+  const id = res.getHeader(REQUEST_ID_HEADER);
+  return typeof id === "string" ? id : undefined;
 }
 
 /** POST /mcp (mcp/routes.ts MCP_PATH): the MCP SDK's transport reads and bounds that body itself. */

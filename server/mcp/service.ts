@@ -11,7 +11,7 @@ import { introspect } from "../http/introspect.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue, SchemaDescriptor } from "../../core/schema.js";
 import { closestName } from "../../core/suggest.js";
-import { withVectorScores } from "../../core/vector-score.js";
+import { vectorAnswerShaper } from "../../core/vector-score.js";
 import { ConnectionRegistry, LOCAL_CLIENT, type ConnectionOptions } from "./connections.js";
 import type { ToolEnv } from "./env.js";
 import { QueryRunner, type EmbedderFor } from "../../runtime/query/query-runner.js";
@@ -48,6 +48,8 @@ export interface McpServiceOptions {
   bm25?: boolean | undefined;
   /** The node's commit sequence (a replicating server): connections are pinned to what they saw. */
   commits?: CommitView | undefined;
+  /** Whether vector records in tool answers carry their embedding, `data` (AppOptions.vectorDataInAnswers; default true). */
+  vectorDataInAnswers?: boolean | undefined;
 }
 
 export class McpService {
@@ -55,15 +57,16 @@ export class McpService {
   /** Queries without `#[mcp]`, to explain why `<Name>Mcp` is not a tool. */
   private readonly unmarked: ReadonlySet<string>;
   private readonly commits: CommitView | undefined;
-  /** The project's vector types: every vector a tool returns carries `score` (core/vector-score.ts). */
-  private readonly vectorLabels: ReadonlySet<string>;
+  /** A tool's answer as it leaves: every vector in it carries `score`, and `data` unless left out (core/vector-score.ts). */
+  private readonly shape: (answer: unknown) => unknown;
 
   constructor(options: McpServiceOptions) {
     const mcpQueries = options.queries.filter((q) => q.mcp);
     const queryTools = new Map(mcpQueries.map((q) => [queryToolName(q), q]));
     this.unmarked = new Set(options.queries.filter((q) => !q.mcp).map((q) => q.name));
     this.commits = options.commits;
-    this.vectorLabels = new Set(options.schema.vectors.map((v) => v.name));
+    const vectors = { labels: options.schema.vectors.map((v) => v.name), data: options.vectorDataInAnswers };
+    this.shape = vectorAnswerShaper(vectors.labels, vectors.data !== false);
     // Every query, #[mcp] or not: an agent reads what the project can answer (the service
     // description's schema resource); only #[mcp] queries are callable as <Name>Mcp tools.
     const description = introspect(options.schema, options.queries);
@@ -74,13 +77,7 @@ export class McpService {
       // Edges keep their from/to: an agent needs them to choose a step's direction.
       schemaResource: description as unknown as JsonValue,
       queryTools,
-      runner:
-        options.runner ??
-        new QueryRunner(
-          options.store,
-          options.embedders ?? null,
-          options.schema.vectors.map((v) => v.name),
-        ),
+      runner: options.runner ?? new QueryRunner(options.store, options.embedders ?? null, vectors),
       embedders: options.embedders ?? null,
       vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
       keywordSearch: options.bm25 !== false,
@@ -106,8 +103,7 @@ export class McpService {
   private async run(name: string, body: unknown, client: string): Promise<JsonValue> {
     if (isBuiltinToolName(name)) {
       const result = await (await loadCalls()).BUILTIN_CALLS[name](this.env, body, client);
-      if (this.vectorLabels.size === 0) return result;
-      return withVectorScores(result, (label) => this.vectorLabels.has(label)) as JsonValue;
+      return this.shape(result) as JsonValue;
     }
     const query = this.env.queryTools.get(name);
     if (query !== undefined) return (await loadCalls()).callQueryTool(this.env, query, body);

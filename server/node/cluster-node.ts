@@ -40,6 +40,7 @@ export class ClusterNode implements FailoverNode {
       leaderEpoch: () => (store.role.kind === "leader" ? store.role.epoch : 0),
       replicaApplied: (member, seq, key) => this.controller?.replicaApplied(member, seq, key),
       logSent: (member, seq, key) => this.controller?.logSent(member, seq, key),
+      replicaPositions: () => this.controller?.replicaPositions ?? [],
       status: () => ({
         group: settings.group,
         member: this.member.id,

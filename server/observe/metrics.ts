@@ -1,23 +1,48 @@
-// `GET /metrics` in the Prometheus text format (prom-client): requests and their latency per route
-// and status, what the store holds (file size, records per type, HNSW and BM25 sizes; read at
-// most every STATS_TTL_MS, since counting walks keys), /mcp connections, and the process's own
-// memory and CPU. Each server has its own registry, so servers in one process do not mix.
+// `GET /metrics` in the Prometheus text format (prom-client): what the server is built from,
+// requests per route, status and error code and their latency per route and status, what the
+// store holds (file size, records per type, HNSW and BM25 sizes; read at most every STATS_TTL_MS,
+// since counting walks keys), /mcp connections, embedding calls (embedding-metrics.ts),
+// replication (replication-metrics.ts), and the process's own memory and CPU. Each server has its
+// own registry, so servers in one process do not mix.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { EmbedCall } from "../../runtime/embed/observed.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
+import { HTTP_STATUS } from "../http/status.js";
+import type { ReplicationNode } from "../replication/node.js";
+import { type BuildInfo, buildInfo } from "./build-info.js";
+import { EmbeddingMetrics } from "./embedding-metrics.js";
+import { addReplicationMetrics } from "./replication-metrics.js";
 
 const STATS_TTL_MS = 10_000;
 const LATENCY_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** The `code` label of an answer that carries no error code. */
+const NO_CODE = "none";
+/** The `code` label of an error code this server does not define (so a body cannot add series). */
+const OTHER_CODE = "other";
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.keys(HTTP_STATUS));
+
+/** The `code` label of an answer: its error code, NO_CODE without one, OTHER_CODE for one not of core/errors.ts. */
+export function codeLabel(code: string | null): string {
+  if (code === null) return NO_CODE;
+  return KNOWN_CODES.has(code) ? code : OTHER_CODE;
+}
+
 export interface MetricsSources {
   /** The store's figures (GraphStore.stats); absent for stores that do not report them. */
   storeStats?: (() => StoreStats) | undefined;
+  /** The node's commit log and role: its sequence, and a replica's lag (replication-metrics.ts). */
+  replication?: ReplicationNode | undefined;
+  /** strand_build_info's labels (default: this package's, build-info.ts). */
+  build?: BuildInfo | undefined;
   now?: () => number;
 }
 
 export class ServerMetrics {
   readonly registry = new Registry();
   readonly contentType = this.registry.contentType;
-  private readonly requests: Counter<"route" | "status">;
+  private readonly embeddings: EmbeddingMetrics;
+  private readonly requests: Counter<"route" | "status" | "code">;
   private readonly latency: Histogram<"route" | "status">;
   private mcpConnections: () => number = () => 0;
   private mcpItems: () => number = () => 0;
@@ -26,10 +51,17 @@ export class ServerMetrics {
   constructor(private readonly sources: MetricsSources = {}) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
+    const build = sources.build ?? buildInfo();
+    new Gauge({
+      name: "strand_build_info",
+      help: "Always 1; its labels say what this server runs: Strand's version, Node's, and the commit when known",
+      labelNames: build.commit === undefined ? ["version", "node"] : ["version", "node", "commit"],
+      registers,
+    }).set({ ...build }, 1);
     this.requests = new Counter({
       name: "strand_http_requests_total",
-      help: "HTTP requests answered, by route (query name, built-in path or MCP tool) and status",
-      labelNames: ["route", "status"],
+      help: "HTTP requests answered, by route (query name, built-in path or MCP tool), status and error code (none: the answer has none)",
+      labelNames: ["route", "status", "code"],
       registers,
     });
     this.latency = new Histogram({
@@ -56,6 +88,8 @@ export class ServerMetrics {
         this.set(self.mcpItems());
       },
     });
+    this.embeddings = new EmbeddingMetrics(registers);
+    if (sources.replication !== undefined) addReplicationMetrics(registers, sources.replication);
     if (sources.storeStats === undefined) return;
     const fromStats = (name: string, help: string, labelNames: string[], fill: (g: Gauge, s: StoreStats) => void): void => {
       new Gauge({
@@ -85,12 +119,15 @@ export class ServerMetrics {
     });
   }
 
-  /** One answered request. */
-  observe(route: string, status: number, seconds: number): void {
+  /** One answered request; `code` is its error code (null: none). */
+  observe(route: string, status: number, code: string | null, seconds: number): void {
     const labels = { route, status: String(status) };
-    this.requests.inc(labels);
+    this.requests.inc({ ...labels, code: codeLabel(code) });
     this.latency.observe(labels, seconds);
   }
+
+  /** One embed call: the observer the app hands runtime/embed/observed.ts. */
+  readonly observeEmbedding = (call: EmbedCall): void => this.embeddings.observe(call);
 
   /** Where the /mcp figures come from (the app's connection registry). */
   trackMcp(connections: () => number, heldItems: () => number): void {

@@ -1,10 +1,12 @@
 // One log line and one metrics observation per answered request. The front-door thread watches its
-// Node server and takes a record where Node finishes each response (so the duration covers
-// writing it, and requests no route saw are counted too); the engine thread, which owns the
-// logger and the metrics registry, turns each record into the line and the observation.
+// Node server: it gives each request its id (request-id.ts) as it arrives, and takes a record
+// where Node finishes each response (so the duration covers writing it, and requests no route saw
+// are counted too); the engine thread, which owns the logger and the metrics registry, turns each
+// record into the line and the observation.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "./logger.js";
 import type { ServerMetrics } from "./metrics.js";
+import { REQUEST_ID_HEADER, requestId } from "./request-id.js";
 import { type RouteNames, routeLabel } from "./route-label.js";
 
 /** One answered request, as the front door saw it. */
@@ -16,6 +18,10 @@ export interface RequestRecord {
   bytes: number;
   /** An error answer's code (its body's `code`), null for other answers. */
   code: string | null;
+  /** The request's id (request-id.ts), also its answer's x-request-id. */
+  reqId: string;
+  /** The TCP peer's address (never a header such as x-forwarded-for); null once the socket was gone. */
+  client: string | null;
 }
 
 /**
@@ -59,29 +65,54 @@ export interface RequestObserverOptions {
   names: RouteNames;
 }
 
-/** Calls `onRecord` once per response `server` finishes. */
+/**
+ * Gives each request of `server` its id (the x-request-id of its answer, set before any handler
+ * runs, so every answer carries it) and calls `onRecord` once per response it finishes.
+ */
 export function watchRequests(server: Server, onRecord: (record: RequestRecord) => void): void {
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    const reqId = requestId(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader(REQUEST_ID_HEADER, reqId);
+    const client = req.socket.remoteAddress ?? null;
     const bytes = countBodyBytes(res);
     res.once("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const code = errorCodes.get(res) ?? null;
-      onRecord({ method: req.method ?? "", url: req.url ?? "/", status: res.statusCode, seconds, bytes: bytes.count, code });
+      const method = req.method ?? "";
+      onRecord({ method, url: req.url ?? "/", status: res.statusCode, seconds, bytes: bytes.count, code, reqId, client });
     });
   });
+}
+
+type RequestLevel = "debug" | "info" | "warn" | "error";
+
+const HEALTH_ROUTE = "/health";
+
+/**
+ * The level of a request's line: debug for a /health answered below 400 (a balancer or an
+ * orchestrator polls it every few seconds), info below 500, then warn or error (BUSY_CODES).
+ */
+function levelOf(route: string, status: number, code: string | null): RequestLevel {
+  if (status < 400 && route === HEALTH_ROUTE) return "debug";
+  if (status < 500) return "info";
+  return code !== null && BUSY_CODES.has(code) ? "warn" : "error";
 }
 
 /** Logs and counts one record (the request's route label decides its metrics series). */
 export function requestRecorder(options: RequestObserverOptions): (record: RequestRecord) => void {
   const { logger, metrics, names } = options;
-  const logRequests = logger.isLevelEnabled("info");
-  const logBusy = logger.isLevelEnabled("warn");
-  return ({ method, url, status, seconds, bytes, code }) => {
+  const enabled: Record<RequestLevel, boolean> = {
+    debug: logger.isLevelEnabled("debug"),
+    info: logger.isLevelEnabled("info"),
+    warn: logger.isLevelEnabled("warn"),
+    error: logger.isLevelEnabled("error"),
+  };
+  return ({ method, url, status, seconds, bytes, code, reqId, client }) => {
     const route = routeLabel(url, names);
-    metrics?.observe(route, status, seconds);
-    const level = status < 500 ? "info" : code !== null && BUSY_CODES.has(code) ? "warn" : "error";
-    if ((level === "info" && !logRequests) || (level === "warn" && !logBusy)) return;
+    metrics?.observe(route, status, code, seconds);
+    const level = levelOf(route, status, code);
+    if (!enabled[level]) return;
     const line = {
       method,
       path: url.length > 200 ? `${url.slice(0, 197)}...` : url,
@@ -90,6 +121,8 @@ export function requestRecorder(options: RequestObserverOptions): (record: Reque
       ...(code === null ? {} : { code }),
       ms: Math.round(seconds * 1e6) / 1e3,
       bytes,
+      reqId,
+      ...(client === null ? {} : { client }),
     };
     logger[level](line, "request");
   };

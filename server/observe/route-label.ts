@@ -2,8 +2,19 @@
 // path for the built-in routes and MCP tools, and one catch-all for anything else, so a client
 // sending random paths cannot grow the metrics without bound.
 
+import { REPLICATION_PATHS } from "../../runtime/replication/protocol.js";
+
 export const UNMATCHED_ROUTE = "unmatched";
-const BUILTIN_PATHS: ReadonlySet<string> = new Set(["/health", "/introspect", "/metrics", "/backup", "/explorer", "/mcp"]);
+const BUILTIN_PATHS: ReadonlySet<string> = new Set([
+  "/health",
+  "/introspect",
+  "/metrics",
+  "/backup",
+  "/explorer",
+  "/mcp",
+  // A replica's polls of its leader (/replication/log) and its seeding.
+  ...REPLICATION_PATHS,
+]);
 
 export interface RouteNames {
   queries: ReadonlySet<string>;

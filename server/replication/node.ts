@@ -30,6 +30,13 @@ export interface ClusterView {
   replicaApplied(member: string, seq: number, memberKey: string | undefined): void;
   /** This node answered that member's log request with its entries up to `seq`. */
   logSent(member: string, seq: number, memberKey: string | undefined): void;
+  /** Leading with synchronous replicas: what each replica has proven it holds (for /metrics); empty otherwise. */
+  replicaPositions?(): readonly ReplicaPosition[];
+}
+
+export interface ReplicaPosition {
+  member: string;
+  applied: number;
 }
 
 export const DEFAULT_AFTER_TIMEOUT_MS = 5_000;
