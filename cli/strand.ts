@@ -3,7 +3,7 @@
 import { parseCommand, type Command } from "./commands/args.js";
 import { fsErrorMessage, isFsError } from "./project/fs-errors.js";
 import { ProjectError } from "./project/sources.js";
-import { commandHelp, USAGE, UsageError } from "./commands/usage.js";
+import { COMMAND_NAMES, commandHelp, USAGE, UsageError, usageLine } from "./commands/usage.js";
 
 // Commands are imported on demand: the compiler (and TypeScript with it) loads only when needed.
 async function run(command: Command): Promise<number> {
@@ -45,8 +45,10 @@ async function main(): Promise<number> {
     command = parseCommand(process.argv.slice(2), process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    // The command's own usage when it has one (the whole list is ~90 lines), else every command's.
-    process.stderr.write(`strand: ${error.message}\n\n${commandHelp(process.argv[2] ?? "")}`);
+    // One line naming the culprit, then the command's usage line: the whole usage is ~90 lines.
+    const name = process.argv[2];
+    const known = name !== undefined && COMMAND_NAMES.includes(name) ? name : undefined;
+    process.stderr.write(`strand: ${error.message}\n${usageLine(known)}`);
     return 2;
   }
   try {

@@ -124,7 +124,7 @@ describe("online backup", () => {
   it("says how to call backup and restore", () => {
     expect(strandSync(["backup", "--data", "live"])).toMatchObject({
       status: 2,
-      stderr: expect.stringMatching(/^strand: strand backup needs --out <backup dir> \(a new name\)\n\nusage:/),
+      stderr: expect.stringMatching(/^strand: strand backup needs --out <backup dir> \(a new name\)\nusage: strand backup --out/),
     });
     expect(strandSync(["restore", "b1"])).toMatchObject({
       status: 2,

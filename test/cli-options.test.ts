@@ -33,13 +33,48 @@ describe("strand --version and help", () => {
     expect(strand(["--help"]).stdout).toBe(USAGE);
   });
 
-  it("answers a bad invocation of a command with that command's usage, and an unknown command with every command's", () => {
-    const bad = strand(["import", "--bogus"]);
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^strand: .*bogus.*\n\n/);
-    expect(bad.stderr.slice(bad.stderr.indexOf("\n\n") + 2)).toBe(commandHelp("import"));
-    const unknown = strand(["frobnicate"]);
-    expect(unknown.stderr.slice(unknown.stderr.indexOf("\n\n") + 2)).toBe(USAGE);
+  it("answers a bad invocation with one line naming the culprit and the closest name, then one usage line", () => {
+    const cases: [string[], string][] = [
+      [
+        ["srve"],
+        'strand: unknown command "srve"; did you mean "serve"?\n' +
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, import, export, verify, backup, restore, status (strand --help)\n",
+      ],
+      [
+        ["frobnicate"],
+        'strand: unknown command "frobnicate"\n' +
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, import, export, verify, backup, restore, status (strand --help)\n",
+      ],
+      [
+        ["serve", "--prot", "3"],
+        "strand: unknown option --prot for strand serve; did you mean --port?\n" +
+          "usage: strand serve [dir] [options] (strand serve --help lists them)\n",
+      ],
+      [
+        ["serve", "--api-key-fil=k"],
+        "strand: unknown option --api-key-fil for strand serve; did you mean --api-key-file?\n" +
+          "usage: strand serve [dir] [options] (strand serve --help lists them)\n",
+      ],
+      [
+        ["import", "--bogus"],
+        "strand: unknown option --bogus for strand import\nusage: strand import <dir> FILE... [options] (strand import --help lists them)\n",
+      ],
+      [["serve", "--port"], "strand: --port needs a value\nusage: strand serve [dir] [options] (strand serve --help lists them)\n"],
+      [["check", "--help=yes"], "strand: --help takes no value\nusage: strand check [dir] (strand check --help)\n"],
+      [
+        ["verify"],
+        "strand: strand verify needs exactly one data directory, got none\nusage: strand verify <data dir> (strand verify --help)\n",
+      ],
+      [
+        ["mcp", "--stdio", "--vector-dat", "false"],
+        "strand: unknown option --vector-dat for strand mcp; did you mean --vector-data?\n" +
+          "usage: strand mcp --stdio [dir] [options] (strand mcp --help lists them)\n",
+      ],
+    ];
+    for (const [args, stderr] of cases) {
+      const run = strand(args);
+      expect({ args, status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ args, status: 2, stderr, stdout: "" });
+    }
   });
 });
 

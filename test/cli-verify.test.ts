@@ -79,7 +79,7 @@ describe("strand verify", () => {
   it("needs exactly one data directory", () => {
     const none = strand(["verify"]);
     expect(none.status).toBe(2);
-    expect(none.stderr).toMatch(/^strand: strand verify needs exactly one data directory, got none\n\nusage: strand/);
+    expect(none.stderr).toMatch(/^strand: strand verify needs exactly one data directory, got none\nusage: strand verify <data dir>/);
     expect(strand(["verify", "a", "b"]).stderr).toMatch(/^strand: strand verify needs exactly one data directory, got a b\n/);
   });
 });

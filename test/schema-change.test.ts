@@ -512,10 +512,12 @@ describe("strand serve restarted with an edited project (D2, process level)", ()
     "QUERY ByTier(t: U32) =>\n    u <- N<User>::WHERE(_::{tier}::GTE(t))\n    RETURN u\n" +
     "QUERY FirstOfTier(t: U32) =>\n    u <- N<User>({tier: t})\n    RETURN u\n";
 
+  // One project edited in place, as a user does (another project's directory is refused on this data).
+  let projectDir = "";
   function project(text: string): string {
-    const dir = newDir();
-    writeFileSync(join(dir, "schema.hx"), text);
-    return dir;
+    if (projectDir === "") projectDir = newDir();
+    writeFileSync(join(projectDir, "schema.hx"), text);
+    return projectDir;
   }
 
   test("a project the data does not fit exits 1 naming the record; the old project still serves everything; a fitting one serves the new indexes", async () => {
@@ -540,7 +542,7 @@ describe("strand serve restarted with an edited project (D2, process level)", ()
         `${DECLARE_VERSIONS} { N::User => _::{ age: age AS String } }\n`,
     });
 
-    server = await startStrand({ project: old, dataDir });
+    server = await startStrand({ project: project(V1), dataDir });
     expect(await call(server, "All")).toEqual({ status: 200, body: { u: added } });
     expect(await server.stop()).toBe(0);
 

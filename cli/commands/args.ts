@@ -1,8 +1,9 @@
 // Parses `strand <command> [dir] [flags]` into a typed command. Bad input throws UsageError.
 import { parseArgs } from "node:util";
-import { resolve } from "node:path";
-import { DEFAULT_OUT_DIR, DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
-import { OPTION_ENV, UsageError } from "./usage.js";
+import { join, resolve } from "node:path";
+import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
+import { COMMAND_NAMES, OPTION_ENV, optionsOfCommand, UsageError } from "./usage.js";
+import { closestName } from "../../core/suggest.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { checkGroupName, parseEndpoints } from "../config/cluster-values.js";
 import { givenByFlags } from "../config/given.js";
@@ -37,7 +38,7 @@ const SETTING_FLAGS: Record<string, { type: "string" }> = Object.fromEntries(
 );
 const SERVE_FLAGS = { ...HELP, ...SETTING_FLAGS } as const;
 const SERVE_FLAG_NAMES = new Set(knobRows().flatMap(({ knob }) => (knob.flag === undefined ? [] : [knob.flag])));
-const MCP_FLAG_NAMES = new Set(["--data", "--cache-entries", "--cache-size"]);
+const MCP_FLAG_NAMES = new Set(["--data", "--cache-entries", "--cache-size", "--vector-data"]);
 
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
 const IMPORT_FLAGS = {
@@ -63,6 +64,7 @@ const MCP_FLAGS = {
   data: { type: "string" },
   "cache-entries": { type: "string" },
   "cache-size": { type: "string" },
+  "vector-data": { type: "string" },
 } as const;
 
 export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
@@ -81,12 +83,12 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   switch (name) {
     case "init":
     case "check": {
-      const { values, positionals } = parse(rest, HELP);
+      const { values, positionals } = parse(name, rest, HELP);
       if (values.help === true) return { kind: "help", command: name };
       return { kind: name, dir: projectDir(positionals) };
     }
     case "compile": {
-      const { values, positionals } = parse(rest, COMPILE_FLAGS);
+      const { values, positionals } = parse(name, rest, COMPILE_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
       return {
         kind: "compile",
@@ -96,24 +98,26 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       };
     }
     case "serve": {
-      const { values, positionals } = parse(rest, SERVE_FLAGS);
+      const { values, positionals } = parse(name, rest, SERVE_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
-      const flags = settingFlags(values, env, SERVE_FLAG_NAMES);
+      const dir = projectDir(positionals);
+      const flags = withProjectData(settingFlags(values, env, SERVE_FLAG_NAMES), dir);
       if (flags.server.apiKey !== undefined && flags.server.apiKeyFile !== undefined) {
         throw new UsageError("give the api key once: --api-key (or STRAND_API_KEY) or --api-key-file (or STRAND_API_KEY_FILE)");
       }
       if (flags.cluster.etcd !== undefined && flags.replication.follow !== undefined)
         throw new UsageError("--follow and --etcd exclude each other: with etcd the group decides whom a node follows");
-      return { kind: "serve", dir: projectDir(positionals), flags };
+      return { kind: "serve", dir, flags };
     }
     case "mcp": {
-      const { values, positionals } = parse(rest, MCP_FLAGS);
+      const { values, positionals } = parse(name, rest, MCP_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
       if (values.stdio !== true) throw new UsageError("strand mcp needs --stdio (over HTTP, `strand serve` answers MCP at /mcp)");
-      return { kind: "mcp", dir: projectDir(positionals), flags: settingFlags(values, env, MCP_FLAG_NAMES) };
+      const dir = projectDir(positionals);
+      return { kind: "mcp", dir, flags: withProjectData(settingFlags(values, env, MCP_FLAG_NAMES), dir) };
     }
     case "verify": {
-      const { values, positionals } = parse(rest, HELP);
+      const { values, positionals } = parse(name, rest, HELP);
       if (values.help === true) return { kind: "help", command: name };
       if (positionals.length !== 1)
         throw new UsageError(
@@ -122,7 +126,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       return { kind: "verify", dataDir: resolve(positionals[0]!) };
     }
     case "backup": {
-      const { values, positionals } = parse(rest, DATA_FLAGS);
+      const { values, positionals } = parse(name, rest, DATA_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
       if (positionals.length > 0) throw new UsageError(`strand backup takes no positional arguments, got ${positionals.join(" ")}`);
       const out = nonEmpty("--out", values.out);
@@ -130,7 +134,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       return { kind: "backup", dataDir: dataDirOf(values, env), out: resolve(out) };
     }
     case "restore": {
-      const { values, positionals } = parse(rest, DATA_FLAGS);
+      const { values, positionals } = parse(name, rest, DATA_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
       if (values.out !== undefined) throw new UsageError("strand restore takes --data <dir>, not --out");
       if (positionals.length !== 1)
@@ -142,7 +146,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       return { kind: "restore", backup: resolve(positionals[0]!), dataDir: resolve(dataDir) };
     }
     case "import": {
-      const { values, positionals } = parse(rest, IMPORT_FLAGS);
+      const { values, positionals } = parse(name, rest, IMPORT_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
       // strand import <project> FILE...: the project comes first, then at least one file.
       if (positionals.length < 2)
@@ -151,10 +155,11 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         );
       const rejects = nonEmpty("--rejects", values.rejects);
       if (rejects !== undefined && values["skip-bad"] !== true) throw new UsageError("--rejects goes with --skip-bad");
+      const dir = resolve(positionals[0]!);
       return {
         kind: "import",
-        dir: resolve(positionals[0]!),
-        dataDir: dataDirOf(values, env),
+        dir,
+        dataDir: dataDirOf(values, env, dir),
         files: positionals.slice(1).map((file) => resolve(file)),
         csvType: nonEmpty("--type", values.type),
         skipBad: values["skip-bad"] === true,
@@ -162,18 +167,19 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       };
     }
     case "export": {
-      const { values, positionals } = parse(rest, EXPORT_FLAGS);
+      const { values, positionals } = parse(name, rest, EXPORT_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
-      projectDir(positionals); // accepted like serve's; the types come from the data itself
+      // The project only places the default data directory; the types come from the data itself.
+      const dir = projectDir(positionals);
       const out = nonEmpty("--out", values.out) ?? "-";
       return {
         kind: "export",
-        dataDir: dataDirOf(values, env),
+        dataDir: dataDirOf(values, env, dir),
         out: out === "-" ? out : resolve(out),
       };
     }
     case "status": {
-      const { values, positionals } = parse(rest, STATUS_FLAGS);
+      const { values, positionals } = parse(name, rest, STATUS_FLAGS);
       if (values.help === true) return { kind: "help", command: name };
       if (positionals.length > 0) throw new UsageError(`strand status takes no positional arguments, got ${positionals.join(" ")}`);
       const url = nonEmpty("--url", values.url);
@@ -198,19 +204,38 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       if (checkGroupName(group) !== null) throw new UsageError(`--group: ${checkGroupName(group)}`);
       return { kind: "status", target: "group", endpoints, group };
     }
-    default:
-      throw new UsageError(`unknown command "${name}"`);
+    default: {
+      const near = closestName(name, COMMAND_NAMES);
+      throw new UsageError(`unknown command "${name}"${near === undefined ? "" : `; did you mean "${near}"?`}`);
+    }
   }
 }
 
 type Flags = Parameters<typeof parseArgs>[0] extends infer C ? (C extends { options?: infer O } ? NonNullable<O> : never) : never;
 
-function parse<F extends Flags>(args: string[], options: F) {
+function parse<F extends Flags>(command: string, args: string[], options: F) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(parseArgsProblem(command, error as NodeJS.ErrnoException));
   }
+}
+
+/** parseArgs' complaint in the words of the rest of the CLI: the culprit, and the closest valid flag. */
+function parseArgsProblem(command: string, error: NodeJS.ErrnoException): string {
+  const quoted = /'([^']+)'/.exec(error.message)?.[1] ?? "";
+  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const flag = quoted.split("=")[0]!;
+    const near = flag.startsWith("--") ? closestName(flag, optionsOfCommand(command)) : undefined;
+    return `unknown option ${flag} for strand ${command}${near === undefined ? "" : `; did you mean ${near}?`}`;
+  }
+  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    // "Option '--port <value>' argument missing" or "Option '-h, --help' does not take an argument".
+    const flag = quoted.split(" ")[0]!.replace(/,$/, "");
+    const long = quoted.split(" ").find((word) => word.startsWith("--")) ?? flag;
+    return error.message.includes("does not take") ? `${long} takes no value` : `${long} needs a value`;
+  }
+  return error.message;
 }
 
 function projectDir(positionals: readonly string[]): string {
@@ -234,7 +259,20 @@ function settingFlags(values: Readonly<Record<string, unknown>>, env: NodeJS.Pro
   }
 }
 
-/** --data (else STRAND_DATA, else ./data), for the commands that read or write a data directory. */
-function dataDirOf(values: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv): string {
-  return settingFlags(values, env, new Set(["--data"])).store.dataDir ?? KNOBS.store.dataDir.default;
+/**
+ * --data (else STRAND_DATA), else the project's own `<dir>/data` for the commands that take a
+ * project, else ./data (backup: the data of the project in the current directory).
+ */
+function dataDirOf(values: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, project?: string): string {
+  const given = settingFlags(values, env, new Set(["--data"])).store.dataDir;
+  return given ?? (project === undefined ? KNOBS.store.dataDir.default : projectData(project));
+}
+
+/** The project's own data directory unless --data or STRAND_DATA names one: two projects never share one by accident. */
+function withProjectData(flags: GivenSettings, dir: string): GivenSettings {
+  return flags.store.dataDir !== undefined ? flags : { ...flags, store: { ...flags.store, dataDir: projectData(dir) } };
+}
+
+function projectData(dir: string): string {
+  return join(dir, DEFAULT_DATA_DIR);
 }

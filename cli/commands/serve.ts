@@ -3,6 +3,7 @@
 // and releases the lock); a second SIGINT/SIGTERM exits at once. This file reads the
 // settings (config/settings.ts) and wires the parts: the node and its role (server/node/), the
 // server (server/server.ts).
+import { listenProblem } from "./listen-problem.js";
 import { readFileSync } from "node:fs";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
 import { createLogger, type Logger } from "../../server/observe/logger.js";
@@ -86,6 +87,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       vectorMetric: settings.store.vector.metric,
       corsOrigins: http.corsOrigins,
       explorer: http.explorer,
+      vectorDataInAnswers: http.vectorDataInAnswers,
       logger,
       backup: served.store,
       port: http.port,
@@ -95,7 +97,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-      process.stderr.write(`strand: cannot listen on ${http.host}:${http.port}: ${(error as Error).message}\n`);
+      process.stderr.write(`strand: ${listenProblem(error as NodeJS.ErrnoException, http.host, http.port)}\n`);
       return 1;
     }
     throw error;

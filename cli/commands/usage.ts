@@ -22,7 +22,7 @@ const COMMANDS: Readonly<Record<string, string>> = {
   serve: `  serve [dir]      compile in process and serve every query as POST /<QueryName>
       --port <n>                port (default: 6969; 0 picks a free one)
       --host <addr>             interface (default: 127.0.0.1, local only; 0.0.0.0 for all)
-      --data <dir>              database directory (default: ./data)
+      --data <dir>              database directory (default: <dir>/data, the project's own)
       --api-key <key>           require this x-api-key header (visible in ps: prefer the file or env)
       --api-key-file <file>     read the api key from this file (its first line)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
@@ -53,6 +53,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 none: pages of other origins are refused with 403)
       --explorer <true|false>   serve the graph explorer at /explorer (default: true on a loopback
                                 address, else false)
+      --vector-data <true|false>
+                                whether vector records in answers carry their embedding, data
+                                (default: strand.toml [server] vector_data_in_answers, else true)
       --log-level <level>       fatal, error, warn, info (default: one line per request), debug,
                                 trace or silent; logs go to stderr as JSON lines, or readable lines
                                 on a terminal
@@ -72,24 +75,25 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --sync-timeout <ms>       a write not replicated in time answers 503 NOT_REPLICATED
                                 (committed on the leader only; default 10000)
 `,
-  mcp: `  mcp --stdio [dir] serve the agent tools over MCP on stdin/stdout (for desktop agents)
-      --data <dir>              database directory (default: ./data; not shared with a running serve)
+  mcp: `  mcp --stdio [dir]  serve the agent tools over MCP on stdin/stdout (for desktop agents)
+      --data <dir>              database directory (default: <dir>/data; not shared with a running serve)
       --cache-entries <n>       as for serve
       --cache-size <size>       as for serve
+      --vector-data <true|false>  as for serve
 `,
   import: `  import <dir> FILE...  load JSON Lines (.jsonl) or CSV (.csv) records into the project's store,
                    each file in one transaction (the store must not be open; see README)
-      --data <dir>              database directory (default: ./data)
+      --data <dir>              database directory (default: <dir>/data, the project's own)
       --type <T>                the type of the rows of CSV files (default: the file name, T.csv)
       --skip-bad                leave bad records out (counted; the first one shown) instead of refusing
                                 the file; exit 1 if every record of a file is left out
       --rejects <file>          with --skip-bad: write the left-out records there as JSON lines
 `,
   export: `  export [dir]     write every record as JSON Lines, from one snapshot (works while serving)
-      --data <dir>              database directory (default: ./data)
+      --data <dir>              database directory (default: <dir>/data, the project's own)
       --out <file>              where to write (default: -, stdout)
 `,
-  verify: `  verify <data dir> check that every index, adjacency list, keyword and vector index agrees
+  verify: `  verify <data dir>  check that every index, adjacency list, keyword and vector index agrees
                    with the records (the store must not be open); exit 1 listing disagreements
 `,
   backup: `  backup --out <backup dir>  a consistent copy of the store, safe while a server is writing
@@ -128,6 +132,28 @@ commands:
 ${Object.values(COMMANDS).join("")}${environment(ALL_OPTIONS)}
 dir defaults to the current directory. Options: -h, --help; strand --version prints the version.
 `;
+
+/** The commands, in the order `strand --help` lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
+/** Each command's options (and -h, --help), for "did you mean" on a mistyped one. */
+export function optionsOfCommand(command: string): string[] {
+  const text = COMMANDS[command];
+  return text === undefined ? [] : [...optionsOf(text), "--help"];
+}
+
+/**
+ * One line to follow a bad invocation's message: the command's synopsis (`strand import <dir>
+ * FILE... [options]`) and where its options are listed, or for an unknown command the list of
+ * commands. The whole usage is ~90 lines, too long to show for one mistyped word.
+ */
+export function usageLine(command: string | undefined): string {
+  const text = command === undefined ? undefined : COMMANDS[command];
+  if (text === undefined) return `usage: strand <command> [options]; commands: ${COMMAND_NAMES.join(", ")} (strand --help)\n`;
+  const synopsis = text.split("\n")[0]!.trim().split(/ {2,}/)[0]!;
+  if (optionsOf(text).length === 0) return `usage: strand ${synopsis} (strand ${command} --help)\n`;
+  return `usage: strand ${synopsis} [options] (strand ${command} --help lists them)\n`;
+}
 
 /** `strand <command> --help`: the command's synopsis, its options and their environment variables. */
 export function commandHelp(command: string): string {

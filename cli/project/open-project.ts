@@ -16,6 +16,7 @@ import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
 import { COMPILE_CACHE_DIR } from "./compile-cache.js";
 import { CompileFailed, loadProject } from "./load-project.js";
 import { bm25Origin, readProjectConfig } from "./project-setup.js";
+import { dataOwnerProblem, recordDataOwner } from "./data-owner.js";
 import { displayPath } from "./sources.js";
 import { makeDirs } from "../../runtime/store/make-dirs.js";
 
@@ -55,6 +56,11 @@ export async function openProject(
   }
   const settings = resolved;
   const dataDir = settings.store.dataDir;
+  const owner = dataOwnerProblem(dataDir, dir);
+  if (owner !== null) {
+    process.stderr.write(`strand: ${owner}\n`);
+    return null;
+  }
   const embedder = createEmbedder(config.embeddingModel, process.env);
   if (!embedder.ok) {
     process.stderr.write(`strand: ${embedder.error}\n`);
@@ -108,5 +114,6 @@ export async function openProject(
     process.stderr.write(`strand: cannot open the data directory ${displayPath(dataDir)}: ${reason}\n`);
     return null;
   }
+  recordDataOwner(dataDir, dir);
   return { config, settings, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore };
 }
