@@ -15,7 +15,7 @@ async function run(command: Command): Promise<number> {
       process.stdout.write(`strand ${(await import("./project/version.js")).strandVersion()}\n`);
       return 0;
     case "init":
-      return (await import("./commands/init.js")).runInit(command.dir);
+      return (await import("./commands/init.js")).runInit(command);
     case "check":
       return (await import("./commands/check.js")).runCheck(command.dir);
     case "compile":

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
 import { COMMAND_NAMES, OPTION_ENV, optionsOfCommand, UsageError } from "./usage.js";
 import { closestName } from "../../core/suggest.js";
+import { TEMPLATE_NAMES } from "./templates.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { checkGroupName, parseEndpoints } from "../config/cluster-values.js";
 import { givenByFlags } from "../config/given.js";
@@ -11,6 +12,7 @@ import { FlagError } from "../config/knob-values.js";
 import { KNOBS, knobRows, type GivenSettings } from "../config/knobs.js";
 import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
+import type { InitOptions } from "./init.js";
 import type { McpOptions } from "./mcp.js";
 import type { ServeOptions } from "./serve.js";
 import type { StatusOptions } from "./status.js";
@@ -18,7 +20,7 @@ import type { StatusOptions } from "./status.js";
 export type Command =
   | { kind: "help"; command?: string }
   | { kind: "version" }
-  | { kind: "init"; dir: string }
+  | ({ kind: "init" } & InitOptions)
   | { kind: "check"; dir: string }
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
   | ({ kind: "serve" } & ServeOptions)
@@ -31,6 +33,7 @@ export type Command =
   | ({ kind: "status" } & StatusOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
+const INIT_FLAGS = { ...HELP, template: { type: "string" } } as const;
 const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { type: "string" } } as const;
 /** Every flag of the settings table (config/knobs.ts) takes a value. */
 const SETTING_FLAGS: Record<string, { type: "string" }> = Object.fromEntries(
@@ -81,7 +84,13 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
   };
   switch (name) {
-    case "init":
+    case "init": {
+      const { values, positionals } = parse(name, rest, INIT_FLAGS);
+      if (values.help === true) return { kind: "help", command: name };
+      const template = nonEmpty("--template", values.template);
+      if (template !== undefined) checkTemplate(template);
+      return { kind: "init", dir: projectDir(positionals), ...(template === undefined ? {} : { template }) };
+    }
     case "check": {
       const { values, positionals } = parse(name, rest, HELP);
       if (values.help === true) return { kind: "help", command: name };
@@ -241,6 +250,15 @@ function parseArgsProblem(command: string, error: NodeJS.ErrnoException): string
 function projectDir(positionals: readonly string[]): string {
   if (positionals.length > 1) throw new UsageError(`expected at most one directory, got: ${positionals.join(" ")}`);
   return resolve(positionals[0] ?? ".");
+}
+
+/** A usage error for a name no template has: the closest one, and every one. */
+function checkTemplate(name: string): void {
+  if (TEMPLATE_NAMES.includes(name)) return;
+  const near = closestName(name, TEMPLATE_NAMES);
+  throw new UsageError(
+    `unknown template "${name}"${near === undefined ? "" : `; did you mean "${near}"?`} (templates: ${TEMPLATE_NAMES.join(", ")})`,
+  );
 }
 
 function nonEmpty(flag: string, value: string | boolean | undefined): string | undefined {

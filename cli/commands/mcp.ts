@@ -8,6 +8,7 @@ import { createProtocolServer } from "../../server/mcp/protocol.js";
 import { guardParams } from "../../server/mcp/rpc-params.js";
 import { McpService } from "../../server/mcp/service.js";
 import type { GivenSettings } from "../config/knobs.js";
+import { embedderNotice, embedderNoticeLine } from "../project/embedder-notice.js";
 import { openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 
@@ -48,6 +49,8 @@ export async function runMcp(options: McpOptions): Promise<number> {
   await server.connect(transport);
   guardParams(transport);
   process.stderr.write(`strand: MCP over stdio (${service.toolNames().length} tools, data in ${displayPath(settings.store.dataDir)})\n`);
+  const embedding = embedderNotice(opened.config, project.schema, project.models);
+  if (embedding !== null) process.stderr.write(embedderNoticeLine(embedding));
   await closed;
   await server.close();
   await store.close();

@@ -16,6 +16,7 @@ import { ServedNode } from "../../server/node/served-node.js";
 import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import type { Settings } from "../config/settings.js";
+import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
 import { strandVersion } from "../project/version.js";
@@ -57,6 +58,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const { settings, project, embedders } = opened;
   const logger = createLogger({ level: settings.server.logLevel });
   logOpenedStore(logger, opened.store, settings.store.dataDir);
+  const embedding = embedderNotice(opened.config, project.schema, project.models);
+  if (embedding !== null) logger.info(embedding, "embedding model");
   let stopWith: ((code: number) => void) | null = null;
   let fatal: string | null = null;
   const events = {

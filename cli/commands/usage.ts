@@ -11,7 +11,10 @@ export class UsageError extends Error {
 
 /** Each command's synopsis line and option lines, in the order `strand --help` lists them. */
 const COMMANDS: Readonly<Record<string, string>> = {
-  init: `  init [dir]       create a new project (schema.hx, queries.hx) in dir (default .)
+  init: `  init [dir]       create a new project in dir (default .) from a template: asked on a
+                   terminal, else social
+      --template <name>         social (users, posts, weighted follows) or agent-memory
+                                (memories as vectors with Embed; vector, keyword and hybrid recall)
 `,
   check: `  check [dir]      type-check the project's *.hx files; exit 1 on errors
 `,

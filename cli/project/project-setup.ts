@@ -23,7 +23,7 @@ export function readProjectConfig(dir: string): ProjectSetup | null {
   return null;
 }
 
-/** Where `bm25` is set, as the E310 hint names it: "strand.toml" or "helix.toml [local.dev]". */
+/** Where the project's settings (`bm25`, `embedding_model`) are set, as hints name it: "strand.toml" or "helix.toml [local.dev]". */
 export function bm25Origin(config: ProjectConfig): string {
   if (config.file === null) return "strand.toml";
   return config.section === null ? basename(config.file) : `${basename(config.file)} [${config.section}]`;
