@@ -11,7 +11,7 @@
 // Each SQLite statement also requires the start node to exist, as `N<Item>(id)` does (404).
 // Answers are checked equal on every start node before timing; blocks of calls alternate sides.
 import { join } from "node:path";
-import Database, { type Database as SqliteDatabase } from "better-sqlite3";
+import type { Database as SqliteDatabase } from "better-sqlite3";
 import type { QueryModule } from "../core/query-module.js";
 import type { GraphStore } from "../runtime/graph-store.js";
 import { compileProject } from "../compiler/index.js";
@@ -77,7 +77,22 @@ async function countQueries(): Promise<Map<string, QueryModule>> {
   return modules;
 }
 
-function buildSqlite(path: string, graph: Graph): SqliteDatabase {
+/**
+ * better-sqlite3, loaded when the comparison runs: `npm ci` leaves it out (package.json
+ * benchDependencies; `npm run bench` installs it first, scripts/bench-peers.mjs).
+ */
+async function loadSqlite(): Promise<typeof import("better-sqlite3").default> {
+  try {
+    return (await import("better-sqlite3")).default;
+  } catch (error) {
+    throw new Error(
+      `the SQLite comparison needs better-sqlite3, which npm ci leaves out: run \`node scripts/bench-peers.mjs\` (npm run bench does) (${(error as Error).message})`,
+    );
+  }
+}
+
+async function buildSqlite(path: string, graph: Graph): Promise<SqliteDatabase> {
+  const Database = await loadSqlite();
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
@@ -103,7 +118,7 @@ export async function runCounts(settings: CountsSettings): Promise<CountsResult>
   const { store, graph, random } = settings;
   const queries = await countQueries();
   const t0 = performance.now();
-  const sqlite = buildSqlite(join(settings.dir, "graph.sqlite"), graph);
+  const sqlite = await buildSqlite(join(settings.dir, "graph.sqlite"), graph);
   const sqliteBuildSeconds = (performance.now() - t0) / 1000;
   settings.log(`counts: SQLite graph built in ${sqliteBuildSeconds.toFixed(1)} s`);
   try {

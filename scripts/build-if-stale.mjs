@@ -2,7 +2,8 @@
 // `npm start` builds only when the sources changed since the last build. The build (`npm run
 // build`) ends with `--stamp`, which records a hash of everything it reads in
 // dist/.build-fingerprint; without arguments this script compares that hash with the sources'
-// and runs `npm run build` only when they differ. Plain JavaScript so it runs before any build.
+// and runs `npm run build` only when they differ (`--quiet`: no line when nothing is to do, for
+// bin/strand.js). Plain JavaScript so it runs before any build.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -47,7 +48,7 @@ if (process.argv[2] === "--stamp") {
           ? "the sources changed since the last build"
           : null;
   if (reason === null) {
-    process.stderr.write("build is up to date (dist/ matches the sources)\n");
+    if (process.argv[2] !== "--quiet") process.stderr.write("build is up to date (dist/ matches the sources)\n");
   } else {
     process.stderr.write(`building (${reason})\n`);
     const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });

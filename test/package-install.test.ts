@@ -56,11 +56,12 @@ afterAll(() => {
 });
 
 describe("the packed package", () => {
-  it("ships compiled dist/, the init template and the docs, and nothing of the sources, tests or benchmarks", async () => {
+  it("ships compiled dist/, the init templates and the docs, and nothing of the sources, tests or benchmarks", async () => {
     const tops = [...new Set(packedFiles.map((p) => (p.startsWith("dist/") ? p.split("/").slice(0, 2).join("/") : p.split("/")[0])))];
     expect(tops.sort()).toEqual([
       "LICENSE",
       "README.md",
+      "bin",
       "dist/cli",
       "dist/compiler",
       "dist/core",
@@ -72,9 +73,16 @@ describe("the packed package", () => {
     ]);
     expect(packedFiles.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
     expect(packedFiles).toContain("dist/cli/strand.js");
+    expect(packedFiles).toContain("bin/strand.js");
     expect(packedFiles).toContain("dist/runtime/index.d.ts");
     expect(packedFiles).toContain("dist/explorer/app.js");
-    expect(packedFiles.filter((p) => p.startsWith("templates/"))).toEqual(["templates/init/queries.hx", "templates/init/schema.hx"]);
+    expect(packedFiles.filter((p) => p.startsWith("templates/"))).toEqual([
+      "templates/agent-memory/README.md",
+      "templates/agent-memory/queries.hx",
+      "templates/agent-memory/schema.hx",
+      "templates/social/queries.hx",
+      "templates/social/schema.hx",
+    ]);
   });
 
   it("installs a strand bin that answers --version without building anything", async () => {
@@ -82,14 +90,21 @@ describe("the packed package", () => {
     expect(r).toEqual({ status: 0, stdout: `strand ${VERSION}\n`, stderr: "" });
     // nothing was compiled at install or first run: the installed package has no TypeScript sources
     const installed = join(work, "app", "node_modules", "strand");
-    expect(readdirSync(installed).sort()).toEqual(["LICENSE", "README.md", "dist", "package.json", "templates"]);
+    expect(readdirSync(installed).sort()).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json", "templates"]);
+  });
+
+  it("runs with npx from the project that installed it", async () => {
+    const r = await run("npx", ["--no-install", "strand", "--version"], join(work, "app"));
+    expect(r).toEqual({ status: 0, stdout: `strand ${VERSION}\n`, stderr: "" });
   });
 
   it("runs init, check and compile in a folder outside the clone", async () => {
     const app = join(work, "app");
     expect(await run(bin, ["init", "proj"], app)).toEqual({
       status: 0,
-      stdout: "created proj/queries.hx, proj/schema.hx\nnext: strand check proj && strand serve proj\n",
+      stdout:
+        "template: social (the default; choose with --template social|agent-memory)\n" +
+        "created proj/queries.hx, proj/schema.hx\nnext: strand check proj && strand serve proj\n",
       stderr: "",
     });
     expect(await run(bin, ["check", "proj"], app)).toEqual({ status: 0, stdout: "ok: 22 queries, 4 types\n", stderr: "" });
