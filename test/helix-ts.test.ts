@@ -77,6 +77,17 @@ describe("helix-ts client", () => {
     expect(await client.query("NoSuchQuery", {})).toEqual({ error: 'unknown query "NoSuchQuery"', code: "UNKNOWN_QUERY" });
   });
 
+  it("the README's check for an error answer (helix-ts resolves errors as results)", async () => {
+    const db = new HelixDB(server.url);
+    const thrown = await (async () => {
+      // As in README.md, "Call it from TypeScript with helix-ts".
+      const answer = await db.query("UserByHandle", {});
+      if (typeof answer.code === "string") throw new Error(`${answer.code}: ${answer.error}`);
+      return answer;
+    })().catch((error: Error) => error.message);
+    expect(thrown).toBe("MISSING_PARAMETER: missing required parameter 'handle'");
+  });
+
   it("sends the api key as x-api-key", async () => {
     expect(await new HelixDB(keyed.url, "k3y").query("CountUsers", {})).toEqual({ total: 0 });
     expect(await new HelixDB(keyed.url, "wrong").query("CountUsers", {})).toEqual({ error: "invalid api key", code: "UNAUTHORIZED" });
