@@ -4,7 +4,11 @@
 # The bundled example project is served from /project; mount your own there:
 #   docker run -p 6969:6969 -v "$PWD/my-graph:/project:ro" -v strand-data:/data -e STRAND_API_KEY=... strand
 
-FROM node:20-bookworm-slim AS build
+# Node 24 (LTS), pinned to the exact release so a rebuild gets the same runtime; bump it on purpose.
+# Node 20, the base before, reached end of life on 2026-04-30.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 # hnswlib-node and lmdb compile native code when no prebuilt binary fits.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
@@ -12,7 +16,7 @@ COPY . .
 # npm ci runs `prepare`, which builds dist/; then drop the dev dependencies.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./

@@ -26,6 +26,17 @@ describe("the Docker image", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
+  it("builds and runs on one exact Node LTS release, the same in both stages", () => {
+    const from = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    const arg = "$" + "{NODE_IMAGE}"; // the ARG, as the Dockerfile writes it
+    expect(from).toEqual([arg, arg]);
+    const image = /^ARG NODE_IMAGE=node:(\d+)\.(\d+)\.(\d+)-bookworm-slim$/m.exec(dockerfile);
+    expect(image).not.toBeNull();
+    // Even majors are Node's LTS lines; 20 reached end of life on 2026-04-30.
+    const major = Number(image![1]);
+    expect({ even: major % 2 === 0, supported: major >= 22 }).toEqual({ even: true, supported: true });
+  });
+
   it("runs as the node user with /data as a volume and port 6969 exposed", () => {
     const finalStage = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
     expect(finalStage).toMatch(/^USER node$/m);
@@ -42,19 +53,25 @@ describe("the Docker image", () => {
     symlinkSync(join(REPO_ROOT, "node_modules"), join(app, "node_modules"));
     cpSync(join(REPO_ROOT, "examples/social"), join(root, "project"), { recursive: true });
     const mapPath = (arg: string): string => (arg.startsWith("/app/") || arg === "/project" || arg === "/data" ? join(root, arg) : arg);
-    const port = String(20000 + Math.floor(Math.random() * 20000));
-    const command = [...execForm("ENTRYPOINT"), ...execForm("CMD")].map(mapPath).map((a) => (a === "6969" ? port : a));
+    // Port 0: the kernel picks a free one, read back from the listening line.
+    const command = [...execForm("ENTRYPOINT"), ...execForm("CMD")].map(mapPath).map((a) => (a === "6969" ? "0" : a));
     expect(command[0]).toBe("node");
-    child = spawn(process.execPath, command.slice(1), { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-    const deadline = Date.now() + 50_000;
-    while (!output.includes("strand listening on") && Date.now() < deadline && child.exitCode === null) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(output).toContain(`strand listening on http://0.0.0.0:${port} (22 queries`);
-    const check = execForm("HEALTHCHECK").map((a) => a.replace("6969", port));
+    const started = spawn(process.execPath, command.slice(1), { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    child = started;
+    // Waits for the listening line (or the process's end), not for a time.
+    const output = await new Promise<string>((done) => {
+      let text = "";
+      const seen = (d: Buffer): void => {
+        text += d.toString();
+        if (/strand listening on \S+ \(/.test(text)) done(text);
+      };
+      started.stdout!.on("data", seen);
+      started.stderr!.on("data", seen);
+      started.once("exit", () => done(text));
+    });
+    const port = /strand listening on http:\/\/0\.0\.0\.0:(\d+) \(22 queries/.exec(output)?.[1];
+    expect(port, output).toBeDefined();
+    const check = execForm("HEALTHCHECK").map((a) => a.replace("6969", port!));
     const result = spawnSync(process.execPath, check.slice(1), { encoding: "utf8" });
     expect(result.status).toBe(0);
   }, 60_000);
