@@ -76,7 +76,7 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
   let log = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (log += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (log += d));
-  const port = await listeningPort(child, () => log, 30_000);
+  const port = await listeningPort(child, () => log);
   const url = `http://127.0.0.1:${port ?? 0}`;
   const server: StrandServer = {
     url,
@@ -96,38 +96,52 @@ export async function startStrand(options: StartOptions = {}): Promise<StrandSer
       removeOwnDataDir();
     },
   };
-  if (port !== null && (await waitForHealth(server, 30_000))) return server;
+  if (port !== null && (await waitForHealth(server))) return server;
   child.kill("SIGKILL");
   await exited(child);
   removeOwnDataDir();
   throw new Error(`strand serve did not become healthy${port === null ? "" : ` on ${url}`}:\n${log}`);
 }
 
-/** The port of serve's "strand listening on http://host:port" line, or null if it exits or times out first. */
-async function listeningPort(child: ChildProcess, output: () => string, timeoutMs: number): Promise<number | null> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = /strand listening on http:\/\/[^\s]+:(\d+) /.exec(output());
-    if (match !== null) return Number(match[1]);
-    if (child.exitCode !== null || child.signalCode !== null) return null;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return null;
+/**
+ * The port of serve's "strand listening on http://host:port" line, or null if the process ends
+ * first. Waits on the process's output and exit (events), not on a clock: a start that a loaded
+ * machine slows down is still a start; the test's own timeout bounds a hang.
+ */
+function listeningPort(child: ChildProcess, output: () => string): Promise<number | null> {
+  return new Promise((done) => {
+    const settle = (port: number | null): void => {
+      child.stdout!.off("data", check);
+      child.stderr!.off("data", check);
+      child.off("exit", ended);
+      done(port);
+    };
+    // Registered after the listeners that collect the output, so `output()` already holds the chunk.
+    const check = (): void => {
+      const match = /strand listening on http:\/\/[^\s]+:(\d+) /.exec(output());
+      if (match !== null) settle(Number(match[1]));
+    };
+    const ended = (): void => settle(null);
+    child.stdout!.on("data", check);
+    child.stderr!.on("data", check);
+    child.once("exit", ended);
+    if (child.exitCode !== null || child.signalCode !== null) settle(null);
+    else check();
+  });
 }
 
-async function waitForHealth(server: StrandServer, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+/** True once /health answers 200 (it listens already: the line came after listen), false if the process ends. */
+async function waitForHealth(server: StrandServer): Promise<boolean> {
+  for (;;) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) return false;
     try {
       const res = await fetch(`${server.url}/health`);
       if (res.ok) return true;
     } catch {
-      // not listening yet
+      // refused: try again after a short pause
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return false;
 }
 
 export interface JsonReply {
