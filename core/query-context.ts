@@ -289,6 +289,11 @@ export interface QueryContext {
   embed(text: string, model: string | null): number[];
   /** Set by the query runner before a query runs; null when no embedding model is configured. */
   useEmbeddings(lookup: EmbeddingLookup | null): void;
+  /**
+   * Set by the query runner before a query runs: the ms the query may still run (what its
+   * embedding calls left of the time limit; 0: no limit) and the whole limit, for the error.
+   */
+  limitTime(remainingMs: number, limitMs: number): void;
   /** Reciprocal rank fusion of ranked lists (matched by id); `score` becomes the fused score. */
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[];
   /** Maximal marginal relevance over vectors: diversifies a ranked list. */

@@ -109,7 +109,8 @@ export class GraphStore {
   private readonly checkpoints: VectorCheckpoints;
   private readonly commits: Commits;
   private readonly unlock: () => void;
-  private readonly queryTimeoutMs: number;
+  /** How long one query may run (GraphStoreOptions.queryTimeoutMs); 0: no limit. */
+  readonly queryTimeoutMs: number;
 
   private constructor(opened: OpenedStore) {
     this.schemaUpdate = opened.schemaUpdate;

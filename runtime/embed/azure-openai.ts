@@ -29,9 +29,9 @@ export function azureOpenaiEmbedder(name: string, o: AzureOptions): Embedder {
   const headers = { "api-key": o.apiKey };
   return {
     model: name,
-    embed: (texts) =>
+    embed: (texts, options) =>
       inBatches(name, texts, BATCH, async (input) => {
-        const json = await postJson({ model: name, url, headers, body: { input }, timeoutMs: o.timeoutMs });
+        const json = await postJson({ model: name, url, headers, body: { input }, timeoutMs: o.timeoutMs, signal: options?.signal });
         return openaiVectors(name, json);
       }),
   };

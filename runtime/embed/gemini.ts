@@ -30,8 +30,9 @@ export function geminiEmbedder(name: string, o: GeminiOptions): Embedder {
   const timeoutMs = o.timeoutMs;
   return {
     model: name,
-    embed: (texts) =>
+    embed: (texts, options) =>
       inBatches(name, texts, BATCH, async (batch) => {
+        const signal = options?.signal;
         if (batch.length === 1) {
           const json = await postJson({
             model: name,
@@ -39,11 +40,12 @@ export function geminiEmbedder(name: string, o: GeminiOptions): Embedder {
             headers,
             body: { content: content(batch[0]!), taskType: o.taskType },
             timeoutMs,
+            signal,
           });
           return [vectorAt(name, (json as { embedding?: { values?: unknown } } | null)?.embedding?.values, "embedding.values")];
         }
         const requests = batch.map((text) => ({ model: `models/${o.model}`, content: content(text), taskType: o.taskType }));
-        const json = await postJson({ model: name, url: `${root}:batchEmbedContents`, headers, body: { requests }, timeoutMs });
+        const json = await postJson({ model: name, url: `${root}:batchEmbedContents`, headers, body: { requests }, timeoutMs, signal });
         const embeddings = (json as { embeddings?: unknown } | null)?.embeddings;
         if (!Array.isArray(embeddings)) throw embeddingFailed(name, "malformed response: no embeddings array");
         return embeddings.map((e: unknown, i) => vectorAt(name, (e as { values?: unknown } | null)?.values, `embeddings[${i}].values`));

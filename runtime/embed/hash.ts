@@ -25,11 +25,13 @@ function addFeature(v: Float64Array, feature: string, weight: number): void {
   v[h % HASH_DIMENSION]! += h & 0x80000000 ? -weight : weight;
 }
 
-export function hashEmbedding(text: string): number[] {
+/** `check`: the query's time limit, called per word (a text near the body limit has a million). */
+export function hashEmbedding(text: string, check?: () => void): number[] {
   const v = new Float64Array(HASH_DIMENSION);
   const words = tokenize(text);
   if (words.length === 0) addFeature(v, "∅", 1);
   for (const word of words) {
+    check?.();
     addFeature(v, `w:${word}`, WORD_WEIGHT);
     const marked = `<${word}>`;
     const chars = [...marked];
@@ -44,5 +46,5 @@ export function hashEmbedding(text: string): number[] {
 }
 
 export function hashEmbedder(): Embedder {
-  return { model: "hash", embed: async (texts) => texts.map(hashEmbedding) };
+  return { model: "hash", embed: async (texts, options) => texts.map((text) => hashEmbedding(text, options?.check)) };
 }

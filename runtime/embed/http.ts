@@ -12,6 +12,8 @@ export interface PostOptions {
   headers: Record<string, string>;
   body: unknown;
   timeoutMs: number;
+  /** The query's time limit (types.ts EmbedOptions): aborts the request with its reason, QUERY_TIMEOUT. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -33,10 +35,12 @@ export async function postJson(o: PostOptions): Promise<unknown> {
       method: "POST",
       headers: { "content-type": "application/json", ...o.headers },
       body: JSON.stringify(o.body),
-      signal: AbortSignal.timeout(o.timeoutMs),
+      signal: o.signal === undefined ? AbortSignal.timeout(o.timeoutMs) : AbortSignal.any([AbortSignal.timeout(o.timeoutMs), o.signal]),
     });
     text = await response.text();
   } catch (error) {
+    // The query's time ran out, not the provider's: the query's error, not EMBEDDING_FAILED.
+    if (o.signal?.aborted === true) throw o.signal.reason;
     const e = error as Error;
     if (e.name === "TimeoutError" || e.name === "AbortError") throw embeddingFailed(o.model, `no response within ${o.timeoutMs} ms`);
     const cause = (e as { cause?: { message?: unknown } }).cause;

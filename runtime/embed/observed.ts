@@ -40,11 +40,11 @@ function observedEmbedder(inner: TextEmbedder, model: string, observe: EmbedObse
     observe({ provider, model, texts, seconds: (performance.now() - started) / 1000, error });
   return {
     model,
-    embed: async (texts) => {
+    embed: async (texts, options) => {
       const started = performance.now();
       let vectors: number[][];
       try {
-        vectors = await inner.embed(texts);
+        vectors = await inner.embed(texts, options);
       } catch (error) {
         report(texts.length, started, isStrandError(error) ? error.code : "INTERNAL");
         throw error;

@@ -19,9 +19,9 @@ export function openaiEmbedder(name: string, model: string, base: string, apiKey
   const headers: Record<string, string> = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
   return {
     model: name,
-    embed: (texts) =>
+    embed: (texts, options) =>
       inBatches(name, texts, BATCH, async (input) => {
-        const json = await postJson({ model: name, url, headers, body: { model, input }, timeoutMs });
+        const json = await postJson({ model: name, url, headers, body: { model, input }, timeoutMs, signal: options?.signal });
         return openaiVectors(name, json);
       }),
   };

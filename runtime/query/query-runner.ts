@@ -7,7 +7,8 @@ import { StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
 import { vectorAnswerShaper } from "../../core/vector-score.js";
-import type { EmbedderFor } from "../embed/types.js";
+import type { EmbedderFor, EmbedOptions } from "../embed/types.js";
+import { QueryBudget } from "./query-deadline.js";
 import type { QueryStore } from "./query-store.js";
 
 export type { EmbedderFor, TextEmbedder } from "../embed/types.js";
@@ -102,32 +103,40 @@ export class QueryRunner {
     return this.shape(await this.attempt(query, params));
   }
 
+  /**
+   * The attempts and the embedding calls between them share the query's time limit (one
+   * QueryBudget): a request that spends 3 s embedding a text has that much less for its query.
+   * The wait for the write lock is not counted.
+   */
   private async attempt(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
+    const budget = new QueryBudget(this.store.queryTimeoutMs ?? 0, query.writes);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const lookup = new AttemptLookup(this.cache);
-      const body = (db: QueryContext): unknown => {
-        db.useEmbeddings(this.embedders === null ? null : lookup);
-        const result = query.run(db, params);
-        // Abandon (roll back) an attempt that ran on stand-in vectors.
-        if (lookup.missing.size > 0) throw new EmbeddingsMissing();
-        return result;
-      };
+      const body = (db: QueryContext): unknown =>
+        budget.spend(() => {
+          db.limitTime(budget.remainingMs, budget.limitMs);
+          db.useEmbeddings(this.embedders === null ? null : lookup);
+          const result = query.run(db, params);
+          // Abandon (roll back) an attempt that ran on stand-in vectors.
+          if (lookup.missing.size > 0) throw new EmbeddingsMissing();
+          return result;
+        });
       try {
         return query.writes ? await this.store.write(body) : this.store.read(body);
       } catch (error) {
         // An error in an attempt with stand-in vectors may be caused by them: embed, then retry.
         if (lookup.missing.size === 0) throw error;
       }
-      await this.fetch([...lookup.missing.values()]);
+      await budget.spendAsync((signal, check) => this.fetch([...lookup.missing.values()], { signal, check }));
     }
     throw new StrandError("INTERNAL", `query ${query.name} still needed new embeddings after ${MAX_ATTEMPTS} attempts`);
   }
 
-  private async fetch(needed: readonly { text: string; model: string | null }[]): Promise<void> {
+  private async fetch(needed: readonly { text: string; model: string | null }[], options: EmbedOptions): Promise<void> {
     const byModel = new Map<string | null, string[]>();
     for (const { text, model } of needed) byModel.set(model, [...(byModel.get(model) ?? []), text]);
     for (const [model, texts] of byModel) {
-      const vectors = await this.embedders!(model).embed(texts);
+      const vectors = await this.embedders!(model).embed(texts, options);
       if (vectors.length !== texts.length) {
         throw new StrandError("EMBEDDING_FAILED", `the embedding provider returned ${vectors.length} embeddings for ${texts.length} texts`);
       }

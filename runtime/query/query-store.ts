@@ -10,6 +10,11 @@ export interface QueryStore {
   read<T>(fn: (db: QueryContext) => T): T;
   /** Runs fn in a serialized write transaction; resolves once durable, rejects with fn's error (nothing committed). */
   write<T>(fn: (db: QueryContext) => T): Promise<T>;
+  /**
+   * How long one query may run, in ms (0 or absent: no limit). The store's contexts enforce it on
+   * their own; the query runner reads it to count a request's embedding calls against it too.
+   */
+  readonly queryTimeoutMs?: number;
   /** What the store holds, for GET /metrics (optional: stores without it report request metrics only). */
   stats?(): StoreStats;
 }

@@ -15,13 +15,13 @@ import { adjacencyKey, recordKey, type ReadCache } from "../store/read-cache.js"
 import type { SchemaInfo } from "../store/schema-info.js";
 import type { VectorIndexes } from "../vector/vector-indexes.js";
 import type { GraphWriter } from "../write/graph-writer.js";
-import { deadlineAfter, type QueryDeadline } from "./query-deadline.js";
+import { deadlineAfter, QueryDeadline } from "./query-deadline.js";
 
 export type ReadOptions = { transaction: Transaction };
 
 export class StoreReads extends ValueOps {
   /** Ticked at every record, list and write this context reads or makes; null: no time limit. */
-  protected readonly deadline: QueryDeadline | null;
+  protected deadline: QueryDeadline | null;
   /** Passed to every lmdb read; undefined inside a write transaction (lmdb then reads from it). */
   protected readonly opts: ReadOptions | undefined;
 
@@ -46,7 +46,18 @@ export class StoreReads extends ValueOps {
   ) {
     super();
     this.deadline = deadlineAfter(timeoutMs, writer !== null);
+    writer?.limitBy(this.deadline);
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
+  }
+
+  /**
+   * The time the query may still run, from now, instead of the store's whole limit: the query
+   * runner's budget (query-deadline.ts QueryBudget), which its embedding calls spent part of.
+   * `limitMs` is the whole limit, for the error. The write's postings tick the same deadline.
+   */
+  limitTime(remainingMs: number, limitMs: number): void {
+    this.deadline = remainingMs > 0 ? new QueryDeadline(remainingMs, this.writer !== null, undefined, limitMs) : null;
+    this.writer?.limitBy(this.deadline);
   }
 
   /** The writer, for a write method; a read context has none. */

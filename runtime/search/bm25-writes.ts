@@ -2,6 +2,7 @@
 // to the writer): keeps the BM25 keyword index (layout in runtime/search/) in step
 // with node and vector records, inside the write transaction of the record change. Also the
 // full rebuild an open runs when the index was built with another configuration (or not at all).
+import type { WorkLimit } from "../../core/work-limit.js";
 import type { NodeItem } from "../../core/items.js";
 import { silentProgress, type ProgressSink } from "../../core/progress.js";
 import type { Bm25Index } from "./bm25-index.js";
@@ -26,9 +27,10 @@ export class Bm25Writes {
     this.blocks = new PostingsOverlay(dbs.bm25Post);
   }
 
-  added(record: NodeItem): void {
+  added(record: NodeItem, limit?: WorkLimit | null): void {
     const terms = this.index.termsOf(record);
     if (terms === null) return;
+    limit?.tickMany(terms.length); // a large text's tokens are the query's work
     const label = record.label;
     const stats = this.batch.stats.get(label) ?? this.index.stats(label) ?? { docs: 0, tokens: 0, nextDocNo: 0 };
     const docNo = stats.nextDocNo;
@@ -44,17 +46,18 @@ export class Bm25Writes {
    * Writes what the write gathered to LMDB (one append per term, each changed block once, the
    * statistics once); called before a search reads postings in the write, and at its end.
    */
-  flush(progress: ProgressSink = silentProgress): void {
-    this.gatherAppends(progress);
-    this.blocks.flush();
+  flush(progress: ProgressSink = silentProgress, limit?: WorkLimit | null): void {
+    this.gatherAppends(progress, limit);
+    this.blocks.flush(limit);
   }
 
   /** The new documents' postings into `blocks`, and the statistics; before existing postings change. */
-  private gatherAppends(progress: ProgressSink = silentProgress): void {
+  private gatherAppends(progress: ProgressSink = silentProgress, limit?: WorkLimit | null): void {
     if (this.batch.empty) return;
     const { appends, stats } = this.batch.take();
     const task = progress.start("keyword index", "terms", appends.length);
     for (let i = 0; i < appends.length; i++) {
+      limit?.tick();
       const { label, term, entries, fresh } = appends[i]!;
       appendPostings(this.blocks, label, term, entries, fresh);
       if ((i & 4095) === 4095) task.advance(4096);
@@ -84,11 +87,12 @@ export class Bm25Writes {
   }
 
   /** The document keeps its docNo. */
-  replaced(previous: NodeItem, next: NodeItem): void {
-    this.gatherAppends();
+  replaced(previous: NodeItem, next: NodeItem, limit?: WorkLimit | null): void {
+    this.gatherAppends(undefined, limit);
     const before = this.index.documentOf(previous);
     const after = this.index.documentOf(next);
     if (before === null || after === null) return;
+    limit?.tickMany(before.length + after.length);
     const [docNo, length] = this.index.docEntry(previous);
     // Every posting carries the length: when it changes, all of them are rewritten (a term the
     // document keeps is changed where it is; one it loses is removed, one it gains inserted).

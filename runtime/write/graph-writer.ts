@@ -36,6 +36,7 @@ import { ListCuts } from "../adjacency/list-cuts.js";
 import { EdgeEndsWriter } from "../records/edge-ends-writes.js";
 import { deleteInList } from "../adjacency/pending-in-writes.js";
 import type { SearchHook, VectorHook } from "./hooks.js";
+import type { WorkLimit } from "../../core/work-limit.js";
 import { claimEdgeUnique, indexNew, indexRemove, indexUpdate, releaseEdgeUnique } from "../indexes/index-writes.js";
 
 export interface WriterHooks {
@@ -77,9 +78,19 @@ export class GraphWriter {
     this.ends = new EdgeEndsWriter(dbs.edgeEnds);
   }
 
-  /** The write's callback is done: state the hooks gathered is written (still in the transaction). */
+  /** The time limit of the query this write belongs to (its context sets it); null: none. */
+  private limit: WorkLimit | null = null;
+
+  limitBy(limit: WorkLimit | null): void {
+    this.limit = limit;
+  }
+
+  /**
+   * The write's callback is done: state the hooks gathered is written (still in the transaction,
+   * still under the query's time limit: a large text's postings are the query's work).
+   */
   finish(progress?: ProgressSink): void {
-    this.hooks.search?.flush(progress);
+    this.hooks.search?.flush(progress, this.limit);
   }
 
   /** The write's callback threw: its transaction rolls back, so what the hooks gathered is dropped. */
@@ -89,7 +100,7 @@ export class GraphWriter {
 
   /** Before a read of hook-kept state (SearchBM25) in this write: it must see the write's own changes. */
   beforeSearch(): void {
-    this.hooks.search?.flush();
+    this.hooks.search?.flush(undefined, this.limit);
   }
 
   private now(): string {
@@ -114,7 +125,7 @@ export class GraphWriter {
     if (info.kind === "V") this.vectorHook(info).added(info as VectorTypeInfo, rec, vectorOf(info as VectorTypeInfo, rec));
     if (info.kind === "E") this.putEdge(info.name, rec as EdgeItem, null);
     else this.dbs.nodes.putSync(itemKey(info.name, rec.id), rec);
-    if (info.kind !== "E") this.hooks.search?.added(rec);
+    if (info.kind !== "E") this.hooks.search?.added(rec, this.limit);
   }
 
   private replace(info: TypeInfo, current: NodeItem, next: NodeItem): void {
@@ -123,7 +134,7 @@ export class GraphWriter {
     this.invalidate(recordKey(current.id));
     if (info.kind === "E") this.putEdge(info.name, next as EdgeItem, current as EdgeItem);
     else this.dbs.nodes.putSync(itemKey(info.name, current.id), next);
-    if (info.kind !== "E") this.hooks.search?.replaced(current, next);
+    if (info.kind !== "E") this.hooks.search?.replaced(current, next, this.limit);
   }
 
   /** The record and everything describing it except adjacency (edges: see drop). */

@@ -2,18 +2,19 @@
 // change in the same write transaction: the keyword index (search) and the vector slots (vector).
 import type { NodeItem } from "../../core/items.js";
 import type { ProgressSink } from "../../core/progress.js";
+import type { WorkLimit } from "../../core/work-limit.js";
 import type { VectorTypeInfo } from "../store/schema-info.js";
 
 /** Documents of node and vector records (BM25 postings, see search/bm25-writes.ts). Edges have none. */
 export interface SearchHook {
   /** A record that was just stored. */
-  added(record: NodeItem): void;
+  added(record: NodeItem, limit?: WorkLimit | null): void;
   /** The stored record `previous` is being replaced by `next` (same id). */
-  replaced(previous: NodeItem, next: NodeItem): void;
+  replaced(previous: NodeItem, next: NodeItem, limit?: WorkLimit | null): void;
   /** The stored record is being removed. */
   removed(record: NodeItem): void;
   /** Writes what the hook gathered; before the index is read in the write, and when its callback ends (a bulk load's with progress). */
-  flush(progress?: ProgressSink): void;
+  flush(progress?: ProgressSink, limit?: WorkLimit | null): void;
   /** The write's callback failed: forget what was gathered (the transaction rolls back). */
   discard(): void;
 }

@@ -44,6 +44,10 @@ export class RoleStore implements QueryStore, BackupSource {
     return this.store().read(fn);
   }
 
+  get queryTimeoutMs(): number {
+    return this.current?.queryTimeoutMs ?? 0;
+  }
+
   async write<T>(fn: (db: QueryContext) => T): Promise<T> {
     const role = this.role;
     if (role.kind === "replica") throw new NotLeaderError(role.leader);

@@ -18,8 +18,12 @@ export interface HxApp {
   close(): Promise<void>;
 }
 
-/** Compiles `hx` (it must have no errors) and serves it; `options` go to createApp. */
-export async function openHxApp(hx: string, options: Partial<AppOptions> = {}): Promise<HxApp> {
+/** Compiles `hx` (it must have no errors) and serves it; `options` go to createApp, `storeOptions` to GraphStore.open. */
+export async function openHxApp(
+  hx: string,
+  options: Partial<AppOptions> = {},
+  storeOptions: { queryTimeoutMs?: number } = {},
+): Promise<HxApp> {
   const compiled = compileProject([{ file: "app.hx", text: hx }], { runtimeImport: "strand/runtime" });
   const errors = compiled.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || compiled.schema == null)
@@ -28,7 +32,7 @@ export async function openHxApp(hx: string, options: Partial<AppOptions> = {}): 
   const queries: QueryModule[] = [];
   for (const f of compiled.files.filter((g) => g.path.startsWith("queries/"))) queries.push(await importQueryModule(f.path, f.text));
   const dir = tempDir("strand-hx-app-");
-  const store = GraphStore.open({ path: dir, schema });
+  const store = GraphStore.open({ path: dir, schema, ...storeOptions });
   const app: Hono = createApp({ store, queries, schema, ...options });
   return {
     store,
