@@ -9,6 +9,7 @@
 //   POST /<QueryName>   → the query's RETURN object   (see http/query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
+import { DEFAULT_ANSWER_LIMIT_BYTES } from "./http/json-answer.js";
 import { Hono, type Context } from "hono";
 import { StrandError } from "../core/errors.js";
 import type { ConnectionOptions } from "./mcp/connections.js";
@@ -49,6 +50,8 @@ export interface AppOptions {
   apiKey?: string | undefined;
   /** Largest accepted request body; default 8 MiB. */
   bodyLimitBytes?: number | undefined;
+  /** Largest answer of a query, in bytes of JSON (400 RESULT_TOO_LARGE past it); default 256 MiB, 0: none. */
+  answerLimitBytes?: number | undefined;
   /** Embedding providers for Embed(..) in queries (by model string; null = the default model). */
   embedders?: EmbedderFor | null | undefined;
   /** Serve the agent tools under /mcp (default true; `mcp = false` answers 404 there). */
@@ -165,7 +168,8 @@ export function createApp(options: AppOptions): Hono {
   if (options.backup !== undefined)
     app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
   if (replication !== undefined) addReplicationRoutes(app, replication, options.apiKey);
-  app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, notAQuery: unrouted }));
+  const answerLimitBytes = options.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES;
+  app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, answerLimitBytes, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));
   return app;

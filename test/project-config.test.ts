@@ -117,6 +117,8 @@ describe("strand.toml", () => {
     ['[server]\nbody_memory_limit = "1GiB"', { given: given({ frontDoor: { bodyMemoryLimitBytes: 2 ** 30 } }) }],
     ['[server]\nanswer_memory_limit = "2GiB"', { given: given({ frontDoor: { answerMemoryLimitBytes: 2 ** 31 } }) }],
     ["[server]\nvector_data_in_answers = false", { given: given({ server: { vectorDataInAnswers: false } }) }],
+    ['[server]\nanswer_limit = "64MiB"', { given: given({ server: { answerLimitBytes: 64 * 1024 * 1024 } }) }],
+    ["[server]\nanswer_limit = 0", { given: given({ server: { answerLimitBytes: 0 } }) }],
     ["[server]\nvector_data_in_answers = true", { given: given({ server: { vectorDataInAnswers: true } }) }],
   ])("%s", (line, expected) => {
     const dir = project({ "strand.toml": line });
@@ -143,7 +145,7 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: server.port: unknown key (known: body_limit, vector_data_in_answers, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit, answer_limit, vector_data_in_answers, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
       "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });

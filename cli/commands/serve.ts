@@ -82,6 +82,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       queries: project.queries,
       apiKey,
       bodyLimitBytes: http.bodyLimitBytes,
+      answerLimitBytes: http.answerLimitBytes,
       frontDoor,
       embedders,
       mcp: settings.mcp.enabled,

@@ -30,6 +30,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --api-key-file <file>     read the api key from this file (its first line)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
+      --answer-limit <size>     largest answer of a query, bytes of JSON or e.g. 64MiB; past it 400
+                                RESULT_TOO_LARGE (default: strand.toml [server] answer_limit, else
+                                256 MiB; 0: none)
       --body-memory-limit <size>
                                 request bodies held at once, not yet answered; past it 503
                                 SERVER_BUSY; at least the body limit (default: strand.toml

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, MAX_MAX_CONNECTIONS_PER_CLIENT } fr
 import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES } from "../../server/front-door/byte-budget.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
+import { DEFAULT_ANSWER_LIMIT_BYTES } from "../../server/http/json-answer.js";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../../server/observe/log-level.js";
 import { DEFAULT_AFTER_TIMEOUT_MS } from "../../server/replication/node.js";
 import {
@@ -59,6 +60,14 @@ export const KNOBS = {
       env: "STRAND_BODY_LIMIT",
       toml: ["server", "body_limit"],
       value: bytes(MIN_BODY_LIMIT_BYTES),
+    }),
+    // The largest answer of a query, in bytes of JSON (server/http/json-answer.ts); 0: none.
+    answerLimitBytes: knob({
+      flag: "--answer-limit",
+      env: "STRAND_ANSWER_LIMIT",
+      toml: ["server", "answer_limit"],
+      value: bytes(0),
+      default: DEFAULT_ANSWER_LIMIT_BYTES,
     }),
     // Whether vector records in answers carry their embedding, `data` (core/vector-score.ts).
     vectorDataInAnswers: knob({

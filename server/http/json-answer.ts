@@ -3,39 +3,84 @@
 // big label read whole) threw "Invalid string length", which the client saw as a 500 after the
 // work was done. Such an answer is written in chunks instead, each value as JSON.stringify would
 // write it, so the client gets exactly the same bytes as it would from one string.
+//
+// An answer past the answer limit (strand.toml [server] answer_limit, default 256 MiB of JSON) is
+// refused instead, 400 RESULT_TOO_LARGE naming its size and the limit: three parallel reads of a
+// 557 MiB answer took the engine to 3.6 GB and stalled every request behind them.
 import type { Context } from "hono";
+import { StrandError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/schema.js";
+
+/** The answer limit unless set otherwise: 256 MiB of JSON (0 takes none). */
+export const DEFAULT_ANSWER_LIMIT_BYTES = 256 * 1024 * 1024;
 
 /** Bytes gathered before a chunk is handed on (the stream is pulled: a slow client holds it). */
 const CHUNK_CHARS = 1 << 20;
 
-/** The answer `value` as a JSON response: c.json, or written in chunks when its text is too long for one string. */
-export function jsonAnswer(c: Context, value: JsonValue): Response {
+/**
+ * The answer `value` as a JSON response: one string, or written in chunks when its text is too
+ * long for one; RESULT_TOO_LARGE past `limitBytes` of UTF-8 (0: no limit).
+ */
+export function jsonAnswer(c: Context, value: JsonValue, limitBytes = DEFAULT_ANSWER_LIMIT_BYTES): Response {
+  let text: string;
   try {
-    return c.json(value);
+    text = JSON.stringify(value);
   } catch (error) {
     if (!stringTooLong(error)) throw error;
-    return c.body(jsonStream(value), 200, { "Content-Type": "application/json" });
+    // Past the longest string V8 builds (~512 Mi characters, so at least that many bytes).
+    if (limitBytes > 0 && limitBytes <= MIN_BYTES_TOO_LONG) throw answerTooLarge(`more than ${MIN_BYTES_TOO_LONG}`, limitBytes);
+    return c.body(jsonStream(value, limitBytes), 200, { "Content-Type": "application/json" });
   }
+  if (limitBytes > 0 && text.length > limitBytes / 3) {
+    // UTF-8 takes 1 to 3 bytes per UTF-16 unit: only an answer this long can pass the limit.
+    const size = Buffer.byteLength(text);
+    if (size > limitBytes) throw answerTooLarge(String(size), limitBytes);
+  }
+  c.header("Content-Type", "application/json");
+  return c.body(text);
 }
 
-/** The JSON text of `value` (exactly JSON.stringify's, which could not hold it), in chunks of UTF-8. */
-export function jsonStream(value: unknown): ReadableStream<Uint8Array> {
+/** The fewest characters a string V8 cannot build holds: 2^29 - 24 (its longest, on 64-bit). */
+const MIN_BYTES_TOO_LONG = 2 ** 29 - 24;
+
+function answerTooLarge(size: string, limitBytes: number): StrandError {
+  return new StrandError(
+    "RESULT_TOO_LARGE",
+    `the answer is ${size} bytes of JSON, over the answer limit of ${limitBytes} bytes; ask for fewer items (RANGE) or fields (::{..}), or raise the limit: answer_limit under [server] in strand.toml, strand serve --answer-limit or STRAND_ANSWER_LIMIT`,
+  );
+}
+
+/**
+ * The JSON text of `value` (exactly JSON.stringify's, which could not hold it), in chunks of UTF-8.
+ * Past `limitBytes` (0: none) the stream errs, so the client sees the answer cut off, not complete.
+ */
+export function jsonStream(value: unknown, limitBytes = 0): ReadableStream<Uint8Array> {
   const pieces = jsonPieces(value, "");
   const encoder = new TextEncoder();
+  let sent = 0;
+  const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>, chunk: string): boolean => {
+    const bytes = encoder.encode(chunk);
+    sent += bytes.length;
+    if (limitBytes > 0 && sent > limitBytes) {
+      controller.error(answerTooLarge(`more than ${limitBytes}`, limitBytes));
+      return false;
+    }
+    controller.enqueue(bytes);
+    return true;
+  };
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       let chunk = "";
       for (let next = pieces.next(); ; next = pieces.next()) {
         if (next.done) {
-          if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+          if (chunk !== "" && !enqueue(controller, chunk)) return;
           controller.close();
           return;
         }
         chunk += next.value;
         if (chunk.length >= CHUNK_CHARS) break;
       }
-      controller.enqueue(encoder.encode(chunk));
+      enqueue(controller, chunk);
     },
   });
 }

@@ -17,6 +17,8 @@ export interface QueryRouteOptions {
   runner: QueryRunner;
   queries: ReadonlyMap<string, QueryModule>;
   bodyLimitBytes: number;
+  /** The largest answer, in bytes of JSON (json-answer.ts); 0: none. */
+  answerLimitBytes: number;
   /** Answers a POST whose name is not a query (404 with a suggestion, 405 for a GET-only path, or /mcp). */
   notAQuery: (c: Context) => Response | Promise<Response>;
 }
@@ -29,13 +31,13 @@ export function unknownQuery(name: string, known: readonly string[]): StrandErro
   );
 }
 
-export function queryRoute({ runner, queries, bodyLimitBytes, notAQuery }: QueryRouteOptions): Handler {
+export function queryRoute({ runner, queries, bodyLimitBytes, answerLimitBytes, notAQuery }: QueryRouteOptions): Handler {
   return async (c: Context) => {
     const query = queries.get(c.req.param("name") ?? "");
     if (query === undefined) return notAQuery(c);
     const body = await jsonRequestBody(c, bodyLimitBytes);
     const params = validateParams(query.params, body);
     const result = await runner.run(query, params);
-    return jsonAnswer(c, result as JsonValue);
+    return jsonAnswer(c, result as JsonValue, answerLimitBytes);
   };
 }
