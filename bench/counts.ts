@@ -1,8 +1,9 @@
 // COUNT over adjacency against SQLite (issue 16 item 3), in process and side by side: on the
 // traversal bench's graph (Items with `fanout` Link out-edges each), the generated query modules
-// of bench/project/queries.hx inside `store.read`, against better-sqlite3 on the same graph (same
-// ids and edges; WAL, synchronous=FULL, an index on edges (src, dst)), one prepared statement
-// per call. Rows:
+// of bench/project/queries.hx inside `store.read`, against better-sqlite3 on the same graph (the
+// same nodes and edges, keyed by INTEGER PRIMARY KEY as a SQLite user would key them, each node's
+// UUID beside it; WAL, synchronous=FULL, an index on edges (src, dst)), one prepared statement per
+// call. The ratio is of medians (p50): a shared machine's stalls land in the means. Rows:
 //   - 1-hop COUNT   `N<Item>(id)::Out<Link>::COUNT` vs SELECT COUNT(*) .. WHERE src = ?
 //   - 2-hop COUNT   `N<Item>(id)::Out<Link>::Out<Link>::COUNT` vs the self-join's COUNT(*)
 //   - 2-hop records `N<Item>(id)::Out<Link>::Out<Link>` vs the self-join joined to the nodes
@@ -36,7 +37,7 @@ export interface CountRow {
   perCall: number;
   strand: CountCallStats;
   sqlite: CountCallStats;
-  /** strand mean / sqlite mean */
+  /** strand p50 / sqlite p50 */
   ratio: number;
 }
 
@@ -96,17 +97,18 @@ async function buildSqlite(path: string, graph: Graph): Promise<SqliteDatabase> 
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
-  db.exec("CREATE TABLE nodes (id TEXT PRIMARY KEY, label TEXT NOT NULL, name TEXT, n INTEGER)");
-  db.exec("CREATE TABLE edges (id INTEGER PRIMARY KEY, label TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL)");
+  // Node i is row i + 1; its UUID is kept (unique) as an application keeps its external id.
+  db.exec("CREATE TABLE nodes (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, label TEXT NOT NULL, name TEXT, n INTEGER)");
+  db.exec("CREATE TABLE edges (id INTEGER PRIMARY KEY, label TEXT NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL)");
   db.exec("CREATE INDEX edges_src ON edges (src, dst)");
-  const addNode = db.prepare("INSERT INTO nodes (id, label, name, n) VALUES (?, ?, ?, ?)");
+  const addNode = db.prepare("INSERT INTO nodes (id, uuid, label, name, n) VALUES (?, ?, ?, ?, ?)");
   const addEdge = db.prepare("INSERT INTO edges (label, src, dst) VALUES (?, ?, ?)");
   const { ids, fanout, targets } = graph;
   const nodes = db.transaction((start: number, end: number) => {
-    for (let i = start; i < end; i++) addNode.run(ids[i], ITEM, `item ${i}`, i);
+    for (let i = start; i < end; i++) addNode.run(i + 1, ids[i], ITEM, `item ${i}`, i);
   });
   const edges = db.transaction((start: number, end: number) => {
-    for (let e = start; e < end; e++) addEdge.run(LINK, ids[Math.floor(e / fanout)], ids[targets[e]!]);
+    for (let e = start; e < end; e++) addEdge.run(LINK, Math.floor(e / fanout) + 1, targets[e]! + 1);
   });
   for (let s = 0; s < ids.length; s += SQLITE_BATCH) nodes(s, Math.min(ids.length, s + SQLITE_BATCH));
   for (let s = 0; s < targets.length; s += SQLITE_BATCH) edges(s, Math.min(targets.length, s + SQLITE_BATCH));
@@ -128,8 +130,11 @@ export async function runCounts(settings: CountsSettings): Promise<CountsResult>
       .prepare(`SELECT (SELECT COUNT(*) FROM edges a JOIN edges b ON b.src = a.dst WHERE a.src = @id) WHERE ${exists}`)
       .pluck();
     const records2 = sqlite.prepare(
-      `SELECT n.id, n.label, n.name, n.n FROM edges a JOIN edges b ON b.src = a.dst JOIN nodes n ON n.id = b.dst WHERE a.src = @id AND ${exists}`,
+      `SELECT n.uuid, n.label, n.name, n.n FROM edges a JOIN edges b ON b.src = a.dst JOIN nodes n ON n.id = b.dst WHERE a.src = @id AND ${exists}`,
     );
+    // SQLite is called with the node's integer key, as an application keyed that way calls it.
+    const rowOf = new Map(graph.ids.map((id, i) => [id, i + 1]));
+    const row = (id: string): number => rowOf.get(id)!;
     const run = (name: string) => {
       const q = queries.get(name)!;
       return (id: string) => store.read((db) => q.run(db, { id })) as Record<string, unknown>;
@@ -138,17 +143,17 @@ export async function runCounts(settings: CountsSettings): Promise<CountsResult>
     const countTwo = run("CountTwoHop");
     const twoHop = run("TwoHop");
     const cases: Array<{ name: string; strand: Call; sqlite: Call }> = [
-      { name: "1-hop COUNT", strand: (id) => countOut(id).n as number, sqlite: (id) => count1.get({ id }) as number },
-      { name: "2-hop COUNT", strand: (id) => countTwo(id).n as number, sqlite: (id) => count2.get({ id }) as number },
+      { name: "1-hop COUNT", strand: (id) => countOut(id).n as number, sqlite: (id) => count1.get({ id: row(id) }) as number },
+      { name: "2-hop COUNT", strand: (id) => countTwo(id).n as number, sqlite: (id) => count2.get({ id: row(id) }) as number },
       {
         name: "2-hop full records",
         strand: (id) => (twoHop(id).items as unknown[]).length,
-        sqlite: (id) => records2.all({ id }).length,
+        sqlite: (id) => records2.all({ id: row(id) }).length,
       },
       {
         name: "2-hop COUNT reading records (before)",
         strand: (id) => store.read((db) => db.count(db.out(db.out([db.nodeById(ITEM, id)], LINK), LINK))),
-        sqlite: (id) => count2.get({ id }) as number,
+        sqlite: (id) => count2.get({ id: row(id) }) as number,
       },
     ];
     const total = settings.warmup + settings.samples;
@@ -181,7 +186,7 @@ export async function runCounts(settings: CountsSettings): Promise<CountsResult>
       }
       const strand = stats(strandUs);
       const sqliteStats = stats(sqliteUs);
-      rows.push({ name: c.name, perCall: answers / total, strand, sqlite: sqliteStats, ratio: strand.meanUs / sqliteStats.meanUs });
+      rows.push({ name: c.name, perCall: answers / total, strand, sqlite: sqliteStats, ratio: strand.p50Us / sqliteStats.p50Us });
       settings.log(`counts: ${c.name}: Strand ${strand.meanUs.toFixed(1)} us, SQLite ${sqliteStats.meanUs.toFixed(1)} us per call`);
     }
     return { samples: settings.samples, sqliteBuildSeconds, rows };
@@ -193,7 +198,7 @@ export async function runCounts(settings: CountsSettings): Promise<CountsResult>
 export function renderCounts(result: CountsResult): string {
   const lines = [
     `COUNT over adjacency vs SQLite (in process, ${result.samples.toLocaleString("en-US")} calls per side; target: COUNT <= ${COUNT_TARGET_RATIO}x SQLite)`,
-    "  query                                   per call   Strand mean/p50/p99 us     SQLite mean/p50/p99 us     ratio",
+    "  query                                   per call   Strand mean/p50/p99 us     SQLite mean/p50/p99 us     ratio (p50)",
   ];
   for (const r of result.rows) {
     const f = (s: CountCallStats) => `${s.meanUs.toFixed(1)}/${s.p50Us.toFixed(1)}/${s.p99Us.toFixed(1)}`.padEnd(26);

@@ -203,10 +203,10 @@ export function renderTable(report: BenchReport, options: BenchOptions): string 
       const target = r.name.endsWith("COUNT") ? COUNT_TARGET_RATIO : null;
       rows.push([
         `${r.name} vs SQLite (${fixed(r.perCall, 1)} per call)`,
-        "mean us",
-        fixed(r.strand.meanUs, 1),
-        fixed(r.sqlite.meanUs, 1),
-        `${fixed(r.ratio)}x SQLite's time`,
+        "p50 us",
+        fixed(r.strand.p50Us, 1),
+        fixed(r.sqlite.p50Us, 1),
+        `${fixed(r.ratio)}x SQLite's median`,
         target === null ? "" : `<= ${target}x`,
         target === null ? "" : verdict(r.ratio <= target),
       ]);
