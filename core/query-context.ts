@@ -289,6 +289,10 @@ export interface QueryContext {
   embed(text: string, model: string | null): number[];
   /** Set by the query runner before a query runs; null when no embedding model is configured. */
   useEmbeddings(lookup: EmbeddingLookup | null): void;
+  /** A write's stored answer under an Idempotency-Key, stored at or after `notBefore` (epoch ms). */
+  storedAnswer(key: string, notBefore: number): StoredAnswer | undefined;
+  /** Stores a write's answer under its Idempotency-Key, in its transaction; drops some answers stored before `expiredBefore`. */
+  rememberAnswer(key: string, answer: StoredAnswer, expiredBefore: number): void;
   /**
    * Set by the query runner before a query runs: the ms the query may still run (what its
    * embedding calls left of the time limit; 0: no limit) and the whole limit, for the error.
@@ -298,4 +302,11 @@ export interface QueryContext {
   rerankRRF<T extends NodeItem>(lists: readonly (readonly T[])[], k: number): T[];
   /** Maximal marginal relevance over vectors: diversifies a ranked list. */
   rerankMMR<T extends NodeItem>(items: readonly T[], lambda: number, distance: "cosine" | "euclidean" | "dotproduct"): T[];
+}
+
+/** A write's answer kept under its Idempotency-Key: the request's hash, when, and the query's result. */
+export interface StoredAnswer {
+  hash: string;
+  at: number;
+  result: unknown;
 }

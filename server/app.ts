@@ -10,6 +10,7 @@
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see mcp/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
 import { DEFAULT_ANSWER_LIMIT_BYTES } from "./http/json-answer.js";
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./http/idempotency-key.js";
 import { Hono, type Context } from "hono";
 import { StrandError } from "../core/errors.js";
 import type { ConnectionOptions } from "./mcp/connections.js";
@@ -52,6 +53,8 @@ export interface AppOptions {
   bodyLimitBytes?: number | undefined;
   /** Largest answer of a query, in bytes of JSON (400 RESULT_TOO_LARGE past it); default 256 MiB, 0: none. */
   answerLimitBytes?: number | undefined;
+  /** How long a write's answer is kept under its Idempotency-Key, in ms; default a day. */
+  idempotencyWindowMs?: number | undefined;
   /** Embedding providers for Embed(..) in queries (by model string; null = the default model). */
   embedders?: EmbedderFor | null | undefined;
   /** Serve the agent tools under /mcp (default true; `mcp = false` answers 404 there). */
@@ -169,7 +172,8 @@ export function createApp(options: AppOptions): Hono {
     app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
   if (replication !== undefined) addReplicationRoutes(app, replication, options.apiKey);
   const answerLimitBytes = options.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES;
-  app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, answerLimitBytes, notAQuery: unrouted }));
+  const idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+  app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, answerLimitBytes, idempotencyWindowMs, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));
   return app;

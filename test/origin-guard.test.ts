@@ -124,7 +124,7 @@ describe("--cors", () => {
       headers: {
         "access-control-allow-origin": "https://app.example",
         "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
-        "access-control-allow-headers": "content-type, x-api-key, strand-after",
+        "access-control-allow-headers": "content-type, x-api-key, strand-after, idempotency-key",
         vary: "Origin",
       },
       body: null,
@@ -132,7 +132,7 @@ describe("--cors", () => {
     const post = await call(server.port, "POST", COUNT, { ...JSON_TYPE, ...headers }, "{}");
     expect(post.status).toBe(200);
     expect(post.headers["access-control-allow-origin"]).toBe("https://app.example");
-    expect(post.exposed).toBe("strand-commit");
+    expect(post.exposed).toBe("strand-commit, idempotent-replayed");
     // Errors carry the header too, so the page can read why.
     const bad = await call(server.port, "POST", "/NoSuchQuery", { ...JSON_TYPE, ...headers }, "{}");
     expect(bad.status).toBe(404);

@@ -27,6 +27,7 @@ const WRITERS: Record<string, string> = {
   "runtime/vector/vector-slots.ts": "vector_ids, vector_types and vector_log of a write",
   "runtime/vector/vector-log-writes.ts": "pruning vector_log after a checkpoint",
   "runtime/commit-log/log-writes.ts": "commit_log entries, gaps and trims; a follower's applied entries",
+  "runtime/idempotency/answers.ts": "answers of writes sent with an Idempotency-Key, in the write's transaction",
   "runtime/migrate/definitions.ts": "meta schema_version and schema_types",
   "runtime/format/format-migration.ts": "meta format",
   "runtime/format/migration-batches.ts": "a format migration's resumable copy",

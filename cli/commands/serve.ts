@@ -83,6 +83,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       apiKey,
       bodyLimitBytes: http.bodyLimitBytes,
       answerLimitBytes: http.answerLimitBytes,
+      idempotencyWindowMs: http.idempotencyWindowS * 1000,
       frontDoor,
       embedders,
       mcp: settings.mcp.enabled,

@@ -33,6 +33,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --answer-limit <size>     largest answer of a query, bytes of JSON or e.g. 64MiB; past it 400
                                 RESULT_TOO_LARGE (default: strand.toml [server] answer_limit, else
                                 256 MiB; 0: none)
+      --idempotency-window <s>  how long a write's answer is kept under its Idempotency-Key, so a
+                                retry gets it again (default: strand.toml [server]
+                                idempotency_window_s, else 86400: a day)
       --body-memory-limit <size>
                                 request bodies held at once, not yet answered; past it 503
                                 SERVER_BUSY; at least the body limit (default: strand.toml

@@ -11,6 +11,7 @@ import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES } from "../../server/front-door/byte-
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { DEFAULT_ANSWER_LIMIT_BYTES } from "../../server/http/json-answer.js";
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "../../server/http/idempotency-key.js";
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from "../../server/observe/log-level.js";
 import { DEFAULT_AFTER_TIMEOUT_MS } from "../../server/replication/node.js";
 import {
@@ -68,6 +69,14 @@ export const KNOBS = {
       toml: ["server", "answer_limit"],
       value: bytes(0),
       default: DEFAULT_ANSWER_LIMIT_BYTES,
+    }),
+    // How long a write's answer is kept under its Idempotency-Key (server/http/idempotency-key.ts).
+    idempotencyWindowS: knob({
+      flag: "--idempotency-window",
+      env: "STRAND_IDEMPOTENCY_WINDOW",
+      toml: ["server", "idempotency_window_s"],
+      value: integer(1, 30 * 86_400),
+      default: DEFAULT_IDEMPOTENCY_WINDOW_MS / 1000,
     }),
     // Whether vector records in answers carry their embedding, `data` (core/vector-score.ts).
     vectorDataInAnswers: knob({

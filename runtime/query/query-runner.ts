@@ -3,6 +3,7 @@
 // embedding-lookup.ts for why they are fetched outside the transaction).
 import { createHash } from "node:crypto";
 import { EmbeddingsMissing, type EmbeddingLookup } from "../../core/embedding-lookup.js";
+import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
@@ -77,6 +78,24 @@ class AttemptLookup implements EmbeddingLookup {
   }
 }
 
+/** A write's Idempotency-Key (server/http/idempotency-key.ts): the key, the request's hash, and the window. */
+export interface Idempotency {
+  key: string;
+  /** Of the query's name and its parameters: the same key with another request is refused. */
+  hash: string;
+  /** How long an answer is kept, in ms. */
+  windowMs: number;
+  /** Epoch ms now (the answer's time). */
+  now: number;
+}
+
+function keyReused(key: string, query: string): StrandError {
+  return new StrandError(
+    "IDEMPOTENCY_KEY_REUSED",
+    `the Idempotency-Key "${echo(key)}" was used for another request (another query than ${query}, or other parameters); send a new key for a new request`,
+  );
+}
+
 /** What answers do with the project's vector records (core/vector-score.ts). */
 export interface VectorAnswers {
   /** The project's vector types: their records leave with a `score`. */
@@ -100,7 +119,20 @@ export class QueryRunner {
 
   /** The query's result as it goes on the wire: every vector in it carries `score` (and `data` unless left out). */
   async run(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
-    return this.shape(await this.attempt(query, params));
+    return this.shape(await this.attempt(query, params, null));
+  }
+
+  /**
+   * A write sent with an Idempotency-Key: run at most once per key. The first run stores its
+   * answer in its own transaction (idempotency/answers.ts); a run that finds one stored under the
+   * key (and newer than the window) answers it again without writing, and one whose request hash
+   * differs is 422 IDEMPOTENCY_KEY_REUSED. Two runs of one key in flight are serialized by the
+   * write lock: the second finds the first's answer.
+   */
+  async runOnce(query: QueryModule, params: Record<string, unknown>, once: Idempotency): Promise<{ result: unknown; replayed: boolean }> {
+    const outcome = { replayed: false };
+    const result = await this.attempt(query, params, { ...once, outcome });
+    return { result: this.shape(result), replayed: outcome.replayed };
   }
 
   /**
@@ -108,7 +140,11 @@ export class QueryRunner {
    * QueryBudget): a request that spends 3 s embedding a text has that much less for its query.
    * The wait for the write lock is not counted.
    */
-  private async attempt(query: QueryModule, params: Record<string, unknown>): Promise<unknown> {
+  private async attempt(
+    query: QueryModule,
+    params: Record<string, unknown>,
+    once: (Idempotency & { outcome: { replayed: boolean } }) | null,
+  ): Promise<unknown> {
     const budget = new QueryBudget(this.store.queryTimeoutMs ?? 0, query.writes);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const lookup = new AttemptLookup(this.cache);
@@ -116,9 +152,19 @@ export class QueryRunner {
         budget.spend(() => {
           db.limitTime(budget.remainingMs, budget.limitMs);
           db.useEmbeddings(this.embedders === null ? null : lookup);
+          const now = once?.now ?? 0;
+          if (once !== null) {
+            const stored = db.storedAnswer(once.key, now - once.windowMs);
+            if (stored !== undefined) {
+              if (stored.hash !== once.hash) throw keyReused(once.key, query.name);
+              once.outcome.replayed = true;
+              return stored.result;
+            }
+          }
           const result = query.run(db, params);
           // Abandon (roll back) an attempt that ran on stand-in vectors.
           if (lookup.missing.size > 0) throw new EmbeddingsMissing();
+          if (once !== null) db.rememberAnswer(once.key, { hash: once.hash, at: now, result }, now - once.windowMs);
           return result;
         });
       try {

@@ -2,6 +2,8 @@
 // reads of records, adjacency lists and label ranges — through the shared read cache in a read
 // snapshot, straight from LMDB inside a write, where the write's own buffered changes are written
 // first — each ticking the query's deadline, and the write's GraphWriter.
+import type { StoredAnswer } from "../../core/query-context.js";
+import { storedAnswer } from "../idempotency/answers.js";
 import type { Database, RangeOptions, Transaction } from "lmdb";
 import type { EdgeItem, NodeItem } from "../../core/items.js";
 import { ValueOps } from "../ops/value-ops.js";
@@ -48,6 +50,15 @@ export class StoreReads extends ValueOps {
     this.deadline = deadlineAfter(timeoutMs, writer !== null);
     writer?.limitBy(this.deadline);
     this.opts = readTransaction ? { transaction: readTransaction } : undefined;
+  }
+
+  /** A write's stored answer under an Idempotency-Key (idempotency/answers.ts), as this context's snapshot holds it. */
+  storedAnswer(key: string, notBefore: number): StoredAnswer | undefined {
+    return storedAnswer(this.dbs, key, notBefore, this.opts);
+  }
+
+  rememberAnswer(key: string, answer: StoredAnswer, expiredBefore: number): void {
+    this.write("rememberAnswer").rememberAnswer(key, answer, expiredBefore);
   }
 
   /**

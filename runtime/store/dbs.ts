@@ -32,6 +32,8 @@ export interface StoreDbs {
   readonly vectorTypes: Database<VectorTypeMeta, Key>;
   readonly vectorIds: Database<number, Uint8Array>;
   readonly vectorLog: Database<VectorLogEntry, Key>;
+  /** Answers of writes sent with an Idempotency-Key (idempotency/answers.ts), replicated with them. */
+  readonly idempotency: Database<unknown, Key>;
   /** Each write transaction's changes by sequence number (commit-log/log-entries.ts); never recorded itself. */
   readonly commitLog: Database<CommitEntry, number>;
 }
@@ -97,6 +99,7 @@ export function openDbs(path: string, mapSize: number | undefined, readOnly = fa
     vectorTypes: db<VectorTypeMeta>("vector_types"),
     vectorIds: byId<number>("vector_ids"),
     vectorLog: db<VectorLogEntry>("vector_log"),
+    idempotency: db<unknown>("idempotency"),
     commitLog: env.openDB<CommitEntry, number>({ name: "commit_log", ...plainMaps }),
   };
   // Vector records keep their vector as f32 bytes (vector-encoding.ts).

@@ -95,6 +95,13 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   { db: "bm25_ids", key: "`[label, docNo]`", value: "binary: nodeId (16 bytes)" },
   { db: "bm25_stats", key: "`[label]`", value: "`{docs, tokens, nextDocNo}` of the type" },
   {
+    db: "idempotency",
+    key: '`["k", key]`',
+    value:
+      "`{h, t, r}`: the answer of a write sent with this Idempotency-Key: the request's hash, when (epoch ms), the query's result; stored in the write's transaction, replicated with it (idempotency/answers.ts)",
+  },
+  { db: "idempotency", key: '`["t", t, key]`', value: "`null`: the answers in time order, for the sweep of those older than the window" },
+  {
     db: "commit_log",
     key: "`seq` (a number, 1, 2, ..)",
     value:

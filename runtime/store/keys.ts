@@ -101,6 +101,7 @@ export const DB_NAMES = [
   "bm25_docs",
   "bm25_ids",
   "bm25_stats",
+  "idempotency",
   "commit_log",
 ] as const;
 

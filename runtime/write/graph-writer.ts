@@ -14,6 +14,8 @@
 // both directions and of every label (a key range over its own lists), then its index entries and
 // claims, its document or slot, and its own lists. All the entries one DROP cuts from a list go in
 // one rewrite (adjacency/list-cuts.ts); repeated or already-gone items are no-ops.
+import type { StoredAnswer } from "../../core/query-context.js";
+import { rememberAnswer } from "../idempotency/answers.js";
 import type { ProgressSink } from "../../core/progress.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
@@ -76,6 +78,11 @@ export class GraphWriter {
     private readonly hooks: WriterHooks,
   ) {
     this.ends = new EdgeEndsWriter(dbs.edgeEnds);
+  }
+
+  /** Stores a write's answer under its Idempotency-Key (idempotency/answers.ts), logged with the write. */
+  rememberAnswer(key: string, answer: StoredAnswer, expiredBefore: number): void {
+    rememberAnswer(this.dbs, key, answer, expiredBefore);
   }
 
   /** The time limit of the query this write belongs to (its context sets it); null: none. */

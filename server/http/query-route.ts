@@ -9,6 +9,7 @@ import { validateParams } from "./params.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue } from "../../core/schema.js";
 import { jsonAnswer } from "./json-answer.js";
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "./idempotency-key.js";
 import { jsonRequestBody } from "./json-request.js";
 import type { QueryRunner } from "../../runtime/query/query-runner.js";
 import { closestName } from "../../core/suggest.js";
@@ -19,6 +20,8 @@ export interface QueryRouteOptions {
   bodyLimitBytes: number;
   /** The largest answer, in bytes of JSON (json-answer.ts); 0: none. */
   answerLimitBytes: number;
+  /** How long a write's answer is kept under its Idempotency-Key (idempotency-key.ts), in ms. */
+  idempotencyWindowMs: number;
   /** Answers a POST whose name is not a query (404 with a suggestion, 405 for a GET-only path, or /mcp). */
   notAQuery: (c: Context) => Response | Promise<Response>;
 }
@@ -31,13 +34,24 @@ export function unknownQuery(name: string, known: readonly string[]): StrandErro
   );
 }
 
-export function queryRoute({ runner, queries, bodyLimitBytes, answerLimitBytes, notAQuery }: QueryRouteOptions): Handler {
+export function queryRoute({
+  runner,
+  queries,
+  bodyLimitBytes,
+  answerLimitBytes,
+  idempotencyWindowMs,
+  notAQuery,
+}: QueryRouteOptions): Handler {
   return async (c: Context) => {
     const query = queries.get(c.req.param("name") ?? "");
     if (query === undefined) return notAQuery(c);
     const body = await jsonRequestBody(c, bodyLimitBytes);
     const params = validateParams(query.params, body);
-    const result = await runner.run(query, params);
+    const key = query.writes ? idempotencyKeyOf(c.req.header(IDEMPOTENCY_KEY_HEADER)) : undefined;
+    if (key === undefined) return jsonAnswer(c, (await runner.run(query, params)) as JsonValue, answerLimitBytes);
+    const once = { key, hash: requestHash(query.name, params), windowMs: idempotencyWindowMs, now: Date.now() };
+    const { result, replayed } = await runner.runOnce(query, params, once);
+    if (replayed) c.header(REPLAYED_HEADER, "true");
     return jsonAnswer(c, result as JsonValue, answerLimitBytes);
   };
 }

@@ -27,6 +27,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   TOO_MANY_CONNECTIONS: 429,
   // An /mcp step or source that would hold or visit more items than strand.toml allows.
   RESULT_TOO_LARGE: 400,
+  INVALID_IDEMPOTENCY_KEY: 400,
+  IDEMPOTENCY_KEY_REUSED: 422,
   // Requests Node's HTTP parser refuses before any route sees them (client-error.ts).
   BAD_REQUEST: 400,
   HEADERS_TOO_LARGE: 431,

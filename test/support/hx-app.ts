@@ -12,6 +12,8 @@ import { removeDir, tempDir } from "./store-fixtures.js";
 export interface HxApp {
   readonly store: GraphStore;
   readonly schema: SchemaDescriptor;
+  /** The compiled queries, as the app serves them. */
+  readonly queries: readonly QueryModule[];
   /** POST /<path> with `body` as JSON; the status and the parsed answer. */
   post(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** Closes the store and removes its directory. */
@@ -37,6 +39,7 @@ export async function openHxApp(
   return {
     store,
     schema,
+    queries,
     async post(path, body) {
       const response = await app.request(path, {
         method: "POST",

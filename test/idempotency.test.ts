@@ -1,0 +1,179 @@
+// Idempotent writes (issue 34 item 6): a write sent with an Idempotency-Key runs at most once per
+// key; its answer is stored in the write's own transaction, so a retry (a lost answer, a kill -9,
+// a replica promoted) gets it again with `Idempotent-Replayed: true`; the same key with another
+// request is 422; a retry racing the first waits for it (the write lock serializes them). Answers
+// expire after the window and are swept by later writes; they reach replicas through the log.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { GraphStore } from "../runtime/graph-store.js";
+import { QueryRunner } from "../runtime/query/query-runner.js";
+import { createApp } from "../server/index.js";
+import { openHxApp, type HxApp } from "./support/hx-app.js";
+import { startStrand, tempDir } from "./support/server.js";
+import { removeDir } from "./support/store-fixtures.js";
+
+const HX = `N::Memory { text: String }
+QUERY Remember(text: String) =>
+    m <- AddN<Memory>({text: text})
+    RETURN m
+QUERY All() =>
+    m <- N<Memory>
+    RETURN m
+`;
+const REUSED = (key: string) => ({
+  error: `the Idempotency-Key "${key}" was used for another request (another query than Remember, or other parameters); send a new key for a new request`,
+  code: "IDEMPOTENCY_KEY_REUSED",
+});
+
+interface Answer {
+  status: number;
+  replayed: string | null;
+  body: unknown;
+}
+
+/** POST through the app with headers, keeping the replay header. */
+async function post(app: ReturnType<typeof createApp>, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await app.request(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: await res.json() };
+}
+
+describe("a write with an Idempotency-Key, in process", () => {
+  let hx: HxApp;
+  let app: ReturnType<typeof createApp>;
+  const window = 60_000;
+  beforeAll(async () => {
+    hx = await openHxApp(HX);
+    // The same compiled queries behind an app with a one-minute window (the clock is mocked below).
+    app = createApp({ store: hx.store, schema: hx.schema, queries: hx.queries, idempotencyWindowMs: window });
+  });
+  afterAll(async () => {
+    await hx.close();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  const all = async () => ((await post(app, "/All", {})).body as { m: unknown[] }).m;
+
+  it("runs once; a retry gets the same answer, replayed; another request under the key is 422", async () => {
+    const first = await post(app, "/Remember", { text: "milk" }, { "idempotency-key": "k-1" });
+    expect(first.status).toBe(200);
+    expect(first.replayed).toBeNull();
+    const again = await post(app, "/Remember", { text: "milk" }, { "idempotency-key": '"k-1"' });
+    expect(again).toEqual({ status: 200, replayed: "true", body: first.body });
+    expect(await post(app, "/Remember", { text: "eggs" }, { "idempotency-key": "k-1" })).toEqual({
+      status: 422,
+      replayed: null,
+      body: REUSED("k-1"),
+    });
+    expect(await all()).toEqual([(first.body as { m: unknown }).m]);
+  });
+
+  it("lets retries racing the first wait for it: one effect, every answer the same", async () => {
+    const before = (await all()).length;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => post(app, "/Remember", { text: "bread" }, { "idempotency-key": "race" })),
+    );
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.replayed === "true").length).toBe(4);
+    expect((await all()).length).toBe(before + 1);
+  });
+
+  it("refuses a key that is not 1 to 255 visible characters, writing nothing; a read ignores the header", async () => {
+    const before = (await all()).length;
+    const problem = (got: string) => ({
+      error: `Idempotency-Key must be 1 to 255 visible ASCII characters without " or \\ (a UUID is usual), got ${got}`,
+      code: "INVALID_IDEMPOTENCY_KEY",
+    });
+    expect(await post(app, "/Remember", { text: "x" }, { "idempotency-key": "two words" })).toEqual({
+      status: 400,
+      replayed: null,
+      body: problem('"two words"'),
+    });
+    expect((await post(app, "/Remember", { text: "x" }, { "idempotency-key": '""' })).body).toEqual(problem('"\\"\\""'));
+    expect((await post(app, "/Remember", { text: "x" }, { "idempotency-key": "k".repeat(256) })).status).toBe(400);
+    expect((await post(app, "/Remember", { text: "x" }, { "idempotency-key": "k".repeat(255) })).status).toBe(200);
+    expect((await all()).length).toBe(before + 1);
+    const read = await post(app, "/All", {}, { "idempotency-key": "for a read" });
+    expect({ status: read.status, replayed: read.replayed }).toEqual({ status: 200, replayed: null });
+  });
+
+  it("forgets an answer after the window: the key runs again, and later writes sweep the old answer", async () => {
+    let now = Date.now();
+    vi.spyOn(Date, "now").mockImplementation(() => now);
+    const first = await post(app, "/Remember", { text: "old" }, { "idempotency-key": "aging" });
+    now += window - 1;
+    expect((await post(app, "/Remember", { text: "old" }, { "idempotency-key": "aging" })).replayed).toBe("true");
+    now += 2;
+    const later = await post(app, "/Remember", { text: "old" }, { "idempotency-key": "aging" });
+    expect({ status: later.status, replayed: later.replayed }).toEqual({ status: 200, replayed: null });
+    expect(later.body).not.toEqual(first.body);
+    // The expired answer of "k-1" (stored a window ago and more) is gone after this write's sweep.
+    now += window + 1;
+    await post(app, "/Remember", { text: "sweeper" }, { "idempotency-key": "sweeper" });
+    expect(hx.store.read((db) => db.storedAnswer("k-1", 0))).toBeUndefined();
+    expect(hx.store.read((db) => db.storedAnswer("sweeper", 0))?.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("an answer stored under a key", () => {
+  it("reaches a replica through the commit log: the promoted replica replays it", async () => {
+    const leaderDir = tempDir("strand-idem-leader-");
+    const followerDir = tempDir("strand-idem-follower-");
+    const hx = await openHxApp(HX);
+    const remember = hx.queries.find((q) => q.name === "Remember")!;
+    const leader = GraphStore.open({ path: leaderDir, schema: hx.schema });
+    const follower = GraphStore.open({ path: followerDir, schema: hx.schema });
+    try {
+      const once = { key: "over-the-log", hash: "h".repeat(64), windowMs: 60_000, now: Date.now() };
+      const first = await new QueryRunner(leader, null).runOnce(remember, { text: "carried" }, once);
+      const read = leader.log.read(follower.log.committed, 10, 1 << 20);
+      if (read === "gone") throw new Error("gone");
+      await follower.applyLogEntries(read.first, read.frames);
+      const replayed = await new QueryRunner(follower, null).runOnce(remember, { text: "carried" }, once);
+      expect(replayed).toEqual({ result: first.result, replayed: true });
+      expect(follower.read((db) => db.nodesByLabel("Memory").length)).toBe(1);
+    } finally {
+      await leader.close();
+      await follower.close();
+      await hx.close();
+      removeDir(leaderDir);
+      removeDir(followerDir);
+    }
+  });
+});
+
+describe("strand serve killed with -9 after answering a keyed write", () => {
+  it("replays the answer after the restart: one record", async () => {
+    const project = tempDir("strand-idem-project-");
+    writeFileSync(join(project, "schema.hx"), HX);
+    const dataDir = join(tempDir("strand-idem-data-"), "data");
+    mkdirSync(dataDir);
+    let server = await startStrand({ project, dataDir });
+    const call = async (body: unknown, key: string) => {
+      const res = await fetch(`${server.url}/Remember`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": key },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: (await res.json()) as unknown };
+    };
+    try {
+      const first = await call({ text: "durable" }, "after-crash");
+      expect(first.status).toBe(200);
+      await server.kill();
+      server = await startStrand({ project, dataDir });
+      expect(await call({ text: "durable" }, "after-crash")).toEqual({ status: 200, replayed: "true", body: first.body });
+      const all = await fetch(`${server.url}/All`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(((await all.json()) as { m: unknown[] }).m).toEqual([(first.body as { m: unknown }).m]);
+    } finally {
+      await server.stop();
+      removeDir(project);
+    }
+  }, 60_000);
+});
