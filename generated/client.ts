@@ -7,6 +7,10 @@ export interface StrandClientOptions {
   apiKey?: string;
   /** A fetch implementation (defaults to the global one). */
   fetch?: typeof fetch;
+  /** Attempts after the first when the request failed on the way (a network error) or the server asks for a retry (503 SERVER_BUSY, NOT_REPLICATED, REPLICA_BEHIND); default 2, 0: none. A write keeps its Idempotency-Key across them, so it takes effect once. */
+  retries?: number;
+  /** Makes each write call's Idempotency-Key (default: crypto.randomUUID()). */
+  idempotencyKey?: () => string;
 }
 
 /** A query the server refused: `status` is the HTTP status, `code` the error code. */
@@ -22,6 +26,15 @@ export class StrandQueryError extends Error {
   }
 }
 
+/** 503 answers the server asks the client to retry: busy, a write not yet replicated (a retry with its key answers once it is), a replica behind the bookmark. */
+const RETRIED_CODES: readonly string[] = ["SERVER_BUSY", "NOT_REPLICATED", "REPLICA_BEHIND"];
+/** Before attempt `attempt + 1`: the server's Retry-After (seconds, at most 5), else 100 ms, 400 ms, 1.6 s, ... */
+function retryPause(attempt: number, retryAfter: string | null): Promise<void> {
+  const asked = retryAfter === null ? Number.NaN : Number(retryAfter) * 1000;
+  const ms = Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 5000) : 100 * 4 ** attempt;
+  return new Promise((done) => setTimeout(done, ms));
+}
+
 /** Typed access to every query: `await new StrandClient().getUser({ id })`. */
 export class StrandClient {
   readonly baseUrl: string;
@@ -34,42 +47,56 @@ export class StrandClient {
     this.options = options;
   }
 
-  /** POST /<name> with the parameters as JSON. */
-  async query<R>(name: string, params: object): Promise<R> {
+  /** POST /<name> with the parameters as JSON. A write carries an Idempotency-Key, the same on each retry, so the server runs it once and answers a retry with the stored answer. */
+  async query<R>(name: string, params: object, writes: boolean = false): Promise<R> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.options.apiKey !== undefined) headers["x-api-key"] = this.options.apiKey;
-    if (this.lastCommit > 0) headers["strand-after"] = String(this.lastCommit);
+    if (writes) headers["idempotency-key"] = this.options.idempotencyKey?.() ?? crypto.randomUUID();
     const doFetch = this.options.fetch ?? fetch;
-    const response = await doFetch(`${this.baseUrl}/${name}`, { method: "POST", headers, body: JSON.stringify(params) });
-    const commit = Number(response.headers.get("strand-commit"));
-    if (Number.isSafeInteger(commit) && commit > this.lastCommit) this.lastCommit = commit;
-    const body: unknown = await response.json();
-    if (!response.ok) {
+    const retries = this.options.retries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      if (this.lastCommit > 0) headers["strand-after"] = String(this.lastCommit);
+      let response: Response;
+      try {
+        response = await doFetch(`${this.baseUrl}/${name}`, { method: "POST", headers, body: JSON.stringify(params) });
+      } catch (error) {
+        if (attempt >= retries) throw error;
+        await retryPause(attempt, null);
+        continue;
+      }
+
+      const commit = Number(response.headers.get("strand-commit"));
+      if (Number.isSafeInteger(commit) && commit > this.lastCommit) this.lastCommit = commit;
+      const body: unknown = await response.json();
+      if (response.ok) return body as R;
       const err = (body ?? {}) as { error?: string; code?: string };
+      if (response.status === 503 && RETRIED_CODES.includes(err.code ?? "") && attempt < retries) {
+        await retryPause(attempt, response.headers.get("retry-after"));
+        continue;
+      }
+
       throw new StrandQueryError(response.status, err.code ?? "UNKNOWN", err.error ?? response.statusText);
     }
-
-    return body as R;
   }
 
   /** POST /AddUser */
   addUser(params: AddUserParams): Promise<AddUserResult> {
-    return this.query<AddUserResult>("AddUser", params);
+    return this.query<AddUserResult>("AddUser", params, true);
   }
 
   /** POST /Follow */
   follow(params: FollowParams): Promise<FollowResult> {
-    return this.query<FollowResult>("Follow", params);
+    return this.query<FollowResult>("Follow", params, true);
   }
 
   /** POST /WritePost */
   writePost(params: WritePostParams): Promise<WritePostResult> {
-    return this.query<WritePostResult>("WritePost", params);
+    return this.query<WritePostResult>("WritePost", params, true);
   }
 
   /** POST /RenameUser */
   renameUser(params: RenameUserParams): Promise<RenameUserResult> {
-    return this.query<RenameUserResult>("RenameUser", params);
+    return this.query<RenameUserResult>("RenameUser", params, true);
   }
 
   /** POST /GetUser */

@@ -68,6 +68,55 @@ describe("the generated client", () => {
     }
   });
 
+  it("retries a write whose answer was lost with the same Idempotency-Key: it takes effect once", async () => {
+    const s = await startStrand();
+    try {
+      const sent: { key: string | null; path: string }[] = [];
+      let lose = 1;
+      // Delivers each request; loses the first write's answer on the way back, as a dropped connection would.
+      const lossy: typeof fetch = async (input, init) => {
+        const headers = new Headers(init?.headers);
+        sent.push({ key: headers.get("idempotency-key"), path: new URL(String(input)).pathname });
+        const response = await fetch(input, init);
+        if (init?.body !== undefined && headers.has("idempotency-key") && lose-- > 0) throw new TypeError("fetch failed");
+        return response;
+      };
+      const db = new StrandClient(s.url, { fetch: lossy });
+      const { user } = await db.addUser({ handle: "ada", name: "Ada", city: "London", age: 36 });
+      expect(user).toMatchObject({ label: "User", handle: "ada" });
+      expect(await db.countUsers({})).toEqual({ total: 1 });
+      expect(sent.map((r) => r.path)).toEqual(["/AddUser", "/AddUser", "/CountUsers"]);
+      expect(sent[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
+      expect(sent[1]!.key).toBe(sent[0]!.key);
+      expect(sent[2]!.key).toBeNull();
+      // Without retries the lost answer is the caller's error; calling again under the same key gets the stored answer: one Bo.
+      const once = new StrandClient(s.url, { fetch: lossy, retries: 0, idempotencyKey: () => "fixed-key" });
+      lose = 1;
+      await expect(once.addUser({ handle: "bo", name: "Bo", city: "Oslo", age: 30 })).rejects.toThrow("fetch failed");
+      expect(await once.addUser({ handle: "bo", name: "Bo", city: "Oslo", age: 30 })).toMatchObject({ user: { handle: "bo" } });
+      expect(await db.countUsers({})).toEqual({ total: 2 });
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("retries a 503 the server asks to be retried, after its Retry-After", async () => {
+    let busy = 2;
+    const answers: number[] = [];
+    // Answers SERVER_BUSY (Retry-After: 0) twice, then a real answer.
+    const busyFirst: typeof fetch = async () => {
+      const status = busy-- > 0 ? 503 : 200;
+      answers.push(status);
+      const body = status === 503 ? { error: "busy", code: "SERVER_BUSY" } : { total: 7 };
+      return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "retry-after": "0" } });
+    };
+    expect(await new StrandClient("http://unused", { fetch: busyFirst }).countUsers({})).toEqual({ total: 7 });
+    expect(answers).toEqual([503, 503, 200]);
+    busy = 1;
+    const refused = await new StrandClient("http://unused", { fetch: busyFirst, retries: 0 }).countUsers({}).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503, code: "SERVER_BUSY" });
+  });
+
   it("calls a running server and turns its errors into StrandQueryError", async () => {
     const s = await startStrand();
     try {
