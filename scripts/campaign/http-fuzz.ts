@@ -149,14 +149,21 @@ function learn(pool: FuzzPool, label: string, body: string): void {
   }
 }
 
+/** The fuzzed server's old-space limit (MiB): well above what it keeps, well below V8's default. */
+const FUZZ_HEAP_MIB = 256;
+
 export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzSummary> {
   const random = seededRandom(options.seed);
   const concurrency = options.concurrency ?? 16;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const maxRss = options.maxRssMiB ?? 1024;
+  const maxRss = options.maxRssMiB ?? 768;
   const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
   const dataDir = mkdtempSync(join(base, "strand-campaign-fuzz-"));
-  const server = await serve({ dataDir, extraArgs: ["--log-level", "silent"] });
+  // The JS heap is capped: V8 otherwise lets it grow toward its multi-GiB default limit under the
+  // fuzz's garbage (100-260 KB bodies; an RSS of ~510 MiB that fell to ~230 MiB once idle), so the
+  // RSS bound would measure V8's growth policy. Capped, memory the server keeps shows as a crash
+  // (an answer missing) or as RSS past the bound.
+  const server = await serve({ dataDir, nodeArgs: [`--max-old-space-size=${FUZZ_HEAP_MIB}`], extraArgs: ["--log-level", "silent"] });
   const pid = server.child.pid!;
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const pool: FuzzPool = { ids: [], connections: [] };

@@ -13,6 +13,8 @@ export interface ServeOptions {
   dataDir: string;
   /** A command that execs the server, e.g. `["prlimit", "--fsize=…"]`. */
   wrapper?: string[];
+  /** Node's own flags for the server, e.g. `--max-old-space-size=256`. */
+  nodeArgs?: string[];
   extraArgs?: string[];
 }
 
@@ -45,6 +47,7 @@ export async function serve(options: ServeOptions): Promise<ServeChild> {
   const command = [
     ...(options.wrapper ?? []),
     process.execPath,
+    ...(options.nodeArgs ?? []),
     CLI,
     "serve",
     CAMPAIGN_PROJECT,
