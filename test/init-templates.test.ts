@@ -4,7 +4,7 @@
 // steps init prints, with their answers, and the typed-client snippet type-checked and run); the
 // startup line naming the embedding model; and the README's vector example, run as written.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -104,6 +104,17 @@ describe("strand init", () => {
     expect({ status: mcp.status, stderr: mcp.stderr }).toEqual({
       status: 0,
       stderr: "strand: MCP over stdio (19 tools, data in graph/data)\n",
+    });
+  });
+
+  it("run from a project's node_modules/.bin (npx strand), the next steps say npx strand", () => {
+    const bin = join(work, "app", "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(CLI, join(bin, "strand"));
+    const r = spawnSync(process.execPath, [join(bin, "strand"), "init", "viaNpx", "--template", "social"], { cwd: work, encoding: "utf8" });
+    expect({ status: r.status, last: r.stdout.trimEnd().split("\n").at(-1) }).toEqual({
+      status: 0,
+      last: "next: npx strand check viaNpx && npx strand serve viaNpx",
     });
   });
 

@@ -104,7 +104,8 @@ describe("the packed package", () => {
       status: 0,
       stdout:
         "template: social (the default; choose with --template social|agent-memory)\n" +
-        "created proj/queries.hx, proj/schema.hx\nnext: strand check proj && strand serve proj\n",
+        // Run from node_modules/.bin, strand is not on PATH: the next steps say npx strand.
+        "created proj/queries.hx, proj/schema.hx\nnext: npx strand check proj && npx strand serve proj\n",
       stderr: "",
     });
     expect(await run(bin, ["check", "proj"], app)).toEqual({ status: 0, stdout: "ok: 22 queries, 4 types\n", stderr: "" });

@@ -68,6 +68,14 @@ async function chooseTemplate(name: string | undefined): Promise<Chosen> {
   return { template: templateNamed(DEFAULT_TEMPLATE)!, how: "default" };
 }
 
+/**
+ * How the user ran strand, to repeat it in the next steps: through a project's node_modules/.bin
+ * (npx strand, an npm script) strand is not on PATH, so `npx strand`.
+ */
+function command(): string {
+  return /[\\/]node_modules[\\/]\.bin[\\/]/.test(process.argv[1] ?? "") ? "npx strand" : "strand";
+}
+
 /** Which template, what was written, and what to run next. */
 function report(dir: string, template: Template, how: "given" | "asked" | "default", written: string[], kept: string[]): string {
   const at = (name: string): string => displayPath(join(dir, name));
@@ -77,7 +85,7 @@ function report(dir: string, template: Template, how: "given" | "asked" | "defau
       : `template: ${template.name}`,
     `created ${written.map(at).join(", ")}`,
     ...kept.map((name) => `kept ${at(name)} (the template's ${name} was not copied)`),
-    `next: strand check ${displayPath(dir)} && strand serve ${displayPath(dir)}`,
+    `next: ${command()} check ${displayPath(dir)} && ${command()} serve ${displayPath(dir)}`,
   ];
   if (template.examples.length > 0) {
     lines.push("then, from another terminal:", ...template.examples.map((call) => `  ${curlLine(call)}`));
