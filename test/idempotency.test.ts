@@ -121,6 +121,42 @@ describe("a write with an Idempotency-Key, in process", () => {
   });
 });
 
+describe("an #[mcp] query tool that writes", () => {
+  const MCP_HX = HX.replace("QUERY Remember", "#[mcp]\nQUERY Remember").replace("QUERY All", "#[mcp]\nQUERY All");
+  it("takes an idempotency_key: a retry returns the first answer; another request under the key is the 422 error; tools/list shows it", async () => {
+    const mcp = await openHxApp(MCP_HX);
+    try {
+      const id = (await mcp.post("/mcp/init", {})).body as string;
+      const call = { connection_id: id, data: { text: "via mcp" }, idempotency_key: "mcp-1" };
+      const first = await mcp.post("/mcp/RememberMcp", call);
+      expect(first.status).toBe(200);
+      expect(await mcp.post("/mcp/RememberMcp", call)).toEqual(first);
+      expect(await mcp.post("/mcp/RememberMcp", { ...call, data: { text: "other" } })).toEqual({
+        status: 422,
+        body: {
+          error:
+            'the Idempotency-Key "mcp-1" was used for another request (another query than Remember, or other parameters); send a new key for a new request',
+          code: "IDEMPOTENCY_KEY_REUSED",
+        },
+      });
+      expect((await mcp.post("/mcp/AllMcp", { connection_id: id })).body).toEqual({ m: [(first.body as { m: unknown }).m] });
+      const listed = await createApp({ store: mcp.store, schema: mcp.schema, queries: mcp.queries }).request("/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      const tools = (
+        (await listed.json()) as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }
+      ).result.tools;
+      const inputOf = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties).sort();
+      expect(inputOf("RememberMcp")).toEqual(["connection_id", "data", "idempotency_key"]);
+      expect(inputOf("AllMcp")).toEqual(["connection_id", "data"]);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
 describe("an answer stored under a key", () => {
   it("reaches a replica through the commit log: the promoted replica replays it", async () => {
     const leaderDir = tempDir("strand-idem-leader-");

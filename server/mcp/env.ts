@@ -24,4 +24,6 @@ export interface ToolEnv {
   readonly vectorMetric: Metric;
   /** Whether the store keeps the BM25 index (strand.toml bm25); search_keyword needs it. */
   readonly keywordSearch: boolean;
+  /** How long a write's answer is kept under its idempotency_key, in ms (http/idempotency-key.ts). */
+  readonly idempotencyWindowMs: number;
 }

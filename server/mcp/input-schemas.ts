@@ -209,8 +209,13 @@ export type ToolInput<T extends BuiltinToolName> = z.output<(typeof BUILTIN_TOOL
  */
 export function queryCallInput(query: string) {
   const data = worded(z.custom<JsonObject>(isObject), { expected: `an object of ${query}'s parameters` });
-  return withConnection({ data: data.nullish() });
+  // Checked by http/idempotency-key.ts, as the header is; taken by queries that write.
+  return withConnection({ data: data.nullish(), idempotency_key: z.string().nullish() });
 }
+
+/** What tools/list says of a writing query's idempotency_key. */
+const IDEMPOTENCY_KEY_DESCRIPTION =
+  "Optional: a key (1 to 255 visible characters, a UUID is usual) that makes the write run at most once: a retry with the same key and data returns the first answer";
 
 const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -246,9 +251,11 @@ export function valueSchema(type: ValueType): z.ZodType {
 }
 
 /** `{connection_id, data: {params}}` for a `#[mcp]` query. */
-export function queryInputSchema(params: readonly ParamSpec[]): InputSchema {
+export function queryInputSchema(params: readonly ParamSpec[], writes = false): InputSchema {
   const shape: Record<string, z.ZodType> = {};
   for (const p of params) shape[p.name] = p.optional ? valueSchema(p.type).nullable().optional() : valueSchema(p.type);
   const data = z.strictObject(shape);
-  return withConnection({ data: params.every((p) => p.optional) ? data.optional() : data });
+  const input = { data: params.every((p) => p.optional) ? data.optional() : data };
+  if (!writes) return withConnection(input);
+  return withConnection({ ...input, idempotency_key: z.string().min(1).max(255).optional().describe(IDEMPOTENCY_KEY_DESCRIPTION) });
 }

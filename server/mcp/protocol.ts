@@ -62,7 +62,11 @@ function toolList(service: McpService): Tool[] {
     if (query === undefined) continue;
     const returns = query.returns.length > 0 ? query.returns.join(", ") : "nothing";
     tools.push(
-      describe(name, `Run the #[mcp] query ${query.name}; returns {${returns}} like POST /${query.name}.`, queryInputSchema(query.params)),
+      describe(
+        name,
+        `Run the #[mcp] query ${query.name}; returns {${returns}} like POST /${query.name}.`,
+        queryInputSchema(query.params, query.writes),
+      ),
     );
   }
   listings.set(service, tools);

@@ -4,6 +4,7 @@
 // schema view, the connections, the app's QueryRunner, the embedders, the vector metric and whether
 // keyword search is on. `schema_resource` answers the schema and every query's {name, parameters,
 // returns} (all queries, #[mcp] or not), computed once per service.
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "../http/idempotency-key.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";
@@ -50,6 +51,8 @@ export interface McpServiceOptions {
   commits?: CommitView | undefined;
   /** Whether vector records in tool answers carry their embedding, `data` (AppOptions.vectorDataInAnswers; default true). */
   vectorDataInAnswers?: boolean | undefined;
+  /** How long a write's answer is kept under its idempotency_key (AppOptions.idempotencyWindowMs; default a day). */
+  idempotencyWindowMs?: number | undefined;
 }
 
 export class McpService {
@@ -81,6 +84,7 @@ export class McpService {
       embedders: options.embedders ?? null,
       vectorMetric: options.vectorMetric ?? DEFAULT_VECTOR_OPTIONS.metric,
       keywordSearch: options.bm25 !== false,
+      idempotencyWindowMs: options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS,
     };
   }
 
