@@ -209,6 +209,15 @@ export class GraphStore {
     return this.commits.write((writer) => fn(this.context(null, writer)));
   }
 
+  /** A store on its own acknowledges a write once committed and flushed (query-store.ts). */
+  answersFromSnapshot(): boolean {
+    return true;
+  }
+
+  async flushed(): Promise<void> {
+    await this.dbs.env.flushed;
+  }
+
   /** A query's context, over a read snapshot or in the write transaction; its time limit starts now. */
   private context(txn: Transaction | null, writer: GraphWriter | null): TxnQueryContext {
     return new TxnQueryContext(this.dbs, this.schema, txn, this.cache, this.vectors, this.bm25, writer, this.queryTimeoutMs);

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GraphStore } from "../runtime/graph-store.js";
 import { QueryRunner } from "../runtime/query/query-runner.js";
+import { RoleStore } from "../server/node/role-store.js";
 import { createApp } from "../server/index.js";
 import { openHxApp, type HxApp } from "./support/hx-app.js";
 import { startStrand, tempDir } from "./support/server.js";
@@ -180,6 +181,45 @@ describe("an answer stored under a key", () => {
       await hx.close();
       removeDir(leaderDir);
       removeDir(followerDir);
+    }
+  });
+});
+
+describe("a retry's replay and the node's role", () => {
+  it("comes from a snapshot only on a leader without sync replicas; a replica refuses it, a sync leader waits for its acks", async () => {
+    const dir = tempDir("strand-idem-roles-");
+    const hx = await openHxApp(HX);
+    const remember = hx.queries.find((q) => q.name === "Remember")!;
+    const store = GraphStore.open({ path: dir, schema: hx.schema });
+    try {
+      const roles = new RoleStore(store);
+      const once = { key: "by-role", hash: "r".repeat(64), windowMs: 60_000, now: Date.now() };
+      roles.role = { kind: "leader", epoch: 1 };
+      const runner = new QueryRunner(roles, null);
+      const first = await runner.runOnce(remember, { text: "roles" }, once);
+      expect(first.replayed).toBe(false);
+      expect(roles.answersFromSnapshot()).toBe(true);
+      expect(await runner.runOnce(remember, { text: "roles" }, once)).toEqual({ result: first.result, replayed: true });
+      // A replica holds the answer too, but a write (and so its retry) belongs to the leader.
+      roles.role = { kind: "replica", leader: "http://leader.example", epoch: 2 };
+      expect(roles.answersFromSnapshot()).toBe(false);
+      await expect(runner.runOnce(remember, { text: "roles" }, once)).rejects.toMatchObject({ code: "NOT_LEADER" });
+      // A leader with sync replicas answers the retry once they hold what it committed.
+      const acked: number[] = [];
+      roles.role = {
+        kind: "leader",
+        epoch: 3,
+        acked: async (seq) => {
+          acked.push(seq);
+          return "acked";
+        },
+      };
+      expect(await runner.runOnce(remember, { text: "roles" }, once)).toEqual({ result: first.result, replayed: true });
+      expect(acked).toEqual([store.log.committed]);
+    } finally {
+      await store.close();
+      await hx.close();
+      removeDir(dir);
     }
   });
 });

@@ -15,6 +15,15 @@ export interface QueryStore {
    * their own; the query runner reads it to count a request's embedding calls against it too.
    */
   readonly queryTimeoutMs?: number;
+  /**
+   * Whether a retry's stored answer (an Idempotency-Key's) may be given from a read snapshot,
+   * without the write path: true where a write is acknowledged once committed and flushed (a
+   * leader without synchronous replicas). Absent or false: the retry takes the write path, which
+   * checks the node's role and waits for the replicas as a write does.
+   */
+  answersFromSnapshot?(): boolean;
+  /** Resolves once everything committed so far is on disk (a replay from a snapshot waits for it). */
+  flushed?(): Promise<void>;
   /** What the store holds, for GET /metrics (optional: stores without it report request metrics only). */
   stats?(): StoreStats;
 }

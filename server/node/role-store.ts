@@ -44,6 +44,15 @@ export class RoleStore implements QueryStore, BackupSource {
     return this.store().read(fn);
   }
 
+  /** Only a leader without synchronous replicas: elsewhere a retry takes the write path (the role check, the acks). */
+  answersFromSnapshot(): boolean {
+    return this.role.kind === "leader" && this.role.acked === undefined;
+  }
+
+  flushed(): Promise<void> {
+    return this.store().flushed();
+  }
+
   get queryTimeoutMs(): number {
     return this.current?.queryTimeoutMs ?? 0;
   }
