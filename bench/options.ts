@@ -71,6 +71,7 @@ export interface BenchOptions {
   skipHealth: boolean;
   /** Replication (bench/replication.ts): the commit log's cost, a leader with 0 and 1 replica, lag. */
   skipReplication: boolean;
+  skipIdempotency: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -115,6 +116,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-storage      skip bytes per node/edge/vector and RSS under 2-hop load
   --skip-health       skip /health latency while one worst-case request runs
   --skip-replication  skip the commit log's cost, the leader with 0, 1 async and 1 sync replica, replica lag
+  --skip-idempotency  skip idempotent writes over HTTP (keyed write vs plain, replay vs point read)
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -156,6 +158,7 @@ const FLAGS = {
   "storage-nodes": { type: "string" },
   "skip-storage": { type: "boolean" },
   "skip-health": { type: "boolean" },
+  "skip-idempotency": { type: "boolean" },
   "skip-replication": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -227,6 +230,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipStorage: values["skip-storage"] === true,
     skipHealth: values["skip-health"] === true,
     skipReplication: values["skip-replication"] === true,
+    skipIdempotency: values["skip-idempotency"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

@@ -14,6 +14,7 @@
 //  10. bytes on disk per node, edge and vector, and RSS under 2-hop load (storage.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
+import { type IdempotencyResult, renderIdempotency, runIdempotencyBench } from "./idempotency.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -170,6 +171,7 @@ async function main(): Promise<number> {
   let recall: RecallRow[] | null = null;
   let health: StallResult | null = null;
   let replication: ReplicationBenchResult | null = null;
+  let idempotency: IdempotencyResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -269,6 +271,7 @@ async function main(): Promise<number> {
       const { quick, rounds, durationSeconds, connections } = options;
       replication = await runReplicationBench({ root: dir, schema, writes: quick ? 200 : 2000, rounds, durationSeconds, connections, log });
     }
+    if (!options.skipIdempotency) idempotency = await runIdempotencyBench({ calls: options.quick ? 300 : 2000, root, log });
   } finally {
     await cleanup();
   }
@@ -282,6 +285,7 @@ async function main(): Promise<number> {
     health === null ? null : renderHealthStall(health),
     storage === null ? null : renderStorage(storage),
     replication === null ? null : renderReplication(replication),
+    idempotency === null ? null : renderIdempotency(idempotency),
     renderJson(report, options),
     json("COMPILE", compile),
     json("DATA", data),
@@ -289,6 +293,7 @@ async function main(): Promise<number> {
     json("HEALTH_STALL", health),
     json("STORAGE", storage),
     json("REPLICATION", replication),
+    json("IDEMPOTENCY", idempotency),
   ];
   process.stdout.write(`\n${sections.filter((s) => s !== null).join("\n")}\n`);
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(

@@ -1,0 +1,122 @@
+// Idempotent writes over HTTP (issue 34 item 6), on one `strand serve` of the bench project. One
+// request at a time (the server is far from saturated, so what is compared is the work each kind
+// of request makes the server do): `AddItem` plain; `AddItem` with a fresh Idempotency-Key (the
+// answer stored in the write's transaction); a replay (a key already answered, the same body);
+// and `GetItem`, a point read. Blocks of each kind alternate; per kind: server CPU per request
+// (from /proc) and p50 latency. Targets (issue 34): a keyed write ≤ 1.1× a plain one; a replay
+// ≤ a point read.
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { processCpuSeconds } from "./proc-cpu.js";
+import { startStrand } from "./servers.js";
+import { quantileSorted } from "./stats.js";
+
+export const KEYED_WRITE_TARGET = 1.1;
+export const REPLAY_TARGET = 1;
+
+const BLOCK = 100;
+const KINDS = ["write", "keyed write", "replay", "point read"] as const;
+type Kind = (typeof KINDS)[number];
+
+export interface IdempotencySide {
+  kind: Kind;
+  calls: number;
+  /** Server CPU (user + system) per request, µs; null without /proc. */
+  cpuUs: number | null;
+  p50Ms: number;
+}
+
+export interface IdempotencyResult {
+  sides: IdempotencySide[];
+  /** Keyed write ÷ plain write, by server CPU per request (p50 latency when no /proc). */
+  keyedRatio: number;
+  /** Replay ÷ point read, the same way. */
+  replayRatio: number;
+}
+
+export async function runIdempotencyBench(settings: {
+  calls: number;
+  root: string;
+  log: (line: string) => void;
+}): Promise<IdempotencyResult> {
+  const dataDir = mkdtempSync(join(settings.root, "idempotency-"));
+  const server = await startStrand(dataDir, null);
+  try {
+    const post = async (path: string, body: unknown, key?: string): Promise<unknown> => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (key !== undefined) headers["idempotency-key"] = key;
+      const res = await fetch(`${server.url}/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      const answer = (await res.json()) as unknown;
+      if (!res.ok) throw new Error(`idempotency bench: ${path} answered ${res.status} ${JSON.stringify(answer)}`);
+      return answer;
+    };
+    let n = 0;
+    const stored = (await post("AddItem", { name: "stored", n: -1 }, "replayed-key")) as { item: { id: string } };
+    const call: Record<Kind, () => Promise<unknown>> = {
+      write: () => post("AddItem", { name: `item ${n}`, n: n++ }),
+      "keyed write": () => post("AddItem", { name: `item ${n}`, n: n++ }, `key-${n}`),
+      replay: () => post("AddItem", { name: "stored", n: -1 }, "replayed-key"),
+      "point read": () => post("GetItem", { id: stored.item.id }),
+    };
+    for (const kind of KINDS) for (let i = 0; i < 20; i++) await call[kind](); // warm-up
+    const ms: Record<Kind, number[]> = { write: [], "keyed write": [], replay: [], "point read": [] };
+    const cpu: Record<Kind, number> = { write: 0, "keyed write": 0, replay: 0, "point read": 0 };
+    const pid = server.child.pid;
+    let haveCpu = processCpuSeconds(pid) !== null;
+    for (let done = 0, round = 0; done < settings.calls; done += BLOCK, round++) {
+      const order = round % 2 === 0 ? KINDS : [...KINDS].reverse();
+      for (const kind of order) {
+        const before = processCpuSeconds(pid);
+        for (let i = 0; i < BLOCK; i++) {
+          const t = performance.now();
+          await call[kind]();
+          ms[kind].push(performance.now() - t);
+        }
+        const after = processCpuSeconds(pid);
+        if (before === null || after === null) haveCpu = false;
+        else cpu[kind] += after - before;
+      }
+    }
+    const sides = KINDS.map((kind): IdempotencySide => {
+      const sorted = [...ms[kind]].sort((a, b) => a - b);
+      return {
+        kind,
+        calls: sorted.length,
+        cpuUs: haveCpu ? (cpu[kind] / sorted.length) * 1e6 : null,
+        p50Ms: quantileSorted(sorted, 0.5),
+      };
+    });
+    const measure = (kind: Kind): number => {
+      const side = sides.find((s) => s.kind === kind)!;
+      return side.cpuUs ?? side.p50Ms;
+    };
+    const result = {
+      sides,
+      keyedRatio: measure("keyed write") / measure("write"),
+      replayRatio: measure("replay") / measure("point read"),
+    };
+    settings.log(
+      `idempotency: keyed write ${result.keyedRatio.toFixed(2)}x a plain one, replay ${result.replayRatio.toFixed(2)}x a point read (server CPU per request)`,
+    );
+    return result;
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function renderIdempotency(result: IdempotencyResult): string {
+  const lines = [
+    "Idempotent writes over HTTP (one request at a time; server CPU per request from /proc)",
+    "  request        calls   server CPU us/req   p50 ms",
+  ];
+  for (const s of result.sides) {
+    lines.push(
+      `  ${s.kind.padEnd(14)}${String(s.calls).padStart(6)}   ${(s.cpuUs === null ? "n/a" : s.cpuUs.toFixed(0)).padStart(17)}   ${s.p50Ms.toFixed(3).padStart(6)}`,
+    );
+  }
+  lines.push(
+    `  keyed write / write ${result.keyedRatio.toFixed(2)}x (target <= ${KEYED_WRITE_TARGET}); replay / point read ${result.replayRatio.toFixed(2)}x (target <= ${REPLAY_TARGET})`,
+  );
+  return lines.join("\n");
+}
