@@ -10,6 +10,7 @@
 // thread goes on accepting connections, reading bodies and answering /health. A write is still
 // answered only after its commit. bench/front-door.ts (`--baseline` another build) measures what
 // the extra hop costs on point reads and writes.
+import { closeIdleAfterPendingReads } from "./keep-alive-timeout.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { parentPort, workerData } from "node:worker_threads";
@@ -122,6 +123,8 @@ function pipelinedTooFar(socket: Socket, waiting: number): void {
     `closed a connection from ${socket.remoteAddress} with ${waiting} requests waiting for their answers (pipelined far ahead of them)`,
   );
 }
+
+closeIdleAfterPendingReads(server);
 
 const connectionLog = rateLimitedLog(warn);
 const wasRefused = guardConnections(server, {
