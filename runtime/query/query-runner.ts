@@ -89,6 +89,17 @@ export interface Idempotency {
   now: number;
 }
 
+/**
+ * What an earlier run under the key answered, as `db`'s snapshot holds it (undefined: none, or
+ * older than the window); IDEMPOTENCY_KEY_REUSED when that run was another request.
+ */
+function answeredBefore(db: QueryContext, once: Idempotency, query: string): { result: unknown } | undefined {
+  const stored = db.storedAnswer(once.key, once.now - once.windowMs);
+  if (stored === undefined) return undefined;
+  if (stored.hash !== once.hash) throw keyReused(once.key, query);
+  return { result: stored.result };
+}
+
 function keyReused(key: string, query: string): StrandError {
   return new StrandError(
     "IDEMPOTENCY_KEY_REUSED",
@@ -133,9 +144,8 @@ export class QueryRunner {
     // A retry of an answered write, where a write is acknowledged once committed: from a read
     // snapshot, once what it saw is on disk (the write path would take the write lock for it).
     if (this.store.answersFromSnapshot?.() === true && this.store.flushed !== undefined) {
-      const stored = this.store.read((db) => db.storedAnswer(once.key, once.now - once.windowMs));
+      const stored = this.store.read((db) => answeredBefore(db, once, query.name));
       if (stored !== undefined) {
-        if (stored.hash !== once.hash) throw keyReused(once.key, query.name);
         await this.store.flushed();
         return { result: this.shape(stored.result), replayed: true };
       }
@@ -162,11 +172,9 @@ export class QueryRunner {
         budget.spend(() => {
           db.limitTime(budget.remainingMs, budget.limitMs);
           db.useEmbeddings(this.embedders === null ? null : lookup);
-          const now = once?.now ?? 0;
           if (once !== null) {
-            const stored = db.storedAnswer(once.key, now - once.windowMs);
+            const stored = answeredBefore(db, once, query.name);
             if (stored !== undefined) {
-              if (stored.hash !== once.hash) throw keyReused(once.key, query.name);
               once.outcome.replayed = true;
               return stored.result;
             }
@@ -174,7 +182,7 @@ export class QueryRunner {
           const result = query.run(db, params);
           // Abandon (roll back) an attempt that ran on stand-in vectors.
           if (lookup.missing.size > 0) throw new EmbeddingsMissing();
-          if (once !== null) db.rememberAnswer(once.key, { hash: once.hash, at: now, result }, now - once.windowMs);
+          if (once !== null) db.rememberAnswer(once.key, { hash: once.hash, at: once.now, result }, once.now - once.windowMs);
           return result;
         });
       try {

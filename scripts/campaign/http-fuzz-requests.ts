@@ -4,6 +4,7 @@
 // JSON-RPC (`POST /mcp`), and raw bytes Node's HTTP parser refuses (bad methods, non-ASCII paths,
 // oversized headers, `Expect: bogus`). Every request is complete: the server never has to wait
 // for bytes that will not come, so an unanswered request is a hang.
+import { BUILTIN_TOOL_NAMES } from "../../server/mcp/tool-names.js";
 import { between, pick, type Random } from "./random.js";
 
 export type FuzzRequest =
@@ -36,30 +37,8 @@ const QUERIES: Record<string, string[]> = {
   TwoHops: ["id"],
 };
 const READS = ["AllItems", "ByKey", "InGroup", "LinksOf", "CountItems", "SearchText", "Nearest", "TwoHops", "AllVecs", "AllLinks"];
-const TOOLS = [
-  "init",
-  "n_from_type",
-  "e_from_type",
-  "out_step",
-  "in_step",
-  "out_e_step",
-  "in_e_step",
-  "filter_items",
-  "order_by",
-  "next",
-  "collect",
-  "reset",
-  "close",
-  "group_by",
-  "aggregate_by",
-  "schema_resource",
-  "search_vector",
-  "search_vector_text",
-  "search_keyword",
-  "nope",
-  "INIT",
-  "init%00",
-];
+// Every built-in tool (the server's own list, so a new tool is fuzzed too), and names that are none.
+const TOOLS = [...BUILTIN_TOOL_NAMES, "nope", "INIT", "init%00"];
 const RPC_METHODS = [
   "initialize",
   "tools/list",

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
+import type { Idempotency } from "../../runtime/query/query-runner.js";
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "idempotent-replayed";
@@ -29,8 +30,13 @@ export function idempotencyKeyOf(header: string | undefined): string | undefined
   return key;
 }
 
+/** A keyed run of `query` (QueryRunner.runOnce) as of now, whether it came by HTTP or by /mcp. */
+export function keyedRun(key: string, query: string, params: Readonly<Record<string, unknown>>, windowMs: number): Idempotency {
+  return { key, hash: requestHash(query, params), windowMs, now: Date.now() };
+}
+
 /** A request's identity under its key: the query and its parameters, as validated. */
-export function requestHash(query: string, params: Readonly<Record<string, unknown>>): string {
+function requestHash(query: string, params: Readonly<Record<string, unknown>>): string {
   return createHash("sha256")
     .update(JSON.stringify([query, params]))
     .digest("hex");

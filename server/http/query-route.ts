@@ -9,7 +9,7 @@ import { validateParams } from "./params.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue } from "../../core/schema.js";
 import { jsonAnswer } from "./json-answer.js";
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, REPLAYED_HEADER, requestHash } from "./idempotency-key.js";
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, keyedRun, REPLAYED_HEADER } from "./idempotency-key.js";
 import { jsonRequestBody } from "./json-request.js";
 import type { QueryRunner } from "../../runtime/query/query-runner.js";
 import { closestName } from "../../core/suggest.js";
@@ -49,8 +49,7 @@ export function queryRoute({
     const params = validateParams(query.params, body);
     const key = query.writes ? idempotencyKeyOf(c.req.header(IDEMPOTENCY_KEY_HEADER)) : undefined;
     if (key === undefined) return jsonAnswer(c, (await runner.run(query, params)) as JsonValue, answerLimitBytes);
-    const once = { key, hash: requestHash(query.name, params), windowMs: idempotencyWindowMs, now: Date.now() };
-    const { result, replayed } = await runner.runOnce(query, params, once);
+    const { result, replayed } = await runner.runOnce(query, params, keyedRun(key, query.name, params, idempotencyWindowMs));
     if (replayed) c.header(REPLAYED_HEADER, "true");
     return jsonAnswer(c, result as JsonValue, answerLimitBytes);
   };

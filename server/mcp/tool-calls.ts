@@ -1,6 +1,6 @@
 // What runs each call: the built-in tools' functions by name, and `#[mcp]` queries as tools.
 // Loaded (with zod, which the tools' inputs are described in) by the first call (service.ts).
-import { idempotencyKeyOf, requestHash } from "../http/idempotency-key.js";
+import { idempotencyKeyOf, keyedRun } from "../http/idempotency-key.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue } from "../../core/schema.js";
 import { validateParams } from "../http/params.js";
@@ -52,6 +52,5 @@ export async function callQueryTool(env: ToolEnv, query: QueryModule, body: unkn
   const params = validateParams(query.params, input.data ?? {});
   const key = query.writes ? idempotencyKeyOf(input.idempotency_key ?? undefined) : undefined;
   if (key === undefined) return (await env.runner.run(query, params)) as JsonValue;
-  const once = { key, hash: requestHash(query.name, params), windowMs: env.idempotencyWindowMs, now: Date.now() };
-  return (await env.runner.runOnce(query, params, once)).result as JsonValue;
+  return (await env.runner.runOnce(query, params, keyedRun(key, query.name, params, env.idempotencyWindowMs))).result as JsonValue;
 }
