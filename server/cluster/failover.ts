@@ -133,13 +133,21 @@ export class FailoverController {
   }
 
   /** Whether the write committed at `seq` may be acknowledged to its client. */
-  waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
+  async waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
     // Checked when the write is answered, not only by the timers: a process paused past its lease
-    // (SIGSTOP, a VM stall) finishes its pending writes on resume before any timer runs.
+    // (SIGSTOP, a VM stall) finishes its pending writes on resume before any timer runs — and a
+    // replica's acknowledgement that arrives on resume settles the writes that waited across the
+    // pause, so the lease is checked again once they are confirmed.
+    if (!this.leadsWithinLease()) return "fenced";
+    if (this.tracker === null) return "acked";
+    const outcome = await this.tracker.waitAcked(seq, timeoutMs);
+    return outcome === "acked" && !this.leadsWithinLease() ? "fenced" : outcome;
+  }
+
+  /** Fences this node first when the lease time has passed since etcd last confirmed its lead. */
+  private leadsWithinLease(): boolean {
     this.watchdog();
-    if (this.roleNow !== "leader") return Promise.resolve("fenced");
-    if (this.tracker === null) return Promise.resolve("acked");
-    return this.tracker.waitAcked(seq, timeoutMs);
+    return this.roleNow === "leader";
   }
 
   async stop(): Promise<void> {
@@ -197,7 +205,7 @@ export class FailoverController {
     }
     if (this.following !== leader.url || this.roleNow !== "replica" || this.epoch !== leader.epoch) {
       this.roleNow = "replica";
-      this.following = leader.url;
+        this.following = leader.url;
       this.options.log(`failover: following ${leader.url} (epoch ${leader.epoch})`);
       this.epoch = leader.epoch;
       await this.node.follow(leader.url, leader.epoch);
@@ -345,6 +353,9 @@ export class FailoverController {
     if (this.roleNow === "stopped") return;
     this.toFenced(`lost the etcd lease (${error.message})`);
     await this.stopWatching?.();
+    // The lost membership's client still holds its connections and timers: closed (not awaited:
+    // with etcd unreachable its lease revoke waits), or a rejoined node never exits on SIGTERM.
+    void this.group.close().catch(() => {});
     for (;;) {
       try {
         this.group = await this.options.rejoin();

@@ -10,7 +10,8 @@
 //   crash <id>                        kill the process: no more calls; its lease lives until expired
 //   applied <id> <seq>                the node holds `seq`; a replica's leader hears so (its log request)
 //   pause <id>                        stop the node's process (SIGSTOP): its timers do not run
-//   resume <id> [write=S]             continue it: first it answers the write S it committed, then its due timers run
+//   resume <id> [write=S] [acked-by=M@S]  continue it: first it answers the write S it committed, or hears
+//                                     member M's log request (sent before the pause) holding S, then its due timers run
 //   claim <id> <seq> [key=K] [sent=N] a log request to the leader claims to be member <id> holding <seq>,
 //                                     with key K (default: none) after being sent up to N (default: nothing)
 //   known <id> <epoch>                the highest epoch the node's data directory has been in
@@ -227,6 +228,13 @@ export class FailoverWorld {
     const entry = this.entry(id);
     const seq = options.get("write");
     if (seq !== undefined) this.write(id, count(seq), duration(options.get("timeout") ?? "5s"));
+    const acked = options.get("acked-by");
+    if (acked !== undefined) {
+      const [member, held] = acked.split("@");
+      const controller = this.running(id).controller;
+      controller?.logSent(member!, count(held!), keyOf(member!));
+      controller?.replicaApplied(member!, count(held!), keyOf(member!));
+    }
     entry.clock.resume();
   }
 
