@@ -82,6 +82,12 @@ describe("a group node's replication endpoints", () => {
     });
     const fenced = createApp({ store, queries, schema, replication: node(0, acks) });
     expect((await fenced.request("/replication/log?after=2", { headers: KEY })).headers.get("strand-epoch")).toBe("0");
+    // A leader's query answers name its epoch; a node that does not lead sends none.
+    const read = (served: ReturnType<typeof createApp>) =>
+      served.request("/UsersInCity", { method: "POST", headers: { "content-type": "application/json" }, body: `{"city":"Lisbon"}` });
+    const led = await read(app);
+    expect([led.status, led.headers.get("strand-epoch"), led.headers.get("strand-commit")]).toEqual([200, "3", "2"]);
+    expect((await read(fenced)).headers.get("strand-epoch")).toBe(null);
   });
 
   it("a follower refuses the log of a node that answers for an epoch below the group's", async () => {

@@ -5,7 +5,7 @@
 // the highest Strand-Commit it saw (the generated client does) reads its own writes on any node.
 import type { MiddlewareHandler } from "hono";
 import { StrandError } from "../../core/errors.js";
-import { AFTER_HEADER, COMMIT_HEADER } from "../../runtime/replication/protocol.js";
+import { AFTER_HEADER, COMMIT_HEADER, EPOCH_HEADER } from "../../runtime/replication/protocol.js";
 import { jsonErrorResponse } from "../http/error-response.js";
 import { incomingOf, requestHeader } from "../http/request-header.js";
 import type { ReplicationNode } from "./node.js";
@@ -32,6 +32,8 @@ export function commitHeaders(node: ReplicationNode): MiddlewareHandler {
     }
     await next();
     c.res.headers.set(COMMIT_HEADER, String(node.log().committed));
+    const epoch = node.cluster?.leaderEpoch() ?? 0;
+    if (epoch > 0) c.res.headers.set(EPOCH_HEADER, String(epoch));
     return undefined;
   };
 }
