@@ -8,6 +8,7 @@
 // errors too (http/client-error.ts).
 import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
 import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
+import type { LeaseGate } from "./front-door/lease-gate.js";
 import { startFrontDoor } from "./front-door/start.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, MAX_MAX_CONNECTIONS_PER_CLIENT } from "./front-door/connection-guard.js";
@@ -42,6 +43,8 @@ export interface ServerOptions extends AppOptions {
   /** Keep request and store metrics and serve them at GET /metrics (default true). */
   keepMetrics?: boolean | undefined;
   frontDoor?: FrontDoorLimits | undefined;
+  /** A failover group's node: answers given as leader leave only within the lease (front-door/lease-gate.ts). */
+  leaseGate?: LeaseGate | undefined;
 }
 
 export interface RunningServer {
@@ -110,6 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logLevel: logLevelOf(options.logger),
       // createLogger's default form for stderr, which is where the front door writes.
       logPretty: process.stderr.isTTY === true,
+      leaseGate: options.leaseGate?.buffer ?? null,
     },
     app,
     logger: options.logger ?? silentLogger(),

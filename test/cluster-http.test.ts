@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphStore } from "../runtime/graph-store.js";
 import { Follower } from "../runtime/replication/follower.js";
 import type { StoreIdentity } from "../runtime/replication/protocol.js";
+import { LeaseGate } from "../server/front-door/lease-gate.js";
 import { RoleStore } from "../server/node/role-store.js";
 import { createApp, startServer } from "../server/index.js";
 import type { ClusterView, ReplicationNode } from "../server/replication/node.js";
@@ -161,5 +162,42 @@ describe("a group node's replication endpoints", () => {
         code: "FENCED",
       },
     ]);
+  });
+
+  it("sends a leader's answer only within the lease: past it, the front door answers 503 FENCED instead", async () => {
+    const gate = LeaseGate.open();
+    const roles = new RoleStore(store, { replicas: 0, timeoutMs: 0 });
+    roles.role = { kind: "leader", epoch: 3, acked: async () => "acked" };
+    const server = await startServer({ store: roles, queries, schema, replication: node(3, []), leaseGate: gate, port: 0 });
+    const write = async () => {
+      const res = await fetch(`http://127.0.0.1:${server.port}/AddPost`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"title":"gated"}',
+      });
+      return [res.status, res.headers.get("strand-epoch"), await res.json()];
+    };
+    try {
+      // Open (outside a group, or before any controller spoke): answers leave.
+      expect((await write()).slice(0, 2)).toEqual([200, "3"]);
+      gate.leadUntil(Date.now() + 600_000);
+      expect((await write()).slice(0, 2)).toEqual([200, "3"]);
+      // The lease ran out between the engine's decision and the socket (a paused process).
+      gate.leadUntil(Date.now() - 1);
+      const before = store.log.committed;
+      expect(await write()).toEqual([
+        503,
+        null,
+        {
+          error:
+            "this node's lead of epoch 3 ran past its lease before the answer left it (the process was paused or starved): it is not acknowledged, and a write committed here may be undone; read it back from the group's leader before writing it again",
+          code: "FENCED",
+        },
+      ]);
+      // It was committed here (as the message says), only not acknowledged.
+      expect(store.log.committed).toBe(before + 1);
+    } finally {
+      await server.close();
+    }
   });
 });

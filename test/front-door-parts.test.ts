@@ -79,6 +79,7 @@ describe("startFrontDoor when the front door fails after it listens", () => {
     forceCloseAfterMs: 100,
     logLevel: "silent" as const,
     logPretty: false,
+    leaseGate: null,
   };
   const entry = new URL("./fixtures/front-door/failing-worker.mjs", import.meta.url);
   const unusedApp = { fetch: () => new Response("unused") };

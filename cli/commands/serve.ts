@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import { storeIdentity } from "../../runtime/replication/identity.js";
 import type { StoreIdentity } from "../../runtime/replication/protocol.js";
+import { LeaseGate } from "../../server/front-door/lease-gate.js";
 import { ClusterNode } from "../../server/node/cluster-node.js";
 import { seedFromGroupLeader, seedFromLeader } from "../../server/node/seed-before-open.js";
 import { ServedNode } from "../../server/node/served-node.js";
@@ -71,6 +72,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
     },
   };
   const { served, cluster } = await nodeOf(opened, events);
+  // A group's node: its answers as leader leave only within the lease (server/front-door/lease-gate.ts).
+  const leaseGate = cluster === null ? undefined : LeaseGate.open();
   const store = { close: () => served.current().close() };
   const { server: http, frontDoor } = settings;
   let server: RunningServer;
@@ -95,6 +98,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       vectorDataInAnswers: http.vectorDataInAnswers,
       logger,
       backup: served.store,
+      leaseGate,
       port: http.port,
       host: http.host,
     });
@@ -122,7 +126,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
     const group = settings.cluster;
     const url = group.advertise ?? `http://${explorerHost(http.host)}:${server.port}`;
     try {
-      await cluster.join(url);
+      await cluster.join(url, (ms) => leaseGate?.leadUntil(ms));
       process.stdout.write(`joined group ${group.group} at ${group.endpoints.join(",")} as ${url}\n`);
     } catch (error) {
       fatal = `strand: cannot join group ${group.group} at ${group.endpoints.join(",")}: ${(error as Error).message}`;

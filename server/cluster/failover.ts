@@ -51,6 +51,11 @@ export interface FailoverOptions {
   readonly log: (message: string) => void;
   /** Where time comes from (default: the system's; scripted scenarios pass a manual one). */
   readonly clock?: Clock;
+  /**
+   * Told until when (clock ms) this node's answers as leader may leave it: the lease after each
+   * confirmation of its lead, 0 once it does not lead (the front door's lease gate).
+   */
+  readonly leadUntil?: (ms: number) => void;
 }
 
 export type FailoverRole = "starting" | "leader" | "replica" | "fenced" | "stopped";
@@ -152,6 +157,7 @@ export class FailoverController {
 
   async stop(): Promise<void> {
     this.roleNow = "stopped";
+    this.options.leadUntil?.(0);
     this.timer?.cancel();
     this.deadline?.cancel();
     this.tracker?.fence();
@@ -205,7 +211,8 @@ export class FailoverController {
     }
     if (this.following !== leader.url || this.roleNow !== "replica" || this.epoch !== leader.epoch) {
       this.roleNow = "replica";
-        this.following = leader.url;
+      this.options.leadUntil?.(0);
+      this.following = leader.url;
       this.options.log(`failover: following ${leader.url} (epoch ${leader.epoch})`);
       this.epoch = leader.epoch;
       await this.node.follow(leader.url, leader.epoch);
@@ -322,6 +329,7 @@ export class FailoverController {
   /** etcd confirmed this node's lead at `at`: the watchdog fires the moment the lease time has passed since. */
   private confirm(at: number): void {
     this.confirmedAt = at;
+    if (this.roleNow === "leader") this.options.leadUntil?.(at + this.options.leaseTtlMs);
     this.deadline?.cancel();
     this.deadline = this.clock.after(Math.max(0, at + this.options.leaseTtlMs - this.clock.now()), () => this.watchdog());
   }
@@ -341,6 +349,7 @@ export class FailoverController {
 
   private toFenced(reason: string): void {
     this.roleNow = "fenced";
+    this.options.leadUntil?.(0);
     this.following = null;
     this.tracker?.fence();
     this.tracker = null;

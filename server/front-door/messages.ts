@@ -28,6 +28,8 @@ export interface FrontDoorSettings {
   logLevel: LogLevel;
   /** Readable lines instead of JSON (logger.ts). */
   logPretty: boolean;
+  /** A failover group's node: the lease gate's cell (lease-gate.ts); null outside a group. */
+  leaseGate: SharedArrayBuffer | null;
 }
 
 /** A request refused before the engine reads its body: what readBody rejects with. */

@@ -30,6 +30,7 @@ import { handleListenErrors } from "./listen-errors.js";
 import { limitPipelining } from "./pipeline-limit.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
 import { answersBusy, ByteBudget, BUSY_RETRY_AFTER_SECONDS } from "./byte-budget.js";
+import { LEADER_ANSWER_HEADER, LeaseGate, leaseRanOut } from "./lease-gate.js";
 import { guardConnections } from "./connection-guard.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
@@ -63,6 +64,7 @@ const health = new FrontDoorHealth({
 
 const bodyBudget = new ByteBudget(settings.bodyMemoryLimitBytes);
 const answerBudget = new ByteBudget(settings.answerMemoryLimitBytes);
+const leaseGate = settings.leaseGate === null ? null : new LeaseGate(settings.leaseGate);
 
 /** The responses the engine has still to end, by request id. */
 const open = new Map<number, ServerResponse>();
@@ -225,6 +227,13 @@ function onEngineMessage(message: ToFrontDoor): void {
         return;
       }
       res.once("close", () => answerBudget.give(size));
+      const epoch = message.headers[LEADER_ANSWER_HEADER];
+      if (epoch !== undefined && leaseGate !== null && !leaseGate.allows(Date.now())) {
+        open.delete(message.id);
+        if (!message.end) post({ t: "abort", id: message.id });
+        answerError(res, leaseRanOut(epoch));
+        return;
+      }
       const headers: Record<string, string | number> = message.headers;
       if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
         headers["content-length"] = size;

@@ -51,8 +51,11 @@ export class ClusterNode implements FailoverNode {
     });
   }
 
-  /** Joins the group, advertising `url`; rejects when etcd cannot be reached. */
-  async join(url: string): Promise<void> {
+  /**
+   * Joins the group, advertising `url`; rejects when etcd cannot be reached. `leadUntil` is told
+   * until when its answers as leader may leave (the front door's lease gate).
+   */
+  async join(url: string, leadUntil?: (ms: number) => void): Promise<void> {
     const ttl = this.settings.leaseTtlSeconds;
     const join = () =>
       EtcdGroup.join({
@@ -69,6 +72,7 @@ export class ClusterNode implements FailoverNode {
       leaseTtlMs,
       rejoin: join,
       log: (line) => this.warn(`strand: ${line}`),
+      ...(leadUntil === undefined ? {} : { leadUntil }),
     });
     this.warn(`strand: joining group ${this.settings.group} as ${this.member.id} (${url})`);
     await this.controller.start();

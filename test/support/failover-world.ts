@@ -26,6 +26,8 @@
 //   unblock <id>                      let them through
 //   reset-etcd                        etcd loses every key (leases live on)
 //   etcd-put <key> <value>            write a key by hand;  etcd-del <key>: delete one
+//   gate <id>                         until when the node's answers as leader may leave it (the front
+//                                     door's lease gate, as the controller last set it)
 //
 // Output: one line per event, `@<ms> <id>…` — `<id>: <log line>` (its "failover: " prefix cut),
 // `<id> > lead|follow|fence` (calls on the node; a fence's reason is the log line before it),
@@ -97,6 +99,8 @@ interface Entry {
   process: Process | null;
   /** The node's own view of the clock: `pause` stops its timers, as SIGSTOP stops a process. */
   readonly clock: PausableClock;
+  /** What its controller last told the lease gate (null: nothing yet). */
+  leadUntil: number | null;
 }
 
 export class FailoverWorld {
@@ -161,6 +165,11 @@ export class FailoverWorld {
         return this.groups.etcd.put(id, words.slice(1).join(" "));
       case "etcd-del":
         return this.groups.etcd.delete(id);
+      case "gate": {
+        const until = this.entry(id).leadUntil;
+        this.record(id, until === null || until === 0 ? "answers as leader: none may leave" : `answers as leader leave until @${until}`);
+        return;
+      }
       default:
         throw new Error(`unknown command '${verb}'`);
     }
@@ -192,6 +201,9 @@ export class FailoverWorld {
         rejoin: join,
         log: (line) => this.log(id, line),
         clock: entry.clock,
+        leadUntil: (ms) => {
+          entry.leadUntil = ms;
+        },
       });
       if (process.state !== "joining") return;
       process.controller = controller;
@@ -273,6 +285,7 @@ export class FailoverWorld {
         settings: { ...DEFAULTS },
         process: null,
         clock: new PausableClock(this.clock),
+        leadUntil: null,
       };
       this.entries.set(id, entry);
     }
