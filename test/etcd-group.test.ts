@@ -6,7 +6,7 @@ import { join as joinPath } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EtcdGroup } from "../server/cluster/etcd-group.js";
 import type { GroupLeader } from "../server/cluster/group.js";
-import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+import { type EtcdCluster, startEtcdCluster } from "../scripts/campaign/etcd-cluster.js";
 import { REPO_ROOT } from "./support/server.js";
 
 let cluster: EtcdCluster;

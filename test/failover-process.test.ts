@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+import { type EtcdCluster, startEtcdCluster } from "../scripts/campaign/etcd-cluster.js";
 import { CLI, startStrand, tempDir, type StrandServer } from "./support/server.js";
 
 const KEY = "failover-test-key";

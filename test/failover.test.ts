@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EtcdGroup } from "../server/cluster/etcd-group.js";
 import { FailoverController, type FailoverNode } from "../server/cluster/failover.js";
 import { memberKeyDigest } from "../server/node/member-identity.js";
-import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+import { type EtcdCluster, startEtcdCluster } from "../scripts/campaign/etcd-cluster.js";
 
 /** What a replica's log requests tell the leader: it was sent up to `seq` and holds it, as member `id` (with its key). */
 function polled(leader: FailoverController, id: string, seq: number): void {

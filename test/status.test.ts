@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatNode } from "../cli/commands/status.js";
 import { EtcdGroup } from "../server/cluster/etcd-group.js";
-import { type EtcdCluster, startEtcdCluster } from "./support/etcd.js";
+import { type EtcdCluster, startEtcdCluster } from "../scripts/campaign/etcd-cluster.js";
 import { CLI, startStrand, type StrandServer } from "./support/server.js";
 
 let cluster: EtcdCluster | null = null;

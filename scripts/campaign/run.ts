@@ -5,18 +5,35 @@
 //   disk-full    runs under a file size limit: 507s, reads, recovery, clean restart (disk-full.ts)
 //   http-fuzz    1,000,000 fuzzed HTTP and MCP requests against one server (http-fuzz.ts)
 //   hx-mutants   100,000 mutated .hx projects through the compiler (hx-mutants.ts)
+//   failover     an etcd cluster, a leader and 2 replicas, writers recording every answer: 10 min
+//                of steady writes, then 54 faults with --sync-replicas 1 (9 of each kind), then
+//                25 with --sync-replicas 0 (20 leader pauses, 5 leader kills) (failover.ts);
+//                --steady-seconds S changes the steady phase, --lease-ttl S the lease (default 3)
 import { parseArgs } from "node:util";
 import { runDiskFull } from "./disk-full.js";
+import { runFailover } from "./failover.js";
 import { runHttpFuzz } from "./http-fuzz.js";
 import { runHxMutants } from "./hx-mutants.js";
 import { runKill9 } from "./kill9.js";
 
-const USAGE = "usage: npm run campaign -- kill9|disk-full|http-fuzz|hx-mutants [--runs N] [--seed S]";
-const DEFAULT_RUNS: Record<string, number> = { kill9: 100, "disk-full": 10, "http-fuzz": 1_000_000, "hx-mutants": 100_000 };
+const USAGE =
+  "usage: npm run campaign -- kill9|disk-full|http-fuzz|hx-mutants|failover [--runs N] [--seed S] [--steady-seconds S] [--lease-ttl S]";
+const DEFAULT_RUNS: Record<string, number> = {
+  kill9: 100,
+  "disk-full": 10,
+  "http-fuzz": 1_000_000,
+  "hx-mutants": 100_000,
+  failover: 54,
+};
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: "string" }, seed: { type: "string" } },
+  options: {
+    runs: { type: "string" },
+    seed: { type: "string" },
+    "steady-seconds": { type: "string" },
+    "lease-ttl": { type: "string" },
+  },
 });
 const name = positionals[0] ?? "";
 if (!(name in DEFAULT_RUNS) || positionals.length !== 1) {
@@ -46,13 +63,45 @@ for (const signal of ["SIGINT", "SIGTERM"] as const)
   });
 
 const summary: { findings: string[]; losses?: string[] } =
-  name === "kill9"
-    ? await runKill9({ runs, seed, log, stopped })
-    : name === "disk-full"
-      ? await runDiskFull({ runs, seed, log, stopped })
-      : name === "http-fuzz"
-        ? await runHttpFuzz({ requests: runs, seed, log, stopped })
-        : await runHxMutants({ mutants: runs, seed, log, stopped });
+  name === "failover"
+    ? await failover()
+    : name === "kill9"
+      ? await runKill9({ runs, seed, log, stopped })
+      : name === "disk-full"
+        ? await runDiskFull({ runs, seed, log, stopped })
+        : name === "http-fuzz"
+          ? await runHttpFuzz({ requests: runs, seed, log, stopped })
+          : await runHxMutants({ mutants: runs, seed, log, stopped });
+
+/** Both synchronous modes, one after the other, each on its own etcd cluster and data. */
+async function failover(): Promise<{ findings: string[]; losses: string[]; sync1: unknown; sync0: unknown }> {
+  const steadySeconds = Number(values["steady-seconds"] ?? "600");
+  const leaseTtlS = Number(values["lease-ttl"] ?? "3");
+  if (!(steadySeconds >= 0) || !Number.isInteger(leaseTtlS) || leaseTtlS < 1) {
+    process.stderr.write(`--steady-seconds takes a number ≥ 0, --lease-ttl an integer ≥ 1\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const sync1 = await runFailover({ faults: runs, seed, syncReplicas: 1, leaseTtlS, steadyMs: steadySeconds * 1000, log, stopped });
+  const sync0 = stopped()
+    ? null
+    : await runFailover({
+        faults: 25,
+        seed: seed + 1,
+        syncReplicas: 0,
+        kinds: ["leader-pause", "leader-pause", "leader-pause", "leader-pause", "leader-kill"],
+        leaseTtlS,
+        steadyMs: 30_000,
+        log,
+        stopped,
+      });
+  return {
+    findings: [...sync1.findings, ...(sync0?.findings ?? [])],
+    losses: sync1.losses,
+    sync1: { ...sync1, findings: undefined, losses: undefined },
+    sync0: sync0 === null ? null : { ...sync0, findings: undefined, losses: undefined },
+  };
+}
+
 const seconds = (performance.now() - started) / 1000;
 process.stdout.write(`${JSON.stringify({ campaign: name, seconds: Math.round(seconds), ...summary }, null, 2)}\n`);
 process.exit(summary.findings.length + (summary.losses?.length ?? 0) === 0 ? 0 : 1);

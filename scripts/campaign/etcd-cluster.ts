@@ -1,11 +1,12 @@
-// Real etcd for the failover tests: a cluster of local `etcd` processes (Debian's etcd-server,
-// which .ci/run installs) on free loopback ports, each with its own temp data dir, stopped by
-// pid. `ETCD_BINARY` is null when no etcd is installed; tests then fail saying so.
+// Real etcd for the failover tests and the failover campaign: a cluster of local `etcd` processes
+// (Debian's etcd-server, which .ci/run installs) on free loopback ports, each with its own temp
+// data dir, stopped by pid. A member can be killed and started again on its data (the campaign's
+// etcd faults). `ETCD_BINARY` is null when no etcd is installed; tests then fail saying so.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../bench/etcd.js";
-import { tempDir } from "./server.js";
 
 export const ETCD_BINARY: string | null =
   [process.env.STRAND_ETCD_BINARY, "/usr/bin/etcd", "/usr/local/bin/etcd"].find(
@@ -17,6 +18,8 @@ export interface EtcdCluster {
   readonly endpoints: string[];
   /** SIGKILL one member (by index) and wait for it to exit. */
   killMember(index: number): Promise<void>;
+  /** Starts a killed member again on its data dir (it rejoins the cluster); resolves once it answers /health. */
+  restartMember(index: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,12 +46,13 @@ export async function startEtcdCluster(size = 3): Promise<EtcdCluster> {
 }
 
 async function startOnFreePorts(binary: string, size: number): Promise<EtcdCluster> {
-  const dir = tempDir("strand-etcd-");
-  const members = [];
+  const dir = mkdtempSync(join(tmpdir(), "strand-etcd-"));
+  const members: { name: string; client: number; peer: number }[] = [];
   for (let i = 0; i < size; i++) members.push({ name: `m${i}`, client: await freePort(), peer: await freePort() });
   const initialCluster = members.map((m) => `${m.name}=http://127.0.0.1:${m.peer}`).join(",");
   const logs: string[] = members.map(() => "");
-  const children = members.map((m, i) => {
+  const spawnMember = (i: number): ChildProcess => {
+    const m = members[i]!;
     const child = spawn(
       binary,
       [
@@ -64,6 +68,7 @@ async function startOnFreePorts(binary: string, size: number): Promise<EtcdClust
         `http://127.0.0.1:${m.peer}`,
         "--initial-advertise-peer-urls",
         `http://127.0.0.1:${m.peer}`,
+        // ignored by a member whose data dir already holds the cluster (a restart)
         "--initial-cluster",
         initialCluster,
         "--initial-cluster-state",
@@ -78,10 +83,14 @@ async function startOnFreePorts(binary: string, size: number): Promise<EtcdClust
       ],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => (logs[i] += d));
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (logs[i] += d));
+    const keep = (d: string): void => {
+      logs[i] = (logs[i]! + d).slice(-20_000);
+    };
+    child.stdout!.setEncoding("utf8").on("data", keep);
+    child.stderr!.setEncoding("utf8").on("data", keep);
     return child;
-  });
+  };
+  const children = members.map((_, i) => spawnMember(i));
   const endpoints = members.map((m) => `http://127.0.0.1:${m.client}`);
   const stop = async (): Promise<void> => {
     for (const child of children) child.kill("SIGKILL");
@@ -93,12 +102,7 @@ async function startOnFreePorts(binary: string, size: number): Promise<EtcdClust
   const deadline = Date.now() + 30_000;
   for (const endpoint of endpoints) {
     for (;;) {
-      try {
-        const res = await fetch(`${endpoint}/health`);
-        if (res.ok && ((await res.json()) as { health?: string }).health === "true") break;
-      } catch {
-        // not up yet
-      }
+      if (await healthy(endpoint)) break;
       // A member that exited (a port taken, say) will not come up: no need to wait out the deadline.
       if (exitedEarly || Date.now() > deadline) {
         await stop();
@@ -114,6 +118,36 @@ async function startOnFreePorts(binary: string, size: number): Promise<EtcdClust
       children[index]!.kill("SIGKILL");
       await exited(children[index]!);
     },
+    async restartMember(index: number) {
+      const child = spawnMember(index);
+      children[index] = child;
+      const until = Date.now() + 30_000;
+      // A lone restarted member answers /health false until it reaches a quorum: wait for its port only.
+      while (!(await answers(endpoints[index]!))) {
+        if (child.exitCode !== null || child.signalCode !== null || Date.now() > until)
+          throw new Error(`etcd member ${index} did not start again:\n${logs[index]!.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
     stop,
   };
+}
+
+async function healthy(endpoint: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${endpoint}/health`);
+    return res.ok && ((await res.json()) as { health?: string }).health === "true";
+  } catch {
+    return false; // not up yet
+  }
+}
+
+/** Whether the member's client port answers at all (its /health says false without a quorum). */
+async function answers(endpoint: string): Promise<boolean> {
+  try {
+    await (await fetch(`${endpoint}/health`)).text();
+    return true;
+  } catch {
+    return false;
+  }
 }
