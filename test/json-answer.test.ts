@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryModule } from "../core/query-module.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { GraphStore } from "../runtime/graph-store.js";
-import { jsonPieces } from "../server/http/json-answer.js";
+import { Hono } from "hono";
+import { jsonAnswer, jsonPieces, textSlices } from "../server/http/json-answer.js";
 import { type RunningServer, startServer } from "../server/index.js";
 
 describe("jsonPieces", () => {
@@ -25,6 +26,37 @@ describe("jsonPieces", () => {
       {},
     ];
     for (const value of values) expect([...jsonPieces(value, "")].join("")).toBe(JSON.stringify(value));
+  });
+});
+
+describe("textSlices", () => {
+  it("hands a long answer on slice by slice, never between the halves of a surrogate pair", async () => {
+    // 7 units per slice: the first pair 😀 (units 6-7) would straddle the first boundary, so that
+    // slice ends before it; the second (units 18-19) ends a slice whole.
+    const text = `{"a":"😀${"é".repeat(10)}😀x"}`;
+    const reader = textSlices(text, 7).getReader();
+    const slices: string[] = [];
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) slices.push(decoder.decode(r.value));
+    expect(slices).toEqual(['{"a":"', "😀ééééé", "ééééé😀", 'x"}']);
+    expect(slices.join("")).toBe(text);
+  });
+
+  it("is how a long answer leaves the engine: in slices, with its length, the same bytes", async () => {
+    const value = { items: Array.from({ length: 40_000 }, (_, i) => ({ i, name: `ü-${i}` })) };
+    const app = new Hono().get("/", (c) => jsonAnswer(c, value));
+    const res = await app.request("/");
+    const text = JSON.stringify(value);
+    expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    const reader = res.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Math.max(...chunks.map((c) => c.byteLength))).toBeLessThanOrEqual(3 * 256 * 1024);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(text);
+    // A short one is one string, as before.
+    const small = await new Hono().get("/", (c) => jsonAnswer(c, { ok: 1 })).request("/");
+    expect([small.headers.get("content-length"), await small.text()]).toEqual([null, '{"ok":1}']);
   });
 });
 

@@ -7,6 +7,10 @@
 // An answer past the answer limit (strand.toml [server] answer_limit, default 256 MiB of JSON) is
 // refused instead, 400 RESULT_TOO_LARGE naming its size and the limit: three parallel reads of a
 // 557 MiB answer took the engine to 3.6 GB and stalled every request behind them.
+//
+// A long answer's text is then handed on in slices, each encoded to UTF-8 only when the stream is
+// pulled (the front door pulls at most its window ahead of what the client has read): the engine
+// holds the one string, not also its whole UTF-8 copy, and the front door only the window.
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/schema.js";
@@ -37,7 +41,32 @@ export function jsonAnswer(c: Context, value: JsonValue, limitBytes = DEFAULT_AN
     if (size > limitBytes) throw answerTooLarge(String(size), limitBytes);
   }
   c.header("Content-Type", "application/json");
-  return c.body(text);
+  if (text.length <= SLICE_CHARS) return c.body(text);
+  c.header("Content-Length", String(Buffer.byteLength(text)));
+  return c.body(textSlices(text));
+}
+
+/** UTF-16 units of a long answer encoded per pull: ~256 KiB to 768 KiB of UTF-8. */
+const SLICE_CHARS = 256 * 1024;
+
+/** `text` as UTF-8, one slice per pull; a slice never ends between the two halves of a surrogate pair. */
+export function textSlices(text: string, sliceChars = SLICE_CHARS): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let end = Math.min(text.length, at + sliceChars);
+      // A high surrogate last: its low half goes with the next slice.
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+      controller.enqueue(encoder.encode(text.slice(at, end)));
+      at = end;
+      if (at >= text.length) controller.close();
+    },
+  });
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 /** The fewest characters a string V8 cannot build holds: 2^29 - 24 (its longest, on 64-bit). */
