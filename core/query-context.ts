@@ -96,6 +96,20 @@ export interface QueryContext {
    */
   searchVectors(label: string, query: readonly number[], k: number, ef?: number | null): NodeItem[];
   /**
+   * `SearchV<T>(vector, k)::WHERE(p)`: the min(k, passing) vectors of T that pass `keep`, most
+   * similar first, scored and checked as searchVectors — the best k of those that pass, not the
+   * best k filtered afterwards. `index`: conditions of the WHERE an INDEX serves (as for
+   * itemsWhereIndexed); when they leave few candidates, those are scored exactly.
+   */
+  searchVectorsWhere(
+    label: string,
+    query: readonly number[],
+    k: number,
+    ef: number | null,
+    keep: (item: NodeItem) => boolean,
+    index?: readonly IndexCondition[],
+  ): NodeItem[];
+  /**
    * `trav::SearchV<T>(vector, k)`: exact search over the vectors of T among `items` (others are
    * skipped, each vector counts once): the min(k, those) most similar, scored and ordered as
    * searchVectors, checked as it is (k, query, dimension).
@@ -108,6 +122,11 @@ export interface QueryContext {
    * terms gives []. limit: integer >= 0 (INVALID_VALUE otherwise).
    */
   searchBM25(label: string, text: string, limit: number): NodeItem[];
+  /**
+   * `SearchBM25<T>(text, limit)::WHERE(p)`: the best `limit` of the documents that pass `keep`,
+   * ranked and scored as searchBM25 (not the best `limit` filtered afterwards).
+   */
+  searchBM25Where(label: string, text: string, limit: number, keep: (item: NodeItem) => boolean): NodeItem[];
 
   /**
    * Untyped `N`, `E`, `V`: every node (N), edge (E) or vector (V) of every declared type of that

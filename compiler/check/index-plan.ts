@@ -14,7 +14,8 @@ const RANGE_OPS: ReadonlySet<CompareOp> = new Set<CompareOp>(["EQ", "GT", "GTE",
  * when evaluating the condition could fail (then skipping items would skip their errors too).
  */
 export function planIndexConditions(cx: Checker, input: Ir, predicate: Lambda): IrIndexCondition[] | undefined {
-  if (input.op !== "byLabel") return undefined;
+  // A label's scan, or a vector search the WHERE filters (SearchV(…)::WHERE).
+  if (input.op !== "byLabel" && input.op !== "searchVectors") return undefined;
   const kind = cx.itemKindOf(input.label);
   if (kind === null || !cannotFail(predicate.body)) return undefined;
   const indexed = new Set(

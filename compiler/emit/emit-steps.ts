@@ -58,10 +58,40 @@ function emitFirst(ir: IrOf<"first">, ctx: ExpressionContext, emit: EmitExpr): s
 }
 
 function emitFilter(ir: IrOf<"filter">, ctx: ExpressionContext, emit: EmitExpr): string {
+  if (ir.input.op === "searchVectors") return emitFilteredSearch(ir.input, ir, ctx, emit);
+  if (ir.input.op === "searchBM25") return emitFilteredKeywordSearch(ir.input, ir, ctx, emit);
   const scan = labelScan(ir);
   const filtered =
     scan !== null ? emitScan(scan, "", ctx, emit) : `db.filter(${emitList(ir.input, ctx, emit)}, ${emitLambda(ir.predicate, ctx, emit)})`;
   return ir.type.kind === "items" && ir.type.card === "many" ? filtered : `db.first(${filtered})`;
+}
+
+/**
+ * `SearchV<T>(v, k)::WHERE(p)`: the best k of the vectors that pass, not the best k filtered
+ * afterwards (which left fewer than k, or none); conditions an INDEX serves go along.
+ */
+function emitFilteredSearch(search: IrOf<"searchVectors">, ir: IrOf<"filter">, ctx: ExpressionContext, emit: EmitExpr): string {
+  const ef = search.ef === null ? "null" : emit(search.ef, ctx);
+  const index =
+    ir.index === undefined
+      ? ""
+      : `, [${ir.index.map((c) => `{ field: ${q(c.field)}, op: ${q(c.op)}, value: ${emit(c.value, ctx)} }`).join(", ")}]`;
+  const call = cast(
+    `db.searchVectorsWhere(${q(search.label)}, ${emit(search.vector, ctx)}, ${emit(search.k, ctx)}, ${ef}, ${emitLambda(ir.predicate, ctx, emit)}${index})`,
+    search.type,
+    ctx,
+  );
+  return ir.type.kind === "items" && ir.type.card === "many" ? call : `db.first(${call})`;
+}
+
+/** `SearchBM25<T>(text, limit)::WHERE(p)`: the best `limit` of the documents that pass. */
+function emitFilteredKeywordSearch(search: IrOf<"searchBM25">, ir: IrOf<"filter">, ctx: ExpressionContext, emit: EmitExpr): string {
+  const call = cast(
+    `db.searchBM25Where(${q(search.label)}, ${emit(search.text, ctx)}, ${emit(search.limit, ctx)}, ${emitLambda(ir.predicate, ctx, emit)})`,
+    search.type,
+    ctx,
+  );
+  return ir.type.kind === "items" && ir.type.card === "many" ? call : `db.first(${call})`;
 }
 
 function emitShortestPath(ir: IrOf<"shortestPath">, ctx: ExpressionContext, emit: EmitExpr): string {

@@ -194,6 +194,32 @@ export class TxnQueryContext extends StoreReads implements QueryContext {
     return this.vectors.search(info, this.vectorSnapshot(), query, k, ef).items;
   }
 
+  searchVectorsWhere(
+    label: string,
+    query: readonly number[],
+    k: number,
+    ef: number | null,
+    keep: (item: NodeItem) => boolean,
+    index?: readonly IndexCondition[],
+  ): NodeItem[] {
+    const info = this.schema.vector(label);
+    const snapshot = this.vectorSnapshot();
+    if (index !== undefined) {
+      const ids = indexCandidates(this.dbs, this.opts?.transaction, info, index);
+      const live = snapshot.meta(label)?.live ?? 0;
+      if (ids !== null && scoreAllPassing(ids.length, k, live)) {
+        const passing = seq.matches(
+          seq.present(ids, (id: string) => this.getNode(label, id)),
+          keep,
+          0,
+          undefined,
+        );
+        return this.searchVectorsIn(label, passing, query, k);
+      }
+    }
+    return this.vectors.search(info, snapshot, query, k, ef, keep).items;
+  }
+
   searchVectorsIn(label: string, items: readonly NodeItem[], query: readonly number[], k: number): NodeItem[] {
     const dimension = this.dbs.vectorTypes.get([label], this.opts)?.dimension;
     return searchAmong(this.schema.vector(label), this.vectors.options.metric, dimension, items, query, k);
@@ -227,6 +253,17 @@ export class TxnQueryContext extends StoreReads implements QueryContext {
       if (rec === undefined) throw new Error(`bm25 postings name missing ${label} ${id}`);
       return ownScore ? rec : { ...rec, score };
     });
+  }
+
+  searchBM25Where(label: string, text: string, limit: number, keep: (item: NodeItem) => boolean): NodeItem[] {
+    checkBm25Query(text, limit);
+    if (limit === 0) return [];
+    // Each search scores every document holding a term; a wider limit only keeps more of them.
+    for (let n = limit; ; n *= 4) {
+      const hits = this.searchBM25(label, text, n);
+      const passing = hits.filter(keep);
+      if (passing.length >= limit || hits.length < n) return passing.slice(0, limit);
+    }
   }
 
   // ---- graph steps
@@ -325,4 +362,15 @@ export class TxnQueryContext extends StoreReads implements QueryContext {
     const scoreLabels = this.schema.scoreLabels;
     return rerankRRF(lists, k, (item) => scoreLabels.has(item.label));
   }
+}
+
+/**
+ * Whether `SearchV(…)::WHERE` scores every vector the index offers (`candidates` of `live`)
+ * instead of searching the vector index with the filter. Each way reads records: all the
+ * candidates, or about k·live/candidates index neighbours before k of them pass. Scoring the
+ * candidates wins while candidates² ≤ 4·k·live (at 1% of 100k vectors and k = 10, 1,000
+ * candidates against ~1,000 neighbours), and always for a few hundred.
+ */
+function scoreAllPassing(candidates: number, k: number, live: number): boolean {
+  return candidates <= 256 || candidates * candidates <= 4 * Math.max(k, 1) * live;
 }

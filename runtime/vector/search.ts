@@ -45,6 +45,8 @@ export interface SearchRequest {
   query: unknown;
   k: unknown;
   ef: unknown;
+  /** `SearchV(…)::WHERE(p)`: only vectors whose record passes take part (the best k of those). */
+  keep?: ((rec: NodeItem) => boolean) | undefined;
 }
 
 /** Which path answered, for tests and benchmarks. */
@@ -76,7 +78,7 @@ export function withScore(rec: NodeItem, score: number): NodeItem {
 }
 
 export function searchVectors(req: SearchRequest): SearchOutcome {
-  const { info, index, snapshot, options } = req;
+  const { info, index, snapshot, options, keep } = req;
   const label = info.name;
   const query = checkVector(req.query, `query vector for V::${label}`);
   const k = checkCount(req.k, "k", 0);
@@ -91,6 +93,7 @@ export function searchVectors(req: SearchRequest): SearchOutcome {
     if (snapshot.slotOf(label, c.id) !== c.slot) return null; // not (or no longer) in this snapshot
     const rec = snapshot.record(label, c.id);
     if (rec === undefined) throw new Error(`V::${label} '${c.id}' has a slot but no record`);
+    if (keep !== undefined && !keep(rec)) return null;
     return { slot: c.slot, id: c.id, score: similarity(options.metric, query, vectorOf(info, rec)) };
   };
 
@@ -107,6 +110,9 @@ export function searchVectors(req: SearchRequest): SearchOutcome {
       const candidates: IndexedVector[] = exact ? exact.top(query, options.metric, n) : index.nearest(query, n, ef);
       found = collect(candidates, req.pending, label, rescore);
       if (found.length >= target || n >= available) break;
+      // A filter few vectors pass: at the rate seen so far, the candidates that would hold `target`
+      // passing ones are more than a scan's worth; scanning every vector once costs less.
+      if (keep !== undefined && !exact && (target * n) / Math.max(found.length, 1) > meta.live / SCAN_FRACTION) break;
     }
   }
   if (found.length < target) {
@@ -122,6 +128,12 @@ export function searchVectors(req: SearchRequest): SearchOutcome {
   const items = best.sorted().map((s) => withScore(snapshot.record(label, s.id)!, s.score));
   return { items, path };
 }
+
+/**
+ * With a filter, the index is searched while the candidates it would take stay under
+ * 1/SCAN_FRACTION of the type's vectors; past that, every vector is scored once instead.
+ */
+const SCAN_FRACTION = 8;
 
 /** Types already warned about (once per process each). */
 const warnedNarrow = new Set<string>();

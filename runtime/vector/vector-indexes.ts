@@ -121,13 +121,20 @@ export class VectorIndexes {
 
   // ---- search
 
-  search(info: VectorTypeInfo, snapshot: VectorSnapshot, query: unknown, k: unknown, ef: unknown): SearchOutcome {
+  search(
+    info: VectorTypeInfo,
+    snapshot: VectorSnapshot,
+    query: unknown,
+    k: unknown,
+    ef: unknown,
+    keep?: (rec: NodeItem) => boolean,
+  ): SearchOutcome {
     const index = this.indexes.get(info.name)!;
     const pending: VectorAdd[] = [];
     for (const log of this.pending) {
       for (const c of log.changes) if (c.kind === "add" && c.label === info.name && c.generation > index.generation) pending.push(c);
     }
-    return searchVectors({ info, index, pending, snapshot, options: this.options, query, k, ef });
+    return searchVectors({ info, index, pending, snapshot, options: this.options, query, k, ef, keep });
   }
 
   // ---- load, rebuild, save
