@@ -72,6 +72,7 @@ export interface BenchOptions {
   /** Replication (bench/replication.ts): the commit log's cost, a leader with 0 and 1 replica, lag. */
   skipReplication: boolean;
   skipIdempotency: boolean;
+  skipFiltered: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -117,6 +118,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-health       skip /health latency while one worst-case request runs
   --skip-replication  skip the commit log's cost, the leader with 0, 1 async and 1 sync replica, replica lag
   --skip-idempotency  skip idempotent writes over HTTP (keyed write vs plain, replay vs point read)
+  --skip-filtered     skip filtered SearchV (1% passing, with and without an INDEX) vs unfiltered
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -159,6 +161,7 @@ const FLAGS = {
   "skip-storage": { type: "boolean" },
   "skip-health": { type: "boolean" },
   "skip-idempotency": { type: "boolean" },
+  "skip-filtered": { type: "boolean" },
   "skip-replication": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -231,6 +234,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipHealth: values["skip-health"] === true,
     skipReplication: values["skip-replication"] === true,
     skipIdempotency: values["skip-idempotency"] === true,
+    skipFiltered: values["skip-filtered"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

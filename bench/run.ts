@@ -12,6 +12,7 @@
 //   8. startup of `strand serve`, cold and warm, for the example and a 250-query project (startup.ts)
 //   9. import vs a raw lmdb loop, export, FOR-loop edge ingest over HTTP (data.ts)
 //  10. bytes on disk per node, edge and vector, and RSS under 2-hop load (storage.ts)
+//  11. filtered SearchV (1% passing, with and without an INDEX) vs unfiltered (vector-filtered.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { type IdempotencyResult, renderIdempotency, runIdempotencyBench } from "./idempotency.js";
@@ -39,6 +40,7 @@ import { benchStartup } from "./startup.js";
 import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 import { renderStorage, runStorageBench, type StorageBenchResult } from "./storage.js";
 import { renderRecall, runVectorRecall, type RecallRow } from "./vector-recall.js";
+import { type FilteredRow, renderFiltered, runFilteredSearch } from "./vector-filtered.js";
 import { renderHealthStall, runHealthStall, type StallResult } from "./health-stall.js";
 import { renderReplication, runReplicationBench, type ReplicationBenchResult } from "./replication.js";
 
@@ -169,6 +171,8 @@ async function main(): Promise<number> {
   let data: DataBenchResult | null = null;
   let storage: StorageBenchResult | null = null;
   let recall: RecallRow[] | null = null;
+  let filtered: FilteredRow[] | null = null;
+  const filteredCount = options.quick ? 20_000 : 100_000;
   let health: StallResult | null = null;
   let replication: ReplicationBenchResult | null = null;
   let idempotency: IdempotencyResult | null = null;
@@ -223,6 +227,9 @@ async function main(): Promise<number> {
         log,
       };
       recall = await runVectorRecall(o);
+    }
+    if (!options.skipFiltered) {
+      filtered = await runFilteredSearch({ root, count: filteredCount, queries: options.quick ? 50 : 200, seed: options.seed, log });
     }
     if (!options.skipRestart) {
       const o = { count: options.restartVectors, dim: 128, writes: options.restartWrites, seed: options.seed };
@@ -282,6 +289,7 @@ async function main(): Promise<number> {
     renderCompile(compile),
     data === null ? null : renderData(data),
     recall === null ? null : renderRecall(recall),
+    filtered === null ? null : renderFiltered(filtered, filteredCount),
     health === null ? null : renderHealthStall(health),
     storage === null ? null : renderStorage(storage),
     replication === null ? null : renderReplication(replication),
@@ -290,6 +298,7 @@ async function main(): Promise<number> {
     json("COMPILE", compile),
     json("DATA", data),
     json("RECALL", recall),
+    json("FILTERED_SEARCH", filtered),
     json("HEALTH_STALL", health),
     json("STORAGE", storage),
     json("REPLICATION", replication),
