@@ -224,15 +224,22 @@ export class FailoverController {
     // etcd below the epoch this node knew: it lost the history this node was in, in-sync set
     // included, so the member that holds the most of that history should lead, as without sync.
     const historyLost = known > 0 && (await this.group.epoch()) < known;
-    if (this.options.syncReplicas === 0 || historyLost) {
-      // Asynchronous replication: the member that holds the most should lead, so that the
-      // fewest writes are lost; one further ahead takes over itself.
-      const mine = this.node.appliedSeq();
-      const ahead = (await this.group.members()).find((m) => m.id !== this.group.member.id && m.applied > mine);
-      if (ahead !== undefined) {
-        this.refused(`${ahead.id} holds more (sequence ${ahead.applied}, this node ${mine})`);
-        return;
-      }
+    // The member that holds the most should lead. Asynchronous: so that the fewest writes are
+    // lost. Synchronous: among the in-sync members, who all hold every acknowledged write, so that
+    // the others are a prefix of the leader's log and catch up, where under a leader holding less
+    // the one ahead holds entries of another history and must re-seed before it confirms a write
+    // (failovers of 6.9 and 7.5 s in the campaign, against ~3 s). One further ahead takes over itself.
+    // (A synchronous member not in sync itself is refused by tryLead, saying so.)
+    const mine = this.node.appliedSeq();
+    const self = this.group.member.id;
+    const eligible = this.options.syncReplicas === 0 || historyLost ? null : new Set((await this.group.inSync())?.ids ?? []);
+    const ahead =
+      eligible !== null && !eligible.has(self)
+        ? undefined
+        : (await this.group.members()).find((m) => m.id !== self && m.applied > mine && (eligible === null || eligible.has(m.id)));
+    if (ahead !== undefined) {
+      this.refused(`${ahead.id} holds more (sequence ${ahead.applied}, this node ${mine})`);
+      return;
     }
     const attempt = await this.group.tryLead(this.options.syncReplicas > 0, known);
     if (!attempt.won) {
