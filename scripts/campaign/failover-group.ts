@@ -159,6 +159,13 @@ export class FailoverGroup {
   }
 
   /** SIGTERM to every node; one still running 30 s later is killed. Returns what each such node last printed. */
+  /** Each running node's last `count` lines of output. */
+  lastLines(count: number): string {
+    return this.running()
+      .map((n) => `${n.name}:\n${lastLines(n.server!.output(), count)}`)
+      .join("\n");
+  }
+
   async stop(): Promise<string[]> {
     this.polling = false;
     await this.poller;

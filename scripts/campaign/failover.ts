@@ -48,6 +48,8 @@ export interface FailoverSummary {
   reseeds: Partial<Record<FaultKind, number>>;
   /** Leader kill → first write acknowledged by the next leadership (ms). */
   failoverMs: Spread | null;
+  /** Failovers slower than the lease + 1 s (the target), with what each node last printed. */
+  slowFailovers: { fault: number; ms: number; nodes: string }[];
   /** The longest time without an acknowledgement, from each fault until the group was whole (ms). */
   unavailableMs: Partial<Record<FaultKind, Spread>>;
   /** How long after its pause began a paused leader last acknowledged in its old epoch (ms), per pause. */
@@ -80,6 +82,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
     steady: { ms: options.steadyMs ?? 0, acknowledged: 0, reseeds: 0 },
     reseeds: {},
     failoverMs: null,
+    slowFailovers: [],
     unavailableMs: {},
     pausedLeaderLastAckMs: null,
     asyncLost: 0,
@@ -145,6 +148,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
         const ms = failoverMs(fault, acks);
         if (ms === null) summary.findings.push(`fault ${n + 1}: no leadership after ${fault.epoch} acknowledged a write after the kill`);
         else failovers.push(ms);
+        if (ms !== null && ms > leaseTtlMs + 1_000)
+          summary.slowFailovers.push({ fault: n + 1, ms: Math.round(ms), nodes: group.lastLines(12) });
         note = ms === null ? ", no failover" : `, failover ${Math.round(ms)} ms`;
       }
       log(
