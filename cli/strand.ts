@@ -24,6 +24,10 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/serve.js")).runServe(command);
     case "mcp":
       return (await import("./commands/mcp.js")).runMcp(command);
+    case "memory":
+      return (await import("./commands/memory.js")).runMemory(command);
+    case "memory-import":
+      return (await import("./commands/memory.js")).runMemoryImport(command);
     case "verify":
       return (await import("./commands/verify.js")).runVerify(command.dataDir);
     case "backup":

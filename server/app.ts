@@ -8,6 +8,7 @@
 //   GET  /replication/… → status, log and seed backup for replicas (replication/routes.ts)
 //   POST /<QueryName>   → the query's RETURN object   (see http/query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see mcp/routes.ts)
+//   POST /memory/mcp    → the MCP memory server's tools, when served (see memory/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
 import { DEFAULT_ANSWER_LIMIT_BYTES } from "./http/json-answer.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./http/idempotency-key.js";
@@ -39,6 +40,8 @@ import { commitHeaders } from "./replication/commit-headers.js";
 import type { ReplicationNode } from "./replication/node.js";
 import { addReplicationRoutes } from "./replication/routes.js";
 import { commitView } from "./mcp/pinning.js";
+import type { MemoryService } from "./memory/memory-service.js";
+import { isMemoryPath, memoryHandler } from "./memory/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -82,6 +85,8 @@ export interface AppOptions {
    * (strand.toml [server] vector_data_in_answers; default true, as HelixDB sends it).
    */
   vectorDataInAnswers?: boolean | undefined;
+  /** The MCP memory server's tools at /memory/mcp, over their own store (absent: 404 there). */
+  memory?: MemoryService | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -129,6 +134,7 @@ export function createApp(options: AppOptions): Hono {
   const commits = replication === undefined ? undefined : commitView(replication);
   const service = mcpEnabled ? new McpService({ ...options, embedders, connections: options.mcpConnections, runner, commits }) : null;
   const mcp = mcpHandler(service, bodyLimitBytes);
+  const memory = memoryHandler(options.memory ?? null, bodyLimitBytes);
   const getPaths: ReadonlySet<string> = new Set([
     ...GET_PATHS,
     ...(metrics !== null ? ["/metrics"] : []),
@@ -149,6 +155,7 @@ export function createApp(options: AppOptions): Hono {
   const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
     if (isMcpPath(path)) return mcp(c);
+    if (isMemoryPath(path)) return memory(c);
     const explorerCall = method === "POST" ? explorerCalls.get(path) : undefined;
     if (explorerCall !== undefined) return explorerCall(c);
     if (getPaths.has(path)) return methodNotAllowed(method, path, "GET");

@@ -38,12 +38,12 @@ describe("strand --version and help", () => {
       [
         ["srve"],
         'strand: unknown command "srve"; did you mean "serve"?\n' +
-          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, import, export, verify, backup, restore, status (strand --help)\n",
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, status (strand --help)\n",
       ],
       [
         ["frobnicate"],
         'strand: unknown command "frobnicate"\n' +
-          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, import, export, verify, backup, restore, status (strand --help)\n",
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, status (strand --help)\n",
       ],
       [
         ["serve", "--prot", "3"],
@@ -64,6 +64,16 @@ describe("strand --version and help", () => {
       [
         ["verify"],
         "strand: strand verify needs exactly one data directory, got none\nusage: strand verify <data dir> (strand verify --help)\n",
+      ],
+      [
+        ["memory", "forget"],
+        "strand: strand memory takes no arguments, or import FILE; got forget\n" +
+          "usage: strand memory [options] (strand memory --help lists them)\n",
+      ],
+      [
+        ["memory", "import"],
+        "strand: strand memory import needs exactly one file: strand memory import memory.jsonl\n" +
+          "usage: strand memory [options] (strand memory --help lists them)\n",
       ],
       [
         ["mcp", "--stdio", "--vector-dat", "false"],

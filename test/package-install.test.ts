@@ -80,6 +80,8 @@ describe("the packed package", () => {
       "templates/agent-memory/README.md",
       "templates/agent-memory/queries.hx",
       "templates/agent-memory/schema.hx",
+      "templates/memory/queries.hx",
+      "templates/memory/schema.hx",
       "templates/social/queries.hx",
       "templates/social/schema.hx",
     ]);

@@ -1,7 +1,7 @@
 // Parses `strand <command> [dir] [flags]` into a typed command. Bad input throws UsageError.
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { DEFAULT_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
+import { DEFAULT_DATA_DIR, DEFAULT_MEMORY_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
 import { COMMAND_NAMES, OPTION_ENV, optionsOfCommand, UsageError } from "./usage.js";
 import { closestName } from "../../core/suggest.js";
 import { TEMPLATE_NAMES } from "./templates.js";
@@ -14,6 +14,7 @@ import type { ExportOptions } from "./export.js";
 import type { ImportOptions } from "./import.js";
 import type { InitOptions } from "./init.js";
 import type { McpOptions } from "./mcp.js";
+import type { MemoryImportOptions, MemoryOptions } from "./memory.js";
 import type { ServeOptions } from "./serve.js";
 import type { StatusOptions } from "./status.js";
 
@@ -25,6 +26,8 @@ export type Command =
   | { kind: "compile"; dir: string; outDir: string; runtimeImport: string }
   | ({ kind: "serve" } & ServeOptions)
   | ({ kind: "mcp" } & McpOptions)
+  | ({ kind: "memory" } & MemoryOptions)
+  | ({ kind: "memory-import" } & MemoryImportOptions)
   | { kind: "verify"; dataDir: string }
   | { kind: "backup"; dataDir: string; out: string }
   | { kind: "restore"; backup: string; dataDir: string }
@@ -43,6 +46,7 @@ const SERVE_FLAGS = { ...HELP, ...SETTING_FLAGS } as const;
 const SERVE_FLAG_NAMES = new Set(knobRows().flatMap(({ knob }) => (knob.flag === undefined ? [] : [knob.flag])));
 const MCP_FLAG_NAMES = new Set(["--data", "--cache-entries", "--cache-size", "--vector-data"]);
 
+const MEMORY_FLAGS = { ...HELP, data: { type: "string" } } as const;
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
 const IMPORT_FLAGS = {
   ...HELP,
@@ -124,6 +128,17 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       if (values.stdio !== true) throw new UsageError("strand mcp needs --stdio (over HTTP, `strand serve` answers MCP at /mcp)");
       const dir = projectDir(positionals);
       return { kind: "mcp", dir, flags: withProjectData(settingFlags(values, env, MCP_FLAG_NAMES), dir) };
+    }
+    case "memory": {
+      const { values, positionals } = parse(name, rest, MEMORY_FLAGS);
+      if (values.help === true) return { kind: "help", command: name };
+      const given = settingFlags(values, env, new Set(["--data"])).store.dataDir;
+      const dataDir = given ?? resolve(DEFAULT_MEMORY_DATA_DIR);
+      if (positionals.length === 0) return { kind: "memory", dataDir };
+      if (positionals[0] !== "import")
+        throw new UsageError(`strand memory takes no arguments, or import FILE; got ${positionals.join(" ")}`);
+      if (positionals.length !== 2) throw new UsageError("strand memory import needs exactly one file: strand memory import memory.jsonl");
+      return { kind: "memory-import", dataDir, file: resolve(positionals[1]!) };
     }
     case "verify": {
       const { values, positionals } = parse(name, rest, HELP);

@@ -20,6 +20,7 @@ import type { Settings } from "../config/settings.js";
 import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
+import { openServedMemory, servedMemoryProblem } from "./memory-store.js";
 import { strandVersion } from "../project/version.js";
 
 export interface ServeOptions {
@@ -33,6 +34,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
   let apiKey: string | undefined;
   const opened = await openProject(options.dir, options.flags, "serving", {
     beforeStoreOpen: async (settings, config, project) => {
+      const memoryProblem = servedMemoryProblem(settings);
+      if (memoryProblem !== null) {
+        say(`strand: ${memoryProblem}`);
+        return false;
+      }
       const key = apiKeyOf(settings.server);
       if (key === null) return false;
       apiKey = key;
@@ -57,6 +63,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
   });
   if (opened === null) return 1;
   const { settings, project, embedders } = opened;
+  const memory = settings.server.memory ? await openServedMemory(settings) : undefined;
+  if (memory === null) {
+    await opened.store.close();
+    return 1;
+  }
   const logger = createLogger({ level: settings.server.logLevel });
   logOpenedStore(logger, opened.store, settings.store.dataDir);
   const embedding = embedderNotice(opened.config, project.schema, project.models);
@@ -74,7 +85,13 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const { served, cluster } = await nodeOf(opened, events);
   // A group's node: its answers as leader leave only within the lease (server/front-door/lease-gate.ts).
   const leaseGate = cluster === null ? undefined : LeaseGate.open();
-  const store = { close: () => served.current().close() };
+  const store = {
+    close: () =>
+      served
+        .current()
+        .close()
+        .then(() => memory?.store.close()),
+  };
   const { server: http, frontDoor } = settings;
   let server: RunningServer;
   try {
@@ -96,6 +113,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       corsOrigins: http.corsOrigins,
       explorer: http.explorer,
       vectorDataInAnswers: http.vectorDataInAnswers,
+      memory: memory?.service,
       logger,
       backup: served.store,
       leaseGate,
@@ -120,6 +138,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
 
   logger.info({ host: http.host, port: server.port, queries: n }, "listening");
   if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(http.host)}:${server.port}/explorer\n`);
+  if (memory !== undefined) process.stdout.write(`memory: http://${explorerHost(http.host)}:${server.port}/memory/mcp\n`);
   if (settings.replication.follow !== undefined) process.stdout.write(`following ${settings.replication.follow}\n`);
   served.start();
   if (cluster !== null && settings.cluster !== null) {

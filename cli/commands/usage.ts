@@ -68,6 +68,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --log-level <level>       fatal, error, warn, info (default: one line per request), debug,
                                 trace or silent; logs go to stderr as JSON lines, or readable lines
                                 on a terminal
+      --memory <true|false>     also serve the MCP memory server's tools at /memory/mcp, its store in
+                                <data>/memory (default: strand.toml [server] memory, else false)
       --follow <url>            run as a read replica of the leader at url: seed an empty --data
                                 from its backup, apply its commit log, answer writes 421 NOT_LEADER
       --replication-key <key>   a leader: the key replicas must send (besides the api key); a
@@ -89,6 +91,12 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --cache-entries <n>       as for serve
       --cache-size <size>       as for serve
       --vector-data <true|false>  as for serve
+`,
+  memory: `  memory           the MCP memory server (@modelcontextprotocol/server-memory's nine tools) on
+                   stdin/stdout, its knowledge graph in a Strand store; one process per directory
+      --data <dir>              the memory's directory (default: ./memory-data, in the working directory)
+  memory import FILE  merge a reference memory server's memory.jsonl into the memory, in one
+                   transaction: a bad line is named and nothing is written (takes --data too)
 `,
   import: `  import <dir> FILE...  load JSON Lines (.jsonl) or CSV (.csv) records into the project's store,
                    each file in one transaction (the store must not be open; see README)

@@ -86,6 +86,9 @@ export const KNOBS = {
       value: boolean,
       default: true,
     }),
+    // The MCP memory server's tools at /memory/mcp, over <data>/memory (server/memory/). Off by
+    // default: it is a second store, writable by every client, that a project did not ask for.
+    memory: knob({ flag: "--memory", env: "STRAND_MEMORY", toml: ["server", "memory"], value: boolean, default: false }),
   },
   frontDoor: {
     bodyMemoryLimitBytes: knob({

@@ -12,6 +12,7 @@ const BUILTIN_PATHS: ReadonlySet<string> = new Set([
   "/backup",
   "/explorer",
   "/mcp",
+  "/memory/mcp",
   // A replica's polls of its leader (/replication/log) and its seeding.
   ...REPLICATION_PATHS,
 ]);

@@ -1,0 +1,86 @@
+// Opens the built-in memory (the project in templates/memory/) over a data directory: compiles it
+// (once: the compile cache in the directory keeps the result for the next start), opens its
+// store, and puts the memory service (server/memory/) on it. `strand memory`, `strand memory
+// import` and `strand serve --memory` start here. One process per data directory, as for every
+// Strand store: a second one is refused with the holder's pid.
+import { join } from "node:path";
+import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
+import { GraphStore } from "../../runtime/graph-store.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
+import { MemoryService } from "../../server/memory/memory-service.js";
+import type { Settings } from "../config/settings.js";
+import { cliProgress } from "../progress/progress.js";
+import { skipIdleTasks } from "../progress/skip-idle.js";
+import { COMPILE_CACHE_DIR } from "../project/compile-cache.js";
+import { dataOwnerProblem, recordDataOwner } from "../project/data-owner.js";
+import { fsErrorMessage, fsErrorReason, isFsError } from "../project/fs-errors.js";
+import { CompileFailed, loadProject } from "../project/load-project.js";
+import { displayPath } from "../project/sources.js";
+import { templateDir } from "./init.js";
+
+/** The memory's folder under `strand serve`'s data directory. */
+export const SERVED_MEMORY_DIR = "memory";
+
+/**
+ * Why `strand serve` cannot serve the memory with these settings, or null. Only a node that leads
+ * alone can: the memory's store is not replicated, so a replica or a failover group would hold
+ * as many memories as nodes.
+ */
+export function servedMemoryProblem(settings: Settings): string | null {
+  if (!settings.server.memory || (settings.replication.follow === undefined && settings.cluster === null)) return null;
+  return "--memory ([server] memory) is for a server on its own: the memory's store is not replicated, so not with --follow or --etcd";
+}
+
+/** `strand serve --memory`: the memory in `<data>/memory`, or null after printing why not. */
+export function openServedMemory(settings: Settings): Promise<OpenedMemory | null> {
+  return openMemory(join(settings.store.dataDir, SERVED_MEMORY_DIR), "serving", settings.store.queryTimeoutMs);
+}
+
+export interface OpenedMemory {
+  store: GraphStore;
+  service: MemoryService;
+}
+
+/** The memory over `dataDir`, or null after printing why not (`doing`: "starting the memory server"). */
+export async function openMemory(dataDir: string, doing: string, queryTimeoutMs = DEFAULT_QUERY_TIMEOUT_MS): Promise<OpenedMemory | null> {
+  const say = (line: string): null => {
+    process.stderr.write(`strand: ${line}\n`);
+    return null;
+  };
+  const memoryProject = templateDir("memory");
+  // Another project's data would be migrated to the memory's schema: refused, as serve refuses it.
+  if (dataOwnerProblem(dataDir, memoryProject) !== null)
+    return say(
+      `the data directory ${displayPath(dataDir)} holds another project's data; give the memory a directory of its own with --data`,
+    );
+  let project: Awaited<ReturnType<typeof loadProject>>;
+  try {
+    makeDirs(dataDir);
+    project = await loadProject(memoryProject, { bm25: true, mcp: false, cacheDir: join(dataDir, COMPILE_CACHE_DIR) });
+  } catch (error) {
+    if (error instanceof CompileFailed) return say(`the built-in memory project does not compile; not ${doing}\n${error.report}`);
+    if (isFsError(error)) return say(`cannot open the memory data directory ${displayPath(dataDir)}: ${fsErrorMessage(error)}`);
+    throw error;
+  }
+  let store: GraphStore;
+  try {
+    store = GraphStore.open({
+      path: dataDir,
+      schema: project.schema,
+      bm25: true,
+      bm25Stemmer: "none",
+      queryTimeoutMs,
+      progress: skipIdleTasks(cliProgress()),
+    });
+  } catch (error) {
+    const reason = !isFsError(error) ? (error as Error).message : error.path === dataDir ? fsErrorReason(error) : fsErrorMessage(error);
+    return say(`cannot open the memory data directory ${displayPath(dataDir)}: ${reason}`);
+  }
+  recordDataOwner(dataDir, memoryProject);
+  const service = MemoryService.create(store, project.queries);
+  if ("error" in service) {
+    await store.close();
+    return say(`the built-in memory project is broken: ${service.error}`);
+  }
+  return { store, service };
+}

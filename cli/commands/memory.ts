@@ -1,0 +1,75 @@
+// `strand memory [--data DIR]`: the MCP memory server (@modelcontextprotocol/server-memory's nine
+// tools, server/memory/) on stdin/stdout, over a durable Strand store in DIR (default
+// ./memory-data), for agents that launch their MCP servers as child processes. stdout carries
+// only protocol messages; diagnostics go to stderr. Runs until stdin closes or SIGINT/SIGTERM.
+//
+// `strand memory import FILE [--data DIR]`: a reference server's memory.jsonl merged into the
+// store in one transaction (server/memory/graph-import.ts); a bad line is named and nothing is
+// written. Both hold the data directory alone while they run, as every Strand process does.
+import { readFileSync } from "node:fs";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { parseMemoryFile } from "../../server/memory/jsonl.js";
+import { createMemoryServer } from "../../server/memory/tools.js";
+import { fsErrorMessage, isFsError } from "../project/fs-errors.js";
+import { displayPath } from "../project/sources.js";
+import { openMemory } from "./memory-store.js";
+
+export interface MemoryOptions {
+  dataDir: string;
+}
+
+export interface MemoryImportOptions {
+  dataDir: string;
+  file: string;
+}
+
+export async function runMemory(options: MemoryOptions): Promise<number> {
+  const opened = await openMemory(options.dataDir, "starting the memory server");
+  if (opened === null) return 1;
+  const server = createMemoryServer(opened.service, { subscriptions: true });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once("end", resolve);
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await server.connect(transport);
+  process.stderr.write(`strand: MCP memory server over stdio (data in ${displayPath(options.dataDir)})\n`);
+  await closed;
+  await server.close();
+  await opened.store.close();
+  return 0;
+}
+
+export async function runMemoryImport(options: MemoryImportOptions): Promise<number> {
+  const say = (line: string): number => {
+    process.stderr.write(`strand: ${line}\n`);
+    return 1;
+  };
+  const file = displayPath(options.file);
+  let text: string;
+  try {
+    text = readFileSync(options.file, "utf8");
+  } catch (error) {
+    if (isFsError(error)) return say(`cannot read ${file}: ${fsErrorMessage(error)}`);
+    throw error;
+  }
+  // The file is checked whole before the store is opened: a bad line writes nothing, not even a directory.
+  const parsed = parseMemoryFile(text);
+  if (!parsed.ok) return say(`${file}:${parsed.line}: ${parsed.message}; nothing imported`);
+  const opened = await openMemory(options.dataDir, "importing");
+  if (opened === null) return 1;
+  try {
+    const outcome = await opened.service.importItems(parsed.items);
+    if (!outcome.ok) return say(`${file}: ${outcome.error.message} (${outcome.error.code}); nothing imported`);
+    const c = outcome.value;
+    process.stdout.write(
+      `imported ${file} into ${displayPath(options.dataDir)}: ${c.entities} entities (${c.newEntities} new, ` +
+        `${c.mergedObservations} observations merged into existing ones), ${c.relations} relations (${c.newRelations} new)\n`,
+    );
+    return 0;
+  } finally {
+    await opened.store.close();
+  }
+}
