@@ -208,6 +208,16 @@ function isMcpEndpoint(target: string | undefined): boolean {
   return target === "/mcp" || target?.startsWith("/mcp?") === true;
 }
 
+function bodySize(chunks: readonly Uint8Array[]): number {
+  return chunks.reduce((n, c) => n + c.byteLength, 0);
+}
+
+/** A streamed answer's Content-Length, 0 when it has none. */
+function declaredLength(headers: Record<string, string>): number {
+  const length = Number(headers["content-length"]);
+  return Number.isSafeInteger(length) && length > 0 ? length : 0;
+}
+
 /** Statuses whose responses carry no body (and so no Content-Length). */
 function bodiless(status: number): boolean {
   return status < 200 || status === 204 || status === 304;
@@ -219,7 +229,9 @@ function onEngineMessage(message: ToFrontDoor): void {
       const res = open.get(message.id);
       if (res === undefined) return;
       // Held until the system has taken it all (the response's close): an answer a client does not read stays counted.
-      const size = message.body.reduce((n, c) => n + c.byteLength, 0);
+      // A long answer streamed with its length (http/json-answer.ts) counts whole: the engine holds
+      // its text until the client has read it.
+      const size = message.end ? bodySize(message.body) : Math.max(bodySize(message.body), declaredLength(message.headers));
       if (!answerBudget.take(size)) {
         open.delete(message.id);
         if (!message.end) post({ t: "abort", id: message.id });
