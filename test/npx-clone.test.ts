@@ -12,7 +12,8 @@ describe("strand's bin in the clone", () => {
   it("npx strand runs the clone's CLI (npm test built it, so nothing is rebuilt)", () => {
     const r = spawnSync("npx", ["strand", "--version"], { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: `strand ${VERSION}\n`, stderr: "" });
-  });
+    // npm's own start, then hashing the sources: over 30 s once on a loaded CI machine.
+  }, 120_000);
 
   it("says to run npm ci in a clone that has no node_modules yet", () => {
     const clone = tempDir("strand-bare-clone-");
