@@ -58,6 +58,20 @@ export interface AppliedFrames {
 }
 
 /**
+ * The entries a follower got do not start right after its store's sequence: the store moved
+ * after it asked (a deposed leader's own writes, settling after it began to follow). Nothing was
+ * applied; asking again from where the store is now is the remedy.
+ */
+export class LogPositionError extends Error {
+  constructor(
+    readonly first: number,
+    readonly current: number,
+  ) {
+    super(`log entries start at ${first}, but the store is at ${current}`);
+  }
+}
+
+/**
  * A follower stores its leader's entries `first, first + 1, ..` (their bytes as the leader held
  * them, so its own log serves the same entries) and applies each one's changes, in one
  * transaction; call inside it. Throws when `first` does not follow the store's sequence or an
@@ -65,7 +79,7 @@ export interface AppliedFrames {
  */
 export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly Uint8Array[]): AppliedFrames {
   const current = commitSeqOf(dbs);
-  if (first !== current + 1) throw new Error(`log entries start at ${first}, but the store is at ${current}`);
+  if (first !== current + 1) throw new LogPositionError(first, current);
   const applied: AppliedFrames = { seq: current, time: 0, vec: [], keys: [], pending: { folded: false, delta: 0 } };
   for (const [i, frame] of frames.entries()) {
     const seq = first + i;

@@ -7,6 +7,7 @@
 // a growing pause; the replica keeps serving reads meanwhile, staler.
 import { isStrandError } from "../../core/errors.js";
 import type { CommitLog } from "../commit-log/commit-log.js";
+import { LogPositionError } from "../commit-log/log-writes.js";
 import { identityMismatch } from "./identity.js";
 import { leaderFetch, type LeaderAccess } from "./leader-fetch.js";
 import {
@@ -178,6 +179,10 @@ export class Follower {
       if (this.stopped) return false;
       // A full disk or an I/O error fails the commit and nothing of it is saved: try again later.
       if (isStrandError(error) && (error.code === "STORAGE_FULL" || error.code === "STORAGE_ERROR")) throw error;
+      // The store moved since the poll asked (a deposed leader's last writes settled after it
+      // began to follow): nothing was applied; the next poll asks from where the store is, and
+      // the leader answers its entries, or 410 when they are another history (a re-seed).
+      if (error instanceof LogPositionError) throw new Error(`${error.message} (it moved while the poll waited); asking again`);
       this.stop_(`applying the leader's log entries ${first}..${first + frames.length - 1} failed: ${(error as Error).message}`);
       return false;
     }
