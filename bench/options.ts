@@ -73,6 +73,7 @@ export interface BenchOptions {
   skipReplication: boolean;
   skipIdempotency: boolean;
   skipFiltered: boolean;
+  skipMemorySearch: boolean;
   quick: boolean;
   /** Seed of the PRNG behind the graph's edges and every random choice. */
   seed: number;
@@ -119,6 +120,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-replication  skip the commit log's cost, the leader with 0, 1 async and 1 sync replica, replica lag
   --skip-idempotency  skip idempotent writes over HTTP (keyed write vs plain, replay vs point read)
   --skip-filtered     skip filtered SearchV (1% passing, with and without an INDEX) vs unfiltered
+  --skip-memory-search  skip search_nodes of strand memory vs the reference MCP memory server
   --quick             smoke run: short runs, small data, small graph
 `;
 
@@ -162,6 +164,7 @@ const FLAGS = {
   "skip-health": { type: "boolean" },
   "skip-idempotency": { type: "boolean" },
   "skip-filtered": { type: "boolean" },
+  "skip-memory-search": { type: "boolean" },
   "skip-replication": { type: "boolean" },
   quick: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -235,6 +238,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipReplication: values["skip-replication"] === true,
     skipIdempotency: values["skip-idempotency"] === true,
     skipFiltered: values["skip-filtered"] === true,
+    skipMemorySearch: values["skip-memory-search"] === true,
     quick,
     seed: positive("seed", values.seed, 42),
     profileDir: values.profile === undefined || values.profile === "" ? null : resolve(values.profile),

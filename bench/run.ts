@@ -13,6 +13,7 @@
 //   9. import vs a raw lmdb loop, export, FOR-loop edge ingest over HTTP (data.ts)
 //  10. bytes on disk per node, edge and vector, and RSS under 2-hop load (storage.ts)
 //  11. filtered SearchV (1% passing, with and without an INDEX) vs unfiltered (vector-filtered.ts)
+//  12. search_nodes of strand memory vs the reference MCP memory server, 10k entities (memory-search.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { type IdempotencyResult, renderIdempotency, runIdempotencyBench } from "./idempotency.js";
@@ -41,6 +42,7 @@ import { renderData, runDataBench, type DataBenchResult } from "./data.js";
 import { renderStorage, runStorageBench, type StorageBenchResult } from "./storage.js";
 import { renderRecall, runVectorRecall, type RecallRow } from "./vector-recall.js";
 import { type FilteredRow, renderFiltered, runFilteredSearch } from "./vector-filtered.js";
+import { type MemorySearchRow, renderMemorySearch, runMemorySearch } from "./memory-search.js";
 import { renderHealthStall, runHealthStall, type StallResult } from "./health-stall.js";
 import { renderReplication, runReplicationBench, type ReplicationBenchResult } from "./replication.js";
 
@@ -173,6 +175,8 @@ async function main(): Promise<number> {
   let recall: RecallRow[] | null = null;
   let filtered: FilteredRow[] | null = null;
   const filteredCount = options.quick ? 20_000 : 100_000;
+  let memorySearch: MemorySearchRow[] | null = null;
+  const memoryEntities = options.quick ? 2_000 : 10_000;
   let health: StallResult | null = null;
   let replication: ReplicationBenchResult | null = null;
   let idempotency: IdempotencyResult | null = null;
@@ -230,6 +234,9 @@ async function main(): Promise<number> {
     }
     if (!options.skipFiltered) {
       filtered = await runFilteredSearch({ root, count: filteredCount, queries: options.quick ? 50 : 200, seed: options.seed, log });
+    }
+    if (!options.skipMemorySearch) {
+      memorySearch = await runMemorySearch({ entities: memoryEntities, queries: options.quick ? 20 : 100, seed: options.seed, log });
     }
     if (!options.skipRestart) {
       const o = { count: options.restartVectors, dim: 128, writes: options.restartWrites, seed: options.seed };
@@ -290,6 +297,7 @@ async function main(): Promise<number> {
     data === null ? null : renderData(data),
     recall === null ? null : renderRecall(recall),
     filtered === null ? null : renderFiltered(filtered, filteredCount),
+    memorySearch === null ? null : renderMemorySearch(memorySearch, memoryEntities),
     health === null ? null : renderHealthStall(health),
     storage === null ? null : renderStorage(storage),
     replication === null ? null : renderReplication(replication),
@@ -299,6 +307,7 @@ async function main(): Promise<number> {
     json("DATA", data),
     json("RECALL", recall),
     json("FILTERED_SEARCH", filtered),
+    json("MEMORY_SEARCH", memorySearch),
     json("HEALTH_STALL", health),
     json("STORAGE", storage),
     json("REPLICATION", replication),
