@@ -4,6 +4,7 @@
 // at the same time: one process per data directory). stdout carries only protocol messages;
 // diagnostics go to stderr. Runs until stdin closes or SIGINT/SIGTERM.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { stdioClosed } from "./stdio-closed.js";
 import { createProtocolServer } from "../../server/mcp/protocol.js";
 import { guardParams } from "../../server/mcp/rpc-params.js";
 import { McpService } from "../../server/mcp/service.js";
@@ -40,12 +41,7 @@ export async function runMcp(options: McpOptions): Promise<number> {
   });
   const server = createProtocolServer(service);
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-    process.stdin.once("end", resolve);
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  const closed = stdioClosed(transport);
   await server.connect(transport);
   guardParams(transport);
   process.stderr.write(`strand: MCP over stdio (${service.toolNames().length} tools, data in ${displayPath(settings.store.dataDir)})\n`);

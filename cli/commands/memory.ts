@@ -8,6 +8,7 @@
 // written. Both hold the data directory alone while they run, as every Strand process does.
 import { readFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { stdioClosed } from "./stdio-closed.js";
 import { parseMemoryFile } from "../../server/memory/jsonl.js";
 import { createMemoryServer } from "../../server/memory/tools.js";
 import { fsErrorMessage, isFsError } from "../project/fs-errors.js";
@@ -28,12 +29,7 @@ export async function runMemory(options: MemoryOptions): Promise<number> {
   if (opened === null) return 1;
   const server = createMemoryServer(opened.service, { subscriptions: true });
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-    process.stdin.once("end", resolve);
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  const closed = stdioClosed(transport);
   await server.connect(transport);
   process.stderr.write(`strand: MCP memory server over stdio (data in ${displayPath(options.dataDir)})\n`);
   await closed;
