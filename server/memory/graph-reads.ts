@@ -7,8 +7,11 @@ import { entityOf, type KnowledgeGraph, type Relation, type StoredEntity, type S
 import type { MemoryQueries } from "./memory-queries.js";
 import { rankMatches } from "./search.js";
 
-export function readGraph(q: MemoryQueries, db: QueryContext): KnowledgeGraph {
-  const nodes = q.allEntities(db);
+/** Every entity node of the snapshot (memory-service.ts keeps them decoded between writes). */
+export type AllEntities = () => readonly StoredEntity[];
+
+export function readGraph(q: MemoryQueries, db: QueryContext, all: AllEntities = () => q.allEntities(db)): KnowledgeGraph {
+  const nodes = all();
   const names = new Map(nodes.map((n) => [n.id, n.name]));
   return {
     entities: bySeq(nodes.filter((n) => !n.placeholder)).map(entityOf),
@@ -26,8 +29,8 @@ export function openNodes(q: MemoryQueries, db: QueryContext, names: readonly st
 }
 
 /** The entities search.ts's rule finds, best first, with the relations that touch them. */
-export function searchNodes(q: MemoryQueries, db: QueryContext, query: string): KnowledgeGraph {
-  const entities = bySeq(q.allEntities(db).filter((n) => !n.placeholder));
+export function searchNodes(q: MemoryQueries, db: QueryContext, query: string, all: AllEntities = () => q.allEntities(db)): KnowledgeGraph {
+  const entities = bySeq(all().filter((n) => !n.placeholder));
   const ranked = q.searchEntities(db, query, Math.max(1, entities.length)).filter((n) => !n.placeholder);
   return withRelations(q, db, rankMatches(query, ranked, entities));
 }

@@ -7,7 +7,15 @@ import { isStrandError, type StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";
-import type { Entity, KnowledgeGraph, ObservationAddition, ObservationDeletion, ObservationResult, Relation } from "./graph.js";
+import type {
+  Entity,
+  KnowledgeGraph,
+  ObservationAddition,
+  ObservationDeletion,
+  ObservationResult,
+  Relation,
+  StoredEntity,
+} from "./graph.js";
 import { importGraph, type ImportCounts, type ImportItem } from "./graph-import.js";
 import { openNodes, readGraph, searchNodes } from "./graph-reads.js";
 import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "./graph-writes.js";
@@ -16,6 +24,16 @@ import { MemoryQueries } from "./memory-queries.js";
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: StrandError };
 
 export class MemoryService {
+  /**
+   * Every entity node, decoded, as of the last write: read_graph and search_nodes read them all
+   * (the reference's substring rule looks at every entity), and decoding 10k records took most of
+   * a 30 ms search. Valid while no write has started since it was read.
+   */
+  private entities: { version: number; nodes: readonly StoredEntity[] } | null = null;
+  /** Bumped when a write starts and when it ends. */
+  private version = 0;
+  private writing = 0;
+
   private constructor(
     private readonly store: QueryStore,
     private readonly q: MemoryQueries,
@@ -53,11 +71,20 @@ export class MemoryService {
   }
 
   readGraph(): Promise<Outcome<KnowledgeGraph>> {
-    return this.read((db) => readGraph(this.q, db));
+    return this.read((db) => readGraph(this.q, db, () => this.allEntities(db)));
   }
 
   searchNodes(query: string): Promise<Outcome<KnowledgeGraph>> {
-    return this.read((db) => searchNodes(this.q, db, query));
+    return this.read((db) => searchNodes(this.q, db, query, () => this.allEntities(db)));
+  }
+
+  /** The snapshot's entity nodes: kept from the last read when no write started since. */
+  private allEntities(db: QueryContext): readonly StoredEntity[] {
+    if (this.writing > 0) return this.q.allEntities(db);
+    if (this.entities !== null && this.entities.version === this.version) return this.entities.nodes;
+    const nodes = this.q.allEntities(db);
+    this.entities = { version: this.version, nodes };
+    return nodes;
   }
 
   openNodes(names: readonly string[]): Promise<Outcome<KnowledgeGraph>> {
@@ -70,11 +97,16 @@ export class MemoryService {
   }
 
   private async write<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
+    this.writing++;
+    this.version++;
     try {
       return { ok: true, value: await this.store.write(fn) };
     } catch (error) {
       if (isStrandError(error)) return { ok: false, error };
       throw error;
+    } finally {
+      this.writing--;
+      this.version++;
     }
   }
 
