@@ -19,6 +19,8 @@ export interface Attempt {
   code?: string;
   /** `Strand-Epoch` of the answer (0: none). */
   epoch: number;
+  /** The leader a 421 NOT_LEADER named. */
+  leader?: string;
 }
 
 export interface WriterOptions {
@@ -65,18 +67,10 @@ export class Writers {
       const attempt = await this.send(url, key, lane, i);
       this.attempts.push(attempt);
       if (attempt.status === 200) continue;
-      if (attempt.status === 421 && attempt.code === "NOT_LEADER") hint = this.leaderHint(attempt);
+      if (attempt.status === 421 && attempt.code === "NOT_LEADER") hint = attempt.leader ?? null;
       // Not acknowledged: give the group a moment before the next key.
       await sleep(20);
     }
-  }
-
-  private leaderHints = new Map<string, string>();
-
-  private leaderHint(attempt: Attempt): string | null {
-    const url = this.leaderHints.get(attempt.key) ?? null;
-    this.leaderHints.delete(attempt.key);
-    return url;
   }
 
   private async send(url: string, key: string, lane: number, i: number): Promise<Attempt> {
@@ -93,8 +87,9 @@ export class Writers {
       const epoch = Number(res.headers.get("strand-epoch") ?? "0");
       if (res.status === 200) return { key, node, sentAt, receivedAt, status: 200, epoch };
       const body = parse(text);
-      if (typeof body.leader === "string") this.leaderHints.set(key, body.leader);
-      return { key, node, sentAt, receivedAt, status: res.status, code: typeof body.code === "string" ? body.code : "?", epoch };
+      const code = typeof body.code === "string" ? body.code : "?";
+      const leader = typeof body.leader === "string" ? { leader: body.leader } : {};
+      return { key, node, sentAt, receivedAt, status: res.status, code, epoch, ...leader };
     } catch {
       return { key, node, sentAt, receivedAt: this.options.now(), status: 0, epoch: 0 };
     }
