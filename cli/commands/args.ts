@@ -46,7 +46,7 @@ const SERVE_FLAGS = { ...HELP, ...SETTING_FLAGS } as const;
 const SERVE_FLAG_NAMES = new Set(knobRows().flatMap(({ knob }) => (knob.flag === undefined ? [] : [knob.flag])));
 const MCP_FLAG_NAMES = new Set(["--data", "--cache-entries", "--cache-size", "--vector-data"]);
 
-const MEMORY_FLAGS = { ...HELP, data: { type: "string" } } as const;
+const MEMORY_FLAGS = { ...HELP, data: { type: "string" }, "embedding-model": { type: "string" } } as const;
 const DATA_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
 const IMPORT_FLAGS = {
   ...HELP,
@@ -134,11 +134,12 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       if (values.help === true) return { kind: "help", command: name };
       const given = settingFlags(values, env, new Set(["--data"])).store.dataDir;
       const dataDir = given ?? resolve(DEFAULT_MEMORY_DATA_DIR);
-      if (positionals.length === 0) return { kind: "memory", dataDir };
+      const embeddingModel = values["embedding-model"];
+      if (positionals.length === 0) return { kind: "memory", dataDir, embeddingModel };
       if (positionals[0] !== "import")
         throw new UsageError(`strand memory takes no arguments, or import FILE; got ${positionals.join(" ")}`);
       if (positionals.length !== 2) throw new UsageError("strand memory import needs exactly one file: strand memory import memory.jsonl");
-      return { kind: "memory-import", dataDir, file: resolve(positionals[1]!) };
+      return { kind: "memory-import", dataDir, file: resolve(positionals[1]!), embeddingModel };
     }
     case "verify": {
       const { values, positionals } = parse(name, rest, HELP);

@@ -6,6 +6,9 @@
 // `strand memory import FILE [--data DIR]`: a reference server's memory.jsonl merged into the
 // store in one transaction (server/memory/graph-import.ts); a bad line is named and nothing is
 // written. Both hold the data directory alone while they run, as every Strand process does.
+//
+// With --embedding-model (memory-store.ts), search_nodes ranks by BM25 and by meaning, fused
+// (server/memory/search.ts), and every write keeps its entities' text vectors; an import too.
 import { readFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { stdioClosed } from "./stdio-closed.js";
@@ -13,25 +16,40 @@ import { parseMemoryFile } from "../../server/memory/jsonl.js";
 import { createMemoryServer } from "../../server/memory/tools.js";
 import { fsErrorMessage, isFsError } from "../project/fs-errors.js";
 import { displayPath } from "../project/sources.js";
-import { openMemory } from "./memory-store.js";
+import { memoryEmbedder, openMemory, type OpenMemoryOptions } from "./memory-store.js";
 
 export interface MemoryOptions {
   dataDir: string;
+  /** --embedding-model: search_nodes by BM25 and meaning; absent: BM25 alone. */
+  embeddingModel?: string | undefined;
 }
 
 export interface MemoryImportOptions {
   dataDir: string;
   file: string;
+  embeddingModel?: string | undefined;
+}
+
+/** The embedder of --embedding-model as openMemory takes it, or null after printing why it cannot be had. */
+function embedderOption(model: string | undefined): OpenMemoryOptions | null {
+  const embedder = memoryEmbedder(model);
+  if (typeof embedder !== "string") return { embedder };
+  process.stderr.write(`strand: ${embedder}\n`);
+  return null;
 }
 
 export async function runMemory(options: MemoryOptions): Promise<number> {
-  const opened = await openMemory(options.dataDir, "starting the memory server");
+  const embedding = embedderOption(options.embeddingModel);
+  if (embedding === null) return 1;
+  const opened = await openMemory(options.dataDir, "starting the memory server", embedding);
   if (opened === null) return 1;
   const server = createMemoryServer(opened.service, { subscriptions: true });
   const transport = new StdioServerTransport();
   const closed = stdioClosed(transport);
   await server.connect(transport);
-  process.stderr.write(`strand: MCP memory server over stdio (data in ${displayPath(options.dataDir)})\n`);
+  const model = opened.service.embeddingModel;
+  const search = model === null ? "" : `; search_nodes by BM25 and by meaning with ${model}`;
+  process.stderr.write(`strand: MCP memory server over stdio (data in ${displayPath(options.dataDir)}${search})\n`);
   await closed;
   await server.close();
   await opened.store.close();
@@ -54,7 +72,9 @@ export async function runMemoryImport(options: MemoryImportOptions): Promise<num
   // The file is checked whole before the store is opened: a bad line writes nothing, not even a directory.
   const parsed = parseMemoryFile(text);
   if (!parsed.ok) return say(`${file}:${parsed.line}: ${parsed.message}; nothing imported`);
-  const opened = await openMemory(options.dataDir, "importing");
+  const embedding = embedderOption(options.embeddingModel);
+  if (embedding === null) return 1;
+  const opened = await openMemory(options.dataDir, "importing", embedding);
   if (opened === null) return 1;
   try {
     const outcome = await opened.service.importItems(parsed.items);

@@ -63,7 +63,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   });
   if (opened === null) return 1;
   const { settings, project, embedders } = opened;
-  const memory = settings.server.memory ? await openServedMemory(settings) : undefined;
+  const memory = settings.server.memory ? await openServedMemory(settings, embedders(null)) : undefined;
   if (memory === null) {
     await opened.store.close();
     return 1;

@@ -95,8 +95,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
   memory: `  memory           the MCP memory server (@modelcontextprotocol/server-memory's nine tools) on
                    stdin/stdout, its knowledge graph in a Strand store; one process per directory
       --data <dir>              the memory's directory (default: ./memory-data, in the working directory)
+      --embedding-model <model> search_nodes by words and meaning with this model, as embedding_model
+                                takes it (e.g. openai:text-embedding-3-small; default: none, words alone)
   memory import FILE  merge a reference memory server's memory.jsonl into the memory, in one
-                   transaction: a bad line is named and nothing is written (takes --data too)
+                   transaction: a bad line is named and nothing is written (takes --data, --embedding-model)
 `,
   import: `  import <dir> FILE...  load JSON Lines (.jsonl) or CSV (.csv) records into the project's store,
                    each file in one transaction (the store must not be open; see README)

@@ -5,7 +5,7 @@
 import type { QueryContext } from "../../core/query-context.js";
 import { entityOf, type KnowledgeGraph, type Relation, type StoredEntity, type StoredRelation } from "./graph.js";
 import type { MemoryQueries } from "./memory-queries.js";
-import { rankMatches } from "./search.js";
+import { fuseMatches, rankMatches, VECTOR_CANDIDATES } from "./search.js";
 
 /** Every entity node of the snapshot (memory-service.ts keeps them decoded between writes). */
 export type AllEntities = () => readonly StoredEntity[];
@@ -28,11 +28,22 @@ export function openNodes(q: MemoryQueries, db: QueryContext, names: readonly st
   return withRelations(q, db, bySeq(found));
 }
 
-/** The entities search.ts's rule finds, best first, with the relations that touch them. */
-export function searchNodes(q: MemoryQueries, db: QueryContext, query: string, all: AllEntities = () => q.allEntities(db)): KnowledgeGraph {
+/**
+ * The entities search.ts's rule finds, best first, with the relations that touch them: the
+ * hybrid rule when `vector` (the query's embedding; entity-vectors.ts) is given, else BM25's.
+ */
+export function searchNodes(
+  q: MemoryQueries,
+  db: QueryContext,
+  query: string,
+  all: AllEntities = () => q.allEntities(db),
+  vector: readonly number[] | null = null,
+): KnowledgeGraph {
   const entities = bySeq(all().filter((n) => !n.placeholder));
   const ranked = q.searchEntities(db, query, Math.max(1, entities.length)).filter((n) => !n.placeholder);
-  return withRelations(q, db, rankMatches(query, ranked, entities));
+  if (vector === null) return withRelations(q, db, rankMatches(query, ranked, entities));
+  const nearest = q.nearestEntities(db, vector, VECTOR_CANDIDATES).filter((n) => !n.placeholder);
+  return withRelations(q, db, fuseMatches(query, ranked, nearest, entities));
 }
 
 /** The entities (in the order given) and every relation from or to one of them, in their order. */

@@ -1,7 +1,9 @@
 // The compiled queries of the built-in memory project (templates/memory/queries.hx), typed: each
 // method runs one query's `run` on the caller's QueryContext, so a tool call composes several of
 // them inside one transaction, and checks the shape of what it returns. Every write goes through
-// these queries (the graph writer behind the QueryContext); nothing here touches LMDB.
+// these queries (the graph writer behind the QueryContext); nothing here touches LMDB. A write
+// with an embedding model runs on `recording(changes)`: the ids of the entity nodes it added,
+// changed or dropped, whose text vectors entity-vectors.ts then brings up to date.
 import { StrandError } from "../../core/errors.js";
 import type { PropValue } from "../../core/items.js";
 import type { QueryContext } from "../../core/query-context.js";
@@ -18,6 +20,11 @@ export const MEMORY_QUERY_NAMES = [
   "SetObservations",
   "DropEntity",
   "SearchEntities",
+  "EntityTextOf",
+  "AddEntityText",
+  "DropEntityText",
+  "SomeEntityText",
+  "NearestEntities",
   "AllRelations",
   "RelationsOf",
   "AddRelation",
@@ -36,8 +43,28 @@ export interface NewEntity {
   placeholder: boolean;
 }
 
+/** The entity nodes one write touched: `changed` (added, or given a new type or observations) and `dropped`. */
+export interface EntityChanges {
+  readonly changed: Set<string>;
+  readonly dropped: Set<string>;
+}
+
+/** A text vector of an entity, without its embedding. */
+export interface StoredEntityText {
+  id: string;
+  digest: number;
+}
+
 export class MemoryQueries {
-  private constructor(private readonly modules: ReadonlyMap<MemoryQueryName, QueryModule>) {}
+  private constructor(
+    private readonly modules: ReadonlyMap<MemoryQueryName, QueryModule>,
+    private readonly changes: EntityChanges | null = null,
+  ) {}
+
+  /** The same queries, recording into `changes` the entity nodes their writes touch. */
+  recording(changes: EntityChanges): MemoryQueries {
+    return new MemoryQueries(this.modules, changes);
+  }
 
   /** The memory queries among `queries`, or which are missing (a project that is not the memory's). */
   static bind(queries: readonly QueryModule[]): MemoryQueries | { missing: string[] } {
@@ -67,26 +94,61 @@ export class MemoryQueries {
   }
 
   addEntity(db: QueryContext, entity: NewEntity): StoredEntity {
-    return storedEntity(this.member(this.run(db, "AddEntity", { ...entity, observations: [...entity.observations] }), "entity"));
+    const added = storedEntity(this.member(this.run(db, "AddEntity", { ...entity, observations: [...entity.observations] }), "entity"));
+    this.changes?.changed.add(added.id);
+    return added;
   }
 
   /** Makes the node an entity (a placeholder no more) with this type, these observations and this place. */
   setEntity(db: QueryContext, id: string, entityType: string, observations: readonly string[], seq: number): void {
     this.run(db, "SetEntity", { id, entityType, observations: [...observations], seq });
+    this.changes?.changed.add(id);
   }
 
   setObservations(db: QueryContext, id: string, observations: readonly string[]): void {
     this.run(db, "SetObservations", { id, observations: [...observations] });
+    this.changes?.changed.add(id);
   }
 
-  /** Deletes the node and every relation from or to it. */
+  /** Deletes the node, every relation from or to it, and its text vector. */
   dropEntity(db: QueryContext, id: string): void {
     this.run(db, "DropEntity", { id });
+    this.changes?.dropped.add(id);
   }
 
   /** Up to `limit` Entity nodes by BM25 over name, entityType and observations, best first. */
   searchEntities(db: QueryContext, text: string, limit: number): StoredEntity[] {
     return list(this.member(this.run(db, "SearchEntities", { text, limit }), "entities")).map(storedEntity);
+  }
+
+  /** The entity's text vector: none, or one. */
+  entityTextOf(db: QueryContext, id: string): StoredEntityText[] {
+    return list(this.member(this.run(db, "EntityTextOf", { id }), "texts")).map((t) => ({
+      id: text(t, "id"),
+      digest: integer(t, "digest"),
+    }));
+  }
+
+  addEntityText(db: QueryContext, entityId: string, vector: readonly number[], digest: number): void {
+    this.run(db, "AddEntityText", { entity: entityId, vector: [...vector], digest });
+  }
+
+  dropEntityText(db: QueryContext, id: string): void {
+    this.run(db, "DropEntityText", { id });
+  }
+
+  /** The dimension of the text vectors the store holds; null when it holds none. */
+  entityTextDimension(db: QueryContext): number | null {
+    const [some] = list(this.member(this.run(db, "SomeEntityText", {}), "texts"));
+    if (some === undefined) return null;
+    const data = record(some).data;
+    if (!Array.isArray(data)) throw shapeError("a vector without 'data'");
+    return data.length;
+  }
+
+  /** The entity nodes of the `k` text vectors nearest `vector`, nearest first. */
+  nearestEntities(db: QueryContext, vector: readonly number[], k: number): StoredEntity[] {
+    return list(this.member(this.run(db, "NearestEntities", { vector: [...vector], k }), "entities")).map(storedEntity);
   }
 
   allRelations(db: QueryContext): StoredRelation[] {

@@ -28,14 +28,41 @@ QUERY SetObservations(id: ID, observations: [String]) =>
     entity <- N<Entity>(id)::UPDATE({observations: observations})
     RETURN entity
 
-// Deletes the entity with every relation from or to it.
+// Deletes the entity with every relation from or to it, and its text vector.
 QUERY DropEntity(id: ID) =>
+    DROP N<Entity>(id)::Out<EntityVector>
     DROP N<Entity>(id)
     RETURN NONE
 
 // BM25 over name, entityType and observations, best first.
 QUERY SearchEntities(text: String, limit: I64) =>
     entities <- SearchBM25<Entity>(text, limit)
+    RETURN entities
+
+// ---- text vectors (a memory with an embedding model: server/memory/entity-vectors.ts)
+
+// The entity's text vector (none, or one), without its embedding.
+QUERY EntityTextOf(id: ID) =>
+    texts <- N<Entity>(id)::Out<EntityVector>::{id, digest}
+    RETURN texts
+
+QUERY AddEntityText(entity: ID, vector: [F64], digest: I64) =>
+    text <- AddV<EntityText>(vector, {digest: digest})
+    AddE<EntityVector>::From(entity)::To(text)
+    RETURN text::{id}
+
+QUERY DropEntityText(id: ID) =>
+    DROP V<EntityText>(id)
+    RETURN NONE
+
+// One text vector with its embedding, if any: its length is the dimension the store holds.
+QUERY SomeEntityText() =>
+    texts <- V<EntityText>::RANGE(0, 1)
+    RETURN texts
+
+// The entities whose texts are nearest the vector, nearest first.
+QUERY NearestEntities(vector: [F64], k: I64) =>
+    entities <- SearchV<EntityText>(vector, k)::In<EntityVector>
     RETURN entities
 
 // ---- relations

@@ -28,3 +28,18 @@ N::Counter {
     UNIQUE INDEX key: String,
     value: I64
 }
+
+// The embedding of an entity's text (its name, entityType and observations), for search_nodes by
+// meaning: written only when the memory has an embedding model (`strand memory --embedding-model`;
+// server/memory/entity-vectors.ts), in the transaction that changes the entity. `digest` (of the
+// model and the text) tells a vector that is current from one a change left stale. No String
+// field: BM25 indexes those of every type, and nothing here is text to search.
+V::EntityText {
+    digest: I64
+}
+
+// An entity's text vector: at most one per entity, none for a placeholder.
+E::EntityVector {
+    From: Entity,
+    To: EntityText
+}
