@@ -9,6 +9,7 @@
 //   POST /<QueryName>   → the query's RETURN object   (see http/query-route.ts)
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see mcp/routes.ts)
 //   POST /memory/mcp    → the MCP memory server's tools, when served (see memory/routes.ts)
+//   POST /memory/langgraph/… → StrandSaver's and StrandStore's calls, when served (langgraph/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
 import { DEFAULT_ANSWER_LIMIT_BYTES } from "./http/json-answer.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./http/idempotency-key.js";
@@ -42,6 +43,8 @@ import { addReplicationRoutes } from "./replication/routes.js";
 import { commitView } from "./mcp/pinning.js";
 import type { MemoryService } from "./memory/memory-service.js";
 import { isMemoryPath, memoryHandler } from "./memory/routes.js";
+import type { LangGraphService } from "./langgraph/langgraph-service.js";
+import { isLangGraphPath, langGraphHandler } from "./langgraph/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
 export const DEFAULT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -87,6 +90,8 @@ export interface AppOptions {
   vectorDataInAnswers?: boolean | undefined;
   /** The MCP memory server's tools at /memory/mcp, over their own store (absent: 404 there). */
   memory?: MemoryService | undefined;
+  /** StrandSaver's and StrandStore's routes at /memory/langgraph/, over their own store (absent: 404 there). */
+  langgraph?: LangGraphService | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -135,6 +140,7 @@ export function createApp(options: AppOptions): Hono {
   const service = mcpEnabled ? new McpService({ ...options, embedders, connections: options.mcpConnections, runner, commits }) : null;
   const mcp = mcpHandler(service, bodyLimitBytes);
   const memory = memoryHandler(options.memory ?? null, bodyLimitBytes);
+  const langgraph = langGraphHandler(options.langgraph ?? null, bodyLimitBytes);
   const getPaths: ReadonlySet<string> = new Set([
     ...GET_PATHS,
     ...(metrics !== null ? ["/metrics"] : []),
@@ -155,6 +161,7 @@ export function createApp(options: AppOptions): Hono {
   const unrouted = (c: Context): Response | Promise<Response> => {
     const { method, path } = c.req;
     if (isMcpPath(path)) return mcp(c);
+    if (isLangGraphPath(path)) return langgraph(c);
     if (isMemoryPath(path)) return memory(c);
     const explorerCall = method === "POST" ? explorerCalls.get(path) : undefined;
     if (explorerCall !== undefined) return explorerCall(c);

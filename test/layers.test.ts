@@ -1,13 +1,14 @@
 // The shape of the tree, checked from the code's own imports (docs/ARCHITECTURE.md):
 // each layer imports only downward — core nothing of ours; compiler only core; runtime only
-// core; server only runtime and core; cli anything — and neither files nor folders import each
+// core; server only runtime and core; cli anything; langgraph (a client over HTTP) nothing —
+// and neither files nor folders import each
 // other in a circle. Type-only imports count: a cycle of types is still a cycle for a reader.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const repo = path.resolve(import.meta.dirname, "..");
-const LAYERS = ["core", "compiler", "runtime", "server", "cli"] as const;
+const LAYERS = ["core", "compiler", "runtime", "server", "cli", "langgraph"] as const;
 type Layer = (typeof LAYERS)[number];
 
 /** What each layer may import besides itself. */
@@ -17,6 +18,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   runtime: ["core"],
   server: ["runtime", "core"],
   cli: ["server", "runtime", "compiler", "core"],
+  langgraph: [],
 };
 
 /** Files written by a tool, not by hand (the line limit does not apply to them). */

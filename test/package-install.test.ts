@@ -66,6 +66,7 @@ describe("the packed package", () => {
       "dist/compiler",
       "dist/core",
       "dist/explorer",
+      "dist/langgraph",
       "dist/runtime",
       "dist/server",
       "package.json",
@@ -76,10 +77,13 @@ describe("the packed package", () => {
     expect(packedFiles).toContain("bin/strand.js");
     expect(packedFiles).toContain("dist/runtime/index.d.ts");
     expect(packedFiles).toContain("dist/explorer/app.js");
+    expect(packedFiles).toContain("dist/langgraph/index.d.ts");
     expect(packedFiles.filter((p) => p.startsWith("templates/"))).toEqual([
       "templates/agent-memory/README.md",
       "templates/agent-memory/queries.hx",
       "templates/agent-memory/schema.hx",
+      "templates/langgraph/queries.hx",
+      "templates/langgraph/schema.hx",
       "templates/memory/queries.hx",
       "templates/memory/schema.hx",
       "templates/social/queries.hx",

@@ -15,19 +15,10 @@
 import { join } from "node:path";
 import { createEmbedder, type Embedder } from "../../runtime/embed/embedder.js";
 import type { TextEmbedder } from "../../runtime/embed/types.js";
-import { DEFAULT_QUERY_TIMEOUT_MS } from "../../runtime/query/query-deadline.js";
-import { GraphStore } from "../../runtime/graph-store.js";
-import { makeDirs } from "../../runtime/store/make-dirs.js";
+import type { GraphStore } from "../../runtime/graph-store.js";
 import { MemoryService } from "../../server/memory/memory-service.js";
 import type { Settings } from "../config/settings.js";
-import { cliProgress } from "../progress/progress.js";
-import { skipIdleTasks } from "../progress/skip-idle.js";
-import { COMPILE_CACHE_DIR } from "../project/compile-cache.js";
-import { dataOwnerProblem, recordDataOwner } from "../project/data-owner.js";
-import { fsErrorMessage, fsErrorReason, isFsError } from "../project/fs-errors.js";
-import { CompileFailed, loadProject } from "../project/load-project.js";
-import { displayPath } from "../project/sources.js";
-import { templateDir } from "./init.js";
+import { openBuiltinStore } from "./builtin-store.js";
 
 /** The memory's folder under `strand serve`'s data directory. */
 export const SERVED_MEMORY_DIR = "memory";
@@ -78,41 +69,22 @@ export interface OpenMemoryOptions {
 
 /** The memory over `dataDir`, or null after printing why not (`doing`: "starting the memory server"). */
 export async function openMemory(dataDir: string, doing: string, options: OpenMemoryOptions = {}): Promise<OpenedMemory | null> {
-  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   const say = (line: string): null => {
     process.stderr.write(`strand: ${line}\n`);
     return null;
   };
-  const memoryProject = templateDir("memory");
-  // Another project's data would be migrated to the memory's schema: refused, as serve refuses it.
-  if (dataOwnerProblem(dataDir, memoryProject) !== null)
-    return say(
-      `the data directory ${displayPath(dataDir)} holds another project's data; give the memory a directory of its own with --data`,
-    );
-  let project: Awaited<ReturnType<typeof loadProject>>;
-  try {
-    makeDirs(dataDir);
-    project = await loadProject(memoryProject, { bm25: true, mcp: false, cacheDir: join(dataDir, COMPILE_CACHE_DIR) });
-  } catch (error) {
-    if (error instanceof CompileFailed) return say(`the built-in memory project does not compile; not ${doing}\n${error.report}`);
-    if (isFsError(error)) return say(`cannot open the memory data directory ${displayPath(dataDir)}: ${fsErrorMessage(error)}`);
-    throw error;
-  }
-  let store: GraphStore;
-  try {
-    store = GraphStore.open({
-      path: dataDir,
-      schema: project.schema,
-      bm25: true,
-      bm25Stemmer: "none",
-      queryTimeoutMs,
-      progress: skipIdleTasks(cliProgress()),
-    });
-  } catch (error) {
-    const reason = !isFsError(error) ? (error as Error).message : error.path === dataDir ? fsErrorReason(error) : fsErrorMessage(error);
-    return say(`cannot open the memory data directory ${displayPath(dataDir)}: ${reason}`);
-  }
-  recordDataOwner(dataDir, memoryProject);
+  const opened = await openBuiltinStore({
+    template: "memory",
+    what: "the memory",
+    dirName: "the memory data directory",
+    dataDir,
+    doing,
+    bm25: true,
+    ...(options.queryTimeoutMs !== undefined ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
+  });
+  if (opened === null) return null;
+  const { store } = opened;
+  const project = { queries: opened.queries };
   const service = MemoryService.create(store, project.queries, { embedder: options.embedder ?? null });
   if ("error" in service) {
     await store.close();

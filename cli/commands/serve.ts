@@ -17,6 +17,7 @@ import { ServedNode } from "../../server/node/served-node.js";
 import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import type { Settings } from "../config/settings.js";
+import { openServedLangGraph } from "./langgraph-store.js";
 import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
@@ -68,6 +69,12 @@ export async function runServe(options: ServeOptions): Promise<number> {
     await opened.store.close();
     return 1;
   }
+  const langgraph = settings.server.memory ? await openServedLangGraph(settings, embedders(null)) : undefined;
+  if (langgraph === null) {
+    await memory?.store.close();
+    await opened.store.close();
+    return 1;
+  }
   const logger = createLogger({ level: settings.server.logLevel });
   logOpenedStore(logger, opened.store, settings.store.dataDir);
   const embedding = embedderNotice(opened.config, project.schema, project.models);
@@ -90,7 +97,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
       served
         .current()
         .close()
-        .then(() => memory?.store.close()),
+        .then(() => memory?.store.close())
+        .then(() => langgraph?.store.close()),
   };
   const { server: http, frontDoor } = settings;
   let server: RunningServer;
@@ -114,6 +122,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       explorer: http.explorer,
       vectorDataInAnswers: http.vectorDataInAnswers,
       memory: memory?.service,
+      langgraph: langgraph?.service,
       logger,
       backup: served.store,
       leaseGate,
