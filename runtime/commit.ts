@@ -28,7 +28,7 @@ import { PendingInCount } from "./adjacency/pending-in-count.js";
 import { FOLD_OP_KEY, foldPendingIn } from "./adjacency/pending-in-writes.js";
 import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";
 import type { CommitLog } from "./commit-log/commit-log.js";
-import { appendCommit, appendGap, applyCommitFrames } from "./commit-log/log-writes.js";
+import { appendCommit, appendGap, appendHollow, applyCommitFrames } from "./commit-log/log-writes.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import { Bm25Writes } from "./search/bm25-writes.js";
 import { storageFailure } from "./store/commit-failure.js";
@@ -151,12 +151,15 @@ export class Commit {
   /** Whether it folded the pending incoming entries; else how many it deferred (or, applied, put minus removed). */
   private folded = false;
   private deferred = 0;
+  /** Whether a write records its changes in its log entry, or leaves a hollow one (no follower needs them). */
+  private readonly recording: boolean;
 
   constructor(
     private readonly commits: Commits,
     readonly kind: CommitKind,
   ) {
     this.vectorLog = commits.parts.vectors.newLog();
+    this.recording = commits.parts.log.recording();
   }
 
   private get parts(): CommitParts {
@@ -179,7 +182,7 @@ export class Commit {
   /** Inside the transaction, before the body: a load appends to the lists directly, after every pending entry. */
   opened(): void {
     if (this.kind === "load") foldPendingIn(this.parts.dbs);
-    else if (this.parts.logging) this.commits.recorder.begin();
+    else if (this.parts.logging && this.recording) this.commits.recorder.begin();
   }
 
   /** Last inside the transaction: what the writer still holds, the fold, the hooks, the log entry. */
@@ -215,6 +218,10 @@ export class Commit {
     if (!this.parts.logging) return;
     if (this.kind === "load") {
       this.seq = appendGap(this.parts.dbs);
+      return;
+    }
+    if (!this.recording) {
+      this.seq = appendHollow(this.parts.dbs);
       return;
     }
     const ops = this.commits.recorder.take(this.parts.dbs);

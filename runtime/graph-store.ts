@@ -39,6 +39,7 @@ import { migrateFormat, writeFormatVersion, type FormatMigrationOutcome } from "
 import { settleFreeList } from "./store/freelist-settle.js";
 import { DEFAULT_CHECKPOINT_POLICY, VectorCheckpoints, type CheckpointPolicy } from "./vector/vector-checkpoints.js";
 import { CommitLog, DEFAULT_LOG_RETENTION, type LogRetention } from "./commit-log/commit-log.js";
+import type { ReaderPolicy } from "./commit-log/log-readers.js";
 
 export interface GraphStoreOptions {
   /** Directory of the LMDB environment (created if missing). */
@@ -64,6 +65,11 @@ export interface GraphStoreOptions {
   logRetention?: Partial<LogRetention>;
   /** false: write transactions append nothing to the commit log (the benchmark's baseline only). */
   commitLog?: boolean;
+  /**
+   * Record and keep log entries only while a follower may need them (commit-log/log-readers.ts),
+   * with this policy; absent or false: every write is recorded and the retention alone trims.
+   */
+  logOnDemand?: false | Partial<ReaderPolicy>;
   /**
    * Deferred incoming adjacency entries (adjacency/pending-in.ts) are folded into their lists by the
    * first write that finds at least this many pending (default DEFAULT_FOLD_AT; 0: every write).
@@ -171,7 +177,7 @@ export class GraphStore {
         vectors,
         bm25,
         checkpoints: new VectorCheckpoints(dbs, vectors, { ...DEFAULT_CHECKPOINT_POLICY, ...options.vectorCheckpoints }),
-        log: new CommitLog(dbs, { ...DEFAULT_LOG_RETENTION, ...options.logRetention }),
+        log: new CommitLog(dbs, { ...DEFAULT_LOG_RETENTION, ...options.logRetention }, options.logOnDemand ?? false),
         unlock,
         dir: options.path,
         logging: options.commitLog !== false,

@@ -58,17 +58,19 @@ describe("strand.toml", () => {
 
   test("[replication]: the commit log retention and the Strand-After wait, checked like every key", () => {
     const dir = project({
-      "strand.toml": "[replication]\nlog_retention_entries = 500\nlog_retention_bytes = 1048576\nread_after_timeout_ms = 2000\n",
+      "strand.toml":
+        "[replication]\nlog_retention_entries = 500\nlog_retention_bytes = 1048576\nlog_on_demand = false\nread_after_timeout_ms = 2000\n",
     });
     const result = loadProjectConfig(dir);
     expect(result.ok && result.config.given).toMatchObject({
-      store: { logRetentionEntries: 500, logRetentionBytes: 1048576 },
+      store: { logRetentionEntries: 500, logRetentionBytes: 1048576, logOnDemand: false },
       replication: { afterTimeoutMs: 2000 },
     });
-    expect(strandErrors("[replication]\nlog_retention_entries = 0\nlog_retention_bytes = 10\nkeep = 1\n")).toEqual([
+    expect(strandErrors("[replication]\nlog_retention_entries = 0\nlog_retention_bytes = 10\nlog_on_demand = 1\nkeep = 1\n")).toEqual([
       "<dir>/strand.toml: replication.log_retention_entries: expected an integer from 1 to 9007199254740991, got 0",
       "<dir>/strand.toml: replication.log_retention_bytes: expected an integer from 4096 to 9007199254740991, got 10",
-      "<dir>/strand.toml: replication.keep: unknown key (known: log_retention_entries, log_retention_bytes, read_after_timeout_ms)",
+      "<dir>/strand.toml: replication.log_on_demand: expected true or false, got 1",
+      "<dir>/strand.toml: replication.keep: unknown key (known: log_retention_entries, log_retention_bytes, log_on_demand, read_after_timeout_ms)",
     ]);
   });
 

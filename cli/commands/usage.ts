@@ -76,6 +76,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 replica: the key it sends to its leader
       --log-retention-entries <n>  commit log entries kept for replicas (default: 100000)
       --log-retention-bytes <n>    ... and at most about this many bytes (default: 268435456)
+      --log-on-demand <true|false>  record and keep log entries only while a replica may ask for
+                                them (default: true; a failover group's nodes record every write)
       --after-timeout <ms>      how long a request with Strand-After waits (default: 5000)
       --etcd <urls>             join a failover group on these etcd endpoints (comma-separated):
                                 etcd decides which node leads; the others follow it (no --follow)

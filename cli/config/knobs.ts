@@ -144,6 +144,13 @@ export const KNOBS = {
       value: integer(4096, Number.MAX_SAFE_INTEGER),
       default: DEFAULT_LOG_RETENTION.bytes,
     }),
+    logOnDemand: knob({
+      flag: "--log-on-demand",
+      env: "STRAND_LOG_ON_DEMAND",
+      toml: ["replication", "log_on_demand"],
+      value: boolean,
+      default: true,
+    }),
   },
   replication: {
     follow: knob({ flag: "--follow", env: "STRAND_FOLLOW", value: nodeUrl("the leader's http(s) URL") }),

@@ -101,6 +101,8 @@ export async function openProject(
       bm25Stemmer: s.bm25Stemmer,
       vector: s.vector,
       logRetention: { entries: s.logRetentionEntries, bytes: s.logRetentionBytes },
+      // A failover group's node records every write: any member may lead and be asked for them.
+      logOnDemand: s.logOnDemand && settings.cluster === null ? {} : false,
       queryTimeoutMs: s.queryTimeoutMs,
       // Migrations and index rebuilds report on stderr (stdout is the MCP channel of `mcp --stdio`).
       progress: skipIdleTasks(cliProgress()),

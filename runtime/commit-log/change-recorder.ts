@@ -41,6 +41,11 @@ export class ChangeRecorder {
   /** Changes of BYTES_AS_GIVEN databases, in the order made. */
   private sequence: LoggedOp[] = [];
 
+  /** Whether a recording is open (a write that records its changes is running). */
+  get active(): boolean {
+    return this.noted !== null;
+  }
+
   /** A write transaction's callback starts. */
   begin(): void {
     this.noted = new Map();
@@ -113,7 +118,7 @@ function recordingDb(db: Database<unknown, Key>, name: LoggedDbName, recorder: C
               const done = fn.call(target, key, ...rest);
               // A copy of the bytes (the caller may reuse its buffer) is the value, unless the
               // put was refused (an append whose key is not the last: nothing was written).
-              if (done !== false) recorder.noteInOrder(name, key, value.slice());
+              if (done !== false && recorder.active) recorder.noteInOrder(name, key, value.slice());
               return done;
             }
           : asGiven && prop === "removeSync"

@@ -4,6 +4,7 @@
 import type { StoreDbs } from "../store/dbs.js";
 import { commitSeqOf, loggedTime, oldestLoggedSeq, readLogFrames, type LogFrames } from "./log-entries.js";
 import { trimCommitLog } from "./log-writes.js";
+import { DEFAULT_READER_POLICY, LogReaders, type ReaderPolicy } from "./log-readers.js";
 
 export interface LogRetention {
   /** Keep at most this many entries (strand.toml [replication] log_retention_entries). */
@@ -33,14 +34,37 @@ export class CommitLog {
   private closed = false;
   /** The commit time (leader's clock) of the newest entry, when known. */
   private time: number | null;
+  /** Null: every write is recorded (the log is not on demand). */
+  private readonly readers: LogReaders | null;
 
+  /**
+   * `onDemand`: record and keep entries only while a follower may need them (log-readers.ts);
+   * otherwise every write is recorded and the retention alone trims.
+   */
   constructor(
     private readonly dbs: StoreDbs,
     readonly retention: LogRetention,
+    onDemand: false | Partial<ReaderPolicy> = false,
   ) {
     this.seq = commitSeqOf(dbs);
     this.time = this.seq === 0 ? null : loggedTime(dbs, this.seq);
+    this.readers = onDemand === false ? null : new LogReaders({ ...DEFAULT_READER_POLICY, ...onDemand }, Date.now());
     this.schedule();
+  }
+
+  /** Whether a write starting now must record its changes (false: it leaves a hollow entry). */
+  recording(now = Date.now()): boolean {
+    return this.readers === null || this.readers.needed(now);
+  }
+
+  /** A follower (`id`) asked for the entries after `seq`: they are kept (and recorded) while it keeps asking. */
+  askedBy(id: string, seq: number, now = Date.now()): void {
+    this.readers?.asked(id, seq, now);
+  }
+
+  /** A seed backup at `seq` was handed out: its replica's entries from `seq` on are kept and recorded. */
+  seeded(seq: number, now = Date.now()): void {
+    this.readers?.seeded(seq, now);
   }
 
   /** The newest sequence number committed and flushed (0: none yet). */
@@ -152,6 +176,9 @@ export class CommitLog {
         const over = Math.ceil(((bytes - this.retention.bytes) / bytes) * count);
         keepFrom = Math.max(keepFrom, oldest + over);
       }
+      // On demand: nothing below the slowest follower (or seed) is kept; with none, only the newest.
+      const floor = this.readers?.floor(Date.now()) ?? null;
+      if (floor !== null) keepFrom = Math.max(keepFrom, floor);
       // The newest entry stays: a follower at the leader's sequence checks its time.
       keepFrom = Math.min(keepFrom, this.seq);
       if (keepFrom <= oldest) return;

@@ -9,7 +9,7 @@
 import type { GetOptions, Transaction } from "lmdb";
 import type { CommitEntry } from "../store/commit-entry.js";
 import type { StoreDbs } from "../store/dbs.js";
-import type { Key } from "../store/keys.js";
+import { type Key, LOG_HOLLOW_KEY } from "../store/keys.js";
 
 /** A database of `StoreDbs` a logged change may name (every one but `env`, `meta` and the log itself). */
 export type LoggedDbName = Exclude<keyof StoreDbs, "env" | "meta" | "commitLog">;
@@ -61,6 +61,8 @@ export function readLogFrames(
   const transaction = dbs.env.useReadTransaction();
   try {
     const seq = Math.min(commitSeqOf(dbs, transaction), upTo);
+    // A hollow entry after `after` holds none of its write's changes: the follower must seed again.
+    if (after < hollowSeq(dbs, transaction)) return "gone";
     const frames: Uint8Array[] = [];
     let bytes = 0;
     for (let next = after + 1; next <= seq && frames.length < maxCount; next++) {
@@ -77,6 +79,12 @@ export function readLogFrames(
   } finally {
     transaction.done();
   }
+}
+
+/** The newest sequence whose entry is hollow (log-writes.ts appendHollow); 0: none. */
+export function hollowSeq(dbs: StoreDbs, transaction?: Transaction): number {
+  const value = dbs.meta.get(LOG_HOLLOW_KEY, transaction ? { transaction } : undefined);
+  return typeof value === "number" ? value : 0;
 }
 
 /** lmdb's getBinary takes read options like get does; its typings leave them out. */

@@ -3,7 +3,7 @@
 import { asBinary, type Database } from "lmdb";
 import { commitSeqOf, type CommitEntry, type LoggedDbName, type LoggedOp } from "./log-entries.js";
 import type { StoreDbs } from "../store/dbs.js";
-import type { Key } from "../store/keys.js";
+import { type Key, LOG_HOLLOW_KEY } from "../store/keys.js";
 import type { VectorChange } from "../vector/changes.js";
 import { foldPendingIn, isFoldOp } from "../adjacency/pending-in-writes.js";
 
@@ -15,6 +15,24 @@ export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[]
   const seq = commitSeqOf(dbs) + 1;
   const entry: CommitEntry = { t: Date.now(), ops, vec: vec as unknown[], keys };
   dbs.commitLog.putSync(seq, entry);
+  return seq;
+}
+
+/** Older entries a hollow write removes at most (the background trim takes a longer backlog). */
+const HOLLOW_TRIM = 16;
+
+/**
+ * Ends the transaction of a write no follower needs (commit-log.ts `recording`): its entry holds
+ * its sequence and time and none of its changes, meta `log_hollow` says so (readLogFrames then
+ * refuses a follower behind it), and entries before it go (nobody asks for them). Call last,
+ * inside the transaction. Returns the entry's sequence number.
+ */
+export function appendHollow(dbs: StoreDbs): number {
+  const seq = commitSeqOf(dbs) + 1;
+  const entry: CommitEntry = { t: Date.now(), ops: [], vec: [], keys: [] };
+  dbs.commitLog.putSync(seq, entry);
+  dbs.meta.putSync(LOG_HOLLOW_KEY, seq);
+  trimCommitLog(dbs, seq, HOLLOW_TRIM);
   return seq;
 }
 

@@ -5,6 +5,7 @@
 // An answer 410 LOG_GONE (the entries needed are past the leader's retention, or the logs
 // diverged) asks for a re-seed from a fresh backup (`reseed`). Network failures are retried with
 // a growing pause; the replica keeps serving reads meanwhile, staler.
+import { randomUUID } from "node:crypto";
 import { isStrandError } from "../../core/errors.js";
 import type { CommitLog } from "../commit-log/commit-log.js";
 import { LogPositionError } from "../commit-log/log-writes.js";
@@ -57,6 +58,9 @@ export class Follower {
   state: FollowerState = "connecting";
   /** The leader's sequence in its last answer. */
   leaderSeq = 0;
+
+  /** Names this follower to its leader, which keeps the entries it will ask for while it asks. */
+  private readonly id = randomUUID();
 
   constructor(private readonly options: FollowerOptions) {}
 
@@ -142,7 +146,7 @@ export class Follower {
     const time = after > 0 ? target.log.timeOf(after) : null;
     const wait = this.options.waitMs ?? 5_000;
     const member = this.options.member === undefined ? "" : `&member=${encodeURIComponent(this.options.member)}`;
-    const query = `?after=${after}&wait=${wait}${time === null ? "" : `&time=${time}`}${member}`;
+    const query = `?after=${after}&wait=${wait}${time === null ? "" : `&time=${time}`}${member}&follower=${this.id}`;
     const res = await leaderFetch(this.options.leader, LOG_PATH + query, wait + 15_000, this.abort.signal);
     if (res.status === 410) {
       await res.body?.cancel();

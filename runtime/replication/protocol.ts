@@ -2,7 +2,7 @@
 // spoken by follower.ts and seed.ts), in one place.
 //
 //   GET /replication/status  → ReplicationStatus (JSON)
-//   GET /replication/log?after=N[&time=T][&wait=MS][&member=ID]
+//   GET /replication/log?after=N[&time=T][&wait=MS][&member=ID][&follower=ID]
 //        → 200 application/octet-stream: the entries N+1, N+2, .. as frames (a 4-byte big-endian
 //          length, then the entry's bytes as the leader's LMDB holds them); header
 //          `strand-log-first: N+1`, `strand-commit: <leader's sequence>`, `strand-schema: <fingerprint>`,
@@ -10,6 +10,8 @@
 //          epoch E refuses answers of a lower one: they come from a deposed leader).
 //          `member` (a failover group's replica) says the replica with that id holds N on disk:
 //          its acknowledgement for synchronous replication (server/cluster/in-sync.ts).
+//          `follower` names a follower (random, per process): a leader whose log is on demand
+//          (runtime/commit-log/log-readers.ts) keeps the entries after N while that follower asks.
 //          No entry after N: waits up to `wait` ms for one, then answers with none.
 //        → 410 LOG_GONE: entry N+1 is no longer kept, or the follower's entry N is not the
 //          leader's (its commit time T differs, or N is past the leader): start again from a backup.

@@ -31,6 +31,12 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
   },
   { db: "meta", key: '`"bm25"`', value: "how the keyword index was built (stemmer, text fields per type)" },
   {
+    db: "meta",
+    key: '`"log_hollow"`',
+    value:
+      "the newest sequence whose commit-log entry is hollow (a write recorded while no follower needed it: its sequence, none of its changes); a follower behind it seeds again (absent: none)",
+  },
+  {
     db: "nodes",
     key: "binary: label (UTF-8), 0x00, nodeId (16 bytes)",
     value:
@@ -105,6 +111,6 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     db: "commit_log",
     key: "`seq` (a number, 1, 2, ..)",
     value:
-      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention, never the newest: its key is the store's sequence (replication)",
+      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention, never the newest: its key is the store's sequence (replication). A hollow entry (`ops`, `vec`, `keys` empty, its sequence at or below meta `log_hollow`) stands for a write no follower needed",
   },
 ];

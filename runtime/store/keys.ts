@@ -82,6 +82,8 @@ export const FORMAT_KEY = "format";
 export const BM25_MARKER_KEY = "bm25";
 export const SCHEMA_VERSION_KEY = "schema_version";
 export const SCHEMA_TYPES_KEY = "schema_types";
+/** The newest sequence whose entry is hollow (commit-log/log-writes.ts appendHollow). */
+export const LOG_HOLLOW_KEY = "log_hollow";
 
 export const DB_NAMES = [
   "meta",

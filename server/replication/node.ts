@@ -4,7 +4,9 @@ import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { CommitLog } from "../../runtime/commit-log/commit-log.js";
 import type { ClusterStatus, ReplicationStatus, StoreIdentity } from "../../runtime/replication/protocol.js";
 
-export type LogView = Pick<CommitLog, "committed" | "oldest" | "timeOf" | "waitFor" | "read">;
+/** `askedBy` and `seeded`: where the log is on demand (runtime/commit-log/log-readers.ts). */
+export type LogView = Pick<CommitLog, "committed" | "oldest" | "timeOf" | "waitFor" | "read"> &
+  Partial<Pick<CommitLog, "askedBy" | "seeded">>;
 
 export interface ReplicationNode {
   /** The commit log of the store served now. */

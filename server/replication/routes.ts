@@ -53,6 +53,8 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: s
     guard(async (c) => {
       // Everything committed before the backup is in it: sent to the member that asked (replica-acks.ts).
       const before = node.log().committed;
+      // The replica this backup makes asks for the entries after it: they are recorded and kept.
+      node.log().seeded?.(before);
       const answer = await seed(c);
       const member = c.req.query("member");
       if (answer.ok && member !== undefined && MEMBER_ID.test(member))
@@ -87,6 +89,11 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
     return jsonErrorResponse(
       new StrandError("BAD_REQUEST", `member must be 1 to 64 letters, digits, '.', '_' or '-', got "${member.slice(0, 40)}"`),
     );
+  const follower = c.req.query("follower");
+  if (follower !== undefined && !MEMBER_ID.test(follower))
+    return jsonErrorResponse(
+      new StrandError("BAD_REQUEST", `follower must be 1 to 64 letters, digits, '.', '_' or '-', got "${follower.slice(0, 40)}"`),
+    );
   let log = node.log();
   const gone = divergence(log, after, time);
   if (gone !== null) return jsonErrorResponse(new StrandError("LOG_GONE", gone));
@@ -94,6 +101,8 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
   // (counted only if the request proves it is that member, and up to what it was sent).
   const memberKey = member === undefined ? undefined : requestHeader(c, incomingOf(c), MEMBER_KEY_HEADER);
   if (member !== undefined) node.cluster?.replicaApplied(member, after, memberKey);
+  // What it will ask for next is recorded and kept while it keeps asking (runtime/commit-log/log-readers.ts).
+  log.askedBy?.(member !== undefined ? `member:${member}` : follower !== undefined ? `follower:${follower}` : "anonymous", after);
   if (log.committed <= after && wait > 0) {
     await log.waitFor(after + 1, Math.min(wait, MAX_LOG_WAIT_MS));
     log = node.log();
