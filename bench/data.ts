@@ -257,7 +257,8 @@ export async function runDataBench(options: DataBenchOptions): Promise<DataBench
 }
 
 function cpuPerEdge(run: IngestRun): string {
-  return run.serverCpuUsPerEdge === null ? "" : `, server CPU ${run.serverCpuUsPerEdge.toFixed(1)} µs/edge`;
+  const disk = `, data directory +${Math.round(run.diskBytesPerEdge)} B/edge (target ≤ 160)`;
+  return run.serverCpuUsPerEdge === null ? disk : `, server CPU ${run.serverCpuUsPerEdge.toFixed(1)} µs/edge${disk}`;
 }
 
 function exportInChild(dir: string, out: string): ExportRun {

@@ -45,6 +45,18 @@ export interface IngestRun {
    * request costs whatever it carries (HTTP both ways, the write's commit and sync).
    */
   oneEdgeMs: number;
+  /** The data directory's growth over the ingest, every file counted, per edge written. */
+  diskBytesPerEdge: number;
+}
+
+/** Every file's size under `dir`, in bytes. */
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? dirBytes(path) : fs.statSync(path).size;
+  }
+  return total;
 }
 
 /** One-edge requests timed per build after its ingest (oneEdgeMs). */
@@ -113,6 +125,7 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
   try {
     const ids = has.importCommand ? options.ids : await loadNodesOverHttp(server, options.nodesFile);
     const random = seededRandom(options.seed + 1);
+    const bytes0 = dirBytes(dir);
     const cpu0 = processCpuSeconds(server.child.pid);
     const t0 = performance.now();
     // The batches are drawn in order (the same edges for every concurrency); each client takes the next one.
@@ -133,11 +146,12 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
     const cpu1 = processCpuSeconds(server.child.pid);
     const serverCpuUsPerEdge = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) * 1e6) / options.edges;
     const edgesPerSecond = options.edges / (ms / 1000);
+    const diskBytesPerEdge = (dirBytes(dir) - bytes0) / options.edges;
     const oneEdgeMs = await medianOneEdgeMs(server, ids, random);
     options.log(
-      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}, ${options.concurrency} in flight) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s); a one-edge request ${oneEdgeMs.toFixed(1)} ms`,
+      `data: FOR-loop ingest (${cli === CLI ? "this build" : cli}, ${options.concurrency} in flight) ${options.edges} edges in ${(ms / 1000).toFixed(2)} s (${Math.round(edgesPerSecond)} edges/s); a one-edge request ${oneEdgeMs.toFixed(1)} ms; data directory +${Math.round(diskBytesPerEdge)} B/edge`,
     );
-    return { cli, ms, edgesPerSecond, serverCpuUsPerEdge, oneEdgeMs };
+    return { cli, ms, edgesPerSecond, serverCpuUsPerEdge, oneEdgeMs, diskBytesPerEdge };
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -122,6 +122,33 @@ describe("the commit log on demand", () => {
   });
 });
 
+describe("the grace after opening", () => {
+  it("is given only to a store whose newest entry was recorded: it had a follower when it stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "strand-log-grace-"));
+    const policy = { graceMs: 60_000, windowMs: WINDOW };
+    const add = (store: GraphStore, title: string) => store.write((db) => db.addNode("Post", { title }));
+    let store = GraphStore.open({ path: dir, schema, logOnDemand: policy });
+    // A new store had no follower: no grace, its first write is hollow.
+    expect(store.log.recording()).toBe(false);
+    await add(store, "a");
+    store.log.askedBy("follower:f", 1);
+    await add(store, "b");
+    await store.close();
+    store = GraphStore.open({ path: dir, schema, logOnDemand: policy });
+    // Its newest entry was recorded: a follower may come back, so it records for the grace.
+    expect(store.log.recording()).toBe(true);
+    await store.close();
+    store = GraphStore.open({ path: dir, schema, logOnDemand: { ...policy, graceMs: 0 } });
+    await add(store, "c");
+    await store.close();
+    store = GraphStore.open({ path: dir, schema, logOnDemand: policy });
+    // Its newest entry is hollow: nobody was following when it stopped.
+    expect(store.log.recording()).toBe(false);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe("LogReaders", () => {
   const policy = { windowMs: 1_000, graceMs: 500 };
 

@@ -64,6 +64,8 @@ export async function openBuiltinStore(options: BuiltinStoreOptions): Promise<Op
       bm25: options.bm25,
       ...(options.bm25 ? { bm25Stemmer: "none" as const } : {}),
       queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      // Not replicated: no follower ever asks for its log, so writes leave hollow entries (runtime/commit-log/log-readers.ts).
+      logOnDemand: { graceMs: 0 },
       progress: skipIdleTasks(cliProgress()),
     });
   } catch (error) {

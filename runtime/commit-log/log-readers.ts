@@ -4,7 +4,8 @@
 // demand" records full entries only while someone may need them, and trims below the slowest of
 // them; with nobody, a write leaves a hollow entry (its sequence, no changes: log-writes.ts) and
 // the log keeps the newest entry alone. For a while after the store opens it records as if a
-// follower were there: a follower of the node before its restart comes back within it.
+// follower were there, when its newest entry was recorded (commit-log.ts): a follower of the node
+// before its restart comes back within it.
 
 export interface ReaderPolicy {
   /** A follower (or seed) not heard of for this long needs nothing kept: it seeds again on return. */
