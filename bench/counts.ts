@@ -15,8 +15,8 @@ import { join } from "node:path";
 import type { Database as SqliteDatabase } from "better-sqlite3";
 import type { QueryModule } from "../core/query-module.js";
 import type { GraphStore } from "../runtime/graph-store.js";
-import { compileProject } from "../compiler/index.js";
-import { importQueryModule } from "../cli/project/load-project.js";
+import { compileQueryScripts } from "../compiler/scripts.js";
+import { evaluateQueryModule } from "../cli/project/query-modules.js";
 import type { Graph } from "./fill.js";
 import { ITEM, LINK, benchSources } from "./project.js";
 import { randomIndex, type Random } from "./random.js";
@@ -68,12 +68,12 @@ function stats(micros: Float64Array): CountCallStats {
 }
 
 async function countQueries(): Promise<Map<string, QueryModule>> {
-  const result = compileProject(benchSources());
+  const result = compileQueryScripts(benchSources());
   const modules = new Map<string, QueryModule>();
   for (const name of ["CountOut", "CountTwoHop", "TwoHop"]) {
-    const file = result.files.find((f) => f.path === `queries/${name}.ts`);
+    const file = result.files.find((f) => f.path === `queries/${name}.js`);
     if (file === undefined) throw new Error(`bench/project: no generated query ${name}`);
-    modules.set(name, await importQueryModule(file.path, file.text));
+    modules.set(name, await evaluateQueryModule(file.path, file.text));
   }
   return modules;
 }

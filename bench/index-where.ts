@@ -4,8 +4,8 @@
 // in whether the compiler can hand the condition to the index. Both are the generated query
 // modules, loaded as `strand serve` loads them; blocks of the two alternate (scan.ts timeBoth).
 import { join } from "node:path";
-import { importQueryModule } from "../cli/project/load-project.js";
-import { compileProject } from "../compiler/index.js";
+import { evaluateQueryModule } from "../cli/project/query-modules.js";
+import { compileQueryScripts } from "../compiler/scripts.js";
 import type { QueryModule } from "../core/query-module.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { randomIndex, seededRandom } from "./random.js";
@@ -52,16 +52,16 @@ export interface IndexWhereResult {
 }
 
 async function loadQueries(): Promise<{
-  schema: NonNullable<ReturnType<typeof compileProject>["schema"]>;
+  schema: NonNullable<ReturnType<typeof compileQueryScripts>["schema"]>;
   modules: Map<string, QueryModule>;
 }> {
-  const result = compileProject([{ file: "index-where.hx", text: PROJECT }]);
+  const result = compileQueryScripts([{ file: "index-where.hx", text: PROJECT }]);
   if (!result.ok || result.schema === null)
     throw new Error(`the index-where bench project does not compile: ${result.diagnostics[0]?.message}`);
   const modules = new Map<string, QueryModule>();
   for (const f of result.files) {
-    const m = /^queries\/(\w+)\.ts$/.exec(f.path);
-    if (m) modules.set(m[1]!, await importQueryModule(f.path, f.text));
+    const m = /^queries\/(\w+)\.js$/.exec(f.path);
+    if (m) modules.set(m[1]!, await evaluateQueryModule(f.path, f.text));
   }
   return { schema: result.schema, modules };
 }

@@ -4,8 +4,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileProject, formatDiagnostic } from "../compiler/index.js";
-import { importQueryModule } from "../cli/project/load-project.js";
+import { formatDiagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { compileQueryScripts } from "../compiler/scripts.js";
+import { evaluateQueryModule } from "../cli/project/query-modules.js";
 import type { QueryModule } from "../core/query-module.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 
@@ -29,15 +30,15 @@ export async function loadScanProject(dir = SCAN_PROJECT): Promise<ScanProject> 
     .filter((name) => name.endsWith(".hx"))
     .sort()
     .map((name) => ({ file: join(dir, name), text: readFileSync(join(dir, name), "utf8") }));
-  const result = compileProject(sources);
+  const result = compileQueryScripts(sources);
   if (!result.ok || result.schema === null) {
     const texts = new Map(sources.map((s) => [s.file, s.text]));
     throw new Error(`${dir} does not compile:\n${result.diagnostics.map((d) => formatDiagnostic(d, texts)).join("\n")}`);
   }
   const query = async (name: string): Promise<QueryModule> => {
-    const file = result.files.find((f) => f.path === `queries/${name}.ts`);
+    const file = result.files.find((f) => f.path === `queries/${name}.js`);
     if (file === undefined) throw new Error(`${dir}: no generated query ${name}`);
-    return importQueryModule(file.path, file.text);
+    return evaluateQueryModule(file.path, file.text);
   };
   return { schema: result.schema, filterScan: await query("FilterScan"), projectPeople: await query("ProjectPeople") };
 }

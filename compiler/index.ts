@@ -1,168 +1,19 @@
 // The compiler's entry point: HelixQL source texts in; diagnostics, the schema descriptor and the
-// generated TypeScript files out. Pure (no I/O) and total: it never throws on user input.
-import type { Migration, QueryDef, SchemaItem, SourceFile, Span } from "./syntax/ast.js";
-import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
-import { checkNesting } from "./syntax/nesting.js";
-import { parseSource } from "./syntax/parser.js";
-import { checkSchema } from "./schema/schema-check.js";
-import { checkQueries } from "./check/queries.js";
-import { checkRouteNames } from "./check/routes.js";
-import { checkMigrations, checkVersions } from "./schema/migration-check.js";
-import { generateModules, type GeneratedFile } from "./emit/modules.js";
-import type { QueryIr } from "./ir/ir.js";
-import type { SchemaDescriptor } from "../core/schema.js";
+// generated TypeScript files out (`strand compile`, `strand check`). Pure (no I/O) and total: it
+// never throws on user input. The pipeline is pipeline.ts; `strand serve` enters by scripts.ts.
+import { generateModules } from "./emit/modules.js";
+import { type CompileOptions, type CompileResult, compileWith, type SourceText } from "./pipeline.js";
 
 export type { Diagnostic, DiagnosticCode } from "./diagnostics/diagnostic.js";
-export type { GeneratedFile } from "./emit/modules.js";
+export type { GeneratedFile } from "./emit/structures.js";
 export { formatDiagnostic, hasErrors } from "./diagnostics/diagnostic.js";
-
-export interface SourceText {
-  file: string;
-  text: string;
-}
-
-export interface CompileOptions {
-  /** module specifier generated code imports runtime types from; default "strand/runtime" */
-  runtimeImport?: string;
-  /** skip code generation (for `strand check`) */
-  checkOnly?: boolean;
-  /** generate only `queries/<Name>.ts`, the files `strand serve` loads (not schema.ts, index.ts, client.ts) */
-  queryModulesOnly?: boolean;
-  /** false when the project disables the BM25 keyword index (strand.toml `bm25 = false`) */
-  bm25?: boolean;
-  /** Where that `bm25 = false` is set, named in the E310 hint: "strand.toml" (default) or "helix.toml [local.dev]" */
-  bm25Origin?: string;
-  /** false when the project turns the agent tools off (strand.toml `mcp = false`); a query may then be named `mcp` */
-  mcp?: boolean;
-}
-
-export interface CompileResult {
-  ok: boolean;
-  diagnostics: Diagnostic[];
-  schema: SchemaDescriptor | null;
-  queries: QueryIr[];
-  files: GeneratedFile[];
-}
+export type { CompileOptions, CompileResult, SourceText } from "./pipeline.js";
 
 export function compileProject(sources: readonly SourceText[], options: CompileOptions = {}): CompileResult {
-  const diagnostics: Diagnostic[] = [];
-  const asts: SourceFile[] = [];
-  try {
-    for (const source of sources) {
-      const parsed = parseSource(source.text, source.file);
-      diagnostics.push(...parsed.diagnostics);
-      if (parsed.ast !== null) asts.push(parsed.ast);
-    }
-    // Nesting beyond MAX_NESTING would overflow the checker or code generation: nothing more is checked.
-    if (
-      checkNesting(
-        asts.flatMap((ast) => ast.items),
-        diagnostics,
-      ) > 0
-    ) {
-      sortDiagnostics(diagnostics);
-      return { ok: false, diagnostics, schema: null, queries: [], files: [] };
-    }
-    const { schemaItems, queries, versions, migrations } = collect(asts, diagnostics);
-    const schema = checkSchema(schemaItems, diagnostics);
-    if (versions.size > 0) {
-      // The current version is checked above; the older ones only to check the migrations.
-      const older = new Map([...versions].filter(([v]) => v !== Math.max(...versions.keys())));
-      const checkedVersions = checkVersions(older, diagnostics);
-      checkedVersions.set(Math.max(...versions.keys()), schema.descriptor);
-      schema.descriptor.version = Math.max(...versions.keys());
-      schema.descriptor.migrations = checkMigrations(migrations, checkedVersions, diagnostics);
-    } else {
-      for (const m of migrations)
-        diagnostics.push(error("E311", "a MIGRATION needs versioned schemas (schema::1 { .. }, schema::2 { .. })", m.span));
-    }
-    const checked = checkQueries(queries, schema, diagnostics, { bm25: options.bm25 ?? true, bm25Origin: options.bm25Origin });
-    checkRouteNames(queries, diagnostics, { mcp: options.mcp ?? true });
-    sortDiagnostics(diagnostics);
-    if (hasErrors(diagnostics)) return { ok: false, diagnostics, schema: null, queries: [], files: [] };
-    const files =
-      options.checkOnly === true
-        ? []
-        : generateModules(schema.descriptor, checked, {
-            runtimeImport: options.runtimeImport ?? "strand/runtime",
-            queryModulesOnly: options.queryModulesOnly ?? false,
-          });
-    return { ok: true, diagnostics, schema: schema.descriptor, queries: checked, files };
-  } catch (e) {
-    // A bug in the compiler, not in the user's program: report it instead of crashing the caller,
-    // at the query it happened in when known.
-    const span = (e instanceof QueryInternalError ? queryNameSpan(asts, e.query) : null) ?? {
-      file: sources[0]?.file ?? "<input>",
-      start: { offset: 0, line: 1, column: 1 },
-      end: { offset: 0, line: 1, column: 1 },
-    };
-    diagnostics.push(
-      error(
-        "E999",
-        `internal compiler error: ${e instanceof Error ? e.message : String(e)}`,
-        span,
-        "please report this with the .hx files",
-      ),
-    );
-    return { ok: false, diagnostics, schema: null, queries: [], files: [] };
-  }
-}
-
-/** The span of the name of the first query called `name`. */
-function queryNameSpan(asts: readonly SourceFile[], name: string): Span | null {
-  for (const ast of asts) {
-    for (const item of ast.items) if (item.kind === "Query" && item.name.name === name) return item.name.span;
-  }
-  return null;
-}
-
-/**
- * Gathers schema items, versions, migrations and queries from all files. Versioned schemas
- * (`schema::N { .. }`) use the highest version as the current schema.
- */
-function collect(
-  asts: readonly SourceFile[],
-  diagnostics: Diagnostic[],
-): { schemaItems: SchemaItem[]; queries: QueryDef[]; versions: Map<number, SchemaItem[]>; migrations: Migration[] } {
-  const plain: SchemaItem[] = [];
-  const versions = new Map<number, SchemaItem[]>();
-  const migrations: Migration[] = [];
-  const queries: QueryDef[] = [];
-  for (const ast of asts) {
-    for (const item of ast.items) {
-      switch (item.kind) {
-        case "NodeSchema":
-        case "VectorSchema":
-        case "EdgeSchema":
-          plain.push(item);
-          break;
-        case "SchemaVersionBlock":
-          versions.set(item.version, [...(versions.get(item.version) ?? []), ...item.items]);
-          break;
-        case "Migration":
-          migrations.push(item);
-          break;
-        case "Query":
-          queries.push(item);
-          break;
-      }
-    }
-  }
-  if (plain.length > 0 && versions.size > 0) {
-    diagnostics.push(
-      error(
-        "E312",
-        "a project declares its schema either in schema::N blocks or outside them, not both",
-        plain[0]!.span,
-        "move these types into the current schema::N block",
-      ),
-    );
-  }
-  const latest = Math.max(-Infinity, ...versions.keys());
-  const versioned = Number.isFinite(latest) ? versions.get(latest)! : [];
-  return { schemaItems: [...plain, ...versioned], queries, versions, migrations };
-}
-
-function sortDiagnostics(diagnostics: Diagnostic[]): void {
-  diagnostics.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.start.offset - b.span.start.offset));
+  return compileWith(sources, options, (schema, queries) =>
+    generateModules(schema, queries, {
+      runtimeImport: options.runtimeImport ?? "strand/runtime",
+      queryModulesOnly: options.queryModulesOnly ?? false,
+    }),
+  );
 }

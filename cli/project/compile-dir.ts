@@ -1,5 +1,6 @@
 // Compiles a project folder and renders its diagnostics the way every command prints them.
-import { compileProject, formatDiagnostic, hasErrors, type Diagnostic } from "../../compiler/index.js";
+import { compileProject, hasErrors, type Diagnostic } from "../../compiler/index.js";
+import { formatDiagnostics } from "./diagnostics-report.js";
 import { DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
 import { readProjectSources, type SourceFile } from "./sources.js";
 
@@ -52,11 +53,6 @@ export function compileSources(sources: SourceFile[], options: CompileDirOptions
     report: formatDiagnostics(result.diagnostics, sources),
     queryFiles: result.files.filter((f) => QUERY_FILE.test(f.path)),
   };
-}
-
-export function formatDiagnostics(diagnostics: readonly Diagnostic[], sources: readonly SourceFile[]): string {
-  const byFile = new Map(sources.map((s) => [s.file, s.text]));
-  return diagnostics.map((d) => formatDiagnostic(d, byFile)).join("\n\n");
 }
 
 export function countErrors(diagnostics: readonly Diagnostic[]): number {

@@ -1,11 +1,10 @@
 // A hash of the code that turns .hx files into served JavaScript: every file of `compiler/`,
-// `core/` and `cli/project/` (as built, or as sources under a test runner) and the versions of
-// ts-morph and the TypeScript it bundles. Part of the compile cache's key (compile-cache.ts), so
-// a rebuilt or upgraded Strand never serves what an older one compiled; reading a version number
-// would not notice an edit that keeps it.
+// `core/` and `cli/project/` (as built, or as sources under a test runner); the compiler writes
+// that JavaScript itself (compiler/scripts.ts), so no other package's version matters. Part of
+// the compile cache's key (compile-cache.ts), so a rebuilt or upgraded Strand never serves what
+// an older one compiled; reading a version number would not notice an edit that keeps it.
 import { createHash, type Hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,7 +17,6 @@ export function compilerFingerprint(): string {
   if (fingerprint !== null) return fingerprint;
   const hash = createHash("sha256");
   for (const folder of FOLDERS) hashFolder(hash, join(HERE, folder), folder);
-  hash.update(`\0${typescriptVersions()}`);
   fingerprint = hash.digest("hex");
   return fingerprint;
 }
@@ -34,31 +32,4 @@ function hashFolder(hash: Hash, dir: string, shown: string): void {
       hash.update(bytes);
     }
   }
-}
-
-/** ts-morph's version and its bundled TypeScript's (@ts-morph/common), as installed. */
-function typescriptVersions(): string {
-  const require = createRequire(import.meta.url);
-  const versions: string[] = [];
-  try {
-    const tsMorph = require.resolve("ts-morph");
-    versions.push(packageVersion(tsMorph, "ts-morph"));
-    versions.push(packageVersion(require.resolve("@ts-morph/common", { paths: [dirname(tsMorph)] }), "@ts-morph/common"));
-  } catch (error) {
-    versions.push(`unresolved: ${(error as Error).message}`);
-  }
-  return versions.join(" ");
-}
-
-/** The version in the package.json of the package `name` that holds `file`. */
-function packageVersion(file: string, name: string): string {
-  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
-    try {
-      const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-      if (json.name === name) return `${name}@${String(json.version)}`;
-    } catch {
-      // no package.json here: look further up
-    }
-  }
-  return `${name}@unknown`;
 }

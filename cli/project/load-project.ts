@@ -1,10 +1,11 @@
-// Loads a project for serving without a build step: compile the *.hx files in process, transpile
-// each generated `queries/*.ts` to JavaScript and import it from a data: URL. Generated query
-// modules import only types, so the transpiled code has no imports left to resolve.
+// Loads a project for serving without a build step: compile the *.hx files in process to one
+// JavaScript module per query (compiler/scripts.ts: no TypeScript to print or strip, so neither
+// ts-morph nor TypeScript is loaded) and import each from a data: URL. Query modules import
+// nothing, so there is nothing to resolve.
 //
 // With a cache folder (serve and mcp --stdio pass `<data>/compile-cache`), a project compiled
-// before is loaded from what that compile produced (compile-cache.ts), and neither the compiler
-// nor TypeScript is loaded: both are imported only when the cache misses.
+// before is loaded from what that compile produced (compile-cache.ts), and the compiler is not
+// loaded: it is imported only when the cache misses.
 import type { QueryModule } from "../../core/query-module.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { cacheKey, readCompileCache, writeCompileCache, type CompiledProject } from "./compile-cache.js";
@@ -58,26 +59,22 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   return { schema: compiled.schema, queries, models: compiled.models, warnings: compiled.warnings };
 }
 
-/** Compiles and transpiles: what a cache miss costs (the compiler and TypeScript load here). */
+/** Compiles: what a cache miss costs (the compiler loads here). */
 async function compileForServing(sources: SourceFile[], options: CompileDirOptions): Promise<CompiledProject> {
-  const [{ compileSources }, { transpileQuery }] = await Promise.all([import("./compile-dir.js"), import("./transpile.js")]);
-  const compiled = compileSources(sources, { ...options, queryModulesOnly: true });
-  if (!compiled.ok || compiled.result.schema === null) {
-    const errors = compiled.result.diagnostics.filter((d) => d.severity === "error").length;
-    throw new CompileFailed(compiled.report, Math.max(errors, 1));
-  }
-  const files = [...compiled.queryFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const models = [...new Set(compiled.result.queries.flatMap((q) => (q.model === null ? [] : [q.model])))];
-  return {
-    schema: compiled.result.schema,
-    queries: files.map((file) => ({ path: file.path, js: transpileQuery(file.path, file.text) })),
-    models,
-    warnings: compiled.report,
-  };
-}
-
-/** Transpiles one generated query file and evaluates it as an ES module. */
-export async function importQueryModule(path: string, source: string): Promise<QueryModule> {
-  const { transpileQuery } = await import("./transpile.js");
-  return evaluateQueryModule(path, transpileQuery(path, source));
+  const [{ compileQueryScripts }, { formatDiagnostics }] = await Promise.all([
+    import("../../compiler/scripts.js"),
+    import("./diagnostics-report.js"),
+  ]);
+  const result = compileQueryScripts(sources, {
+    runtimeImport: options.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+    bm25: options.bm25 ?? true,
+    bm25Origin: options.bm25Origin,
+    mcp: options.mcp ?? true,
+  });
+  const report = formatDiagnostics(result.diagnostics, sources);
+  const errors = result.diagnostics.filter((d) => d.severity === "error").length;
+  if (!result.ok || errors > 0 || result.schema === null) throw new CompileFailed(report, Math.max(errors, 1));
+  const files = [...result.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const models = [...new Set(result.queries.flatMap((q) => (q.model === null ? [] : [q.model])))];
+  return { schema: result.schema, queries: files.map((file) => ({ path: file.path, js: file.text })), models, warnings: report };
 }

@@ -16,6 +16,11 @@ export interface ExpressionContext {
    * sources of math calls (`const $math0 = [..] as const;`), emitted once before `run`.
    */
   constants: Map<string, string>;
+  /**
+   * false: JavaScript for serving (query-script.ts): no casts, return types or non-null
+   * assertions, which are all the TypeScript the expressions hold. Absent: TypeScript.
+   */
+  types?: boolean;
 }
 
 export type KindLabels = Readonly<Record<ItemKind, readonly string[]>>;
@@ -102,7 +107,7 @@ export function emitList(ir: Ir, ctx: ExpressionContext, emit: EmitExpr): string
 export function sameCardinality(listCall: string, input: StaticType, target: StaticType, ctx: ExpressionContext): string {
   if (target.kind !== "items" || input.kind !== "items") return listCall;
   if (input.card === "many") return cast(listCall, target, ctx);
-  if (input.card === "one") return `${cast(listCall, { ...target, card: "many" }, ctx)}[0]!`;
+  if (input.card === "one") return `${cast(listCall, { ...target, card: "many" }, ctx)}[0]${nonNull(ctx)}`;
   return `db.first(${cast(listCall, { ...target, card: "many" }, ctx)})`;
 }
 
@@ -121,7 +126,13 @@ export function emitProps(props: readonly IrProp[], ctx: ExpressionContext, emit
 }
 
 export function cast(text: string, t: StaticType, ctx: ExpressionContext): string {
+  if (ctx.types === false) return t.kind === "items" ? `(${text})` : text;
   return t.kind === "items" ? `(${text} as ${tsTypeOfStatic(t, ctx)})` : text;
+}
+
+/** `!` after an expression known not to be null (TypeScript only). */
+export function nonNull(ctx: ExpressionContext): string {
+  return ctx.types === false ? "" : "!";
 }
 
 export function q(s: string): string {

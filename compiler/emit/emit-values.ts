@@ -8,6 +8,7 @@ import {
   type ExpressionContext,
   type IrOf,
   lambdaParam,
+  nonNull,
   localName,
   propertyAccess,
   propertyKey,
@@ -34,9 +35,9 @@ function emitProp(ir: IrOf<"prop">, ctx: ExpressionContext, emit: EmitExpr): str
   const t = ir.input.type;
   const valueType =
     ir.type.kind === "value" ? tsTypeOfStatic(ir.type, ctx) : ir.type.kind === "values" ? `${tsTypeOf(ir.type.type)} | null` : "unknown";
-  if (t.kind === "items" && t.card === "many")
-    return `${emitList(ir.input, ctx, emit)}.map((v) => db.prop(v, ${q(ir.name)}) as ${valueType})`;
-  return `(db.prop(${emit(ir.input, ctx)}, ${q(ir.name)}) as ${valueType})`;
+  const as = ctx.types === false ? "" : ` as ${valueType}`;
+  if (t.kind === "items" && t.card === "many") return `${emitList(ir.input, ctx, emit)}.map((v) => db.prop(v, ${q(ir.name)})${as})`;
+  return `(db.prop(${emit(ir.input, ctx)}, ${q(ir.name)})${as})`;
 }
 
 function emitProject(ir: IrOf<"project">, ctx: ExpressionContext, emit: EmitExpr): string {
@@ -48,13 +49,13 @@ function emitProject(ir: IrOf<"project">, ctx: ExpressionContext, emit: EmitExpr
   const body = ir.closureVar === null ? object : `{ const ${localName(ir.closureVar)} = ${it}; return ${object}; }`;
   const t = ir.input.type;
   const oneType = ir.type.kind === "object" ? tsTypeOfStatic({ ...ir.type, card: "one" }, ctx) : "unknown";
-  const fn = `(${it}): ${oneType} => ${body}`;
+  const fn = ctx.types === false ? `(${it}) => ${body}` : `(${it}): ${oneType} => ${body}`;
   if (t.kind === "items" && t.card === "many") return `${emit(ir.input, ctx)}.map(${fn})`;
   if (t.kind === "items" && t.card === "optional") {
     ctx.usesList = true;
     return `db.first(list(${emit(ir.input, ctx)}).map(${fn}))`;
   }
-  return `[${emit(ir.input, ctx)}].map(${fn})[0]!`;
+  return `[${emit(ir.input, ctx)}].map(${fn})[0]${nonNull(ctx)}`;
 }
 
 function emitCompare(ir: IrOf<"compare">, ctx: ExpressionContext, emit: EmitExpr): string {

@@ -3,9 +3,9 @@
 import { StructureKind, type WriterFunction } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import { tsTypeOf } from "../ir/value-types.js";
-import { emitExpr, localName, propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
+import { propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
+import { runBody } from "./run-body.js";
 import type { CodegenOptions, FileStructure, Statement } from "./structures.js";
-import { emitStatements, boundNames, countOccurrences } from "./statements.js";
 
 /** The TypeScript type of a query's parameters: the JSON body of POST /<Name>. */
 export function paramsTypeText(query: QueryIr): string {
@@ -27,30 +27,8 @@ export function queryModule(query: QueryIr, options: CodegenOptions, labels: Kin
   const paramsType = `${query.name}Params`;
   const resultType = `${query.name}Result`;
 
-  const bodyLines = emitStatements(query.statements, ctx);
-  // Variables bound but never used are still evaluated (they may write); keep tsc quiet about them.
-  const returnText =
-    query.returns === null
-      ? ""
-      : query.returns.kind === "value"
-        ? emitExpr(query.returns.value, ctx)
-        : query.returns.members.map((r) => emitExpr(r.value, ctx)).join("\n");
-  for (const name of boundNames(query.statements)) {
-    if (countOccurrences([...bodyLines, returnText], localName(name)) <= 1) bodyLines.push(`void ${localName(name)};`);
-  }
+  const bodyLines = runBody(query, ctx);
   const resultTypeText = resultTypeTextOf(query, ctx);
-  if (query.returns === null) {
-    bodyLines.push("return null;");
-  } else if (query.returns.kind === "value") {
-    bodyLines.push(`return ${returnText};`);
-  } else {
-    const members = query.returns.members;
-    const parts = members.map((r) => {
-      const value = emitExpr(r.value, ctx);
-      return value === r.key ? value : `${propertyKey(r.key)}: ${value}`;
-    });
-    bodyLines.push(`return { ${parts.join(", ")} };`);
-  }
 
   const runtimeTypes = ["QueryContext", "QueryModule"];
   const resultText = resultTypeText + bodyLines.join("\n");
@@ -111,7 +89,6 @@ export function queryModule(query: QueryIr, options: CodegenOptions, labels: Kin
 
   const run: WriterFunction = (writer) => {
     writer.write(`function run(db: QueryContext, params: ${paramsType}): ${resultType}`).block(() => {
-      if (query.params.length === 0) writer.writeLine("void params;");
       for (const line of bodyLines) writer.writeLine(line);
     });
   };

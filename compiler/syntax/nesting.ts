@@ -3,7 +3,7 @@
 // the program does (each `::Step` wraps the traversal before it, each call its arguments). Past a
 // few hundred levels one of them overflows the stack, so every top-level item is measured first and
 // anything nested more than MAX_NESTING levels is rejected at the first node beyond the limit, before
-// checking. Programs within the limit always compile, transpile and load with under half of Node's
+// checking. Programs within the limit always compile and load with under half of Node's
 // stack (test/nesting.test.ts compiles every construct at the limit, generated code included).
 //
 // Levels, counted from 1 at each statement, RETURN value, field type, parameter type or migration

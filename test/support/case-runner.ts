@@ -5,7 +5,8 @@
 // they still match), so a failure diffs only what differs and the update mode can write it back.
 import type { Hono } from "hono";
 import { compileProject, type Diagnostic } from "../../compiler/index.js";
-import { importQueryModule } from "../../cli/project/load-project.js";
+import { evaluateQueryModule } from "../../cli/project/query-modules.js";
+import { compileQueryScripts } from "../../compiler/scripts.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { createEmbedder } from "../../runtime/embed/embedder.js";
@@ -51,12 +52,13 @@ const diagnosticLine = (d: Diagnostic): string =>
   `${d.code} ${d.span.start.line}:${d.span.start.column} ${d.message.replaceAll("\n", "\\n")}${d.hint === undefined ? "" : `\n  hint: ${d.hint.replaceAll("\n", "\\n")}`}`;
 
 async function compile(hx: string, where: string): Promise<Project> {
-  const compiled = compileProject([{ file: "case.hx", text: hx }], { runtimeImport: "strand/runtime" });
+  // The JavaScript `strand serve` runs (compiler/scripts.ts), not `strand compile`'s TypeScript.
+  const compiled = compileQueryScripts([{ file: "case.hx", text: hx }], { runtimeImport: "strand/runtime" });
   const errors = errorsOf(compiled.diagnostics);
   if (errors.length > 0 || compiled.schema == null)
     throw new Error(`${where}: the project does not compile:\n${errors.map(diagnosticLine).join("\n")}`);
   const queries: QueryModule[] = [];
-  for (const f of compiled.files.filter((g) => g.path.startsWith("queries/"))) queries.push(await importQueryModule(f.path, f.text));
+  for (const f of compiled.files) queries.push(await evaluateQueryModule(f.path, f.text));
   return { schema: compiled.schema, queries };
 }
 

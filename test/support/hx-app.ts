@@ -1,8 +1,8 @@
 // A HelixQL project served in process: compile the text, open a GraphStore on a fresh temp dir and
 // serve it with the HTTP app (createApp), so a test can POST to its queries as a client would.
 import type { Hono } from "hono";
-import { compileProject } from "../../compiler/index.js";
-import { importQueryModule } from "../../cli/project/load-project.js";
+import { evaluateQueryModule } from "../../cli/project/query-modules.js";
+import { compileQueryScripts } from "../../compiler/scripts.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { GraphStore } from "../../runtime/graph-store.js";
@@ -26,13 +26,14 @@ export async function openHxApp(
   options: Partial<AppOptions> = {},
   storeOptions: { queryTimeoutMs?: number } = {},
 ): Promise<HxApp> {
-  const compiled = compileProject([{ file: "app.hx", text: hx }], { runtimeImport: "strand/runtime" });
+  // The JavaScript `strand serve` runs (compiler/scripts.ts).
+  const compiled = compileQueryScripts([{ file: "app.hx", text: hx }], { runtimeImport: "strand/runtime" });
   const errors = compiled.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || compiled.schema == null)
     throw new Error(`the project does not compile: ${errors.map((d) => `${d.code} ${d.message}`).join("; ")}`);
   const schema = compiled.schema;
   const queries: QueryModule[] = [];
-  for (const f of compiled.files.filter((g) => g.path.startsWith("queries/"))) queries.push(await importQueryModule(f.path, f.text));
+  for (const f of compiled.files) queries.push(await evaluateQueryModule(f.path, f.text));
   const dir = tempDir("strand-hx-app-");
   const store = GraphStore.open({ path: dir, schema, ...storeOptions });
   const app: Hono = createApp({ store, queries, schema, ...options });
