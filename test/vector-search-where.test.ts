@@ -1,9 +1,10 @@
 // SearchV(…)::WHERE in the runtime (QueryContext.searchVectorsWhere) above the exact limit, where
 // the HNSW index answers: the best k of the vectors that pass, whichever way is chosen — the
 // INDEX's candidates scored exactly when few (1% pass), the index searched with the filter when
-// many pass (a third), every vector scored when few pass and no INDEX serves the condition (2%).
-// Exact ways must equal brute force among the passing vectors; the filtered index search must
-// return k whenever k pass, at recall@10 ≥ 0.9 against brute force.
+// many pass (a third), and as deep as the pass rate says when no INDEX serves the condition (2%;
+// in 16 dimensions that finds exactly brute force's k). Exact ways must equal brute force among
+// the passing vectors; the filtered index search must return k whenever k pass, at recall@10 ≥
+// 0.9 against brute force (test/vector-search-kept.test.ts holds it to 0.95 in 128 dimensions).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,7 +69,7 @@ describe("SearchV(…)::WHERE above the exact limit", () => {
     );
   });
 
-  it("2% pass a condition no INDEX serves: every vector is scored once, exactly", () => {
+  it("2% pass a condition no INDEX serves: the index searched as deep as they lie, the best k exactly", () => {
     for (const q of queries) {
       const hits = search(q, 10, (d) => d.rank === 7);
       expect(hits.map((h) => h.id)).toEqual(bruteForce(q, 10, (x) => x.rank === 7));
