@@ -16,6 +16,8 @@ export const LANGGRAPH_QUERY_NAMES = [
   "DropThread",
   "ItemByKey",
   "AllItems",
+  "AddItemPrefix",
+  "ItemsUnder",
   "PutItem",
   "SetItemExpiry",
   "DropItem",

@@ -14,6 +14,7 @@ import { StrandError } from "../../core/errors.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { LangGraphQueries } from "./langgraph-queries.js";
 import { passesFilter } from "./store-filter.js";
+import { namespacePath } from "./namespace-path.js";
 import { listNamespaces } from "./store-namespaces.js";
 import type { StoreItemRecord, StoreOperation, StoreResult } from "./wire.js";
 
@@ -86,12 +87,17 @@ export function runBatch(
         return item === null ? null : record(item);
       }
       case "search": {
-        const found = search(live(), op, embeddings);
+        // Under a prefix: the items its ItemPrefix rows name; the empty prefix reads every item.
+        const under = op.namespace_prefix.length === 0 ? live() : itemsUnder(q, db, op.namespace_prefix, now);
+        const found = search(under, op, embeddings);
         if (op.refresh_ttl) for (const [item] of found) touch(item);
         return found.map(([item, score]) => (score === undefined ? record(item) : { ...record(item), score }));
       }
-      case "list_namespaces":
-        return listNamespaces(namespacesOf(live()), op);
+      case "list_namespaces": {
+        // A prefix without wildcards narrows the items read to those under it.
+        const exact = op.match_conditions.find((c) => c.match_type === "prefix" && c.path.length > 0 && !c.path.includes("*"));
+        return listNamespaces(namespacesOf(exact === undefined ? live() : itemsUnder(q, db, exact.path, now)), op);
+      }
       case "put":
         return null;
     }
@@ -134,6 +140,12 @@ function put(q: LangGraphQueries, db: QueryContext, key: string, op: PutOperatio
     embeddedPaths.push(t.path);
     embedding.push(...vector);
   }
+  // A new item is listed under each prefix of its namespace (a key's namespace never changes).
+  if (before === null && q.run(db, "ItemByKey", { key }, "item") === null) {
+    for (let depth = 1; depth <= op.namespace.length; depth++) {
+      q.run(db, "AddItemPrefix", { prefix: namespacePath(op.namespace.slice(0, depth)), item: key });
+    }
+  }
   q.run(db, "PutItem", {
     key,
     namespace: op.namespace,
@@ -160,6 +172,15 @@ function getItem(q: LangGraphQueries, db: QueryContext, key: string, now: number
   if (found === null) return null;
   const item = storedItem(q, found);
   return expired(item, now) ? null : item;
+}
+
+function itemsUnder(q: LangGraphQueries, db: QueryContext, prefix: readonly string[], now: number): StoredItem[] {
+  const out: StoredItem[] = [];
+  for (const row of q.list(q.run(db, "ItemsUnder", { prefix: namespacePath(prefix) }, "rows"))) {
+    const item = getItem(q, db, q.text(q.record(row), "item"), now);
+    if (item !== null) out.push(item);
+  }
+  return out;
 }
 
 function allItems(q: LangGraphQueries, db: QueryContext): StoredItem[] {

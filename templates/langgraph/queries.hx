@@ -63,9 +63,20 @@ QUERY SetItemExpiry(key: String, expiresAt: I64) =>
     item <- N<StoreItem>({key: key})::UPDATE({expiresAt: expiresAt})
     RETURN NONE
 
+// The item and its prefix rows.
 QUERY DropItem(key: String) =>
     DROP N<StoreItem>({key: key})
+    DROP N<ItemPrefix>::WHERE(_::{item}::EQ(key))
     RETURN NONE
+
+QUERY AddItemPrefix(prefix: String, item: String) =>
+    row <- AddN<ItemPrefix>({prefix: prefix, item: item})
+    RETURN NONE
+
+// The keys of the items under a namespace prefix.
+QUERY ItemsUnder(prefix: String) =>
+    rows <- N<ItemPrefix>::WHERE(_::{prefix}::EQ(prefix))
+    RETURN rows
 
 // Items whose TTL ran out before `now` (items without one hold expiresAt 0), at most `limit`.
 QUERY ExpiredItems(now: I64, limit: I64) =>

@@ -60,3 +60,12 @@ N::StoreItem {
     embeddedPaths: [String],
     embedding: [F64]
 }
+
+// One namespace prefix of an item, for each of its prefixes (["a"], ["a", "b"], .. its whole
+// namespace): the items under a prefix are one index lookup. `prefix` is the prefix as text
+// (server/langgraph/namespace-path.ts); `item` the item's key. Ranges of Strings are not served by
+// an INDEX, equality is.
+N::ItemPrefix {
+    INDEX prefix: String,
+    INDEX item: String
+}
