@@ -72,6 +72,7 @@ export interface BenchOptions {
   /** Replication (bench/replication.ts): the commit log's cost, a leader with 0 and 1 replica, lag. */
   skipReplication: boolean;
   skipIdempotency: boolean;
+  skipAdhoc: boolean;
   skipFiltered: boolean;
   skipMemorySearch: boolean;
   quick: boolean;
@@ -119,6 +120,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-health       skip /health latency while one worst-case request runs
   --skip-replication  skip the commit log's cost, the leader with 0, 1 async and 1 sync replica, replica lag
   --skip-idempotency  skip idempotent writes over HTTP (keyed write vs plain, replay vs point read)
+  --skip-adhoc        skip ad-hoc queries over HTTP (POST /query: cached read vs named, first compile)
   --skip-filtered     skip filtered SearchV (1% passing, with and without an INDEX) vs unfiltered
   --skip-memory-search  skip search_nodes of strand memory vs the reference MCP memory server
   --quick             smoke run: short runs, small data, small graph
@@ -163,6 +165,7 @@ const FLAGS = {
   "skip-storage": { type: "boolean" },
   "skip-health": { type: "boolean" },
   "skip-idempotency": { type: "boolean" },
+  "skip-adhoc": { type: "boolean" },
   "skip-filtered": { type: "boolean" },
   "skip-memory-search": { type: "boolean" },
   "skip-replication": { type: "boolean" },
@@ -237,6 +240,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipHealth: values["skip-health"] === true,
     skipReplication: values["skip-replication"] === true,
     skipIdempotency: values["skip-idempotency"] === true,
+    skipAdhoc: values["skip-adhoc"] === true,
     skipFiltered: values["skip-filtered"] === true,
     skipMemorySearch: values["skip-memory-search"] === true,
     quick,

@@ -17,6 +17,7 @@
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { type IdempotencyResult, renderIdempotency, runIdempotencyBench } from "./idempotency.js";
+import { type AdHocResult, renderAdHoc, runAdHocBench } from "./adhoc.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -180,6 +181,7 @@ async function main(): Promise<number> {
   let health: StallResult | null = null;
   let replication: ReplicationBenchResult | null = null;
   let idempotency: IdempotencyResult | null = null;
+  let adhoc: AdHocResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -286,6 +288,7 @@ async function main(): Promise<number> {
       replication = await runReplicationBench({ root: dir, schema, writes: quick ? 200 : 2000, rounds, durationSeconds, connections, log });
     }
     if (!options.skipIdempotency) idempotency = await runIdempotencyBench({ calls: options.quick ? 300 : 2000, root, log });
+    if (!options.skipAdhoc) adhoc = await runAdHocBench({ calls: options.quick ? 300 : 2000, root, log });
   } finally {
     await cleanup();
   }
@@ -302,6 +305,7 @@ async function main(): Promise<number> {
     storage === null ? null : renderStorage(storage),
     replication === null ? null : renderReplication(replication),
     idempotency === null ? null : renderIdempotency(idempotency),
+    adhoc === null ? null : renderAdHoc(adhoc),
     renderJson(report, options),
     json("COMPILE", compile),
     json("DATA", data),
@@ -312,6 +316,7 @@ async function main(): Promise<number> {
     json("STORAGE", storage),
     json("REPLICATION", replication),
     json("IDEMPOTENCY", idempotency),
+    json("ADHOC", adhoc),
   ];
   process.stdout.write(`\n${sections.filter((s) => s !== null).join("\n")}\n`);
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(

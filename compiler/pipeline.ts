@@ -7,7 +7,7 @@ import type { Migration, QueryDef, SchemaItem, SourceFile, Span } from "./syntax
 import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { checkNesting } from "./syntax/nesting.js";
 import { parseSource } from "./syntax/parser.js";
-import { checkSchema } from "./schema/schema-check.js";
+import { type CheckedSchema, checkSchema } from "./schema/schema-check.js";
 import { checkQueries } from "./check/queries.js";
 import { checkRouteNames } from "./check/routes.js";
 import { checkMigrations, checkVersions } from "./schema/migration-check.js";
@@ -41,6 +41,27 @@ export interface CompileResult {
   schema: SchemaDescriptor | null;
   queries: QueryIr[];
   files: GeneratedFile[];
+}
+
+/** A project's schema, checked, for ad-hoc queries (adhoc.ts): null with the diagnostics when it does not check. */
+export function checkedSchemaOf(sources: readonly SourceText[]): { schema: CheckedSchema | null; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const asts: SourceFile[] = [];
+  for (const source of sources) {
+    const parsed = parseSource(source.text, source.file);
+    diagnostics.push(...parsed.diagnostics);
+    if (parsed.ast !== null) asts.push(parsed.ast);
+  }
+  if (
+    checkNesting(
+      asts.flatMap((ast) => ast.items),
+      diagnostics,
+    ) > 0
+  )
+    return { schema: null, diagnostics };
+  const { schemaItems } = collect(asts, diagnostics);
+  const schema = checkSchema(schemaItems, diagnostics);
+  return { schema: hasErrors(diagnostics) ? null : schema, diagnostics };
 }
 
 /** What makes files of a checked project (it may throw QueryInternalError: reported as E999). */
@@ -159,6 +180,6 @@ function collect(
   return { schemaItems: [...plain, ...versioned], queries, versions, migrations };
 }
 
-function sortDiagnostics(diagnostics: Diagnostic[]): void {
+export function sortDiagnostics(diagnostics: Diagnostic[]): void {
   diagnostics.sort((a, b) => (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : a.span.start.offset - b.span.start.offset));
 }

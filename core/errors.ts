@@ -4,6 +4,8 @@
 
 export type ErrorCode =
   | "INVALID_JSON"
+  | "INVALID_QUERY"
+  | "WRITE_FORBIDDEN"
   | "INVALID_BODY"
   | "MISSING_PARAMETER"
   | "INVALID_PARAMETER"

@@ -10,6 +10,7 @@
 //   POST /mcp/<tool>, /mcp → the agent tools and the MCP endpoint (see mcp/routes.ts)
 //   POST /memory/mcp    → the MCP memory server's tools, when served (see memory/routes.ts)
 //   POST /memory/langgraph/… → StrandSaver's and StrandStore's calls, when served (langgraph/routes.ts)
+//   POST /query         → an ad-hoc HelixQL query, compiled against the served schema (adhoc/routes.ts)
 //   other methods on those paths → 405; any other path → 404 NOT_FOUND
 import { DEFAULT_ANSWER_LIMIT_BYTES } from "./http/json-answer.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./http/idempotency-key.js";
@@ -44,6 +45,8 @@ import { commitView } from "./mcp/pinning.js";
 import type { MemoryService } from "./memory/memory-service.js";
 import { isMemoryPath, memoryHandler } from "./memory/routes.js";
 import type { LangGraphService } from "./langgraph/langgraph-service.js";
+import type { AdHocCompiler } from "./adhoc/adhoc-compiler.js";
+import { ADHOC_PATH, adHocHandler } from "./adhoc/routes.js";
 import { isLangGraphPath, langGraphHandler } from "./langgraph/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
@@ -92,6 +95,8 @@ export interface AppOptions {
   memory?: MemoryService | undefined;
   /** StrandSaver's and StrandStore's routes at /memory/langgraph/, over their own store (absent: 404 there). */
   langgraph?: LangGraphService | undefined;
+  /** Compiles `POST /query`'s ad-hoc queries against the served schema (absent: 404 there). */
+  adhoc?: AdHocCompiler | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -141,6 +146,20 @@ export function createApp(options: AppOptions): Hono {
   const mcp = mcpHandler(service, bodyLimitBytes);
   const memory = memoryHandler(options.memory ?? null, bodyLimitBytes);
   const langgraph = langGraphHandler(options.langgraph ?? null, bodyLimitBytes);
+  if (options.adhoc !== undefined && queries.has(ADHOC_PATH.slice(1))) {
+    throw new Error(`a query named "${ADHOC_PATH.slice(1)}" collides with the ad-hoc endpoint POST ${ADHOC_PATH}; rename it`);
+  }
+  const adhoc = adHocHandler(
+    options.adhoc === undefined
+      ? null
+      : {
+          compiler: options.adhoc,
+          runner,
+          bodyLimitBytes,
+          answerLimitBytes: options.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES,
+          keyed: options.apiKey !== undefined && options.apiKey !== "",
+        },
+  );
   const getPaths: ReadonlySet<string> = new Set([
     ...GET_PATHS,
     ...(metrics !== null ? ["/metrics"] : []),
@@ -162,6 +181,7 @@ export function createApp(options: AppOptions): Hono {
     const { method, path } = c.req;
     if (isMcpPath(path)) return mcp(c);
     if (isLangGraphPath(path)) return langgraph(c);
+    if (path === ADHOC_PATH && (options.adhoc !== undefined || method === "POST")) return adhoc(c);
     if (isMemoryPath(path)) return memory(c);
     const explorerCall = method === "POST" ? explorerCalls.get(path) : undefined;
     if (explorerCall !== undefined) return explorerCall(c);

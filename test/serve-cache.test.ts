@@ -83,7 +83,7 @@ describe("serve's compile cache", () => {
     expect(readdirSync(join(data, "compile-cache"))).toEqual(cached);
   }, 120_000);
 
-  it("a cached project loads without TypeScript", () => {
+  it("a project loads without TypeScript, cold (compiled to JavaScript) and cached", () => {
     const cacheDir = join(fresh("strand-serve-cache-"), "compile-cache");
     const probe = `
       import { createRequire } from "node:module";
@@ -93,7 +93,8 @@ describe("serve's compile cache", () => {
       process.stdout.write(JSON.stringify({ queries: project.queries.length, typescriptLoaded: typescript.length > 0 }));
     `;
     const run = (): unknown => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" }));
-    expect(run()).toEqual({ queries: 22, typescriptLoaded: true });
+    expect(run()).toEqual({ queries: 22, typescriptLoaded: false });
+    expect(readdirSync(cacheDir)).toHaveLength(1);
     expect(run()).toEqual({ queries: 22, typescriptLoaded: false });
   }, 120_000);
 

@@ -18,6 +18,7 @@ import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import type { Settings } from "../config/settings.js";
 import { openServedLangGraph } from "./langgraph-store.js";
+import { adHocCompiler } from "../project/adhoc-compiler.js";
 import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
@@ -123,6 +124,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       vectorDataInAnswers: http.vectorDataInAnswers,
       memory: memory?.service,
       langgraph: langgraph?.service,
+      adhoc: adHocCompiler(project.sources, { bm25: settings.store.bm25 }),
       logger,
       backup: served.store,
       leaseGate,

@@ -22,6 +22,8 @@ export interface LoadedProject {
   models: string[];
   /** Formatted warnings (empty when none). */
   warnings: string;
+  /** The .hx files, as read (POST /query compiles against their schema). */
+  sources: SourceFile[];
 }
 
 /** Thrown when the project does not compile; `report` holds the formatted diagnostics. */
@@ -56,7 +58,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   }
   const queries: QueryModule[] = [];
   for (const query of compiled.queries) queries.push(await evaluateQueryModule(query.path, query.js));
-  return { schema: compiled.schema, queries, models: compiled.models, warnings: compiled.warnings };
+  return { schema: compiled.schema, queries, models: compiled.models, warnings: compiled.warnings, sources };
 }
 
 /** Compiles: what a cache miss costs (the compiler loads here). */

@@ -45,6 +45,13 @@ export class Checker {
   /** Parameters used as a vector (AddV, UpsertV, SearchV): their numbers must fit in F32. */
   readonly vectorParams = new Set<string>();
   private readonly errorsBefore: number;
+  /**
+   * An ad-hoc query body (compiler/adhoc.ts): the values of its parameters, which it does not
+   * declare; each is declared where it is first used, typed by what that place expects (or, where
+   * nothing is expected, by its JSON value). `inferred` holds them in the order met.
+   */
+  offered: ReadonlyMap<string, unknown> | null = null;
+  readonly inferred: { name: string; type: ValueType }[] = [];
 
   constructor(
     readonly query: A.QueryDef,
@@ -76,6 +83,12 @@ export class Checker {
 
   declare(name: string, binding: Binding): void {
     this.scopes[this.scopes.length - 1]!.set(name, binding);
+  }
+
+  /** A parameter of an ad-hoc body, declared at its first use (for the whole query). */
+  declareInferred(name: string, type: ValueType, span: A.Span): void {
+    this.scopes[0]!.set(name, { kind: "param", type, optional: false, span });
+    this.inferred.push({ name, type });
   }
 
   visibleNames(): string[] {

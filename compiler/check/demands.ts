@@ -69,7 +69,7 @@ export function checkValueFor(cx: Checker, expr: A.Expr, type: ValueType, what: 
  */
 export function checkIdExpr(cx: Checker, expr: A.Expr, place: string, expectedLabel?: string, allowList = false): Ir {
   if (expr.kind === "Literal") return checkLiteral(cx, expr.literal, ID_VALUE);
-  const ir = checkExpr(cx, expr, { fieldValue: true });
+  const ir = checkExpr(cx, expr, { fieldValue: true, expected: ID_VALUE });
   const t = ir.type;
   if (t.kind === "error") return ir;
   if (ir.op === "param" && ir.optional) return cx.requiredHere(ir.name, expr.span, "an id");

@@ -11,6 +11,7 @@ import { AGGREGATE_FNS, INTEGER_PRESERVING, INTEGER_RESULT, MATH_ARITY, isMathFn
 import { BOOLEAN_TYPE, COUNT_TYPE, F64_VALUE, STRING_VALUE, VECTOR_VALUE, bad, describeStatic, value } from "./static-types.js";
 import type { Checker, ExprOptions } from "./context.js";
 import { checkExpr, checkTraversal } from "./recurse.js";
+import { inferParam } from "./infer-params.js";
 import { checkIdent, checkLiteral } from "./leaves.js";
 import { checkCondition, checkNumber, checkValueFor } from "./demands.js";
 import { checkRerankRRF } from "./search.js";
@@ -40,6 +41,9 @@ export function checkExpression(cx: Checker, expr: A.Expr, options: ExprOptions 
     case "Traversal":
       return checkTraversal(cx, expr, options.fieldValue ?? false);
     case "Ident":
+      if (cx.offered !== null && cx.lookup(expr.name) === undefined && cx.offered.has(expr.name)) {
+        return inferParam(cx, expr.name, expr.span, options.expected ?? null);
+      }
       return checkIdent(cx, expr.name, expr.span);
     case "Literal":
       return checkLiteral(cx, expr.literal, options.expected ?? null);

@@ -10,7 +10,8 @@ import type { Checker } from "./context.js";
 export function checkIdent(cx: Checker, name: string, span: A.Span): Ir {
   const binding = cx.lookup(name);
   if (binding === undefined) {
-    const guess = closest(name, cx.visibleNames());
+    // An ad-hoc body's parameters are names it may mean too (infer-params.ts).
+    const guess = closest(name, [...cx.visibleNames(), ...(cx.offered?.keys() ?? [])]);
     const field = fieldOfItem(cx, name);
     cx.report(
       "E120",

@@ -20,6 +20,8 @@ export interface QueryCheckOptions {
   bm25: boolean;
   /** Where `bm25 = false` is set, named in that error's hint (default "strand.toml") */
   bm25Origin?: string;
+  /** An ad-hoc body's parameter values: its undeclared names among them are inferred (infer-params.ts). */
+  offered?: ReadonlyMap<string, unknown>;
 }
 
 export function checkQueries(
@@ -40,7 +42,9 @@ export function checkQueries(
     seen.set(query.name.name, query);
     let ir: QueryIr | null;
     try {
-      ir = checkQuery(createChecker(query, schema, diagnostics, options.bm25, options.bm25Origin));
+      const cx = createChecker(query, schema, diagnostics, options.bm25, options.bm25Origin);
+      cx.offered = options.offered ?? null;
+      ir = checkQuery(cx);
     } catch (e) {
       throw new QueryInternalError(query.name.name, e);
     }
@@ -60,7 +64,8 @@ function checkQuery(cx: Checker): QueryIr | null {
   }
   cx.finish();
   if (cx.failed) return null;
-  const specs = params.map((p): ParamSpec => (cx.vectorParams.has(p.name) ? { ...p, vector: true } : p));
+  const declared = [...params, ...cx.inferred.map((p): ParamSpec => ({ name: p.name, type: p.type, optional: false }))];
+  const specs = declared.map((p): ParamSpec => (cx.vectorParams.has(p.name) ? { ...p, vector: true } : p));
   const ir: QueryIr = { name: query.name.name, params: specs, writes: cx.writes, mcp, model, statements, returns, file: query.span.file };
   if (model !== null) applyModel(ir, model);
   return ir;

@@ -18,6 +18,8 @@ export interface DiagnosticEntry {
   readonly doc: string;
   /** The code reports a bug in Strand, not in the program: no input should produce it. */
   readonly internal?: true;
+  /** Reported only for an ad-hoc query (`POST /query`, compiler/adhoc.ts), never for a project's files. */
+  readonly adhoc?: true;
 }
 
 export const DIAGNOSTICS = {
@@ -111,6 +113,12 @@ export const DIAGNOSTICS = {
     severity: "error",
     message: "'{name}' is not a parameter or variable of query '{query}'",
     doc: "Undeclared name.",
+  },
+  E122: {
+    severity: "error",
+    message: "the type of parameter '{name}' cannot be told from where the query uses it",
+    doc: "An ad-hoc query body (`POST /query`) uses a parameter only where no type is expected, and its value's JSON does not say one: declare it in a whole `QUERY`.",
+    adhoc: true,
   },
   E121: {
     severity: "error",
@@ -256,6 +264,12 @@ export const DIAGNOSTICS = {
     severity: "error",
     message: "'{field}' holds the vector of {type}: vectors cannot be changed by a migration",
     doc: "A MIGRATION mapping that targets a V type's vector (`data`, or its `embedding: [F64]` field: the HNSW index holds it).",
+  },
+  E315: {
+    severity: "error",
+    message: "an ad-hoc query is one QUERY, or a body (statements and a RETURN), and no schema",
+    doc: "`POST /query` text that declares types or more than one query.",
+    adhoc: true,
   },
   E900: {
     severity: "error",

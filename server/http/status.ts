@@ -4,6 +4,8 @@ import type { ErrorCode } from "../../core/errors.js";
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   INVALID_JSON: 400,
+  INVALID_QUERY: 400,
+  WRITE_FORBIDDEN: 403,
   INVALID_BODY: 400,
   MISSING_PARAMETER: 400,
   INVALID_PARAMETER: 400,

@@ -1,0 +1,115 @@
+// The compiler's entry point for ad-hoc queries (`POST /query`): the text of one query, checked
+// against a served project's schema with the same diagnostics as `strand check`, and its
+// JavaScript (emit/query-script.ts). The text is a whole `QUERY Name(params) => … RETURN …`, or
+// a body (statements and a RETURN) whose parameters are the keys of the request's `params`, each
+// typed where the body first uses it (check/infer-params.ts). Pure and total; loads no TypeScript.
+import { compareStrings } from "../core/text-order.js";
+import type { QueryDef } from "./syntax/ast.js";
+import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
+import type { Position, Span } from "./diagnostics/span.js";
+import { checkNesting } from "./syntax/nesting.js";
+import { parseSource } from "./syntax/parser.js";
+import { checkQueries } from "./check/queries.js";
+import type { KindLabels } from "./emit/expressions.js";
+import { queryScript } from "./emit/query-script.js";
+import type { GeneratedFile } from "./emit/structures.js";
+import type { QueryIr } from "./ir/ir.js";
+import type { CheckedSchema } from "./schema/schema-check.js";
+import { checkedSchemaOf, type SourceText, sortDiagnostics } from "./pipeline.js";
+import { explainQuery, type PlanStep } from "./explain.js";
+
+export type { PlanStep } from "./explain.js";
+
+/** The served project's schema, checked once, and what every ad-hoc compile needs of it. */
+export interface AdHocSchema {
+  schema: CheckedSchema;
+  labels: KindLabels;
+  bm25: boolean;
+}
+
+export function prepareAdHoc(
+  sources: readonly SourceText[],
+  options: { bm25?: boolean } = {},
+): AdHocSchema | { diagnostics: Diagnostic[] } {
+  const { schema, diagnostics } = checkedSchemaOf(sources);
+  if (schema === null) return { diagnostics };
+  const d = schema.descriptor;
+  const sorted = (types: readonly { name: string }[]): string[] => types.map((t) => t.name).sort(compareStrings);
+  return { schema, labels: { node: sorted(d.nodes), edge: sorted(d.edges), vector: sorted(d.vectors) }, bm25: options.bm25 ?? true };
+}
+
+export interface AdHocResult {
+  /** Errors and warnings, positions in the text as sent. */
+  diagnostics: Diagnostic[];
+  query: QueryIr | null;
+  script: GeneratedFile | null;
+  /** What the query reads and how (explain.ts); empty when it does not compile. */
+  plan: PlanStep[];
+}
+
+/** The file name diagnostics of an ad-hoc query carry. */
+export const ADHOC_FILE = "query";
+const WHOLE = /^\s*(#\[[^\]]*\]\s*)*QUERY\b/;
+/** The header a body is compiled under (one line, so its diagnostics move up by one). */
+const BODY_HEADER = "QUERY query() =>\n";
+
+export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readonly<Record<string, unknown>>): AdHocResult {
+  const whole = WHOLE.test(text);
+  const diagnostics: Diagnostic[] = [];
+  const fail = (): AdHocResult => {
+    sortDiagnostics(diagnostics);
+    return { diagnostics: whole ? diagnostics : diagnostics.map(moveUp), query: null, script: null, plan: [] };
+  };
+  const parsed = parseSource(whole ? text : BODY_HEADER + text, ADHOC_FILE);
+  diagnostics.push(...parsed.diagnostics);
+  if (parsed.ast === null || hasErrors(diagnostics)) return fail();
+  if (checkNesting(parsed.ast.items, diagnostics) > 0) return fail();
+  const queries = parsed.ast.items.filter((item): item is QueryDef => item.kind === "Query");
+  if (queries.length !== 1 || parsed.ast.items.length !== 1) {
+    const at = (parsed.ast.items.find((item) => item.kind !== "Query") ?? queries[1] ?? parsed.ast.items[0])?.span ?? startSpan();
+    diagnostics.push(
+      error(
+        "E315",
+        "an ad-hoc query is one QUERY, or a body (statements and a RETURN), and no schema",
+        at,
+        "declare types in the project's .hx files; send one query at a time",
+      ),
+    );
+    return fail();
+  }
+  try {
+    const offered = whole ? undefined : new Map(Object.entries(params));
+    const [ir] = checkQueries(queries, prepared.schema, diagnostics, { bm25: prepared.bm25, ...(offered ? { offered } : {}) });
+    if (ir === undefined || hasErrors(diagnostics)) return fail();
+    const script = queryScript(ir, prepared.labels);
+    sortDiagnostics(diagnostics);
+    return { diagnostics: whole ? diagnostics : diagnostics.map(moveUp), query: ir, script, plan: explainQuery(ir) };
+  } catch (e) {
+    // A bug in the compiler, not in the query: reported as E999, as compileProject does.
+    const name = e instanceof QueryInternalError ? e.query : "query";
+    diagnostics.push(
+      error(
+        "E999",
+        `internal compiler error: ${e instanceof Error ? e.message : String(e)}`,
+        startSpan(),
+        `please report this with the query ${name}`,
+      ),
+    );
+    return fail();
+  }
+}
+
+function startSpan(): Span {
+  const at: Position = { offset: 0, line: 1, column: 1 };
+  return { file: ADHOC_FILE, start: at, end: at };
+}
+
+/** A body's diagnostic at the line of the text as sent (the header took line 1). */
+function moveUp(d: Diagnostic): Diagnostic {
+  const shift = (p: Position): Position => ({
+    offset: Math.max(0, p.offset - BODY_HEADER.length),
+    line: Math.max(1, p.line - 1),
+    column: p.line > 1 ? p.column : 1,
+  });
+  return { ...d, span: { ...d.span, start: shift(d.span.start), end: shift(d.span.end) } };
+}
