@@ -114,16 +114,16 @@ export const DIAGNOSTICS = {
     message: "'{name}' is not a parameter or variable of query '{query}'",
     doc: "Undeclared name.",
   },
+  E121: {
+    severity: "error",
+    message: "'_' stands for the item a step works on ({where}), and there is none here",
+    doc: "`_` outside a step.",
+  },
   E122: {
     severity: "error",
     message: "the type of parameter '{name}' cannot be told from where the query uses it",
     doc: "An ad-hoc query body (`POST /query`) uses a parameter only where no type is expected, and its value's JSON does not say one: declare it in a whole `QUERY`.",
     adhoc: true,
-  },
-  E121: {
-    severity: "error",
-    message: "'_' stands for the item a step works on ({where}), and there is none here",
-    doc: "`_` outside a step.",
   },
   E201: {
     severity: "error",
