@@ -169,14 +169,23 @@ export class EtcdGroup implements Group {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Bounded: a revoke waits on etcd (and on a grant that may never have finished), and a node
+    // stopping must not hang on an etcd that is slow or gone; the lease expires on its own after its TTL.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, REVOKE_WAIT_MS);
+    });
     try {
-      await this.lease.revoke();
-    } catch {
-      // etcd unreachable: the lease expires on its own after its TTL
+      await Promise.race([this.lease.revoke().catch(() => undefined), waited]);
+    } finally {
+      clearTimeout(timer);
     }
     this.client.close();
   }
 }
+
+/** How long stopping waits for etcd to revoke the lease (ms). */
+const REVOKE_WAIT_MS = 2_000;
 
 function storedValue(range: { kvs?: { value?: Buffer | Uint8Array | null }[] | null }): string | null {
   const value = range.kvs?.[0]?.value;
