@@ -43,22 +43,30 @@ export interface CompileResult {
   files: GeneratedFile[];
 }
 
-/** A project's schema, checked, for ad-hoc queries (adhoc.ts): null with the diagnostics when it does not check. */
-export function checkedSchemaOf(sources: readonly SourceText[]): { schema: CheckedSchema | null; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+/**
+ * Every file parsed (their syntax errors into `diagnostics`); null when one nests past MAX_NESTING,
+ * which would overflow the checker or code generation: nothing more is checked then.
+ */
+function parseAll(sources: readonly SourceText[], diagnostics: Diagnostic[]): SourceFile[] | null {
   const asts: SourceFile[] = [];
   for (const source of sources) {
     const parsed = parseSource(source.text, source.file);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.ast !== null) asts.push(parsed.ast);
   }
-  if (
-    checkNesting(
-      asts.flatMap((ast) => ast.items),
-      diagnostics,
-    ) > 0
-  )
-    return { schema: null, diagnostics };
+  return checkNesting(
+    asts.flatMap((ast) => ast.items),
+    diagnostics,
+  ) > 0
+    ? null
+    : asts;
+}
+
+/** A project's schema, checked, for ad-hoc queries (adhoc.ts): null with the diagnostics when it does not check. */
+export function checkedSchemaOf(sources: readonly SourceText[]): { schema: CheckedSchema | null; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const asts = parseAll(sources, diagnostics);
+  if (asts === null) return { schema: null, diagnostics };
   const { schemaItems } = collect(asts, diagnostics);
   const schema = checkSchema(schemaItems, diagnostics);
   return { schema: hasErrors(diagnostics) ? null : schema, diagnostics };
@@ -69,23 +77,14 @@ export type Generate = (schema: SchemaDescriptor, queries: readonly QueryIr[]) =
 
 export function compileWith(sources: readonly SourceText[], options: CompileOptions, generate: Generate): CompileResult {
   const diagnostics: Diagnostic[] = [];
-  const asts: SourceFile[] = [];
+  let asts: SourceFile[] = [];
   try {
-    for (const source of sources) {
-      const parsed = parseSource(source.text, source.file);
-      diagnostics.push(...parsed.diagnostics);
-      if (parsed.ast !== null) asts.push(parsed.ast);
-    }
-    // Nesting beyond MAX_NESTING would overflow the checker or code generation: nothing more is checked.
-    if (
-      checkNesting(
-        asts.flatMap((ast) => ast.items),
-        diagnostics,
-      ) > 0
-    ) {
+    const parsed = parseAll(sources, diagnostics);
+    if (parsed === null) {
       sortDiagnostics(diagnostics);
       return { ok: false, diagnostics, schema: null, queries: [], files: [] };
     }
+    asts = parsed;
     const { schemaItems, queries, versions, migrations } = collect(asts, diagnostics);
     const schema = checkSchema(schemaItems, diagnostics);
     if (versions.size > 0) {

@@ -4,7 +4,7 @@ import { StructureKind, type WriterFunction } from "ts-morph";
 import type { QueryIr } from "../ir/ir.js";
 import { tsTypeOf } from "../ir/value-types.js";
 import { propertyKey, tsTypeOfStatic, type ExpressionContext, type KindLabels } from "./expressions.js";
-import { runBody } from "./run-body.js";
+import { queryObjectLines, runBody } from "./run-body.js";
 import type { CodegenOptions, FileStructure, Statement } from "./structures.js";
 
 /** The TypeScript type of a query's parameters: the JSON body of POST /<Name>. */
@@ -94,18 +94,7 @@ export function queryModule(query: QueryIr, options: CodegenOptions, labels: Kin
   };
   statements.push(run);
 
-  statements.push(
-    [
-      `const query: QueryModule<${paramsType}, ${resultType}> = {`,
-      `  name: ${JSON.stringify(query.name)},`,
-      `  params: ${JSON.stringify(query.params)},`,
-      `  writes: ${query.writes},`,
-      `  mcp: ${query.mcp},`,
-      `  returns: ${JSON.stringify(query.returns?.kind === "members" ? query.returns.members.map((r) => r.key) : [])},`,
-      "  run,",
-      "};",
-    ].join("\n"),
-  );
+  statements.push(queryObjectLines(query, `const query: QueryModule<${paramsType}, ${resultType}>`).join("\n"));
   statements.push({ kind: StructureKind.ExportAssignment, isExportEquals: false, expression: "query" });
   return { path, statements };
 }

@@ -4,7 +4,7 @@
 // default export. Printed as text: a query script is a handful of top-level statements.
 import type { QueryIr } from "../ir/ir.js";
 import type { ExpressionContext, KindLabels } from "./expressions.js";
-import { runBody } from "./run-body.js";
+import { queryObjectLines, runBody } from "./run-body.js";
 import { GENERATED_HEADER, type GeneratedFile } from "./structures.js";
 
 export function queryScript(query: QueryIr, labels: KindLabels): GeneratedFile {
@@ -17,18 +17,6 @@ export function queryScript(query: QueryIr, labels: KindLabels): GeneratedFile {
     parts.push([...ctx.constants].map(([init, name]) => `const ${name} = ${init.replace(/ as const$/, "")};`).join("\n"));
   }
   parts.push(`function run(db, params) {\n${body.map((line) => `  ${line}`).join("\n")}\n}`);
-  parts.push(
-    [
-      "const query = {",
-      `  name: ${JSON.stringify(query.name)},`,
-      `  params: ${JSON.stringify(query.params)},`,
-      `  writes: ${query.writes},`,
-      `  mcp: ${query.mcp},`,
-      `  returns: ${JSON.stringify(query.returns?.kind === "members" ? query.returns.members.map((r) => r.key) : [])},`,
-      "  run,",
-      "};",
-      "export default query;",
-    ].join("\n"),
-  );
+  parts.push([...queryObjectLines(query, "const query"), "export default query;"].join("\n"));
   return { path: `queries/${query.name}.js`, text: `${GENERATED_HEADER}${parts.join("\n\n")}\n` };
 }

@@ -1,6 +1,6 @@
-// The body of a query's `run(db, params)`, as lines: its statements, then its RETURN. Shared by the
-// TypeScript module (query-module.ts) and the JavaScript one (query-script.ts); `ctx.types` says
-// which the expressions are written in.
+// The body of a query's `run(db, params)`, as lines: its statements, then its RETURN; and the
+// QueryModule object around it. Shared by the TypeScript module (query-module.ts) and the
+// JavaScript one (query-script.ts); `ctx.types` says which the expressions are written in.
 import type { QueryIr } from "../ir/ir.js";
 import { emitExpr, localName, propertyKey, type ExpressionContext } from "./expressions.js";
 import { boundNames, countOccurrences, emitStatements } from "./statements.js";
@@ -30,4 +30,18 @@ export function runBody(query: QueryIr, ctx: ExpressionContext): string[] {
     lines.push(`return { ${parts.join(", ")} };`);
   }
   return lines;
+}
+
+/** `const query = { name, params, writes, mcp, returns, run };` as lines, `declaration` its first words. */
+export function queryObjectLines(query: QueryIr, declaration: string): string[] {
+  return [
+    `${declaration} = {`,
+    `  name: ${JSON.stringify(query.name)},`,
+    `  params: ${JSON.stringify(query.params)},`,
+    `  writes: ${query.writes},`,
+    `  mcp: ${query.mcp},`,
+    `  returns: ${JSON.stringify(query.returns?.kind === "members" ? query.returns.members.map((r) => r.key) : [])},`,
+    "  run,",
+    "};",
+  ];
 }
