@@ -40,6 +40,8 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/export.js")).runExport(command);
     case "status":
       return (await import("./commands/status.js")).runStatus(command);
+    case "query":
+      return (await import("./commands/query.js")).runQuery(command);
   }
 }
 

@@ -1,8 +1,9 @@
 // The compiler's entry point for ad-hoc queries (`POST /query`): the text of one query, checked
 // against a served project's schema with the same diagnostics as `strand check`, and its
-// JavaScript (emit/query-script.ts). The text is a whole `QUERY Name(params) => … RETURN …`, or
-// a body (statements and a RETURN) whose parameters are the keys of the request's `params`, each
-// typed where the body first uses it (check/infer-params.ts). Pure and total; loads no TypeScript.
+// JavaScript (emit/query-script.ts). The text is a whole `QUERY Name(params) => … RETURN …`, a
+// body (statements and a RETURN), or one expression (answered as `result`); a body's and an
+// expression's parameters are the keys of the request's `params`, each typed where it is first
+// used (check/infer-params.ts). Pure and total; loads no TypeScript.
 import { compareStrings } from "../core/text-order.js";
 import type { QueryDef } from "./syntax/ast.js";
 import { QueryInternalError, error, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
@@ -49,18 +50,25 @@ export interface AdHocResult {
 
 /** The file name diagnostics of an ad-hoc query carry. */
 export const ADHOC_FILE = "query";
-const WHOLE = /^\s*(#\[[^\]]*\]\s*)*QUERY\b/;
+/** Text parsed as a file: a QUERY (with its attributes), or what only a file holds (types, MIGRATION: E315). */
+const WHOLE = /^\s*((#\[[^\]]*\]\s*)*QUERY\b|[NEV]::|schema::|MIGRATION\b)/;
 /** The header a body is compiled under (one line, so its diagnostics move up by one). */
 const BODY_HEADER = "QUERY query() =>\n";
+/** A bare expression (no RETURN) is the value of `result`: `N<User>::RANGE(0, 10)` answers {"result": [..]}. */
+const EXPRESSION_PREFIX = "result <- ";
+const HAS_RETURN = /\bRETURN\b/;
 
 export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readonly<Record<string, unknown>>): AdHocResult {
   const whole = WHOLE.test(text);
+  const expression = !whole && !HAS_RETURN.test(text);
+  const body = expression ? `${EXPRESSION_PREFIX}${text.trim()}\nRETURN result` : text;
+  const at = (d: Diagnostic): Diagnostic => (whole ? d : moveUp(d, expression ? EXPRESSION_PREFIX.length : 0));
   const diagnostics: Diagnostic[] = [];
   const fail = (): AdHocResult => {
     sortDiagnostics(diagnostics);
-    return { diagnostics: whole ? diagnostics : diagnostics.map(moveUp), query: null, script: null, plan: [] };
+    return { diagnostics: diagnostics.map(at), query: null, script: null, plan: [] };
   };
-  const parsed = parseSource(whole ? text : BODY_HEADER + text, ADHOC_FILE);
+  const parsed = parseSource(whole ? text : BODY_HEADER + body, ADHOC_FILE);
   diagnostics.push(...parsed.diagnostics);
   if (parsed.ast === null || hasErrors(diagnostics)) return fail();
   if (checkNesting(parsed.ast.items, diagnostics) > 0) return fail();
@@ -83,7 +91,7 @@ export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readon
     if (ir === undefined || hasErrors(diagnostics)) return fail();
     const script = queryScript(ir, prepared.labels);
     sortDiagnostics(diagnostics);
-    return { diagnostics: whole ? diagnostics : diagnostics.map(moveUp), query: ir, script, plan: explainQuery(ir) };
+    return { diagnostics: diagnostics.map(at), query: ir, script, plan: explainQuery(ir) };
   } catch (e) {
     // A bug in the compiler, not in the query: reported as E999, as compileProject does.
     const name = e instanceof QueryInternalError ? e.query : "query";
@@ -104,12 +112,15 @@ function startSpan(): Span {
   return { file: ADHOC_FILE, start: at, end: at };
 }
 
-/** A body's diagnostic at the line of the text as sent (the header took line 1). */
-function moveUp(d: Diagnostic): Diagnostic {
+/**
+ * A body's diagnostic at the line and column of the text as sent: the header took line 1, and an
+ * expression's first line starts after EXPRESSION_PREFIX (`prefix` characters).
+ */
+function moveUp(d: Diagnostic, prefix: number): Diagnostic {
   const shift = (p: Position): Position => ({
-    offset: Math.max(0, p.offset - BODY_HEADER.length),
+    offset: Math.max(0, p.offset - BODY_HEADER.length - prefix),
     line: Math.max(1, p.line - 1),
-    column: p.line > 1 ? p.column : 1,
+    column: p.line > 2 ? p.column : p.line === 2 ? Math.max(1, p.column - prefix) : 1,
   });
   return { ...d, span: { ...d.span, start: shift(d.span.start), end: shift(d.span.end) } };
 }

@@ -17,6 +17,7 @@ import type { McpOptions } from "./mcp.js";
 import type { MemoryImportOptions, MemoryOptions } from "./memory.js";
 import type { ServeOptions } from "./serve.js";
 import type { StatusOptions } from "./status.js";
+import type { QueryOptions } from "./query.js";
 
 export type Command =
   | { kind: "help"; command?: string }
@@ -33,7 +34,8 @@ export type Command =
   | { kind: "restore"; backup: string; dataDir: string }
   | ({ kind: "import" } & ImportOptions)
   | ({ kind: "export" } & ExportOptions)
-  | ({ kind: "status" } & StatusOptions);
+  | ({ kind: "status" } & StatusOptions)
+  | ({ kind: "query" } & QueryOptions);
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const INIT_FLAGS = { ...HELP, template: { type: "string" } } as const;
@@ -56,6 +58,8 @@ const IMPORT_FLAGS = {
   rejects: { type: "string" },
 } as const;
 const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
+
+const QUERY_FLAGS = { ...HELP, params: { type: "string" }, key: { type: "string" }, explain: { type: "boolean" } } as const;
 
 const STATUS_FLAGS = {
   ...HELP,
@@ -228,6 +232,31 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       if (endpoints === null) throw new UsageError(`--etcd takes etcd endpoints as comma-separated http(s) URLs, got "${etcd}"`);
       if (checkGroupName(group) !== null) throw new UsageError(`--group: ${checkGroupName(group)}`);
       return { kind: "status", target: "group", endpoints, group };
+    }
+    case "query": {
+      const { values, positionals } = parse(name, rest, QUERY_FLAGS);
+      if (values.help === true) return { kind: "help", command: name };
+      if (positionals.length === 0 || positionals.length > 2)
+        throw new UsageError("strand query needs a server's URL, then the query (or the query on stdin)");
+      const url = leaderUrl(positionals[0]!);
+      if (url === null) throw new UsageError(`strand query: the first argument must be a server's http(s) URL, got "${positionals[0]}"`);
+      let params: unknown = {};
+      if (values.params !== undefined) {
+        try {
+          params = JSON.parse(values.params);
+        } catch (error) {
+          throw new UsageError(`--params must be a JSON object: ${(error as Error).message}`);
+        }
+        if (typeof params !== "object" || params === null || Array.isArray(params)) throw new UsageError("--params must be a JSON object");
+      }
+      return {
+        kind: "query",
+        url,
+        text: positionals[1] ?? null,
+        params: params as Record<string, unknown>,
+        key: nonEmpty("--key", values.key),
+        explain: values.explain === true,
+      };
     }
     default: {
       const near = closestName(name, COMMAND_NAMES);

@@ -122,6 +122,13 @@ const COMMANDS: Readonly<Record<string, string>> = {
 `,
   restore: `  restore <backup dir> --data <dir>  restore a backup into a new or empty directory, then verify it
 `,
+  query: `  query <url> [text]  one ad-hoc query against a running server (POST /query): a whole QUERY,
+                   a body with a RETURN, or one expression; from stdin without text; prints the answer
+                   as JSON, or the diagnostics with a caret (exit 1)
+      --params <json>           the parameters, a JSON object (a body's are typed where it uses them)
+      --key <key>               the server's api key (ad-hoc writes need one)
+      --explain                 print what the query reads and how, instead of running it
+`,
   status: `  status           a failover group: leader, epoch, in-sync replicas, each member's seq and lag
       --etcd <urls>             the group's etcd endpoints (with --group)
       --group <name>            the group's name
