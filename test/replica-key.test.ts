@@ -37,6 +37,16 @@ describe("a replica of a keyed leader", () => {
     ]);
     const keyed = await startStrand({ extraArgs: ["--follow", leader.url, "--replication-key", "rk", "--api-key", "replica-key"] });
     servers.push(keyed);
+    // Printed just after the listening line startStrand waits for: wait for it as it arrives.
+    await new Promise<void>((resolve) => {
+      const seen = (): void => {
+        if (!keyed.output().includes(`following ${leader.url}`)) return;
+        keyed.child.stdout?.off("data", seen);
+        resolve();
+      };
+      keyed.child.stdout?.on("data", seen);
+      seen();
+    });
     expect(keyed.output()).toContain(`following ${leader.url}`);
   }, 120_000);
 });
