@@ -5,6 +5,7 @@
 // expiry. Answers are values: the result, or the StrandError that stopped the call (nothing
 // written). Anything else thrown is a bug and propagates.
 import { isStrandError, StrandError } from "../../core/errors.js";
+import { type Outcome, outcomeOf } from "../../core/outcome.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { TextEmbedder } from "../../runtime/embed/types.js";
@@ -16,7 +17,7 @@ import type * as wire from "./wire.js";
 import type { CheckpointRecord, StoreOperation, StoreResult } from "./wire.js";
 import type { z } from "zod/v4";
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: StrandError };
+export type { Outcome } from "../../core/outcome.js";
 
 export interface LangGraphServiceOptions {
   /** Embeds a store's texts and queries (the served project's default embedder); null: searches are unranked. */
@@ -95,21 +96,11 @@ export class LangGraphService {
     }
   }
 
-  private async write<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
-    try {
-      return { ok: true, value: await this.store.write(fn) };
-    } catch (error) {
-      if (isStrandError(error)) return { ok: false, error };
-      throw error;
-    }
+  private write<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
+    return outcomeOf(() => this.store.write(fn));
   }
 
-  private async read<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
-    try {
-      return { ok: true, value: this.store.read(fn) };
-    } catch (error) {
-      if (isStrandError(error)) return { ok: false, error };
-      throw error;
-    }
+  private read<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
+    return outcomeOf(() => this.store.read(fn));
   }
 }

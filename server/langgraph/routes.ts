@@ -14,6 +14,7 @@
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
+import { memoryOff } from "../memory/routes.js";
 import type { LangGraphService } from "./langgraph-service.js";
 
 export const LANGGRAPH_PREFIX = "/memory/langgraph/";
@@ -28,14 +29,7 @@ export function isLangGraphPath(path: string): boolean {
 export function langGraphHandler(service: LangGraphService | null, bodyLimitBytes: number): (c: Context) => Promise<Response> {
   return async (c) => {
     const { method, path } = c.req;
-    if (service === null) {
-      return jsonErrorResponse(
-        new StrandError(
-          "NOT_FOUND",
-          `no route for ${method} ${path}: the memory server is off (start strand serve with --memory, or set [server] memory = true)`,
-        ),
-      );
-    }
+    if (service === null) return memoryOff(method, path);
     try {
       handlers ??= import("./handlers.js");
       const handler = (await handlers).LANGGRAPH_HANDLERS.get(path.slice(LANGGRAPH_PREFIX.length));

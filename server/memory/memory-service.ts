@@ -6,6 +6,7 @@
 // also keeps its entities' text vectors (entity-vectors.ts) and search_nodes ranks by BM25 and
 // meaning (search.ts); without one, neither happens.
 import { isStrandError, StrandError } from "../../core/errors.js";
+import { type Outcome, outcomeOf } from "../../core/outcome.js";
 import type { QueryContext } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { TextEmbedder } from "../../runtime/embed/types.js";
@@ -25,7 +26,7 @@ import { addObservations, createEntities, createRelations, deleteEntities, delet
 import { type Embedded, entityText, EntityVectors, TextsMissing } from "./entity-vectors.js";
 import { type EntityChanges, MemoryQueries } from "./memory-queries.js";
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: StrandError };
+export type { Outcome } from "../../core/outcome.js";
 
 export interface MemoryServiceOptions {
   /** The embedding model of the entities' text vectors; absent or null: none (BM25 alone). */
@@ -213,12 +214,7 @@ export class MemoryService {
     }
   }
 
-  private async read<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
-    try {
-      return { ok: true, value: this.store.read(fn) };
-    } catch (error) {
-      if (isStrandError(error)) return { ok: false, error };
-      throw error;
-    }
+  private read<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
+    return outcomeOf(() => this.store.read(fn));
   }
 }

@@ -18,18 +18,21 @@ export function isMemoryPath(path: string): boolean {
   return path.startsWith("/memory/");
 }
 
+/** A request under /memory/ while the memory is off: 404 saying how to turn it on. */
+export function memoryOff(method: string, path: string): Response {
+  return jsonErrorResponse(
+    new StrandError(
+      "NOT_FOUND",
+      `no route for ${method} ${path}: the memory server is off (start strand serve with --memory, or set [server] memory = true)`,
+    ),
+  );
+}
+
 /** Answers a request whose path satisfies isMemoryPath; `service` null means the memory is off. */
 export function memoryHandler(service: MemoryService | null, bodyLimitBytes: number): (c: Context) => Promise<Response> {
   return async (c) => {
     const { method, path } = c.req;
-    if (service === null) {
-      return jsonErrorResponse(
-        new StrandError(
-          "NOT_FOUND",
-          `no route for ${method} ${path}: the memory server is off (start strand serve with --memory, or set [server] memory = true)`,
-        ),
-      );
-    }
+    if (service === null) return memoryOff(method, path);
     if (path !== MEMORY_MCP_PATH) return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
     if (method !== "POST") {
       return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), {
