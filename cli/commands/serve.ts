@@ -169,12 +169,36 @@ export async function runServe(options: ServeOptions): Promise<number> {
     const shutDown = (code: number): void => {
       if (stopping) return;
       stopping = true;
+      // A stop that does not finish (an etcd or a peer that never answers, a handle left open)
+      // must not keep the process for ever: past SHUTDOWN_LIMIT_MS it says where it was and exits.
+      // Acknowledged writes are durable already; exiting here loses nothing a kill -9 would not.
+      // The store's close (saving vector indexes) is not cut short: only what comes before and after it.
+      let step = "stopping the node";
+      const watchdog = (ms: number): NodeJS.Timeout => {
+        const timer = setTimeout(() => {
+          process.stderr.write(`strand: shutting down took over ${ms / 1000} s (at: ${step}); exiting\n`);
+          process.exit(code === 0 ? 1 : code);
+        }, ms);
+        timer.unref();
+        return timer;
+      };
+      let timer = watchdog(SHUTDOWN_LIMIT_MS);
       (cluster ?? served)
         .stop()
-        .then(() => server.close())
-        .then(() => store.close())
+        .then(() => {
+          step = "closing the server";
+          return server.close();
+        })
+        .then(() => {
+          clearTimeout(timer);
+          return store.close();
+        })
         .then(
-          () => resolve(code),
+          () => {
+            step = "exiting (something still holds the event loop)";
+            timer = watchdog(EXIT_LIMIT_MS);
+            resolve(code);
+          },
           (error: unknown) => {
             process.stderr.write(`strand: error while shutting down: ${(error as Error).stack ?? String(error)}\n`);
             resolve(1);
@@ -195,6 +219,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
     process.on("SIGTERM", stop);
   });
 }
+
+/** How long stopping the node and the server may take before the process exits anyway (shutDown). */
+const SHUTDOWN_LIMIT_MS = 15_000;
+/** How long the process may stay after the store closed (a handle left open) before it exits. */
+const EXIT_LIMIT_MS = 5_000;
 
 /** The node and the source of its role: a failover group (etcd), --follow, or neither (a leader). */
 async function nodeOf(
