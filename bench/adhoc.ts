@@ -7,26 +7,18 @@
 // 5-line query ≤ 20 ms.
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { processCpuSeconds } from "./proc-cpu.js";
+import { measureBlocks, measureOf, type RequestSide, renderSides } from "./request-blocks.js";
 import { startStrand } from "./servers.js";
 import { quantileSorted } from "./stats.js";
 
 export const ADHOC_READ_TARGET = 1.2;
 export const ADHOC_COMPILE_TARGET_MS = 20;
 
-const BLOCK = 100;
 const KINDS = ["named read", "ad-hoc read"] as const;
 type Kind = (typeof KINDS)[number];
 
-export interface AdHocSide {
-  kind: Kind;
-  calls: number;
-  cpuUs: number | null;
-  p50Ms: number;
-}
-
 export interface AdHocResult {
-  sides: AdHocSide[];
+  sides: RequestSide<Kind>[];
   /** Ad-hoc ÷ named, by server CPU per request (p50 latency when no /proc). */
   ratio: number;
   /** A request whose 5-line query is compiled first: p50 and max, ms. */
@@ -56,31 +48,7 @@ export async function runAdHocBench(settings: { calls: number; root: string; log
       "ad-hoc read": () => post("query", { query: "item <- N<Item>(id)\nRETURN item", params: { id } }),
     };
     for (const kind of KINDS) for (let i = 0; i < 50; i++) await call[kind](); // warm-up, and the one compile
-    const ms: Record<Kind, number[]> = { "named read": [], "ad-hoc read": [] };
-    const cpu: Record<Kind, number> = { "named read": 0, "ad-hoc read": 0 };
-    const pid = server.child.pid;
-    let haveCpu = processCpuSeconds(pid) !== null;
-    for (let done = 0, round = 0; done < settings.calls; done += BLOCK, round++) {
-      for (const kind of round % 2 === 0 ? KINDS : [...KINDS].reverse()) {
-        const before = processCpuSeconds(pid);
-        for (let i = 0; i < BLOCK; i++) {
-          const t = performance.now();
-          await call[kind]();
-          ms[kind].push(performance.now() - t);
-        }
-        const after = processCpuSeconds(pid);
-        if (before === null || after === null) haveCpu = false;
-        else cpu[kind] += after - before;
-      }
-    }
-    const sides = KINDS.map((kind): AdHocSide => {
-      const sorted = [...ms[kind]].sort((a, b) => a - b);
-      return { kind, calls: sorted.length, cpuUs: haveCpu ? (cpu[kind] / sorted.length) * 1e6 : null, p50Ms: quantileSorted(sorted, 0.5) };
-    });
-    const measure = (kind: Kind): number => {
-      const side = sides.find((s) => s.kind === kind)!;
-      return side.cpuUs ?? side.p50Ms;
-    };
+    const sides = await measureBlocks(KINDS, call, settings.calls, server.child.pid);
     // Distinct texts: each request compiles its query (a 5-line body, numbered so no two are equal).
     const compileMs: number[] = [];
     for (let i = 0; i < 50; i++) {
@@ -98,7 +66,7 @@ export async function runAdHocBench(settings: { calls: number; root: string; log
     compileMs.sort((a, b) => a - b);
     const result: AdHocResult = {
       sides,
-      ratio: measure("ad-hoc read") / measure("named read"),
+      ratio: measureOf(sides, "ad-hoc read") / measureOf(sides, "named read"),
       compileP50Ms: quantileSorted(compileMs, 0.5),
       compileMaxMs: compileMs[compileMs.length - 1]!,
       compiles: compileMs.length,
@@ -114,15 +82,10 @@ export async function runAdHocBench(settings: { calls: number; root: string; log
 }
 
 export function renderAdHoc(result: AdHocResult): string {
-  const lines = [
+  const lines = renderSides(
     "Ad-hoc queries over HTTP, POST /query (one request at a time; server CPU per request from /proc)",
-    "  request        calls   server CPU us/req   p50 ms",
-  ];
-  for (const s of result.sides) {
-    lines.push(
-      `  ${s.kind.padEnd(14)}${String(s.calls).padStart(6)}   ${(s.cpuUs === null ? "n/a" : s.cpuUs.toFixed(0)).padStart(17)}   ${s.p50Ms.toFixed(3).padStart(6)}`,
-    );
-  }
+    result.sides,
+  );
   const readPass = result.ratio <= ADHOC_READ_TARGET ? "PASS" : "MISS";
   const compilePass = result.compileMaxMs <= ADHOC_COMPILE_TARGET_MS ? "PASS" : "MISS";
   lines.push(`  cached ad-hoc read / named read ${result.ratio.toFixed(2)}x (target <= ${ADHOC_READ_TARGET}: ${readPass})`);

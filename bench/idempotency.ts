@@ -7,27 +7,17 @@
 // ≤ a point read.
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { processCpuSeconds } from "./proc-cpu.js";
+import { measureBlocks, measureOf, type RequestSide, renderSides } from "./request-blocks.js";
 import { startStrand } from "./servers.js";
-import { quantileSorted } from "./stats.js";
 
 export const KEYED_WRITE_TARGET = 1.1;
 export const REPLAY_TARGET = 1;
 
-const BLOCK = 100;
 const KINDS = ["write", "keyed write", "replay", "point read"] as const;
 type Kind = (typeof KINDS)[number];
 
-export interface IdempotencySide {
-  kind: Kind;
-  calls: number;
-  /** Server CPU (user + system) per request, µs; null without /proc. */
-  cpuUs: number | null;
-  p50Ms: number;
-}
-
 export interface IdempotencyResult {
-  sides: IdempotencySide[];
+  sides: RequestSide<Kind>[];
   /** Keyed write ÷ plain write, by server CPU per request (p50 latency when no /proc). */
   keyedRatio: number;
   /** Replay ÷ point read, the same way. */
@@ -59,41 +49,11 @@ export async function runIdempotencyBench(settings: {
       "point read": () => post("GetItem", { id: stored.item.id }),
     };
     for (const kind of KINDS) for (let i = 0; i < 20; i++) await call[kind](); // warm-up
-    const ms: Record<Kind, number[]> = { write: [], "keyed write": [], replay: [], "point read": [] };
-    const cpu: Record<Kind, number> = { write: 0, "keyed write": 0, replay: 0, "point read": 0 };
-    const pid = server.child.pid;
-    let haveCpu = processCpuSeconds(pid) !== null;
-    for (let done = 0, round = 0; done < settings.calls; done += BLOCK, round++) {
-      const order = round % 2 === 0 ? KINDS : [...KINDS].reverse();
-      for (const kind of order) {
-        const before = processCpuSeconds(pid);
-        for (let i = 0; i < BLOCK; i++) {
-          const t = performance.now();
-          await call[kind]();
-          ms[kind].push(performance.now() - t);
-        }
-        const after = processCpuSeconds(pid);
-        if (before === null || after === null) haveCpu = false;
-        else cpu[kind] += after - before;
-      }
-    }
-    const sides = KINDS.map((kind): IdempotencySide => {
-      const sorted = [...ms[kind]].sort((a, b) => a - b);
-      return {
-        kind,
-        calls: sorted.length,
-        cpuUs: haveCpu ? (cpu[kind] / sorted.length) * 1e6 : null,
-        p50Ms: quantileSorted(sorted, 0.5),
-      };
-    });
-    const measure = (kind: Kind): number => {
-      const side = sides.find((s) => s.kind === kind)!;
-      return side.cpuUs ?? side.p50Ms;
-    };
+    const sides = await measureBlocks(KINDS, call, settings.calls, server.child.pid);
     const result = {
       sides,
-      keyedRatio: measure("keyed write") / measure("write"),
-      replayRatio: measure("replay") / measure("point read"),
+      keyedRatio: measureOf(sides, "keyed write") / measureOf(sides, "write"),
+      replayRatio: measureOf(sides, "replay") / measureOf(sides, "point read"),
     };
     settings.log(
       `idempotency: keyed write ${result.keyedRatio.toFixed(2)}x a plain one, replay ${result.replayRatio.toFixed(2)}x a point read (server CPU per request)`,
@@ -106,15 +66,7 @@ export async function runIdempotencyBench(settings: {
 }
 
 export function renderIdempotency(result: IdempotencyResult): string {
-  const lines = [
-    "Idempotent writes over HTTP (one request at a time; server CPU per request from /proc)",
-    "  request        calls   server CPU us/req   p50 ms",
-  ];
-  for (const s of result.sides) {
-    lines.push(
-      `  ${s.kind.padEnd(14)}${String(s.calls).padStart(6)}   ${(s.cpuUs === null ? "n/a" : s.cpuUs.toFixed(0)).padStart(17)}   ${s.p50Ms.toFixed(3).padStart(6)}`,
-    );
-  }
+  const lines = renderSides("Idempotent writes over HTTP (one request at a time; server CPU per request from /proc)", result.sides);
   lines.push(
     `  keyed write / write ${result.keyedRatio.toFixed(2)}x (target <= ${KEYED_WRITE_TARGET}); replay / point read ${result.replayRatio.toFixed(2)}x (target <= ${REPLAY_TARGET})`,
   );
