@@ -1,5 +1,6 @@
 // Calls to the server the page came from. The api key, when the server wants one, is asked for
 // once and kept for the tab (sessionStorage); every call sends it as x-api-key.
+import type { Diagnostic } from "./editor/spans.js";
 
 export interface Introspection {
   schema: {
@@ -28,6 +29,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** A query that does not compile (400 INVALID_QUERY): where and why. */
+    readonly diagnostics: readonly Diagnostic[] = [],
   ) {
     super(message);
   }
@@ -53,8 +56,9 @@ async function send(method: "GET" | "POST", path: string, body?: unknown): Promi
   const text = await response.text();
   const parsed: unknown = text === "" ? null : JSON.parse(text);
   if (!response.ok) {
-    const err = (parsed ?? {}) as { error?: string; code?: string };
-    throw new ApiError(response.status, err.code ?? "UNKNOWN", err.error ?? response.statusText);
+    const err = (parsed ?? {}) as { error?: string; code?: string; diagnostics?: unknown };
+    const diagnostics = Array.isArray(err.diagnostics) ? (err.diagnostics as Diagnostic[]) : [];
+    throw new ApiError(response.status, err.code ?? "UNKNOWN", err.error ?? response.statusText, diagnostics);
   }
   return parsed;
 }
@@ -68,6 +72,10 @@ export const neighbours = (id: string) =>
   send("POST", "/explorer/api/neighbours", { id }) as Promise<{ center: Item; nodes: Item[]; edges: Item[] }>;
 
 export const runQuery = (name: string, params: Record<string, unknown>): Promise<unknown> => send("POST", `/${name}`, params);
+
+/** `POST /query`: an ad-hoc HelixQL text; with `explain`, compiled and checked but not run. */
+export const adHocQuery = (query: string, params: Record<string, unknown>, explain: boolean): Promise<unknown> =>
+  send("POST", "/query", { query, params, explain });
 
 /** A one-shot /mcp search: open a connection, search, collect, close. */
 export async function search(tool: "search_keyword" | "search_vector_text", label: string, query: string): Promise<Item[]> {

@@ -1,6 +1,9 @@
-// The explorer page: schema, browsing, named queries and searches on the left; the graph in the
-// middle; the selected item's properties on the right.
+// The explorer page: schema, browsing, named queries and searches on the left; the HelixQL editor
+// and the views of an answer (graph, table, JSON) in the middle; the selected item's properties
+// on the right.
 import { ApiError, apiKey, introspect, type Introspection, type Item, neighbours, nodesPage, runQuery, search, setApiKey } from "./api.js";
+import { EditorPanel } from "./editor/panel.js";
+import { ResultsView } from "./editor/results.js";
 import { queryForm, type QueryForm } from "./forms.js";
 import { GraphView } from "./graph.js";
 import { itemsIn } from "./items.js";
@@ -31,13 +34,42 @@ function fail(error: unknown): void {
 const graph = new GraphView($("graph"), showItem, (id) => void expand(id));
 let selected: Item | null = null;
 
-function showItem(item: Item | null): void {
+const results = new ResultsView(
+  {
+    tabs: $("views"),
+    table: $("table-view"),
+    part: $("table-part"),
+    head: $<HTMLTableSectionElement>("result-head"),
+    body: $<HTMLTableSectionElement>("result-body"),
+    pageInfo: $("table-page"),
+    prev: $("table-prev"),
+    next: $("table-next"),
+    json: $("json-view"),
+  },
+  (row) => showItem(typeof row.id === "string" && typeof row.label === "string" ? (row as Item) : null, row),
+);
+
+/** Replaces the graph with an answer's nodes and edges, if it holds any. */
+function drawAnswer(answer: unknown): { nodes: number; edges: number } {
+  const { nodes, edges } = itemsIn(answer);
+  if (nodes.length + edges.length > 0) {
+    graph.clear();
+    graph.add(nodes, edges);
+  }
+  return { nodes: nodes.length, edges: edges.length };
+}
+
+const editor = new EditorPanel({ results, drawAnswer, status, fail });
+
+/** `shown`: what to list when it is no graph item (a table row of a projection). */
+function showItem(item: Item | null, shown: unknown = item): void {
   selected = item;
-  $("props").textContent = item === null ? "" : JSON.stringify(item, null, 2);
+  $("props").textContent = shown === null ? "" : JSON.stringify(shown, null, 2);
   $<HTMLButtonElement>("expand").disabled = item === null || item.from_node !== undefined || item.id.startsWith("type:");
 }
 
 async function expand(id: string): Promise<void> {
+  results.show("graph");
   try {
     const { center, nodes, edges } = await neighbours(id);
     graph.add([center, ...nodes], edges);
@@ -67,6 +99,7 @@ function setUpBrowse(schema: Introspection["schema"]): void {
   fields();
   let offset = 0;
   const load = async (): Promise<void> => {
+    results.show("graph");
     try {
       const page = await nodesPage(typeSelect.value, offset, PAGE, fieldSelect.value, $<HTMLInputElement>("browse-filter").value);
       graph.add(page.items);
@@ -116,12 +149,9 @@ function setUpQueries(queries: Introspection["queries"]): void {
     try {
       const answer = await runQuery(select.value, values.params);
       $("query-result").textContent = JSON.stringify(answer, null, 2);
-      const { nodes, edges } = itemsIn(answer);
-      if (nodes.length + edges.length > 0) {
-        graph.clear();
-        graph.add(nodes, edges);
-      }
-      status(`${select.value}: ${nodes.length} nodes, ${edges.length} edges in the answer`);
+      results.set(answer);
+      const { nodes, edges } = drawAnswer(answer);
+      status(`${select.value}: ${nodes} nodes, ${edges} edges in the answer`);
     } catch (error) {
       $("query-result").textContent = error instanceof ApiError ? JSON.stringify({ error: error.message, code: error.code }, null, 2) : String(error);
       fail(error);
@@ -143,6 +173,8 @@ function setUpSearch(schema: Introspection["schema"]): void {
   const run = async (tool: "search_keyword" | "search_vector_text", label: string, text: string): Promise<void> => {
     try {
       const found = await search(tool, label, text);
+      // The table lists them with their score; the graph shows them.
+      results.set({ found });
       graph.clear();
       graph.add(found);
       status(`${found.length} found`);
@@ -173,7 +205,11 @@ async function start(): Promise<void> {
       ...schema.vectors.map((t) => `V::${t.name}`),
       ...schema.edges.map((e) => `E::${e.name} (${e.from} → ${e.to})`),
     ].join("\n");
-    $("schema-show").onclick = () => graph.showSchema(schema);
+    $("schema-show").onclick = () => {
+      results.show("graph");
+      graph.showSchema(schema);
+    };
+    editor.setSchema(schema);
     setUpBrowse(schema);
     setUpQueries(description.queries);
     setUpSearch(schema);
@@ -186,5 +222,5 @@ async function start(): Promise<void> {
 }
 
 // For tests and the curious: the graph and the selection, from the browser console.
-(window as unknown as { explorer: unknown }).explorer = { graph, selected: () => selected };
+(window as unknown as { explorer: unknown }).explorer = { graph, results, selected: () => selected };
 void start();
