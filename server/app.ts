@@ -24,8 +24,9 @@ import { QueryRunner, type EmbedderFor } from "../runtime/query/query-runner.js"
 import { observedEmbedders } from "../runtime/embed/observed.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import type { Metric } from "../runtime/vector/metric.js";
-import { apiKeyMiddleware } from "./http/api-key.js";
-import { BACKUP_PATH, backupRoute, type BackupSource } from "./http/backup-route.js";
+import { callerMiddleware } from "./http/caller.js";
+import { fixedKeyRing, type KeyRing } from "./access/key-ring.js";
+import { BACKUP_PATH, backupAccess, backupRoute, type BackupSource } from "./http/backup-route.js";
 import { errorToResponse, jsonErrorResponse } from "./http/error-response.js";
 import { introspect } from "./http/introspect.js";
 import { originGuard } from "./http/origin-guard.js";
@@ -56,8 +57,13 @@ export interface AppOptions {
   store: QueryStore;
   queries: readonly QueryModule[];
   schema: SchemaDescriptor;
-  /** When set, every request except `GET /health` (and `HEAD /health`) must send it as `x-api-key`. */
+  /** When set, every request except `GET /health` (and `HEAD /health`) must send it as `x-api-key`: an admin key. */
   apiKey?: string | undefined;
+  /**
+   * The server's keys with their roles (access/key-ring.ts), when it has more than `apiKey`; the
+   * ring may be reloaded while serving. Given, `apiKey` is ignored: put it in the ring.
+   */
+  keys?: KeyRing | undefined;
   /** Largest accepted request body; default 8 MiB. */
   bodyLimitBytes?: number | undefined;
   /** Largest answer of a query, in bytes of JSON (400 RESULT_TOO_LARGE past it); default 256 MiB, 0: none. */
@@ -126,7 +132,8 @@ export function createApp(options: AppOptions): Hono {
     ...(explorer ? Object.keys(EXPLORER_ASSETS) : []),
     ...(replication !== undefined ? REPLICATION_PATHS : []),
   ]);
-  if (options.apiKey !== undefined && options.apiKey !== "") app.use("*", apiKeyMiddleware(options.apiKey, publicPaths));
+  const keys = keyRingOf(options);
+  app.use("*", callerMiddleware(keys, publicPaths));
 
   const names = [...queries.keys()];
   const mcpEnabled = options.mcp !== false;
@@ -157,7 +164,7 @@ export function createApp(options: AppOptions): Hono {
           runner,
           bodyLimitBytes,
           answerLimitBytes: options.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES,
-          keyed: options.apiKey !== undefined && options.apiKey !== "",
+          keyed: keys.keyed,
         },
   );
   const getPaths: ReadonlySet<string> = new Set([
@@ -202,15 +209,19 @@ export function createApp(options: AppOptions): Hono {
     app.get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": metrics.contentType } }));
   }
   if (explorer) addExplorerAssets(app);
-  if (options.backup !== undefined)
-    app.get(BACKUP_PATH, backupRoute(options.backup, options.apiKey !== undefined && options.apiKey !== ""));
-  if (replication !== undefined) addReplicationRoutes(app, replication, options.apiKey);
+  if (options.backup !== undefined) app.get(BACKUP_PATH, backupRoute(options.backup, backupAccess(keys)));
+  if (replication !== undefined) addReplicationRoutes(app, replication, keys);
   const answerLimitBytes = options.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES;
   const idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
   app.post("/:name", queryRoute({ runner, queries, bodyLimitBytes, answerLimitBytes, idempotencyWindowMs, notAQuery: unrouted }));
   app.notFound(unrouted);
   app.onError((error) => errorToResponse(error));
   return app;
+}
+
+/** The ring of keys the server checks: the one given, or one of `apiKey` alone. */
+export function keyRingOf(options: Pick<AppOptions, "apiKey" | "keys">): KeyRing {
+  return options.keys ?? fixedKeyRing({ apiKey: options.apiKey });
 }
 
 /** The names requests are counted and logged under (observe/route-label.ts). */

@@ -6,7 +6,7 @@
 // acknowledged), closes kept-alive connections as they fall idle (http/graceful-close.ts), then
 // resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON
 // errors too (http/client-error.ts).
-import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, type AppOptions } from "./app.js";
+import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, keyRingOf, type AppOptions } from "./app.js";
 import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
 import type { LeaseGate } from "./front-door/lease-gate.js";
 import { startFrontDoor } from "./front-door/start.js";
@@ -65,13 +65,14 @@ const FORCE_CLOSE_AFTER_MS = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
-  const keyless = options.apiKey === undefined || options.apiKey === "";
+  const keys = keyRingOf(options);
+  const keyless = !keys.keyed;
   const store = options.store;
   const metrics =
     options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store), replication: options.replication });
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
-  const app = createApp({ ...options, loopbackHostsOnly, metrics, explorer });
+  const app = createApp({ ...options, keys, loopbackHostsOnly, metrics, explorer });
   const limits = options.frontDoor ?? {};
   const stallLimitMs = limits.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
   if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1 || stallLimitMs > MAX_STALL_LIMIT_MS) {

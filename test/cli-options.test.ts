@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/commands/args.js";
-import { weakKeyProblem } from "../cli/commands/serve.js";
+import { weakKeyProblem } from "../cli/commands/serve-keys.js";
 import { commandHelp, ENV_COLUMN, OPTION_ENV, USAGE } from "../cli/commands/usage.js";
 import { CLI, REPO_ROOT, SOCIAL_EXAMPLE, startStrand, tempDir } from "./support/server.js";
 import type { GivenSettings } from "../cli/config/knobs.js";
@@ -38,12 +38,12 @@ describe("strand --version and help", () => {
       [
         ["srve"],
         'strand: unknown command "srve"; did you mean "serve"?\n' +
-          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, status (strand --help)\n",
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, status, keys (strand --help)\n",
       ],
       [
         ["frobnicate"],
         'strand: unknown command "frobnicate"\n' +
-          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, status (strand --help)\n",
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, status, keys (strand --help)\n",
       ],
       [
         ["serve", "--prot", "3"],

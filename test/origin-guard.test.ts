@@ -124,7 +124,7 @@ describe("--cors", () => {
       headers: {
         "access-control-allow-origin": "https://app.example",
         "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
-        "access-control-allow-headers": "content-type, x-api-key, strand-after, idempotency-key",
+        "access-control-allow-headers": "content-type, x-api-key, authorization, strand-after, idempotency-key",
         vary: "Origin",
       },
       body: null,

@@ -18,6 +18,8 @@ import type { MemoryImportOptions, MemoryOptions } from "./memory.js";
 import type { ServeOptions } from "./serve.js";
 import type { StatusOptions } from "./status.js";
 import type { QueryOptions } from "./query.js";
+import type { KeysOptions } from "./keys.js";
+import { isKeyName, isRole } from "../../server/access/keys-file.js";
 
 export type Command =
   | { kind: "help"; command?: string }
@@ -35,7 +37,8 @@ export type Command =
   | ({ kind: "import" } & ImportOptions)
   | ({ kind: "export" } & ExportOptions)
   | ({ kind: "status" } & StatusOptions)
-  | ({ kind: "query" } & QueryOptions);
+  | ({ kind: "query" } & QueryOptions)
+  | { kind: "keys"; keys: KeysOptions };
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const INIT_FLAGS = { ...HELP, template: { type: "string" } } as const;
@@ -58,6 +61,7 @@ const IMPORT_FLAGS = {
   rejects: { type: "string" },
 } as const;
 const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
+const KEYS_FLAGS = { ...HELP, file: { type: "string" }, role: { type: "string" } } as const;
 
 const QUERY_FLAGS = { ...HELP, params: { type: "string" }, key: { type: "string" }, explain: { type: "boolean" } } as const;
 
@@ -258,6 +262,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         explain: values.explain === true,
       };
     }
+    case "keys":
+      return keysCommand(rest, env);
     default: {
       const near = closestName(name, COMMAND_NAMES);
       throw new UsageError(`unknown command "${name}"${near === undefined ? "" : `; did you mean "${near}"?`}`);
@@ -338,4 +344,34 @@ function withProjectData(flags: GivenSettings, dir: string): GivenSettings {
 
 function projectData(dir: string): string {
   return join(dir, DEFAULT_DATA_DIR);
+}
+
+/** `strand keys add <name> --role R | list | remove <name>`, each with --file (or STRAND_KEYS_FILE). */
+function keysCommand(rest: string[], env: NodeJS.ProcessEnv): Command {
+  const { values, positionals } = parse("keys", rest, KEYS_FLAGS);
+  if (values.help === true) return { kind: "help", command: "keys" };
+  const [action, keyName, ...extra] = positionals;
+  const given = nonEmpty("--file", values.file) ?? (env.STRAND_KEYS_FILE === "" ? undefined : env.STRAND_KEYS_FILE);
+  if (given === undefined) throw new UsageError("strand keys needs --file <keys file> (or STRAND_KEYS_FILE)");
+  const file = resolve(given);
+  if (extra.length > 0) throw new UsageError(`strand keys: unexpected ${extra.join(" ")}`);
+  if (action === "list") {
+    if (keyName !== undefined) throw new UsageError("strand keys list takes no name");
+    return { kind: "keys", keys: { action, file } };
+  }
+  if (action !== "add" && action !== "remove")
+    throw new UsageError(`strand keys: expected add, list or remove, got ${action === undefined ? "nothing" : `"${action}"`}`);
+  if (keyName === undefined || !isKeyName(keyName)) {
+    throw new UsageError(
+      `strand keys ${action} needs a name of 1-64 of A-Z a-z 0-9 . _ -${keyName === undefined ? "" : `, got "${keyName}"`}`,
+    );
+  }
+  if (action === "remove") {
+    if (values.role !== undefined) throw new UsageError("strand keys remove takes no --role");
+    return { kind: "keys", keys: { action, file, name: keyName } };
+  }
+  const role = values.role;
+  if (role === undefined || !isRole(role))
+    throw new UsageError(`--role must be read, write or admin${role === undefined ? "" : `, got "${role}"`}`);
+  return { kind: "keys", keys: { action, file, name: keyName, role } };
 }

@@ -4,7 +4,6 @@
 // settings (config/settings.ts) and wires the parts: the node and its role (server/node/), the
 // server (server/server.ts).
 import { listenProblem } from "./listen-problem.js";
-import { readFileSync } from "node:fs";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
 import { createLogger, type Logger } from "../../server/observe/logger.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
@@ -16,8 +15,8 @@ import { seedFromGroupLeader, seedFromLeader } from "../../server/node/seed-befo
 import { ServedNode } from "../../server/node/served-node.js";
 import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
-import type { Settings } from "../config/settings.js";
 import { openServedLangGraph } from "./langgraph-store.js";
+import { type ServedKeys, servedKeys } from "./serve-keys.js";
 import { adHocCompiler } from "../project/adhoc-compiler.js";
 import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
@@ -33,7 +32,7 @@ export interface ServeOptions {
 
 export async function runServe(options: ServeOptions): Promise<number> {
   const say = (line: string): void => void process.stderr.write(`${line}\n`);
-  let apiKey: string | undefined;
+  let keys = null as ServedKeys | null;
   const opened = await openProject(options.dir, options.flags, "serving", {
     beforeStoreOpen: async (settings, config, project) => {
       const memoryProblem = servedMemoryProblem(settings);
@@ -41,21 +40,15 @@ export async function runServe(options: ServeOptions): Promise<number> {
         say(`strand: ${memoryProblem}`);
         return false;
       }
-      const key = apiKeyOf(settings.server);
-      if (key === null) return false;
-      apiKey = key;
-      const weak = apiKey === undefined || isLoopbackAddress(settings.server.host) ? null : weakKeyProblem(apiKey);
-      if (weak !== null) {
-        say(`strand: refusing to listen on ${settings.server.host} with this api key: ${weak}`);
-        return false;
-      }
-      if (apiKey === undefined && !isLoopbackAddress(settings.server.host)) {
+      keys = servedKeys(settings.server, say);
+      if (keys === null) return false;
+      if (!keys.keyed && !isLoopbackAddress(settings.server.host)) {
         say(
           `strand: warning: listening on ${settings.server.host} without an api key: anyone who can reach this address can read and write; set --api-key-file or STRAND_API_KEY`,
         );
       }
       // A replica (or a group's node) seeds an empty store from its leader, and checks it is the same project.
-      const self = { identity: identityOf(config, project.schema), keyed: apiKey !== undefined };
+      const self = { identity: identityOf(config, project.schema), keyed: keys.keyed };
       const dataDir = settings.store.dataDir;
       const { follow, key: replicationKey } = settings.replication;
       if (settings.cluster !== null) return seedFromGroupLeader(settings.cluster, replicationKey, dataDir, self, say);
@@ -63,7 +56,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       return true;
     },
   });
-  if (opened === null) return 1;
+  if (opened === null || keys === null) return 1;
   const { settings, project, embedders } = opened;
   const memory = settings.server.memory ? await openServedMemory(settings, embedders(null)) : undefined;
   if (memory === null) {
@@ -109,7 +102,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       replication: served.node,
       schema: project.schema,
       queries: project.queries,
-      apiKey,
+      keys: keys.ring,
       bodyLimitBytes: http.bodyLimitBytes,
       answerLimitBytes: http.answerLimitBytes,
       idempotencyWindowMs: http.idempotencyWindowS * 1000,
@@ -152,6 +145,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   if (memory !== undefined) process.stdout.write(`memory: http://${explorerHost(http.host)}:${server.port}/memory/mcp\n`);
   if (settings.replication.follow !== undefined) process.stdout.write(`following ${settings.replication.follow}\n`);
   served.start();
+  const unwatchKeys = keys.watch(say);
   if (cluster !== null && settings.cluster !== null) {
     const group = settings.cluster;
     const url = group.advertise ?? `http://${explorerHost(http.host)}:${server.port}`;
@@ -169,6 +163,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
     const shutDown = (code: number): void => {
       if (stopping) return;
       stopping = true;
+      unwatchKeys();
       // A stop that does not finish (an etcd or a peer that never answers, a handle left open)
       // must not keep the process for ever: past SHUTDOWN_LIMIT_MS it says where it was and exits.
       // Acknowledged writes are durable already; exiting here loses nothing a kill -9 would not.
@@ -281,52 +276,4 @@ function logOpenedStore(logger: Logger, store: GraphStore, dataDir: string): voi
 function explorerHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
-}
-
-/** The api key, given or read from its file; null after printing why the file cannot be used. */
-function apiKeyOf(server: Settings["server"]): string | undefined | null {
-  return server.apiKeyFile === undefined ? server.apiKey : readApiKeyFile(server.apiKeyFile);
-}
-
-/** Keys that are placeholders, not secrets (compose files and docs have carried some of them). */
-const PLACEHOLDER_KEYS = new Set([
-  "change-me",
-  "changeme",
-  "change_me",
-  "password",
-  "secret",
-  "admin",
-  "apikey",
-  "api-key",
-  "strand",
-  "test",
-  "key",
-]);
-/** Shorter keys are guessable from afar (they are compared in constant time, but not rate-limited). */
-const MIN_REMOTE_KEY_LENGTH = 16;
-
-/** Why a key must not guard a server reachable beyond this machine, or null. */
-export function weakKeyProblem(key: string): string | null {
-  if (PLACEHOLDER_KEYS.has(key.toLowerCase()))
-    return `"${key}" is a placeholder, not a secret; set a key of at least ${MIN_REMOTE_KEY_LENGTH} random characters (e.g. openssl rand -hex 32)`;
-  if (key.length < MIN_REMOTE_KEY_LENGTH)
-    return `it has ${key.length} characters; beyond loopback a key needs at least ${MIN_REMOTE_KEY_LENGTH} (e.g. openssl rand -hex 32)`;
-  return null;
-}
-
-/** The key in `file` (its first line, trimmed); null after printing why it cannot be used. */
-function readApiKeyFile(file: string): string | null {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    process.stderr.write(`strand: cannot read the api key file ${displayPath(file)}: ${(error as Error).message}\n`);
-    return null;
-  }
-  const key = (text.split(/\r?\n/)[0] ?? "").trim();
-  if (key === "") {
-    process.stderr.write(`strand: the api key file ${displayPath(file)} is empty (its first line is the key)\n`);
-    return null;
-  }
-  return key;
 }

@@ -28,6 +28,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --data <dir>              database directory (default: <dir>/data, the project's own)
       --api-key <key>           require this x-api-key header (visible in ps: prefer the file or env)
       --api-key-file <file>     read the api key from this file (its first line)
+      --read-key <key>          also accept this key, for reads only (writes, /backup and
+                                replication answer 403 ROLE_FORBIDDEN)
+      --keys-file <file>        also accept the keys in this file, each with its role (strand
+                                keys); reloaded when it changes or on SIGHUP
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
       --answer-limit <size>     largest answer of a query, bytes of JSON or e.g. 64MiB; past it 400
@@ -134,6 +138,12 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --group <name>            the group's name
       --url <url>               or one node, as it sees itself (its /replication/status)
       --replication-key <key>   with --url: the node's replication key (or its api key)
+`,
+  keys: `  keys add <name> --role <role> | list | remove <name>  the keys file a server reads
+                   (--keys-file): add makes a random key, prints it once and keeps its digest
+      --file <file>             the keys file (created by add)
+      --role <role>             read (queries that read), write (also writes) or admin (also
+                                /backup and replication)
 `,
 };
 

@@ -53,6 +53,10 @@ export const KNOBS = {
     host: knob({ flag: "--host", env: "STRAND_HOST", value: text, default: DEFAULT_SERVE_HOST }),
     apiKey: knob({ flag: "--api-key", env: "STRAND_API_KEY", value: text }),
     apiKeyFile: knob({ flag: "--api-key-file", env: "STRAND_API_KEY_FILE", value: path }),
+    // A key that may only read (server/access/key-ring.ts roles); the api key is an admin key.
+    readKey: knob({ flag: "--read-key", env: "STRAND_READ_KEY", value: text }),
+    // Named keys with roles, as digests, reloaded when the file changes (server/access/keys-file.ts).
+    keysFile: knob({ flag: "--keys-file", env: "STRAND_KEYS_FILE", value: path }),
     corsOrigins: knob<readonly string[]>({ flag: "--cors", env: "STRAND_CORS", value: origins, default: [] }),
     explorer: knob({ flag: "--explorer", env: "STRAND_EXPLORER", value: boolean }),
     logLevel: knob({ flag: "--log-level", env: "STRAND_LOG_LEVEL", value: oneOf(LOG_LEVELS), default: DEFAULT_LOG_LEVEL }),

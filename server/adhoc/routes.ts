@@ -2,8 +2,8 @@
 // The text is compiled against the served schema (the AdHocCompiler the command put in; compiled
 // once per distinct text), its parameters validated as a named query's, and it runs as one (the
 // same time limit, embeddings, answer shape). A query that does not compile is 400 INVALID_QUERY
-// with every diagnostic; one that writes runs only on a server with an api key (the caller then
-// holds it), else 403 WRITE_FORBIDDEN. `"explain": true` answers what it would read instead of
+// with every diagnostic; one that writes runs only on a server with keys, for a key whose role
+// allows writes (else 403 WRITE_FORBIDDEN without keys, ROLE_FORBIDDEN with a read key). `"explain": true` answers what it would read instead of
 // running it. Not a Hono route, for the reason server/mcp/routes.ts gives.
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
@@ -13,6 +13,7 @@ import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import { jsonAnswer } from "../http/json-answer.js";
 import { jsonRequestBody } from "../http/json-request.js";
 import { validateParams } from "../http/params.js";
+import { callerOf, requireRole } from "../http/caller.js";
 import type { AdHocCompiler, AdHocDiagnostic } from "./adhoc-compiler.js";
 
 export const ADHOC_PATH = "/query";
@@ -22,7 +23,7 @@ export interface AdHocRouteOptions {
   runner: QueryRunner;
   bodyLimitBytes: number;
   answerLimitBytes: number;
-  /** Whether the server has an api key: ad-hoc writes need one. */
+  /** Whether the server has keys: ad-hoc writes need a key with the role write or admin. */
   keyed: boolean;
 }
 
@@ -55,6 +56,7 @@ export function adHocHandler(options: AdHocRouteOptions | null): (c: Context) =>
           "this ad-hoc query writes: ad-hoc writes need a server with an api key (--api-key or STRAND_API_KEY), sent by the caller",
         );
       }
+      if (query.writes) requireRole(callerOf(c), "write", "an ad-hoc query that writes");
       const validated = validateParams(query.params, params);
       return await jsonAnswer(c, (await options.runner.run(query, validated)) as JsonValue, options.answerLimitBytes);
     } catch (error) {

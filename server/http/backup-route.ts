@@ -2,8 +2,8 @@
 // consistent LMDB copy of one snapshot, taken while writes go on) and the `x-strand-backup-manifest`
 // header its manifest (runtime/backup/manifest.ts), whose size and SHA-256 let the receiver check
 // what it got: write the body as data.mdb and the header as manifest.json, and the directory is a
-// backup `strand restore` takes. It is served only when the server has an api key (and, like
-// every route, needs it): a backup is every record at once.
+// backup `strand restore` takes. It is served only when the server has keys, to admin keys: a
+// backup is every record at once.
 //
 // The copy is made in a temporary directory (os.tmpdir(), which needs room for one copy of the
 // store), opened, and removed at once; the open descriptor keeps the file until the body is sent.
@@ -18,9 +18,21 @@ import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import { BACKUP_DATA_FILE } from "../../runtime/backup/manifest.js";
+import { callerOf, roleForbidden } from "./caller.js";
+import { type KeyRing, roleAllows } from "../access/key-ring.js";
 import { jsonErrorResponse } from "./error-response.js";
 
 export const BACKUP_PATH = "/backup";
+
+/** GET /backup's refusal: none for an admin key; a server without keys serves no backup. */
+export function backupAccess(keys: KeyRing): (c: Context) => StrandError | null {
+  return (c) => {
+    if (!keys.keyed)
+      return new StrandError("UNAUTHORIZED", "GET /backup is served only by a server with an api key (strand serve --api-key KEY)");
+    const caller = callerOf(c);
+    return roleAllows(caller.role, "admin") ? null : roleForbidden(caller, "GET /backup", "admin");
+  };
+}
 export const MANIFEST_HEADER = "x-strand-backup-manifest";
 
 /** What the route needs of the store: `GraphStore` satisfies it. */
@@ -31,15 +43,14 @@ export interface BackupSource {
 /** Backups being copied or sent, in this process (at most one). */
 let backupsInFlight = 0;
 
-export function backupRoute(source: BackupSource, apiKeySet: boolean): (c: Context) => Promise<Response> {
+/** `refusal` says why this request may not have a backup, or null. */
+export function backupRoute(source: BackupSource, refusal: (c: Context) => StrandError | null): (c: Context) => Promise<Response> {
   return async (c) => {
     // Hono answers HEAD with the GET handler: that would copy the whole store to send no body.
     if (c.req.method === "HEAD")
       return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", "method HEAD is not allowed on /backup; use GET"), { allow: "GET" });
-    if (!apiKeySet)
-      return jsonErrorResponse(
-        new StrandError("UNAUTHORIZED", "GET /backup is served only by a server with an api key (strand serve --api-key KEY)"),
-      );
+    const refused = refusal(c);
+    if (refused !== null) return jsonErrorResponse(refused);
     if (backupsInFlight > 0)
       return jsonErrorResponse(
         new StrandError(

@@ -25,7 +25,7 @@ export interface OriginGuardOptions {
 const ALLOW_METHODS = "GET, HEAD, POST, OPTIONS";
 // strand-after: the generated client's read-your-writes bookmark (server/replication/commit-headers.ts);
 // idempotency-key: a write a page may retry (idempotency-key.ts).
-const ALLOW_HEADERS = "content-type, x-api-key, strand-after, idempotency-key";
+const ALLOW_HEADERS = "content-type, x-api-key, authorization, strand-after, idempotency-key";
 /** Response headers a page may read besides the CORS-safelisted ones: the bookmark it sends back, and whether an answer was replayed. */
 const EXPOSE_HEADERS = "strand-commit, idempotent-replayed";
 const PREFLIGHT_MAX_AGE_SECONDS = "600";

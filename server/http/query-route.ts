@@ -13,6 +13,7 @@ import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf, keyedRun, REPLAYED_HEADER } f
 import { jsonRequestBody } from "./json-request.js";
 import type { QueryRunner } from "../../runtime/query/query-runner.js";
 import { closestName } from "../../core/suggest.js";
+import { callerOf, requireRole } from "./caller.js";
 
 export interface QueryRouteOptions {
   runner: QueryRunner;
@@ -45,6 +46,7 @@ export function queryRoute({
   return async (c: Context) => {
     const query = queries.get(c.req.param("name") ?? "");
     if (query === undefined) return notAQuery(c);
+    if (query.writes) requireRole(callerOf(c), "write", `the query ${query.name} (it writes)`);
     const body = await jsonRequestBody(c, bodyLimitBytes);
     const params = validateParams(query.params, body);
     const key = query.writes ? idempotencyKeyOf(c.req.header(IDEMPOTENCY_KEY_HEADER)) : undefined;

@@ -4,6 +4,7 @@
 // else in a read snapshot followed, when it read items with a TTL, by a small write moving their
 // expiry. Answers are values: the result, or the StrandError that stopped the call (nothing
 // written). Anything else thrown is a bug and propagates.
+import { requireWriteScope } from "../http/caller.js";
 import { isStrandError, StrandError } from "../../core/errors.js";
 import { type Outcome, outcomeOf } from "../../core/outcome.js";
 import type { QueryContext } from "../../core/query-context.js";
@@ -76,7 +77,8 @@ export class LangGraphService {
     if (hasPuts(operations)) return this.write((db) => runBatch(this.q, db, operations, embedded.value, now, true).results);
     const read = await this.read((db) => runBatch(this.q, db, operations, embedded.value, now, false));
     if (!read.ok || read.value.refresh.size === 0) return read.ok ? { ok: true, value: read.value.results } : read;
-    const refreshed = await this.write((db) => refreshExpiry(this.q, db, read.value.refresh, now));
+    // A read's TTL refresh is part of the read: a read-only key may cause it.
+    const refreshed = await outcomeOf(() => this.store.write((db) => refreshExpiry(this.q, db, read.value.refresh, now)));
     return refreshed.ok ? { ok: true, value: read.value.results } : refreshed;
   }
 
@@ -97,7 +99,10 @@ export class LangGraphService {
   }
 
   private write<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {
-    return outcomeOf(() => this.store.write(fn));
+    return outcomeOf(() => {
+      requireWriteScope("a LangGraph checkpoint or store write");
+      return this.store.write(fn);
+    });
   }
 
   private read<T>(fn: (db: QueryContext) => T): Promise<Outcome<T>> {

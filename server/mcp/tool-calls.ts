@@ -1,11 +1,13 @@
 // What runs each call: the built-in tools' functions by name, and `#[mcp]` queries as tools.
 // Loaded (with zod, which the tools' inputs are described in) by the first call (service.ts).
 import { idempotencyKeyOf, keyedRun } from "../http/idempotency-key.js";
+import { requireWriteScope } from "../http/caller.js";
 import type { QueryModule } from "../../core/query-module.js";
 import type { JsonValue } from "../../core/schema.js";
 import { validateParams } from "../http/params.js";
 import type { ToolEnv } from "./env.js";
 import { queryCallInput } from "./input-schemas.js";
+import { queryToolName } from "./query-tools.js";
 import { searchKeyword, searchVector, searchVectorText } from "./search-tools.js";
 import type { BuiltinToolName } from "./tool-names.js";
 import * as tools from "./tools.js";
@@ -48,6 +50,7 @@ export async function callQueryTool(env: ToolEnv, query: QueryModule, body: unkn
     schema = queryCallInput(query.name);
     queryInputs.set(query, schema);
   }
+  if (query.writes) requireWriteScope(`the tool ${queryToolName(query)} (it writes)`);
   const { input } = tools.openCall(env, schema, body);
   const params = validateParams(query.params, input.data ?? {});
   const key = query.writes ? idempotencyKeyOf(input.idempotency_key ?? undefined) : undefined;

@@ -5,6 +5,7 @@
 // the call. Anything else thrown is a bug and propagates. With an embedding model, each write
 // also keeps its entities' text vectors (entity-vectors.ts) and search_nodes ranks by BM25 and
 // meaning (search.ts); without one, neither happens.
+import { requireWriteScope } from "../http/caller.js";
 import { isStrandError, StrandError } from "../../core/errors.js";
 import { type Outcome, outcomeOf } from "../../core/outcome.js";
 import type { QueryContext } from "../../core/query-context.js";
@@ -185,6 +186,7 @@ export class MemoryService {
     this.writing++;
     this.version++;
     try {
+      requireWriteScope("a memory tool that writes");
       const vectors = this.vectors;
       if (vectors === null) return { ok: true, value: await this.store.write((db) => fn(this.q, db)) };
       const embedded: Embedded = seed?.embedded ?? new Map();

@@ -1,9 +1,9 @@
 // The leader's replication endpoints (runtime/replication/protocol.ts): status, the log (a long
-// poll) and the seed backup. They need the replication key in x-replication-key, or the api key;
+// poll) and the seed backup. They need the replication key in x-replication-key, or an admin key;
 // a node with neither refuses them, since the log and the backup are every record at once. The
 // log records a failover member's position (`?member=`) only after its divergence check, so a
 // replica with another history never counts as holding a write.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { StrandError } from "../../core/errors.js";
 import {
@@ -22,13 +22,15 @@ import {
   STATUS_PATH,
   type ReplicationStatus,
 } from "../../runtime/replication/protocol.js";
+import { presentedKey, roleForbidden } from "../http/caller.js";
+import { type KeyRing, keyDigest } from "../access/key-ring.js";
 import { backupRoute } from "../http/backup-route.js";
 import { jsonErrorResponse } from "../http/error-response.js";
 import { incomingOf, requestHeader } from "../http/request-header.js";
 import type { ReplicationNode } from "./node.js";
 
-export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: string | undefined): void {
-  const allowed = authorizer(node.key, apiKey);
+export function addReplicationRoutes(app: Hono, node: ReplicationNode, keys: KeyRing): void {
+  const allowed = authorizer(node.key, keys);
   const guard =
     (handler: (c: Context) => Response | Promise<Response>) =>
     (c: Context): Response | Promise<Response> => {
@@ -39,7 +41,7 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: s
     STATUS_PATH,
     guard((c) => {
       // A replica of a keyed node must be keyed too, or it serves the same data to anyone.
-      const status = apiKey === undefined || apiKey === "" ? statusOf(node) : { ...statusOf(node), keyed: true as const };
+      const status = keys.keyed ? { ...statusOf(node), keyed: true as const } : statusOf(node);
       return c.json(status as unknown as Record<string, never>);
     }),
   );
@@ -47,7 +49,7 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, apiKey: s
     LOG_PATH,
     guard((c) => logAnswer(c, node)),
   );
-  const seed = backupRoute(node, true);
+  const seed = backupRoute(node, () => null);
   app.get(
     SEED_PATH,
     guard(async (c) => {
@@ -146,23 +148,23 @@ function intParam(text: string | undefined, name: string, min: number, max: numb
   return n;
 }
 
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
-}
-
-/** Null when the request carries the replication key or the api key; else the refusal. */
-function authorizer(replicationKey: string | undefined, apiKey: string | undefined): (c: Context) => StrandError | null {
-  const keys = [replicationKey, apiKey].filter((k): k is string => k !== undefined && k !== "").map(digest);
+/** Null when the request carries the replication key or an admin key; else the refusal. */
+function authorizer(replicationKey: string | undefined, keys: KeyRing): (c: Context) => StrandError | null {
+  const replication = replicationKey === undefined || replicationKey === "" ? null : keyDigest(replicationKey);
   return (c) => {
-    if (keys.length === 0)
+    if (replication === null && !keys.keyed)
       return new StrandError(
         "UNAUTHORIZED",
         "replication is served only by a node with a replication key or an api key (strand serve --replication-key KEY)",
       );
     const incoming = incomingOf(c);
-    for (const header of [REPLICATION_KEY_HEADER, "x-api-key"]) {
-      const presented = requestHeader(c, incoming, header);
-      if (presented !== undefined && keys.some((k) => timingSafeEqual(digest(presented), k))) return null;
+    for (const presented of [requestHeader(c, incoming, REPLICATION_KEY_HEADER), presentedKey(c)]) {
+      if (presented === undefined) continue;
+      if (replication !== null && timingSafeEqual(keyDigest(presented), replication)) return null;
+      const entry = keys.find(presented);
+      if (entry !== undefined) {
+        return entry.role === "admin" ? null : roleForbidden(entry, "replication", "admin");
+      }
     }
     return new StrandError("UNAUTHORIZED", `missing or invalid ${REPLICATION_KEY_HEADER} header`);
   };
