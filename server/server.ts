@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from "./observe/logger.js";
 import { LOG_LEVELS, type LogLevel } from "./observe/log-level.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
+import { ReloadableApp } from "./reloadable-app.js";
 
 /** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
 export interface FrontDoorLimits {
@@ -45,6 +46,8 @@ export interface ServerOptions extends AppOptions {
   frontDoor?: FrontDoorLimits | undefined;
   /** A failover group's node: answers given as leader leave only within the lease (front-door/lease-gate.ts). */
   leaseGate?: LeaseGate | undefined;
+  /** Whether `reload` may replace the app while serving (strand serve --watch; default false). */
+  reloadable?: boolean | undefined;
 }
 
 export interface RunningServer {
@@ -53,6 +56,13 @@ export interface RunningServer {
   /** Whether /explorer is served. */
   explorer: boolean;
   close(): Promise<void>;
+  /**
+   * Answers later requests with these queries (and schema); with `change`, first holds new
+   * requests, waits for those in flight and runs it (it swaps the store for the new schema), and
+   * swaps only if it returns true. Resolves to whether the server now serves `next`. Only on a
+   * server started `reloadable`.
+   */
+  reload(next: Pick<AppOptions, "schema" | "queries" | "adhoc">, change?: () => Promise<boolean>): Promise<boolean>;
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -72,7 +82,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store), replication: options.replication });
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
-  const app = createApp({ ...options, keys, loopbackHostsOnly, metrics, explorer });
+  const appOptions: AppOptions = { ...options, keys, loopbackHostsOnly, metrics, explorer };
+  const first = createApp(appOptions);
+  // Only a server that may reload pays for the wrapper (an await per request).
+  const app = options.reloadable === true ? new ReloadableApp(first) : first;
+  const initial = appRouteNames(options);
+  // Mutable: a reload names its queries for the request log and metrics.
+  const names = { queries: new Set(initial.queries), mcpTools: new Set(initial.mcpTools) };
   const limits = options.frontDoor ?? {};
   const stallLimitMs = limits.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
   if (!Number.isInteger(stallLimitMs) || stallLimitMs < 1 || stallLimitMs > MAX_STALL_LIMIT_MS) {
@@ -118,7 +134,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     app,
     logger: options.logger ?? silentLogger(),
-    record: requestRecorder({ logger: options.logger ?? silentLogger(), metrics, names: appRouteNames(options) }),
+    record: requestRecorder({ logger: options.logger ?? silentLogger(), metrics, names }),
     commit: replication === undefined ? () => null : () => replication.log().committed,
   });
   const port = frontDoor.port;
@@ -130,6 +146,31 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close(): Promise<void> {
       closing ??= frontDoor.close();
       return closing;
+    },
+    async reload(next, change) {
+      if (!(app instanceof ReloadableApp)) throw new Error("this server was not started reloadable");
+      const options = { ...appOptions, ...next };
+      const replaced = createApp(options);
+      const swap = (): void => {
+        appOptions.schema = options.schema;
+        appOptions.queries = options.queries;
+        appOptions.adhoc = options.adhoc;
+        const fresh = appRouteNames(options);
+        for (const key of ["queries", "mcpTools"] as const) {
+          names[key].clear();
+          for (const name of fresh[key]) names[key].add(name);
+        }
+      };
+      if (change === undefined) {
+        app.swap(replaced);
+        swap();
+        return true;
+      }
+      return app.exclusively(async () => {
+        const changed = await change();
+        if (changed) swap();
+        return { app: changed ? replaced : null, value: changed };
+      });
     },
   };
 }

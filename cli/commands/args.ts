@@ -47,7 +47,7 @@ const COMPILE_FLAGS = { ...HELP, out: { type: "string" }, "runtime-import": { ty
 const SETTING_FLAGS: Record<string, { type: "string" }> = Object.fromEntries(
   knobRows().flatMap(({ knob }) => (knob.flag === undefined ? [] : [[knob.flag.slice(2), { type: "string" as const }]])),
 );
-const SERVE_FLAGS = { ...HELP, ...SETTING_FLAGS } as const;
+const SERVE_FLAGS = { ...HELP, ...SETTING_FLAGS, watch: { type: "boolean" } } as const;
 const SERVE_FLAG_NAMES = new Set(knobRows().flatMap(({ knob }) => (knob.flag === undefined ? [] : [knob.flag])));
 const MCP_FLAG_NAMES = new Set(["--data", "--cache-entries", "--cache-size", "--vector-data"]);
 
@@ -128,7 +128,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
       }
       if (flags.cluster.etcd !== undefined && flags.replication.follow !== undefined)
         throw new UsageError("--follow and --etcd exclude each other: with etcd the group decides whom a node follows");
-      return { kind: "serve", dir, flags };
+      const watch = values.watch === true;
+      if (watch && (flags.cluster.etcd !== undefined || flags.replication.follow !== undefined))
+        throw new UsageError("--watch serves a project as it is edited: not with --follow or --etcd, whose nodes must serve one schema");
+      return { kind: "serve", dir, flags, ...(watch ? { watch } : {}) };
     }
     case "mcp": {
       const { values, positionals } = parse(name, rest, MCP_FLAGS);

@@ -17,6 +17,7 @@ import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import { openServedLangGraph } from "./langgraph-store.js";
 import { type ServedKeys, servedKeys } from "./serve-keys.js";
+import { watchProject } from "./serve-watch.js";
 import { adHocCompiler } from "../project/adhoc-compiler.js";
 import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
@@ -28,6 +29,8 @@ export interface ServeOptions {
   dir: string;
   /** The settings the command line gave (flags and their STRAND_* variables). */
   flags: GivenSettings;
+  /** Recompile and serve again on a change to the project's files (serve-watch.ts). */
+  watch?: boolean;
 }
 
 export async function runServe(options: ServeOptions): Promise<number> {
@@ -121,6 +124,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       logger,
       backup: served.store,
       leaseGate,
+      reloadable: options.watch === true,
       port: http.port,
       host: http.host,
     });
@@ -146,6 +150,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   if (settings.replication.follow !== undefined) process.stdout.write(`following ${settings.replication.follow}\n`);
   served.start();
   const unwatchKeys = keys.watch(say);
+  const unwatchProject = options.watch === true ? watchProject({ dir: options.dir, opened, served, server, say }) : () => {};
   if (cluster !== null && settings.cluster !== null) {
     const group = settings.cluster;
     const url = group.advertise ?? `http://${explorerHost(http.host)}:${server.port}`;
@@ -164,6 +169,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       if (stopping) return;
       stopping = true;
       unwatchKeys();
+      unwatchProject();
       // A stop that does not finish (an etcd or a peer that never answers, a handle left open)
       // must not keep the process for ever: past SHUTDOWN_LIMIT_MS it says where it was and exits.
       // Acknowledged writes are durable already; exiting here loses nothing a kill -9 would not.

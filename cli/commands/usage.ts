@@ -30,6 +30,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --api-key-file <file>     read the api key from this file (its first line)
       --read-key <key>          also accept this key, for reads only (writes, /backup and
                                 replication answer 403 ROLE_FORBIDDEN)
+      --watch                   recompile on a change to a .hx file or strand.toml and serve the
+                                result (a schema change reopens the store); a project that does
+                                not compile keeps the last good version serving
       --keys-file <file>        also accept the keys in this file, each with its role (strand
                                 keys); reloaded when it changes or on SIGHUP
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB

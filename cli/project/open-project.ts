@@ -10,6 +10,7 @@ import { createEmbedder } from "../../runtime/embed/embedder.js";
 import { embeddersFor } from "../../runtime/embed/embedders.js";
 import type { EmbedderFor } from "../../runtime/query/query-runner.js";
 import { GraphStore } from "../../runtime/graph-store.js";
+import type { SchemaDescriptor } from "../../core/schema.js";
 import { cliProgress } from "../progress/progress.js";
 import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
@@ -29,6 +30,8 @@ export interface OpenedProject {
   embedders: EmbedderFor;
   /** Opens the store again with the same settings (a replica's re-seed); throws when it cannot. */
   reopenStore: () => GraphStore;
+  /** Opens the store with the same settings and another schema (serve --watch); throws when it cannot. */
+  openStoreWith: (schema: SchemaDescriptor) => GraphStore;
 }
 
 export interface OpenHooks {
@@ -90,11 +93,11 @@ export async function openProject(
   }
   if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(settings, config, project))) return null;
   const { store: s } = settings;
-  const reopenStore = (): GraphStore => {
+  const openStoreWith = (schema: SchemaDescriptor): GraphStore => {
     makeDirs(dataDir);
     return GraphStore.open({
       path: dataDir,
-      schema: project.schema,
+      schema,
       ...(s.cacheEntries === undefined ? {} : { cacheEntries: s.cacheEntries }),
       ...(s.cacheBytes === undefined ? {} : { cacheBytes: s.cacheBytes }),
       bm25: s.bm25,
@@ -108,6 +111,7 @@ export async function openProject(
       progress: skipIdleTasks(cliProgress()),
     });
   };
+  const reopenStore = (): GraphStore => openStoreWith(project.schema);
   let store: GraphStore;
   try {
     store = reopenStore();
@@ -117,5 +121,5 @@ export async function openProject(
     return null;
   }
   recordDataOwner(dataDir, dir);
-  return { config, settings, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore };
+  return { config, settings, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore, openStoreWith };
 }

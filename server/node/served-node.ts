@@ -128,6 +128,24 @@ export class ServedNode {
     await follower?.stop();
   }
 
+  /**
+   * Closes the store and opens it again by `open` (`serve --watch`: the project's new schema, with
+   * the checks and migrations of any open). When `open` throws, the store is opened by `fallback`
+   * (the schema it had) and the error rethrown. The caller holds requests meanwhile.
+   */
+  async replaceStore(open: () => GraphStore, fallback: () => GraphStore): Promise<void> {
+    this.store.current = null;
+    await this.latest.close();
+    try {
+      this.latest = open();
+    } catch (error) {
+      this.latest = fallback();
+      throw error;
+    } finally {
+      this.store.current = this.latest;
+    }
+  }
+
   /** Replaces the store by the leader's backup: downloaded while the old one serves, then swapped. */
   private async reseed(leader: LeaderAccess, group: { member: string; epoch: number } | null): Promise<void> {
     const { dataDir, events } = this.options;
