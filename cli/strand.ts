@@ -42,6 +42,8 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/status.js")).runStatus(command);
     case "query":
       return (await import("./commands/query.js")).runQuery(command);
+    case "shell":
+      return (await import("./commands/shell.js")).runShell(command);
     case "keys":
       return (await import("./commands/keys.js")).runKeys(command.keys);
   }

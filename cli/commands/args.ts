@@ -1,7 +1,14 @@
 // Parses `strand <command> [dir] [flags]` into a typed command. Bad input throws UsageError.
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { DEFAULT_DATA_DIR, DEFAULT_MEMORY_DATA_DIR, DEFAULT_OUT_DIR, DEFAULT_RUNTIME_IMPORT } from "../config/defaults.js";
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_MEMORY_DATA_DIR,
+  DEFAULT_OUT_DIR,
+  DEFAULT_PORT,
+  DEFAULT_RUNTIME_IMPORT,
+  DEFAULT_SERVE_HOST,
+} from "../config/defaults.js";
 import { COMMAND_NAMES, OPTION_ENV, optionsOfCommand, UsageError } from "./usage.js";
 import { closestName } from "../../core/suggest.js";
 import { TEMPLATE_NAMES } from "./templates.js";
@@ -18,6 +25,7 @@ import type { MemoryImportOptions, MemoryOptions } from "./memory.js";
 import type { ServeOptions } from "./serve.js";
 import type { StatusOptions } from "./status.js";
 import type { QueryOptions } from "./query.js";
+import type { ShellOptions } from "./shell.js";
 import type { KeysOptions } from "./keys.js";
 import { isKeyName, isRole } from "../../server/access/keys-file.js";
 
@@ -38,6 +46,7 @@ export type Command =
   | ({ kind: "export" } & ExportOptions)
   | ({ kind: "status" } & StatusOptions)
   | ({ kind: "query" } & QueryOptions)
+  | ({ kind: "shell" } & ShellOptions)
   | { kind: "keys"; keys: KeysOptions };
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
@@ -64,6 +73,13 @@ const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" 
 const KEYS_FLAGS = { ...HELP, file: { type: "string" }, role: { type: "string" } } as const;
 
 const QUERY_FLAGS = { ...HELP, params: { type: "string" }, key: { type: "string" }, explain: { type: "boolean" } } as const;
+const SHELL_FLAGS = {
+  ...HELP,
+  key: { type: "string" },
+  json: { type: "boolean" },
+  data: { type: "string" },
+  write: { type: "boolean" },
+} as const;
 
 const STATUS_FLAGS = {
   ...HELP,
@@ -267,11 +283,39 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     }
     case "keys":
       return keysCommand(rest, env);
+    case "shell":
+      return shellCommand(rest, env);
     default: {
       const near = closestName(name, COMMAND_NAMES);
       throw new UsageError(`unknown command "${name}"${near === undefined ? "" : `; did you mean "${near}"?`}`);
     }
   }
+}
+
+/**
+ * `strand shell [URL]` (default: the local server `strand serve` starts) or `strand shell [dir]
+ * --data DIR [--write]` (a stopped store, opened in process): a URL is http(s), anything else a project.
+ */
+function shellCommand(rest: string[], env: NodeJS.ProcessEnv): Command {
+  const { values, positionals } = parse("shell", rest, SHELL_FLAGS);
+  if (values.help === true) return { kind: "help", command: "shell" };
+  if (positionals.length > 1)
+    throw new UsageError(`strand shell takes one server URL or one project directory, got ${positionals.join(" ")}`);
+  const first = positionals[0];
+  const json = values.json === true;
+  const url = first === undefined ? null : leaderUrl(first);
+  if (url !== null || (first === undefined && values.data === undefined && values.write !== true)) {
+    if (values.data !== undefined || values.write === true)
+      throw new UsageError("--data and --write are for a stopped store (strand shell <dir> --data <dir>), not a server's URL");
+    const key = nonEmpty("--key", values.key) ?? (env.STRAND_API_KEY === "" ? undefined : env.STRAND_API_KEY);
+    return { kind: "shell", target: { kind: "server", url: url ?? `http://${DEFAULT_SERVE_HOST}:${DEFAULT_PORT}`, key }, json };
+  }
+  if (/^[a-z][\w+.-]*:\/\/|^[\w.-]+:\d+(\/|$)/i.test(first ?? ""))
+    throw new UsageError(`strand shell: a server's URL must be http(s)://host:port, got "${first}"`);
+  if (values.key !== undefined) throw new UsageError("--key goes with a server's URL: a store opened in process needs no key");
+  const dir = projectDir(positionals);
+  const flags = withProjectData(settingFlags(values, env, new Set(["--data"])), dir);
+  return { kind: "shell", target: { kind: "local", dir, flags, write: values.write === true }, json };
 }
 
 type Flags = Parameters<typeof parseArgs>[0] extends infer C ? (C extends { options?: infer O } ? NonNullable<O> : never) : never;

@@ -136,6 +136,17 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --key <key>               the server's api key (ad-hoc writes need one)
       --explain                 print what the query reads and how, instead of running it
 `,
+  shell: `  shell [url]      HelixQL at a prompt against a running server (default: http://127.0.0.1:6969):
+                   answers as tables, :help lists the commands (:schema, :queries, :params,
+                   :explain, :json); with stdin from a pipe or file, runs the queries it reads
+                   (exit 1 if any failed)
+  shell [dir] --data <dir>  the same on a stopped store, opened in process; read-only unless --write
+      --key <key>               the server's api key (default: STRAND_API_KEY; asked on a terminal)
+      --json                    print answers as JSON (default: tables, wide values cut)
+      --data <dir>              the store's directory (default: <dir>/data, the project's own); no
+                                server may serve it meanwhile (the shell takes its lock, as serve does)
+      --write                   let queries write (default: every write is refused)
+`,
   status: `  status           a failover group: leader, epoch, in-sync replicas, each member's seq and lag
       --etcd <urls>             the group's etcd endpoints (with --group)
       --group <name>            the group's name
