@@ -18,6 +18,7 @@ import type { QueryIr } from "./ir/ir.js";
 import type { CheckedSchema } from "./schema/schema-check.js";
 import { checkedSchemaOf, type SourceText, sortDiagnostics } from "./pipeline.js";
 import { explainQuery, type PlanStep } from "./explain.js";
+import { type PlanStats, RowEstimator } from "./plan-rows.js";
 
 export type { PlanStep } from "./explain.js";
 
@@ -46,6 +47,8 @@ export interface AdHocResult {
   script: GeneratedFile | null;
   /** What the query reads and how (explain.ts); empty when it does not compile. */
   plan: PlanStep[];
+  /** The plan with each step's estimated rows, from the store's counts and the request's parameters. */
+  explain: (stats: PlanStats, params: Readonly<Record<string, unknown>>) => PlanStep[];
 }
 
 /** The file name diagnostics of an ad-hoc query carry. */
@@ -66,7 +69,7 @@ export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readon
   const diagnostics: Diagnostic[] = [];
   const fail = (): AdHocResult => {
     sortDiagnostics(diagnostics);
-    return { diagnostics: diagnostics.map(at), query: null, script: null, plan: [] };
+    return { diagnostics: diagnostics.map(at), query: null, script: null, plan: [], explain: () => [] };
   };
   const parsed = parseSource(whole ? text : BODY_HEADER + body, ADHOC_FILE);
   diagnostics.push(...parsed.diagnostics);
@@ -91,7 +94,13 @@ export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readon
     if (ir === undefined || hasErrors(diagnostics)) return fail();
     const script = queryScript(ir, prepared.labels);
     sortDiagnostics(diagnostics);
-    return { diagnostics: diagnostics.map(at), query: ir, script, plan: explainQuery(ir) };
+    return {
+      diagnostics: diagnostics.map(at),
+      query: ir,
+      script,
+      plan: explainQuery(ir),
+      explain: (stats, params) => explainQuery(ir, new RowEstimator(stats, params)),
+    };
   } catch (e) {
     // A bug in the compiler, not in the query: reported as E999, as compileProject does.
     const name = e instanceof QueryInternalError ? e.query : "query";

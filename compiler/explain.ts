@@ -1,7 +1,9 @@
 // What a query reads, as `POST /query` with "explain": true answers it: each data access of its
 // checked IR in evaluation order (inputs before what works on them), and how the store serves it
-// (a scan of a type, an index, the vector or keyword index, adjacency lists). Pure.
+// (a scan of a type, an index, the vector or keyword index, adjacency lists), and with the store's
+// counts the rows each step is estimated to yield (plan-rows.ts). Pure.
 import type { Ir, QueryIr } from "./ir/ir.js";
+import type { RowEstimator } from "./plan-rows.js";
 
 export interface PlanStep {
   /** the variable the statement binds, or null (a DROP, a FOR body's write, the RETURN) */
@@ -12,12 +14,18 @@ export interface PlanStep {
   access: "scan" | "index" | "unique index" | "id" | "vector index" | "keyword index" | "adjacency" | "write" | "in memory";
   /** the indexed fields and comparisons an index serves (index access only) */
   using?: string[];
+  /** the rows the step is estimated to yield (per item inside a WHERE or a FOR); absent without counts */
+  rows?: number;
 }
 
 const KIND: Record<string, string> = { node: "N", edge: "E", vector: "V" };
 
-export function explainQuery(query: QueryIr): PlanStep[] {
+export function explainQuery(query: QueryIr, estimator?: RowEstimator): PlanStep[] {
   const steps: PlanStep[] = [];
+  const withRows = (step: PlanStep, ir: Ir): PlanStep => {
+    const rows = estimator?.rows(ir) ?? null;
+    return rows === null ? step : { ...step, rows };
+  };
   const visit = (ir: Ir, at: string | null): void => {
     // `T::WHERE(..)` an index serves reads the index, not the type: one step.
     if (
@@ -28,26 +36,34 @@ export function explainQuery(query: QueryIr): PlanStep[] {
     ) {
       for (const child of children(ir.input)) visit(child, at);
       const source = stepOf(ir.input)!;
-      steps.push({
-        in: at,
-        step: `${source.step} WHERE`,
-        access: ir.input.op === "byLabel" ? "index" : "vector index",
-        using: ir.index.map((c) => `${c.field} ${c.op}`),
-      });
+      steps.push(
+        withRows(
+          {
+            in: at,
+            step: `${source.step} WHERE`,
+            access: ir.input.op === "byLabel" ? "index" : "vector index",
+            using: ir.index.map((c) => `${c.field} ${c.op}`),
+          },
+          ir,
+        ),
+      );
       visit(ir.predicate.body, at);
       return;
     }
     for (const child of children(ir)) visit(child, at);
     const step = stepOf(ir);
-    if (step !== null) steps.push({ in: at, ...step });
+    if (step !== null) steps.push(withRows({ in: at, ...step }, ir));
   };
   const statements = (list: QueryIr["statements"]): void => {
     for (const s of list) {
-      if (s.kind === "let") visit(s.value, s.name);
-      else if (s.kind === "eval") visit(s.value, null);
+      if (s.kind === "let") {
+        visit(s.value, s.name);
+        estimator?.let(s.name, s.value);
+      } else if (s.kind === "eval") visit(s.value, null);
       else if (s.kind === "drop") visit(s.target, null);
       else {
         visit(s.iterable, null);
+        estimator?.loop(s.names);
         statements(s.body);
       }
     }

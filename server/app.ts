@@ -48,6 +48,7 @@ import { isMemoryPath, memoryHandler } from "./memory/routes.js";
 import type { LangGraphService } from "./langgraph/langgraph-service.js";
 import type { AdHocCompiler } from "./adhoc/adhoc-compiler.js";
 import { ADHOC_PATH, adHocHandler } from "./adhoc/routes.js";
+import { planStatsOf } from "./adhoc/plan-stats.js";
 import { isLangGraphPath, langGraphHandler } from "./langgraph/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
@@ -165,6 +166,7 @@ export function createApp(options: AppOptions): Hono {
           bodyLimitBytes,
           answerLimitBytes: options.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES,
           keyed: keys.keyed,
+          planStats: planStatsOf(options.store, options.schema),
         },
   );
   const getPaths: ReadonlySet<string> = new Set([

@@ -55,7 +55,7 @@ describe("strand query", () => {
     expect(JSON.parse(run.stdout)).toEqual({
       params: [{ name: "c", type: { kind: "scalar", name: "String" }, optional: false }],
       writes: false,
-      plan: [{ in: "result", step: "N<User> WHERE", access: "index", using: ["city EQ"] }],
+      plan: [{ in: "result", step: "N<User> WHERE", access: "index", using: ["city EQ"], rows: 1 }],
     });
   });
 

@@ -26,7 +26,14 @@ export function adHocCompiler(sources: readonly SourceFile[], options: { bm25: b
     const result = compiler.compileAdHoc(prepared, text, params);
     if (result.script === null || result.query === null) return { ok: false, diagnostics: result.diagnostics.map(adHocDiagnostic) };
     const query: QueryModule = await evaluateQueryModule(result.script.path, result.script.text);
-    return { ok: true, query, plan: result.plan, warnings: result.diagnostics.map(adHocDiagnostic) };
+    const plan = result.plan;
+    const explain = result.explain;
+    return {
+      ok: true,
+      query,
+      plan: (stats, given) => (stats === null ? plan : explain(stats, given)),
+      warnings: result.diagnostics.map(adHocDiagnostic),
+    };
   };
   return {
     compiles: () => compiles,

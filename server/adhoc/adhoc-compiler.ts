@@ -16,10 +16,24 @@ export interface AdHocPlanStep {
   step: string;
   access: string;
   using?: string[];
+  /** estimated rows the step yields (per item inside a WHERE or a FOR) */
+  rows?: number;
+}
+
+/** What the plan's row estimates start from: the store's counts (compiler/plan-rows.ts). */
+export interface AdHocPlanStats {
+  records: Readonly<Record<string, number>>;
+  edgeEnds: Readonly<Record<string, { from: string; to: string }>>;
 }
 
 export type AdHocCompiled =
-  | { ok: true; query: QueryModule; plan: AdHocPlanStep[]; warnings: AdHocDiagnostic[] }
+  | {
+      ok: true;
+      query: QueryModule;
+      /** The plan; with the store's counts, each step's estimated rows too. */
+      plan: (stats: AdHocPlanStats | null, params: Readonly<Record<string, unknown>>) => AdHocPlanStep[];
+      warnings: AdHocDiagnostic[];
+    }
   | { ok: false; diagnostics: AdHocDiagnostic[] };
 
 export interface AdHocCompiler {

@@ -4,7 +4,7 @@
 // same time limit, embeddings, answer shape). A query that does not compile is 400 INVALID_QUERY
 // with every diagnostic; one that writes runs only on a server with keys, for a key whose role
 // allows writes (else 403 WRITE_FORBIDDEN without keys, ROLE_FORBIDDEN with a read key). `"explain": true` answers what it would read instead of
-// running it. Not a Hono route, for the reason server/mcp/routes.ts gives.
+// running it, each step with its estimated rows. Not a Hono route, for the reason server/mcp/routes.ts gives.
 import type { Context } from "hono";
 import { StrandError } from "../../core/errors.js";
 import type { JsonValue } from "../../core/schema.js";
@@ -14,7 +14,7 @@ import { jsonAnswer } from "../http/json-answer.js";
 import { jsonRequestBody } from "../http/json-request.js";
 import { validateParams } from "../http/params.js";
 import { callerOf, requireRole } from "../http/caller.js";
-import type { AdHocCompiler, AdHocDiagnostic } from "./adhoc-compiler.js";
+import type { AdHocCompiler, AdHocDiagnostic, AdHocPlanStats } from "./adhoc-compiler.js";
 
 export const ADHOC_PATH = "/query";
 
@@ -23,6 +23,8 @@ export interface AdHocRouteOptions {
   runner: QueryRunner;
   bodyLimitBytes: number;
   answerLimitBytes: number;
+  /** The store's counts for the plan's row estimates, or null when the store gives none. */
+  planStats: () => AdHocPlanStats | null;
   /** Whether the server has keys: ad-hoc writes need a key with the role write or admin. */
   keyed: boolean;
 }
@@ -48,7 +50,8 @@ export function adHocHandler(options: AdHocRouteOptions | null): (c: Context) =>
       if (!compiled.ok) return invalidQuery(compiled.diagnostics);
       const query = compiled.query;
       if (explain) {
-        return c.json({ params: query.params, writes: query.writes, plan: compiled.plan } as unknown as Record<string, never>);
+        const plan = compiled.plan(options.planStats(), params);
+        return c.json({ params: query.params, writes: query.writes, plan } as unknown as Record<string, never>);
       }
       if (query.writes && !options.keyed) {
         throw new StrandError(
