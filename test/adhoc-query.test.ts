@@ -185,3 +185,58 @@ describe("the ad-hoc compiler's cache", () => {
     expect(compiler.compiles()).toBe(2);
   });
 });
+
+describe("POST /query's bounds", () => {
+  let dataDir: string;
+  let server: StrandServer;
+
+  beforeAll(async () => {
+    dataDir = tempDir("strand-adhoc-bounds-");
+    server = await startStrand({ dataDir, extraArgs: ["--api-key", "k3y", "--query-timeout", "1000", "--body-limit", "64KiB"] });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("stops a query past the time limit, keeping nothing it wrote, and refuses a text past the body limit", async () => {
+    const handles = Array.from({ length: 5000 }, (_, i) => `u${i}`);
+    const ingest = {
+      query: 'FOR h IN hs {\n  AddN<User>({handle: h, name: h, city: "x", age: 7})\n}\nRETURN NONE',
+      params: { hs: handles },
+    };
+    expect((await ask(server, ingest, "k3y")).status).toBe(200);
+    // 5,000 × 5,000 checks: far past 100 ms on any machine.
+    const slow = "N<User>::WHERE(EXISTS(N<User>::WHERE(_::{age}::GT(50))))::COUNT";
+    expect(await ask(server, { query: slow }, "k3y")).toEqual({
+      status: 503,
+      body: {
+        error:
+          "the query ran longer than the time limit of 1000 ms and was stopped. The limit is set by query_timeout_ms under [server] in strand.toml, strand serve --query-timeout or STRAND_QUERY_TIMEOUT",
+        code: "QUERY_TIMEOUT",
+      },
+    });
+    const slowWrite = `x <- AddN<User>({handle: "late", name: "l", city: "x", age: 1})\nn <- ${slow}\nRETURN n`;
+    expect((await ask(server, { query: slowWrite }, "k3y")).body).toMatchObject({ code: "QUERY_TIMEOUT" });
+    expect(await ask(server, { query: 'N<User>({handle: "late"})' }, "k3y")).toEqual({ status: 200, body: { result: null } });
+    const huge = { query: `N<User>::WHERE(_::{name}::EQ("${"x".repeat(70 * 1024)}"))` };
+    expect(await ask(server, huge, "k3y")).toMatchObject({ status: 413, body: { code: "PAYLOAD_TOO_LARGE" } });
+  });
+});
+
+describe("the ad-hoc compiler's cache under a flood of distinct texts", () => {
+  it("keeps the newest 512: the oldest is compiled again, the newest is not", async () => {
+    const { ADHOC_CACHE_ENTRIES, adHocCompiler } = await import("../cli/project/adhoc-compiler.js");
+    const { readProjectSources } = await import("../cli/project/sources.js");
+    const { SOCIAL_EXAMPLE } = await import("./support/server.js");
+    const compiler = adHocCompiler(readProjectSources(SOCIAL_EXAMPLE), { bm25: true });
+    const text = (i: number): string => `N<User>::RANGE(0, ${i})`;
+    for (let i = 0; i <= ADHOC_CACHE_ENTRIES; i++) await compiler.compile(text(i), {});
+    expect(compiler.compiles()).toBe(ADHOC_CACHE_ENTRIES + 1);
+    await compiler.compile(text(ADHOC_CACHE_ENTRIES), {});
+    expect(compiler.compiles()).toBe(ADHOC_CACHE_ENTRIES + 1);
+    await compiler.compile(text(0), {});
+    expect(compiler.compiles()).toBe(ADHOC_CACHE_ENTRIES + 2);
+  });
+});

@@ -277,7 +277,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
         url,
         text: positionals[1] ?? null,
         params: params as Record<string, unknown>,
-        key: nonEmpty("--key", values.key),
+        key: nonEmpty("--key", values.key) ?? (env.STRAND_API_KEY === "" ? undefined : env.STRAND_API_KEY),
         explain: values.explain === true,
       };
     }

@@ -133,7 +133,7 @@ const COMMANDS: Readonly<Record<string, string>> = {
                    a body with a RETURN, or one expression; from stdin without text; prints the answer
                    as JSON, or the diagnostics with a caret (exit 1)
       --params <json>           the parameters, a JSON object (a body's are typed where it uses them)
-      --key <key>               the server's api key (ad-hoc writes need one)
+      --key <key>               the server's api key (default: STRAND_API_KEY; ad-hoc writes need one)
       --explain                 print what the query reads and how, instead of running it
 `,
   shell: `  shell [url]      HelixQL at a prompt against a running server (default: http://127.0.0.1:6969):
