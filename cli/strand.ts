@@ -46,6 +46,8 @@ async function run(command: Command): Promise<number> {
       return (await import("./commands/shell.js")).runShell(command);
     case "keys":
       return (await import("./commands/keys.js")).runKeys(command.keys);
+    case "tenant":
+      return (await import("./commands/tenant.js")).runTenant(command.tenant);
   }
 }
 

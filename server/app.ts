@@ -49,6 +49,7 @@ import type { LangGraphService } from "./langgraph/langgraph-service.js";
 import type { AdHocCompiler } from "./adhoc/adhoc-compiler.js";
 import { ADHOC_PATH, adHocHandler } from "./adhoc/routes.js";
 import { planStatsOf } from "./adhoc/plan-stats.js";
+import { isTenantsPath, type TenantAdmin, tenantsHandler } from "./tenants/tenant-routes.js";
 import { isLangGraphPath, langGraphHandler } from "./langgraph/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
@@ -104,6 +105,10 @@ export interface AppOptions {
   langgraph?: LangGraphService | undefined;
   /** Compiles `POST /query`'s ad-hoc queries against the served schema (absent: 404 there). */
   adhoc?: AdHocCompiler | undefined;
+  /** The tenant this app serves (server/tenants/); absent: the project's own graph, the default tenant. */
+  tenant?: string | undefined;
+  /** The default tenant's app: the tenants, managed at /tenants (absent: tenants are off). */
+  tenants?: TenantAdmin | undefined;
 }
 
 const PUBLIC_PATHS: readonly string[] = ["/health"];
@@ -134,7 +139,7 @@ export function createApp(options: AppOptions): Hono {
     ...(replication !== undefined ? REPLICATION_PATHS : []),
   ]);
   const keys = keyRingOf(options);
-  app.use("*", callerMiddleware(keys, publicPaths));
+  app.use("*", callerMiddleware(keys, publicPaths, options.tenant));
 
   const names = [...queries.keys()];
   const mcpEnabled = options.mcp !== false;
@@ -157,6 +162,7 @@ export function createApp(options: AppOptions): Hono {
   if (options.adhoc !== undefined && queries.has(ADHOC_PATH.slice(1))) {
     throw new Error(`a query named "${ADHOC_PATH.slice(1)}" collides with the ad-hoc endpoint POST ${ADHOC_PATH}; rename it`);
   }
+  const tenants = tenantsHandler(options.tenants ?? null);
   const adhoc = adHocHandler(
     options.adhoc === undefined
       ? null
@@ -191,6 +197,7 @@ export function createApp(options: AppOptions): Hono {
     if (isMcpPath(path)) return mcp(c);
     if (isLangGraphPath(path)) return langgraph(c);
     if (path === ADHOC_PATH && (options.adhoc !== undefined || method === "POST")) return adhoc(c);
+    if (options.tenant === undefined && (isTenantsPath(path) || path.startsWith("/t/"))) return tenants(c);
     if (isMemoryPath(path)) return memory(c);
     const explorerCall = method === "POST" ? explorerCalls.get(path) : undefined;
     if (explorerCall !== undefined) return explorerCall(c);

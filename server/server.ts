@@ -17,6 +17,10 @@ import { LOG_LEVELS, type LogLevel } from "./observe/log-level.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
 import { ReloadableApp } from "./reloadable-app.js";
+import type { KeyRing } from "./access/key-ring.js";
+import type { GraphStore } from "../runtime/graph-store.js";
+import { TenantDispatch } from "./tenants/tenant-dispatch.js";
+import { TenantRegistry } from "./tenants/tenant-registry.js";
 
 /** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
 export interface FrontDoorLimits {
@@ -48,6 +52,19 @@ export interface ServerOptions extends AppOptions {
   leaseGate?: LeaseGate | undefined;
   /** Whether `reload` may replace the app while serving (strand serve --watch; default false). */
   reloadable?: boolean | undefined;
+  /** Serve tenants (server/tenants/), each a store in its own folder under `root`; absent: one graph. */
+  tenantStores?: TenantStores | undefined;
+}
+
+export interface TenantStores {
+  /** `<data>/tenants` */
+  root: string;
+  /** Opens (creating when absent) a tenant's store in its folder, as the project's own is opened. */
+  open: (dir: string) => GraphStore;
+  /** Close a tenant unused this long (default 60 s). */
+  idleMs?: number;
+  /** Tenants open at once at most (default 256). */
+  maxOpen?: number;
 }
 
 export interface RunningServer {
@@ -82,10 +99,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store), replication: options.replication });
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
-  const appOptions: AppOptions = { ...options, keys, loopbackHostsOnly, metrics, explorer };
+  const tenants = tenantRegistryOf(options, keys, loopbackHostsOnly);
+  const appOptions: AppOptions = { ...options, keys, loopbackHostsOnly, metrics, explorer, tenants: tenants?.registry };
   const first = createApp(appOptions);
   // Only a server that may reload pays for the wrapper (an await per request).
-  const app = options.reloadable === true ? new ReloadableApp(first) : first;
+  const app =
+    options.reloadable === true
+      ? new ReloadableApp(first)
+      : tenants === null
+        ? first
+        : new TenantDispatch({ registry: tenants.registry, defaultApp: first, keys, writes: tenants.writes });
   const initial = appRouteNames(options);
   // Mutable: a reload names its queries for the request log and metrics.
   const names = { queries: new Set(initial.queries), mcpTools: new Set(initial.mcpTools) };
@@ -144,7 +167,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host,
     explorer,
     close(): Promise<void> {
-      closing ??= frontDoor.close();
+      closing ??= frontDoor.close().then(async () => {
+        if (tenants === null) return;
+        clearInterval(tenants.sweeper);
+        await tenants.registry.closeAll();
+      });
       return closing;
     },
     async reload(next, change) {
@@ -173,6 +200,43 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     },
   };
+}
+
+/** The tenants' registry and what the dispatch needs, or null when the server serves one graph. */
+function tenantRegistryOf(
+  options: ServerOptions,
+  keys: KeyRing,
+  loopbackHostsOnly: boolean,
+): { registry: TenantRegistry<GraphStore>; writes: (query: string) => boolean; sweeper: NodeJS.Timeout } | null {
+  const given = options.tenantStores;
+  if (given === undefined || options.reloadable === true) return null;
+  const writing = new Set(options.queries.filter((q) => q.writes).map((q) => q.name));
+  const idleMs = given.idleMs ?? 60_000;
+  const registry: TenantRegistry<GraphStore> = new TenantRegistry({
+    root: given.root,
+    open: given.open,
+    idleMs,
+    ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),
+    // A tenant's app: the project's queries over its store; the explorer, the memory and
+    // replication belong to the project's own graph.
+    appFor: (name, store) =>
+      createApp({
+        ...options,
+        store,
+        backup: store,
+        keys,
+        loopbackHostsOnly,
+        tenant: name,
+        explorer: false,
+        memory: undefined,
+        langgraph: undefined,
+        replication: undefined,
+        metrics: null,
+      }),
+  });
+  const sweeper = setInterval(() => void registry.sweep(), Math.max(1000, idleMs / 2));
+  sweeper.unref();
+  return { registry, writes: (query) => writing.has(query), sweeper };
 }
 
 /** The level the front door logs at: the server's logger's, silent without one. */

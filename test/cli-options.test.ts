@@ -38,12 +38,12 @@ describe("strand --version and help", () => {
       [
         ["srve"],
         'strand: unknown command "srve"; did you mean "serve"?\n' +
-          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, shell, status, keys (strand --help)\n",
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, shell, status, keys, tenant (strand --help)\n",
       ],
       [
         ["frobnicate"],
         'strand: unknown command "frobnicate"\n' +
-          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, shell, status, keys (strand --help)\n",
+          "usage: strand <command> [options]; commands: init, check, compile, serve, mcp, memory, import, export, verify, backup, restore, query, shell, status, keys, tenant (strand --help)\n",
       ],
       [
         ["serve", "--prot", "3"],

@@ -93,4 +93,16 @@ describe("helix-ts client", () => {
     expect(await new HelixDB(keyed.url, "wrong").query("CountUsers", {})).toEqual({ error: "invalid api key", code: "UNAUTHORIZED" });
     expect(await new HelixDB(keyed.url).query("CountUsers", {})).toEqual({ error: "missing x-api-key header", code: "UNAUTHORIZED" });
   });
+
+  it("reaches a tenant with its base URL at /t/<tenant>, unchanged", async () => {
+    const acme = new HelixDB(`${keyed.url}/t/acme`, "k3y");
+    const added = await acme.query("AddUser", { handle: "ada", name: "Ada", city: "Oslo", age: 36 });
+    expect(added.user).toMatchObject({ handle: "ada", city: "Oslo" });
+    expect(await acme.query("CountUsers", {})).toEqual({ total: 1 });
+    expect(await new HelixDB(keyed.url, "k3y").query("CountUsers", {})).toEqual({ total: 0 });
+    expect(await new HelixDB(`${keyed.url}/t/globex`, "k3y").query("CountUsers", {})).toEqual({
+      error: 'no tenant "globex": a query that writes creates it (POST /t/globex/<Query>), or POST /tenants/globex',
+      code: "UNKNOWN_TENANT",
+    });
+  });
 });

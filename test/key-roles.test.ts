@@ -104,7 +104,10 @@ describe("keys files", () => {
     });
     expect(parseKeysFile("a owner sha256:x")).toEqual({ ok: false, problem: 'line 1: the role "owner" is not one of read, write, admin' });
     expect(parseKeysFile("a/b read sha256:x")).toEqual({ ok: false, problem: 'line 1: the name "a/b" must be 1-64 of A-Z a-z 0-9 . _ -' });
-    expect(parseKeysFile("a read")).toEqual({ ok: false, problem: 'line 1: expected "<name> <role> sha256:<digest>", got 2 fields' });
+    expect(parseKeysFile("a read")).toEqual({
+      ok: false,
+      problem: 'line 1: expected "<name> <role> sha256:<digest> [tenant=<tenant>]", got 2 fields',
+    });
   });
 });
 
@@ -250,7 +253,7 @@ describe("strand serve with a read key and a keys file", () => {
     const good = readFileSync(file, "utf8");
     await lineAfter(
       () => writeFileSync(file, `${good}broken line\n`),
-      `keys not reloaded from ${file} (changed): line 3: expected "<name> <role> sha256:<digest>", got 2 fields; keeping 3 keys`,
+      `keys not reloaded from ${file} (changed): line 3: expected "<name> <role> sha256:<digest> [tenant=<tenant>]", got 2 fields; keeping 3 keys`,
     );
     expect((await addUser(appKey, "app2")).status).toBe(200);
     await lineAfter(() => writeFileSync(file, good), "keys reloaded from");

@@ -1,5 +1,4 @@
 // Parses `strand <command> [dir] [flags]` into a typed command. Bad input throws UsageError.
-import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import {
   DEFAULT_DATA_DIR,
@@ -9,8 +8,10 @@ import {
   DEFAULT_RUNTIME_IMPORT,
   DEFAULT_SERVE_HOST,
 } from "../config/defaults.js";
-import { COMMAND_NAMES, OPTION_ENV, optionsOfCommand, UsageError } from "./usage.js";
+import { COMMAND_NAMES, OPTION_ENV, UsageError } from "./usage.js";
 import { closestName } from "../../core/suggest.js";
+import { nonEmpty, parse } from "./parse-flags.js";
+import { keysCommand, tenantCommand } from "./access-args.js";
 import { TEMPLATE_NAMES } from "./templates.js";
 import { leaderUrl } from "../../runtime/replication/leader-fetch.js";
 import { checkGroupName, parseEndpoints } from "../config/cluster-values.js";
@@ -27,7 +28,7 @@ import type { StatusOptions } from "./status.js";
 import type { QueryOptions } from "./query.js";
 import type { ShellOptions } from "./shell.js";
 import type { KeysOptions } from "./keys.js";
-import { isKeyName, isRole } from "../../server/access/keys-file.js";
+import type { TenantOptions } from "./tenant.js";
 
 export type Command =
   | { kind: "help"; command?: string }
@@ -47,7 +48,8 @@ export type Command =
   | ({ kind: "status" } & StatusOptions)
   | ({ kind: "query" } & QueryOptions)
   | ({ kind: "shell" } & ShellOptions)
-  | { kind: "keys"; keys: KeysOptions };
+  | { kind: "keys"; keys: KeysOptions }
+  | { kind: "tenant"; tenant: TenantOptions };
 
 const HELP = { help: { type: "boolean", short: "h" } } as const;
 const INIT_FLAGS = { ...HELP, template: { type: "string" } } as const;
@@ -70,7 +72,6 @@ const IMPORT_FLAGS = {
   rejects: { type: "string" },
 } as const;
 const EXPORT_FLAGS = { ...HELP, data: { type: "string" }, out: { type: "string" } } as const;
-const KEYS_FLAGS = { ...HELP, file: { type: "string" }, role: { type: "string" } } as const;
 
 const QUERY_FLAGS = { ...HELP, params: { type: "string" }, key: { type: "string" }, explain: { type: "boolean" } } as const;
 const SHELL_FLAGS = {
@@ -283,6 +284,8 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
     }
     case "keys":
       return keysCommand(rest, env);
+    case "tenant":
+      return tenantCommand(rest, env);
     case "shell":
       return shellCommand(rest, env);
     default: {
@@ -318,33 +321,6 @@ function shellCommand(rest: string[], env: NodeJS.ProcessEnv): Command {
   return { kind: "shell", target: { kind: "local", dir, flags, write: values.write === true }, json };
 }
 
-type Flags = Parameters<typeof parseArgs>[0] extends infer C ? (C extends { options?: infer O } ? NonNullable<O> : never) : never;
-
-function parse<F extends Flags>(command: string, args: string[], options: F) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(parseArgsProblem(command, error as NodeJS.ErrnoException));
-  }
-}
-
-/** parseArgs' complaint in the words of the rest of the CLI: the culprit, and the closest valid flag. */
-function parseArgsProblem(command: string, error: NodeJS.ErrnoException): string {
-  const quoted = /'([^']+)'/.exec(error.message)?.[1] ?? "";
-  if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const flag = quoted.split("=")[0]!;
-    const near = flag.startsWith("--") ? closestName(flag, optionsOfCommand(command)) : undefined;
-    return `unknown option ${flag} for strand ${command}${near === undefined ? "" : `; did you mean ${near}?`}`;
-  }
-  if (error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    // "Option '--port <value>' argument missing" or "Option '-h, --help' does not take an argument".
-    const flag = quoted.split(" ")[0]!.replace(/,$/, "");
-    const long = quoted.split(" ").find((word) => word.startsWith("--")) ?? flag;
-    return error.message.includes("does not take") ? `${long} takes no value` : `${long} needs a value`;
-  }
-  return error.message;
-}
-
 function projectDir(positionals: readonly string[]): string {
   if (positionals.length > 1) throw new UsageError(`expected at most one directory, got: ${positionals.join(" ")}`);
   return resolve(positionals[0] ?? ".");
@@ -357,12 +333,6 @@ function checkTemplate(name: string): void {
   throw new UsageError(
     `unknown template "${name}"${near === undefined ? "" : `; did you mean "${near}"?`} (templates: ${TEMPLATE_NAMES.join(", ")})`,
   );
-}
-
-function nonEmpty(flag: string, value: string | boolean | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") throw new UsageError(`${flag} needs a value`);
-  return value;
 }
 
 /** The settings the command line gives (config/knobs.ts rows), each flag else its variable; a bad one is a usage error. */
@@ -391,34 +361,4 @@ function withProjectData(flags: GivenSettings, dir: string): GivenSettings {
 
 function projectData(dir: string): string {
   return join(dir, DEFAULT_DATA_DIR);
-}
-
-/** `strand keys add <name> --role R | list | remove <name>`, each with --file (or STRAND_KEYS_FILE). */
-function keysCommand(rest: string[], env: NodeJS.ProcessEnv): Command {
-  const { values, positionals } = parse("keys", rest, KEYS_FLAGS);
-  if (values.help === true) return { kind: "help", command: "keys" };
-  const [action, keyName, ...extra] = positionals;
-  const given = nonEmpty("--file", values.file) ?? (env.STRAND_KEYS_FILE === "" ? undefined : env.STRAND_KEYS_FILE);
-  if (given === undefined) throw new UsageError("strand keys needs --file <keys file> (or STRAND_KEYS_FILE)");
-  const file = resolve(given);
-  if (extra.length > 0) throw new UsageError(`strand keys: unexpected ${extra.join(" ")}`);
-  if (action === "list") {
-    if (keyName !== undefined) throw new UsageError("strand keys list takes no name");
-    return { kind: "keys", keys: { action, file } };
-  }
-  if (action !== "add" && action !== "remove")
-    throw new UsageError(`strand keys: expected add, list or remove, got ${action === undefined ? "nothing" : `"${action}"`}`);
-  if (keyName === undefined || !isKeyName(keyName)) {
-    throw new UsageError(
-      `strand keys ${action} needs a name of 1-64 of A-Z a-z 0-9 . _ -${keyName === undefined ? "" : `, got "${keyName}"`}`,
-    );
-  }
-  if (action === "remove") {
-    if (values.role !== undefined) throw new UsageError("strand keys remove takes no --role");
-    return { kind: "keys", keys: { action, file, name: keyName } };
-  }
-  const role = values.role;
-  if (role === undefined || !isRole(role))
-    throw new UsageError(`--role must be read, write or admin${role === undefined ? "" : `, got "${role}"`}`);
-  return { kind: "keys", keys: { action, file, name: keyName, role } };
 }

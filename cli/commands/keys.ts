@@ -8,7 +8,7 @@ import { keysFileLine, newKey, parseKeysFile } from "../../server/access/keys-fi
 import { displayPath } from "../project/sources.js";
 
 export type KeysOptions =
-  | { action: "add"; file: string; name: string; role: Role }
+  | { action: "add"; file: string; name: string; role: Role; tenant?: string }
   | { action: "list"; file: string }
   | { action: "remove"; file: string; name: string };
 
@@ -34,11 +34,12 @@ export function runKeys(options: KeysOptions): number {
       const before = exists ? text : HEADER;
       replaceFile(
         options.file,
-        `${before}${before === "" || before.endsWith("\n") ? "" : "\n"}${keysFileLine(options.name, options.role, key)}\n`,
+        `${before}${before === "" || before.endsWith("\n") ? "" : "\n"}${keysFileLine(options.name, options.role, key, options.tenant)}\n`,
       );
       process.stdout.write(`${key}\n`);
+      const scope = options.tenant === undefined ? "" : ` for the tenant "${options.tenant}"`;
       process.stderr.write(
-        `strand: added the ${options.role} key "${options.name}" to ${displayPath(options.file)}; the key is printed once, above\n`,
+        `strand: added the ${options.role} key "${options.name}"${scope} to ${displayPath(options.file)}; the key is printed once, above\n`,
       );
       return 0;
     }

@@ -3,6 +3,7 @@
 // and releases the lock); a second SIGINT/SIGTERM exits at once. This file reads the
 // settings (config/settings.ts) and wires the parts: the node and its role (server/node/), the
 // server (server/server.ts).
+import { join } from "node:path";
 import { listenProblem } from "./listen-problem.js";
 import { isLoopbackAddress, startServer, type RunningServer } from "../../server/server.js";
 import { createLogger, type Logger } from "../../server/observe/logger.js";
@@ -125,6 +126,10 @@ export async function runServe(options: ServeOptions): Promise<number> {
       backup: served.store,
       leaseGate,
       reloadable: options.watch === true,
+      tenantStores:
+        settings.server.tenants && options.watch !== true && cluster === null && settings.replication.follow === undefined
+          ? { root: join(settings.store.dataDir, "tenants"), open: opened.openStoreIn }
+          : undefined,
       port: http.port,
       host: http.host,
     });

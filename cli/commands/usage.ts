@@ -35,6 +35,9 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 not compile keeps the last good version serving
       --keys-file <file>        also accept the keys in this file, each with its role (strand
                                 keys); reloaded when it changes or on SIGHUP
+      --tenants <bool>          serve many graphs at /t/<tenant>/… beside the project's own
+                                (default: strand.toml [server] tenants, else true; off with
+                                --follow, --etcd and --watch)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
       --answer-limit <size>     largest answer of a query, bytes of JSON or e.g. 64MiB; past it 400
@@ -158,6 +161,11 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --file <file>             the keys file (created by add)
       --role <role>             read (queries that read), write (also writes) or admin (also
                                 /backup and replication)
+      --tenant <name>           the key is for this tenant only (/t/<name>/…); others answer 403
+`,
+  tenant: `  tenant list|create|drop|stats <url> [name]  a running server's tenants (its admin routes):
+                   list them, create one, drop one with all its data, or its records and bytes
+      --key <key>               an admin key (default: STRAND_API_KEY)
 `,
 };
 

@@ -93,6 +93,8 @@ export const KNOBS = {
     // The MCP memory server's tools at /memory/mcp, over <data>/memory (server/memory/). Off by
     // default: it is a second store, writable by every client, that a project did not ask for.
     memory: knob({ flag: "--memory", env: "STRAND_MEMORY", toml: ["server", "memory"], value: boolean, default: false }),
+    // Many graphs in one server, at /t/<tenant>/… (server/tenants/); never with --follow, --etcd or --watch.
+    tenants: knob({ flag: "--tenants", env: "STRAND_TENANTS", toml: ["server", "tenants"], value: boolean, default: true }),
   },
   frontDoor: {
     bodyMemoryLimitBytes: knob({

@@ -32,6 +32,8 @@ export interface OpenedProject {
   reopenStore: () => GraphStore;
   /** Opens the store with the same settings and another schema (serve --watch); throws when it cannot. */
   openStoreWith: (schema: SchemaDescriptor) => GraphStore;
+  /** Opens (creating) a store with the same settings and schema in another folder (a tenant's); throws when it cannot. */
+  openStoreIn: (dir: string) => GraphStore;
 }
 
 export interface OpenHooks {
@@ -93,10 +95,10 @@ export async function openProject(
   }
   if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(settings, config, project))) return null;
   const { store: s } = settings;
-  const openStoreWith = (schema: SchemaDescriptor): GraphStore => {
-    makeDirs(dataDir);
+  const openStore = (dir: string, schema: SchemaDescriptor): GraphStore => {
+    makeDirs(dir);
     return GraphStore.open({
-      path: dataDir,
+      path: dir,
       schema,
       ...(s.cacheEntries === undefined ? {} : { cacheEntries: s.cacheEntries }),
       ...(s.cacheBytes === undefined ? {} : { cacheBytes: s.cacheBytes }),
@@ -111,6 +113,8 @@ export async function openProject(
       progress: skipIdleTasks(cliProgress()),
     });
   };
+  const openStoreWith = (schema: SchemaDescriptor): GraphStore => openStore(dataDir, schema);
+  const openStoreIn = (dir: string): GraphStore => openStore(dir, project.schema);
   const reopenStore = (): GraphStore => openStoreWith(project.schema);
   let store: GraphStore;
   try {
@@ -121,5 +125,14 @@ export async function openProject(
     return null;
   }
   recordDataOwner(dataDir, dir);
-  return { config, settings, project, store, embedders: embeddersFor(embedder.embedder, process.env), reopenStore, openStoreWith };
+  return {
+    config,
+    settings,
+    project,
+    store,
+    embedders: embeddersFor(embedder.embedder, process.env),
+    reopenStore,
+    openStoreWith,
+    openStoreIn,
+  };
 }

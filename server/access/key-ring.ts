@@ -12,12 +12,15 @@ export interface KeyEntry {
   name: string;
   role: Role;
   digest: Buffer;
+  /** The one tenant the key is for (server/tenants/); absent: every tenant. */
+  tenant?: string;
 }
 
 /** The caller a request's key names; `anonymous` on a server without keys. */
 export interface Caller {
   name: string;
   role: Role;
+  tenant?: string;
 }
 
 export const ANONYMOUS: Caller = { name: "anonymous", role: "admin" };

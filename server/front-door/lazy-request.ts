@@ -67,3 +67,11 @@ export function lazyRequest(url: string, method: string, rawHeaders: readonly st
   lazy[INIT_KEY] = { rawHeaders, body };
   return lazy as unknown as Request;
 }
+
+/** The same request at another URL (a tenant's path without its `/t/<tenant>` prefix); still lazy when it was. */
+export function relocatedRequest(request: Request, url: string): Request {
+  const lazy = request as unknown as Partial<LazyFields>;
+  const init = lazy[INIT_KEY];
+  if (init !== undefined && lazy[REAL_KEY] === undefined) return lazyRequest(url, request.method, init.rawHeaders, init.body);
+  return new Request(url, { method: request.method, headers: request.headers, body: request.body, duplex: "half" } as RequestInit);
+}

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Context, MiddlewareHandler } from "hono";
 import { StrandError } from "../../core/errors.js";
+import { DEFAULT_TENANT } from "../../core/tenant-name.js";
 import { jsonErrorResponse } from "./error-response.js";
 import { incomingOf, requestHeader } from "./request-header.js";
 import { ANONYMOUS, type Caller, type KeyRing, type Role, roleAllows } from "../access/key-ring.js";
@@ -30,7 +31,8 @@ export function presentedKey(c: Context): string | undefined {
   return requestHeader(c, incoming, "x-api-key") ?? bearerToken(requestHeader(c, incoming, "authorization"));
 }
 
-export function callerMiddleware(ring: KeyRing, publicPaths: ReadonlySet<string>): MiddlewareHandler {
+/** `tenant`: the tenant this app serves; a key bound to another is 403 TENANT_FORBIDDEN. */
+export function callerMiddleware(ring: KeyRing, publicPaths: ReadonlySet<string>, tenant: string = DEFAULT_TENANT): MiddlewareHandler {
   return async (c, next) => {
     if (!ring.keyed) return next();
     // HEAD is GET without the body: a load balancer's HEAD /health must not need the key either.
@@ -40,7 +42,13 @@ export function callerMiddleware(ring: KeyRing, publicPaths: ReadonlySet<string>
     if (entry === undefined) {
       return jsonErrorResponse(new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key"));
     }
-    const caller: Caller = { name: entry.name, role: entry.role };
+    if (entry.tenant !== undefined && entry.tenant !== tenant) {
+      return jsonErrorResponse(
+        new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`),
+      );
+    }
+    const caller: Caller =
+      entry.tenant === undefined ? { name: entry.name, role: entry.role } : { name: entry.name, role: entry.role, tenant: entry.tenant };
     c.set("caller", caller);
     if (caller.role === "read") return readOnlyScope.run(caller, next);
     return next();

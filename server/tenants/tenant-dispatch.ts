@@ -1,0 +1,124 @@
+// Which graph a request is for: `/t/<tenant>/<path>` (so an unchanged HelixDB client works with
+// its base URL at http://host:6969/t/acme), else the `Strand-Tenant` header, else the project's
+// own graph (the default tenant: single-graph projects change nothing). The request goes on to
+// that tenant's app at `<path>`. A tenant with no store yet is created by its first named query
+// that writes, for a caller whose key may write to it; anything else sent to it is 404.
+import { StrandError } from "../../core/errors.js";
+import type { KeyRing } from "../access/key-ring.js";
+import { roleAllows } from "../access/key-ring.js";
+import type { EngineApp } from "../front-door/engine.js";
+import { relocatedRequest } from "../front-door/lazy-request.js";
+import { jsonErrorResponse } from "../http/error-response.js";
+import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
+import type { TenantRegistry, TenantStore } from "./tenant-registry.js";
+
+export const TENANT_HEADER = "strand-tenant";
+const PREFIX = "/t/";
+
+export interface TenantDispatchOptions<S extends TenantStore> {
+  registry: TenantRegistry<S>;
+  defaultApp: EngineApp;
+  keys: KeyRing;
+  /** Whether the named query writes (its first call creates the tenant). */
+  writes: (query: string) => boolean;
+}
+
+type Env = Parameters<EngineApp["fetch"]>[1];
+
+export class TenantDispatch<S extends TenantStore> implements EngineApp {
+  constructor(private readonly options: TenantDispatchOptions<S>) {}
+
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = request.url;
+    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+    const path = pathStart < 0 ? "/" : url.slice(pathStart);
+    let tenant: string;
+    let rest: string;
+    if (path.startsWith(PREFIX)) {
+      const end = path.indexOf("/", PREFIX.length);
+      tenant = decodeSegment(path.slice(PREFIX.length, end < 0 ? undefined : end));
+      rest = end < 0 ? "/" : path.slice(end);
+      const header = headerOf(env, TENANT_HEADER);
+      if (header !== undefined && header !== tenant)
+        return refuse(
+          new StrandError("INVALID_TENANT", `the path names the tenant "${tenant}" and ${TENANT_HEADER} "${header}"; name one`),
+        );
+    } else {
+      const header = headerOf(env, TENANT_HEADER);
+      if (header === undefined) return this.options.defaultApp.fetch(request, env);
+      tenant = header;
+      rest = path;
+    }
+    const problem = tenantNameProblem(tenant);
+    if (problem !== null) return refuse(problem);
+    const relocated = pathStart < 0 || rest === path ? request : relocatedRequest(request, url.slice(0, pathStart) + rest);
+    if (tenant === DEFAULT_TENANT) return this.options.defaultApp.fetch(relocated, env);
+    const { registry } = this.options;
+    const creates = request.method === "POST" && this.options.writes(queryName(rest)) && !registry.exists(tenant);
+    if (creates) {
+      const refusal = this.mayCreate(env, tenant);
+      if (refusal !== null) return refuse(refusal);
+    }
+    const opened = await registry.acquire(tenant, creates);
+    if (opened === null) {
+      return refuse(
+        new StrandError(
+          "UNKNOWN_TENANT",
+          `no tenant "${tenant}": a query that writes creates it (POST /t/${tenant}/<Query>), or POST /tenants/${tenant}`,
+        ),
+      );
+    }
+    try {
+      return await opened.app.fetch(relocated, env);
+    } finally {
+      registry.release(opened);
+    }
+  }
+
+  /** Null when the request's key may write to `tenant` (or the server has no keys); else why not. */
+  private mayCreate(env: Env, tenant: string): StrandError | null {
+    const { keys } = this.options;
+    if (!keys.keyed) return null;
+    const presented = headerOf(env, "x-api-key") ?? bearer(headerOf(env, "authorization"));
+    const entry = presented === undefined ? undefined : keys.find(presented);
+    if (entry === undefined)
+      return new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key");
+    if (entry.tenant !== undefined && entry.tenant !== tenant)
+      return new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`);
+    if (!roleAllows(entry.role, "write"))
+      return new StrandError(
+        "ROLE_FORBIDDEN",
+        `the key "${entry.name}" has the role ${entry.role}; creating the tenant "${tenant}" needs a key with the role write or admin`,
+      );
+    return null;
+  }
+}
+
+function refuse(error: StrandError): Response {
+  return jsonErrorResponse(error);
+}
+
+/** `/AddUser?x` → "AddUser"; "" for a path of more than one segment. */
+function queryName(path: string): string {
+  const end = path.search(/[?#]/);
+  const clean = end < 0 ? path : path.slice(0, end);
+  return clean.lastIndexOf("/") === 0 ? clean.slice(1) : "";
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function headerOf(env: Env, name: string): string | undefined {
+  const value = env.forwarded.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer\s+(.+)$/i.exec(header.trim());
+  return match === null ? undefined : match[1];
+}

@@ -1,0 +1,151 @@
+// The tenants one server holds: each its own store in `<data>/tenants/<name>` (an LMDB environment
+// of its own, so every record, index, BM25 statistic, vector index, cache and idempotency record
+// belongs to exactly one tenant, and a drop removes a folder), opened on its first request and
+// closed again when idle, so idle tenants hold no memory. Each open tenant has its own app
+// (its own /mcp connections). Requests in flight keep a tenant open; a drop waits for them.
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { EngineApp } from "../front-door/engine.js";
+
+/** What the registry needs of a tenant's store: GraphStore satisfies it. */
+export interface TenantStore {
+  close(): Promise<void>;
+}
+
+export interface TenantRegistryOptions<S extends TenantStore> {
+  /** `<data>/tenants`: one folder per tenant. */
+  root: string;
+  /** Opens (creating when absent) the store in a tenant's folder; throws when it cannot. */
+  open: (dir: string) => S;
+  /** The app that answers a tenant's requests over its store. */
+  appFor: (name: string, store: S) => EngineApp;
+  /** Close a tenant unused this long (default 60 s). */
+  idleMs?: number;
+  /** Tenants open at once at most; past it the least recently used idle one closes (default 256). */
+  maxOpen?: number;
+  now?: () => number;
+}
+
+export interface OpenTenant<S extends TenantStore> {
+  readonly name: string;
+  readonly store: S;
+  readonly app: EngineApp;
+  lastUsed: number;
+  inFlight: number;
+  drained: (() => void)[];
+}
+
+const DATA_FILE = "data.mdb";
+
+export class TenantRegistry<S extends TenantStore> {
+  private readonly opened = new Map<string, OpenTenant<S>>();
+  private readonly closing = new Map<string, Promise<void>>();
+  private readonly dropping = new Set<string>();
+  private readonly idleMs: number;
+  private readonly maxOpen: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TenantRegistryOptions<S>) {
+    this.idleMs = options.idleMs ?? 60_000;
+    this.maxOpen = options.maxOpen ?? 256;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether the tenant has a store (open or on disk). */
+  exists(name: string): boolean {
+    return this.opened.has(name) || existsSync(join(this.options.root, name, DATA_FILE));
+  }
+
+  /** Every tenant with a store, by name. */
+  names(): string[] {
+    if (!existsSync(this.options.root)) return [];
+    return readdirSync(this.options.root, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(this.options.root, d.name, DATA_FILE)))
+      .map((d) => d.name)
+      .sort();
+  }
+
+  get openCount(): number {
+    return this.opened.size;
+  }
+
+  isOpen(name: string): boolean {
+    return this.opened.has(name);
+  }
+
+  /**
+   * The tenant, opened if it is not, held for one request until `release`; null when it has no
+   * store and `create` is false, or while it is being dropped.
+   */
+  async acquire(name: string, create: boolean): Promise<OpenTenant<S> | null> {
+    for (;;) {
+      const closing = this.closing.get(name);
+      if (closing === undefined) break;
+      await closing;
+    }
+    if (this.dropping.has(name)) return null;
+    let tenant = this.opened.get(name);
+    if (tenant === undefined) {
+      if (!create && !this.exists(name)) return null;
+      const dir = join(this.options.root, name);
+      mkdirSync(dir, { recursive: true });
+      const store = this.options.open(dir);
+      tenant = { name, store, app: this.options.appFor(name, store), lastUsed: this.now(), inFlight: 1, drained: [] };
+      this.opened.set(name, tenant);
+      this.closeOverflow();
+      return tenant;
+    }
+    tenant.inFlight++;
+    tenant.lastUsed = this.now();
+    return tenant;
+  }
+
+  release(tenant: OpenTenant<S>): void {
+    tenant.inFlight--;
+    tenant.lastUsed = this.now();
+    if (tenant.inFlight === 0) for (const done of tenant.drained.splice(0)) done();
+  }
+
+  /** Closes the tenants idle longer than the idle time. */
+  async sweep(): Promise<void> {
+    const cutoff = this.now() - this.idleMs;
+    await Promise.all([...this.opened.values()].filter((t) => t.inFlight === 0 && t.lastUsed <= cutoff).map((t) => this.close(t)));
+  }
+
+  /** Removes the tenant and all its data, once its requests in flight have finished; false when it has none. */
+  async drop(name: string): Promise<boolean> {
+    if (!this.exists(name) || this.dropping.has(name)) return false;
+    this.dropping.add(name);
+    try {
+      const tenant = this.opened.get(name);
+      if (tenant !== undefined) {
+        if (tenant.inFlight > 0) await new Promise<void>((resolve) => tenant.drained.push(resolve));
+        await this.close(tenant);
+      }
+      await this.closing.get(name);
+      rmSync(join(this.options.root, name), { recursive: true, force: true });
+      return true;
+    } finally {
+      this.dropping.delete(name);
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.opened.values()].map((t) => this.close(t)));
+    await Promise.all(this.closing.values());
+  }
+
+  private closeOverflow(): void {
+    if (this.opened.size <= this.maxOpen) return;
+    const idle = [...this.opened.values()].filter((t) => t.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const t of idle.slice(0, this.opened.size - this.maxOpen)) void this.close(t);
+  }
+
+  private close(tenant: OpenTenant<S>): Promise<void> {
+    if (this.opened.get(tenant.name) !== tenant) return this.closing.get(tenant.name) ?? Promise.resolve();
+    this.opened.delete(tenant.name);
+    const closing = tenant.store.close().finally(() => this.closing.delete(tenant.name));
+    this.closing.set(tenant.name, closing);
+    return closing;
+  }
+}

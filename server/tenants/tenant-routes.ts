@@ -1,0 +1,102 @@
+// The tenants, managed over HTTP by an admin key (or anyone, on a server without keys):
+//   GET    /tenants         → {"tenants": [{"name", "open"}]}
+//   GET    /tenants/<name>  → {"name", "open", "records": {<type>: n}, "bytes"}
+//   POST   /tenants/<name>  → {"name", "created": true|false}   (false: it existed)
+//   DELETE /tenants/<name>  → {"name", "dropped": true}          (404 UNKNOWN_TENANT: none)
+// Not a Hono route, for the reason server/mcp/routes.ts gives.
+import type { Context } from "hono";
+import { StrandError } from "../../core/errors.js";
+import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
+import { callerOf, requireRole } from "../http/caller.js";
+import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
+import type { StoreStats } from "../../runtime/records/store-stats.js";
+
+export const TENANTS_PATH = "/tenants";
+
+export function isTenantsPath(path: string): boolean {
+  return path === TENANTS_PATH || path.startsWith(`${TENANTS_PATH}/`);
+}
+
+interface HeldTenant {
+  readonly store: { stats(): StoreStats };
+}
+
+/** What the routes need of the tenants: TenantRegistry over GraphStores satisfies it. */
+export interface TenantAdmin {
+  names(): string[];
+  isOpen(name: string): boolean;
+  exists(name: string): boolean;
+  acquire(name: string, create: boolean): Promise<HeldTenant | null>;
+  release(tenant: HeldTenant): void;
+  drop(name: string): Promise<boolean>;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+const json = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+
+export function tenantsHandler(admin: TenantAdmin | null): (c: Context) => Promise<Response> {
+  return async (c) => {
+    const { method, path } = c.req;
+    if (admin === null) {
+      return jsonErrorResponse(
+        new StrandError(
+          "NOT_FOUND",
+          `no route for ${method} ${path}: this server serves one graph (tenants are off with --follow, --etcd and --watch)`,
+        ),
+      );
+    }
+    try {
+      requireRole(callerOf(c), "admin", "managing tenants");
+      if (path === TENANTS_PATH) {
+        if (method !== "GET") return methodNotAllowed(method, path, "GET");
+        return json({ tenants: admin.names().map((name) => ({ name, open: admin.isOpen(name) })) });
+      }
+      const name = decodeURIComponent(path.slice(TENANTS_PATH.length + 1));
+      const problem = tenantNameProblem(name);
+      if (problem !== null) throw problem;
+      if (name === DEFAULT_TENANT)
+        throw new StrandError(
+          "INVALID_TENANT",
+          `"${DEFAULT_TENANT}" is the project's own graph: it cannot be created, dropped or listed here`,
+        );
+      switch (method) {
+        case "GET":
+          return json(await statsOf(admin, name));
+        case "POST": {
+          const existed = admin.exists(name);
+          const opened = await admin.acquire(name, true);
+          if (opened !== null) admin.release(opened);
+          return json({ name, created: !existed }, existed ? 200 : 201);
+        }
+        case "DELETE": {
+          if (!(await admin.drop(name))) throw unknownTenant(name);
+          return json({ name, dropped: true });
+        }
+        default:
+          return methodNotAllowed(method, path, "GET, POST, DELETE");
+      }
+    } catch (error) {
+      return errorToResponse(error);
+    }
+  };
+}
+
+async function statsOf(admin: TenantAdmin, name: string): Promise<unknown> {
+  const open = admin.isOpen(name);
+  const opened = await admin.acquire(name, false);
+  if (opened === null) throw unknownTenant(name);
+  try {
+    const stats = opened.store.stats();
+    return { name, open, records: Object.fromEntries(stats.records.map((r) => [r.type, r.count])), bytes: stats.fileBytes };
+  } finally {
+    admin.release(opened);
+  }
+}
+
+function unknownTenant(name: string): StrandError {
+  return new StrandError("UNKNOWN_TENANT", `no tenant "${name}"`);
+}
+
+function methodNotAllowed(method: string, path: string, allow: string): Response {
+  return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use ${allow}`), { allow });
+}

@@ -1,0 +1,256 @@
+// Many graphs in one server (server/tenants/): a real `strand serve` with keys, where `/t/<tenant>/`
+// (or `Strand-Tenant`) names the graph. Tenants share the project's queries and nothing else: the
+// same unique handle in two, BM25 scores that another tenant's documents do not move, idempotency
+// keys per tenant; a tenant is created by its first write and managed at /tenants (list, stats,
+// create, drop: its folder gone); keys bound to a tenant are refused elsewhere; bad names and
+// unknown tenants are clear 4xx; the data survives kill -9 and verifies. The registry's idle close
+// and drop are driven in process with a clock the test moves.
+import { spawnSync } from "node:child_process";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keysFileLine } from "../server/access/keys-file.js";
+import { TenantRegistry } from "../server/tenants/tenant-registry.js";
+import { CLI, REPO_ROOT, type StrandServer, startStrand, tempDir } from "./support/server.js";
+
+const ADMIN = "tenant-admin-key-0123";
+const ACME = "acme-app-key-01234567";
+const READER = "reader-key-0123456789";
+
+describe("tenants on a running server", () => {
+  let dir: string;
+  let dataDir: string;
+  let server: StrandServer;
+
+  const send = async (
+    path: string,
+    body: unknown,
+    key: string | null = ADMIN,
+    headers: Record<string, string> = {},
+    method = "POST",
+  ): Promise<{ status: number; body: unknown }> => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers },
+      ...(method === "GET" || method === "DELETE" ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const handles = async (tenantPath: string, city: string): Promise<string[]> => {
+    const reply = await send(`${tenantPath}/UsersInCity`, { city });
+    expect(reply.status).toBe(200);
+    return (reply.body as { users: { handle: string }[] }).users.map((u) => u.handle).sort();
+  };
+  const addUser = (tenantPath: string, handle: string, key: string | null = ADMIN, headers: Record<string, string> = {}) =>
+    send(`${tenantPath}/AddUser`, { handle, name: handle, city: "Oslo", age: 30 }, key, headers);
+
+  beforeAll(async () => {
+    dir = tempDir("strand-tenants-");
+    dataDir = join(dir, "data");
+    const keys = join(dir, "keys");
+    writeFileSync(keys, `${keysFileLine("acme-app", "write", ACME, "acme")}\n${keysFileLine("reader", "read", READER)}\n`);
+    server = await startStrand({ dataDir, extraArgs: ["--api-key", ADMIN, "--keys-file", keys] });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps each tenant's records apart, the project's own graph too", async () => {
+    expect((await addUser("/t/acme", "ada")).status).toBe(200);
+    expect((await addUser("/t/globex", "ada")).status).toBe(200); // the same unique handle: another graph
+    expect((await addUser("/t/globex", "bob")).status).toBe(200);
+    expect((await addUser("", "cyd")).status).toBe(200);
+    expect(await handles("/t/acme", "Oslo")).toEqual(["ada"]);
+    expect(await handles("/t/globex", "Oslo")).toEqual(["ada", "bob"]);
+    expect(await handles("", "Oslo")).toEqual(["cyd"]);
+    expect(await handles("/t/default", "Oslo")).toEqual(["cyd"]);
+    const byHeader = await send("/UsersInCity", { city: "Oslo" }, ADMIN, { "strand-tenant": "globex" });
+    expect((byHeader.body as { users: unknown[] }).users.length).toBe(2);
+    expect((await addUser("/t/acme", "ada")).body).toMatchObject({ code: "UNIQUE_VIOLATION" });
+    expect(await send("/t/acme/query", { query: "N<User>::COUNT" })).toEqual({ status: 200, body: { result: 1 } });
+  });
+
+  it("scores BM25 on each tenant's own documents: another tenant's do not move them", async () => {
+    const write = (tenant: string, title: string) =>
+      send(`/t/${tenant}/query`, { query: "p <- AddN<Post>({title: t, body: b})\nRETURN NONE", params: { t: title, b: title } });
+    // An ad-hoc query cannot tell it writes before it is compiled: it creates no tenant.
+    expect((await write("initech", "x")).body).toMatchObject({ code: "UNKNOWN_TENANT" });
+    expect((await send("/tenants/initech", null)).status).toBe(201);
+    for (const t of ["looms and engines", "difference engines", "weaving"]) {
+      expect((await write("acme", t)).status).toBe(200);
+      expect((await write("initech", t)).status).toBe(200);
+    }
+    const search = { query: "SearchBM25<Post>(q, 10)::{title, score}", params: { q: "engines" } };
+    const before = await send("/t/acme/query", search);
+    expect(before.status).toBe(200);
+    expect((await send("/t/initech/query", search)).body).toEqual(before.body);
+    for (let i = 0; i < 20; i++) expect((await write("globex", `engines engines ${i}`)).status).toBe(200);
+    expect((await send("/t/acme/query", search)).body).toEqual(before.body);
+  });
+
+  it("runs an idempotent write once per tenant", async () => {
+    const headers = { "idempotency-key": "same-key-in-two-tenants" };
+    const first = await addUser("/t/acme", "idem", ADMIN, headers);
+    const again = await addUser("/t/acme", "idem", ADMIN, headers);
+    expect(again).toEqual(first);
+    expect((await addUser("/t/globex", "idem", ADMIN, headers)).status).toBe(200);
+    expect(await handles("/t/acme", "Oslo")).toEqual(["ada", "idem"]);
+    expect(await handles("/t/globex", "Oslo")).toEqual(["ada", "bob", "idem"]);
+  });
+
+  it("answers bad names, unknown tenants and keys for another tenant with clear errors, creating nothing", async () => {
+    expect(await send("/t/Bad.Name/UsersInCity", { city: "Oslo" })).toEqual({
+      status: 400,
+      body: { error: 'invalid tenant name "Bad.Name": 1 to 63 of a-z 0-9 - _, starting with a letter or digit', code: "INVALID_TENANT" },
+    });
+    expect(await send("/t/nobody/UsersInCity", { city: "Oslo" })).toEqual({
+      status: 404,
+      body: {
+        error: 'no tenant "nobody": a query that writes creates it (POST /t/nobody/<Query>), or POST /tenants/nobody',
+        code: "UNKNOWN_TENANT",
+      },
+    });
+    expect(await addUser("/t/acme", "by-app", ACME)).toMatchObject({ status: 200 });
+    expect(await addUser("/t/globex", "by-app", ACME)).toEqual({
+      status: 403,
+      body: { error: 'the key "acme-app" is for the tenant "acme", not "globex"', code: "TENANT_FORBIDDEN" },
+    });
+    expect(await addUser("", "by-app", ACME)).toEqual({
+      status: 403,
+      body: { error: 'the key "acme-app" is for the tenant "acme", not "default"', code: "TENANT_FORBIDDEN" },
+    });
+    expect(await addUser("/t/newco", "x", ACME)).toEqual({
+      status: 403,
+      body: { error: 'the key "acme-app" is for the tenant "acme", not "newco"', code: "TENANT_FORBIDDEN" },
+    });
+    expect(await addUser("/t/newco", "x", READER)).toEqual({
+      status: 403,
+      body: {
+        error: 'the key "reader" has the role read; creating the tenant "newco" needs a key with the role write or admin',
+        code: "ROLE_FORBIDDEN",
+      },
+    });
+    expect((await addUser("/t/newco", "x", null)).status).toBe(401);
+    expect(await send("/t/acme/UsersInCity", { city: "Oslo" }, ADMIN, { "strand-tenant": "globex" })).toEqual({
+      status: 400,
+      body: { error: 'the path names the tenant "acme" and strand-tenant "globex"; name one', code: "INVALID_TENANT" },
+    });
+    expect(existsSync(join(dataDir, "tenants", "newco"))).toBe(false);
+    expect(await send("/tenants", null, ACME, {}, "GET")).toEqual({
+      status: 403,
+      body: { error: 'the key "acme-app" is for the tenant "acme", not "default"', code: "TENANT_FORBIDDEN" },
+    });
+  });
+
+  it("lists, creates, describes and drops tenants at /tenants, and strand tenant does the same", async () => {
+    expect(await send("/tenants", null, ADMIN, {}, "GET")).toEqual({
+      status: 200,
+      body: {
+        tenants: [
+          { name: "acme", open: true },
+          { name: "globex", open: true },
+          { name: "initech", open: true },
+        ],
+      },
+    });
+    expect(await send("/tenants/newco", null, ADMIN)).toEqual({ status: 201, body: { name: "newco", created: true } });
+    expect(await send("/tenants/newco", null, ADMIN)).toEqual({ status: 200, body: { name: "newco", created: false } });
+    const stats = await send("/tenants/acme", null, ADMIN, {}, "GET");
+    expect(stats).toMatchObject({ status: 200, body: { name: "acme", open: true, records: { User: 3, Post: 3, Follows: 0, Wrote: 0 } } });
+    expect(await send("/tenants/globex", null, ADMIN, {}, "DELETE")).toEqual({ status: 200, body: { name: "globex", dropped: true } });
+    expect(existsSync(join(dataDir, "tenants", "globex"))).toBe(false);
+    expect((await send("/t/globex/UsersInCity", { city: "Oslo" })).body).toMatchObject({ code: "UNKNOWN_TENANT" });
+    expect(await send("/tenants/globex", null, ADMIN, {}, "DELETE")).toEqual({
+      status: 404,
+      body: { error: 'no tenant "globex"', code: "UNKNOWN_TENANT" },
+    });
+    expect(await send("/tenants/default", null, ADMIN, {}, "DELETE")).toMatchObject({ status: 400, body: { code: "INVALID_TENANT" } });
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, "tenant", ...args, "--key", ADMIN], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(cli(["list", server.url]).stdout).toBe("acme\topen\ninitech\topen\nnewco\topen\n");
+    expect(cli(["create", server.url, "hooli"]).stdout).toBe("created hooli\n");
+    expect(cli(["drop", server.url, "hooli"]).stdout).toBe("dropped hooli and all its data\n");
+    expect(cli(["drop", server.url, "hooli"])).toMatchObject({ status: 1, stderr: 'strand: 404 UNKNOWN_TENANT: no tenant "hooli"\n' });
+  });
+
+  it("keeps every tenant's acknowledged writes across kill -9, and each verifies", async () => {
+    await server.kill();
+    server = await startStrand({ dataDir, extraArgs: ["--api-key", ADMIN] });
+    expect(await handles("/t/acme", "Oslo")).toEqual(["ada", "by-app", "idem"]);
+    expect(await handles("", "Oslo")).toEqual(["cyd"]);
+    await server.stop();
+    for (const tenant of ["acme", "initech", "newco"]) {
+      const verify = spawnSync(process.execPath, [CLI, "verify", join(dataDir, "tenants", tenant)], { cwd: REPO_ROOT, encoding: "utf8" });
+      expect({ tenant, status: verify.status }).toEqual({ tenant, status: 0 });
+    }
+    server = await startStrand({ dataDir, extraArgs: ["--api-key", ADMIN] });
+  });
+});
+
+describe("the tenant registry", () => {
+  class FakeStore {
+    closed = false;
+    async close(): Promise<void> {
+      this.closed = true;
+    }
+  }
+
+  it("closes a tenant once idle, opens it again on demand, and drops one only after its requests end", async () => {
+    const root = tempDir("strand-registry-");
+    let now = 0;
+    const opened: FakeStore[] = [];
+    const registry = new TenantRegistry<FakeStore>({
+      root,
+      open: (dir) => {
+        writeFileSync(join(dir, "data.mdb"), "");
+        const store = new FakeStore();
+        opened.push(store);
+        return store;
+      },
+      appFor: () => ({ fetch: () => new Response("{}") }),
+      idleMs: 1000,
+      maxOpen: 2,
+      now: () => now,
+    });
+    try {
+      expect(await registry.acquire("a", false)).toBeNull();
+      const a = (await registry.acquire("a", true))!;
+      registry.release(a);
+      now = 999;
+      await registry.sweep();
+      expect(registry.isOpen("a")).toBe(true);
+      now = 1000;
+      await registry.sweep();
+      expect({ open: registry.isOpen("a"), closed: opened[0]!.closed }).toEqual({ open: false, closed: true });
+      const again = (await registry.acquire("a", false))!;
+      expect(opened.length).toBe(2);
+      // Past maxOpen the least recently used idle tenant closes; one in flight stays.
+      registry.release(again);
+      now = 2000;
+      const b = (await registry.acquire("b", true))!;
+      const c = (await registry.acquire("c", true))!;
+      await Promise.resolve();
+      expect({ a: registry.isOpen("a"), b: registry.isOpen("b"), c: registry.isOpen("c") }).toEqual({ a: false, b: true, c: true });
+      let dropped = false;
+      const drop = registry.drop("b").then((done) => {
+        dropped = done;
+      });
+      await Promise.resolve();
+      expect({ dropped, gone: !existsSync(join(root, "b")) }).toEqual({ dropped: false, gone: false });
+      expect(await registry.acquire("b", false)).toBeNull();
+      registry.release(b);
+      await drop;
+      expect({ dropped, gone: !existsSync(join(root, "b")), names: registry.names() }).toEqual({
+        dropped: true,
+        gone: true,
+        names: ["a", "c"],
+      });
+      registry.release(c);
+    } finally {
+      await registry.closeAll();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
