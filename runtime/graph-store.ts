@@ -13,6 +13,7 @@ import { openDbs, type StoreDbs } from "./store/dbs.js";
 import { FORMAT_VERSION, SCHEMA_VERSION_KEY } from "./store/keys.js";
 import { DEFAULT_CACHE_ENTRIES, defaultCacheBytes, ReadCache } from "./store/read-cache.js";
 import { lockDirectory } from "./store/dir-lock.js";
+import { closeEnv } from "./store/close-env.js";
 import { tooFullToOpen } from "./store/storage-space.js";
 import { SchemaInfo, vectorMembersOf } from "./store/schema-info.js";
 import { keepIdsAfter } from "./store/ids.js";
@@ -344,7 +345,7 @@ export class GraphStore {
         await this.log.close();
         await this.checkpoints.close();
       } finally {
-        await this.dbs.env.close();
+        await closeEnv(this.dbs.env);
       }
     } finally {
       this.unlock();
