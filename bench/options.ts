@@ -73,6 +73,9 @@ export interface BenchOptions {
   skipReplication: boolean;
   skipIdempotency: boolean;
   skipAdhoc: boolean;
+  skipTenants: boolean;
+  /** Tenants of 100 records each in the tenants run. */
+  tenants: number;
   skipFiltered: boolean;
   skipMemorySearch: boolean;
   quick: boolean;
@@ -121,6 +124,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --skip-replication  skip the commit log's cost, the leader with 0, 1 async and 1 sync replica, replica lag
   --skip-idempotency  skip idempotent writes over HTTP (keyed write vs plain, replay vs point read)
   --skip-adhoc        skip ad-hoc queries over HTTP (POST /query: cached read vs named, first compile)
+  --skip-tenants      skip tenants (RSS with all idle, first request to an idle one, an open one vs the default)
+  --tenants <n>       tenants of 100 records each written for that run (default 1000; 10000 = the target)
   --skip-filtered     skip filtered SearchV (1% passing, with and without an INDEX) vs unfiltered
   --skip-memory-search  skip search_nodes of strand memory vs the reference MCP memory server
   --quick             smoke run: short runs, small data, small graph
@@ -166,6 +171,8 @@ const FLAGS = {
   "skip-health": { type: "boolean" },
   "skip-idempotency": { type: "boolean" },
   "skip-adhoc": { type: "boolean" },
+  "skip-tenants": { type: "boolean" },
+  tenants: { type: "string" },
   "skip-filtered": { type: "boolean" },
   "skip-memory-search": { type: "boolean" },
   "skip-replication": { type: "boolean" },
@@ -241,6 +248,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     skipReplication: values["skip-replication"] === true,
     skipIdempotency: values["skip-idempotency"] === true,
     skipAdhoc: values["skip-adhoc"] === true,
+    skipTenants: values["skip-tenants"] === true,
+    tenants: positive("tenants", values.tenants, quick ? 100 : 1000),
     skipFiltered: values["skip-filtered"] === true,
     skipMemorySearch: values["skip-memory-search"] === true,
     quick,

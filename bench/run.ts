@@ -14,10 +14,12 @@
 //  10. bytes on disk per node, edge and vector, and RSS under 2-hop load (storage.ts)
 //  11. filtered SearchV (1% passing, with and without an INDEX) vs unfiltered (vector-filtered.ts)
 //  12. search_nodes of strand memory vs the reference MCP memory server, 10k entities (memory-search.ts)
+//  13. tenants: RSS with every tenant idle, the first request to an idle one, an open one vs the default (tenants.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { type IdempotencyResult, renderIdempotency, runIdempotencyBench } from "./idempotency.js";
 import { type AdHocResult, renderAdHoc, runAdHocBench } from "./adhoc.js";
+import { renderTenants, runTenantsBench, type TenantsResult } from "./tenants.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -182,6 +184,7 @@ async function main(): Promise<number> {
   let replication: ReplicationBenchResult | null = null;
   let idempotency: IdempotencyResult | null = null;
   let adhoc: AdHocResult | null = null;
+  let tenants: TenantsResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
@@ -289,6 +292,7 @@ async function main(): Promise<number> {
     }
     if (!options.skipIdempotency) idempotency = await runIdempotencyBench({ calls: options.quick ? 300 : 2000, root, log });
     if (!options.skipAdhoc) adhoc = await runAdHocBench({ calls: options.quick ? 300 : 2000, root, log });
+    if (!options.skipTenants) tenants = await runTenantsBench({ tenants: options.tenants, calls: options.quick ? 300 : 2000, root, log });
   } finally {
     await cleanup();
   }
@@ -306,6 +310,7 @@ async function main(): Promise<number> {
     replication === null ? null : renderReplication(replication),
     idempotency === null ? null : renderIdempotency(idempotency),
     adhoc === null ? null : renderAdHoc(adhoc),
+    tenants === null ? null : renderTenants(tenants),
     renderJson(report, options),
     json("COMPILE", compile),
     json("DATA", data),
@@ -317,6 +322,7 @@ async function main(): Promise<number> {
     json("REPLICATION", replication),
     json("IDEMPOTENCY", idempotency),
     json("ADHOC", adhoc),
+    json("TENANTS", tenants),
   ];
   process.stdout.write(`\n${sections.filter((s) => s !== null).join("\n")}\n`);
   const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(

@@ -67,14 +67,18 @@ export async function startStrand(
   cli = CLI,
   /** False for an older build without --log-level (it logged no requests). */
   logLevel = true,
+  extraArgs: readonly string[] = [],
+  /** Added to this process's environment. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<ChildServer> {
   const profile = profileDir === null ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
   // Request logs off: the floor server logs nothing, so the ratios compare the engines (a request
   // line costs one buffered write to stderr; the operator chooses with --log-level).
   const quiet = logLevel ? ["--log-level", "warn"] : [];
-  const child = spawn(process.execPath, [...profile, cli, "serve", project, "--port", "0", "--data", dataDir, ...quiet], {
+  const child = spawn(process.execPath, [...profile, cli, "serve", project, "--port", "0", "--data", dataDir, ...quiet, ...extraArgs], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   trackChild(child);
   let onLog: ((all: string) => void) | undefined;

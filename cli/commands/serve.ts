@@ -128,7 +128,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       reloadable: options.watch === true,
       tenantStores:
         settings.server.tenants && options.watch !== true && cluster === null && settings.replication.follow === undefined
-          ? { root: join(settings.store.dataDir, "tenants"), open: opened.openStoreIn }
+          ? { root: join(settings.store.dataDir, "tenants"), open: opened.openStoreIn, idleMs: settings.server.tenantIdleS * 1000 }
           : undefined,
       port: http.port,
       host: http.host,

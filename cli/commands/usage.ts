@@ -38,6 +38,8 @@ const COMMANDS: Readonly<Record<string, string>> = {
       --tenants <bool>          serve many graphs at /t/<tenant>/… beside the project's own
                                 (default: strand.toml [server] tenants, else true; off with
                                 --follow, --etcd and --watch)
+      --tenant-idle <s>         close a tenant unused this long (default: strand.toml [server]
+                                tenant_idle_s, else 60)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
       --answer-limit <size>     largest answer of a query, bytes of JSON or e.g. 64MiB; past it 400

@@ -95,6 +95,14 @@ export const KNOBS = {
     memory: knob({ flag: "--memory", env: "STRAND_MEMORY", toml: ["server", "memory"], value: boolean, default: false }),
     // Many graphs in one server, at /t/<tenant>/… (server/tenants/); never with --follow, --etcd or --watch.
     tenants: knob({ flag: "--tenants", env: "STRAND_TENANTS", toml: ["server", "tenants"], value: boolean, default: true }),
+    // Seconds a tenant stays open unused before it is closed (server/tenants/tenant-registry.ts).
+    tenantIdleS: knob({
+      flag: "--tenant-idle",
+      env: "STRAND_TENANT_IDLE",
+      toml: ["server", "tenant_idle_s"],
+      value: integer(1, 86_400),
+      default: 60,
+    }),
   },
   frontDoor: {
     bodyMemoryLimitBytes: knob({
