@@ -21,6 +21,9 @@ import type { KeyRing } from "./access/key-ring.js";
 import type { GraphStore } from "../runtime/graph-store.js";
 import { TenantDispatch } from "./tenants/tenant-dispatch.js";
 import { TenantRegistry } from "./tenants/tenant-registry.js";
+import { LimitedStore, NO_LIMITS, type TenantLimits } from "./tenants/limited-store.js";
+import type { EngineApp } from "./front-door/engine.js";
+import { basename } from "node:path";
 
 /** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
 export interface FrontDoorLimits {
@@ -65,6 +68,8 @@ export interface TenantStores {
   idleMs?: number;
   /** Tenants open at once at most (default 256). */
   maxOpen?: number;
+  /** What one tenant may hold and ask (default: no limits). */
+  limits?: TenantLimits;
 }
 
 export interface RunningServer {
@@ -108,7 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? new ReloadableApp(first)
       : tenants === null
         ? first
-        : new TenantDispatch({ registry: tenants.registry, defaultApp: first, keys, writes: tenants.writes });
+        : tenantDispatch(tenants, first, keys, metrics, options.tenantStores?.limits ?? NO_LIMITS);
   const initial = appRouteNames(options);
   // Mutable: a reload names its queries for the request log and metrics.
   const names = { queries: new Set(initial.queries), mcpTools: new Set(initial.mcpTools) };
@@ -202,19 +207,42 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
+/** The dispatch over the tenants; the metrics count its requests per tenant. */
+function tenantDispatch(
+  tenants: { registry: TenantRegistry<LimitedStore>; writes: (query: string) => boolean },
+  defaultApp: EngineApp,
+  keys: KeyRing,
+  metrics: ServerMetrics | null,
+  limits: TenantLimits,
+): TenantDispatch<LimitedStore> {
+  const dispatch = new TenantDispatch({
+    registry: tenants.registry,
+    defaultApp,
+    keys,
+    writes: tenants.writes,
+    maxRequestsPerSecond: limits.maxRequestsPerSecond,
+  });
+  metrics?.trackTenants(
+    () => dispatch.requests,
+    () => tenants.registry.openCount,
+  );
+  return dispatch;
+}
+
 /** The tenants' registry and what the dispatch needs, or null when the server serves one graph. */
 function tenantRegistryOf(
   options: ServerOptions,
   keys: KeyRing,
   loopbackHostsOnly: boolean,
-): { registry: TenantRegistry<GraphStore>; writes: (query: string) => boolean; sweeper: NodeJS.Timeout } | null {
+): { registry: TenantRegistry<LimitedStore>; writes: (query: string) => boolean; sweeper: NodeJS.Timeout } | null {
   const given = options.tenantStores;
   if (given === undefined || options.reloadable === true) return null;
   const writing = new Set(options.queries.filter((q) => q.writes).map((q) => q.name));
   const idleMs = given.idleMs ?? 60_000;
-  const registry: TenantRegistry<GraphStore> = new TenantRegistry({
+  const limits = given.limits ?? NO_LIMITS;
+  const registry: TenantRegistry<LimitedStore> = new TenantRegistry({
     root: given.root,
-    open: given.open,
+    open: (dir) => new LimitedStore(given.open(dir), basename(dir), dir, limits),
     idleMs,
     ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),
     // A tenant's app: the project's queries over its store; the explorer, the memory and

@@ -4,7 +4,8 @@
 // keys per tenant; a tenant is created by its first write and managed at /tenants (list, stats,
 // create, drop: its folder gone); keys bound to a tenant are refused elsewhere; bad names and
 // unknown tenants are clear 4xx; the data survives kill -9 and verifies. The registry's idle close
-// and drop are driven in process with a clock the test moves.
+// and drop, and the requests-per-second limit, are driven in process with a clock the test moves;
+// the record limit and the per-tenant metrics on a real server.
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -252,5 +253,122 @@ describe("the tenant registry", () => {
       await registry.closeAll();
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("tenant limits and metrics", () => {
+  let dataDir: string;
+  let server: StrandServer;
+
+  beforeAll(async () => {
+    dataDir = tempDir("strand-tenant-limits-");
+    server = await startStrand({ dataDir, extraArgs: ["--tenant-max-records", "3"] });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const add = async (prefix: string, handle: string): Promise<{ status: number; body: unknown }> => {
+    const res = await fetch(`${server.url}${prefix}/AddUser`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ handle, name: handle, city: "Oslo", age: 30 }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("refuses a tenant's writes past its record limit, naming it; its reads, other tenants and the default go on", async () => {
+    for (const h of ["a", "b", "c"]) expect((await add("/t/small", h)).status).toBe(200);
+    expect(await add("/t/small", "d")).toEqual({
+      status: 507,
+      body: {
+        error:
+          'the tenant "small" holds 3 records, at its limit of 3 (tenant_max_records): it takes no more writes; drop records or raise the limit',
+        code: "TENANT_FULL",
+      },
+    });
+    const read = await fetch(`${server.url}/t/small/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "N<User>::COUNT" }),
+    });
+    expect(await read.json()).toEqual({ result: 3 });
+    expect((await add("/t/other", "a")).status).toBe(200);
+    for (const h of ["a", "b", "c", "d", "e"]) expect((await add("", h)).status).toBe(200);
+  });
+
+  it("counts requests per tenant in /metrics, and each query as one route whichever tenant calls it", async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toContain('strand_tenant_requests{tenant="small"} 5\n');
+    expect(text).toContain('strand_tenant_requests{tenant="other"} 1\n');
+    expect(text).toContain("strand_tenants_open 2\n");
+    expect(text).toContain('strand_http_requests_total{route="AddUser",status="507",code="TENANT_FULL"} 1\n');
+  });
+});
+
+describe("a tenant's requests per second", () => {
+  it("answers 429 TENANT_RATE_LIMITED past the limit, refilled as time passes", async () => {
+    const { TenantDispatch } = await import("../server/tenants/tenant-dispatch.js");
+    const { fixedKeyRing } = await import("../server/access/key-ring.js");
+    const root = tempDir("strand-tenant-rps-");
+    let now = 0;
+    const registry = new TenantRegistry<{ close(): Promise<void> }>({
+      root,
+      open: (dir) => {
+        writeFileSync(join(dir, "data.mdb"), "");
+        return { close: async () => {} };
+      },
+      appFor: () => ({ fetch: () => new Response("{}") }),
+    });
+    const dispatch = new TenantDispatch({
+      registry,
+      defaultApp: { fetch: () => new Response("{}") },
+      keys: fixedKeyRing({}),
+      writes: () => true,
+      maxRequestsPerSecond: 2,
+      now: () => now,
+    });
+    const env = { forwarded: { headers: {}, remoteAddress: "127.0.0.1", body: new Uint8Array(0), refusal: null } };
+    const status = async (): Promise<number> =>
+      (await dispatch.fetch(new Request("http://h/t/acme/AddUser", { method: "POST" }), env)).status;
+    try {
+      expect([await status(), await status(), await status()]).toEqual([200, 200, 429]);
+      const refused = await dispatch.fetch(new Request("http://h/t/acme/AddUser", { method: "POST" }), env);
+      expect({ status: refused.status, retry: refused.headers.get("retry-after"), body: await refused.json() }).toEqual({
+        status: 429,
+        retry: "1",
+        body: {
+          error: 'the tenant "acme" is past its limit of 2 requests per second (tenant_max_rps); retry shortly',
+          code: "TENANT_RATE_LIMITED",
+        },
+      });
+      now = 500; // half a second: one request's worth
+      expect([await status(), await status()]).toEqual([200, 429]);
+      // The project's own graph has no tenant limit.
+      const own = await Promise.all([1, 2, 3, 4].map(() => dispatch.fetch(new Request("http://h/AddUser", { method: "POST" }), env)));
+      expect(own.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    } finally {
+      await registry.closeAll();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("requests per tenant in /metrics", () => {
+  it("names the 20 busiest tenants and sums the rest as (other)", async () => {
+    const { ServerMetrics } = await import("../server/observe/metrics.js");
+    const metrics = new ServerMetrics();
+    const requests = new Map(Array.from({ length: 25 }, (_, i) => [`t${i}`, 100 - i] as const));
+    metrics.trackTenants(
+      () => requests,
+      () => 3,
+    );
+    const lines = (await metrics.render()).split("\n").filter((l) => l.startsWith("strand_tenant"));
+    expect(lines).toEqual([
+      ...Array.from({ length: 20 }, (_, i) => `strand_tenant_requests{tenant="t${i}"} ${100 - i}`),
+      `strand_tenant_requests{tenant="(other)"} ${76 + 77 + 78 + 79 + 80}`,
+      "strand_tenants_open 3",
+    ]);
   });
 });

@@ -128,7 +128,16 @@ export async function runServe(options: ServeOptions): Promise<number> {
       reloadable: options.watch === true,
       tenantStores:
         settings.server.tenants && options.watch !== true && cluster === null && settings.replication.follow === undefined
-          ? { root: join(settings.store.dataDir, "tenants"), open: opened.openStoreIn, idleMs: settings.server.tenantIdleS * 1000 }
+          ? {
+              root: join(settings.store.dataDir, "tenants"),
+              open: opened.openStoreIn,
+              idleMs: settings.server.tenantIdleS * 1000,
+              limits: {
+                maxRecords: settings.server.tenantMaxRecords,
+                maxBytes: settings.server.tenantMaxBytes,
+                maxRequestsPerSecond: settings.server.tenantMaxRps,
+              },
+            }
           : undefined,
       port: http.port,
       host: http.host,

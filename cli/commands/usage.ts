@@ -40,6 +40,12 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 --follow, --etcd and --watch)
       --tenant-idle <s>         close a tenant unused this long (default: strand.toml [server]
                                 tenant_idle_s, else 60)
+      --tenant-max-records <n>  records one tenant may hold; past it its writes answer 507
+                                TENANT_FULL (default: [server] tenant_max_records, else 0: none)
+      --tenant-max-bytes <size> bytes one tenant's data file may take, e.g. 1GiB; past it 507
+                                TENANT_FULL (default: [server] tenant_max_bytes, else 0: none)
+      --tenant-max-rps <n>      requests per second one tenant may make; past it 429
+                                TENANT_RATE_LIMITED (default: [server] tenant_max_rps, else 0: none)
       --body-limit <size>       largest request body: bytes (at least 2) or e.g. 8MiB
                                 (default: strand.toml [server] body_limit, else 8 MiB)
       --answer-limit <size>     largest answer of a query, bytes of JSON or e.g. 64MiB; past it 400

@@ -103,6 +103,28 @@ export const KNOBS = {
       value: integer(1, 86_400),
       default: 60,
     }),
+    // What one tenant may hold and ask (server/tenants/limited-store.ts); 0: no limit.
+    tenantMaxRecords: knob({
+      flag: "--tenant-max-records",
+      env: "STRAND_TENANT_MAX_RECORDS",
+      toml: ["server", "tenant_max_records"],
+      value: integer(0, Number.MAX_SAFE_INTEGER),
+      default: 0,
+    }),
+    tenantMaxBytes: knob({
+      flag: "--tenant-max-bytes",
+      env: "STRAND_TENANT_MAX_BYTES",
+      toml: ["server", "tenant_max_bytes"],
+      value: bytes(0),
+      default: 0,
+    }),
+    tenantMaxRps: knob({
+      flag: "--tenant-max-rps",
+      env: "STRAND_TENANT_MAX_RPS",
+      toml: ["server", "tenant_max_rps"],
+      value: integer(0, 1_000_000),
+      default: 0,
+    }),
   },
   frontDoor: {
     bodyMemoryLimitBytes: knob({

@@ -38,6 +38,9 @@ export interface MetricsSources {
   now?: () => number;
 }
 
+/** Tenants named in strand_tenant_requests; the others are summed as "other". */
+export const TOP_TENANTS = 20;
+
 export class ServerMetrics {
   readonly registry = new Registry();
   readonly contentType = this.registry.contentType;
@@ -128,6 +131,38 @@ export class ServerMetrics {
 
   /** One embed call: the observer the app hands runtime/embed/observed.ts. */
   readonly observeEmbedding = (call: EmbedCall): void => this.embeddings.observe(call);
+
+  /**
+   * Requests per tenant, as `strand_tenant_requests{tenant}`: the TOP_TENANTS busiest by name and
+   * the rest summed as "(other)" (no tenant can be named so), so many tenants cannot grow the metrics without bound.
+   */
+  trackTenants(requests: () => ReadonlyMap<string, number>, open: () => number): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "strand_tenant_requests",
+      help: `Requests answered per tenant since start: the ${TOP_TENANTS} busiest, the rest as "(other)" (the project's own graph is "default")`,
+      labelNames: ["tenant"],
+      registers,
+      collect() {
+        this.reset();
+        const sorted = [...requests()].sort((a, b) => b[1] - a[1]);
+        for (const [tenant, n] of sorted.slice(0, TOP_TENANTS)) this.set({ tenant }, n);
+        if (sorted.length > TOP_TENANTS)
+          this.set(
+            { tenant: "(other)" },
+            sorted.slice(TOP_TENANTS).reduce((sum, [, n]) => sum + n, 0),
+          );
+      },
+    });
+    new Gauge({
+      name: "strand_tenants_open",
+      help: "Tenants open now (each holds its store open; idle ones are closed)",
+      registers,
+      collect() {
+        this.set(open());
+      },
+    });
+  }
 
   /** Where the /mcp figures come from (the app's connection registry). */
   trackMcp(connections: () => number, heldItems: () => number): void {

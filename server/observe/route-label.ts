@@ -22,10 +22,16 @@ export interface RouteNames {
   mcpTools: ReadonlySet<string>;
 }
 
-/** `url` is the request target (`/AddUser?x=1`); the query string is ignored. */
+/**
+ * `url` is the request target (`/AddUser?x=1`); the query string is ignored, and so is a tenant's
+ * `/t/<tenant>` prefix: a query is one route whichever tenant calls it (tenants are counted apart,
+ * server/tenants/tenant-dispatch.ts).
+ */
 export function routeLabel(url: string, names: RouteNames): string {
   const q = url.indexOf("?");
-  const path = q < 0 ? url : url.slice(0, q);
+  const full = q < 0 ? url : url.slice(0, q);
+  const tenantEnd = full.startsWith("/t/") ? full.indexOf("/", 3) : -1;
+  const path = tenantEnd < 0 ? full : full.slice(tenantEnd);
   if (BUILTIN_PATHS.has(path)) return path;
   const name = path.slice(1);
   if (names.queries.has(name)) return name;

@@ -21,11 +21,24 @@ export interface TenantDispatchOptions<S extends TenantStore> {
   keys: KeyRing;
   /** Whether the named query writes (its first call creates the tenant). */
   writes: (query: string) => boolean;
+  /** Requests per second one tenant may make (0: no limit); the project's own graph has none. */
+  maxRequestsPerSecond?: number;
+  now?: () => number;
+}
+
+/** A token bucket: `rate` tokens a second, at most `rate` held. */
+interface Bucket {
+  tokens: number;
+  at: number;
 }
 
 type Env = Parameters<EngineApp["fetch"]>[1];
 
 export class TenantDispatch<S extends TenantStore> implements EngineApp {
+  private readonly buckets = new Map<string, Bucket>();
+  /** Requests answered per tenant since start, the project's own graph as "default" (observe/metrics.ts). */
+  readonly requests = new Map<string, number>();
+
   constructor(private readonly options: TenantDispatchOptions<S>) {}
 
   async fetch(request: Request, env: Env): Promise<Response> {
@@ -52,7 +65,11 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     const problem = tenantNameProblem(tenant);
     if (problem !== null) return refuse(problem);
     const relocated = pathStart < 0 || rest === path ? request : relocatedRequest(request, url.slice(0, pathStart) + rest);
-    if (tenant === DEFAULT_TENANT) return this.options.defaultApp.fetch(relocated, env);
+    if (tenant === DEFAULT_TENANT) {
+      this.count(DEFAULT_TENANT);
+      return this.options.defaultApp.fetch(relocated, env);
+    }
+
     const { registry } = this.options;
     const creates = request.method === "POST" && this.options.writes(queryName(rest)) && !registry.exists(tenant);
     if (creates) {
@@ -68,11 +85,40 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
         ),
       );
     }
+    // Only a tenant that exists has a bucket: names nobody created cost no memory.
+    const limited = this.rateLimited(tenant);
+    if (limited !== null) {
+      registry.release(opened);
+      return jsonErrorResponse(limited, { "retry-after": "1" });
+    }
+    this.count(tenant);
     try {
       return await opened.app.fetch(relocated, env);
     } finally {
       registry.release(opened);
     }
+  }
+
+  private count(tenant: string): void {
+    this.requests.set(tenant, (this.requests.get(tenant) ?? 0) + 1);
+  }
+
+  /** TENANT_RATE_LIMITED when the tenant has spent its requests of this second, else null (one is taken). */
+  private rateLimited(tenant: string): StrandError | null {
+    const rate = this.options.maxRequestsPerSecond ?? 0;
+    if (rate <= 0) return null;
+    const now = (this.options.now ?? Date.now)();
+    const bucket = this.buckets.get(tenant) ?? { tokens: rate, at: now };
+    bucket.tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+    bucket.at = now;
+    this.buckets.set(tenant, bucket);
+    if (bucket.tokens < 1)
+      return new StrandError(
+        "TENANT_RATE_LIMITED",
+        `the tenant "${tenant}" is past its limit of ${rate} requests per second (tenant_max_rps); retry shortly`,
+      );
+    bucket.tokens -= 1;
+    return null;
   }
 
   /** Null when the request's key may write to `tenant` (or the server has no keys); else why not. */
