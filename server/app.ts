@@ -43,8 +43,7 @@ import { commitHeaders } from "./replication/commit-headers.js";
 import type { ReplicationNode } from "./replication/node.js";
 import { addReplicationRoutes } from "./replication/routes.js";
 import { commitView } from "./mcp/pinning.js";
-import type { MemoryService } from "./memory/memory-service.js";
-import { isMemoryPath, memoryHandler } from "./memory/routes.js";
+import { isMemoryPath, type MemorySource, memoryHandler } from "./memory/routes.js";
 import type { LangGraphService } from "./langgraph/langgraph-service.js";
 import type { AdHocCompiler } from "./adhoc/adhoc-compiler.js";
 import { ADHOC_PATH, adHocHandler } from "./adhoc/routes.js";
@@ -100,7 +99,7 @@ export interface AppOptions {
    */
   vectorDataInAnswers?: boolean | undefined;
   /** The MCP memory server's tools at /memory/mcp, over their own store (absent: 404 there). */
-  memory?: MemoryService | undefined;
+  memory?: MemorySource | undefined;
   /** StrandSaver's and StrandStore's routes at /memory/langgraph/, over their own store (absent: 404 there). */
   langgraph?: LangGraphService | undefined;
   /** Compiles `POST /query`'s ad-hoc queries against the served schema (absent: 404 there). */

@@ -22,6 +22,7 @@ import type { GraphStore } from "../runtime/graph-store.js";
 import { TenantDispatch } from "./tenants/tenant-dispatch.js";
 import { TenantRegistry } from "./tenants/tenant-registry.js";
 import { LimitedStore, NO_LIMITS, type TenantLimits } from "./tenants/limited-store.js";
+import { type OpenTenantMemory, TenantHandle } from "./tenants/tenant-handle.js";
 import type { EngineApp } from "./front-door/engine.js";
 import { basename } from "node:path";
 
@@ -70,6 +71,8 @@ export interface TenantStores {
   maxOpen?: number;
   /** What one tenant may hold and ask (default: no limits). */
   limits?: TenantLimits;
+  /** Opens a tenant's memory (/t/<tenant>/memory/mcp); absent: the memory is the project's only. */
+  memory?: OpenTenantMemory;
 }
 
 export interface RunningServer {
@@ -209,12 +212,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
 /** The dispatch over the tenants; the metrics count its requests per tenant. */
 function tenantDispatch(
-  tenants: { registry: TenantRegistry<LimitedStore>; writes: (query: string) => boolean },
+  tenants: { registry: TenantRegistry<TenantHandle>; writes: (query: string) => boolean },
   defaultApp: EngineApp,
   keys: KeyRing,
   metrics: ServerMetrics | null,
   limits: TenantLimits,
-): TenantDispatch<LimitedStore> {
+): TenantDispatch<TenantHandle> {
   const dispatch = new TenantDispatch({
     registry: tenants.registry,
     defaultApp,
@@ -234,29 +237,29 @@ function tenantRegistryOf(
   options: ServerOptions,
   keys: KeyRing,
   loopbackHostsOnly: boolean,
-): { registry: TenantRegistry<LimitedStore>; writes: (query: string) => boolean; sweeper: NodeJS.Timeout } | null {
+): { registry: TenantRegistry<TenantHandle>; writes: (query: string) => boolean; sweeper: NodeJS.Timeout } | null {
   const given = options.tenantStores;
   if (given === undefined || options.reloadable === true) return null;
   const writing = new Set(options.queries.filter((q) => q.writes).map((q) => q.name));
   const idleMs = given.idleMs ?? 60_000;
   const limits = given.limits ?? NO_LIMITS;
-  const registry: TenantRegistry<LimitedStore> = new TenantRegistry({
+  const registry: TenantRegistry<TenantHandle> = new TenantRegistry({
     root: given.root,
-    open: (dir) => new LimitedStore(given.open(dir), basename(dir), dir, limits),
+    open: (dir) => new TenantHandle(new LimitedStore(given.open(dir), basename(dir), dir, limits), dir, given.memory ?? null),
     idleMs,
     ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),
-    // A tenant's app: the project's queries over its store; the explorer, the memory and
-    // replication belong to the project's own graph.
-    appFor: (name, store) =>
+    // A tenant's app: the project's queries over its store, and its own memory; the explorer,
+    // LangGraph's store and replication belong to the project's own graph.
+    appFor: (name, handle) =>
       createApp({
         ...options,
-        store,
-        backup: store,
+        store: handle.graph,
+        backup: handle.graph,
         keys,
         loopbackHostsOnly,
         tenant: name,
         explorer: false,
-        memory: undefined,
+        memory: handle.memorySource() ?? undefined,
         langgraph: undefined,
         replication: undefined,
         metrics: null,

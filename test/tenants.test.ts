@@ -372,3 +372,42 @@ describe("requests per tenant in /metrics", () => {
     ]);
   });
 });
+
+describe("a memory per tenant", () => {
+  let dataDir: string;
+  let server: StrandServer;
+
+  beforeAll(async () => {
+    dataDir = tempDir("strand-tenant-memory-");
+    server = await startStrand({ dataDir, extraArgs: ["--memory", "true"] });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const rpc = async (prefix: string, name: string, args: unknown): Promise<unknown> => {
+    const res = await fetch(`${server.url}${prefix}/memory/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { result: { structuredContent?: unknown } }).result.structuredContent;
+  };
+  const entity = (name: string) => ({ name, entityType: "person", observations: [`${name} remembers`] });
+
+  it("keeps each tenant's memories apart at /t/<tenant>/memory/mcp, created by the first call, gone with a drop", async () => {
+    await rpc("/t/ann", "create_entities", { entities: [entity("Ada")] });
+    await rpc("/t/bob", "create_entities", { entities: [entity("Bea")] });
+    await rpc("", "create_entities", { entities: [entity("Cy")] });
+    expect(await rpc("/t/ann", "read_graph", {})).toEqual({ entities: [entity("Ada")], relations: [] });
+    expect(await rpc("/t/bob", "search_nodes", { query: "remembers" })).toEqual({ entities: [entity("Bea")], relations: [] });
+    expect(await rpc("", "read_graph", {})).toEqual({ entities: [entity("Cy")], relations: [] });
+    expect(existsSync(join(dataDir, "tenants", "ann", "memory", "data.mdb"))).toBe(true);
+    expect((await fetch(`${server.url}/tenants/ann`, { method: "DELETE" })).status).toBe(200);
+    expect(existsSync(join(dataDir, "tenants", "ann"))).toBe(false);
+    await rpc("/t/ann", "create_entities", { entities: [entity("Abe")] });
+    expect(await rpc("/t/ann", "read_graph", {})).toEqual({ entities: [entity("Abe")], relations: [] });
+  });
+});

@@ -13,9 +13,15 @@
 // would then be refused until the memory moves to a new directory). A memory opened with a model
 // first gives every entity without a current vector one (a store written before, or without it).
 import { join } from "node:path";
+import { StrandError } from "../../core/errors.js";
+import { GraphStore } from "../../runtime/graph-store.js";
+import { makeDirs } from "../../runtime/store/make-dirs.js";
+import type { OpenTenantMemory } from "../../server/tenants/tenant-handle.js";
+import { COMPILE_CACHE_DIR } from "../project/compile-cache.js";
+import { CompileFailed, loadProject } from "../project/load-project.js";
+import { templateDir } from "./init.js";
 import { createEmbedder, type Embedder } from "../../runtime/embed/embedder.js";
 import type { TextEmbedder } from "../../runtime/embed/types.js";
-import type { GraphStore } from "../../runtime/graph-store.js";
 import { MemoryService } from "../../server/memory/memory-service.js";
 import type { Settings } from "../config/settings.js";
 import { openBuiltinStore } from "./builtin-store.js";
@@ -38,15 +44,19 @@ export function servedMemoryProblem(settings: Settings): string | null {
  * `projectEmbedder`: the served project's (embedding_model); used unless it is `hash`.
  */
 export function openServedMemory(settings: Settings, projectEmbedder?: TextEmbedder): Promise<OpenedMemory | null> {
-  const model = projectEmbedder?.model;
-  const embedder =
-    projectEmbedder === undefined || model === undefined || model === "hash"
-      ? null
-      : { model, embed: projectEmbedder.embed.bind(projectEmbedder) };
+  const embedder = servedEmbedder(projectEmbedder);
   return openMemory(join(settings.store.dataDir, SERVED_MEMORY_DIR), "serving", {
     queryTimeoutMs: settings.store.queryTimeoutMs,
     embedder,
   });
+}
+
+/** The served memory's embedder: the project's, unless it is the lexical `hash` (or none). */
+function servedEmbedder(projectEmbedder?: TextEmbedder): (TextEmbedder & { readonly model: string }) | null {
+  const model = projectEmbedder?.model;
+  return projectEmbedder === undefined || model === undefined || model === "hash"
+    ? null
+    : { model, embed: projectEmbedder.embed.bind(projectEmbedder) };
 }
 
 /** The embedder of `--embedding-model`: null without one; a string says why it cannot be had. */
@@ -98,4 +108,48 @@ export async function openMemory(dataDir: string, doing: string, options: OpenMe
   if (refreshed.value > 0)
     process.stderr.write(`strand: embedded ${refreshed.value} memory entities with ${service.embeddingModel} for search_nodes\n`);
   return { store, service };
+}
+
+/**
+ * `strand serve --memory` with tenants: how each tenant's memory is opened, in its folder's
+ * `memory/`, when its first memory call comes. The built-in project is compiled once here; a
+ * tenant's memory then opens as a store, with the served memory's embedding model. Null after
+ * printing why the project cannot be had.
+ */
+export async function tenantMemoryOpener(settings: Settings, projectEmbedder?: TextEmbedder): Promise<OpenTenantMemory | null> {
+  const embedder = servedEmbedder(projectEmbedder);
+  let project: Awaited<ReturnType<typeof loadProject>>;
+  try {
+    project = await loadProject(templateDir("memory"), {
+      bm25: true,
+      mcp: false,
+      cacheDir: join(settings.store.dataDir, SERVED_MEMORY_DIR, COMPILE_CACHE_DIR),
+    });
+  } catch (error) {
+    if (!(error instanceof CompileFailed)) throw error;
+    process.stderr.write(`strand: the built-in memory project does not compile; not serving\n${error.report}\n`);
+    return null;
+  }
+  return async (dir) => {
+    makeDirs(dir);
+    const store = GraphStore.open({
+      path: dir,
+      schema: project.schema,
+      bm25: true,
+      bm25Stemmer: "none",
+      queryTimeoutMs: settings.store.queryTimeoutMs,
+      logOnDemand: { graceMs: 0 },
+    });
+    const service = MemoryService.create(store, project.queries, { embedder });
+    if ("error" in service) {
+      await store.close();
+      throw new StrandError("INTERNAL", `the built-in memory project is broken: ${service.error}`);
+    }
+    const refreshed = await service.refreshVectors();
+    if (!refreshed.ok) {
+      await store.close();
+      throw refreshed.error;
+    }
+    return { service, close: () => store.close() };
+  };
 }

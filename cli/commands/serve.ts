@@ -23,7 +23,7 @@ import { adHocCompiler } from "../project/adhoc-compiler.js";
 import { embedderNotice } from "../project/embedder-notice.js";
 import { type OpenedProject, openProject } from "../project/open-project.js";
 import { displayPath } from "../project/sources.js";
-import { openServedMemory, servedMemoryProblem } from "./memory-store.js";
+import { openServedMemory, servedMemoryProblem, tenantMemoryOpener } from "./memory-store.js";
 import { strandVersion } from "../project/version.js";
 
 export interface ServeOptions {
@@ -73,6 +73,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
     await opened.store.close();
     return 1;
   }
+  const tenantMemory = settings.server.memory && settings.server.tenants ? await tenantMemoryOpener(settings, embedders(null)) : null;
   const logger = createLogger({ level: settings.server.logLevel });
   logOpenedStore(logger, opened.store, settings.store.dataDir);
   const embedding = embedderNotice(opened.config, project.schema, project.models);
@@ -137,6 +138,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
                 maxBytes: settings.server.tenantMaxBytes,
                 maxRequestsPerSecond: settings.server.tenantMaxRps,
               },
+              ...(tenantMemory === null ? {} : { memory: tenantMemory }),
             }
           : undefined,
       port: http.port,

@@ -28,11 +28,14 @@ export function memoryOff(method: string, path: string): Response {
   );
 }
 
-/** Answers a request whose path satisfies isMemoryPath; `service` null means the memory is off. */
-export function memoryHandler(service: MemoryService | null, bodyLimitBytes: number): (c: Context) => Promise<Response> {
+/** The memory service, or how to have it: opened on first use (a tenant's memory, server/tenants/). */
+export type MemorySource = MemoryService | (() => Promise<MemoryService>);
+
+/** Answers a request whose path satisfies isMemoryPath; `source` null means the memory is off. */
+export function memoryHandler(source: MemorySource | null, bodyLimitBytes: number): (c: Context) => Promise<Response> {
   return async (c) => {
     const { method, path } = c.req;
-    if (service === null) return memoryOff(method, path);
+    if (source === null) return memoryOff(method, path);
     if (path !== MEMORY_MCP_PATH) return jsonErrorResponse(new StrandError("NOT_FOUND", `no route for ${method} ${path}`));
     if (method !== "POST") {
       return jsonErrorResponse(new StrandError("METHOD_NOT_ALLOWED", `method ${method} is not allowed on ${path}; use POST`), {
@@ -40,6 +43,7 @@ export function memoryHandler(service: MemoryService | null, bodyLimitBytes: num
       });
     }
     try {
+      const service = typeof source === "function" ? await source() : source;
       protocol ??= import("./http.js");
       return await (await protocol).handleMemoryRequest(service, c.req.raw, bodyLimitBytes);
     } catch (error) {

@@ -71,7 +71,9 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     }
 
     const { registry } = this.options;
-    const creates = request.method === "POST" && this.options.writes(queryName(rest)) && !registry.exists(tenant);
+    // A named query that writes creates the tenant; so does a memory call (its writes are in the body).
+    const creates =
+      request.method === "POST" && (this.options.writes(queryName(rest)) || rest.startsWith("/memory/")) && !registry.exists(tenant);
     if (creates) {
       const refusal = this.mayCreate(env, tenant);
       if (refusal !== null) return refuse(refusal);
