@@ -176,10 +176,24 @@ describe("tenants on a running server", () => {
     expect(cli(["drop", server.url, "hooli"])).toMatchObject({ status: 1, stderr: 'strand: 404 UNKNOWN_TENANT: no tenant "hooli"\n' });
   });
 
-  it("keeps every tenant's acknowledged writes across kill -9, and each verifies", async () => {
+  it("keeps every tenant's acknowledged writes across kill -9, replays their idempotent answers, and each verifies", async () => {
+    const headers = { "idempotency-key": "before-the-kill" };
+    const first = await addUser("/t/acme", "kept", ADMIN, headers);
+    expect(first.status).toBe(200);
     await server.kill();
     server = await startStrand({ dataDir, extraArgs: ["--api-key", ADMIN] });
-    expect(await handles("/t/acme", "Oslo")).toEqual(["ada", "by-app", "idem"]);
+    // The retry of a write acknowledged before the kill gets the same answer and writes nothing.
+    const retried = await fetch(`${server.url}/t/acme/AddUser`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}`, ...headers },
+      body: JSON.stringify({ handle: "kept", name: "kept", city: "Oslo", age: 30 }),
+    });
+    expect({ status: retried.status, replayed: retried.headers.get("idempotent-replayed"), body: await retried.json() }).toEqual({
+      status: 200,
+      replayed: "true",
+      body: first.body,
+    });
+    expect(await handles("/t/acme", "Oslo")).toEqual(["ada", "by-app", "idem", "kept"]);
     expect(await handles("", "Oslo")).toEqual(["cyd"]);
     await server.stop();
     for (const tenant of ["acme", "initech", "newco"]) {
