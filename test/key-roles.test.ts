@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyRing, keyDigest } from "../server/access/key-ring.js";
 import { keysFileLine, parseKeysFile } from "../server/access/keys-file.js";
 import { type McpFixture, openFixture } from "./support/mcp-fixture.js";
-import { CLI, REPO_ROOT, type StrandServer, startStrand, tempDir } from "./support/server.js";
+import { CLI, lineAfter as lineAfterOutput, REPO_ROOT, type StrandServer, startStrand, tempDir } from "./support/server.js";
 
 const ADMIN = "admin-key-0123456789";
 const WRITER = "write-key-0123456789";
@@ -122,20 +122,7 @@ describe("strand serve with a read key and a keys file", () => {
   let server: StrandServer;
   let ciKey: string;
 
-  /** Does `action`, then resolves with the first line of the server's output after it that holds `expected`. */
-  const lineAfter = async (action: () => unknown, expected: string): Promise<string> => {
-    const from = server.output().length;
-    await action();
-    for (;;) {
-      const line = server
-        .output()
-        .slice(from)
-        .split("\n")
-        .find((l) => l.includes(expected));
-      if (line !== undefined) return line;
-      await new Promise<void>((resolve) => server.child.stderr!.once("data", () => resolve()));
-    }
-  };
+  const lineAfter = (action: () => unknown, expected: string): Promise<string> => lineAfterOutput(server, action, expected);
   const ask = async (path: string, body: unknown, key: string): Promise<{ status: number; body: unknown }> => {
     const res = await fetch(`${server.url}${path}`, {
       method: "POST",

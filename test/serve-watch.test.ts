@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SOCIAL_EXAMPLE, type StrandServer, startStrand, tempDir } from "./support/server.js";
+import { lineAfter as lineAfterOutput, SOCIAL_EXAMPLE, type StrandServer, startStrand, tempDir } from "./support/server.js";
 
 describe("strand serve --watch under load", () => {
   let dir: string;
@@ -26,20 +26,7 @@ describe("strand serve --watch under load", () => {
     return { status: res.status, body: await res.json() };
   };
 
-  /** Does `action`, then resolves with the first line of the server's output after it that holds `expected`. */
-  const lineAfter = async (action: () => unknown, expected: string): Promise<string> => {
-    const from = server.output().length;
-    await action();
-    for (;;) {
-      const line = server
-        .output()
-        .slice(from)
-        .split("\n")
-        .find((l) => l.includes(expected));
-      if (line !== undefined) return line;
-      await new Promise<void>((resolve) => server.child.stderr!.once("data", () => resolve()));
-    }
-  };
+  const lineAfter = (action: () => unknown, expected: string): Promise<string> => lineAfterOutput(server, action, expected);
   /** Resolves once the load has answered `n` more requests (so it ran across what came before). */
   const moreServed = async (n: number): Promise<void> => {
     const target = served + n;

@@ -163,3 +163,29 @@ export async function call(
   });
   return { status: res.status, body: (await res.json()) as unknown };
 }
+
+/**
+ * Does `action`, then resolves with the first line the server writes after it (stdout or
+ * stderr) that holds `expected`: waits on the server's output, not on a clock.
+ */
+export async function lineAfter(server: StrandServer, action: () => unknown, expected: string): Promise<string> {
+  const from = server.output().length;
+  await action();
+  for (;;) {
+    const line = server
+      .output()
+      .slice(from)
+      .split("\n")
+      .find((l) => l.includes(expected));
+    if (line !== undefined) return line;
+    await new Promise<void>((resolve) => {
+      const wake = (): void => {
+        server.child.stdout!.off("data", wake);
+        server.child.stderr!.off("data", wake);
+        resolve();
+      };
+      server.child.stdout!.on("data", wake);
+      server.child.stderr!.on("data", wake);
+    });
+  }
+}
