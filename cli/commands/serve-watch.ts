@@ -6,7 +6,7 @@
 // diagnostics printed. One line per reload says what changed. Settings in the configuration
 // other than the queries apply at the next start, and the line says so.
 import { watch, type FSWatcher } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { QueryModule } from "../../core/query-module.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { createEmbedder } from "../../runtime/embed/embedder.js";
@@ -16,9 +16,8 @@ import type { ProjectConfig } from "../config/load-config.js";
 import { loadProjectLayout } from "../config/project-layout.js";
 import { adHocCompiler } from "../project/adhoc-compiler.js";
 import { CompileFailed, loadProject } from "../project/load-project.js";
-import type { OpenedProject } from "../project/open-project.js";
-import { bm25Origin, readProjectConfig } from "../project/project-setup.js";
-import { COMPILE_CACHE_DIR } from "../project/compile-cache.js";
+import { loadOptionsOf, type OpenedProject } from "../project/open-project.js";
+import { readProjectConfig } from "../project/project-setup.js";
 import { displayPath } from "../project/sources.js";
 
 const CONFIG_FILES = new Set(["strand.toml", "helix.toml", "config.hx.json"]);
@@ -100,12 +99,7 @@ async function reload(target: WatchedProject, serving: Serving, files: string[])
   const running = opened.config;
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(setup.sources, {
-      bm25: running.bm25,
-      bm25Origin: bm25Origin(running),
-      mcp: running.mcp,
-      cacheDir: join(opened.settings.store.dataDir, COMPILE_CACHE_DIR),
-    });
+    project = await loadProject(setup.sources, loadOptionsOf(running, opened.settings.store.dataDir));
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     say(error.report);

@@ -15,7 +15,7 @@ import { cliProgress } from "../progress/progress.js";
 import { skipIdleTasks } from "../progress/skip-idle.js";
 import { fsErrorMessage, fsErrorReason, isFsError } from "./fs-errors.js";
 import { COMPILE_CACHE_DIR } from "./compile-cache.js";
-import { CompileFailed, loadProject } from "./load-project.js";
+import { CompileFailed, type LoadOptions, loadProject } from "./load-project.js";
 import { bm25Origin, readProjectConfig } from "./project-setup.js";
 import { dataOwnerProblem, recordDataOwner } from "./data-owner.js";
 import { displayPath } from "./sources.js";
@@ -34,6 +34,11 @@ export interface OpenedProject {
   openStoreWith: (schema: SchemaDescriptor) => GraphStore;
   /** Opens (creating) a store with the same settings and schema in another folder (a tenant's); throws when it cannot. */
   openStoreIn: (dir: string) => GraphStore;
+}
+
+/** How a served project compiles: with its configuration's bm25 and mcp, cached in its data directory. */
+export function loadOptionsOf(config: ProjectConfig, dataDir: string): LoadOptions {
+  return { bm25: config.bm25, bm25Origin: bm25Origin(config), mcp: config.mcp, cacheDir: join(dataDir, COMPILE_CACHE_DIR) };
 }
 
 export interface OpenHooks {
@@ -73,12 +78,7 @@ export async function openProject(
   }
   let project: Awaited<ReturnType<typeof loadProject>>;
   try {
-    project = await loadProject(setup.sources, {
-      bm25: config.bm25,
-      bm25Origin: bm25Origin(config),
-      mcp: config.mcp,
-      cacheDir: join(dataDir, COMPILE_CACHE_DIR),
-    });
+    project = await loadProject(setup.sources, loadOptionsOf(config, dataDir));
   } catch (error) {
     if (!(error instanceof CompileFailed)) throw error;
     process.stderr.write(`${error.report}\n${error.message}; not ${purpose}\n`);
