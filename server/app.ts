@@ -48,7 +48,7 @@ import type { LangGraphService } from "./langgraph/langgraph-service.js";
 import type { AdHocCompiler } from "./adhoc/adhoc-compiler.js";
 import { ADHOC_PATH, adHocHandler } from "./adhoc/routes.js";
 import { planStatsOf } from "./adhoc/plan-stats.js";
-import { isTenantsPath, type TenantAdmin, tenantsHandler } from "./tenants/tenant-routes.js";
+import { isTenantsPath, type TenantAdmin, tenantsHandler, tenantsOffGuard } from "./tenants/tenant-routes.js";
 import { isLangGraphPath, langGraphHandler } from "./langgraph/routes.js";
 
 // 8 MiB: with at most MAX_BODY_VALUES values (http/json-shape.ts), parsing one body stays short.
@@ -138,6 +138,8 @@ export function createApp(options: AppOptions): Hono {
     ...(replication !== undefined ? REPLICATION_PATHS : []),
   ]);
   const keys = keyRingOf(options);
+  // Without tenants, a request naming one must not land in the project's own graph unseen.
+  if (options.tenant === undefined && options.tenants === undefined) app.use("*", tenantsOffGuard());
   app.use("*", callerMiddleware(keys, publicPaths, options.tenant));
 
   const names = [...queries.keys()];

@@ -224,6 +224,7 @@ function tenantDispatch(
     keys,
     writes: tenants.writes,
     maxRequestsPerSecond: limits.maxRequestsPerSecond,
+    isEmpty: (handle) => handle.stats().records.every((r) => r.count === 0),
   });
   metrics?.trackTenants(
     () => dispatch.requests,

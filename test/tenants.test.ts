@@ -134,6 +134,19 @@ describe("tenants on a running server", () => {
       },
     });
     expect((await addUser("/t/newco", "x", null)).status).toBe(401);
+    // Whether a tenant exists is told to no one without a key for it.
+    expect(await send("/t/nobody/UsersInCity", { city: "Oslo" }, null)).toEqual({
+      status: 401,
+      body: { error: "missing x-api-key header", code: "UNAUTHORIZED" },
+    });
+    expect(await send("/t/nobody/UsersInCity", { city: "Oslo" }, "wrong-key")).toEqual({
+      status: 401,
+      body: { error: "invalid api key", code: "UNAUTHORIZED" },
+    });
+    expect(await send("/t/nobody/UsersInCity", { city: "Oslo" }, ACME)).toEqual({
+      status: 403,
+      body: { error: 'the key "acme-app" is for the tenant "acme", not "nobody"', code: "TENANT_FORBIDDEN" },
+    });
     expect(await send("/t/acme/UsersInCity", { city: "Oslo" }, ADMIN, { "strand-tenant": "globex" })).toEqual({
       status: 400,
       body: { error: 'the path names the tenant "acme" and strand-tenant "globex"; name one', code: "INVALID_TENANT" },
@@ -276,7 +289,7 @@ describe("tenant limits and metrics", () => {
 
   beforeAll(async () => {
     dataDir = tempDir("strand-tenant-limits-");
-    server = await startStrand({ dataDir, extraArgs: ["--tenant-max-records", "3"] });
+    server = await startStrand({ dataDir, extraArgs: ["--tenant-max-records", "3", "--api-key", ADMIN] });
   });
 
   afterAll(async () => {
@@ -286,7 +299,7 @@ describe("tenant limits and metrics", () => {
   const add = async (prefix: string, handle: string): Promise<{ status: number; body: unknown }> => {
     const res = await fetch(`${server.url}${prefix}/AddUser`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}` },
       body: JSON.stringify({ handle, name: handle, city: "Oslo", age: 30 }),
     });
     return { status: res.status, body: await res.json() };
@@ -298,26 +311,55 @@ describe("tenant limits and metrics", () => {
       status: 507,
       body: {
         error:
-          'the tenant "small" holds 3 records, at its limit of 3 (tenant_max_records): it takes no more writes; drop records or raise the limit',
+          'the tenant "small" holds 3 records and this write would add 1, past its limit of 3 (tenant_max_records); nothing was written (updates and drops still pass)',
         code: "TENANT_FULL",
       },
     });
-    const read = await fetch(`${server.url}/t/small/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query: "N<User>::COUNT" }),
-    });
-    expect(await read.json()).toEqual({ result: 3 });
+    const query = async (prefix: string, text: string, params: object = {}): Promise<unknown> => {
+      const res = await fetch(`${server.url}${prefix}/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}` },
+        body: JSON.stringify({ query: text, params }),
+      });
+      return res.json();
+    };
+    expect(await query("/t/small", "N<User>::COUNT")).toEqual({ result: 3 });
+    // A full tenant can shrink: a drop passes, and then there is room again.
+    expect(await query("/t/small", "DROP N<User>({handle: h})\nRETURN NONE", { h: "a" })).toBeNull();
+    expect((await add("/t/small", "d")).status).toBe(200);
     expect((await add("/t/other", "a")).status).toBe(200);
     for (const h of ["a", "b", "c", "d", "e"]) expect((await add("", h)).status).toBe(200);
   });
 
+  it("holds the record limit under concurrent writes: exactly the limit's worth pass", async () => {
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => add("/t/race", `r${i}`)));
+    const counts = replies.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    expect(counts).toEqual({ 200: 3, 507: 17 });
+  });
+
+  it("leaves no tenant behind a creating request that failed", async () => {
+    const res = await fetch(`${server.url}/t/never/AddUser`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${ADMIN}` },
+      body: JSON.stringify({ handle: "x" }),
+    });
+    expect(res.status).toBe(400);
+    expect(existsSync(join(dataDir, "tenants", "never"))).toBe(false);
+    expect((await (await fetch(`${server.url}/tenants`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as unknown).toEqual({
+      tenants: [
+        { name: "other", open: true },
+        { name: "race", open: true },
+        { name: "small", open: true },
+      ],
+    });
+  });
+
   it("counts requests per tenant in /metrics, and each query as one route whichever tenant calls it", async () => {
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    expect(text).toContain('strand_tenant_requests{tenant="small"} 5\n');
+    const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+    expect(text).toContain('strand_tenant_requests{tenant="small"} 7\n');
     expect(text).toContain('strand_tenant_requests{tenant="other"} 1\n');
-    expect(text).toContain("strand_tenants_open 2\n");
-    expect(text).toContain('strand_http_requests_total{route="AddUser",status="507",code="TENANT_FULL"} 1\n');
+    expect(text).toContain("strand_tenants_open 3\n");
+    expect(text).toContain('strand_http_requests_total{route="AddUser",status="507",code="TENANT_FULL"} 18\n');
   });
 });
 

@@ -13,6 +13,8 @@ const BUILTIN_PATHS: ReadonlySet<string> = new Set([
   "/explorer",
   "/mcp",
   "/memory/mcp",
+  "/query",
+  "/tenants",
   // A replica's polls of its leader (/replication/log) and its seeding.
   ...REPLICATION_PATHS,
 ]);
@@ -36,5 +38,6 @@ export function routeLabel(url: string, names: RouteNames): string {
   const name = path.slice(1);
   if (names.queries.has(name)) return name;
   if (path.startsWith("/mcp/") && names.mcpTools.has(path.slice(5))) return path;
+  if (path.startsWith("/tenants/")) return "/tenants/:name";
   return UNMATCHED_ROUTE;
 }

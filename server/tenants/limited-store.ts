@@ -1,9 +1,9 @@
 // A tenant's store within its limits (strand serve --tenant-max-records, --tenant-max-bytes): a
-// write to a tenant at a limit is refused before it runs, 507 TENANT_FULL naming the tenant, the
-// limit and where it stands; reads go on. Every write path (named queries, ad-hoc, /mcp tools)
-// passes here. Bytes are data.mdb's size (one stat); records are counted before each write by
-// walking the tenant's keys (a tenant under a record limit holds at most that many, so the walk is
-// bounded by the limit); a write may pass the limit by what it adds itself.
+// write that would take a tenant past a limit is rolled back, 507 TENANT_FULL naming the tenant,
+// the limit and where it stands; reads go on. Every write path (named queries, ad-hoc, /mcp tools)
+// passes here. Bytes are data.mdb's size (one stat; the file does not shrink, so a tenant at the
+// bytes limit can only rewrite and drop); records are counted in the write's transaction by
+// walking the tenant's keys (bounded by the limit).
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { QueryContext } from "../../core/query-context.js";
@@ -40,10 +40,32 @@ export class LimitedStore implements QueryStore, BackupSource {
     return this.store.read(fn);
   }
 
+  /**
+   * Runs the write, and inside its transaction counts the tenant's records before and after: a
+   * write that adds records past the record limit, or adds any while the data file is at the bytes
+   * limit, is rolled back with TENANT_FULL. Writes that add nothing (updates, drops) always pass,
+   * so a full tenant can shrink. Concurrent writes are serialized by the store, so each sees the
+   * ones before it: no burst passes the limit.
+   */
   write<T>(fn: (db: QueryContext) => T): Promise<T> {
-    const full = this.fullness();
-    if (full !== null) return Promise.reject(full);
-    return this.store.write(fn);
+    const { maxBytes, maxRecords } = this.limits;
+    if (maxBytes === 0 && maxRecords === 0) return this.store.write(fn);
+    return this.store.write((db) => {
+      const before = this.records();
+      const result = fn(db);
+      const after = this.records();
+      if (after > before) {
+        if (maxRecords > 0 && after > maxRecords)
+          throw full(
+            this.tenant,
+            `${before} records and this write would add ${after - before}, past its limit of ${maxRecords} (tenant_max_records)`,
+          );
+        const bytes = maxBytes > 0 ? statSync(join(this.dir, "data.mdb")).size : 0;
+        if (maxBytes > 0 && bytes >= maxBytes)
+          throw full(this.tenant, `${bytes} bytes, at its limit of ${maxBytes} (tenant_max_bytes), and this write adds records`);
+      }
+      return result;
+    });
   }
 
   answersFromSnapshot(): boolean {
@@ -66,21 +88,12 @@ export class LimitedStore implements QueryStore, BackupSource {
     return this.store.close();
   }
 
-  /** TENANT_FULL when the tenant is at a limit, else null. */
-  private fullness(): StrandError | null {
-    const { maxBytes, maxRecords } = this.limits;
-    if (maxBytes > 0) {
-      const bytes = statSync(join(this.dir, "data.mdb")).size;
-      if (bytes >= maxBytes) return full(this.tenant, `${bytes} bytes, at its limit of ${maxBytes} (tenant_max_bytes)`);
-    }
-    if (maxRecords > 0) {
-      const records = this.store.stats().records.reduce((sum, r) => sum + r.count, 0);
-      if (records >= maxRecords) return full(this.tenant, `${records} records, at its limit of ${maxRecords} (tenant_max_records)`);
-    }
-    return null;
+  /** Records (nodes, edges, vectors) the tenant holds, as the current transaction sees them. */
+  private records(): number {
+    return this.store.stats().records.reduce((sum, r) => sum + r.count, 0);
   }
 }
 
 function full(tenant: string, where: string): StrandError {
-  return new StrandError("TENANT_FULL", `the tenant "${tenant}" holds ${where}: it takes no more writes; drop records or raise the limit`);
+  return new StrandError("TENANT_FULL", `the tenant "${tenant}" holds ${where}; nothing was written (updates and drops still pass)`);
 }

@@ -23,6 +23,8 @@ export interface TenantDispatchOptions<S extends TenantStore> {
   writes: (query: string) => boolean;
   /** Requests per second one tenant may make (0: no limit); the project's own graph has none. */
   maxRequestsPerSecond?: number;
+  /** Whether a tenant's store holds nothing: a tenant created by a request that then failed is removed again. */
+  isEmpty?: (store: S) => boolean;
   now?: () => number;
 }
 
@@ -70,6 +72,9 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       return this.options.defaultApp.fetch(relocated, env);
     }
 
+    // The key first: whether a tenant exists is not told to a caller without a key for it.
+    const unknown = this.authenticate(env, tenant);
+    if (unknown !== null) return refuse(unknown);
     const { registry } = this.options;
     // A named query that writes creates the tenant; so does a memory call (its writes are in the body).
     const creates =
@@ -78,7 +83,13 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       const refusal = this.mayCreate(env, tenant);
       if (refusal !== null) return refuse(refusal);
     }
-    const opened = await registry.acquire(tenant, creates);
+    let opened: Awaited<ReturnType<TenantRegistry<S>["acquire"]>>;
+    try {
+      opened = await registry.acquire(tenant, creates);
+    } catch (error) {
+      // Its folder held by another process (strand verify, a shell), or a store that does not open.
+      return refuse(new StrandError("SERVER_BUSY", `the tenant "${tenant}" cannot be opened: ${(error as Error).message}`));
+    }
     if (opened === null) {
       return refuse(
         new StrandError(
@@ -94,11 +105,29 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       return jsonErrorResponse(limited, { "retry-after": "1" });
     }
     this.count(tenant);
+    let response: Response;
     try {
-      return await opened.app.fetch(relocated, env);
+      response = await opened.app.fetch(relocated, env);
     } finally {
       registry.release(opened);
     }
+    // A request that created the tenant and then failed (a bad parameter, say) leaves no tenant.
+    const isEmpty = this.options.isEmpty;
+    if (creates && !response.ok && isEmpty !== undefined) await registry.drop(tenant, (store) => !isEmpty(store)).catch(() => false);
+    return response;
+  }
+
+  /** Null when the request's key may reach `tenant` (or the server has no keys); else 401 or 403. */
+  private authenticate(env: Env, tenant: string): StrandError | null {
+    const { keys } = this.options;
+    if (!keys.keyed) return null;
+    const presented = headerOf(env, "x-api-key") ?? bearer(headerOf(env, "authorization"));
+    const entry = presented === undefined ? undefined : keys.find(presented);
+    if (entry === undefined)
+      return new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key");
+    if (entry.tenant !== undefined && entry.tenant !== tenant)
+      return new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`);
+    return null;
   }
 
   private count(tenant: string): void {
@@ -123,16 +152,13 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     return null;
   }
 
-  /** Null when the request's key may write to `tenant` (or the server has no keys); else why not. */
+  /** Null when the request's (authenticated) key may write to `tenant`, or the server has no keys; else why not. */
   private mayCreate(env: Env, tenant: string): StrandError | null {
     const { keys } = this.options;
     if (!keys.keyed) return null;
     const presented = headerOf(env, "x-api-key") ?? bearer(headerOf(env, "authorization"));
     const entry = presented === undefined ? undefined : keys.find(presented);
-    if (entry === undefined)
-      return new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key");
-    if (entry.tenant !== undefined && entry.tenant !== tenant)
-      return new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`);
+    if (entry === undefined) return new StrandError("UNAUTHORIZED", "invalid api key");
     if (!roleAllows(entry.role, "write"))
       return new StrandError(
         "ROLE_FORBIDDEN",

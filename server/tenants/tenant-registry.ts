@@ -5,6 +5,7 @@
 // (its own /mcp connections). Requests in flight keep a tenant open; a drop waits for them.
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { lockDirectory } from "../../runtime/store/dir-lock.js";
 import type { EngineApp } from "../front-door/engine.js";
 
 /** What the registry needs of a tenant's store: GraphStore satisfies it. */
@@ -112,18 +113,29 @@ export class TenantRegistry<S extends TenantStore> {
     await Promise.all([...this.opened.values()].filter((t) => t.inFlight === 0 && t.lastUsed <= cutoff).map((t) => this.close(t)));
   }
 
-  /** Removes the tenant and all its data, once its requests in flight have finished; false when it has none. */
-  async drop(name: string): Promise<boolean> {
+  /**
+   * Removes the tenant and all its data, once its requests in flight have finished; false when it
+   * has none, or when `keep` (asked once they have finished) says to keep it. Throws
+   * DirectoryLockedError when another process holds the tenant's folder (strand verify, a shell).
+   */
+  async drop(name: string, keep?: (store: S) => boolean): Promise<boolean> {
     if (!this.exists(name) || this.dropping.has(name)) return false;
     this.dropping.add(name);
     try {
       const tenant = this.opened.get(name);
       if (tenant !== undefined) {
         if (tenant.inFlight > 0) await new Promise<void>((resolve) => tenant.drained.push(resolve));
+        if (keep?.(tenant.store) === true) return false;
         await this.close(tenant);
-      }
+      } else if (keep !== undefined) return false;
       await this.closing.get(name);
-      rmSync(join(this.options.root, name), { recursive: true, force: true });
+      const dir = join(this.options.root, name);
+      const unlock = lockDirectory(dir); // not from under another process
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } finally {
+        unlock();
+      }
       return true;
     } finally {
       this.dropping.delete(name);

@@ -4,7 +4,9 @@
 //   POST   /tenants/<name>  → {"name", "created": true|false}   (false: it existed)
 //   DELETE /tenants/<name>  → {"name", "dropped": true}          (404 UNKNOWN_TENANT: none)
 // Not a Hono route, for the reason server/mcp/routes.ts gives.
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { incomingOf, requestHeader } from "../http/request-header.js";
+import { TENANT_HEADER } from "./tenant-dispatch.js";
 import { StrandError } from "../../core/errors.js";
 import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
 import { callerOf, requireRole } from "../http/caller.js";
@@ -34,17 +36,27 @@ export interface TenantAdmin {
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const json = (body: unknown, status = 200): Response => new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
 
+/** NOT_FOUND for a request that names a tenant (a path, or the header) on a server without tenants. */
+function tenantsOff(method: string, what: string): StrandError {
+  return new StrandError(
+    "NOT_FOUND",
+    `no route for ${method} ${what}: this server serves one graph, not tenants (--tenants false, or --follow, --etcd or --watch)`,
+  );
+}
+
+/** On a server without tenants: a request with a Strand-Tenant header other than "default" is 404, not served from the project's graph. */
+export function tenantsOffGuard(): MiddlewareHandler {
+  return async (c, next) => {
+    const named = requestHeader(c, incomingOf(c), TENANT_HEADER);
+    if (named === undefined || named === DEFAULT_TENANT) return next();
+    return jsonErrorResponse(tenantsOff(c.req.method, `${c.req.path} (${TENANT_HEADER}: ${named})`));
+  };
+}
+
 export function tenantsHandler(admin: TenantAdmin | null): (c: Context) => Promise<Response> {
   return async (c) => {
     const { method, path } = c.req;
-    if (admin === null) {
-      return jsonErrorResponse(
-        new StrandError(
-          "NOT_FOUND",
-          `no route for ${method} ${path}: this server serves one graph (tenants are off with --follow, --etcd and --watch)`,
-        ),
-      );
-    }
+    if (admin === null) return jsonErrorResponse(tenantsOff(method, path));
     try {
       requireRole(callerOf(c), "admin", "managing tenants");
       if (path === TENANTS_PATH) {
