@@ -144,6 +144,10 @@ describe("POST /query", () => {
       status: 400,
       body: { error: "unknown member 'parms' (expected: query, params, explain)", code: "UNKNOWN_PARAMETER" },
     });
+    expect(await ask(server, { query: 123 })).toEqual({
+      status: 400,
+      body: { error: "'query' must be HelixQL text (a string), got a number", code: "INVALID_PARAMETER" },
+    });
     expect(await ask(server, { query: "RETURN 1", params: [] })).toEqual({
       status: 400,
       body: { error: "'params' must be a JSON object of the query's parameters", code: "INVALID_PARAMETER" },

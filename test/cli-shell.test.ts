@@ -338,6 +338,15 @@ describe("strand shell on a stopped store (the project opened in process)", () =
     });
   });
 
+  it("opens no new store read-only: a mistyped --data is an error, not an empty graph", () => {
+    const missing = join(dataDir, "..", "no-such-store");
+    expect(shell([SOCIAL_EXAMPLE, "--data", missing], "N<User>::COUNT\n")).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `strand: no store in ${missing}: a read-only shell opens an existing one (--write creates it)\n`,
+    });
+  });
+
   it("writes with --write, and the write is there after", () => {
     expect(shell([SOCIAL_EXAMPLE, "--data", dataDir, "--write"], grace)).toEqual({
       status: 0,

@@ -166,6 +166,11 @@ describe("strand serve with a read key and a keys file", () => {
     expect(strand(["keys", "add", "x", "--role", "owner", "--file", file]).stderr).toContain(
       '--role must be read, write or admin, got "owner"',
     );
+    expect(strand(["keys", "list", "--file", `${file}-typo`])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `strand: ${file}-typo does not exist (strand keys add creates it)\n`,
+    });
   });
 
   it("refuses the read keys' writes, /backup and replication, naming the role", async () => {
@@ -246,5 +251,35 @@ describe("strand serve with a read key and a keys file", () => {
     await lineAfter(() => writeFileSync(file, good), "keys reloaded from");
     await lineAfter(() => server.child.kill("SIGHUP"), `keys reloaded from ${file} (SIGHUP): 3 keys`);
     expect((await addUser(ADMIN, "boss")).status).toBe(200);
+  });
+});
+
+describe("a server without a keys file or tenants", () => {
+  it("lives through SIGHUP, and refuses a request naming a tenant rather than serving it from its own graph", async () => {
+    const server = await startStrand({ extraArgs: ["--tenants", "false"] });
+    try {
+      await lineAfterOutput(server, () => server.child.kill("SIGHUP"), "strand: SIGHUP: no keys file to reload (--keys-file); ignored");
+      const res = await fetch(`${server.url}/AddUser`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "strand-tenant": "acme" },
+        body: JSON.stringify({ handle: "x", name: "x", city: "x", age: 1 }),
+      });
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 404,
+        body: {
+          error:
+            "no route for POST /AddUser (strand-tenant: acme): this server serves one graph, not tenants (--tenants false, or --follow, --etcd or --watch)",
+          code: "NOT_FOUND",
+        },
+      });
+      const count = await fetch(`${server.url}/CountUsers`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(await count.json()).toEqual({ total: 0 });
+    } finally {
+      await server.stop();
+    }
   });
 });

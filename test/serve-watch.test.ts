@@ -84,6 +84,14 @@ describe("strand serve --watch under load", () => {
     expect((await post("HowManyUsers", {})).status).toBe(200);
     expect((await post("Broken", {})).status).toBe(404);
     await lineAfter(() => writeFileSync(queries(), good), "strand: reloaded (queries.hx): queries unchanged");
+    // A setting a reload does not apply is named as the file names it.
+    const settings = await lineAfter(
+      () => writeFileSync(join(dir, "project", "strand.toml"), '[server]\nbody_limit = "1MiB"\n'),
+      "strand: reloaded",
+    );
+    expect(settings).toMatch(
+      /^strand: reloaded \(strand\.toml\): queries unchanged; schema unchanged; \[server\] body_limit changed: they apply at the next start in \d+ ms$/,
+    );
     await moreServed(20);
     expect(failures).toEqual([]);
   });

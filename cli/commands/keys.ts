@@ -25,7 +25,9 @@ export function runKeys(options: KeysOptions): number {
   if (!parsed.ok) return fail(`${displayPath(options.file)}: ${parsed.problem}`);
   switch (options.action) {
     case "list":
-      for (const entry of parsed.entries) process.stdout.write(`${entry.name}\t${entry.role}\n`);
+      if (!exists) return fail(`${displayPath(options.file)} does not exist (strand keys add creates it)`);
+      for (const entry of parsed.entries)
+        process.stdout.write(`${entry.name}\t${entry.role}${entry.tenant === undefined ? "" : `\ttenant=${entry.tenant}`}\n`);
       return 0;
     case "add": {
       if (parsed.entries.some((e) => e.name === options.name))

@@ -47,8 +47,15 @@ export function servedKeys(server: Settings["server"], say: (line: string) => vo
   return {
     ring,
     keyed: ring.keyed,
-    watch: (sayLine) => (file === undefined ? () => {} : watchKeysFile(file, ring, sayLine)),
+    watch: (sayLine) => (file === undefined ? ignoreHangup(sayLine) : watchKeysFile(file, ring, sayLine)),
   };
+}
+
+/** Without a keys file SIGHUP has nothing to reload; it must not end the server (Node's default). */
+function ignoreHangup(say: (line: string) => void): () => void {
+  const onHangup = (): void => say("strand: SIGHUP: no keys file to reload (--keys-file); ignored");
+  process.on("SIGHUP", onHangup);
+  return () => process.off("SIGHUP", onHangup);
 }
 
 /** Reads `file` into the ring; the problem when it cannot (the ring is then unchanged). */

@@ -14,6 +14,7 @@ import type { ServedNode } from "../../server/node/served-node.js";
 import type { RunningServer } from "../../server/server.js";
 import type { ProjectConfig } from "../config/load-config.js";
 import { loadProjectLayout } from "../config/project-layout.js";
+import { KNOBS } from "../config/knobs.js";
 import { adHocCompiler } from "../project/adhoc-compiler.js";
 import { CompileFailed, loadProject } from "../project/load-project.js";
 import { loadOptionsOf, type OpenedProject } from "../project/open-project.js";
@@ -152,8 +153,28 @@ function fingerprint(q: QueryModule): string {
   return JSON.stringify({ params: q.params, writes: q.writes, mcp: q.mcp, returns: q.returns, run: q.run.toString() });
 }
 
-/** The configuration's settings that differ (a reload applies none of them). */
+/** The configuration's settings that differ, each by its dotted name (a reload applies none of them). */
 function settingChanges(before: ProjectConfig, after: ProjectConfig): string[] {
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof ProjectConfig>;
-  return [...keys].filter((k) => k !== "file" && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+  const a = leaves({ ...before, file: null });
+  const b = leaves({ ...after, file: null });
+  // The settings a file gives sit under `given`, by section and knob (config/knobs.ts): named as
+  // the file names them, `[server] body_limit`.
+  const name = (path: string): string => {
+    const [root, section, knob] = path.split(".");
+    if (root !== "given" || section === undefined || knob === undefined) return path;
+    const row = (KNOBS as unknown as Record<string, Record<string, { toml?: readonly [string, string] }>>)[section]?.[knob];
+    return row?.toml === undefined ? `${section}.${knob}` : `[${row.toml[0]}] ${row.toml[1]}`;
+  };
+  return [...new Set([...a.keys(), ...b.keys()])]
+    .filter((k) => a.get(k) !== b.get(k))
+    .map(name)
+    .sort();
+}
+
+/** Every leaf value of a plain object, as JSON, by its dotted path. */
+function leaves(value: unknown, prefix = "", out = new Map<string, string>()): Map<string, string> {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) leaves(v, prefix === "" ? k : `${prefix}.${k}`, out);
+  } else out.set(prefix, JSON.stringify(value));
+  return out;
 }

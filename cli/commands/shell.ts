@@ -20,6 +20,9 @@ export interface ShellOptions {
   json: boolean;
 }
 
+/** The status of a process killed by SIGPIPE, which `strand shell ... | head` returns (as export does). */
+const EXIT_BROKEN_PIPE = 141;
+
 export async function runShell(options: ShellOptions): Promise<number> {
   const { target } = options;
   const endpoint: Endpoint | null =
@@ -27,6 +30,11 @@ export async function runShell(options: ShellOptions): Promise<number> {
       ? new HttpEndpoint(target.url, target.key)
       : await (await import("../shell/local-endpoint.js")).openLocalEndpoint(target);
   if (endpoint === null) return 1;
+  // `strand shell URL < queries | head`: a reader that stops early is not a failure to report.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(EXIT_BROKEN_PIPE);
+    throw error;
+  });
   const err = (text: string): void => void process.stderr.write(text);
   try {
     if (process.stdin.isTTY === true) {

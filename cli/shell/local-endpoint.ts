@@ -5,6 +5,8 @@
 // are forbidden) and by the store under it. With `write`, the app gets a key made here, which only
 // this endpoint sends: ad-hoc writes need the caller to hold the server's key.
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { StrandError } from "../../core/errors.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";
 import { createApp } from "../../server/app.js";
@@ -23,6 +25,12 @@ export interface LocalOptions {
 
 /** Opens the project and its store; null when it cannot (it said why on stderr). */
 export async function openLocalEndpoint(options: LocalOptions): Promise<Endpoint | null> {
+  // Read-only, a mistyped --data must not become a new, empty store answering 0 to everything.
+  const given = options.flags.store.dataDir;
+  if (!options.write && given !== undefined && !existsSync(join(given, "data.mdb"))) {
+    process.stderr.write(`strand: no store in ${displayPath(given)}: a read-only shell opens an existing one (--write creates it)\n`);
+    return null;
+  }
   const opened = await openProject(options.dir, options.flags, "starting the shell");
   if (opened === null) return null;
   const { settings, project, store } = opened;

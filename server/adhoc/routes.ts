@@ -78,8 +78,9 @@ function requestOf(body: unknown): { text: string; params: Record<string, unknow
   }
   if (b.query === undefined)
     throw new StrandError("MISSING_PARAMETER", "missing 'query' (the HelixQL text: a whole QUERY, or a body and a RETURN)");
-  if (typeof b.query !== "string" || b.query.trim() === "")
-    throw new StrandError("INVALID_PARAMETER", "'query' must be HelixQL text, not empty");
+  if (typeof b.query !== "string")
+    throw new StrandError("INVALID_PARAMETER", `'query' must be HelixQL text (a string), got ${kindOf(b.query)}`);
+  if (b.query.trim() === "") throw new StrandError("INVALID_PARAMETER", "'query' is empty: send HelixQL text");
   const params = b.params ?? {};
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
     throw new StrandError("INVALID_PARAMETER", "'params' must be a JSON object of the query's parameters");
@@ -87,6 +88,10 @@ function requestOf(body: unknown): { text: string; params: Record<string, unknow
   if (b.explain !== undefined && typeof b.explain !== "boolean")
     throw new StrandError("INVALID_PARAMETER", "'explain' must be true or false");
   return { text: b.query, params: params as Record<string, unknown>, explain: b.explain === true };
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function invalidQuery(diagnostics: readonly AdHocDiagnostic[]): Response {
