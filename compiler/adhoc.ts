@@ -64,12 +64,17 @@ const HAS_RETURN = /\bRETURN\b/;
 export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readonly<Record<string, unknown>>): AdHocResult {
   const whole = WHOLE.test(text);
   const expression = !whole && !HAS_RETURN.test(text);
-  const body = expression ? `${EXPRESSION_PREFIX}${text.trim()}\nRETURN result` : text;
-  const at = (d: Diagnostic): Diagnostic => (whole ? d : moveUp(d, expression ? EXPRESSION_PREFIX.length : 0));
+  const trimmed = text.trim();
+  const body = expression ? `${EXPRESSION_PREFIX}${trimmed}\nRETURN result` : text;
+  const lines = trimmed.split("\n");
+  const end = expression ? { line: lines.length, column: lines[lines.length - 1]!.length + 1 } : null;
+  const at = (d: Diagnostic): Diagnostic => (whole ? d : moveUp(d, expression ? EXPRESSION_PREFIX.length : 0, end));
+  // An expression's RETURN is ours: "no RETURN" means the text swallowed it (a trailing `::`), which another error names.
+  const shown = (all: Diagnostic[]): Diagnostic[] => (expression ? all.filter((d) => d.code !== "W001") : all);
   const diagnostics: Diagnostic[] = [];
   const fail = (): AdHocResult => {
     sortDiagnostics(diagnostics);
-    return { diagnostics: diagnostics.map(at), query: null, script: null, plan: [], explain: () => [] };
+    return { diagnostics: shown(diagnostics).map(at), query: null, script: null, plan: [], explain: () => [] };
   };
   const parsed = parseSource(whole ? text : BODY_HEADER + body, ADHOC_FILE);
   diagnostics.push(...parsed.diagnostics);
@@ -95,7 +100,7 @@ export function compileAdHoc(prepared: AdHocSchema, text: string, params: Readon
     const script = queryScript(ir, prepared.labels);
     sortDiagnostics(diagnostics);
     return {
-      diagnostics: diagnostics.map(at),
+      diagnostics: shown(diagnostics).map(at),
       query: ir,
       script,
       plan: explainQuery(ir),
@@ -123,13 +128,24 @@ function startSpan(): Span {
 
 /**
  * A body's diagnostic at the line and column of the text as sent: the header took line 1, and an
- * expression's first line starts after EXPRESSION_PREFIX (`prefix` characters).
+ * expression's first line starts after EXPRESSION_PREFIX (`prefix` characters). An expression's
+ * RETURN is ours: what lands on it is placed at the end of the text (`end`) and worded as the end
+ * of the query. Positions a message names ("opened at line 2, column 25") move the same way.
  */
-function moveUp(d: Diagnostic, prefix: number): Diagnostic {
-  const shift = (p: Position): Position => ({
-    offset: Math.max(0, p.offset - BODY_HEADER.length - prefix),
-    line: Math.max(1, p.line - 1),
-    column: p.line > 2 ? p.column : p.line === 2 ? Math.max(1, p.column - prefix) : 1,
+function moveUp(d: Diagnostic, prefix: number, end: { line: number; column: number } | null): Diagnostic {
+  const shift = (p: Position): Position => {
+    const line = Math.max(1, p.line - 1);
+    if (end !== null && line > end.line) return { offset: p.offset, ...end };
+    return {
+      offset: Math.max(0, p.offset - BODY_HEADER.length - prefix),
+      line,
+      column: p.line > 2 ? p.column : p.line === 2 ? Math.max(1, p.column - prefix) : 1,
+    };
+  };
+  let message = d.message.replace(/\bline (\d+), column (\d+)/g, (_, line: string, column: string) => {
+    const p = shift({ offset: 0, line: Number(line), column: Number(column) });
+    return `line ${p.line}, column ${p.column}`;
   });
-  return { ...d, span: { ...d.span, start: shift(d.span.start), end: shift(d.span.end) } };
+  if (end !== null) message = message.replace("found 'RETURN'", "found the end of the query").replace("'::RETURN'", "'::'");
+  return { ...d, message, span: { ...d.span, start: shift(d.span.start), end: shift(d.span.end) } };
 }

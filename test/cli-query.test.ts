@@ -47,6 +47,21 @@ describe("strand query", () => {
       stdout: "",
       stderr: "query:1:3: error E101: unknown node type 'Usr'\n  N<Usr>::RANGE(0, 10)\n    ^\n  hint: did you mean 'User'?\n",
     });
+    // An expression's errors are at its own end, not at the RETURN the server adds, and the
+    // positions a message names are the text's own.
+    expect(strandQuery([server.url, 'N<User>::WHERE(_::{city}::EQ("x")'])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        "query:1:34: error E001: expected ',', '::' or ')' to close the argument list of WHERE (opened at line 1, column 15), found the end of the query\n" +
+        '  N<User>::WHERE(_::{city}::EQ("x")\n' +
+        "                                   ^\n",
+    });
+    expect(strandQuery([server.url, "N<User>::RANGE(0, 3)::"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "query:1:23: error E902: unknown step '::'\n  N<User>::RANGE(0, 3)::\n                        ^\n",
+    });
   });
 
   it("explains instead of running with --explain", () => {
