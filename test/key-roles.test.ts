@@ -166,6 +166,12 @@ describe("strand serve with a read key and a keys file", () => {
     expect(strand(["keys", "add", "x", "--role", "owner", "--file", file]).stderr).toContain(
       '--role must be read, write or admin, got "owner"',
     );
+    const asDir = strand(["keys", "add", "n1", "--role", "read", "--file", dir]);
+    expect({ status: asDir.status, stdout: asDir.stdout, stderr: asDir.stderr }).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `strand: cannot use ${dir} as the keys file: EISDIR: illegal operation on a directory, read\n`,
+    });
     expect(strand(["keys", "list", "--file", `${file}-typo`])).toEqual({
       status: 1,
       stdout: "",

@@ -15,6 +15,18 @@ export type KeysOptions =
 const HEADER = "# strand keys: <name> <role> sha256:<digest of the key>; roles: read, write, admin\n";
 
 export function runKeys(options: KeysOptions): number {
+  try {
+    return keys(options);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === undefined) throw error;
+    // A directory given as the file, no permission, a full disk: the user's to fix, said in one line.
+    process.stderr.write(`strand: cannot use ${displayPath(options.file)} as the keys file: ${message}\n`);
+    return 1;
+  }
+}
+
+function keys(options: KeysOptions): number {
   const fail = (message: string): number => {
     process.stderr.write(`strand: ${message}\n`);
     return 1;
