@@ -7,7 +7,7 @@
 // and drop, and the requests-per-second limit, are driven in process with a clock the test moves;
 // the record limit and the per-tenant metrics on a real server.
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysFileLine } from "../server/access/keys-file.js";
@@ -156,6 +156,22 @@ describe("tenants on a running server", () => {
       status: 403,
       body: { error: 'the key "acme-app" is for the tenant "acme", not "default"', code: "TENANT_FORBIDDEN" },
     });
+  });
+
+  it("backs up one tenant over HTTP, and the backup restored into a new tenant's folder serves the same records", async () => {
+    const res = await fetch(`${server.url}/t/acme/backup`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(res.status).toBe(200);
+    const backup = join(dir, "acme-backup");
+    mkdirSync(backup);
+    writeFileSync(join(backup, "data.mdb"), Buffer.from(await res.arrayBuffer()));
+    writeFileSync(join(backup, "manifest.json"), res.headers.get("x-strand-backup-manifest")!);
+    const restored = spawnSync(process.execPath, [CLI, "restore", backup, "--data", join(dataDir, "tenants", "acme-copy")], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    expect(restored.status).toBe(0);
+    expect(await handles("/t/acme-copy", "Oslo")).toEqual(await handles("/t/acme", "Oslo"));
+    expect((await send("/tenants/acme-copy", null, ADMIN, {}, "DELETE")).status).toBe(200);
   });
 
   it("lists, creates, describes and drops tenants at /tenants, and strand tenant does the same", async () => {
