@@ -322,7 +322,9 @@ export class TxnQueryContext extends StoreReads implements QueryContext {
     if (this.opts === undefined) this.writer?.flushBuffered(); // a write counts its own new edges
     const reads: AdjacencyReads = {
       others: (direction, nodeId, label) => this.adjacency(direction, nodeId, label).otherIds,
-      degree: (direction, nodeId, label) => listCount(this.dbs, direction, nodeId, label, this.opts),
+      // A list the read cache holds already is counted there; else its tail is read (no entries decoded).
+      degree: (direction, nodeId, label) =>
+        this.cachedDegree(direction, nodeId, label) ?? listCount(this.dbs, direction, nodeId, label, this.opts),
     };
     return countWalks(reads, items, steps, limit);
   }

@@ -137,6 +137,12 @@ export class StoreReads extends ValueOps {
     return this.cache.fill(key, this.cache.shareRecordIds(splitAdjacency(readList(this.dbs, direction, nodeId, edgeLabel, this.opts))));
   }
 
+  /** The length of an adjacency list this context's cache holds, or undefined (a write's context, or not cached). */
+  protected cachedDegree(direction: "out" | "in", nodeId: string, edgeLabel: string): number | undefined {
+    if (this.opts === undefined) return undefined;
+    return (this.cache.get(adjacencyKey(direction, nodeId, edgeLabel)) as Adjacency | undefined)?.otherIds.length;
+  }
+
   /** [start, end) options of a key range (keys.ts builds them), in this context's transaction. */
   protected rangeOptions(range: { start: Uint8Array; end: Uint8Array }): RangeOptions {
     return this.opts ? { ...range, transaction: this.opts.transaction } : range;
