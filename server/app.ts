@@ -202,11 +202,13 @@ export function createApp(options: AppOptions): Hono {
     if (isMemoryPath(path)) return memory(c);
     const explorerCall = method === "POST" ? explorerCalls.get(path) : undefined;
     if (explorerCall !== undefined) return explorerCall(c);
-    if (getPaths.has(path)) return methodNotAllowed(method, path, "GET");
+    // A tenant's app sees its path without `/t/<tenant>`: messages name the path as the client sent it.
+    const sent = options.tenant === undefined ? path : `/t/${options.tenant}${path}`;
+    if (getPaths.has(path)) return methodNotAllowed(method, sent, "GET");
     const name = path.slice(1);
-    if (queries.has(name)) return methodNotAllowed(method, path, "POST");
+    if (queries.has(name)) return methodNotAllowed(method, sent, "POST");
     if (method === "POST" && name !== "" && !name.includes("/")) return jsonErrorResponse(unknownQuery(name, names));
-    return notFound(method, path);
+    return notFound(method, sent);
   };
 
   // GET routes with static paths and `POST /:name` as the only POST route: Hono's default

@@ -152,6 +152,11 @@ describe("tenants on a running server", () => {
       body: { error: 'the path names the tenant "acme" and strand-tenant "globex"; name one', code: "INVALID_TENANT" },
     });
     expect(existsSync(join(dataDir, "tenants", "newco"))).toBe(false);
+    // Inside a tenant, a path no route takes is named as sent.
+    expect(await send("/t/acme/no/such", {}, ADMIN)).toEqual({
+      status: 404,
+      body: { error: "no route for POST /t/acme/no/such", code: "NOT_FOUND" },
+    });
     expect(await send("/tenants", null, ACME, {}, "GET")).toEqual({
       status: 403,
       body: { error: 'the key "acme-app" is for the tenant "acme", not "default"', code: "TENANT_FORBIDDEN" },
