@@ -288,4 +288,22 @@ describe("a server without a keys file or tenants", () => {
       await server.stop();
     }
   });
+
+  it("warns at start when its keys file holds no key, and refuses everyone", async () => {
+    const dir = tempDir("strand-empty-keys-");
+    const file = join(dir, "keys");
+    writeFileSync(file, "# no keys yet\n");
+    const server = await startStrand({ extraArgs: ["--keys-file", file] });
+    try {
+      expect(server.output()).toContain(
+        `strand: warning: the keys file ${file} holds no key and no other key is given: every request but /health is refused (401) until one is added\n`,
+      );
+      expect(
+        (await fetch(`${server.url}/CountUsers`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status,
+      ).toBe(401);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -43,6 +43,10 @@ export function servedKeys(server: Settings["server"], say: (line: string) => vo
       say(`strand: the keys file ${displayPath(file)} cannot be used: ${loaded}`);
       return null;
     }
+    if (ring.size === 0)
+      say(
+        `strand: warning: the keys file ${displayPath(file)} holds no key and no other key is given: every request but /health is refused (401) until one is added`,
+      );
   }
   return {
     ring,
