@@ -379,6 +379,8 @@ describe("tenant limits and metrics", () => {
     const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
     expect(text).toContain('strand_tenant_requests{tenant="small"} 7\n');
     expect(text).toContain('strand_tenant_requests{tenant="other"} 1\n');
+    // The project's own graph counts as "default": 5 writes, the tenant list, and this scrape.
+    expect(text).toContain('strand_tenant_requests{tenant="default"} 7\n');
     expect(text).toContain("strand_tenants_open 3\n");
     expect(text).toContain('strand_http_requests_total{route="AddUser",status="507",code="TENANT_FULL"} 18\n');
   });

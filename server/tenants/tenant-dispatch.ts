@@ -3,9 +3,9 @@
 // own graph (the default tenant: single-graph projects change nothing). The request goes on to
 // that tenant's app at `<path>`. A tenant with no store yet is created by its first named query
 // that writes, for a caller whose key may write to it; anything else sent to it is 404.
+import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
-import type { KeyRing } from "../access/key-ring.js";
-import { roleAllows } from "../access/key-ring.js";
+import { type KeyEntry, type KeyRing, roleAllows } from "../access/key-ring.js";
 import type { EngineApp } from "../front-door/engine.js";
 import { relocatedRequest } from "../front-door/lazy-request.js";
 import { jsonErrorResponse } from "../http/error-response.js";
@@ -56,11 +56,14 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       const header = headerOf(env, TENANT_HEADER);
       if (header !== undefined && header !== tenant)
         return refuse(
-          new StrandError("INVALID_TENANT", `the path names the tenant "${tenant}" and ${TENANT_HEADER} "${header}"; name one`),
+          new StrandError("INVALID_TENANT", `the path names the tenant "${echo(tenant)}" and ${TENANT_HEADER} "${echo(header)}"; name one`),
         );
     } else {
       const header = headerOf(env, TENANT_HEADER);
-      if (header === undefined) return this.options.defaultApp.fetch(request, env);
+      if (header === undefined) {
+        this.count(DEFAULT_TENANT);
+        return this.options.defaultApp.fetch(request, env);
+      }
       tenant = header;
       rest = path;
     }
@@ -73,15 +76,19 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     }
 
     // The key first: whether a tenant exists is not told to a caller without a key for it.
-    const unknown = this.authenticate(env, tenant);
-    if (unknown !== null) return refuse(unknown);
+    const caller = this.authenticate(env, tenant);
+    if (caller instanceof StrandError) return refuse(caller);
     const { registry } = this.options;
     // A named query that writes creates the tenant; so does a memory call (its writes are in the body).
     const creates =
       request.method === "POST" && (this.options.writes(queryName(rest)) || rest.startsWith("/memory/")) && !registry.exists(tenant);
-    if (creates) {
-      const refusal = this.mayCreate(env, tenant);
-      if (refusal !== null) return refuse(refusal);
+    if (creates && caller !== null && !roleAllows(caller.role, "write")) {
+      return refuse(
+        new StrandError(
+          "ROLE_FORBIDDEN",
+          `the key "${caller.name}" has the role ${caller.role}; creating the tenant "${tenant}" needs a key with the role write or admin`,
+        ),
+      );
     }
     let opened: Awaited<ReturnType<TenantRegistry<S>["acquire"]>>;
     try {
@@ -117,8 +124,8 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     return response;
   }
 
-  /** Null when the request's key may reach `tenant` (or the server has no keys); else 401 or 403. */
-  private authenticate(env: Env, tenant: string): StrandError | null {
+  /** The key that may reach `tenant` (null on a server without keys), or the 401 or 403 why not. */
+  private authenticate(env: Env, tenant: string): KeyEntry | null | StrandError {
     const { keys } = this.options;
     if (!keys.keyed) return null;
     const presented = headerOf(env, "x-api-key") ?? bearer(headerOf(env, "authorization"));
@@ -127,7 +134,7 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       return new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key");
     if (entry.tenant !== undefined && entry.tenant !== tenant)
       return new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`);
-    return null;
+    return entry;
   }
 
   private count(tenant: string): void {
@@ -149,21 +156,6 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
         `the tenant "${tenant}" is past its limit of ${rate} requests per second (tenant_max_rps); retry shortly`,
       );
     bucket.tokens -= 1;
-    return null;
-  }
-
-  /** Null when the request's (authenticated) key may write to `tenant`, or the server has no keys; else why not. */
-  private mayCreate(env: Env, tenant: string): StrandError | null {
-    const { keys } = this.options;
-    if (!keys.keyed) return null;
-    const presented = headerOf(env, "x-api-key") ?? bearer(headerOf(env, "authorization"));
-    const entry = presented === undefined ? undefined : keys.find(presented);
-    if (entry === undefined) return new StrandError("UNAUTHORIZED", "invalid api key");
-    if (!roleAllows(entry.role, "write"))
-      return new StrandError(
-        "ROLE_FORBIDDEN",
-        `the key "${entry.name}" has the role ${entry.role}; creating the tenant "${tenant}" needs a key with the role write or admin`,
-      );
     return null;
   }
 }
