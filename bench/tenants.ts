@@ -78,7 +78,7 @@ async function idlePhase(
     for (let i = 0; i < 20; i++) await post(server.url, "/query", { query: "N<Item>::COUNT" });
     const emptyRssMb = rssMb(server.child.pid);
     const fill = {
-      // A whole QUERY: a body would type ns by its JSON values ([F64]), and n is an I64 field.
+      // A whole QUERY, compiled once for every tenant: its list is declared, not inferred per request.
       query: 'QUERY Fill(ns: [I64]) =>\n  FOR n IN ns {\n    AddN<Item>({name: "item", n: n})\n  }\n  RETURN NONE',
       params: { ns: Array.from({ length: RECORDS_EACH }, (_, i) => i) },
     };

@@ -227,6 +227,20 @@ describe("POST /query's bounds", () => {
     const huge = { query: `N<User>::WHERE(_::{name}::EQ("${"x".repeat(70 * 1024)}"))` };
     expect(await ask(server, huge, "k3y")).toMatchObject({ status: 413, body: { code: "PAYLOAD_TOO_LARGE" } });
   });
+
+  it("types a FOR's list of whole numbers as [I64], so its items fit an integer field; another list of numbers as [F64]", async () => {
+    const body = 'FOR a IN ages {\n  u <- AddN<User>({handle: "for", name: "n", city: "Hamar", age: a})\n}\nRETURN NONE';
+    expect(await ask(server, { query: body, params: { ages: [30] } }, "k3y")).toEqual({ status: 200, body: null });
+    const mixed = await ask(server, { query: body, params: { ages: [30.5] } }, "k3y");
+    expect(mixed).toMatchObject({
+      status: 400,
+      body: { code: "INVALID_QUERY", diagnostics: [{ code: "E206", message: "field 'age' is U32, but this is F64" }] },
+    });
+    expect(await ask(server, { query: 'N<User>::WHERE(_::{city}::EQ("Hamar"))::{age}' }, "k3y")).toEqual({
+      status: 200,
+      body: { result: [{ age: 30 }] },
+    });
+  });
 });
 
 describe("the ad-hoc compiler's cache under a flood of distinct texts", () => {

@@ -56,7 +56,8 @@ export function adHocCompiler(sources: readonly SourceFile[], options: { bm25: b
 }
 
 function kindOf(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.length === 0 ? "" : kindOf(v[0])}]`;
+  // A list's kind is its elements' together, as the compiler types it ([1, 2.5] is [F64], not [I64]).
+  if (Array.isArray(v)) return `[${[...new Set(v.map(kindOf))].sort().join("|")}]`;
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
   return v === null ? "null" : typeof v;
 }

@@ -2,7 +2,8 @@
 // them: each is declared where it is first used, with the type that place expects (compared with
 // a String field: String; an item's id: ID; a field's value in AddN: the field's type), or, where
 // nothing is expected, the type its JSON value says (a whole number I64, another number F64, a
-// string String, a list of numbers [F64], of strings [String]). Neither: E122, naming it.
+// string String, a list of whole numbers [I64], of other numbers [F64], of strings [String]: a
+// FOR's list typed so its items fit integer fields as a whole number does). Neither: E122, naming it.
 import type * as A from "../syntax/ast.js";
 import type { ValueType } from "../../core/schema.js";
 import type { Ir } from "../ir/ir.js";
@@ -29,7 +30,8 @@ function jsonType(v: unknown): ValueType | null {
   if (typeof v === "boolean") return { kind: "scalar", name: "Boolean" };
   if (typeof v === "number") return { kind: "scalar", name: Number.isInteger(v) ? "I64" : "F64" };
   if (!Array.isArray(v) || v.length === 0) return null;
-  if (v.every((x) => typeof x === "number")) return { kind: "array", element: { kind: "scalar", name: "F64" } };
+  if (v.every((x) => typeof x === "number"))
+    return { kind: "array", element: { kind: "scalar", name: v.every((x) => Number.isInteger(x)) ? "I64" : "F64" } };
   if (v.every((x) => typeof x === "string")) return { kind: "array", element: { kind: "scalar", name: "String" } };
   return null;
 }
