@@ -9,7 +9,7 @@ import { StrandError } from "../../core/errors.js";
 import { DEFAULT_TENANT } from "../../core/tenant-name.js";
 import { jsonErrorResponse } from "./error-response.js";
 import { incomingOf, requestHeader } from "./request-header.js";
-import { ANONYMOUS, type Caller, type KeyRing, type Role, roleAllows } from "../access/key-ring.js";
+import { ANONYMOUS, type Caller, type KeyEntry, type KeyRing, type Role, roleAllows } from "../access/key-ring.js";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -19,7 +19,8 @@ declare module "hono" {
 
 const readOnlyScope = new AsyncLocalStorage<Caller>();
 
-function bearerToken(header: string | undefined): string | undefined {
+/** The key of an `Authorization: Bearer <key>` header. */
+export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   return match === null ? undefined : match[1];
@@ -37,22 +38,23 @@ export function callerMiddleware(ring: KeyRing, publicPaths: ReadonlySet<string>
     if (!ring.keyed) return next();
     // HEAD is GET without the body: a load balancer's HEAD /health must not need the key either.
     if ((c.req.method === "GET" || c.req.method === "HEAD") && publicPaths.has(c.req.path)) return next();
-    const presented = presentedKey(c);
-    const entry = presented === undefined ? undefined : ring.find(presented);
-    if (entry === undefined) {
-      return jsonErrorResponse(new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key"));
-    }
-    if (entry.tenant !== undefined && entry.tenant !== tenant) {
-      return jsonErrorResponse(
-        new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`),
-      );
-    }
+    const entry = keyFor(ring, presentedKey(c), tenant);
+    if (entry instanceof StrandError) return jsonErrorResponse(entry);
     const caller: Caller =
       entry.tenant === undefined ? { name: entry.name, role: entry.role } : { name: entry.name, role: entry.role, tenant: entry.tenant };
     c.set("caller", caller);
     if (caller.role === "read") return readOnlyScope.run(caller, next);
     return next();
   };
+}
+
+/** The entry of the key `presented` when it may reach `tenant`; else 401 UNAUTHORIZED or 403 TENANT_FORBIDDEN. */
+export function keyFor(ring: KeyRing, presented: string | undefined, tenant: string): KeyEntry | StrandError {
+  const entry = presented === undefined ? undefined : ring.find(presented);
+  if (entry === undefined) return new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key");
+  if (entry.tenant !== undefined && entry.tenant !== tenant)
+    return new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`);
+  return entry;
 }
 
 /** The request's caller: ANONYMOUS on a server without keys (or on a public path). */

@@ -8,6 +8,7 @@ import { StrandError } from "../../core/errors.js";
 import { type KeyEntry, type KeyRing, roleAllows } from "../access/key-ring.js";
 import type { EngineApp } from "../front-door/engine.js";
 import { relocatedRequest } from "../front-door/lazy-request.js";
+import { bearerToken, keyFor, roleForbidden } from "../http/caller.js";
 import { jsonErrorResponse } from "../http/error-response.js";
 import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
 import type { TenantRegistry, TenantStore } from "./tenant-registry.js";
@@ -82,14 +83,8 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     // A named query that writes creates the tenant; so does a memory call (its writes are in the body).
     const creates =
       request.method === "POST" && (this.options.writes(queryName(rest)) || rest.startsWith("/memory/")) && !registry.exists(tenant);
-    if (creates && caller !== null && !roleAllows(caller.role, "write")) {
-      return refuse(
-        new StrandError(
-          "ROLE_FORBIDDEN",
-          `the key "${caller.name}" has the role ${caller.role}; creating the tenant "${tenant}" needs a key with the role write or admin`,
-        ),
-      );
-    }
+    if (creates && caller !== null && !roleAllows(caller.role, "write"))
+      return refuse(roleForbidden(caller, `creating the tenant "${tenant}"`, "write"));
     let opened: Awaited<ReturnType<TenantRegistry<S>["acquire"]>>;
     try {
       opened = await registry.acquire(tenant, creates);
@@ -128,13 +123,7 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
   private authenticate(env: Env, tenant: string): KeyEntry | null | StrandError {
     const { keys } = this.options;
     if (!keys.keyed) return null;
-    const presented = headerOf(env, "x-api-key") ?? bearer(headerOf(env, "authorization"));
-    const entry = presented === undefined ? undefined : keys.find(presented);
-    if (entry === undefined)
-      return new StrandError("UNAUTHORIZED", presented === undefined ? "missing x-api-key header" : "invalid api key");
-    if (entry.tenant !== undefined && entry.tenant !== tenant)
-      return new StrandError("TENANT_FORBIDDEN", `the key "${entry.name}" is for the tenant "${entry.tenant}", not "${tenant}"`);
-    return entry;
+    return keyFor(keys, headerOf(env, "x-api-key") ?? bearerToken(headerOf(env, "authorization")), tenant);
   }
 
   private count(tenant: string): void {
@@ -182,9 +171,4 @@ function decodeSegment(segment: string): string {
 function headerOf(env: Env, name: string): string | undefined {
   const value = env.forwarded.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function bearer(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match === null ? undefined : match[1];
 }
