@@ -166,4 +166,15 @@ describe("LogReaders", () => {
     expect(readers.floor(1_770)).toBe(12);
     expect([readers.needed(2_761), readers.floor(2_761)]).toEqual([false, Number.POSITIVE_INFINITY]);
   });
+
+  it("with a live shared reader (a replica following every tenant), records everything and trims by the retention alone", () => {
+    let live = true;
+    const readers = new LogReaders({ ...policy, shared: { live: () => live } }, 0);
+    expect([readers.needed(600), readers.floor(600)]).toEqual([true, null]);
+    // A follower of this store that asked still sets the floor: entries below it are not asked for.
+    readers.asked("a", 7, 700);
+    expect([readers.needed(800), readers.floor(800)]).toEqual([true, 7]);
+    live = false;
+    expect([readers.needed(1_800), readers.floor(1_800)]).toEqual([false, Number.POSITIVE_INFINITY]);
+  });
 });

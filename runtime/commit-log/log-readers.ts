@@ -12,6 +12,17 @@ export interface ReaderPolicy {
   windowMs: number;
   /** After the store opens, it records (and keeps within the retention) for this long, unasked. */
   graceMs: number;
+  /**
+   * Readers of many stores at once (a replica following a server's tenants, server/tenants/):
+   * while one is live, every write is recorded and the retention alone trims below the followers
+   * that asked, since such a reader asks a store only after it has changed.
+   */
+  shared?: SharedLogReaders;
+}
+
+/** Readers of many stores' logs at once (a replica following a server's tenants): whether one is live now. */
+export interface SharedLogReaders {
+  live(now: number): boolean;
 }
 
 export const DEFAULT_READER_POLICY: Readonly<ReaderPolicy> = { windowMs: 10 * 60_000, graceMs: 30_000 };
@@ -44,7 +55,7 @@ export class LogReaders {
 
   /** Whether a write now must record its changes: someone may ask for them. */
   needed(now: number): boolean {
-    return now - this.openedAt < this.policy.graceMs || this.live(now).length > 0;
+    return now - this.openedAt < this.policy.graceMs || this.live(now).length > 0 || this.policy.shared?.live(now) === true;
   }
 
   /**
@@ -54,7 +65,8 @@ export class LogReaders {
   floor(now: number): number | null {
     if (now - this.openedAt < this.policy.graceMs) return null;
     const live = this.live(now);
-    return live.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...live.map((p) => p.seq));
+    if (live.length > 0) return Math.min(...live.map((p) => p.seq));
+    return this.policy.shared?.live(now) === true ? null : Number.POSITIVE_INFINITY;
   }
 
   /** How many followers and seeds count now. */
