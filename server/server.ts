@@ -17,14 +17,7 @@ import { LOG_LEVELS, type LogLevel } from "./observe/log-level.js";
 import { ServerMetrics } from "./observe/metrics.js";
 import { requestRecorder } from "./observe/request-observer.js";
 import { ReloadableApp } from "./reloadable-app.js";
-import type { KeyRing } from "./access/key-ring.js";
-import type { GraphStore } from "../runtime/graph-store.js";
-import { TenantDispatch } from "./tenants/tenant-dispatch.js";
-import { TenantRegistry } from "./tenants/tenant-registry.js";
-import { LimitedStore, NO_LIMITS, type TenantLimits } from "./tenants/limited-store.js";
-import { type OpenTenantMemory, TenantHandle } from "./tenants/tenant-handle.js";
-import type { EngineApp } from "./front-door/engine.js";
-import { basename } from "node:path";
+import { serveTenants, type TenantReplication, type TenantStores } from "./tenants/tenant-server.js";
 
 /** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
 export interface FrontDoorLimits {
@@ -60,20 +53,7 @@ export interface ServerOptions extends AppOptions {
   tenantStores?: TenantStores | undefined;
 }
 
-export interface TenantStores {
-  /** `<data>/tenants` */
-  root: string;
-  /** Opens (creating when absent) a tenant's store in its folder, as the project's own is opened. */
-  open: (dir: string) => GraphStore;
-  /** Close a tenant unused this long (default 60 s). */
-  idleMs?: number;
-  /** Tenants open at once at most (default 256). */
-  maxOpen?: number;
-  /** What one tenant may hold and ask (default: no limits). */
-  limits?: TenantLimits;
-  /** Opens a tenant's memory (/t/<tenant>/memory/mcp); absent: the memory is the project's only. */
-  memory?: OpenTenantMemory;
-}
+export type { TenantStores };
 
 export interface RunningServer {
   port: number;
@@ -81,6 +61,8 @@ export interface RunningServer {
   /** Whether /explorer is served. */
   explorer: boolean;
   close(): Promise<void>;
+  /** What a node with replication does with its tenants as its role changes; null without tenants or replication. */
+  tenants: TenantReplication | null;
   /**
    * Answers later requests with these queries (and schema); with `change`, first holds new
    * requests, waits for those in flight and runs it (it swaps the store for the new schema), and
@@ -107,16 +89,30 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     options.keepMetrics === false ? null : new ServerMetrics({ storeStats: store.stats?.bind(store), replication: options.replication });
   const loopbackHostsOnly = options.loopbackHostsOnly ?? (keyless && isLoopbackAddress(host));
   const explorer = options.explorer ?? isLoopbackAddress(host);
-  const tenants = tenantRegistryOf(options, keys, loopbackHostsOnly);
+  // A tenant's app: the project's queries over its store, and its own memory; the explorer and
+  // LangGraph's store belong to the project's own graph.
+  const tenants =
+    options.reloadable === true
+      ? null
+      : serveTenants(options, keys, (name, handle, replication) =>
+          createApp({
+            ...options,
+            store: handle.graph,
+            backup: handle.graph,
+            keys,
+            loopbackHostsOnly,
+            tenant: name,
+            explorer: false,
+            memory: handle.memorySource() ?? undefined,
+            langgraph: undefined,
+            replication,
+            metrics: null,
+          }),
+        );
   const appOptions: AppOptions = { ...options, keys, loopbackHostsOnly, metrics, explorer, tenants: tenants?.registry };
   const first = createApp(appOptions);
   // Only a server that may reload pays for the wrapper (an await per request).
-  const app =
-    options.reloadable === true
-      ? new ReloadableApp(first)
-      : tenants === null
-        ? first
-        : tenantDispatch(tenants, first, keys, metrics, options.tenantStores?.limits ?? NO_LIMITS);
+  const app = options.reloadable === true ? new ReloadableApp(first) : tenants === null ? first : tenants.dispatch(first, metrics);
   const initial = appRouteNames(options);
   // Mutable: a reload names its queries for the request log and metrics.
   const names = { queries: new Set(initial.queries), mcpTools: new Set(initial.mcpTools) };
@@ -174,12 +170,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     host,
     explorer,
+    tenants: tenants?.replication ?? null,
     close(): Promise<void> {
-      closing ??= frontDoor.close().then(async () => {
-        if (tenants === null) return;
-        clearInterval(tenants.sweeper);
-        await tenants.registry.closeAll();
-      });
+      closing ??= frontDoor.close().then(() => tenants?.close());
       return closing;
     },
     async reload(next, change) {
@@ -208,67 +201,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     },
   };
-}
-
-/** The dispatch over the tenants; the metrics count its requests per tenant. */
-function tenantDispatch(
-  tenants: { registry: TenantRegistry<TenantHandle>; writes: (query: string) => boolean },
-  defaultApp: EngineApp,
-  keys: KeyRing,
-  metrics: ServerMetrics | null,
-  limits: TenantLimits,
-): TenantDispatch<TenantHandle> {
-  const dispatch = new TenantDispatch({
-    registry: tenants.registry,
-    defaultApp,
-    keys,
-    writes: tenants.writes,
-    maxRequestsPerSecond: limits.maxRequestsPerSecond,
-    isEmpty: (handle) => handle.stats().records.every((r) => r.count === 0),
-  });
-  metrics?.trackTenants(
-    () => dispatch.requests,
-    () => tenants.registry.openCount,
-  );
-  return dispatch;
-}
-
-/** The tenants' registry and what the dispatch needs, or null when the server serves one graph. */
-function tenantRegistryOf(
-  options: ServerOptions,
-  keys: KeyRing,
-  loopbackHostsOnly: boolean,
-): { registry: TenantRegistry<TenantHandle>; writes: (query: string) => boolean; sweeper: NodeJS.Timeout } | null {
-  const given = options.tenantStores;
-  if (given === undefined || options.reloadable === true) return null;
-  const writing = new Set(options.queries.filter((q) => q.writes).map((q) => q.name));
-  const idleMs = given.idleMs ?? 60_000;
-  const limits = given.limits ?? NO_LIMITS;
-  const registry: TenantRegistry<TenantHandle> = new TenantRegistry({
-    root: given.root,
-    open: (dir) => new TenantHandle(new LimitedStore(given.open(dir), basename(dir), dir, limits), dir, given.memory ?? null),
-    idleMs,
-    ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),
-    // A tenant's app: the project's queries over its store, and its own memory; the explorer,
-    // LangGraph's store and replication belong to the project's own graph.
-    appFor: (name, handle) =>
-      createApp({
-        ...options,
-        store: handle.graph,
-        backup: handle.graph,
-        keys,
-        loopbackHostsOnly,
-        tenant: name,
-        explorer: false,
-        memory: handle.memorySource() ?? undefined,
-        langgraph: undefined,
-        replication: undefined,
-        metrics: null,
-      }),
-  });
-  const sweeper = setInterval(() => void registry.sweep(), Math.max(1000, idleMs / 2));
-  sweeper.unref();
-  return { registry, writes: (query) => writing.has(query), sweeper };
 }
 
 /** The level the front door logs at: the server's logger's, silent without one. */

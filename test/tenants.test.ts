@@ -244,6 +244,9 @@ describe("the tenant registry", () => {
     async close(): Promise<void> {
       this.closed = true;
     }
+    position(): { seq: number; time: number | null } {
+      return { seq: 0, time: null };
+    }
   }
 
   it("closes a tenant once idle, opens it again on demand, and drops one only after its requests end", async () => {
@@ -392,11 +395,11 @@ describe("a tenant's requests per second", () => {
     const { fixedKeyRing } = await import("../server/access/key-ring.js");
     const root = tempDir("strand-tenant-rps-");
     let now = 0;
-    const registry = new TenantRegistry<{ close(): Promise<void> }>({
+    const registry = new TenantRegistry<{ close(): Promise<void>; position(): { seq: number; time: number | null } }>({
       root,
       open: (dir) => {
         writeFileSync(join(dir, "data.mdb"), "");
-        return { close: async () => {} };
+        return { close: async () => {}, position: () => ({ seq: 0, time: null }) };
       },
       appFor: () => ({ fetch: () => new Response("{}") }),
     });

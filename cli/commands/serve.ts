@@ -14,6 +14,8 @@ import { LeaseGate } from "../../server/front-door/lease-gate.js";
 import { ClusterNode } from "../../server/node/cluster-node.js";
 import { seedFromGroupLeader, seedFromLeader } from "../../server/node/seed-before-open.js";
 import { ServedNode } from "../../server/node/served-node.js";
+import { writeRefusal } from "../../server/node/role-store.js";
+import type { Settings } from "../config/settings.js";
 import type { ProjectConfig } from "../config/load-config.js";
 import type { GivenSettings } from "../config/knobs.js";
 import { openServedLangGraph } from "./langgraph-store.js";
@@ -100,6 +102,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
         .then(() => langgraph?.store.close()),
   };
   const { server: http, frontDoor } = settings;
+  const tenantsServed = tenantsAreServed(settings, options.watch === true, say);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -127,20 +130,22 @@ export async function runServe(options: ServeOptions): Promise<number> {
       backup: served.store,
       leaseGate,
       reloadable: options.watch === true,
-      tenantStores:
-        settings.server.tenants && options.watch !== true && cluster === null && settings.replication.follow === undefined
-          ? {
-              root: join(settings.store.dataDir, "tenants"),
-              open: opened.openStoreIn,
-              idleMs: settings.server.tenantIdleS * 1000,
-              limits: {
-                maxRecords: settings.server.tenantMaxRecords,
-                maxBytes: settings.server.tenantMaxBytes,
-                maxRequestsPerSecond: settings.server.tenantMaxRps,
-              },
-              ...(tenantMemory === null ? {} : { memory: tenantMemory }),
-            }
-          : undefined,
+      tenantStores: tenantsServed
+        ? {
+            root: join(settings.store.dataDir, "tenants"),
+            open: opened.openStoreIn,
+            writeRefusal: () => writeRefusal(served.store.role),
+            awaitTenant: (name) => served.awaitTenant(name),
+            warn: say,
+            idleMs: settings.server.tenantIdleS * 1000,
+            limits: {
+              maxRecords: settings.server.tenantMaxRecords,
+              maxBytes: settings.server.tenantMaxBytes,
+              maxRequestsPerSecond: settings.server.tenantMaxRps,
+            },
+            ...(tenantMemory === null ? {} : { memory: tenantMemory }),
+          }
+        : undefined,
       port: http.port,
       host: http.host,
     });
@@ -164,6 +169,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   if (server.explorer) process.stdout.write(`explorer: http://${explorerHost(http.host)}:${server.port}/explorer\n`);
   if (memory !== undefined) process.stdout.write(`memory: http://${explorerHost(http.host)}:${server.port}/memory/mcp\n`);
   if (settings.replication.follow !== undefined) process.stdout.write(`following ${settings.replication.follow}\n`);
+  if (server.tenants !== null) served.attachTenants(server.tenants);
   served.start();
   const unwatchKeys = keys.watch(say);
   const unwatchProject = options.watch === true ? watchProject({ dir: options.dir, opened, served, server, say }) : () => {};
@@ -235,6 +241,20 @@ export async function runServe(options: ServeOptions): Promise<number> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+/**
+ * Whether the server serves tenants: unless turned off, or reloading (--watch), or in a group
+ * with synchronous replicas, which acknowledge the project's own log only (said at start).
+ */
+function tenantsAreServed(settings: Settings, watch: boolean, say: (line: string) => void): boolean {
+  if (!settings.server.tenants || watch) return false;
+  const sync = settings.cluster?.syncReplicas ?? 0;
+  if (sync === 0) return true;
+  say(
+    `strand: tenants are off on this node: a failover group with --sync-replicas ${sync} acknowledges writes to the project's own graph only, not yet tenants' (set --tenants false to silence this)`,
+  );
+  return false;
 }
 
 /** How long stopping the node and the server may take before the process exits anyway (shutDown). */

@@ -10,6 +10,7 @@ import { createEmbedder } from "../../runtime/embed/embedder.js";
 import { embeddersFor } from "../../runtime/embed/embedders.js";
 import type { EmbedderFor } from "../../runtime/query/query-runner.js";
 import { GraphStore } from "../../runtime/graph-store.js";
+import type { SharedLogReaders } from "../../runtime/commit-log/log-readers.js";
 import type { SchemaDescriptor } from "../../core/schema.js";
 import { cliProgress } from "../progress/progress.js";
 import { skipIdleTasks } from "../progress/skip-idle.js";
@@ -32,8 +33,8 @@ export interface OpenedProject {
   reopenStore: () => GraphStore;
   /** Opens the store with the same settings and another schema (serve --watch); throws when it cannot. */
   openStoreWith: (schema: SchemaDescriptor) => GraphStore;
-  /** Opens (creating) a store with the same settings and schema in another folder (a tenant's); throws when it cannot. */
-  openStoreIn: (dir: string) => GraphStore;
+  /** Opens (creating) a store with the same settings and schema in another folder (a tenant's); throws when it cannot. `readers`: its log's shared readers (commit-log/log-readers.ts). */
+  openStoreIn: (dir: string, readers?: SharedLogReaders) => GraphStore;
 }
 
 /** How a served project compiles: with its configuration's bm25 and mcp, cached in its data directory. */
@@ -95,7 +96,7 @@ export async function openProject(
   }
   if (hooks.beforeStoreOpen !== undefined && !(await hooks.beforeStoreOpen(settings, config, project))) return null;
   const { store: s } = settings;
-  const openStore = (dir: string, schema: SchemaDescriptor): GraphStore => {
+  const openStore = (dir: string, schema: SchemaDescriptor, readers?: SharedLogReaders): GraphStore => {
     makeDirs(dir);
     return GraphStore.open({
       path: dir,
@@ -107,14 +108,14 @@ export async function openProject(
       vector: s.vector,
       logRetention: { entries: s.logRetentionEntries, bytes: s.logRetentionBytes },
       // A failover group's node records every write: any member may lead and be asked for them.
-      logOnDemand: s.logOnDemand && settings.cluster === null ? {} : false,
+      logOnDemand: s.logOnDemand && settings.cluster === null ? (readers === undefined ? {} : { shared: readers }) : false,
       queryTimeoutMs: s.queryTimeoutMs,
       // Migrations and index rebuilds report on stderr (stdout is the MCP channel of `mcp --stdio`).
       progress: skipIdleTasks(cliProgress()),
     });
   };
   const openStoreWith = (schema: SchemaDescriptor): GraphStore => openStore(dataDir, schema);
-  const openStoreIn = (dir: string): GraphStore => openStore(dir, project.schema);
+  const openStoreIn = (dir: string, readers?: SharedLogReaders): GraphStore => openStore(dir, project.schema, readers);
   const reopenStore = (): GraphStore => openStoreWith(project.schema);
   let store: GraphStore;
   try {

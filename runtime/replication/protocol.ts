@@ -18,12 +18,18 @@
 //   GET /replication/backup → the store's online backup (server/http/backup-route.ts): the body is
 //        data.mdb, header x-strand-backup-manifest its manifest; its log's newest entry is the
 //        sequence the copy is consistent at.
+//   GET /replication/tenants?since=V[&feed=ID][&wait=MS] → TenantFeedAnswer (JSON): the tenants
+//        changed since version V of feed ID, each with its newest sequence (server/tenants/tenant-feed.ts);
+//        the whole list when ID is not the node's feed (it restarted) or absent. Nothing changed:
+//        waits up to `wait` ms for a change. Each tenant's own log and backup are the two routes
+//        above under its prefix: /t/<tenant>/replication/log, /t/<tenant>/replication/backup.
 // Every one needs the replication key (`x-replication-key`) or the api key (`x-api-key`).
 
 export const STATUS_PATH = "/replication/status";
 export const LOG_PATH = "/replication/log";
 export const SEED_PATH = "/replication/backup";
-export const REPLICATION_PATHS: readonly string[] = [STATUS_PATH, LOG_PATH, SEED_PATH];
+export const TENANTS_FEED_PATH = "/replication/tenants";
+export const REPLICATION_PATHS: readonly string[] = [STATUS_PATH, LOG_PATH, SEED_PATH, TENANTS_FEED_PATH];
 
 export const REPLICATION_KEY_HEADER = "x-replication-key";
 /** A failover group's member proves itself with its own key on its log requests (server/node/member-identity.ts). */
@@ -77,6 +83,29 @@ export interface ClusterStatus {
   /** A leader with synchronous replicas: the in-sync set it acknowledges through. */
   inSync: string[];
   syncReplicas: number;
+}
+
+/** Where a store's log stands: its newest sequence and that entry's commit time (null: none kept). */
+export interface LogPosition {
+  seq: number;
+  time: number | null;
+}
+
+export interface TenantChange {
+  name: string;
+  /** The tenant's log position; null when the leader does not know it without opening the tenant. */
+  at: LogPosition | null;
+}
+
+export interface TenantFeedAnswer {
+  /** The feed's id (one per leader process): another one than a replica saw means a full listing. */
+  feed: string;
+  version: number;
+  /** true: `tenants` lists every tenant, and a tenant a replica holds that is not listed was dropped. */
+  full: boolean;
+  tenants: TenantChange[];
+  /** Tenants dropped since the version asked from (empty on a full listing). */
+  dropped: string[];
 }
 
 /** One line naming a store identity, for messages: "schema::3 (fingerprint 1a2b…, Strand 0.1.0)". */

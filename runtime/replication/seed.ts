@@ -18,11 +18,14 @@ const SEED_SUFFIX = ".seed";
 /** How long a seed waits for the leader's turn (it sends one backup at a time) before giving up. */
 const MAX_SEED_WAIT_S = 600;
 
-/** Downloads the leader's backup to `<dir>/data.mdb.seed`; the file's path, once checked. Throws with the reason. */
-export async function downloadSeed(leader: LeaderAccess, dir: string, member?: string): Promise<string> {
+/**
+ * Downloads the leader's backup to `<dir>/data.mdb.seed`; the file's path, once checked. Throws
+ * with the reason. `prefix`: a tenant's (`/t/<tenant>`), for its store's backup.
+ */
+export async function downloadSeed(leader: LeaderAccess, dir: string, member?: string, prefix = ""): Promise<string> {
   makeDirs(dir);
   // A group's member names itself, so its leader counts what the backup holds as sent to it.
-  const seedPath = member === undefined ? SEED_PATH : `${SEED_PATH}?member=${encodeURIComponent(member)}`;
+  const seedPath = prefix + (member === undefined ? SEED_PATH : `${SEED_PATH}?member=${encodeURIComponent(member)}`);
   let res = await leaderFetch(leader, seedPath, 0);
   // The leader sends one backup at a time (server/http/backup-route.ts): wait for its turn.
   for (let waited = 0; res.status === 503 && waited < MAX_SEED_WAIT_S; waited++) {

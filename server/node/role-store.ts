@@ -59,8 +59,9 @@ export class RoleStore implements QueryStore, BackupSource {
 
   async write<T>(fn: (db: QueryContext) => T): Promise<T> {
     const role = this.role;
-    if (role.kind === "replica") throw new NotLeaderError(role.leader);
-    if (role.kind !== "leader") throw fenced(role.kind === "fenced" ? role.reason : "it is starting and has no role in its group yet");
+    const refused = writeRefusal(role);
+    if (refused !== null) throw refused;
+    if (role.kind !== "leader") throw new Error("unreachable: only a leader writes");
     const store = this.store();
     if (role.acked === undefined) return store.write(fn);
     this.inFlight++;
@@ -116,6 +117,13 @@ export class RoleStore implements QueryStore, BackupSource {
       );
     return this.current;
   }
+}
+
+/** Why a node in `role` takes no write (421 to the leader, or 503 FENCED); null for a leader. */
+export function writeRefusal(role: NodeRole): Error | null {
+  if (role.kind === "leader") return null;
+  if (role.kind === "replica") return new NotLeaderError(role.leader);
+  return fenced(role.kind === "fenced" ? role.reason : "it is starting and has no role in its group yet");
 }
 
 function fenced(why: string): StrandError {

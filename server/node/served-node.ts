@@ -12,6 +12,7 @@ import type { StoreIdentity } from "../../runtime/replication/protocol.js";
 import { downloadSeed, installSeed, keptNote } from "../../runtime/replication/seed.js";
 import type { AckOutcome } from "../cluster/in-sync.js";
 import type { ClusterView, ReplicationNode } from "../replication/node.js";
+import type { TenantFollowing, TenantReplication } from "../tenants/tenant-server.js";
 import { RoleStore } from "./role-store.js";
 
 export interface NodeEvents {
@@ -47,6 +48,11 @@ export class ServedNode {
   private follower: Follower | null = null;
   /** Followers start once the node serves (start): before that a replica only refuses writes. */
   private started = false;
+  /** The server's tenants, once it serves them (attachTenants); on a replica, their sync with the leader's. */
+  private tenants: TenantReplication | null = null;
+  private tenantSync: TenantFollowing | null = null;
+  /** Whom a replica follows, for the tenants' sync attached after it began. */
+  private leader: LeaderAccess | null = null;
 
   constructor(private readonly options: ServedNodeOptions) {
     this.latest = options.store;
@@ -86,6 +92,7 @@ export class ServedNode {
     await this.stopFollowing();
     // Its first write's ids must sort after the ones its old leader wrote (records/newest-id.ts).
     if (epoch > 0) this.latest.keepNewIdsAfterStored();
+    this.tenants?.lead(epoch);
     this.store.role = acked === undefined ? { kind: "leader", epoch } : { kind: "leader", epoch, acked };
   }
 
@@ -103,13 +110,33 @@ export class ServedNode {
       warn: (message) => events.warn(`strand: ${message}`),
       ...(group === null ? {} : { member: group.member, epoch: group.epoch }),
     });
-    if (this.started) this.follower.start();
+    this.leader = leader;
+    this.tenantSync = this.tenants?.follow(leader) ?? null;
+    if (this.started) {
+      this.follower.start();
+      this.tenantSync?.start();
+    }
+  }
+
+  /** The server serves tenants: a replica follows its leader's (and keeps following them through role changes). */
+  attachTenants(tenants: TenantReplication): void {
+    this.tenants = tenants;
+    if (this.store.role.kind === "replica" && this.leader !== null && this.tenantSync === null) {
+      this.tenantSync = tenants.follow(this.leader);
+      if (this.started) this.tenantSync.start();
+    }
+  }
+
+  /** On a replica: resolves true once the tenant has arrived from the leader (within the Strand-After wait). */
+  awaitTenant(name: string): Promise<boolean> {
+    return this.tenantSync?.waitForTenant(name, this.options.afterTimeoutMs) ?? Promise.resolve(false);
   }
 
   /** The server listens: a replica starts following. */
   start(): void {
     this.started = true;
     this.follower?.start();
+    this.tenantSync?.start();
   }
 
   /** Refuses writes until told to lead or follow. */
@@ -124,8 +151,11 @@ export class ServedNode {
 
   private async stopFollowing(): Promise<void> {
     const follower = this.follower;
+    const tenantSync = this.tenantSync;
     this.follower = null;
-    await follower?.stop();
+    this.tenantSync = null;
+    this.leader = null;
+    await Promise.all([follower?.stop(), tenantSync?.stop()]);
   }
 
   /**

@@ -2,7 +2,7 @@
 // replica's re-seed replaces it), its backup, its identity and, on a replica, whom it follows.
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { CommitLog } from "../../runtime/commit-log/commit-log.js";
-import type { ClusterStatus, ReplicationStatus, StoreIdentity } from "../../runtime/replication/protocol.js";
+import type { ClusterStatus, ReplicationStatus, StoreIdentity, TenantFeedAnswer } from "../../runtime/replication/protocol.js";
 
 /** `askedBy` and `seeded`: where the log is on demand (runtime/commit-log/log-readers.ts). */
 export type LogView = Pick<CommitLog, "committed" | "oldest" | "timeOf" | "waitFor" | "read"> &
@@ -21,6 +21,15 @@ export interface ReplicationNode {
   afterTimeoutMs: number;
   /** In a failover group (server/cluster/): its role, epoch and in-sync set; absent without etcd. */
   cluster?: ClusterView | undefined;
+  /** The node's tenants as its replicas follow them (server/tenants/tenant-feed.ts); absent: it serves none. */
+  tenants?: TenantFeedView | undefined;
+}
+
+export interface TenantFeedView {
+  /** The changes after version `since` of feed `feed` (the whole list when the feed is another). */
+  answer(feed: string | undefined, since: number): TenantFeedAnswer;
+  /** Resolves once the feed's version passes `since` (true) or after `ms` (false). */
+  waitPast(since: number, ms: number): Promise<boolean>;
 }
 
 export interface ClusterView {

@@ -20,6 +20,7 @@ import {
   SCHEMA_HEADER,
   SEED_PATH,
   STATUS_PATH,
+  TENANTS_FEED_PATH,
   type ReplicationStatus,
 } from "../../runtime/replication/protocol.js";
 import { presentedKey, roleForbidden } from "../http/caller.js";
@@ -48,6 +49,10 @@ export function addReplicationRoutes(app: Hono, node: ReplicationNode, keys: Key
   app.get(
     LOG_PATH,
     guard((c) => logAnswer(c, node)),
+  );
+  app.get(
+    TENANTS_FEED_PATH,
+    guard((c) => tenantFeedAnswer(c, node)),
   );
   const seed = backupRoute(node, () => null);
   app.get(
@@ -126,6 +131,24 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
   });
 }
 
+/** The tenants changed since `?since=` of `?feed=` (a long poll of `?wait=` ms when none has). */
+async function tenantFeedAnswer(c: Context, node: ReplicationNode): Promise<Response> {
+  const tenants = node.tenants;
+  if (tenants === undefined)
+    return jsonErrorResponse(new StrandError("NOT_FOUND", `${TENANTS_FEED_PATH}: this node serves no tenants (--tenants false)`));
+  const since = intParam(c.req.query("since") ?? "0", "since", 0, Number.MAX_SAFE_INTEGER);
+  const wait = intParam(c.req.query("wait") ?? "0", "wait", 0, Number.MAX_SAFE_INTEGER);
+  if (typeof since !== "number") return jsonErrorResponse(since);
+  if (typeof wait !== "number") return jsonErrorResponse(wait);
+  const feed = c.req.query("feed");
+  let answer = tenants.answer(feed, since);
+  if (!answer.full && answer.tenants.length === 0 && answer.dropped.length === 0 && wait > 0) {
+    await tenants.waitPast(since, Math.min(wait, MAX_LOG_WAIT_MS));
+    answer = tenants.answer(feed, since);
+  }
+  return c.json(answer as unknown as Record<string, never>);
+}
+
 /** Why a follower at `after` (its entry there committed at `time`) cannot go on from this log, or null. */
 function divergence(log: ReturnType<ReplicationNode["log"]>, after: number, time: number | null): string | null {
   if (after > log.committed)
@@ -150,19 +173,37 @@ function intParam(text: string | undefined, name: string, min: number, max: numb
 
 /** Null when the request carries the replication key or an admin key; else the refusal. */
 function authorizer(replicationKey: string | undefined, keys: KeyRing): (c: Context) => StrandError | null {
+  const refusal = replicationRefusal(replicationKey, keys);
+  return (c) => refusal([requestHeader(c, incomingOf(c), REPLICATION_KEY_HEADER), presentedKey(c)]);
+}
+
+/**
+ * Null when one of the keys presented (the replication key header, the api key) is the
+ * replication key or an admin key of every tenant; else the refusal. The log and the backup are
+ * every record at once: a node with neither key refuses them, and a key bound to one tenant never
+ * opens them (not even its own tenant's: its backup route is /t/<tenant>/backup).
+ */
+export function replicationRefusal(
+  replicationKey: string | undefined,
+  keys: KeyRing,
+): (presented: readonly (string | undefined)[]) => StrandError | null {
   const replication = replicationKey === undefined || replicationKey === "" ? null : keyDigest(replicationKey);
-  return (c) => {
+  return (presented) => {
     if (replication === null && !keys.keyed)
       return new StrandError(
         "UNAUTHORIZED",
         "replication is served only by a node with a replication key or an api key (strand serve --replication-key KEY)",
       );
-    const incoming = incomingOf(c);
-    for (const presented of [requestHeader(c, incoming, REPLICATION_KEY_HEADER), presentedKey(c)]) {
-      if (presented === undefined) continue;
-      if (replication !== null && timingSafeEqual(keyDigest(presented), replication)) return null;
-      const entry = keys.find(presented);
+    for (const key of presented) {
+      if (key === undefined) continue;
+      if (replication !== null && timingSafeEqual(keyDigest(key), replication)) return null;
+      const entry = keys.find(key);
       if (entry !== undefined) {
+        if (entry.tenant !== undefined)
+          return new StrandError(
+            "TENANT_FORBIDDEN",
+            `the key "${entry.name}" is for the tenant "${entry.tenant}"; replication needs a key of every tenant`,
+          );
         return entry.role === "admin" ? null : roleForbidden(entry, "replication", "admin");
       }
     }

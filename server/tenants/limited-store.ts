@@ -10,6 +10,7 @@ import type { QueryContext } from "../../core/query-context.js";
 import { StrandError } from "../../core/errors.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";
+import type { LogPosition } from "../../runtime/replication/protocol.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
 import type { BackupSource } from "../http/backup-route.js";
 
@@ -30,7 +31,14 @@ export class LimitedStore implements QueryStore, BackupSource {
     private readonly tenant: string,
     private readonly dir: string,
     private readonly limits: TenantLimits,
+    /** Why this node takes no write now (a replica's 421), checked before each; null: it does. */
+    private readonly refusal: () => Error | null = () => null,
   ) {}
+
+  /** Where the tenant's commit log stands. */
+  position(): LogPosition {
+    return { seq: this.store.log.committed, time: this.store.log.committedAt };
+  }
 
   get queryTimeoutMs(): number {
     return this.store.queryTimeoutMs;
@@ -49,6 +57,8 @@ export class LimitedStore implements QueryStore, BackupSource {
    */
   write<T>(fn: (db: QueryContext) => T): Promise<T> {
     const { maxBytes, maxRecords } = this.limits;
+    const refused = this.refusal();
+    if (refused !== null) return Promise.reject(refused);
     if (maxBytes === 0 && maxRecords === 0) return this.store.write(fn);
     return this.store.write((db) => {
       const before = this.records();
@@ -69,7 +79,7 @@ export class LimitedStore implements QueryStore, BackupSource {
   }
 
   answersFromSnapshot(): boolean {
-    return this.store.answersFromSnapshot();
+    return this.refusal() === null && this.store.answersFromSnapshot();
   }
 
   flushed(): Promise<void> {

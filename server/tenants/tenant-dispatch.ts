@@ -9,12 +9,14 @@ import { type KeyEntry, type KeyRing, roleAllows } from "../access/key-ring.js";
 import type { EngineApp } from "../front-door/engine.js";
 import { relocatedRequest } from "../front-door/lazy-request.js";
 import { bearerToken, keyFor, roleForbidden } from "../http/caller.js";
-import { jsonErrorResponse } from "../http/error-response.js";
+import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
+import { AFTER_HEADER, REPLICATION_KEY_HEADER } from "../../runtime/replication/protocol.js";
 import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
 import type { TenantRegistry, TenantStore } from "./tenant-registry.js";
 
 export const TENANT_HEADER = "strand-tenant";
 const PREFIX = "/t/";
+const REPLICATION_PREFIX = "/replication/";
 
 export interface TenantDispatchOptions<S extends TenantStore> {
   registry: TenantRegistry<S>;
@@ -24,6 +26,10 @@ export interface TenantDispatchOptions<S extends TenantStore> {
   writes: (query: string) => boolean;
   /** Requests per second one tenant may make (0: no limit); the project's own graph has none. */
   maxRequestsPerSecond?: number;
+  /** On a node with replication: who may read a tenant's log and backup (/t/<tenant>/replication/…), by the keys presented. */
+  replicationAccess?: (presented: readonly (string | undefined)[]) => StrandError | null;
+  /** On a replica: resolves true once the tenant has arrived from the leader, false when it has not in time. */
+  awaitTenant?: (name: string) => Promise<boolean>;
   /** Whether a tenant's store holds nothing: a tenant created by a request that then failed is removed again. */
   isEmpty?: (store: S) => boolean;
   now?: () => number;
@@ -76,8 +82,10 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       return this.options.defaultApp.fetch(relocated, env);
     }
 
-    // The key first: whether a tenant exists is not told to a caller without a key for it.
-    const caller = this.authenticate(env, tenant);
+    // The key first: whether a tenant exists is not told to a caller without a key for it. A
+    // replica following the tenants has the replication key (the tenant app's replication routes check it again).
+    const replicating = rest.startsWith(REPLICATION_PREFIX) && this.options.replicationAccess !== undefined;
+    const caller = replicating ? this.replicationCaller(env) : this.authenticate(env, tenant);
     if (caller instanceof StrandError) return refuse(caller);
     const { registry } = this.options;
     // A named query that writes creates the tenant; so does a memory call (its writes are in the body).
@@ -85,12 +93,19 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
       request.method === "POST" && (this.options.writes(queryName(rest)) || rest.startsWith("/memory/")) && !registry.exists(tenant);
     if (creates && caller !== null && !roleAllows(caller.role, "write"))
       return refuse(roleForbidden(caller, `creating the tenant "${tenant}"`, "write"));
+    // A replica creates no tenant: its leader does, and replication brings it here.
+    const refused = creates ? registry.writeRefusal() : null;
+    if (refused !== null) return errorToResponse(refused);
     let opened: Awaited<ReturnType<TenantRegistry<S>["acquire"]>>;
     try {
       opened = await registry.acquire(tenant, creates);
     } catch (error) {
       // Its folder held by another process (strand verify, a shell), or a store that does not open.
       return refuse(new StrandError("SERVER_BUSY", `the tenant "${tenant}" cannot be opened: ${(error as Error).message}`));
+    }
+    // A read that must see a write (Strand-After) to a tenant this replica has not received yet waits for it.
+    if (opened === null && this.options.awaitTenant !== undefined && headerOf(env, AFTER_HEADER) !== undefined) {
+      if (await this.options.awaitTenant(tenant)) opened = await registry.acquire(tenant, false);
     }
     if (opened === null) {
       return refuse(
@@ -117,6 +132,13 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     const isEmpty = this.options.isEmpty;
     if (creates && !response.ok && isEmpty !== undefined) await registry.drop(tenant, (store) => !isEmpty(store)).catch(() => false);
     return response;
+  }
+
+  /** Null when the request may read the tenant's replication (the replication key, or an admin key), else why not. */
+  private replicationCaller(env: Env): null | StrandError {
+    const access = this.options.replicationAccess;
+    if (access === undefined) return null;
+    return access([headerOf(env, REPLICATION_KEY_HEADER), headerOf(env, "x-api-key") ?? bearerToken(headerOf(env, "authorization"))]);
   }
 
   /** The key that may reach `tenant` (null on a server without keys), or the 401 or 403 why not. */

@@ -4,6 +4,7 @@
 // tenant closes both.
 import { join } from "node:path";
 import type { MemoryService } from "../memory/memory-service.js";
+import type { LogPosition } from "../../runtime/replication/protocol.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
 import type { LimitedStore } from "./limited-store.js";
 import type { TenantStore } from "./tenant-registry.js";
@@ -24,6 +25,19 @@ export class TenantHandle implements TenantStore {
     private readonly dir: string,
     private readonly openMemory: OpenTenantMemory | null,
   ) {}
+
+  position(): LogPosition {
+    return this.graph.position();
+  }
+
+  timeOf(seq: number): number | null {
+    return this.graph.store.log.timeOf(seq);
+  }
+
+  /** A replica applies its leader's log entries of this tenant (tenant-sync.ts). */
+  applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number> {
+    return this.graph.store.applyLogEntries(first, frames);
+  }
 
   stats(): StoreStats {
     return this.graph.stats();

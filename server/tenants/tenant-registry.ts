@@ -3,14 +3,18 @@
 // belongs to exactly one tenant, and a drop removes a folder), opened on its first request and
 // closed again when idle, so idle tenants hold no memory. Each open tenant has its own app
 // (its own /mcp connections). Requests in flight keep a tenant open; a drop waits for them.
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fsyncPath } from "../../runtime/backup/files.js";
+import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { lockDirectory } from "../../runtime/store/dir-lock.js";
 import type { EngineApp } from "../front-door/engine.js";
 
 /** What the registry needs of a tenant's store: GraphStore satisfies it. */
 export interface TenantStore {
   close(): Promise<void>;
+  /** Where its commit log stands. */
+  position(): LogPosition;
 }
 
 export interface TenantRegistryOptions<S extends TenantStore> {
@@ -22,6 +26,10 @@ export interface TenantRegistryOptions<S extends TenantStore> {
   appFor: (name: string, store: S) => EngineApp;
   /** Close a tenant unused this long (default 60 s). */
   idleMs?: number;
+  /** A tenant's request ended at sequence `seq`, or (null) the tenant was dropped: the replicas' feed (tenant-feed.ts). */
+  changed?: (name: string, at: LogPosition | null) => void;
+  /** Why this node takes no write now (a replica's 421): no tenant is created or dropped then; null: it does. */
+  writeRefusal?: () => Error | null;
   /** Tenants open at once at most; past it the least recently used idle one closes (default 256). */
   maxOpen?: number;
   now?: () => number;
@@ -37,11 +45,19 @@ export interface OpenTenant<S extends TenantStore> {
 }
 
 const DATA_FILE = "data.mdb";
+/**
+ * A closed tenant's log position (sequence and commit time), written when it closes and removed (durably) before it opens
+ * again: a replica compares sequences without opening every tenant (tenant-feed.ts), and a marker
+ * present always names what the store holds.
+ */
+const CLOSED_SEQ_FILE = "closed-seq";
 
 export class TenantRegistry<S extends TenantStore> {
   private readonly opened = new Map<string, OpenTenant<S>>();
   private readonly closing = new Map<string, Promise<void>>();
   private readonly dropping = new Set<string>();
+  /** Tenants whose store is being replaced (`replace`): requests wait for it. */
+  private readonly replacing = new Map<string, Promise<void>>();
   private readonly idleMs: number;
   private readonly maxOpen: number;
   private readonly now: () => number;
@@ -57,6 +73,11 @@ export class TenantRegistry<S extends TenantStore> {
     return this.opened.has(name) || existsSync(join(this.options.root, name, DATA_FILE));
   }
 
+  /** The tenant's folder (it may not exist). */
+  dirOf(name: string): string {
+    return join(this.options.root, name);
+  }
+
   /** Every tenant with a store, by name. */
   names(): string[] {
     if (!existsSync(this.options.root)) return [];
@@ -64,6 +85,23 @@ export class TenantRegistry<S extends TenantStore> {
       .filter((d) => d.isDirectory() && existsSync(join(this.options.root, d.name, DATA_FILE)))
       .map((d) => d.name)
       .sort();
+  }
+
+  /** Where the tenant's log stands: read from the open store or its closed marker; null when neither tells (it crashed while open). */
+  positionOf(name: string): LogPosition | null {
+    const open = this.opened.get(name);
+    if (open !== undefined) return open.store.position();
+    try {
+      const match = /^(\d{1,15}) (\d{1,15}|-)\n$/.exec(readFileSync(join(this.options.root, name, CLOSED_SEQ_FILE), "utf8"));
+      return match === null ? null : { seq: Number(match[1]), time: match[2] === "-" ? null : Number(match[2]) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The stores of the tenants open now. */
+  openStores(): S[] {
+    return [...this.opened.values()].map((t) => t.store);
   }
 
   get openCount(): number {
@@ -80,7 +118,7 @@ export class TenantRegistry<S extends TenantStore> {
    */
   async acquire(name: string, create: boolean): Promise<OpenTenant<S> | null> {
     for (;;) {
-      const closing = this.closing.get(name);
+      const closing = this.closing.get(name) ?? this.replacing.get(name);
       if (closing === undefined) break;
       await closing;
     }
@@ -90,6 +128,7 @@ export class TenantRegistry<S extends TenantStore> {
       if (!create && !this.exists(name)) return null;
       const dir = join(this.options.root, name);
       mkdirSync(dir, { recursive: true });
+      forgetClosedSeq(dir);
       const store = this.options.open(dir);
       tenant = { name, store, app: this.options.appFor(name, store), lastUsed: this.now(), inFlight: 1, drained: [] };
       this.opened.set(name, tenant);
@@ -101,7 +140,13 @@ export class TenantRegistry<S extends TenantStore> {
     return tenant;
   }
 
+  /** Why tenants cannot be created or dropped on this node now (it is a replica), or null. */
+  writeRefusal(): Error | null {
+    return this.options.writeRefusal?.() ?? null;
+  }
+
   release(tenant: OpenTenant<S>): void {
+    this.options.changed?.(tenant.name, tenant.store.position());
     tenant.inFlight--;
     tenant.lastUsed = this.now();
     if (tenant.inFlight === 0) for (const done of tenant.drained.splice(0)) done();
@@ -136,9 +181,38 @@ export class TenantRegistry<S extends TenantStore> {
       } finally {
         unlock();
       }
+      this.options.changed?.(name, null);
       return true;
     } finally {
       this.dropping.delete(name);
+    }
+  }
+
+  /**
+   * Closes the tenant once its requests in flight have finished, runs `install` on its folder (a
+   * replica puts its leader's copy there), and lets requests open it again; they wait meanwhile.
+   */
+  async replace(name: string, install: (dir: string) => void): Promise<void> {
+    let finish = (): void => {};
+    const replacing = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    while (this.replacing.has(name)) await this.replacing.get(name);
+    this.replacing.set(name, replacing);
+    try {
+      const tenant = this.opened.get(name);
+      if (tenant !== undefined) {
+        if (tenant.inFlight > 0) await new Promise<void>((resolve) => tenant.drained.push(resolve));
+        await this.close(tenant);
+      }
+      await this.closing.get(name);
+      const dir = join(this.options.root, name);
+      mkdirSync(dir, { recursive: true });
+      forgetClosedSeq(dir);
+      install(dir);
+    } finally {
+      this.replacing.delete(name);
+      finish();
     }
   }
 
@@ -156,8 +230,21 @@ export class TenantRegistry<S extends TenantStore> {
   private close(tenant: OpenTenant<S>): Promise<void> {
     if (this.opened.get(tenant.name) !== tenant) return this.closing.get(tenant.name) ?? Promise.resolve();
     this.opened.delete(tenant.name);
-    const closing = tenant.store.close().finally(() => this.closing.delete(tenant.name));
+    const { seq, time } = tenant.store.position();
+    const dir = join(this.options.root, tenant.name);
+    const closing = tenant.store
+      .close()
+      .then(() => writeFileSync(join(dir, CLOSED_SEQ_FILE), `${seq} ${time ?? "-"}\n`))
+      .finally(() => this.closing.delete(tenant.name));
     this.closing.set(tenant.name, closing);
     return closing;
   }
+}
+
+/** Removes a tenant's closed marker, durably, before its store opens (and may be written). */
+function forgetClosedSeq(dir: string): void {
+  const marker = join(dir, CLOSED_SEQ_FILE);
+  if (!existsSync(marker)) return;
+  rmSync(marker, { force: true });
+  fsyncPath(dir);
 }

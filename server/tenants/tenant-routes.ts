@@ -31,6 +31,8 @@ export interface TenantAdmin {
   acquire(name: string, create: boolean): Promise<HeldTenant | null>;
   release(tenant: HeldTenant): void;
   drop(name: string): Promise<boolean>;
+  /** Why tenants cannot be created or dropped here now (a replica: 421 to its leader), or null. */
+  writeRefusal(): Error | null;
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -40,7 +42,7 @@ const json = (body: unknown, status = 200): Response => new Response(JSON.string
 function tenantsOff(method: string, what: string): StrandError {
   return new StrandError(
     "NOT_FOUND",
-    `no route for ${method} ${what}: this server serves one graph, not tenants (--tenants false, or --follow, --etcd or --watch)`,
+    `no route for ${method} ${what}: this server serves one graph, not tenants (--tenants false, --watch, or a failover group with --sync-replicas)`,
   );
 }
 
@@ -76,11 +78,15 @@ export function tenantsHandler(admin: TenantAdmin | null): (c: Context) => Promi
           return json(await statsOf(admin, name));
         case "POST": {
           const existed = admin.exists(name);
+          const refused = existed ? null : admin.writeRefusal();
+          if (refused !== null) throw refused;
           const opened = await admin.acquire(name, true);
           if (opened !== null) admin.release(opened);
           return json({ name, created: !existed }, existed ? 200 : 201);
         }
         case "DELETE": {
+          const refused = admin.writeRefusal();
+          if (refused !== null) throw refused;
           if (!(await admin.drop(name))) throw unknownTenant(name);
           return json({ name, dropped: true });
         }

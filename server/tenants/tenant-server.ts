@@ -1,0 +1,174 @@
+// The tenants as one server serves them: the registry of their stores (each within its limits, and
+// refusing writes while this node is a replica), each tenant's app (the project's queries over its
+// store, its own memory, and on a node with replication its own Strand-Commit, log and backup at
+// /t/<tenant>/replication/…), the dispatch in front of them, and what replication needs: the feed
+// of changes a leader's replicas poll and, on a replica, the sync that follows the leader's tenants.
+import { basename } from "node:path";
+import type { KeyRing } from "../access/key-ring.js";
+import type { EngineApp } from "../front-door/engine.js";
+import type { ServerMetrics } from "../observe/metrics.js";
+import type { ClusterView, ReplicationNode } from "../replication/node.js";
+import { replicationRefusal } from "../replication/routes.js";
+import type { GraphStore } from "../../runtime/graph-store.js";
+import type { SharedLogReaders } from "../../runtime/commit-log/log-readers.js";
+import type { LeaderAccess } from "../../runtime/replication/leader-fetch.js";
+import type { LogPosition } from "../../runtime/replication/protocol.js";
+import { LimitedStore, NO_LIMITS, type TenantLimits } from "./limited-store.js";
+import { TenantDispatch } from "./tenant-dispatch.js";
+import { TenantFeed } from "./tenant-feed.js";
+import { type OpenTenantMemory, TenantHandle } from "./tenant-handle.js";
+import { TenantRegistry } from "./tenant-registry.js";
+import { TenantSync } from "./tenant-sync.js";
+
+export interface TenantStores {
+  /** `<data>/tenants` */
+  root: string;
+  /** Opens (creating when absent) a tenant's store in its folder, as the project's own is opened; `readers`: its log's shared readers. */
+  open: (dir: string, readers?: SharedLogReaders) => GraphStore;
+  /** Close a tenant unused this long (default 60 s). */
+  idleMs?: number;
+  /** Tenants open at once at most (default 256). */
+  maxOpen?: number;
+  /** What one tenant may hold and ask (default: no limits). */
+  limits?: TenantLimits;
+  /** Opens a tenant's memory (/t/<tenant>/memory/mcp); absent: the memory is the project's only. */
+  memory?: OpenTenantMemory;
+  /** Why this node takes no write now (a replica: 421 to its leader); absent: it always does. */
+  writeRefusal?: () => Error | null;
+  /** On a replica: resolves true once a tenant has arrived from the leader (a read with Strand-After waits for it). */
+  awaitTenant?: (name: string) => Promise<boolean>;
+  /** Lines worth an operator's attention (a tenant re-seeded, the leader away). */
+  warn?: (line: string) => void;
+}
+
+/** What a replica node (server/node/served-node.ts) does with the tenants as its role changes. */
+export interface TenantReplication {
+  /** Follows the leader's tenants (not started yet). */
+  follow(leader: LeaderAccess): TenantFollowing;
+  /** This node leads now, in `epoch` (0: no group): new ids of its open tenants sort after the ones they hold. */
+  lead(epoch: number): void;
+}
+
+export interface TenantFollowing {
+  start(): void;
+  stop(): Promise<void>;
+  waitForTenant(name: string, ms: number): Promise<boolean>;
+}
+
+export interface ServedTenants {
+  registry: TenantRegistry<TenantHandle>;
+  /** Present on a node with replication. */
+  replication: TenantReplication | null;
+  /** The dispatch in front of the project's own app and the tenants' apps. */
+  dispatch(defaultApp: EngineApp, metrics: ServerMetrics | null): EngineApp;
+  close(): Promise<void>;
+}
+
+/** How the server makes a tenant's app: the project's queries over `handle`, with the tenant's replication view. */
+export type TenantAppMaker = (name: string, handle: TenantHandle, replication: ReplicationNode | undefined) => EngineApp;
+
+/** The tenants of a server with `tenantStores`, or null when it serves one graph. */
+export function serveTenants(
+  options: {
+    queries: readonly { name: string; writes: boolean }[];
+    replication?: ReplicationNode | undefined;
+    tenantStores?: TenantStores | undefined;
+  },
+  keys: KeyRing,
+  appFor: TenantAppMaker,
+): ServedTenants | null {
+  const given = options.tenantStores;
+  if (given === undefined) return null;
+  const writing = new Set(options.queries.filter((q) => q.writes).map((q) => q.name));
+  const idleMs = given.idleMs ?? 60_000;
+  const limits = given.limits ?? NO_LIMITS;
+  const node = options.replication;
+  const feed = node === undefined ? null : new TenantFeed();
+  const refusal = given.writeRefusal ?? (() => null);
+  const registry: TenantRegistry<TenantHandle> = new TenantRegistry({
+    root: given.root,
+    open: (dir) => {
+      const store = given.open(dir, feed?.readers);
+      // A group's leader: the tenant's new ids sort after the ones its old leader wrote (records/newest-id.ts).
+      if ((node?.cluster?.leaderEpoch() ?? 0) > 0) store.keepNewIdsAfterStored();
+      return new TenantHandle(new LimitedStore(store, basename(dir), dir, limits, refusal), dir, given.memory ?? null);
+    },
+    idleMs,
+    ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),
+    ...(feed === null
+      ? {}
+      : { changed: (name: string, at: LogPosition | null) => (at === null ? feed.dropped(name) : feed.committed(name, at)) }),
+    writeRefusal: refusal,
+    appFor: (name, handle) => appFor(name, handle, node === undefined ? undefined : tenantNode(node, handle.graph.store)),
+  });
+  if (node !== undefined && feed !== null) {
+    node.tenants = {
+      answer: (id, since) => feed.answer(id, since, () => registry.names().map((name) => ({ name, at: registry.positionOf(name) }))),
+      waitPast: (since, ms) => feed.waitPast(since, ms),
+    };
+  }
+  const sweeper = setInterval(() => void registry.sweep(), Math.max(1000, idleMs / 2));
+  sweeper.unref();
+  const warn = given.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  return {
+    registry,
+    replication:
+      node === undefined
+        ? null
+        : {
+            follow: (leader) => new TenantSync({ leader, tenants: registry, fingerprint: node.identity.fingerprint, warn }),
+            lead: (epoch) => {
+              if (epoch > 0) for (const store of registry.openStores()) store.graph.store.keepNewIdsAfterStored();
+            },
+          },
+    dispatch: (defaultApp, metrics) => {
+      const dispatch = new TenantDispatch({
+        registry,
+        defaultApp,
+        keys,
+        writes: (query) => writing.has(query),
+        maxRequestsPerSecond: limits.maxRequestsPerSecond,
+        isEmpty: (handle) => handle.stats().records.every((r) => r.count === 0),
+        ...(given.awaitTenant === undefined ? {} : { awaitTenant: given.awaitTenant }),
+        ...(node === undefined ? {} : { replicationAccess: replicationRefusal(node.key, keys) }),
+      });
+      metrics?.trackTenants(
+        () => dispatch.requests,
+        () => registry.openCount,
+      );
+      return dispatch;
+    },
+    close: async () => {
+      clearInterval(sweeper);
+      feed?.close();
+      await registry.closeAll();
+    },
+  };
+}
+
+/**
+ * A tenant's replication as its app serves it: Strand-Commit and Strand-After by the tenant's own
+ * sequence, its log and its backup; the group's role and epoch are the node's. A replica's
+ * acknowledgements (`member`) count only on the project's own log, so the tenant's view takes none.
+ */
+function tenantNode(node: ReplicationNode, store: GraphStore): ReplicationNode {
+  return {
+    log: () => store.log,
+    backup: (out) => store.backup(out),
+    identity: node.identity,
+    following: () => null,
+    key: node.key,
+    afterTimeoutMs: node.afterTimeoutMs,
+    get cluster(): ClusterView | undefined {
+      const cluster = node.cluster;
+      if (cluster === undefined) return undefined;
+      return {
+        role: () => cluster.role(),
+        status: () => cluster.status(),
+        leaderEpoch: () => cluster.leaderEpoch(),
+        replicaApplied: () => {},
+        logSent: () => {},
+      };
+    },
+  };
+}

@@ -1,0 +1,243 @@
+// A replica's side of its leader's tenants. One long poll of the leader's tenant feed
+// (GET /replication/tenants, server/tenants/tenant-feed.ts) says which tenants changed; each of
+// those is brought up to the leader's sequence from its own commit log
+// (/t/<tenant>/replication/log, applied in one transaction per answer, as the project's graph is
+// by runtime/replication/follower.ts), or seeded from its backup when it is new here, when the
+// leader no longer keeps what it needs, or when its history is not the leader's (410 LOG_GONE).
+// Tenants the leader dropped are dropped here. The feed's version advances only once every tenant
+// it named is in step, so a failure (the leader away, a full disk) is retried from where it was.
+import { randomUUID } from "node:crypto";
+import type { LeaderAccess } from "../../runtime/replication/leader-fetch.js";
+import { leaderFetch } from "../../runtime/replication/leader-fetch.js";
+import {
+  COMMIT_HEADER,
+  decodeFrames,
+  LOG_FIRST_HEADER,
+  LOG_PATH,
+  SCHEMA_HEADER,
+  TENANTS_FEED_PATH,
+} from "../../runtime/replication/protocol.js";
+import type { LogPosition, TenantChange, TenantFeedAnswer } from "../../runtime/replication/protocol.js";
+import { downloadSeed, installSeed, keptNote } from "../../runtime/replication/seed.js";
+
+/** What the sync needs of a tenant's open store (TenantHandle satisfies it). */
+export interface SyncedStore {
+  position(): LogPosition;
+  timeOf(seq: number): number | null;
+  applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number>;
+}
+
+/** What the sync needs of the registry (TenantRegistry satisfies it). */
+export interface SyncedTenants<S extends SyncedStore> {
+  names(): string[];
+  exists(name: string): boolean;
+  /** The tenant's folder. */
+  dirOf(name: string): string;
+  positionOf(name: string): LogPosition | null;
+  acquire(name: string, create: boolean): Promise<{ readonly store: S } | null>;
+  release(tenant: { readonly store: S }): void;
+  replace(name: string, install: (dir: string) => void): Promise<void>;
+  drop(name: string): Promise<boolean>;
+}
+
+export interface TenantSyncOptions<S extends SyncedStore> {
+  leader: LeaderAccess;
+  tenants: SyncedTenants<S>;
+  /** The schema fingerprint this replica serves: a tenant log of another is refused. */
+  fingerprint: string;
+  warn: (line: string) => void;
+  /** How long one poll of the feed waits for a change (ms; default 5000). */
+  waitMs?: number;
+  /** Tenants brought up to date at once (default 4). */
+  concurrency?: number;
+}
+
+const MAX_PAUSE_MS = 5_000;
+/** Entries one log answer carries at most are the leader's (protocol.ts); this bounds the rounds per tenant. */
+const MAX_ROUNDS = 10_000;
+
+export class TenantSync<S extends SyncedStore> {
+  private stopped = false;
+  private running: Promise<void> | null = null;
+  private readonly abort = new AbortController();
+  private readonly id = randomUUID();
+  /** Waiting for a tenant to arrive (a read with Strand-After of a tenant created on the leader). */
+  private arrivals = new Map<string, (() => void)[]>();
+  /** Tenants brought up to date since start, and the last version of the leader's feed applied. */
+  synced = 0;
+  version = 0;
+  state: "connecting" | "following" | "retrying" | "stopped" = "connecting";
+
+  constructor(private readonly options: TenantSyncOptions<S>) {}
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.state = "stopped";
+    this.abort.abort();
+    for (const waiters of this.arrivals.values()) for (const done of waiters) done();
+    this.arrivals.clear();
+    await this.running;
+  }
+
+  /** Resolves true once `name` is held here, false after `ms` without it (or when the sync stops). */
+  waitForTenant(name: string, ms: number): Promise<boolean> {
+    if (this.options.tenants.exists(name)) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(this.options.tenants.exists(name));
+      };
+      const timer = setTimeout(() => {
+        const left = (this.arrivals.get(name) ?? []).filter((w) => w !== done);
+        if (left.length === 0) this.arrivals.delete(name);
+        else this.arrivals.set(name, left);
+        resolve(false);
+      }, ms);
+      this.arrivals.set(name, [...(this.arrivals.get(name) ?? []), done]);
+    });
+  }
+
+  private async run(): Promise<void> {
+    let feed: string | undefined;
+    let pause = 100;
+    while (!this.stopped) {
+      try {
+        const wait = this.options.waitMs ?? 5_000;
+        const query = `?since=${this.version}&wait=${wait}${feed === undefined ? "" : `&feed=${encodeURIComponent(feed)}`}`;
+        const res = await leaderFetch(this.options.leader, TENANTS_FEED_PATH + query, wait + 15_000, this.abort.signal);
+        if (!res.ok) throw new Error(`${TENANTS_FEED_PATH}: ${res.status} ${await res.text()}`);
+        const answer = (await res.json()) as TenantFeedAnswer;
+        await this.apply(answer);
+        feed = answer.feed;
+        this.version = answer.version;
+        this.state = "following";
+        pause = 100;
+      } catch (error) {
+        if (this.stopped) return;
+        this.state = "retrying";
+        this.options.warn(
+          `strand: following ${this.options.leader.url}'s tenants: ${(error as Error).message}; trying again in ${pause} ms`,
+        );
+        await this.sleep(pause);
+        pause = Math.min(pause * 2, MAX_PAUSE_MS);
+      }
+    }
+  }
+
+  /** Brings every tenant the answer names into step, and drops the ones the leader dropped. */
+  private async apply(answer: TenantFeedAnswer): Promise<void> {
+    const { tenants } = this.options;
+    const dropped = new Set(answer.dropped);
+    if (answer.full) {
+      const listed = new Set(answer.tenants.map((t) => t.name));
+      for (const name of tenants.names()) if (!listed.has(name)) dropped.add(name);
+    }
+    for (const name of dropped) await tenants.drop(name);
+    const behind = answer.tenants.filter((t) => !dropped.has(t.name) && !samePosition(t.at, tenants.positionOf(t.name)));
+    await inParallel(behind, this.options.concurrency ?? 4, (t) => this.bringUp(t));
+  }
+
+  /** Applies the tenant's log entries until none is left; seeds it first when it is new here or the log cannot serve it. */
+  private async bringUp(change: TenantChange): Promise<void> {
+    const { tenants } = this.options;
+    const { name } = change;
+    if (!tenants.exists(name)) await this.seed(name);
+    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+      const held = await tenants.acquire(name, false);
+      if (held === null) return; // dropped meanwhile: the feed says so next
+      let outcome: "more" | "done" | "gone";
+      try {
+        outcome = await this.pull(name, held.store);
+      } finally {
+        tenants.release(held);
+      }
+      if (outcome === "done") break;
+      if (outcome === "gone") await this.seed(name);
+    }
+    this.synced++;
+  }
+
+  /** One log answer for the tenant, applied. */
+  private async pull(name: string, store: S): Promise<"more" | "done" | "gone"> {
+    const after = store.position().seq;
+    const time = after > 0 ? store.timeOf(after) : null;
+    const query = `?after=${after}&wait=0${time === null ? "" : `&time=${time}`}&follower=${this.id}`;
+    const res = await leaderFetch(this.options.leader, `/t/${name}${LOG_PATH}${query}`, 30_000, this.abort.signal);
+    if (res.status === 410) {
+      await res.body?.cancel();
+      return "gone";
+    }
+    // The tenant was dropped on the leader after the feed named it: the next answer says so.
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return "done";
+    }
+    if (!res.ok) throw new Error(`/t/${name}${LOG_PATH}: ${res.status} ${await res.text()}`);
+    const schema = res.headers.get(SCHEMA_HEADER);
+    if (schema !== null && schema !== this.options.fingerprint) {
+      await res.body?.cancel();
+      throw new Error(`the leader's schema fingerprint is ${schema}, this replica's ${this.options.fingerprint}`);
+    }
+    const frames = decodeFrames(new Uint8Array(await res.arrayBuffer()));
+    if (frames.length === 0) return "done";
+    await store.applyLogEntries(Number(res.headers.get(LOG_FIRST_HEADER)), frames);
+    return store.position().seq >= Number(res.headers.get(COMMIT_HEADER) ?? "0") ? "done" : "more";
+  }
+
+  /** Replaces (or creates) the tenant's store by the leader's backup of it, downloaded beside it while it serves. */
+  private async seed(name: string): Promise<void> {
+    const { tenants, leader } = this.options;
+    const before = tenants.positionOf(name)?.seq;
+    const existed = tenants.exists(name);
+    const file = await downloadSeed(leader, tenants.dirOf(name), undefined, `/t/${encodeURIComponent(name)}`);
+    let kept: string | null = null;
+    await tenants.replace(name, (dir) => {
+      kept = installSeed(file, dir, `seq-${before ?? "unknown"}`);
+    });
+    if (existed) this.options.warn(`strand: re-seeded the tenant "${name}" from ${leader.url}${keptNote(kept)}`);
+    for (const done of this.arrivals.get(name) ?? []) done();
+    this.arrivals.delete(name);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    const signal = this.abort.signal;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done);
+    });
+  }
+}
+
+/** Whether two log positions are known and the same (the same sequence, committed at the same time: the same history). */
+function samePosition(a: LogPosition | null, b: LogPosition | null): boolean {
+  return a !== null && b !== null && a.seq === b.seq && a.time === b.time;
+}
+
+/** Runs `fn` over `items`, at most `limit` at once; rejects with the first failure once all have settled. */
+async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: unknown = null;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      try {
+        await fn(item);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure !== null) throw failure;
+}

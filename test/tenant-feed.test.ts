@@ -1,0 +1,55 @@
+// The leader's feed of tenant changes (server/tenants/tenant-feed.ts) that its replicas poll: a
+// full listing for a replica that knows another feed (or none), then only what changed since the
+// version it saw, drops included; a poll with nothing new waits for the next change.
+import { describe, expect, it } from "vitest";
+import { TenantFeed } from "../server/tenants/tenant-feed.js";
+
+const list = () => [
+  { name: "acme", at: { seq: 3, time: 30 } },
+  { name: "beta", at: null },
+];
+
+describe("the tenant feed", () => {
+  it("lists every tenant to a new reader, then only the changes since the version it saw", () => {
+    const feed = new TenantFeed();
+    expect(feed.answer(undefined, 0, list)).toEqual({ feed: feed.id, version: 0, full: true, tenants: list(), dropped: [] });
+    expect(feed.answer("another-feed", 0, list).full).toBe(true);
+    feed.committed("acme", { seq: 4, time: 40 });
+    feed.committed("acme", { seq: 4, time: 40 }); // the same position: no change
+    feed.committed("gamma", { seq: 0, time: null });
+    expect(feed.answer(feed.id, 0, list)).toEqual({
+      feed: feed.id,
+      version: 2,
+      full: false,
+      tenants: [
+        { name: "acme", at: { seq: 4, time: 40 } },
+        { name: "gamma", at: { seq: 0, time: null } },
+      ],
+      dropped: [],
+    });
+    feed.dropped("gamma");
+    feed.committed("acme", { seq: 5, time: 50 });
+    expect(feed.answer(feed.id, 2, list)).toEqual({
+      feed: feed.id,
+      version: 4,
+      full: false,
+      tenants: [{ name: "acme", at: { seq: 5, time: 50 } }],
+      dropped: ["gamma"],
+    });
+    expect(feed.answer(feed.id, 4, list)).toEqual({ feed: feed.id, version: 4, full: false, tenants: [], dropped: [] });
+    // A version past the feed's (another process's numbers): the whole list again.
+    expect(feed.answer(feed.id, 9, list).full).toBe(true);
+  });
+
+  it("wakes a waiting poll at the next change, and counts a reader live for its window", async () => {
+    const feed = new TenantFeed(() => 0);
+    expect(feed.readers.live(0)).toBe(false);
+    feed.answer(undefined, 0, list);
+    expect(feed.readers.live(10 * 60_000)).toBe(true);
+    expect(feed.readers.live(10 * 60_000 + 1)).toBe(false);
+    const waiting = feed.waitPast(0, 60_000);
+    feed.committed("acme", { seq: 1, time: 1 });
+    expect(await waiting).toBe(true);
+    expect(await feed.waitPast(1, 0)).toBe(false);
+  });
+});
