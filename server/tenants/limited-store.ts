@@ -33,6 +33,8 @@ export class LimitedStore implements QueryStore, BackupSource {
     private readonly limits: TenantLimits,
     /** Why this node takes no write now (a replica's 421), checked before each; null: it does. */
     private readonly refusal: () => Error | null = () => null,
+    /** Runs before each write (once it has run, it costs nothing): the tenant's closed marker goes (closed-position.ts). */
+    private readonly beforeWrite: () => void = () => {},
   ) {}
 
   /** Where the tenant's commit log stands. */
@@ -59,6 +61,7 @@ export class LimitedStore implements QueryStore, BackupSource {
     const { maxBytes, maxRecords } = this.limits;
     const refused = this.refusal();
     if (refused !== null) return Promise.reject(refused);
+    this.beforeWrite();
     if (maxBytes === 0 && maxRecords === 0) return this.store.write(fn);
     return this.store.write((db) => {
       const before = this.records();

@@ -7,6 +7,7 @@ import type { MemoryService } from "../memory/memory-service.js";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
 import type { LimitedStore } from "./limited-store.js";
+import type { ClosedMarker } from "./closed-position.js";
 import type { TenantStore } from "./tenant-registry.js";
 
 export interface TenantMemory {
@@ -24,6 +25,8 @@ export class TenantHandle implements TenantStore {
     readonly graph: LimitedStore,
     private readonly dir: string,
     private readonly openMemory: OpenTenantMemory | null,
+    /** Its closed marker, removed before the store's first change (closed-position.ts). */
+    private readonly marker: ClosedMarker,
   ) {}
 
   position(): LogPosition {
@@ -36,6 +39,7 @@ export class TenantHandle implements TenantStore {
 
   /** A replica applies its leader's log entries of this tenant (tenant-sync.ts). */
   applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number> {
+    this.marker.beforeChange();
     return this.graph.store.applyLogEntries(first, frames);
   }
 

@@ -3,11 +3,11 @@
 // belongs to exactly one tenant, and a drop removes a folder), opened on its first request and
 // closed again when idle, so idle tenants hold no memory. Each open tenant has its own app
 // (its own /mcp connections). Requests in flight keep a tenant open; a drop waits for them.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fsyncPath } from "../../runtime/backup/files.js";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { lockDirectory } from "../../runtime/store/dir-lock.js";
+import { forgetClosedPosition, readClosedPosition, writeClosedPosition } from "./closed-position.js";
 import type { EngineApp } from "../front-door/engine.js";
 
 /** What the registry needs of a tenant's store: GraphStore satisfies it. */
@@ -45,12 +45,6 @@ export interface OpenTenant<S extends TenantStore> {
 }
 
 const DATA_FILE = "data.mdb";
-/**
- * A closed tenant's log position (sequence and commit time), written when it closes and removed (durably) before it opens
- * again: a replica compares sequences without opening every tenant (tenant-feed.ts), and a marker
- * present always names what the store holds.
- */
-const CLOSED_SEQ_FILE = "closed-seq";
 
 export class TenantRegistry<S extends TenantStore> {
   private readonly opened = new Map<string, OpenTenant<S>>();
@@ -91,12 +85,7 @@ export class TenantRegistry<S extends TenantStore> {
   positionOf(name: string): LogPosition | null {
     const open = this.opened.get(name);
     if (open !== undefined) return open.store.position();
-    try {
-      const match = /^(\d{1,15}) (\d{1,15}|-)\n$/.exec(readFileSync(join(this.options.root, name, CLOSED_SEQ_FILE), "utf8"));
-      return match === null ? null : { seq: Number(match[1]), time: match[2] === "-" ? null : Number(match[2]) };
-    } catch {
-      return null;
-    }
+    return readClosedPosition(join(this.options.root, name));
   }
 
   /** The stores of the tenants open now. */
@@ -128,7 +117,7 @@ export class TenantRegistry<S extends TenantStore> {
       if (!create && !this.exists(name)) return null;
       const dir = join(this.options.root, name);
       mkdirSync(dir, { recursive: true });
-      forgetClosedSeq(dir);
+      // Its closed marker stays until the store's first change (closed-position.ts).
       const store = this.options.open(dir);
       tenant = { name, store, app: this.options.appFor(name, store), lastUsed: this.now(), inFlight: 1, drained: [] };
       this.opened.set(name, tenant);
@@ -208,7 +197,7 @@ export class TenantRegistry<S extends TenantStore> {
       await this.closing.get(name);
       const dir = join(this.options.root, name);
       mkdirSync(dir, { recursive: true });
-      forgetClosedSeq(dir);
+      forgetClosedPosition(dir);
       install(dir);
     } finally {
       this.replacing.delete(name);
@@ -230,21 +219,13 @@ export class TenantRegistry<S extends TenantStore> {
   private close(tenant: OpenTenant<S>): Promise<void> {
     if (this.opened.get(tenant.name) !== tenant) return this.closing.get(tenant.name) ?? Promise.resolve();
     this.opened.delete(tenant.name);
-    const { seq, time } = tenant.store.position();
+    const at = tenant.store.position();
     const dir = join(this.options.root, tenant.name);
     const closing = tenant.store
       .close()
-      .then(() => writeFileSync(join(dir, CLOSED_SEQ_FILE), `${seq} ${time ?? "-"}\n`))
+      .then(() => writeClosedPosition(dir, at))
       .finally(() => this.closing.delete(tenant.name));
     this.closing.set(tenant.name, closing);
     return closing;
   }
-}
-
-/** Removes a tenant's closed marker, durably, before its store opens (and may be written). */
-function forgetClosedSeq(dir: string): void {
-  const marker = join(dir, CLOSED_SEQ_FILE);
-  if (!existsSync(marker)) return;
-  rmSync(marker, { force: true });
-  fsyncPath(dir);
 }

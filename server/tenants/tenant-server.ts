@@ -16,6 +16,7 @@ import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { LimitedStore, NO_LIMITS, type TenantLimits } from "./limited-store.js";
 import { TenantDispatch } from "./tenant-dispatch.js";
 import { TenantFeed } from "./tenant-feed.js";
+import { ClosedMarker } from "./closed-position.js";
 import { type OpenTenantMemory, TenantHandle } from "./tenant-handle.js";
 import { TenantRegistry } from "./tenant-registry.js";
 import { TenantSync } from "./tenant-sync.js";
@@ -91,7 +92,9 @@ export function serveTenants(
       const store = given.open(dir, feed?.readers);
       // A group's leader: the tenant's new ids sort after the ones its old leader wrote (records/newest-id.ts).
       if ((node?.cluster?.leaderEpoch() ?? 0) > 0) store.keepNewIdsAfterStored();
-      return new TenantHandle(new LimitedStore(store, basename(dir), dir, limits, refusal), dir, given.memory ?? null);
+      const marker = new ClosedMarker(dir);
+      const graph = new LimitedStore(store, basename(dir), dir, limits, refusal, () => marker.beforeChange());
+      return new TenantHandle(graph, dir, given.memory ?? null, marker);
     },
     idleMs,
     ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),

@@ -1,0 +1,48 @@
+// A closed tenant's log position (sequence and commit time) in `<tenant>/closed-seq`, written when
+// it closes, so a leader and its replicas compare tenants without opening the idle ones
+// (tenant-feed.ts, tenant-sync.ts). The marker is removed, durably, before the store's first write
+// after it opens (or a replica applies entries to it, or a seed replaces it): a marker present
+// always names what the store holds, even after a crash. Reads leave it, so the first request to
+// an idle tenant pays no fsync.
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fsyncPath } from "../../runtime/backup/files.js";
+import type { LogPosition } from "../../runtime/replication/protocol.js";
+
+const MARKER = "closed-seq";
+
+/** The position in a tenant folder's marker; null when there is none (open, or it crashed after a write) or it does not parse. */
+export function readClosedPosition(dir: string): LogPosition | null {
+  try {
+    const match = /^(\d{1,15}) (\d{1,15}|-)\n$/.exec(readFileSync(join(dir, MARKER), "utf8"));
+    return match === null ? null : { seq: Number(match[1]), time: match[2] === "-" ? null : Number(match[2]) };
+  } catch {
+    return null;
+  }
+}
+
+/** Records the position of a store just closed. */
+export function writeClosedPosition(dir: string, at: LogPosition): void {
+  writeFileSync(join(dir, MARKER), `${at.seq} ${at.time ?? "-"}\n`);
+}
+
+/** Removes the marker, durably (before the store changes). */
+export function forgetClosedPosition(dir: string): void {
+  const marker = join(dir, MARKER);
+  if (!existsSync(marker)) return;
+  rmSync(marker, { force: true });
+  fsyncPath(dir);
+}
+
+/** Removes a tenant's marker once, before the first change of its store since it opened. */
+export class ClosedMarker {
+  private forgotten = false;
+
+  constructor(private readonly dir: string) {}
+
+  beforeChange(): void {
+    if (this.forgotten) return;
+    forgetClosedPosition(this.dir);
+    this.forgotten = true;
+  }
+}
