@@ -11,6 +11,7 @@ import type { CommitLog } from "../commit-log/commit-log.js";
 import { LogPositionError } from "../commit-log/log-writes.js";
 import { identityMismatch } from "./identity.js";
 import { leaderFetch, type LeaderAccess } from "./leader-fetch.js";
+import { retryPause } from "./retry-pause.js";
 import {
   COMMIT_HEADER,
   decodeFrames,
@@ -115,28 +116,10 @@ export class Follower {
         if (this.stopped) return;
         this.state = "retrying";
         this.options.warn(`following ${this.options.leader.url}: ${(error as Error).message}; trying again in ${pause} ms`);
-        await this.sleep(pause);
+        await retryPause(pause, this.abort.signal);
         pause = Math.min(pause * 2, MAX_PAUSE_MS);
       }
     }
-  }
-
-  /**
-   * The pause before a retry, cut short by stop(): a replica promoted to leader stops its follower
-   * first, and waiting out a retry pause (up to MAX_PAUSE_MS) kept the new leader refusing writes.
-   */
-  private sleep(ms: number): Promise<void> {
-    const signal = this.abort.signal;
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done);
-    });
   }
 
   /** One long poll and its entries applied; false when following must stop. */

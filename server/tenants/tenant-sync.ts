@@ -19,6 +19,7 @@ import {
 } from "../../runtime/replication/protocol.js";
 import type { LogPosition, TenantChange, TenantFeedAnswer } from "../../runtime/replication/protocol.js";
 import { downloadSeed, installSeed, keptNote } from "../../runtime/replication/seed.js";
+import { retryPause } from "../../runtime/replication/retry-pause.js";
 
 /** What the sync needs of a tenant's open store (TenantHandle satisfies it). */
 export interface SyncedStore {
@@ -123,7 +124,7 @@ export class TenantSync<S extends SyncedStore> {
         this.options.warn(
           `strand: following ${this.options.leader.url}'s tenants: ${(error as Error).message}; trying again in ${pause} ms`,
         );
-        await this.sleep(pause);
+        await retryPause(pause, this.abort.signal);
         pause = Math.min(pause * 2, MAX_PAUSE_MS);
       }
     }
@@ -202,20 +203,6 @@ export class TenantSync<S extends SyncedStore> {
     if (existed) this.options.warn(`strand: re-seeded the tenant "${name}" from ${leader.url}${keptNote(kept)}`);
     for (const done of this.arrivals.get(name) ?? []) done();
     this.arrivals.delete(name);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    const signal = this.abort.signal;
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done);
-    });
   }
 }
 
