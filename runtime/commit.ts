@@ -63,9 +63,10 @@ export interface CommitParts {
 /**
  * `write`: a query's, in a child transaction of lmdb's batch; `fold`: the same, folding whatever
  * is pending; `load`: a bulk load in a top-level transaction of its own, not logged key by key;
- * `apply`: a replica's, storing its leader's entries.
+ * `apply`: a replica's, storing its leader's entries; `mark`: a new leader's first entry, with no
+ * change, logged even so (graph-store.ts markLead).
  */
-export type CommitKind = "write" | "fold" | "load" | "apply";
+export type CommitKind = "write" | "fold" | "load" | "apply" | "mark";
 
 /** The store's commits: what every commit of the store shares, and the way in for each kind. */
 export class Commits {
@@ -91,7 +92,7 @@ export class Commits {
    * synchronously in a child transaction of lmdb's batch, so when it throws only its own writes
    * roll back. Resolves once the commit is flushed to disk.
    */
-  write<T>(fn: (writer: GraphWriter) => T, kind: "write" | "fold" = "write"): Promise<T> {
+  write<T>(fn: (writer: GraphWriter) => T, kind: "write" | "fold" | "mark" = "write"): Promise<T> {
     return this.run(new Commit(this, kind), (body) => this.parts.dbs.env.childTransaction(body), fn);
   }
 
@@ -205,6 +206,7 @@ export class Commit {
    * replays (FOLD_OP_KEY). A load folded before its body (opened).
    */
   private foldIfDue(writer: GraphWriter): void {
+    if (this.kind === "mark") return; // changes nothing, folds nothing
     this.folded = this.kind !== "write" || this.commits.pendingIn.due(writer.deferredIn);
     // Folded, the write's own deferred entries are in their lists too.
     this.deferred = this.folded ? 0 : writer.deferredIn;
@@ -225,8 +227,8 @@ export class Commit {
       return;
     }
     const ops = this.commits.recorder.take(this.parts.dbs);
-    // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
-    if (ops.length > 0) this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched);
+    // A write that changed nothing (an UPDATE of no item) has nothing to replicate; a mark is logged as it is.
+    if (ops.length > 0 || this.kind === "mark") this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched);
   }
 
   /** A replica's prepare: its leader's entries stored and applied, their cache keys marked, their vector changes kept. */

@@ -271,6 +271,19 @@ export class GraphStore {
    * (records/newest-id.ts). The open does it; a replica does it again when it is promoted, because
    * the entries it applied meanwhile carry ids its old leader made, by another clock.
    */
+  /**
+   * A new leader's first entry: no change, but an entry of its own, committed before it takes
+   * writes. A synchronous replica's acknowledgement counts only up to entries this leader sent it
+   * (server/cluster/replica-acks.ts), so without one a write that commits nothing new (an
+   * idempotent retry answered from its stored answer) waited for the next write to be acknowledged
+   * (Raft's leader appends a no-op entry at the start of its term for the same reason). Resolves
+   * with its sequence.
+   */
+  async markLead(): Promise<number> {
+    await this.commits.write(() => undefined, "mark");
+    return this.log.committed;
+  }
+
   keepNewIdsAfterStored(): void {
     const newest = newestStoredId(this.dbs, this.schema);
     if (newest !== null) keepIdsAfter(newest);

@@ -4,7 +4,9 @@
 // holds; an in-sync replica is promoted within the lease time and holds every write that was
 // acknowledged; the old leader, started again, finds the higher epoch, takes no writes (421
 // naming the new leader), re-seeds (its unacknowledged writes are another history) and rejoins
-// as a replica; every store verifies clean.
+// as a replica; every store verifies clean. A write retried with its Idempotency-Key on the new
+// leader takes effect once: the acknowledged one is replayed, the one only the dead leader had runs.
+// Tenants go through a failover in a group without synchronous replicas.
 //
 // Needs etcd (Debian's etcd-server; .ci/run installs it): without it this test fails, saying so.
 import { spawnSync } from "node:child_process";
@@ -88,7 +90,12 @@ async function post(server: StrandServer, query: string, params: unknown, header
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(params),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, commit: Number(res.headers.get("strand-commit")) };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    commit: Number(res.headers.get("strand-commit")),
+    replayed: res.headers.get("idempotent-replayed"),
+  };
 }
 
 /** The handles of `acked` that `server` does not hold (after it has applied `after`). */
@@ -147,6 +154,10 @@ describe("failover on etcd with real processes", () => {
     await until("30 writes are acknowledged", async () => (acked.length >= 30 ? true : null), 60_000);
     stop = true;
     await Promise.all(lanes);
+    // A write with an Idempotency-Key, acknowledged (both replicas hold it and its stored answer).
+    const idem = { handle: "idem", name: "idem", city: "Lisbon", age: 30 };
+    const keyed = await post(a, "AddUser", idem, { "idempotency-key": "retry-acked" });
+    expect([keyed.status, keyed.replayed]).toEqual([200, null]);
     // Writes the leader commits but no replica receives: both replicas paused (well within their
     // lease), a first write to answer the long polls they left open, then the ones that stay on
     // the leader alone, unacknowledged when it dies.
@@ -155,11 +166,14 @@ describe("failover on etcd with real processes", () => {
     await new Promise((r) => setTimeout(r, 300));
     const lost = ["lost-0", "lost-1", "lost-2"];
     unacked.push(...lost.map((handle) => post(a, "AddUser", { handle, name: handle, city: "Braga", age: 1 }).catch(() => null)));
+    // A keyed write the client never hears back about: it is retried on the new leader below.
+    const unheard = { handle: "idem-unheard", name: "x", city: "Braga", age: 1 };
+    unacked.push(post(a, "AddUser", unheard, { "idempotency-key": "retry-unheard" }).catch(() => null));
     await new Promise((r) => setTimeout(r, 500));
     await a.kill();
     const killedAt = Date.now();
     for (const s of [b, c]) s.child.kill("SIGCONT");
-    expect((await Promise.all(unacked)).map((reply) => reply?.status)).toEqual([undefined, undefined, undefined, undefined]);
+    expect((await Promise.all(unacked)).map((reply) => reply?.status)).toEqual([undefined, undefined, undefined, undefined, undefined]);
 
     const [leader, other] = await until(
       "a replica leads",
@@ -176,9 +190,17 @@ describe("failover on etcd with real processes", () => {
     const promoted = await status(leader);
     expect(promoted.cluster.epoch).toBe(2);
 
+    // Retried on the new leader: the acknowledged one answers as before without a second effect;
+    // the unheard one never reached a replica, so it takes effect now, once.
+    const retried = await post(leader, "AddUser", idem, { "idempotency-key": "retry-acked" });
+    expect([retried.status, retried.replayed, retried.body]).toEqual([200, "true", keyed.body]);
+    const firstTry = await post(leader, "AddUser", unheard, { "idempotency-key": "retry-unheard" });
+    expect([firstTry.status, firstTry.replayed, (firstTry.body.user as { handle: string }).handle]).toEqual([200, null, "idem-unheard"]);
+    const again = await post(leader, "AddUser", unheard, { "idempotency-key": "retry-unheard" });
+    expect([again.status, again.replayed, again.body]).toEqual([200, "true", firstTry.body]);
     const written = await post(leader, "AddUser", { handle: "after-failover", name: "x", city: "Porto", age: 1 });
     expect(written.status, JSON.stringify(written.body)).toBe(200);
-    const all = [...acked, "after-failover"];
+    const all = [...acked, "idem", "idem-unheard", "after-failover"];
     expect(await missing(leader, all, written.commit)).toEqual([]);
     expect(await missing(other, all, written.commit)).toEqual([]);
     const follower = await status(other);

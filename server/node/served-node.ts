@@ -92,6 +92,12 @@ export class ServedNode {
     await this.stopFollowing();
     // Its first write's ids must sort after the ones its old leader wrote (records/newest-id.ts).
     if (epoch > 0) this.latest.keepNewIdsAfterStored();
+    // With synchronous replicas: an entry of its own, so its replicas' acknowledgements count from
+    // the start (GraphStore.markLead); a failure leaves retried writes waiting for the next write.
+    if (acked !== undefined)
+      await this.latest.markLead().catch((error: unknown) => {
+        this.options.events.warn(`strand: the new leader's first log entry failed: ${(error as Error).message}`);
+      });
     this.tenants?.lead(epoch);
     this.store.role = acked === undefined ? { kind: "leader", epoch } : { kind: "leader", epoch, acked };
   }
