@@ -1,7 +1,7 @@
 // `strand backup`: a consistent copy of a data directory, safe while a server is writing to it.
 //
-// LMDB copies the environment from one read transaction (mdb_env_copy2 with compaction, through
-// lmdb-js's `backup`), opened in this process alongside the server: readers never block the
+// LMDB copies the environment from one read transaction (mdb_env_copy2, through lmdb-js's
+// `backup`; not compacted: see copyStore), opened in this process alongside the server: readers never block the
 // writer, and the snapshot holds exactly the transactions committed when it began. Every write a
 // server acknowledged before the backup started was committed (and flushed) before it
 // acknowledged it, so it is in the copy; a query's writes are one transaction, so none is in by
@@ -87,12 +87,15 @@ export function partialBackupPath(out: string): string {
 }
 
 /**
- * LMDB's compacting copy of `env` into `target/data.mdb`, with progress from the copy's growing
- * size; the time its snapshot was taken (RFC 3339), or why it failed.
+ * LMDB's copy of `env` into `target/data.mdb`, with progress from the copy's growing size; the
+ * time its snapshot was taken (RFC 3339), or why it failed. Page for page, free pages included:
+ * a store opened from lmdb-js's compacting copy aborted the process (mdb.c `mdb_page_alloc`:
+ * "Assertion 'key.mv_size > 0' failed") the first time it freed many overflow pages, as trimming
+ * a commit log of large entries does, so every restored store and seeded replica crashed about
+ * 30 s after opening (test/backup-restore-trim.test.ts).
  */
 async function copyStore(env: RootDatabase, target: string, progress: ProgressSink): Promise<string | { failed: string }> {
   const stats = env.getStats() as { lastPageNumber?: number; pageSize?: number };
-  // An upper bound: the compacted copy leaves out free pages.
   const total =
     stats.lastPageNumber !== undefined && stats.pageSize !== undefined ? (stats.lastPageNumber + 1) * stats.pageSize : undefined;
   const task = progress.start("backup: copy", "bytes", total);
@@ -106,7 +109,7 @@ async function copyStore(env: RootDatabase, target: string, progress: ProgressSi
   const poll = setInterval(report, POLL_MS);
   const created = new Date().toISOString();
   try {
-    await env.backup(target, true);
+    await env.backup(target, false);
   } catch (error) {
     return { failed: `copying the store failed: ${(error as Error).message}` };
   } finally {
