@@ -147,7 +147,7 @@ export class Commit {
   readonly vectorLog: VectorLog;
   /** The commit-log sequence this commit reached (0: it logged nothing). */
   seq = 0;
-  /** An applied entry's commit time (its leader's clock); a commit of this store's own is timed once flushed. */
+  /** The commit time its entry holds (an applied entry's: its leader's clock): what `log.committedAt` says after it. */
   private time = 0;
   /** Whether it folded the pending incoming entries; else how many it deferred (or, applied, put minus removed). */
   private folded = false;
@@ -218,17 +218,19 @@ export class Commit {
   /** Last, in the same transaction: the log entry holds exactly what commits. */
   private logEntry(): void {
     if (!this.parts.logging) return;
+    this.time = Date.now();
     if (this.kind === "load") {
-      this.seq = appendGap(this.parts.dbs);
+      this.seq = appendGap(this.parts.dbs, this.time);
       return;
     }
     if (!this.recording) {
-      this.seq = appendHollow(this.parts.dbs);
+      this.seq = appendHollow(this.parts.dbs, this.time);
       return;
     }
     const ops = this.commits.recorder.take(this.parts.dbs);
     // A write that changed nothing (an UPDATE of no item) has nothing to replicate; a mark is logged as it is.
-    if (ops.length > 0 || this.kind === "mark") this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched);
+    if (ops.length > 0 || this.kind === "mark")
+      this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched, this.time);
   }
 
   /** A replica's prepare: its leader's entries stored and applied, their cache keys marked, their vector changes kept. */
@@ -248,7 +250,7 @@ export class Commit {
     this.parts.vectors.apply(this.vectorLog);
     if (this.vectorLog.changes.length > 0) this.parts.checkpoints.note();
     await this.parts.dbs.env.flushed;
-    if (this.seq > 0) this.parts.log.advance(this.seq, this.kind === "apply" ? this.time : Date.now());
+    if (this.seq > 0) this.parts.log.advance(this.seq, this.time);
   }
 
   /** Committed and flushed, or failed: new snapshots include it, so reads may cache again. */

@@ -11,9 +11,9 @@ import { foldPendingIn, isFoldOp } from "../adjacency/pending-in-writes.js";
  * Appends the entry of the transaction now ending; call last in its callback, inside it.
  * Returns the entry's sequence number.
  */
-export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[], keys: string[]): number {
+export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[], keys: string[], t = Date.now()): number {
   const seq = commitSeqOf(dbs) + 1;
-  const entry: CommitEntry = { t: Date.now(), ops, vec: vec as unknown[], keys };
+  const entry: CommitEntry = { t, ops, vec: vec as unknown[], keys };
   dbs.commitLog.putSync(seq, entry);
   return seq;
 }
@@ -27,9 +27,9 @@ const HOLLOW_TRIM = 16;
  * refuses a follower behind it), and entries before it go (nobody asks for them). Call last,
  * inside the transaction. Returns the entry's sequence number.
  */
-export function appendHollow(dbs: StoreDbs): number {
+export function appendHollow(dbs: StoreDbs, t = Date.now()): number {
   const seq = commitSeqOf(dbs) + 1;
-  const entry: CommitEntry = { t: Date.now(), ops: [], vec: [], keys: [] };
+  const entry: CommitEntry = { t, ops: [], vec: [], keys: [] };
   dbs.commitLog.putSync(seq, entry);
   dbs.meta.putSync(LOG_HOLLOW_KEY, seq);
   trimCommitLog(dbs, seq, HOLLOW_TRIM);
@@ -43,9 +43,9 @@ export function appendHollow(dbs: StoreDbs): number {
  * the log is gone (readLogFrames) and re-seeds from a backup, which holds the load. Call last,
  * inside the transaction. Returns the entry's sequence number.
  */
-export function appendGap(dbs: StoreDbs): number {
+export function appendGap(dbs: StoreDbs, t = Date.now()): number {
   const seq = commitSeqOf(dbs) + 2;
-  const entry: CommitEntry = { t: Date.now(), ops: [], vec: [], keys: [] };
+  const entry: CommitEntry = { t, ops: [], vec: [], keys: [] };
   dbs.commitLog.putSync(seq, entry);
   return seq;
 }
