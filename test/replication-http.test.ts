@@ -88,7 +88,7 @@ describe("/replication endpoints", () => {
   it("need the replication key or the api key; a node with neither refuses them", async () => {
     const a = app({ key: "rk", apiKey: "ak" });
     expect((await ask(a, "/replication/status")).body).toEqual({
-      error: "missing or invalid x-replication-key header",
+      error: "missing or invalid replication key (x-replication-key) or api key",
       code: "UNAUTHORIZED",
     });
     expect((await ask(a, "/replication/status", { headers: { "x-replication-key": "wrong" } })).status).toBe(401);
@@ -136,6 +136,39 @@ describe("/replication endpoints", () => {
       error: "the follower's entry 1 is not this node's: its data has another history; seed again",
       code: "LOG_GONE",
     });
+  });
+
+  it("answers LOG_GONE to a follower whose entry is no longer kept, even when the next one is: its history cannot be checked", async () => {
+    const trimmedDir = mkdtempSync(join(tmpdir(), "strand-replication-trimmed-"));
+    const trimmed = GraphStore.open({ path: trimmedDir, schema, logRetention: { entries: 2 } });
+    try {
+      const node: ReplicationNode = {
+        log: () => trimmed.log,
+        backup: (out) => trimmed.backup(out),
+        identity,
+        following: () => null,
+        key: "rk",
+        afterTimeoutMs: 50,
+      };
+      const a = createApp({ store: trimmed, queries, schema, replication: node });
+      for (const title of ["one", "two", "three"]) await addPost(a, title);
+      const time = trimmed.log.timeOf(1);
+      await trimmed.log.trim();
+      expect([trimmed.log.oldest(), trimmed.log.committed]).toEqual([2, 3]);
+      expect(await ask(a, `/replication/log?after=1&time=${time}`, { headers: KEY }).then((r) => [r.status, r.body])).toEqual([
+        410,
+        {
+          error:
+            "entry 1 is no longer kept here, so the follower's history cannot be checked against this node's; seed again from its backup",
+          code: "LOG_GONE",
+        },
+      ]);
+      const kept = await ask(a, `/replication/log?after=2&time=${trimmed.log.timeOf(2)}`, { headers: KEY });
+      expect([kept.status, decodeFrames(kept.body as Uint8Array).length]).toEqual([200, 1]);
+    } finally {
+      await trimmed.close();
+      rmSync(trimmedDir, { recursive: true, force: true });
+    }
   });
 
   it("a long poll is answered by the next commit", async () => {

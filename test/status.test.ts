@@ -82,7 +82,7 @@ describe("strand status", () => {
     expect([refused.status, refused.stdout, refused.stderr]).toEqual([
       1,
       "",
-      `strand: cannot read the status of ${leader.url}: 401 {"error":"missing or invalid x-replication-key header","code":"UNAUTHORIZED"}\n`,
+      `strand: cannot read the status of ${leader.url}: 401 {"error":"missing or invalid replication key (x-replication-key) or api key","code":"UNAUTHORIZED"}\n`,
     ]);
     expect(strand("status", "--group", "g")).toMatchObject({ status: 2 });
   }, 60_000);

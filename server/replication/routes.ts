@@ -158,7 +158,11 @@ function divergence(log: ReturnType<ReplicationNode["log"]>, after: number, time
     return `entry ${after + 1} is past this node's log retention (the oldest kept is ${oldest ?? "none"}); seed again from its backup`;
   if (time !== null && after > 0) {
     const mine = log.timeOf(after);
-    if (mine !== null && mine !== time) return `the follower's entry ${after} is not this node's: its data has another history; seed again`;
+    // Entry `after` trimmed while `after + 1` is kept: the follower's history cannot be checked,
+    // and entries of another history (a tenant dropped and created again) must not be applied on it.
+    if (mine === null)
+      return `entry ${after} is no longer kept here, so the follower's history cannot be checked against this node's; seed again from its backup`;
+    if (mine !== time) return `the follower's entry ${after} is not this node's: its data has another history; seed again`;
   }
   return null;
 }
@@ -207,6 +211,6 @@ export function replicationRefusal(
         return entry.role === "admin" ? null : roleForbidden(entry, "replication", "admin");
       }
     }
-    return new StrandError("UNAUTHORIZED", `missing or invalid ${REPLICATION_KEY_HEADER} header`);
+    return new StrandError("UNAUTHORIZED", `missing or invalid replication key (${REPLICATION_KEY_HEADER}) or api key`);
   };
 }
