@@ -51,7 +51,7 @@ const startReplica = (follow = true) =>
   startStrand({
     project,
     dataDir: replicaData,
-    extraArgs: ["--api-key", ADMIN, ...(follow ? ["--follow", leader.url, "--replication-key", RK] : [])],
+    extraArgs: ["--api-key", ADMIN, "--after-timeout", "3000", ...(follow ? ["--follow", leader.url, "--replication-key", RK] : [])],
   });
 
 interface Reply {
@@ -152,7 +152,7 @@ describe("tenants on a read replica", () => {
     };
     expect(await get("/replication/tenants", {})).toEqual([
       401,
-      { error: "missing or invalid x-replication-key header", code: "UNAUTHORIZED" },
+      { error: "missing or invalid replication key (x-replication-key) or api key", code: "UNAUTHORIZED" },
     ]);
     const bound = {
       error: 'the key "acme-admin" is for the tenant "acme"; replication needs a key of every tenant',
@@ -162,7 +162,7 @@ describe("tenants on a read replica", () => {
     expect(await get("/t/acme/replication/log?after=0", { authorization: `Bearer ${ACME_ADMIN}` })).toEqual([403, bound]);
     expect(await get("/t/acme/replication/log?after=0", {})).toEqual([
       401,
-      { error: "missing or invalid x-replication-key header", code: "UNAUTHORIZED" },
+      { error: "missing or invalid replication key (x-replication-key) or api key", code: "UNAUTHORIZED" },
     ]);
     expect(await get("/t/acme/replication/log?after=6", { "x-replication-key": RK })).toEqual([200, "frames"]);
     const feed = (await get("/replication/tenants?since=0", { "x-replication-key": RK }))[1] as { full: boolean; tenants: unknown[] };
@@ -197,6 +197,7 @@ describe("tenants on a read replica", () => {
     await replica.stop();
     const alone = await startReplica(false);
     expect((await addUser(alone, "acme", "forked")).commit).toBe("9");
+    expect((await addUser(alone, "solo", "only-here")).status).toBe(200);
     await alone.stop();
     const ahead = await addUser(leader, "acme", "hal");
     expect(ahead.commit).toBe("9");
@@ -207,6 +208,45 @@ describe("tenants on a read replica", () => {
       "data.mdb.replaced-seq-9",
     ]);
     expect(await handles(replica, "beta")).toEqual(["gus"]);
+    // A tenant the leader never had is not served, and is kept aside, not deleted.
+    await until(() => replica.output().includes('the tenant "solo" is not on the leader'));
+    expect(await tenantsOf(replica)).toEqual(["acme", "beta"]);
+    const aside = fs.readdirSync(path.join(replicaData, "tenants-set-aside"));
+    expect(aside.map((name) => name.replace(/-\d+$/, ""))).toEqual(["solo"]);
+    expect(fs.existsSync(path.join(replicaData, "tenants-set-aside", aside[0] as string, "data.mdb"))).toBe(true);
+  });
+
+  it("re-seeds a tenant dropped and created again while the replica was away, answering the read that waits for it", async () => {
+    await replica.stop();
+    expect((await send(leader, "/tenants/beta", null, {}, "DELETE")).body).toEqual({ name: "beta", dropped: true });
+    let last: Reply | null = null;
+    for (const handle of ["x1", "x2", "x3"]) last = await addUser(leader, "beta", handle);
+    expect(last?.commit).toBe("3");
+    replica = await startReplica();
+    // Sent at once: it waits for the tenant's new history without holding the tenant, so the re-seed goes on.
+    expect(await handles(replica, "beta", "3")).toEqual(["x1", "x2", "x3"]);
+    // A tenant that does not arrive in time: the replica cannot tell it will never exist.
+    expect(await send(replica, "/t/nowhere/CountUsers", {}, { "strand-after": "1" }).then((r) => [r.status, r.body])).toEqual([
+      503,
+      {
+        error: 'this replica holds no tenant "nowhere" yet, so not its sequence 1 (strand-after); retry, or read from the leader',
+        code: "REPLICA_BEHIND",
+      },
+    ]);
+  });
+
+  it("opens no tenant after a restart in which nothing changed: positions compare equal", async () => {
+    await replica.stop();
+    replica = await startReplica();
+    // The feed is applied in order: once a later tenant has arrived, the full listing was compared.
+    const ping = await addUser(leader, "ping", "p");
+    expect(await handles(replica, "ping", ping.commit)).toEqual(["p"]);
+    const listed = (await send(replica, "/tenants", null, {}, "GET")).body as { tenants: { name: string; open: boolean }[] };
+    expect(listed.tenants).toEqual([
+      { name: "acme", open: false },
+      { name: "beta", open: false },
+      { name: "ping", open: true },
+    ]);
   });
 
   it("leaves every tenant folder verifying clean on both nodes", async () => {

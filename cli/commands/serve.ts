@@ -135,7 +135,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
             root: join(settings.store.dataDir, "tenants"),
             open: opened.openStoreIn,
             writeRefusal: () => writeRefusal(served.store.role),
-            awaitTenant: (name) => served.awaitTenant(name),
+            awaitPosition: (name, seq) => served.awaitTenantPosition(name, seq),
             warn: say,
             idleMs: settings.server.tenantIdleS * 1000,
             limits: {

@@ -133,9 +133,9 @@ export class ServedNode {
     }
   }
 
-  /** On a replica: resolves true once the tenant has arrived from the leader (within the Strand-After wait). */
-  awaitTenant(name: string): Promise<boolean> {
-    return this.tenantSync?.waitForTenant(name, this.options.afterTimeoutMs) ?? Promise.resolve(false);
+  /** On a replica: resolves true once the tenant holds `seq`, false when it does not within the Strand-After wait; null on a node that follows nobody. */
+  awaitTenantPosition(name: string, seq: number): Promise<boolean | null> {
+    return this.tenantSync?.waitForPosition(name, seq, this.options.afterTimeoutMs) ?? Promise.resolve(null);
   }
 
   /** The server listens: a replica starts following. */

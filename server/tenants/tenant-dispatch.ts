@@ -28,8 +28,13 @@ export interface TenantDispatchOptions<S extends TenantStore> {
   maxRequestsPerSecond?: number;
   /** On a node with replication: who may read a tenant's log and backup (/t/<tenant>/replication/…), by the keys presented. */
   replicationAccess?: (presented: readonly (string | undefined)[]) => StrandError | null;
-  /** On a replica: resolves true once the tenant has arrived from the leader, false when it has not in time. */
-  awaitTenant?: (name: string) => Promise<boolean>;
+  /**
+   * On a replica: resolves once the tenant holds sequence `seq` (true), or after the Strand-After
+   * wait without it (false); null where this node follows no leader (the app checks as usual).
+   */
+  awaitPosition?: (name: string, seq: number) => Promise<boolean | null>;
+  /** Where the tenant's log stands here (for the message of a read that waited in vain). */
+  positionOf?: (name: string) => number | null;
   /** Whether a tenant's store holds nothing: a tenant created by a request that then failed is removed again. */
   isEmpty?: (store: S) => boolean;
   now?: () => number;
@@ -88,6 +93,10 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     const caller = replicating ? this.replicationCaller(env) : this.authenticate(env, tenant);
     if (caller instanceof StrandError) return refuse(caller);
     const { registry } = this.options;
+    // On a replica, a request that must see a write (Strand-After) waits for it here, before it
+    // holds the tenant: a re-seed of the tenant waits for the requests that hold it.
+    const behind = await this.awaitAfter(env, tenant);
+    if (behind !== null) return jsonErrorResponse(behind, { "retry-after": "1" });
     // A named query that writes creates the tenant; so does a memory call (its writes are in the body).
     const creates =
       request.method === "POST" && (this.options.writes(queryName(rest)) || rest.startsWith("/memory/")) && !registry.exists(tenant);
@@ -102,10 +111,6 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     } catch (error) {
       // Its folder held by another process (strand verify, a shell), or a store that does not open.
       return refuse(new StrandError("SERVER_BUSY", `the tenant "${tenant}" cannot be opened: ${(error as Error).message}`));
-    }
-    // A read that must see a write (Strand-After) to a tenant this replica has not received yet waits for it.
-    if (opened === null && this.options.awaitTenant !== undefined && headerOf(env, AFTER_HEADER) !== undefined) {
-      if (await this.options.awaitTenant(tenant)) opened = await registry.acquire(tenant, false);
     }
     if (opened === null) {
       return refuse(
@@ -132,6 +137,23 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
     const isEmpty = this.options.isEmpty;
     if (creates && !response.ok && isEmpty !== undefined) await registry.drop(tenant, (store) => !isEmpty(store)).catch(() => false);
     return response;
+  }
+
+  /** REPLICA_BEHIND when the request's Strand-After names a sequence this replica's tenant has not reached in time; else null. */
+  private async awaitAfter(env: Env, tenant: string): Promise<StrandError | null> {
+    const wait = this.options.awaitPosition;
+    const after = headerOf(env, AFTER_HEADER)?.trim();
+    // A value that is not a sequence is the app's to refuse (400).
+    if (wait === undefined || after === undefined || !/^\d{1,15}$/.test(after)) return null;
+    const seq = Number(after);
+    if ((await wait(tenant, seq)) !== false) return null;
+    const at = this.options.positionOf?.(tenant) ?? null;
+    return new StrandError(
+      "REPLICA_BEHIND",
+      at === null
+        ? `this replica holds no tenant "${tenant}" yet, so not its sequence ${seq} (${AFTER_HEADER}); retry, or read from the leader`
+        : `this node has applied sequence ${at} of the tenant "${tenant}", not yet ${seq} (${AFTER_HEADER}); retry, or read from the leader`,
+    );
   }
 
   /** Null when the request may read the tenant's replication (the replication key, or an admin key), else why not. */

@@ -3,8 +3,8 @@
 // belongs to exactly one tenant, and a drop removes a folder), opened on its first request and
 // closed again when idle, so idle tenants hold no memory. Each open tenant has its own app
 // (its own /mcp connections). Requests in flight keep a tenant open; a drop waits for them.
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { lockDirectory } from "../../runtime/store/dir-lock.js";
 import { forgetClosedPosition, readClosedPosition, writeClosedPosition } from "./closed-position.js";
@@ -45,6 +45,8 @@ export interface OpenTenant<S extends TenantStore> {
 }
 
 const DATA_FILE = "data.mdb";
+/** Beside `<data>/tenants`: folders of tenants a replica set aside (setAside). */
+const SET_ASIDE_DIR = "tenants-set-aside";
 
 export class TenantRegistry<S extends TenantStore> {
   private readonly opened = new Map<string, OpenTenant<S>>();
@@ -153,6 +155,11 @@ export class TenantRegistry<S extends TenantStore> {
    * DirectoryLockedError when another process holds the tenant's folder (strand verify, a shell).
    */
   async drop(name: string, keep?: (store: S) => boolean): Promise<boolean> {
+    return this.remove(name, (dir) => rmSync(dir, { recursive: true, force: true }), keep);
+  }
+
+  /** Closes the tenant once its requests have ended, and takes its folder away by `takeAway`; see drop. */
+  private async remove(name: string, takeAway: (dir: string) => void, keep?: (store: S) => boolean): Promise<boolean> {
     if (!this.exists(name) || this.dropping.has(name)) return false;
     this.dropping.add(name);
     try {
@@ -166,7 +173,7 @@ export class TenantRegistry<S extends TenantStore> {
       const dir = join(this.options.root, name);
       const unlock = lockDirectory(dir); // not from under another process
       try {
-        rmSync(dir, { recursive: true, force: true });
+        takeAway(dir);
       } finally {
         unlock();
       }
@@ -203,6 +210,20 @@ export class TenantRegistry<S extends TenantStore> {
       this.replacing.delete(name);
       finish();
     }
+  }
+
+  /**
+   * Like a drop, but the tenant's folder is moved to `<root>/../tenants-set-aside/<name>-<time>`
+   * instead of removed (a replica keeps a tenant its leader does not have, as a re-seed keeps what
+   * it replaces); that path, or null when the tenant has no store.
+   */
+  async setAside(name: string): Promise<string | null> {
+    const to = join(dirname(this.options.root), SET_ASIDE_DIR, `${name}-${this.now()}`);
+    const moved = await this.remove(name, (dir) => {
+      mkdirSync(dirname(to), { recursive: true });
+      renameSync(dir, to);
+    });
+    return moved ? to : null;
   }
 
   async closeAll(): Promise<void> {

@@ -77,9 +77,10 @@ export function tenantsHandler(admin: TenantAdmin | null): (c: Context) => Promi
         case "GET":
           return json(await statsOf(admin, name));
         case "POST": {
-          const existed = admin.exists(name);
-          const refused = existed ? null : admin.writeRefusal();
+          // A replica creates no tenant, and says so even for one it holds: creation is the leader's.
+          const refused = admin.writeRefusal();
           if (refused !== null) throw refused;
+          const existed = admin.exists(name);
           const opened = await admin.acquire(name, true);
           if (opened !== null) admin.release(opened);
           return json({ name, created: !existed }, existed ? 200 : 201);

@@ -36,8 +36,8 @@ export interface TenantStores {
   memory?: OpenTenantMemory;
   /** Why this node takes no write now (a replica: 421 to its leader); absent: it always does. */
   writeRefusal?: () => Error | null;
-  /** On a replica: resolves true once a tenant has arrived from the leader (a read with Strand-After waits for it). */
-  awaitTenant?: (name: string) => Promise<boolean>;
+  /** On a replica: resolves once a tenant holds a sequence (true), false after the Strand-After wait; null where the node follows nobody. */
+  awaitPosition?: (name: string, seq: number) => Promise<boolean | null>;
   /** Lines worth an operator's attention (a tenant re-seeded, the leader away). */
   warn?: (line: string) => void;
 }
@@ -53,7 +53,7 @@ export interface TenantReplication {
 export interface TenantFollowing {
   start(): void;
   stop(): Promise<void>;
-  waitForTenant(name: string, ms: number): Promise<boolean>;
+  waitForPosition(name: string, seq: number, ms: number): Promise<boolean>;
 }
 
 export interface ServedTenants {
@@ -132,7 +132,9 @@ export function serveTenants(
         writes: (query) => writing.has(query),
         maxRequestsPerSecond: limits.maxRequestsPerSecond,
         isEmpty: (handle) => handle.stats().records.every((r) => r.count === 0),
-        ...(given.awaitTenant === undefined ? {} : { awaitTenant: given.awaitTenant }),
+        ...(given.awaitPosition === undefined
+          ? {}
+          : { awaitPosition: given.awaitPosition, positionOf: (name: string) => registry.positionOf(name)?.seq ?? null }),
         ...(node === undefined ? {} : { replicationAccess: replicationRefusal(node.key, keys) }),
       });
       metrics?.trackTenants(

@@ -39,6 +39,8 @@ export interface SyncedTenants<S extends SyncedStore> {
   release(tenant: { readonly store: S }): void;
   replace(name: string, install: (dir: string) => void): Promise<void>;
   drop(name: string): Promise<boolean>;
+  /** Moves the tenant's folder out of the served ones; where to (null: it had none). */
+  setAside(name: string): Promise<string | null>;
 }
 
 export interface TenantSyncOptions<S extends SyncedStore> {
@@ -54,6 +56,11 @@ export interface TenantSyncOptions<S extends SyncedStore> {
 }
 
 const MAX_PAUSE_MS = 5_000;
+
+interface Waiter {
+  seq: number;
+  done: (reached: boolean) => void;
+}
 /** Entries one log answer carries at most are the leader's (protocol.ts); this bounds the rounds per tenant. */
 const MAX_ROUNDS = 10_000;
 
@@ -62,8 +69,8 @@ export class TenantSync<S extends SyncedStore> {
   private running: Promise<void> | null = null;
   private readonly abort = new AbortController();
   private readonly id = randomUUID();
-  /** Waiting for a tenant to arrive (a read with Strand-After of a tenant created on the leader). */
-  private arrivals = new Map<string, (() => void)[]>();
+  /** Reads waiting for a tenant to reach a sequence (Strand-After), by tenant. */
+  private readonly waiting = new Map<string, Waiter[]>();
   /** Tenants brought up to date since start, and the last version of the leader's feed applied. */
   synced = 0;
   version = 0;
@@ -79,28 +86,36 @@ export class TenantSync<S extends SyncedStore> {
     this.stopped = true;
     this.state = "stopped";
     this.abort.abort();
-    for (const waiters of this.arrivals.values()) for (const done of waiters) done();
-    this.arrivals.clear();
+    for (const waiters of [...this.waiting.values()]) for (const waiter of waiters) waiter.done(false);
     await this.running;
   }
 
-  /** Resolves true once `name` is held here, false after `ms` without it (or when the sync stops). */
-  waitForTenant(name: string, ms: number): Promise<boolean> {
-    if (this.options.tenants.exists(name)) return Promise.resolve(true);
+  /** Resolves true once `name` holds sequence `seq` here, false after `ms` without it (or when the sync stops). */
+  waitForPosition(name: string, seq: number, ms: number): Promise<boolean> {
+    if (this.holds(name, seq)) return Promise.resolve(true);
     if (this.stopped) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const done = (): void => {
+      const waiter: Waiter = { seq, done: (reached) => settle(reached) };
+      const settle = (reached: boolean): void => {
         clearTimeout(timer);
-        resolve(this.options.tenants.exists(name));
+        const left = (this.waiting.get(name) ?? []).filter((w) => w !== waiter);
+        if (left.length === 0) this.waiting.delete(name);
+        else this.waiting.set(name, left);
+        resolve(reached);
       };
-      const timer = setTimeout(() => {
-        const left = (this.arrivals.get(name) ?? []).filter((w) => w !== done);
-        if (left.length === 0) this.arrivals.delete(name);
-        else this.arrivals.set(name, left);
-        resolve(false);
-      }, ms);
-      this.arrivals.set(name, [...(this.arrivals.get(name) ?? []), done]);
+      const timer = setTimeout(() => settle(false), ms);
+      this.waiting.set(name, [...(this.waiting.get(name) ?? []), waiter]);
     });
+  }
+
+  private holds(name: string, seq: number): boolean {
+    const tenants = this.options.tenants;
+    return tenants.exists(name) && (tenants.positionOf(name)?.seq ?? -1) >= seq;
+  }
+
+  /** The tenant moved (entries applied, or seeded): wakes the reads waiting for what it now holds. */
+  private moved(name: string): void {
+    for (const waiter of this.waiting.get(name) ?? []) if (this.holds(name, waiter.seq)) waiter.done(true);
   }
 
   private async run(): Promise<void> {
@@ -134,11 +149,21 @@ export class TenantSync<S extends SyncedStore> {
   private async apply(answer: TenantFeedAnswer): Promise<void> {
     const { tenants } = this.options;
     const dropped = new Set(answer.dropped);
-    if (answer.full) {
-      const listed = new Set(answer.tenants.map((t) => t.name));
-      for (const name of tenants.names()) if (!listed.has(name)) dropped.add(name);
-    }
     for (const name of dropped) await tenants.drop(name);
+    if (answer.full) {
+      // Here but not on the leader: dropped while this replica was away, or created in another
+      // history (an old leader's unacknowledged writes). Not served any more, and kept, as a re-seed keeps what it replaces.
+      const listed = new Set(answer.tenants.map((t) => t.name));
+      for (const name of tenants.names()) {
+        if (listed.has(name) || dropped.has(name)) continue;
+        const kept = await tenants.setAside(name);
+        if (kept !== null)
+          this.options.warn(
+            `strand: the tenant "${name}" is not on the leader ${this.options.leader.url} (dropped while this replica was away, or another history): set aside as ${kept}`,
+          );
+        dropped.add(name);
+      }
+    }
     const behind = answer.tenants.filter((t) => !dropped.has(t.name) && !samePosition(t.at, tenants.positionOf(t.name)));
     await inParallel(behind, this.options.concurrency ?? 4, (t) => this.bringUp(t));
   }
@@ -160,6 +185,7 @@ export class TenantSync<S extends SyncedStore> {
       if (outcome === "done") break;
       if (outcome === "gone") await this.seed(name);
     }
+    this.moved(name);
     this.synced++;
   }
 
@@ -187,6 +213,7 @@ export class TenantSync<S extends SyncedStore> {
     const frames = decodeFrames(new Uint8Array(await res.arrayBuffer()));
     if (frames.length === 0) return "done";
     await store.applyLogEntries(Number(res.headers.get(LOG_FIRST_HEADER)), frames);
+    this.moved(name);
     return store.position().seq >= Number(res.headers.get(COMMIT_HEADER) ?? "0") ? "done" : "more";
   }
 
@@ -201,8 +228,7 @@ export class TenantSync<S extends SyncedStore> {
       kept = installSeed(file, dir, `seq-${before ?? "unknown"}`);
     });
     if (existed) this.options.warn(`strand: re-seeded the tenant "${name}" from ${leader.url}${keptNote(kept)}`);
-    for (const done of this.arrivals.get(name) ?? []) done();
-    this.arrivals.delete(name);
+    this.moved(name);
   }
 }
 
