@@ -28,7 +28,7 @@ import { PendingInCount } from "./adjacency/pending-in-count.js";
 import { FOLD_OP_KEY, foldPendingIn } from "./adjacency/pending-in-writes.js";
 import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";
 import type { CommitLog } from "./commit-log/commit-log.js";
-import { appendCommit, appendGap, appendHollow, applyCommitFrames } from "./commit-log/log-writes.js";
+import { appendCommit, appendGap, appendHollow, appendMark, applyCommitFrames } from "./commit-log/log-writes.js";
 import type { Bm25Index } from "./search/bm25-index.js";
 import { Bm25Writes } from "./search/bm25-writes.js";
 import { storageFailure } from "./store/commit-failure.js";
@@ -92,8 +92,19 @@ export class Commits {
    * synchronously in a child transaction of lmdb's batch, so when it throws only its own writes
    * roll back. Resolves once the commit is flushed to disk.
    */
-  write<T>(fn: (writer: GraphWriter) => T, kind: "write" | "fold" | "mark" = "write"): Promise<T> {
+  write<T>(fn: (writer: GraphWriter) => T, kind: "write" | "fold" = "write"): Promise<T> {
     return this.run(new Commit(this, kind), (body) => this.parts.dbs.env.childTransaction(body), fn);
+  }
+
+  /** A change-less entry of its own, after `after` at least (log-writes.ts appendMark); resolves with its sequence. */
+  async mark(after: number): Promise<number> {
+    const commit = new Commit(this, "mark", after);
+    await this.run(
+      commit,
+      (body) => this.parts.dbs.env.childTransaction(body),
+      () => undefined,
+    );
+    return commit.seq;
   }
 
   /** A bulk load: fn runs synchronously in one top-level write transaction of its own; `finish` before prepare. */
@@ -158,6 +169,8 @@ export class Commit {
   constructor(
     private readonly commits: Commits,
     readonly kind: CommitKind,
+    /** A mark's entry goes after this sequence at least. */
+    private readonly markAfter = 0,
   ) {
     this.vectorLog = commits.parts.vectors.newLog();
     this.recording = commits.parts.log.recording();
@@ -183,7 +196,7 @@ export class Commit {
   /** Inside the transaction, before the body: a load appends to the lists directly, after every pending entry. */
   opened(): void {
     if (this.kind === "load") foldPendingIn(this.parts.dbs);
-    else if (this.parts.logging && this.recording) this.commits.recorder.begin();
+    else if (this.parts.logging && this.recording && this.kind !== "mark") this.commits.recorder.begin();
   }
 
   /** Last inside the transaction: what the writer still holds, the fold, the hooks, the log entry. */
@@ -219,6 +232,10 @@ export class Commit {
   private logEntry(): void {
     if (!this.parts.logging) return;
     this.time = Date.now();
+    if (this.kind === "mark") {
+      this.seq = appendMark(this.parts.dbs, this.markAfter, this.time);
+      return;
+    }
     if (this.kind === "load") {
       this.seq = appendGap(this.parts.dbs, this.time);
       return;
@@ -228,9 +245,8 @@ export class Commit {
       return;
     }
     const ops = this.commits.recorder.take(this.parts.dbs);
-    // A write that changed nothing (an UPDATE of no item) has nothing to replicate; a mark is logged as it is.
-    if (ops.length > 0 || this.kind === "mark")
-      this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched, this.time);
+    // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
+    if (ops.length > 0) this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched, this.time);
   }
 
   /** A replica's prepare: its leader's entries stored and applied, their cache keys marked, their vector changes kept. */

@@ -279,9 +279,17 @@ export class GraphStore {
    * (Raft's leader appends a no-op entry at the start of its term for the same reason). Resolves
    * with its sequence.
    */
-  async markLead(): Promise<number> {
-    await this.commits.write(() => undefined, "mark");
-    return this.log.committed;
+  markLead(): Promise<number> {
+    return this.commits.mark(0);
+  }
+
+  /**
+   * A store whose log must continue a history that ended at `seq` (a tenant created again after it
+   * was dropped) starts its log after it, with a change-less entry: a bookmark (Strand-After) from
+   * the new history never names a sequence an old copy already holds. Resolves with the entry's sequence.
+   */
+  continueLogAfter(seq: number): Promise<number> {
+    return this.commits.mark(seq);
   }
 
   keepNewIdsAfterStored(): void {

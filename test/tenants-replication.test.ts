@@ -217,14 +217,25 @@ describe("tenants on a read replica", () => {
   });
 
   it("re-seeds a tenant dropped and created again while the replica was away, answering the read that waits for it", async () => {
+    // gamma's copy on the replica is at 4 when it goes away; the gamma created again must not
+    // hand out a bookmark that copy already satisfies.
+    let gamma: Reply | null = null;
+    for (const handle of ["g1", "g2", "g3", "g4"]) gamma = await addUser(leader, "gamma", handle);
+    expect(await handles(replica, "gamma", gamma?.commit)).toEqual(["g1", "g2", "g3", "g4"]);
     await replica.stop();
+    expect((await send(leader, "/tenants/gamma", null, {}, "DELETE")).body).toEqual({ name: "gamma", dropped: true });
+    const anew = await addUser(leader, "gamma", "new");
+    expect([anew.status, anew.commit]).toEqual([200, "6"]);
     expect((await send(leader, "/tenants/beta", null, {}, "DELETE")).body).toEqual({ name: "beta", dropped: true });
     let last: Reply | null = null;
     for (const handle of ["x1", "x2", "x3"]) last = await addUser(leader, "beta", handle);
-    expect(last?.commit).toBe("3");
+    // The new beta's log continues after the dropped one's (1): its first entry is 2, its writes 3..5,
+    // so no bookmark of it is a sequence the replica's old copy already holds.
+    expect(last?.commit).toBe("5");
     replica = await startReplica();
     // Sent at once: it waits for the tenant's new history without holding the tenant, so the re-seed goes on.
-    expect(await handles(replica, "beta", "3")).toEqual(["x1", "x2", "x3"]);
+    expect(await handles(replica, "beta", "5")).toEqual(["x1", "x2", "x3"]);
+    expect(await handles(replica, "gamma", anew.commit)).toEqual(["new"]);
     // A tenant that does not arrive in time: the replica cannot tell it will never exist.
     expect(await send(replica, "/t/nowhere/CountUsers", {}, { "strand-after": "1" }).then((r) => [r.status, r.body])).toEqual([
       503,
@@ -245,6 +256,7 @@ describe("tenants on a read replica", () => {
     expect(listed.tenants).toEqual([
       { name: "acme", open: false },
       { name: "beta", open: false },
+      { name: "gamma", open: false },
       { name: "ping", open: true },
     ]);
   });

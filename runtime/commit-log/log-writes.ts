@@ -18,6 +18,18 @@ export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[]
   return seq;
 }
 
+/**
+ * Ends a mark's transaction (commit.ts kind `mark`): an entry with no change, at the next sequence
+ * or, when the log must continue a history that ended at `after` (a tenant created again after a
+ * drop: its bookmarks must never go backward), at `after + 1`. Call last, inside the transaction.
+ */
+export function appendMark(dbs: StoreDbs, after: number, t = Date.now()): number {
+  const seq = Math.max(commitSeqOf(dbs) + 1, after + 1);
+  const entry: CommitEntry = { t, ops: [], vec: [], keys: [] };
+  dbs.commitLog.putSync(seq, entry);
+  return seq;
+}
+
 /** Older entries a hollow write removes at most (the background trim takes a longer backlog). */
 const HOLLOW_TRIM = 16;
 

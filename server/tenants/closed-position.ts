@@ -4,7 +4,7 @@
 // after it opens (or a replica applies entries to it, or a seed replaces it): a marker present
 // always names what the store holds, even after a crash. Reads leave it, so the first request to
 // an idle tenant pays no fsync.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fsyncPath } from "../../runtime/backup/files.js";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
@@ -45,4 +45,29 @@ export class ClosedMarker {
     forgetClosedPosition(this.dir);
     this.forgotten = true;
   }
+}
+
+/**
+ * The last sequence of each tenant dropped here, in `<data>/tenants-dropped/<name>`: a tenant
+ * created again under that name continues its log after it (GraphStore.continueLogAfter), so its
+ * sequences, and the Strand-After bookmarks clients hold, never go backward while a replica may
+ * still hold the dropped one's records at a higher sequence.
+ */
+const DROPPED_DIR = "tenants-dropped";
+
+export function readDroppedSeq(dataDir: string, name: string): number | null {
+  try {
+    const text = readFileSync(join(dataDir, DROPPED_DIR, name), "utf8");
+    return /^\d{1,15}\n$/.test(text) ? Number(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Records a dropped tenant's last sequence (the highest seen under its name). */
+export function writeDroppedSeq(dataDir: string, name: string, seq: number): void {
+  if (seq === 0) return; // nothing to continue after
+  const before = readDroppedSeq(dataDir, name) ?? 0;
+  mkdirSync(join(dataDir, DROPPED_DIR), { recursive: true });
+  writeFileSync(join(dataDir, DROPPED_DIR, name), `${Math.max(before, seq)}\n`);
 }

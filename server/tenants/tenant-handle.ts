@@ -37,6 +37,12 @@ export class TenantHandle implements TenantStore {
     return this.graph.store.log.timeOf(seq);
   }
 
+  /** Created again after a drop: its log continues after the dropped one's last sequence. */
+  continueLogAfter(seq: number): Promise<number> {
+    this.marker.beforeChange();
+    return this.graph.store.continueLogAfter(seq);
+  }
+
   /** A replica applies its leader's log entries of this tenant (tenant-sync.ts). */
   applyLogEntries(first: number, frames: readonly Uint8Array[]): Promise<number> {
     this.marker.beforeChange();

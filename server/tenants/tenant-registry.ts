@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { lockDirectory } from "../../runtime/store/dir-lock.js";
-import { forgetClosedPosition, readClosedPosition, writeClosedPosition } from "./closed-position.js";
+import { forgetClosedPosition, readClosedPosition, readDroppedSeq, writeClosedPosition, writeDroppedSeq } from "./closed-position.js";
 import type { EngineApp } from "../front-door/engine.js";
 
 /** What the registry needs of a tenant's store: GraphStore satisfies it. */
@@ -15,6 +15,8 @@ export interface TenantStore {
   close(): Promise<void>;
   /** Where its commit log stands. */
   position(): LogPosition;
+  /** Starts its log after `seq` (a tenant created again after a drop); absent: it cannot. */
+  continueLogAfter?(seq: number): Promise<unknown>;
 }
 
 export interface TenantRegistryOptions<S extends TenantStore> {
@@ -116,12 +118,25 @@ export class TenantRegistry<S extends TenantStore> {
     if (this.dropping.has(name)) return null;
     let tenant = this.opened.get(name);
     if (tenant === undefined) {
-      if (!create && !this.exists(name)) return null;
+      const created = !this.exists(name);
+      if (!create && created) return null;
       const dir = join(this.options.root, name);
       mkdirSync(dir, { recursive: true });
       // Its closed marker stays until the store's first change (closed-position.ts).
       const store = this.options.open(dir);
       tenant = { name, store, app: this.options.appFor(name, store), lastUsed: this.now(), inFlight: 1, drained: [] };
+      const dropped = created ? readDroppedSeq(dirname(this.options.root), name) : null;
+      if (dropped !== null && store.continueLogAfter !== undefined) {
+        // Created again after a drop: requests for it wait until its log continues the old one.
+        let done = (): void => {};
+        this.replacing.set(name, new Promise<void>((resolve) => (done = resolve)));
+        try {
+          await store.continueLogAfter(dropped);
+        } finally {
+          this.replacing.delete(name);
+          done();
+        }
+      }
       this.opened.set(name, tenant);
       this.closeOverflow();
       return tenant;
@@ -171,16 +186,28 @@ export class TenantRegistry<S extends TenantStore> {
       } else if (keep !== undefined) return false;
       await this.closing.get(name);
       const dir = join(this.options.root, name);
+      const last = (readClosedPosition(dir) ?? (await this.positionByOpening(dir))).seq;
       const unlock = lockDirectory(dir); // not from under another process
       try {
         takeAway(dir);
       } finally {
         unlock();
       }
+      writeDroppedSeq(dirname(this.options.root), name, last);
       this.options.changed?.(name, null);
       return true;
     } finally {
       this.dropping.delete(name);
+    }
+  }
+
+  /** The position of a closed tenant that left no marker (its process died with it open): its store opened to tell. */
+  private async positionByOpening(dir: string): Promise<LogPosition> {
+    const store = this.options.open(dir);
+    try {
+      return store.position();
+    } finally {
+      await store.close();
     }
   }
 
