@@ -1,12 +1,12 @@
 // The leader's feed of tenant changes (server/tenants/tenant-feed.ts) that its replicas poll: a
 // full listing for a replica that knows another feed (or none), then only what changed since the
 // version it saw, drops included; a poll with nothing new waits for the next change. And a closed
-// tenant's position marker (closed-position.ts): written at close, read without opening the store,
+// tenant's position marker (kept-positions.ts): written at close, read without opening the store,
 // kept while the reopened store is only read, gone before its first change.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ClosedMarker, readClosedPosition } from "../server/tenants/closed-position.js";
+import { ClosedMarker, readClosedPosition } from "../server/tenants/kept-positions.js";
 import { TenantFeed } from "../server/tenants/tenant-feed.js";
 import { TenantRegistry } from "../server/tenants/tenant-registry.js";
 import { tempDir } from "./support/server.js";

@@ -33,7 +33,7 @@ export class LimitedStore implements QueryStore, BackupSource {
     private readonly limits: TenantLimits,
     /** Why this node takes no write now (a replica's 421), checked before each; null: it does. */
     private readonly refusal: () => Error | null = () => null,
-    /** Runs before each write (once it has run, it costs nothing): the tenant's closed marker goes (closed-position.ts). */
+    /** Runs before each write (once it has run, it costs nothing): the tenant's closed marker goes (kept-positions.ts). */
     private readonly beforeWrite: () => void = () => {},
   ) {}
 

@@ -7,7 +7,7 @@ import type { MemoryService } from "../memory/memory-service.js";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
 import type { LimitedStore } from "./limited-store.js";
-import type { ClosedMarker } from "./closed-position.js";
+import type { ClosedMarker } from "./kept-positions.js";
 import type { TenantStore } from "./tenant-registry.js";
 
 export interface TenantMemory {
@@ -25,7 +25,7 @@ export class TenantHandle implements TenantStore {
     readonly graph: LimitedStore,
     private readonly dir: string,
     private readonly openMemory: OpenTenantMemory | null,
-    /** Its closed marker, removed before the store's first change (closed-position.ts). */
+    /** Its closed marker, removed before the store's first change (kept-positions.ts). */
     private readonly marker: ClosedMarker,
   ) {}
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { lockDirectory } from "../../runtime/store/dir-lock.js";
-import { forgetClosedPosition, readClosedPosition, readDroppedSeq, writeClosedPosition, writeDroppedSeq } from "./closed-position.js";
+import { forgetClosedPosition, readClosedPosition, readDroppedSeq, writeClosedPosition, writeDroppedSeq } from "./kept-positions.js";
 import type { EngineApp } from "../front-door/engine.js";
 
 /** What the registry needs of a tenant's store: GraphStore satisfies it. */
@@ -122,7 +122,7 @@ export class TenantRegistry<S extends TenantStore> {
       if (!create && created) return null;
       const dir = join(this.options.root, name);
       mkdirSync(dir, { recursive: true });
-      // Its closed marker stays until the store's first change (closed-position.ts).
+      // Its closed marker stays until the store's first change (kept-positions.ts).
       const store = this.options.open(dir);
       tenant = { name, store, app: this.options.appFor(name, store), lastUsed: this.now(), inFlight: 1, drained: [] };
       const dropped = created ? readDroppedSeq(dirname(this.options.root), name) : null;

@@ -16,7 +16,7 @@ import type { LogPosition } from "../../runtime/replication/protocol.js";
 import { LimitedStore, NO_LIMITS, type TenantLimits } from "./limited-store.js";
 import { TenantDispatch } from "./tenant-dispatch.js";
 import { TenantFeed } from "./tenant-feed.js";
-import { ClosedMarker } from "./closed-position.js";
+import { ClosedMarker } from "./kept-positions.js";
 import { type OpenTenantMemory, TenantHandle } from "./tenant-handle.js";
 import { TenantRegistry } from "./tenant-registry.js";
 import { TenantSync } from "./tenant-sync.js";

@@ -71,10 +71,8 @@ export class TenantSync<S extends SyncedStore> {
   private readonly id = randomUUID();
   /** Reads waiting for a tenant to reach a sequence (Strand-After), by tenant. */
   private readonly waiting = new Map<string, Waiter[]>();
-  /** Tenants brought up to date since start, and the last version of the leader's feed applied. */
-  synced = 0;
-  version = 0;
-  state: "connecting" | "following" | "retrying" | "stopped" = "connecting";
+  /** The last version of the leader's feed applied. */
+  private version = 0;
 
   constructor(private readonly options: TenantSyncOptions<S>) {}
 
@@ -84,7 +82,6 @@ export class TenantSync<S extends SyncedStore> {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.state = "stopped";
     this.abort.abort();
     for (const waiters of [...this.waiting.values()]) for (const waiter of waiters) waiter.done(false);
     await this.running;
@@ -131,11 +128,9 @@ export class TenantSync<S extends SyncedStore> {
         await this.apply(answer);
         feed = answer.feed;
         this.version = answer.version;
-        this.state = "following";
         pause = 100;
       } catch (error) {
         if (this.stopped) return;
-        this.state = "retrying";
         this.options.warn(
           `strand: following ${this.options.leader.url}'s tenants: ${(error as Error).message}; trying again in ${pause} ms`,
         );
@@ -186,7 +181,6 @@ export class TenantSync<S extends SyncedStore> {
       if (outcome === "gone") await this.seed(name);
     }
     this.moved(name);
-    this.synced++;
   }
 
   /** One log answer for the tenant, applied. */

@@ -1,5 +1,5 @@
-// A closed tenant's log position (sequence and commit time) in `<tenant>/closed-seq`, written when
-// it closes, so a leader and its replicas compare tenants without opening the idle ones
+// Tenant log positions kept on disk. A closed tenant's (sequence and commit time) in
+// `<tenant>/closed-seq`, written when it closes, so a leader and its replicas compare tenants without opening the idle ones
 // (tenant-feed.ts, tenant-sync.ts). The marker is removed, durably, before the store's first write
 // after it opens (or a replica applies entries to it, or a seed replaces it): a marker present
 // always names what the store holds, even after a crash. Reads leave it, so the first request to
