@@ -58,7 +58,8 @@ function withCommit(response: Response, node: ReplicationNode): Response {
   return response;
 }
 
-function parseSeq(text: string): number | null {
+/** A Strand-After value as a sequence number; null when it is not one (the app answers 400). */
+export function parseSeq(text: string): number | null {
   if (!/^\d{1,15}$/.test(text.trim())) return null;
   return Number(text.trim());
 }

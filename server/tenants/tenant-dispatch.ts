@@ -11,6 +11,7 @@ import { relocatedRequest } from "../front-door/lazy-request.js";
 import { bearerToken, keyFor, roleForbidden } from "../http/caller.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import { AFTER_HEADER, REPLICATION_KEY_HEADER } from "../../runtime/replication/protocol.js";
+import { parseSeq } from "../replication/commit-headers.js";
 import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
 import type { TenantRegistry, TenantStore } from "./tenant-registry.js";
 
@@ -142,10 +143,10 @@ export class TenantDispatch<S extends TenantStore> implements EngineApp {
   /** REPLICA_BEHIND when the request's Strand-After names a sequence this replica's tenant has not reached in time; else null. */
   private async awaitAfter(env: Env, tenant: string): Promise<StrandError | null> {
     const wait = this.options.awaitPosition;
-    const after = headerOf(env, AFTER_HEADER)?.trim();
+    const after = headerOf(env, AFTER_HEADER);
     // A value that is not a sequence is the app's to refuse (400).
-    if (wait === undefined || after === undefined || !/^\d{1,15}$/.test(after)) return null;
-    const seq = Number(after);
+    const seq = wait === undefined || after === undefined ? null : parseSeq(after);
+    if (wait === undefined || seq === null) return null;
     if ((await wait(tenant, seq)) !== false) return null;
     const at = this.options.positionOf?.(tenant) ?? null;
     return new StrandError(
