@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { IncomingRequest } from "../http/request-header.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 import { clientKey } from "../http/client-key.js";
+import { answerParts } from "./answer-response.js";
 import { lazyRequest } from "./lazy-request.js";
 import type { ToEngine, ToFrontDoor } from "./messages.js";
 
@@ -40,6 +41,7 @@ interface Stream {
 }
 
 const TURN = Symbol("turn");
+const encoder = new TextEncoder();
 const INTERNAL_BODY = new TextEncoder().encode(JSON.stringify({ error: "internal error", code: "INTERNAL" }));
 
 type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
@@ -86,16 +88,23 @@ export class EngineSide {
 
   constructor(private readonly options: EngineSideOptions) {}
 
-  private scheduleStart(): void {
+  /**
+   * Starts the next waiting request: `soon`, right after the batch of messages being read (a
+   * request that finds the engine idle, so that a client sending one at a time costs no extra turn
+   * of the event loop), else in the next turn.
+   */
+  private scheduleStart(soon: boolean): void {
     if (this.startScheduled) return;
     this.startScheduled = true;
-    setImmediate(() => {
+    const start = (): void => {
       this.startScheduled = false;
       const next = this.takeNext();
       if (next === null) return;
-      if (this.clientOf.size > 0) this.scheduleStart();
+      if (this.clientOf.size > 0) this.scheduleStart(false);
       void this.answer(next);
-    });
+    };
+    if (soon) queueMicrotask(start);
+    else setImmediate(start);
   }
 
   /** The first waiting request of the client whose turn it is; that client goes to the back. */
@@ -138,7 +147,7 @@ export class EngineSide {
     switch (message.t) {
       case "request":
         this.enqueue(message);
-        this.scheduleStart();
+        this.scheduleStart(true);
         return;
       case "ping":
         this.options.post({ t: "pong", seq: message.seq, commit: this.options.commit() });
@@ -199,6 +208,17 @@ export class EngineSide {
   }
 
   private async send(id: number, response: Response, stream: Stream): Promise<void> {
+    const parts = answerParts(response);
+    if (parts !== null) {
+      // Most answers: the whole body at hand, sent with the head.
+      const body = parts.body === null ? [] : [typeof parts.body === "string" ? encoder.encode(parts.body) : owned(parts.body)];
+      stream.headSent = true;
+      this.options.post(
+        { t: "head", id, status: parts.status, headers: parts.headers, body, end: true },
+        body.map((c) => c.buffer as ArrayBuffer),
+      );
+      return;
+    }
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       headers[name] = value;

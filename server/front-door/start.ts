@@ -4,6 +4,7 @@
 // door that fails afterwards (an unhandled error, an unexpected exit) leaves no process serving
 // nothing: `onFatal` is told (by default the process exits with the message).
 import { Worker } from "node:worker_threads";
+import { useAnswerResponses } from "./answer-response.js";
 import { type EngineApp, EngineSide } from "./engine.js";
 import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
 import { Outbox } from "./outbox.js";
@@ -41,6 +42,7 @@ function exitWith(message: string): void {
 }
 
 export function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontDoor> {
+  useAnswerResponses();
   const worker = new Worker(options.entry ?? frontDoorEntry(), { workerData: options.settings });
   const outbox = new Outbox<ToFrontDoor>(worker);
   const post = (message: ToFrontDoor, transfer?: ArrayBuffer[]): void => outbox.push(message, transfer);
