@@ -1,9 +1,9 @@
 // Pieces of the front door (server/front-door/) on their own: the lazily built Request the engine
 // hands the app, the heartbeat that decides ENGINE_STALLED, and the batching outbox.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FrontDoorHealth, pingIntervalMs } from "../server/front-door/health.js";
 import { lazyRequest } from "../server/front-door/lazy-request.js";
-import { Outbox } from "../server/front-door/outbox.js";
+import { LATER_MS, Outbox } from "../server/front-door/outbox.js";
 import { startFrontDoor } from "../server/front-door/start.js";
 import { silentLogger } from "../server/observe/logger.js";
 
@@ -63,6 +63,38 @@ describe("Outbox", () => {
       { messages: [1, 2], transfer: [buffer] },
       { messages: [3], transfer: [] },
     ]);
+  });
+});
+
+describe("Outbox.later", () => {
+  it("sends a message that can wait with the next batch, or alone once LATER_MS have passed", () => {
+    vi.useFakeTimers();
+    try {
+      const sent: number[][] = [];
+      const outbox = new Outbox<number>({ postMessage: (messages) => sent.push(messages) });
+      outbox.later(1);
+      vi.advanceTimersByTime(LATER_MS - 1);
+      expect(sent).toEqual([]);
+      outbox.push(2);
+      vi.runOnlyPendingTimers(); // the push's setImmediate
+      expect(sent).toEqual([[1, 2]]);
+      outbox.later(3);
+      outbox.later(4);
+      vi.advanceTimersByTime(LATER_MS - 1);
+      expect(sent).toEqual([[1, 2]]);
+      vi.advanceTimersByTime(1);
+      expect(sent).toEqual([
+        [1, 2],
+        [3, 4],
+      ]);
+      vi.advanceTimersByTime(10 * LATER_MS);
+      expect(sent).toEqual([
+        [1, 2],
+        [3, 4],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

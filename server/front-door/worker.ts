@@ -40,8 +40,8 @@ const settings = workerData as FrontDoorSettings;
 const logger = createLogger({ level: settings.logLevel, pretty: settings.logPretty, stream: fdStream(2) });
 
 // One postMessage per turn of the event loop (outbox.ts). A request's record is queued where its
-// response finishes, so it reaches the engine before any request that arrives after that (and
-// /metrics counts every response finished before it was asked for).
+// response finishes and goes with the next batch, so it reaches the engine before any request
+// that arrives after that (and /metrics counts every response finished before it was asked for).
 const outbox = new Outbox<ToEngine>(port);
 function post(message: ToEngine, transfer?: ArrayBuffer[]): void {
   outbox.push(message, transfer);
@@ -53,7 +53,7 @@ const server = createServer();
 // is unanswered for one hop to the engine; with this (a plain property of http.Server), the
 // connection ends after the last answer instead.
 (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-watchRequests(server, (record) => post({ t: "record", record }));
+watchRequests(server, (record) => outbox.later({ t: "record", record }));
 answerClientErrors(server);
 const closeGracefully = gracefulCloser(server, settings.forceCloseAfterMs);
 const health = new FrontDoorHealth({
