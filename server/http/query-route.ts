@@ -14,6 +14,7 @@ import { jsonRequestBody } from "./json-request.js";
 import type { QueryRunner } from "../../runtime/query/query-runner.js";
 import { closestName } from "../../core/suggest.js";
 import { callerOf, requireRole } from "./caller.js";
+import { incomingOf, requestHeader } from "./request-header.js";
 
 export interface QueryRouteOptions {
   runner: QueryRunner;
@@ -49,7 +50,8 @@ export function queryRoute({
     if (query.writes) requireRole(callerOf(c), "write", `the query ${query.name} (it writes)`);
     const body = await jsonRequestBody(c, bodyLimitBytes);
     const params = validateParams(query.params, body);
-    const key = query.writes ? idempotencyKeyOf(c.req.header(IDEMPOTENCY_KEY_HEADER)) : undefined;
+    // Read from the forwarded headers: c.req.header would build the whole Fetch Request.
+    const key = query.writes ? idempotencyKeyOf(requestHeader(c, incomingOf(c), IDEMPOTENCY_KEY_HEADER)) : undefined;
     if (key === undefined) return jsonAnswer(c, (await runner.run(query, params)) as JsonValue, answerLimitBytes);
     const { result, replayed } = await runner.runOnce(query, params, keyedRun(key, query.name, params, idempotencyWindowMs));
     if (replayed) c.header(REPLAYED_HEADER, "true");
