@@ -34,6 +34,12 @@ export interface BenchOptions {
   bm25Docs: number;
   bm25Queries: number;
   skipHttp: boolean;
+  /** Skip Strand vs the Hono + better-sqlite3 server (peer-http.ts). */
+  skipPeer: boolean;
+  /** Nodes of that comparison's graph (10 out-edges each). */
+  peerNodes: number;
+  /** Its connection counts, one comparison each (1: requests one at a time). */
+  peerConnections: readonly number[];
   skipTraversal: boolean;
   skipScan: boolean;
   skipVector: boolean;
@@ -106,6 +112,9 @@ export const USAGE = `usage: node dist/bench/run.js [flags]
   --seed <n>          PRNG seed (default 42)
   --profile <dir>     run strand serve under --cpu-prof, profile written to <dir>
   --skip-http         skip the HTTP read/write comparisons
+  --skip-peer         skip HTTP read, 1-hop, 2-hop and write vs a Hono + better-sqlite3 server
+  --peer-nodes <n>    nodes of that comparison's graph, 10 out-edges each (default 100000)
+  --peer-connections <n,n>  its connection counts, one comparison each (default 1,32)
   --skip-traversal    skip the in-process 2-hop traversal
   --skip-scan         skip the in-process WHERE scan and projection
   --skip-vector       skip SearchV/AddV (in process and over HTTP)
@@ -152,6 +161,9 @@ const FLAGS = {
   seed: { type: "string" },
   profile: { type: "string" },
   "skip-http": { type: "boolean" },
+  "skip-peer": { type: "boolean" },
+  "peer-nodes": { type: "string" },
+  "peer-connections": { type: "string" },
   "skip-traversal": { type: "boolean" },
   "skip-scan": { type: "boolean" },
   "skip-vector": { type: "boolean" },
@@ -219,6 +231,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | null {
     bm25Docs: positive("bm25-docs", values["bm25-docs"], quick ? 10_000 : 100_000),
     bm25Queries: quick ? 200 : 1_000,
     skipHttp: values["skip-http"] === true,
+    skipPeer: values["skip-peer"] === true,
+    peerNodes: positive("peer-nodes", values["peer-nodes"], quick ? 10_000 : 100_000),
+    peerConnections: (values["peer-connections"] ?? "1,32").split(",").map((v) => positive("peer-connections", v, 1)),
     skipTraversal: values["skip-traversal"] === true,
     skipScan: values["skip-scan"] === true,
     skipVector: values["skip-vector"] === true,

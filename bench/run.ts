@@ -15,11 +15,13 @@
 //  11. filtered SearchV (1% passing, with and without an INDEX) vs unfiltered (vector-filtered.ts)
 //  12. search_nodes of strand memory vs the reference MCP memory server, 10k entities (memory-search.ts)
 //  13. tenants: RSS with every tenant idle, the first request to an idle one, an open one vs the default (tenants.ts)
+//  14. HTTP point read, 1-hop, 2-hop and write vs a Hono + better-sqlite3 server, 1 and 32 connections (peer-http.ts)
 // Both HTTP servers run in their own child processes and the load in a third (load.ts); the
 // orchestrator only fills data, starts and stops them, and reports.
 import { type IdempotencyResult, renderIdempotency, runIdempotencyBench } from "./idempotency.js";
 import { type AdHocResult, renderAdHoc, runAdHocBench } from "./adhoc.js";
 import { renderTenants, runTenantsBench, type TenantsResult } from "./tenants.js";
+import { renderPeerHttp, runPeerHttp, type PeerHttpResult } from "./peer-http.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { GraphStore } from "../runtime/graph-store.js";
@@ -185,12 +187,29 @@ async function main(): Promise<number> {
   let idempotency: IdempotencyResult | null = null;
   let adhoc: AdHocResult | null = null;
   let tenants: TenantsResult | null = null;
+  let peer: PeerHttpResult | null = null;
   try {
     compile = benchCompile(options.quick ? [1] : [1, 10]);
     if (!options.skipHttp) {
       const [read, write] = await benchHttp(options, schema, root);
       report.read = read ?? null;
       report.write = write ?? null;
+    }
+    if (!options.skipPeer) {
+      const dir = join(root, "peer");
+      mkdirSync(dir);
+      peer = await runPeerHttp({
+        root: dir,
+        schema,
+        nodes: options.peerNodes,
+        fanout: options.fanout,
+        connections: options.peerConnections,
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        rounds: options.rounds,
+        seed: options.seed,
+        log,
+      });
     }
     if (!options.skipTraversal) {
       const dir = join(root, "graph");
@@ -300,6 +319,7 @@ async function main(): Promise<number> {
   const json = (name: string, value: unknown): string | null => (value === null ? null : `BENCH_${name}_JSON ${JSON.stringify(value)}`);
   const sections = [
     renderTable(report, options),
+    peer === null ? null : renderPeerHttp(peer),
     renderCompile(compile),
     data === null ? null : renderData(data),
     recall === null ? null : renderRecall(recall),
@@ -323,11 +343,16 @@ async function main(): Promise<number> {
     json("IDEMPOTENCY", idempotency),
     json("ADHOC", adhoc),
     json("TENANTS", tenants),
+    json("PEER_HTTP", peer),
   ];
   process.stdout.write(`\n${sections.filter((s) => s !== null).join("\n")}\n`);
-  const invalid = [report.read, report.write, report.vector?.http?.search ?? null, report.vector?.http?.add ?? null].some(
-    (c) => c !== null && !c.valid,
-  );
+  const invalid = [
+    report.read,
+    report.write,
+    report.vector?.http?.search ?? null,
+    report.vector?.http?.add ?? null,
+    ...(peer?.runs.flatMap((r) => r.comparisons) ?? []),
+  ].some((c) => c !== null && !c.valid);
   if (invalid) process.stderr.write("bench: some runs had connection errors or non-2xx responses; their figures are not valid\n");
   return invalid ? 1 : 0;
 }

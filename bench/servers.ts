@@ -1,6 +1,7 @@
-// The two HTTP servers under load, each in its own child process: Strand (`strand serve` on a
-// pre-filled data directory) and the floor (bench/floor-server.ts run as a script).
-import { fork, spawn, type ChildProcess } from "node:child_process";
+// The HTTP servers under load, each in its own child process: Strand (`strand serve` on a
+// pre-filled data directory), the floor (bench/floor-server.ts run as a script) and the Hono +
+// better-sqlite3 peer (bench/sqlite-server.ts).
+import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stopChild, trackChild } from "./cleanup.js";
@@ -11,6 +12,7 @@ export const REPO_ROOT = resolve(HERE, "../..");
 export const CLI = join(REPO_ROOT, "dist/cli/strand.js");
 export const BENCH_PROJECT = join(REPO_ROOT, "bench/project");
 const FLOOR_SCRIPT = join(HERE, "floor-server.js");
+const SQLITE_SCRIPT = join(HERE, "sqlite-server.js");
 const START_TIMEOUT_MS = 120_000;
 
 export interface ChildServer {
@@ -116,4 +118,27 @@ export async function startFloor(dataDir: string, records: number): Promise<Chil
     });
   });
   return { url: ready.url, child, output, stop: () => stopChild(child) };
+}
+
+/** bench/sqlite-server.js (Hono + better-sqlite3) as a forked child serving the database at `dbPath`. */
+export async function startSqlitePeer(dbPath: string): Promise<ChildServer> {
+  const child = fork(SQLITE_SCRIPT, ["--path", dbPath, "--port", "0"], { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  trackChild(child);
+  const output = captureOutput(child);
+  const ready = await waitFor<{ url: string }>(child, "sqlite peer server", output, (done) => {
+    child.on("message", (message: unknown) => {
+      if (typeof message === "object" && message !== null && (message as { ready?: unknown }).ready === true) {
+        done(message as { url: string });
+      }
+    });
+  });
+  return { url: ready.url, child, output, stop: () => stopChild(child) };
+}
+
+/** Builds the peer's database of the graph whose targets are in `targetsFile` (Int32 LE), in a child that exits. */
+export function buildSqlitePeer(dbPath: string, targetsFile: string, fanout: number): void {
+  execFileSync(process.execPath, [SQLITE_SCRIPT, "--build", "--path", dbPath, "--targets", targetsFile, "--fanout", String(fanout)], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }

@@ -20,6 +20,11 @@ QUERY CountTwoHop(id: ID) =>
     n <- N<Item>(id)::Out<Link>::Out<Link>::COUNT
     RETURN n
 
+// The HTTP comparison with Hono + better-sqlite3 (bench/peer-http.ts): one and two hops of records.
+QUERY OneHop(id: ID) =>
+    items <- N<Item>(id)::Out<Link>
+    RETURN items
+
 QUERY TwoHop(id: ID) =>
     items <- N<Item>(id)::Out<Link>::Out<Link>
     RETURN items
