@@ -36,6 +36,25 @@ export interface PeerHttpResult {
   /** Peak RSS in MB after all runs (VmHWM). */
   strandPeakRssMb: number | null;
   peerPeakRssMb: number | null;
+  /** RSS after all runs, anonymous and file-backed (LMDB's map counts here, SQLite's page cache does not). */
+  strandRss: RssParts | null;
+  peerRss: RssParts | null;
+}
+
+export interface RssParts {
+  anonMb: number;
+  fileMb: number;
+}
+
+function rssParts(pid: number | undefined): RssParts | null {
+  if (pid === undefined) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+    return { anonMb: kb("RssAnon") / 1024, fileMb: kb("RssFile") / 1024 };
+  } catch {
+    return null;
+  }
 }
 
 function peakRssMb(pid: number | undefined): number | null {
@@ -149,6 +168,8 @@ export async function runPeerHttp(options: PeerHttpOptions): Promise<PeerHttpRes
       runs,
       strandPeakRssMb: peakRssMb(strand.child.pid),
       peerPeakRssMb: peakRssMb(peer.child.pid),
+      strandRss: rssParts(strand.child.pid),
+      peerRss: rssParts(peer.child.pid),
     };
   } finally {
     for (const server of servers.reverse()) await server.stop();
@@ -194,6 +215,10 @@ export function renderPeerHttp(r: PeerHttpResult): string {
     lines.push(
       `  peak RSS after every run (2-hop the heaviest): Strand ${r.strandPeakRssMb.toFixed(0)} MB, peer ${r.peerPeakRssMb.toFixed(0)} MB: ${ratio.toFixed(2)}x (target <= ${PEER_RSS_TARGET}: ${pass(ratio <= PEER_RSS_TARGET)})`,
     );
+  }
+  if (r.strandRss !== null && r.peerRss !== null) {
+    const mb = (parts: RssParts): string => `${parts.anonMb.toFixed(0)} MB anonymous + ${parts.fileMb.toFixed(0)} MB file-backed`;
+    lines.push(`  RSS at the end: Strand ${mb(r.strandRss)} (its LMDB map; the read cache is anonymous), peer ${mb(r.peerRss)}`);
   }
   return lines.join("\n");
 }
