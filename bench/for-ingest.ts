@@ -30,6 +30,15 @@ export interface ForIngestOptions {
   concurrency: number;
   /** Other builds' strand.js to measure side by side (none: this build only). */
   baselines: readonly string[];
+  /**
+   * `ordered`: each source node's `degree` edges together (the bench's first row); `random`: every
+   * edge's source drawn at random too (issue 32 item 3), so each request touches ~batch lists.
+   */
+  sources?: "ordered" | "random";
+  /** A file imported instead of the nodes' before the ingest (nodes and edges: a store that already holds them). */
+  prefillFile?: string | undefined;
+  /** The edges in prefillFile. */
+  prefilledEdges?: number;
   log: (line: string) => void;
 }
 
@@ -64,6 +73,9 @@ const ONE_EDGE_REQUESTS = 41;
 
 export interface ForIngestResult {
   edges: number;
+  sources: "ordered" | "random";
+  /** Edges the store held before the ingest. */
+  prefilledEdges: number;
   batch: number;
   concurrency: number;
   current: IngestRun;
@@ -119,7 +131,9 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
   fs.rmSync(dir, { recursive: true, force: true });
   const has = features(cli);
   if (has.importCommand) {
-    execFileSync(process.execPath, [cli, "import", DATA_PROJECT, "--data", dir, options.nodesFile], { stdio: "ignore" });
+    execFileSync(process.execPath, [cli, "import", DATA_PROJECT, "--data", dir, options.prefillFile ?? options.nodesFile], {
+      stdio: "ignore",
+    });
   }
   const server = await startStrand(dir, null, DATA_PROJECT, cli, has.logLevel);
   try {
@@ -136,7 +150,8 @@ async function ingestOnce(options: ForIngestOptions, cli: string): Promise<Inges
         next += options.batch;
         const links = [];
         for (let e = start; e < Math.min(options.edges, start + options.batch); e++) {
-          links.push({ from: ids[Math.floor(e / options.degree) % ids.length], to: ids[randomIndex(random, ids.length)] });
+          const from = options.sources === "random" ? randomIndex(random, ids.length) : Math.floor(e / options.degree) % ids.length;
+          links.push({ from: ids[from], to: ids[randomIndex(random, ids.length)] });
         }
         await post(server, "AddLinks", { links });
       }
@@ -184,6 +199,8 @@ export async function runForIngest(options: ForIngestOptions): Promise<ForIngest
   }
   return {
     edges: options.edges,
+    sources: options.sources ?? "ordered",
+    prefilledEdges: options.prefillFile === undefined ? 0 : (options.prefilledEdges ?? 0),
     batch: options.batch,
     concurrency: options.concurrency,
     current: best.get(CLI)!,
