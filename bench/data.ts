@@ -18,7 +18,7 @@ import { forEachFileLine } from "../runtime/data/lines.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { uuidv7 } from "../runtime/store/ids.js";
 import { renderVectorImport, runVectorImport, type VectorImportResult } from "./data-vectors.js";
-import { DATA_PROJECT, runForIngest, type ForIngestResult, type IngestRun } from "./for-ingest.js";
+import { DATA_PROJECT, runForIngest, type ForIngestOptions, type ForIngestResult, type IngestRun } from "./for-ingest.js";
 import { benchSchema } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";
 
@@ -218,41 +218,28 @@ export async function runDataBench(options: DataBenchOptions): Promise<DataBench
   const smallExport = exportInChild(smallDir, join(options.root, "export-small.jsonl"));
   fs.rmSync(smallDir, { recursive: true, force: true });
 
+  // Each source's edges together at every --for-in-flight; then issue 32 item 3's two harder
+  // cases, one request at a time: every source random, into the nodes alone and into a store
+  // already holding the import's edges (1M at --data-nodes 100000).
+  const ingestCases: Pick<ForIngestOptions, "concurrency" | "sources" | "prefillFile" | "prefilledEdges">[] = [
+    ...options.forInFlight.map((concurrency) => ({ concurrency })),
+    { concurrency: 1, sources: "random" },
+    { concurrency: 1, sources: "random", prefillFile: input.all, prefilledEdges: edges },
+  ];
   const forIngest: ForIngestResult[] = [];
-  for (const concurrency of options.forInFlight) {
+  for (const ingestCase of ingestCases) {
     forIngest.push(
       await runForIngest({
         root: options.root,
         nodesFile: input.nodesOnly,
         ids: input.ids,
         batch: options.forBatch,
-        concurrency,
         edges: Math.min(options.forEdges, edges),
         degree: options.degree,
         seed: options.seed,
         baselines: options.baselines,
         log: options.log,
-      }),
-    );
-  }
-  // Issue 32 item 3's two harder cases, one request at a time: every source random, into the nodes
-  // alone and into a store already holding the import's edges (1M at --data-nodes 100000).
-  for (const prefillFile of [undefined, input.all]) {
-    forIngest.push(
-      await runForIngest({
-        root: options.root,
-        nodesFile: input.nodesOnly,
-        ids: input.ids,
-        batch: options.forBatch,
-        concurrency: 1,
-        edges: Math.min(options.forEdges, edges),
-        degree: options.degree,
-        seed: options.seed,
-        baselines: options.baselines,
-        log: options.log,
-        sources: "random",
-        prefillFile,
-        prefilledEdges: prefillFile === undefined ? 0 : edges,
+        ...ingestCase,
       }),
     );
   }

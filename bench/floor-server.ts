@@ -7,10 +7,10 @@
 //   node dist/bench/floor-server.js --port 0 --path /tmp/floor-db [--records 100000]
 // which prints one JSON line `{"ready":true,"port":...,"records":...}` on stdout (and sends the
 // same object over IPC when forked) once it accepts requests; SIGTERM/SIGINT close it.
+import { announceAndServe, argValue, runAsScript } from "./child-server.js";
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { open } from "lmdb";
@@ -129,11 +129,6 @@ export async function startFloorServer(options: FloorServerOptions): Promise<Flo
   };
 }
 
-function argValue(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const path = argValue(args, "--path");
@@ -143,20 +138,7 @@ async function main(): Promise<void> {
     port: Number(argValue(args, "--port") ?? "0"),
     records: Number(argValue(args, "--records") ?? String(DEFAULT_FLOOR_RECORDS)),
   });
-  const ready = { ready: true, port: server.port, url: server.url, records: server.ids.length };
-  process.stdout.write(`${JSON.stringify(ready)}\n`);
-  process.send?.(ready);
-  const stop = (): void => {
-    void server.close().then(() => process.exit(0));
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-  process.once("disconnect", stop);
+  announceAndServe({ ready: true, port: server.port, url: server.url, records: server.ids.length }, server);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runAsScript(import.meta.url, main);

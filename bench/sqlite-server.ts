@@ -12,10 +12,10 @@
 //   node dist/bench/sqlite-server.js --path DB [--port 0]
 // The first builds the database and exits (so the server's peak memory is its serving's); the
 // second prints `{"ready":true,"url":..}` (and sends it over IPC when forked) once it listens.
+import { announceAndServe, argValue, runAsScript } from "./child-server.js";
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import type { Database } from "better-sqlite3";
@@ -101,11 +101,6 @@ export async function startSqliteServer(path: string, port: number): Promise<{ u
   };
 }
 
-function argValue(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const path = argValue(args, "--path");
@@ -117,20 +112,7 @@ async function main(): Promise<void> {
     return;
   }
   const server = await startSqliteServer(path, Number(argValue(args, "--port") ?? "0"));
-  const ready = { ready: true, url: server.url };
-  process.stdout.write(`${JSON.stringify(ready)}\n`);
-  process.send?.(ready);
-  const stop = (): void => {
-    void server.close().then(() => process.exit(0));
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-  process.once("disconnect", stop);
+  announceAndServe({ ready: true, url: server.url }, server);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runAsScript(import.meta.url, main);

@@ -8,10 +8,10 @@
 // Run as a script in its own process (forked by vector-http.ts):
 //   node dist/bench/vector-floor-server.js --index FILE --dim 128 --path DIR --add-dim 384 --ef 400 --k 10
 // It sends {"ready":true,"url":...} over IPC once it accepts requests; SIGTERM/SIGINT close it.
+import { announceAndServe, runAsScript } from "./child-server.js";
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import hnswlib from "hnswlib-node";
@@ -117,20 +117,7 @@ async function main(): Promise<void> {
     ef: argNumber(args, "--ef"),
     k: argNumber(args, "--k"),
   });
-  const ready = { ready: true, url: server.url };
-  process.stdout.write(`${JSON.stringify(ready)}\n`);
-  process.send?.(ready);
-  const stop = (): void => {
-    void server.close().then(() => process.exit(0));
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
-  process.once("disconnect", stop);
+  announceAndServe({ ready: true, url: server.url }, server);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runAsScript(import.meta.url, main);
