@@ -9,6 +9,8 @@
 // Installed as the global Response of the engine's thread (`useAnswerResponses`), since Hono builds
 // its answers with the global; `instanceof Response` holds for both kinds.
 
+import { delegatingPrototype } from "./delegating-prototype.js";
+
 const RealResponse: typeof Response = globalThis.Response;
 
 const BODY = Symbol("body");
@@ -71,25 +73,7 @@ const NULL_BODY = new Set([204, 205, 304]);
 
 /** Members answered without building the real Response. */
 const OWN: ReadonlySet<PropertyKey> = new Set(["status", "ok", "headers"]);
-const prototype = Object.create(RealResponse.prototype) as Record<PropertyKey, unknown>;
-for (const key of Reflect.ownKeys(RealResponse.prototype)) {
-  if (key === "constructor" || key === Symbol.toStringTag || OWN.has(key)) continue;
-  const descriptor = Object.getOwnPropertyDescriptor(RealResponse.prototype, key)!;
-  if (descriptor.get !== undefined) {
-    Object.defineProperty(prototype, key, {
-      get(this: AnswerFields) {
-        return (real(this) as unknown as Record<PropertyKey, unknown>)[key];
-      },
-    });
-  } else if (typeof descriptor.value === "function") {
-    Object.defineProperty(prototype, key, {
-      value(this: AnswerFields, ...args: unknown[]) {
-        const response = real(this) as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
-        return response[key]!(...args);
-      },
-    });
-  }
-}
+const prototype = delegatingPrototype<AnswerFields>(RealResponse.prototype, OWN, real);
 Object.defineProperty(prototype, "status", {
   get(this: AnswerFields) {
     return this[REAL]?.status ?? this[INIT]?.status ?? 200;

@@ -3,6 +3,8 @@
 // (http/request-header.ts), so most requests never need a real Request: constructing one (its
 // Headers, its body stream, its AbortSignal) cost about as much as answering a point read. The
 // first use of any other member (the MCP transport reads `headers` and `body`) builds the real one.
+import { delegatingPrototype } from "./delegating-prototype.js";
+
 const URL_KEY = Symbol("url");
 const METHOD_KEY = Symbol("method");
 const INIT_KEY = Symbol("init");
@@ -29,25 +31,7 @@ function real(lazy: LazyFields): Request {
   return request;
 }
 
-const prototype: object = Object.create(Request.prototype);
-for (const key of Reflect.ownKeys(Request.prototype)) {
-  if (key === "constructor" || key === "url" || key === "method" || key === Symbol.toStringTag) continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key)!;
-  if (descriptor.get !== undefined) {
-    Object.defineProperty(prototype, key, {
-      get(this: LazyFields) {
-        return (real(this) as unknown as Record<PropertyKey, unknown>)[key];
-      },
-    });
-  } else if (typeof descriptor.value === "function") {
-    Object.defineProperty(prototype, key, {
-      value(this: LazyFields, ...args: unknown[]) {
-        const request = real(this) as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
-        return request[key]!(...args);
-      },
-    });
-  }
-}
+const prototype = delegatingPrototype<LazyFields>(Request.prototype, new Set(["url", "method"]), real);
 Object.defineProperty(prototype, "url", {
   get(this: LazyFields) {
     return this[REAL_KEY]?.url ?? this[URL_KEY];
