@@ -1,5 +1,5 @@
 // The engine starts forwarded requests one per turn of the event loop (server/front-door/
-// engine.ts), reading the messages that came meanwhile first: a request whose client went away
+// engine.ts; one that finds it idle right after its batch), reading the messages that came meanwhile first: a request whose client went away
 // before it started is never run. Started on arrival, 100 queued requests for a 27 MB answer each
 // were all computed after their clients had gone, holding the engine for 70 s. Clients (peer
 // addresses) take turns, so one client's queue does not hold back another's requests.
@@ -90,6 +90,18 @@ it("starts requests in arrival order, one per turn, and drops one aborted before
     [1, 200, true],
     [4, 200, true],
   ]);
+});
+
+it("starts a request that finds the engine idle right after its batch is read, the next one a turn later", async () => {
+  const { engine, started } = recordingEngine();
+  engine.onMessage(request(1));
+  engine.onMessage(request(2));
+  expect(started).toEqual([]);
+  // No turn of the event loop for the first: a client sending one request at a time pays none.
+  await Promise.resolve();
+  expect(started).toEqual(["/q1"]);
+  await turn();
+  expect(started).toEqual(["/q1", "/q2"]);
 });
 
 it("answers 500 INTERNAL when the app throws, and reports the stack to the server's log", async () => {
