@@ -82,7 +82,7 @@ async function countQueries(): Promise<Map<string, QueryModule>> {
  * better-sqlite3, loaded when the comparison runs: `npm ci` leaves it out (package.json
  * benchDependencies; `npm run bench` installs it first, scripts/bench-peers.mjs).
  */
-async function loadSqlite(): Promise<typeof import("better-sqlite3").default> {
+export async function loadSqlite(): Promise<typeof import("better-sqlite3").default> {
   try {
     return (await import("better-sqlite3")).default;
   } catch (error) {

@@ -18,6 +18,7 @@ import { forEachFileLine } from "../runtime/data/lines.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { uuidv7 } from "../runtime/store/ids.js";
 import { renderVectorImport, runVectorImport, type VectorImportResult } from "./data-vectors.js";
+import { loadSqlite } from "./counts.js";
 import { DATA_PROJECT, runForIngest, type ForIngestOptions, type ForIngestResult, type IngestRun } from "./for-ingest.js";
 import { benchSchema } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";
@@ -58,6 +59,9 @@ export interface DataBenchResult {
   floorMs: number;
   importCpuMs: number;
   floorCpuMs: number;
+  /** The same file into SQLite in one transaction (sqliteImport), best of the rounds. */
+  sqliteMs: number;
+  sqliteCpuMs: number;
   /** Reading the file and JSON.parse of every line, nothing stored (best of the rounds). */
   parseMs: number;
   /** The edges' file imported alone into a store the nodes' file was imported into before (a second import). */
@@ -148,6 +152,47 @@ async function importEdgesLater(schema: SchemaDescriptor, dir: string, nodes: st
   return run.ms;
 }
 
+/**
+ * The peer: the same JSON Lines file into SQLite (better-sqlite3, WAL, synchronous=FULL) in one
+ * transaction, read and parsed inside the timing as the import does, keyed as a SQLite user would
+ * key it (INTEGER PRIMARY KEY, each record's UUID in a unique column, a JS map from UUID to row
+ * for the links), with what Strand's import also writes: the INDEX field's index and the links
+ * indexed from both ends (its two adjacency directions). Indexes exist before the rows, as
+ * Strand's are kept up to date during its import.
+ */
+async function sqliteImport(file: string, path: string): Promise<{ ms: number; cpuMs: number }> {
+  const Database = await loadSqlite();
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, grp TEXT NOT NULL, name TEXT NOT NULL);
+           CREATE INDEX items_grp ON items (grp);
+           CREATE TABLE links (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, src INTEGER NOT NULL, dst INTEGER NOT NULL);
+           CREATE INDEX links_src ON links (src);
+           CREATE INDEX links_dst ON links (dst);`);
+  const addItem = db.prepare("INSERT INTO items (uuid, grp, name) VALUES (?, ?, ?)");
+  const addLink = db.prepare("INSERT INTO links (uuid, src, dst) VALUES (?, ?, ?)");
+  const rows = new Map<string, number>();
+  const run = await timed(() =>
+    db.transaction(() => {
+      let next = 1;
+      forEachFileLine(
+        file,
+        () => {},
+        (text) => {
+          const r = JSON.parse(text) as { kind: string; id: string; group?: string; name?: string; from?: string; to?: string };
+          if (r.kind === "N") {
+            addItem.run(r.id, r.group, r.name);
+            rows.set(r.id, next++);
+          } else addLink.run(r.id, rows.get(r.from!), rows.get(r.to!));
+        },
+      );
+    })(),
+  );
+  db.close();
+  return run;
+}
+
 /** The floor: the same number of keys, msgpack records keyed [label, id], in one transaction. */
 function rawLmdbLoad(dir: string, records: readonly object[]): { ms: number; cpuMs: number } {
   const env = open({ path: dir, noSubdir: false });
@@ -181,8 +226,15 @@ export async function runDataBench(options: DataBenchOptions): Promise<DataBench
   let importCpuMs = Number.POSITIVE_INFINITY;
   let floorCpuMs = Number.POSITIVE_INFINITY;
   let parseMs = Number.POSITIVE_INFINITY;
+  let sqliteMs = Number.POSITIVE_INFINITY;
+  let sqliteCpuMs = Number.POSITIVE_INFINITY;
   for (let round = 0; round < 2; round++) {
     parseMs = Math.min(parseMs, (await timed(() => parseEveryLine(input.all))).ms);
+    const sqlitePath = join(options.root, `sqlite-${round}.db`);
+    const sqlite = await sqliteImport(input.all, sqlitePath);
+    sqliteMs = Math.min(sqliteMs, sqlite.ms);
+    sqliteCpuMs = Math.min(sqliteCpuMs, sqlite.cpuMs);
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${sqlitePath}${suffix}`, { force: true });
     const floorDir = join(options.root, `floor-${round}`);
     const floor = rawLmdbLoad(floorDir, input.records);
     floorMs = Math.min(floorMs, floor.ms);
@@ -254,6 +306,8 @@ export async function runDataBench(options: DataBenchOptions): Promise<DataBench
     floorMs,
     importCpuMs,
     floorCpuMs,
+    sqliteMs,
+    sqliteCpuMs,
     parseMs,
     laterEdgesMs,
     export: exported,
@@ -329,6 +383,7 @@ export function renderData(r: DataBenchResult): string {
     `  read + JSON.parse alone   ${(r.parseMs / 1000).toFixed(2)} s (the file's lines, nothing stored); floor + that ${((r.floorMs + r.parseMs) / 1000).toFixed(2)} s`,
     `  edges into a store with the nodes  ${(r.laterEdgesMs / 1000).toFixed(2)} s, ${((r.laterEdgesMs * 1000) / r.edges).toFixed(1)} µs per edge (a second import: the stored ids read into its table first)`,
     `  CPU time (user + system)  import ${(r.importCpuMs / 1000).toFixed(2)} s, floor ${(r.floorCpuMs / 1000).toFixed(2)} s → ${(r.importCpuMs / r.floorCpuMs).toFixed(2)}x`,
+    `  SQLite, one transaction    ${(r.sqliteMs / 1000).toFixed(2)} s wall, ${(r.sqliteCpuMs / 1000).toFixed(2)} s CPU (same file parsed, integer keys, links indexed both ways) → import CPU / SQLite ${(r.importCpuMs / r.sqliteCpuMs).toFixed(2)}x (target ≤ 2.5x: ${verdict(r.importCpuMs / r.sqliteCpuMs <= 2.5)})`,
     `  export                    ${(r.export.ms / 1000).toFixed(2)} s  ${n(exportRate)} records/s (target ≥ 200k/s: ${verdict(exportRate >= 200_000)}), one read transaction; ${n(r.export.records / (r.export.cpuMs / 1000))} records per CPU second`,
     `  export memory             ${n(r.smallExport.records)} records: peak anonymous ${n(r.smallExport.maxAnonMb)} MB (RSS ${n(r.smallExport.maxRssMb)} MB); ${n(r.export.records)} records: peak anonymous ${n(r.export.maxAnonMb)} MB (RSS ${n(r.export.maxRssMb)} MB, counting ${n(r.dataFileMb)} MB of data.mdb mapped)`,
     ...r.forIngest.flatMap(renderForIngest),
