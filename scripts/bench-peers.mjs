@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run bench` compares Strand with SQLite through better-sqlite3, which `npm ci` leaves out:
-// only the bench uses it, and where no prebuilt binary can be fetched it compiles from source for
-// minutes. package.json's `benchDependencies` (a field of ours, which npm ignores) pins it; this
-// installs what is missing, without saving to package.json or the lockfile. Not a peer dependency:
-// an optional peer would still refuse a user's own better-sqlite3 of another major version.
+// `npm run bench` compares Strand with SQLite through better-sqlite3 and with Kuzu, which `npm ci`
+// leaves out: only the bench uses them; better-sqlite3 compiles from source for minutes where no
+// prebuilt binary can be fetched, and kuzu's package is 185 MB. package.json's `benchDependencies`
+// (a field of ours, which npm ignores) pins them; this installs them when one is missing, without
+// saving to package.json or the lockfile. Not peer dependencies: an optional peer would still
+// refuse a user's own better-sqlite3 of another major version.
 // Plain JavaScript: it runs before the bench is built.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -14,18 +15,22 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const require = createRequire(new URL("../package.json", import.meta.url));
 
-for (const [name, version] of Object.entries(pkg.benchDependencies ?? {})) {
+// Every one in one `npm install`: npm prunes packages package.json does not name, so installing
+// one at a time removed the one installed before it.
+const specs = Object.entries(pkg.benchDependencies ?? {}).map(([name, version]) => `${name}@${version}`);
+const missing = Object.keys(pkg.benchDependencies ?? {}).filter((name) => {
   try {
     require.resolve(name);
-    continue;
+    return false;
   } catch {
-    // not installed: install it below
+    return true;
   }
-  const spec = `${name}@${version}`;
-  process.stderr.write(`bench: installing ${spec} for the comparison (not saved; npm ci leaves it out)\n`);
-  const install = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", spec], { cwd: root, stdio: "inherit" });
+});
+if (missing.length > 0) {
+  process.stderr.write(`bench: installing ${specs.join(", ")} for the comparisons (not saved; npm ci leaves them out)\n`);
+  const install = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", ...specs], { cwd: root, stdio: "inherit" });
   if (install.status !== 0) {
-    process.stderr.write(`bench: could not install ${spec}; install it by hand (npm install --no-save ${spec}) and run the bench again\n`);
+    process.stderr.write(`bench: could not install ${specs.join(" ")}; install them by hand (npm install --no-save ${specs.join(" ")}) and run the bench again\n`);
     process.exit(install.status ?? 1);
   }
 }
