@@ -30,7 +30,9 @@ if (missing.length > 0) {
   process.stderr.write(`bench: installing ${specs.join(", ")} for the comparisons (not saved; npm ci leaves them out)\n`);
   const install = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", ...specs], { cwd: root, stdio: "inherit" });
   if (install.status !== 0) {
-    process.stderr.write(`bench: could not install ${specs.join(" ")}; install them by hand (npm install --no-save ${specs.join(" ")}) and run the bench again\n`);
+    process.stderr.write(
+      `bench: could not install ${specs.join(" ")}; install them by hand (npm install --no-save ${specs.join(" ")}) and run the bench again\n`,
+    );
     process.exit(install.status ?? 1);
   }
 }
