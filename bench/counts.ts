@@ -13,6 +13,7 @@
 // Answers are checked equal on every start node before timing; blocks of calls alternate sides.
 import { join } from "node:path";
 import type { Database as SqliteDatabase } from "better-sqlite3";
+import { openDurableSqlite } from "./sqlite.js";
 import type { QueryModule } from "../core/query-module.js";
 import type { GraphStore } from "../runtime/graph-store.js";
 import { compileQueryScripts } from "../compiler/scripts.js";
@@ -78,25 +79,8 @@ async function countQueries(): Promise<Map<string, QueryModule>> {
   return modules;
 }
 
-/**
- * better-sqlite3, loaded when the comparison runs: `npm ci` leaves it out (package.json
- * benchDependencies; `npm run bench` installs it first, scripts/bench-peers.mjs).
- */
-export async function loadSqlite(): Promise<typeof import("better-sqlite3").default> {
-  try {
-    return (await import("better-sqlite3")).default;
-  } catch (error) {
-    throw new Error(
-      `the SQLite comparison needs better-sqlite3, which npm ci leaves out: run \`node scripts/bench-peers.mjs\` (npm run bench does) (${(error as Error).message})`,
-    );
-  }
-}
-
 async function buildSqlite(path: string, graph: Graph): Promise<SqliteDatabase> {
-  const Database = await loadSqlite();
-  const db = new Database(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
+  const db = await openDurableSqlite(path);
   // Node i is row i + 1; its UUID is kept (unique) as an application keeps its external id.
   db.exec("CREATE TABLE nodes (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, label TEXT NOT NULL, name TEXT, n INTEGER)");
   db.exec("CREATE TABLE edges (id INTEGER PRIMARY KEY, label TEXT NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL)");

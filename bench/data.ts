@@ -18,7 +18,7 @@ import { forEachFileLine } from "../runtime/data/lines.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { uuidv7 } from "../runtime/store/ids.js";
 import { renderVectorImport, runVectorImport, type VectorImportResult } from "./data-vectors.js";
-import { loadSqlite } from "./counts.js";
+import { openDurableSqlite } from "./sqlite.js";
 import { DATA_PROJECT, runForIngest, type ForIngestOptions, type ForIngestResult, type IngestRun } from "./for-ingest.js";
 import { benchSchema } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";
@@ -164,10 +164,7 @@ async function importEdgesLater(schema: SchemaDescriptor, dir: string, nodes: st
  * Strand's are kept up to date during its import.
  */
 async function sqliteImport(file: string, path: string): Promise<{ ms: number; cpuMs: number }> {
-  const Database = await loadSqlite();
-  const db = new Database(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
+  const db = await openDurableSqlite(path);
   db.exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, grp TEXT NOT NULL, name TEXT NOT NULL);
            CREATE INDEX items_grp ON items (grp);
            CREATE TABLE links (id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, src INTEGER NOT NULL, dst INTEGER NOT NULL);

@@ -18,7 +18,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
-import type { Database } from "better-sqlite3";
+import { openDurableSqlite } from "./sqlite.js";
 import { itemProps } from "./fill.js";
 
 interface ItemRow {
@@ -27,17 +27,9 @@ interface ItemRow {
   n: number;
 }
 
-async function openDatabase(path: string): Promise<Database> {
-  const SqliteDatabase = (await import("better-sqlite3")).default;
-  const db = new SqliteDatabase(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = FULL");
-  return db;
-}
-
 /** Builds the graph of `targets` (node i's out-links are targets[i*fanout .. (i+1)*fanout)). */
 export async function buildSqliteGraph(path: string, targets: Int32Array, fanout: number): Promise<void> {
-  const db = await openDatabase(path);
+  const db = await openDurableSqlite(path);
   db.exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, n INTEGER NOT NULL);
            CREATE TABLE links (src INTEGER NOT NULL, dst INTEGER NOT NULL);`);
   const nodes = targets.length / fanout;
@@ -59,7 +51,7 @@ function item(row: ItemRow): { id: number; label: string; name: string; n: numbe
 }
 
 export async function startSqliteServer(path: string, port: number): Promise<{ url: string; close(): Promise<void> }> {
-  const db = await openDatabase(path);
+  const db = await openDurableSqlite(path);
   const read = db.prepare("SELECT id, name, n FROM items WHERE id = ?");
   const oneHop = db.prepare("SELECT i.id, i.name, i.n FROM links l JOIN items i ON i.id = l.dst WHERE l.src = ?");
   const twoHop = db.prepare(
