@@ -4,7 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { type AckOutcome, InSyncTracker } from "../server/cluster/in-sync.js";
 
-function setup(required: number, initial: string[] = [], answer: () => Promise<boolean> = async () => true) {
+function setup(
+  required: number,
+  initial: string[] = [],
+  answer: () => Promise<boolean> = async () => true,
+  floors: { seq: number; feed: number } = { seq: 0, feed: -1 },
+) {
   let now = 0;
   const published: string[][] = [];
   const tracker = new InSyncTracker(
@@ -18,8 +23,14 @@ function setup(required: number, initial: string[] = [], answer: () => Promise<b
       now: () => now,
     },
     initial,
+    floors.seq,
+    floors.feed,
   );
   const outcomes = new Map<number, AckOutcome>();
+  const feedOutcomes = new Map<number, AckOutcome>();
+  const waitFeed = (version: number, timeoutMs = 5_000): void => {
+    void tracker.waitFeedAcked(version, timeoutMs).then((o) => feedOutcomes.set(version, o));
+  };
   const wait = (seq: number, timeoutMs = 5_000): void => {
     void tracker.waitAcked(seq, timeoutMs).then((o) => outcomes.set(seq, o));
   };
@@ -31,6 +42,8 @@ function setup(required: number, initial: string[] = [], answer: () => Promise<b
     published,
     outcomes,
     wait,
+    feedOutcomes,
+    waitFeed,
     flush,
     advance: async (ms: number) => {
       now += ms;
@@ -156,6 +169,69 @@ describe("the in-sync set", () => {
     await t.flush();
     expect(t.tracker.inSync).toEqual(["b"]);
     expect(t.outcomes.get(4)).toBe("acked");
+  });
+
+  it("acknowledges tenants' changes by the feed version every member holds, and project writes by sequence alone", async () => {
+    const t = setup(1, ["b", "c"], async () => true, { seq: 0, feed: 0 });
+    t.waitFeed(3);
+    t.wait(2);
+    t.tracker.replicaApplied("b", 2);
+    t.tracker.replicaApplied("c", 2);
+    await t.flush();
+    expect([t.outcomes.get(2), t.feedOutcomes.get(3)]).toEqual(["acked", undefined]);
+    t.tracker.replicaFeed("b", 3);
+    t.tracker.replicaFeed("c", 2);
+    await t.flush();
+    expect(t.feedOutcomes.get(3)).toBeUndefined(); // c holds the tenants only up to version 2
+    t.tracker.replicaFeed("c", 4);
+    await t.flush();
+    expect(t.feedOutcomes.get(3)).toBe("acked");
+    expect(t.published).toEqual([]);
+  });
+
+  it("adds a replica only once it holds the tenants too, and drops one that holds a tenant's change back", async () => {
+    const t = setup(1, ["b"], async () => true, { seq: 5, feed: 2 });
+    t.tracker.replicaApplied("b", 5);
+    t.tracker.replicaFeed("b", 2);
+    t.tracker.replicaApplied("c", 5); // the project's log, but none of the tenants
+    await t.flush();
+    expect(t.published).toEqual([]);
+    t.tracker.replicaFeed("c", 1);
+    await t.flush();
+    expect(t.published).toEqual([]); // below the feed version this leader started from
+    t.tracker.replicaFeed("c", 2);
+    await t.flush();
+    expect(t.published).toEqual([["b", "c"]]);
+    // c stops confirming the tenants: past the lag timeout it is dropped, and the change acknowledged by b.
+    t.waitFeed(7);
+    t.tracker.replicaFeed("b", 7);
+    await t.advance(500);
+    expect(t.feedOutcomes.get(7)).toBeUndefined();
+    t.tracker.replicaApplied("c", 5);
+    await t.advance(600);
+    expect(t.published).toEqual([["b", "c"], ["b"]]);
+    expect(t.feedOutcomes.get(7)).toBe("acked");
+    // Back, holding the version acknowledged: added again.
+    t.tracker.replicaFeed("c", 7);
+    await t.flush();
+    expect(t.published).toEqual([["b", "c"], ["b"], ["b", "c"]]);
+  });
+
+  it("raises the feed version a joining replica must hold once the new leader has stopped following", async () => {
+    const t = setup(1, [], async () => true, { seq: 3, feed: 1 });
+    t.tracker.raiseFeedFloor(2);
+    t.tracker.replicaApplied("b", 3);
+    t.tracker.replicaFeed("b", 1);
+    await t.flush();
+    expect(t.published).toEqual([]);
+    t.tracker.replicaFeed("b", 2);
+    await t.flush();
+    expect(t.published).toEqual([["b"]]);
+    t.tracker.raiseFeedFloor(0); // never lowered
+    t.tracker.replicaApplied("c", 3);
+    t.tracker.replicaFeed("c", 1);
+    await t.flush();
+    expect(t.published).toEqual([["b"]]);
   });
 
   it("refuses a required count below one", () => {
