@@ -40,6 +40,8 @@ function node(epoch: number, acks: string[]): ReplicationNode {
     leaderEpoch: () => epoch,
     replicaApplied: (member, seq, key) => acks.push(`${member}@${seq}${key === undefined ? "" : ` key ${key}`}`),
     logSent: (member, seq, key) => acks.push(`sent ${member}@${seq}${key === undefined ? "" : ` key ${key}`}`),
+    tenantsApplied: (member, version, key) => acks.push(`tenants ${member}@${version}${key === undefined ? "" : ` key ${key}`}`),
+    tenantsSent: (member, version, key) => acks.push(`tenants sent ${member}@${version}${key === undefined ? "" : ` key ${key}`}`),
     status: () => ({ group: "g", member: "lead", epoch, inSync: ["r1"], syncReplicas: 1 }),
   };
   return {
@@ -69,6 +71,29 @@ describe("a group node's replication endpoints", () => {
     expect(acks).toEqual(["r1@1 key k1", "sent r1@2 key k1"]);
     const bad = await app.request("/replication/log?after=1&member=a%2Fb", { headers: KEY });
     expect([bad.status, await bad.json()]).toEqual([
+      400,
+      { error: `member must be 1 to 64 letters, digits, '.', '_' or '-', got "a/b"`, code: "BAD_REQUEST" },
+    ]);
+    // The tenant feed: a poll from a version of this feed is the member's acknowledgement of it; a
+    // poll of another feed (or none) claims nothing, and gets the whole list.
+    const feedNode = node(3, acks);
+    feedNode.tenants = {
+      id: "feed-1",
+      answer: (feed, since) => ({ feed: "feed-1", version: 4, full: feed !== "feed-1", tenants: [], dropped: [] }),
+      waitPast: async () => false,
+    };
+    const feedApp = createApp({ store, queries, schema, replication: feedNode });
+    acks.length = 0;
+    const full = await feedApp.request("/replication/tenants?since=0&member=r1", { headers: { ...KEY, "x-strand-member-key": "k1" } });
+    expect([full.status, ((await full.json()) as { full: boolean }).full]).toEqual([200, true]);
+    const polledFeed = await feedApp.request("/replication/tenants?since=4&feed=feed-1&member=r1", {
+      headers: { ...KEY, "x-strand-member-key": "k1" },
+    });
+    expect(polledFeed.status).toBe(200);
+    await feedApp.request("/replication/tenants?since=2&feed=feed-0&member=r1", { headers: KEY });
+    expect(acks).toEqual(["tenants sent r1@4 key k1", "tenants r1@4 key k1", "tenants sent r1@4 key k1", "tenants sent r1@4"]);
+    const badFeedMember = await feedApp.request("/replication/tenants?since=4&feed=feed-1&member=a%2Fb", { headers: KEY });
+    expect([badFeedMember.status, await badFeedMember.json()]).toEqual([
       400,
       { error: `member must be 1 to 64 letters, digits, '.', '_' or '-', got "a/b"`, code: "BAD_REQUEST" },
     ]);

@@ -6,7 +6,9 @@
 // naming the new leader), re-seeds (its unacknowledged writes are another history) and rejoins
 // as a replica; every store verifies clean. A write retried with its Idempotency-Key on the new
 // leader takes effect once: the acknowledged one is replayed, the one only the dead leader had runs.
-// Tenants go through a failover in a group without synchronous replicas.
+// A fourth lane writes to a tenant: its acknowledged writes survive the failover as well (tenants'
+// writes wait for the in-sync replicas by the tenant feed's version, server/cluster/in-sync.ts).
+// Tenants also go through a failover in a group without synchronous replicas.
 //
 // Needs etcd (Debian's etcd-server; .ci/run installs it): without it this test fails, saying so.
 import { spawnSync } from "node:child_process";
@@ -98,11 +100,12 @@ async function post(server: StrandServer, query: string, params: unknown, header
   };
 }
 
-/** The handles of `acked` that `server` does not hold (after it has applied `after`). */
-async function missing(server: StrandServer, acked: readonly string[], after: number): Promise<string[]> {
+/** The handles of `acked` that `server` does not hold (after it has applied `after`; `tenant`: in that tenant, at its sequence). */
+async function missing(server: StrandServer, acked: readonly string[], after: number, tenant?: string): Promise<string[]> {
   const absent: string[] = [];
   for (const handle of acked) {
-    const reply = await post(server, "UserByHandle", { handle }, { "strand-after": String(after) });
+    const query = tenant === undefined ? "UserByHandle" : `t/${tenant}/UserByHandle`;
+    const reply = await post(server, query, { handle }, { "strand-after": String(after) });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     if (reply.body.user === null || reply.body.user === undefined) absent.push(handle);
   }
@@ -137,27 +140,36 @@ describe("failover on etcd with real processes", () => {
     expect((await status(a)).cluster.inSync).toEqual([...ids].sort());
 
     // Three lanes of writes; a write counts once its 200 arrived (b and c hold it on disk).
+    // A fourth lane writes to a tenant: its writes wait for the replicas as the project's do.
     const acked: string[] = [];
+    const tenantAcked: string[] = [];
     let stop = false;
-    const lane = async (n: number): Promise<void> => {
+    const lane = async (n: number, tenant?: string): Promise<void> => {
       for (let i = 0; !stop; i++) {
         const handle = `u${n}-${i}`;
         try {
-          const reply = await post(a, "AddUser", { handle, name: handle, city: "Lisbon", age: 30 });
-          if (reply.status === 200) acked.push(handle);
+          const reply = await post(a, tenant === undefined ? "AddUser" : `t/${tenant}/AddUser`, {
+            handle,
+            name: handle,
+            city: "Lisbon",
+            age: 30,
+          });
+          if (reply.status === 200) (tenant === undefined ? acked : tenantAcked).push(handle);
         } catch {
           return; // the leader is gone
         }
       }
     };
-    const lanes = [lane(0), lane(1), lane(2)];
-    await until("30 writes are acknowledged", async () => (acked.length >= 30 ? true : null), 60_000);
+    const lanes = [lane(0), lane(1), lane(2), lane(3, "acme")];
+    await until("30 writes are acknowledged", async () => (acked.length >= 30 && tenantAcked.length >= 10 ? true : null), 60_000);
     stop = true;
     await Promise.all(lanes);
     // A write with an Idempotency-Key, acknowledged (both replicas hold it and its stored answer).
     const idem = { handle: "idem", name: "idem", city: "Lisbon", age: 30 };
     const keyed = await post(a, "AddUser", idem, { "idempotency-key": "retry-acked" });
     expect([keyed.status, keyed.replayed]).toEqual([200, null]);
+    const tenantKeyed = await post(a, "t/acme/AddUser", idem, { "idempotency-key": "retry-acked" });
+    expect([tenantKeyed.status, tenantKeyed.replayed]).toEqual([200, null]);
     // Writes the leader commits but no replica receives: both replicas paused (well within their
     // lease), a first write to answer the long polls they left open, then the ones that stay on
     // the leader alone, unacknowledged when it dies.
@@ -194,6 +206,8 @@ describe("failover on etcd with real processes", () => {
     // the unheard one never reached a replica, so it takes effect now, once.
     const retried = await post(leader, "AddUser", idem, { "idempotency-key": "retry-acked" });
     expect([retried.status, retried.replayed, retried.body]).toEqual([200, "true", keyed.body]);
+    const tenantRetried = await post(leader, "t/acme/AddUser", idem, { "idempotency-key": "retry-acked" });
+    expect([tenantRetried.status, tenantRetried.replayed, tenantRetried.body]).toEqual([200, "true", tenantKeyed.body]);
     const firstTry = await post(leader, "AddUser", unheard, { "idempotency-key": "retry-unheard" });
     expect([firstTry.status, firstTry.replayed, (firstTry.body.user as { handle: string }).handle]).toEqual([200, null, "idem-unheard"]);
     const again = await post(leader, "AddUser", unheard, { "idempotency-key": "retry-unheard" });
@@ -203,6 +217,12 @@ describe("failover on etcd with real processes", () => {
     const all = [...acked, "idem", "idem-unheard", "after-failover"];
     expect(await missing(leader, all, written.commit)).toEqual([]);
     expect(await missing(other, all, written.commit)).toEqual([]);
+    // Every acknowledged tenant write too, on the new leader and on the other replica.
+    const tenantWritten = await post(leader, "t/acme/AddUser", { handle: "t-after", name: "x", city: "Porto", age: 1 });
+    expect(tenantWritten.status, JSON.stringify(tenantWritten.body)).toBe(200);
+    const tenantAll = [...tenantAcked, "idem", "t-after"];
+    expect(await missing(leader, tenantAll, tenantWritten.commit, "acme")).toEqual([]);
+    expect(await missing(other, tenantAll, tenantWritten.commit, "acme")).toEqual([]);
     const follower = await status(other);
     expect([follower.role, follower.following?.leader, follower.cluster.epoch]).toEqual(["replica", leader.url, 2]);
 
@@ -219,6 +239,7 @@ describe("failover on etcd with real processes", () => {
       { error: `this server is a read replica: send writes to the leader at ${leader.url}`, code: "NOT_LEADER", leader: leader.url },
     ]);
     expect(await missing(back, all, written.commit)).toEqual([]);
+    expect(await missing(back, tenantAll, tenantWritten.commit, "acme")).toEqual([]);
     // Its own unacknowledged writes were another history than the group's: it re-seeded from the
     // new leader, and they are gone everywhere.
     expect(back.output()).toContain(`strand: re-seeded from ${leader.url}`);
@@ -241,10 +262,11 @@ describe("failover on etcd with real processes", () => {
     );
     expect((await status(next)).cluster.epoch).toBe(3);
     expect(await missing(next, all, written.commit)).toEqual([]);
+    expect(await missing(next, tenantAll, tenantWritten.commit, "acme")).toEqual([]);
     for (const s of [other, back]) expect(await s.stop()).toBe(0);
-    for (const name of ["a", "b", "c"]) {
-      const checked = verify(path.join(work, name));
-      expect(checked.status, `${name}: ${checked.out}`).toBe(0);
+    for (const dir of ["a", "b", "c", "a/tenants/acme", "b/tenants/acme", "c/tenants/acme"]) {
+      const checked = verify(path.join(work, dir));
+      expect(checked.status, `${dir}: ${checked.out}`).toBe(0);
     }
     // Each data directory keeps the highest epoch its node was in (failover.ts): the leader of
     // epoch 2 stopped before epoch 3; the other two were in 3 (or in 4, when the one stopped
@@ -263,6 +285,8 @@ describe("failover on etcd with real processes", () => {
     await until("the replica is in sync", async () => ((await status(leader)).cluster.inSync.length === 1 ? true : null));
     const first = await post(leader, "AddUser", { handle: "one", name: "One", city: "Lisbon", age: 1 });
     expect(first.status).toBe(200);
+    const tenantFirst = await post(leader, "t/acme/AddUser", { handle: "t-one", name: "One", city: "Lisbon", age: 1 });
+    expect([tenantFirst.status, tenantFirst.commit]).toEqual([200, 1]);
 
     replica.child.kill("SIGSTOP");
     const held = await post(leader, "AddUser", { handle: "two", name: "Two", city: "Lisbon", age: 2 });
@@ -275,6 +299,23 @@ describe("failover on etcd with real processes", () => {
     ]);
     // The silent replica left the in-sync set (in etcd first): it cannot be promoted now.
     expect((await status(leader)).cluster.inSync).toEqual([]);
+    // A tenant's write and a tenant's creation wait for the replicas the same way.
+    const tenantHeld = await post(leader, "t/acme/AddUser", { handle: "t-two", name: "Two", city: "Lisbon", age: 2 });
+    expect([tenantHeld.status, tenantHeld.body]).toEqual([
+      503,
+      {
+        error: `the write to the tenant "acme" is committed on this leader at sequence 2, but 1 in-sync replica did not confirm it within 3000 ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; read it back (Strand-After: 2) before writing it again`,
+        code: "NOT_REPLICATED",
+      },
+    ]);
+    const creation = await fetch(`${leader.url}/tenants/beta`, { method: "POST" });
+    expect([creation.status, await creation.json()]).toEqual([
+      503,
+      {
+        error: `the creation of the tenant "beta" is committed on this leader, but 1 in-sync replica did not confirm it within 3000 ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; check it (GET /tenants/beta) before creating it again`,
+        code: "NOT_REPLICATED",
+      },
+    ]);
     replica.child.kill("SIGCONT");
     await until("the replica is back in sync", async () => {
       const s = await status(leader);
@@ -284,9 +325,14 @@ describe("failover on etcd with real processes", () => {
     const third = await post(leader, "AddUser", { handle: "three", name: "Three", city: "Lisbon", age: 3 });
     expect(third.status).toBe(200);
     expect(await missing(replica, ["one", "two", "three"], third.commit)).toEqual([]);
+    const tenantThird = await post(leader, "t/acme/AddUser", { handle: "t-three", name: "Three", city: "Lisbon", age: 3 });
+    expect([tenantThird.status, tenantThird.commit]).toEqual([200, 3]);
+    expect(await missing(replica, ["t-one", "t-two", "t-three"], 3, "acme")).toEqual([]);
+    const dropped = await fetch(`${leader.url}/tenants/beta`, { method: "DELETE" });
+    expect([dropped.status, await dropped.json()]).toEqual([200, { name: "beta", dropped: true }]);
+    // Acknowledged: the replica dropped it before the answer.
+    expect(fs.existsSync(path.join(replica.dataDir, "tenants", "beta"))).toBe(false);
     for (const s of [leader, replica]) expect(await s.stop()).toBe(0);
-    // With synchronous replicas the tenants are off, said at start (they are acknowledged on the project's own log only).
-    expect(leader.output()).toContain("strand: tenants are off on this node: a failover group with --sync-replicas 1");
   }, 120_000);
 
   it("carries the tenants through a failover: the promoted replica serves and writes them, the old leader follows them again", async () => {

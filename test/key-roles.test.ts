@@ -274,7 +274,7 @@ describe("a server without a keys file or tenants", () => {
         status: 404,
         body: {
           error:
-            "no route for POST /AddUser (strand-tenant: acme): this server serves one graph, not tenants (--tenants false, --watch, or a failover group with --sync-replicas)",
+            "no route for POST /AddUser (strand-tenant: acme): this server serves one graph, not tenants (--tenants false, or --watch)",
           code: "NOT_FOUND",
         },
       });

@@ -102,7 +102,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
         .then(() => langgraph?.store.close()),
   };
   const { server: http, frontDoor } = settings;
-  const tenantsServed = tenantsAreServed(settings, options.watch === true, say);
+  const tenantsServed = tenantsAreServed(settings, options.watch === true);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -135,6 +135,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
             root: join(settings.store.dataDir, "tenants"),
             open: opened.openStoreIn,
             writeRefusal: () => writeRefusal(served.store.role),
+            confirmation: () => served.store.tenantConfirmation(),
             awaitPosition: (name, seq) => served.awaitTenantPosition(name, seq),
             warn: say,
             idleMs: settings.server.tenantIdleS * 1000,
@@ -243,18 +244,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
   });
 }
 
-/**
- * Whether the server serves tenants: unless turned off, or reloading (--watch), or in a group
- * with synchronous replicas, which acknowledge the project's own log only (said at start).
- */
-function tenantsAreServed(settings: Settings, watch: boolean, say: (line: string) => void): boolean {
-  if (!settings.server.tenants || watch) return false;
-  const sync = settings.cluster?.syncReplicas ?? 0;
-  if (sync === 0) return true;
-  say(
-    `strand: tenants are off on this node: a failover group with --sync-replicas ${sync} acknowledges writes to the project's own graph only, not yet tenants' (set --tenants false to silence this)`,
-  );
-  return false;
+/** Whether the server serves tenants: unless turned off, or reloading (--watch). */
+function tenantsAreServed(settings: Settings, watch: boolean): boolean {
+  return settings.server.tenants && !watch;
 }
 
 /** How long stopping the node and the server may take before the process exits anyway (shutDown). */

@@ -37,7 +37,7 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 keys); reloaded when it changes or on SIGHUP
       --tenants <bool>          serve many graphs at /t/<tenant>/… beside the project's own
                                 (default: strand.toml [server] tenants, else true; off with
-                                --watch and --sync-replicas)
+                                --watch)
       --tenant-idle <s>         close a tenant unused this long (default: strand.toml [server]
                                 tenant_idle_s, else 60)
       --tenant-max-records <n>  records one tenant may hold; past it its writes answer 507

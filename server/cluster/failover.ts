@@ -1,8 +1,8 @@
 // Automatic failover on etcd: decides whether this node leads, follows or is
 // fenced, from the group state in etcd (group.ts; etcd-group.ts keeps it), and tells the node
 // (the server's replication side) through FailoverNode. On the leader with `syncReplicas` ≥ 1
-// it owns the in-sync set (in-sync.ts): writes wait in `waitAcked` until enough replicas hold
-// them. Time comes from a Clock (clock.ts), so scripted scenarios can replay it.
+// it owns the in-sync set (in-sync.ts): writes wait in `waitAcked` (tenants' changes in
+// `waitTenantsAcked`) until enough replicas hold them. Time comes from a Clock (clock.ts), so scripted scenarios can replay it.
 //
 // Roles: at start, and whenever the leader key disappears, a node that may lead (any node with
 // asynchronous replication; with synchronous, an in-sync replica or the leader that published
@@ -35,6 +35,8 @@ export interface FailoverNode {
   fence(reason: string): void;
   /** A replica's lag behind its leader in ms, for the group's member list (default 0). */
   lagMs?(): number;
+  /** The version of this node's tenant feed now (tenant-feed.ts); null or absent: it serves no tenants. */
+  tenantFeedVersion?(): number | null;
 }
 
 export interface FailoverOptions {
@@ -67,6 +69,8 @@ export class FailoverController {
   private tracker: InSyncTracker | null = null;
   /** Whose acknowledgements count in the epoch this node leads with synchronous replicas (replica-acks.ts). */
   private acks: ReplicaAcks | null = null;
+  /** The same for the tenant feed versions replicas say they hold. */
+  private feedAcks: ReplicaAcks | null = null;
   private stopWatching: (() => Promise<void>) | null = null;
   private timer: Timer | null = null;
   private readonly clock: Clock;
@@ -137,15 +141,34 @@ export class FailoverController {
     this.acks?.sentTo(memberId, memberKey, seq);
   }
 
+  /** A replica's poll of the tenant feed says member `memberId` has applied every tenant change up to `version` (as replicaApplied). */
+  tenantsApplied(memberId: string, version: number, memberKey: string | undefined): void {
+    this.feedAcks?.claim(memberId, memberKey, version);
+  }
+
+  /** This node answered member `memberId`'s poll of the tenant feed at `version`. */
+  tenantsSent(memberId: string, version: number, memberKey: string | undefined): void {
+    this.feedAcks?.sentTo(memberId, memberKey, version);
+  }
+
   /** Whether the write committed at `seq` may be acknowledged to its client. */
-  async waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
+  waitAcked(seq: number, timeoutMs: number): Promise<AckOutcome> {
+    return this.acknowledged((tracker) => tracker.waitAcked(seq, timeoutMs));
+  }
+
+  /** Whether the tenants' changes up to feed version `version` may be acknowledged. */
+  waitTenantsAcked(version: number, timeoutMs: number): Promise<AckOutcome> {
+    return this.acknowledged((tracker) => tracker.waitFeedAcked(version, timeoutMs));
+  }
+
+  private async acknowledged(wait: (tracker: InSyncTracker) => Promise<AckOutcome>): Promise<AckOutcome> {
     // Checked when the write is answered, not only by the timers: a process paused past its lease
     // (SIGSTOP, a VM stall) finishes its pending writes on resume before any timer runs — and a
     // replica's acknowledgement that arrives on resume settles the writes that waited across the
     // pause, so the lease is checked again once they are confirmed.
     if (!this.leadsWithinLease()) return "fenced";
     if (this.tracker === null) return "acked";
-    const outcome = await this.tracker.waitAcked(seq, timeoutMs);
+    const outcome = await wait(this.tracker);
     return outcome === "acked" && !this.leadsWithinLease() ? "fenced" : outcome;
   }
 
@@ -263,7 +286,15 @@ export class FailoverController {
         refreshEveryMs: this.options.checkEveryMs,
       });
       this.acks = acks;
-      await acks.refresh();
+      const feedAcks = new ReplicaAcks({
+        members: () => this.group.members(),
+        count: (id, version) => this.tracker?.replicaFeed(id, version),
+        clock: this.clock,
+        refreshEveryMs: this.options.checkEveryMs,
+        nothingSent: -1,
+      });
+      this.feedAcks = feedAcks;
+      await Promise.all([acks.refresh(), feedAcks.refresh()]);
       this.tracker = new InSyncTracker(
         {
           required: this.options.syncReplicas,
@@ -273,8 +304,9 @@ export class FailoverController {
         },
         previous,
         // A replica joins the set only once it holds what this node holds: every write the last
-        // epoch acknowledged is among it.
+        // epoch acknowledged is among it; and, serving tenants, every tenant as this node holds them.
         this.node.appliedSeq(),
+        this.node.tenantFeedVersion?.() ?? -1,
       );
       if (!(await this.group.publishInSync(epoch, previous))) {
         this.toFenced(`lost the lead of epoch ${epoch} while starting it`);
@@ -286,6 +318,7 @@ export class FailoverController {
     this.confirm(this.clock.now());
     this.options.log(`failover: leading at epoch ${this.epoch}`);
     await this.node.lead(this.epoch);
+    this.tracker?.raiseFeedFloor(this.node.tenantFeedVersion?.() ?? -1);
   }
 
   private async check(run: CheckRun): Promise<void> {
@@ -304,7 +337,7 @@ export class FailoverController {
       }
       this.confirm(checkedAt);
       // New members' key digests, for their acknowledgements.
-      await this.acks?.refresh();
+      await Promise.all([this.acks?.refresh(), this.feedAcks?.refresh()]);
     } else {
       // Not leading: an election nobody won (every candidate declined, or a watch event was
       // missed) is tried again here, and a leader not yet followed is followed.
@@ -361,6 +394,7 @@ export class FailoverController {
     this.tracker?.fence();
     this.tracker = null;
     this.acks = null;
+    this.feedAcks = null;
     this.options.log(`failover: fenced: ${reason}`);
     this.node.fence(reason);
   }

@@ -22,6 +22,8 @@ export interface ReplicaAcksOptions {
   readonly clock: Clock;
   /** The group is read again for an unknown member at most this often. */
   readonly refreshEveryMs: number;
+  /** What a claim counts for when nothing was sent to that member yet (default 0; the tenant feed's: -1, no version). */
+  readonly nothingSent?: number;
 }
 
 export class ReplicaAcks {
@@ -52,7 +54,7 @@ export class ReplicaAcks {
   sentTo(id: string, key: string | undefined, seq: number): void {
     if (key === undefined) return;
     const pair = `${id}\u0000${digestOf(key).toString("hex")}`;
-    const before = this.sent.get(pair) ?? 0;
+    const before = this.sent.get(pair) ?? seq;
     this.sent.delete(pair);
     this.sent.set(pair, Math.max(before, seq));
     if (this.sent.size > MAX_SENT) this.sent.delete(this.sent.keys().next().value as string);
@@ -70,7 +72,7 @@ export class ReplicaAcks {
     const digest = this.digests.get(id);
     const presented = digestOf(key);
     if (digest === undefined || !timingSafeEqual(presented, digest)) return null;
-    return Math.min(seq, this.sent.get(`${id}\u0000${presented.toString("hex")}`) ?? 0);
+    return Math.min(seq, this.sent.get(`${id}\u0000${presented.toString("hex")}`) ?? this.options.nothingSent ?? 0);
   }
 
   /** A member that joined since the last read: read the group again (one read at a time, at most one a refresh interval), then count its claim. */

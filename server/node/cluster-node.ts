@@ -40,6 +40,8 @@ export class ClusterNode implements FailoverNode {
       leaderEpoch: () => (store.role.kind === "leader" ? store.role.epoch : 0),
       replicaApplied: (member, seq, key) => this.controller?.replicaApplied(member, seq, key),
       logSent: (member, seq, key) => this.controller?.logSent(member, seq, key),
+      tenantsApplied: (member, version, key) => this.controller?.tenantsApplied(member, version, key),
+      tenantsSent: (member, version, key) => this.controller?.tenantsSent(member, version, key),
       replicaPositions: () => this.controller?.replicaPositions ?? [],
       status: () => ({
         group: settings.group,
@@ -102,11 +104,18 @@ export class ClusterNode implements FailoverNode {
     return this.served.lagMs();
   }
 
+  tenantFeedVersion(): number | null {
+    return this.served.tenantFeedVersion();
+  }
+
   async lead(epoch: number): Promise<void> {
     this.enter(epoch);
     const controller = this.controller;
-    await this.served.lead(epoch, (seq) =>
-      controller === null ? Promise.resolve("fenced") : controller.waitAcked(seq, this.settings.syncTimeoutMs),
+    const timeoutMs = this.settings.syncTimeoutMs;
+    await this.served.lead(
+      epoch,
+      (seq) => (controller === null ? Promise.resolve("fenced") : controller.waitAcked(seq, timeoutMs)),
+      (version) => (controller === null ? Promise.resolve("fenced") : controller.waitTenantsAcked(version, timeoutMs)),
     );
   }
 

@@ -13,14 +13,20 @@ import type { QueryContext } from "../../core/query-context.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
-import type { AckOutcome } from "../cluster/in-sync.js";
+import type { AckOutcome, UnconfirmedChange } from "../cluster/in-sync.js";
 import type { BackupSource } from "../http/backup-route.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";
 
 export type NodeRole =
   | { readonly kind: "starting" }
   /** `acked` absent: a write is acknowledged once committed (no synchronous replicas). */
-  | { readonly kind: "leader"; readonly epoch: number; readonly acked?: (seq: number) => Promise<AckOutcome> }
+  | {
+      readonly kind: "leader";
+      readonly epoch: number;
+      readonly acked?: (seq: number) => Promise<AckOutcome>;
+      /** With synchronous replicas and tenants: the wait for the tenants' changes up to a feed version (server/tenants/tenant-feed.ts). */
+      readonly tenantsAcked?: (version: number) => Promise<AckOutcome>;
+    }
   | { readonly kind: "replica"; readonly leader: string; readonly epoch: number }
   | { readonly kind: "fenced"; readonly reason: string };
 
@@ -78,14 +84,43 @@ export class RoleStore implements QueryStore, BackupSource {
       if (--this.inFlight === 0) for (const done of this.drainedWaiters.splice(0)) done();
     }
     if (outcome === "acked") return result;
+    throw this.unacknowledged(outcome, { subject: "the write", seq });
+  }
+
+  /**
+   * Leading with synchronous replicas and tenants: waits until the in-sync replicas hold the
+   * tenants' changes up to feed `version`; throws NOT_REPLICATED or FENCED, saying what `change`
+   * was, when they do not. Null when writes are acknowledged once committed.
+   */
+  tenantConfirmation(): ((version: number, change: UnconfirmedChange) => Promise<void>) | null {
+    const role = this.role;
+    if (role.kind !== "leader" || role.tenantsAcked === undefined) return null;
+    const wait = role.tenantsAcked;
+    return async (version, change) => {
+      this.inFlight++;
+      let outcome: AckOutcome;
+      try {
+        outcome = await wait(version);
+      } finally {
+        if (--this.inFlight === 0) for (const done of this.drainedWaiters.splice(0)) done();
+      }
+      if (outcome !== "acked") throw this.unacknowledged(outcome, change);
+    };
+  }
+
+  private unacknowledged(outcome: "timeout" | "fenced", change: UnconfirmedChange): StrandError {
+    const { subject, seq } = change;
+    const at = seq === null ? "" : ` at sequence ${seq}`;
+    const retry = change.retry ?? `read it back (Strand-After: ${seq}) before writing it again`;
     if (outcome === "timeout")
-      throw new StrandError(
+      return new StrandError(
         "NOT_REPLICATED",
-        `the write is committed on this leader at sequence ${seq}, but ${this.sync.replicas} in-sync ${this.sync.replicas === 1 ? "replica" : "replicas"} did not confirm it within ${this.sync.timeoutMs} ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; read it back (Strand-After: ${seq}) before writing it again`,
+        `${subject} is committed on this leader${at}, but ${this.sync.replicas} in-sync ${this.sync.replicas === 1 ? "replica" : "replicas"} did not confirm it within ${this.sync.timeoutMs} ms: it is not acknowledged, and is lost if this leader is lost before a replica copies it; ${retry}`,
       );
-    throw new StrandError(
+    const here = seq === null ? "" : ` (committed here at sequence ${seq})`;
+    return new StrandError(
       "FENCED",
-      `this node lost the lead while the write (committed here at sequence ${seq}) waited for its replicas: it is not acknowledged and may be undone when this node rejoins; read it back from the new leader before writing it again`,
+      `this node lost the lead while ${subject}${here} waited for its replicas: it is not acknowledged and may be undone when this node rejoins; ${change.retry ?? "read it back from the new leader before writing it again"}`,
     );
   }
 

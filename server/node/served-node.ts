@@ -51,8 +51,9 @@ export class ServedNode {
   /** The server's tenants, once it serves them (attachTenants); on a replica, their sync with the leader's. */
   private tenants: TenantReplication | null = null;
   private tenantSync: TenantFollowing | null = null;
-  /** Whom a replica follows, for the tenants' sync attached after it began. */
+  /** Whom a replica follows, and as which group member, for the tenants' sync attached after it began. */
   private leader: LeaderAccess | null = null;
+  private member: string | undefined;
 
   constructor(private readonly options: ServedNodeOptions) {
     this.latest = options.store;
@@ -87,8 +88,12 @@ export class ServedNode {
     return this.follower?.lag().ms ?? 0;
   }
 
-  /** Takes writes as the leader of `epoch` (0: no group); `acked`: the wait for synchronous replicas. */
-  async lead(epoch: number, acked?: (seq: number) => Promise<AckOutcome>): Promise<void> {
+  /** Takes writes as the leader of `epoch` (0: no group); `acked`: the wait for synchronous replicas (`tenantsAcked`: for the tenants' changes). */
+  async lead(
+    epoch: number,
+    acked?: (seq: number) => Promise<AckOutcome>,
+    tenantsAcked?: (version: number) => Promise<AckOutcome>,
+  ): Promise<void> {
     await this.stopFollowing();
     // Its first write's ids must sort after the ones its old leader wrote (records/newest-id.ts).
     if (epoch > 0) this.latest.keepNewIdsAfterStored();
@@ -99,7 +104,10 @@ export class ServedNode {
         this.options.events.warn(`strand: the new leader's first log entry failed: ${(error as Error).message}`);
       });
     this.tenants?.lead(epoch);
-    this.store.role = acked === undefined ? { kind: "leader", epoch } : { kind: "leader", epoch, acked };
+    this.store.role =
+      acked === undefined
+        ? { kind: "leader", epoch }
+        : { kind: "leader", epoch, acked, ...(tenantsAcked === undefined ? {} : { tenantsAcked }) };
   }
 
   /** Refuses writes and follows the leader at `leader.url`; in a group as `member`, refusing answers of an epoch below `epoch`. */
@@ -117,7 +125,8 @@ export class ServedNode {
       ...(group === null ? {} : { member: group.member, epoch: group.epoch }),
     });
     this.leader = leader;
-    this.tenantSync = this.tenants?.follow(leader) ?? null;
+    this.member = group?.member;
+    this.tenantSync = this.tenants?.follow(leader, this.member) ?? null;
     if (this.started) {
       this.follower.start();
       this.tenantSync?.start();
@@ -128,9 +137,14 @@ export class ServedNode {
   attachTenants(tenants: TenantReplication): void {
     this.tenants = tenants;
     if (this.store.role.kind === "replica" && this.leader !== null && this.tenantSync === null) {
-      this.tenantSync = tenants.follow(this.leader);
+      this.tenantSync = tenants.follow(this.leader, this.member);
       if (this.started) this.tenantSync.start();
     }
+  }
+
+  /** The version of the tenants' feed now (server/tenants/tenant-feed.ts); null when the node serves no tenants. */
+  tenantFeedVersion(): number | null {
+    return this.tenants?.feedVersion() ?? null;
   }
 
   /** On a replica: resolves true once the tenant holds `seq`, false when it does not within the Strand-After wait; null on a node that follows nobody. */

@@ -26,6 +26,8 @@ export interface ReplicationNode {
 }
 
 export interface TenantFeedView {
+  /** The feed's id (one per process): a poll naming it and a version claims the replica holds that version. */
+  readonly id: string;
   /** The changes after version `since` of feed `feed` (the whole list when the feed is another). */
   answer(feed: string | undefined, since: number): TenantFeedAnswer;
   /** Resolves once the feed's version passes `since` (true) or after `ms` (false). */
@@ -41,6 +43,10 @@ export interface ClusterView {
   replicaApplied(member: string, seq: number, memberKey: string | undefined): void;
   /** This node answered that member's log request with its entries up to `seq`. */
   logSent(member: string, seq: number, memberKey: string | undefined): void;
+  /** A replica's poll of the tenant feed says it holds every tenant change up to `version` (as replicaApplied). */
+  tenantsApplied?(member: string, version: number, memberKey: string | undefined): void;
+  /** This node answered that member's poll of the tenant feed at `version`. */
+  tenantsSent?(member: string, version: number, memberKey: string | undefined): void;
   /** Leading with synchronous replicas: what each replica has proven it holds (for /metrics); empty otherwise. */
   replicaPositions?(): readonly ReplicaPosition[];
 }

@@ -141,11 +141,21 @@ async function tenantFeedAnswer(c: Context, node: ReplicationNode): Promise<Resp
   if (typeof since !== "number") return jsonErrorResponse(since);
   if (typeof wait !== "number") return jsonErrorResponse(wait);
   const feed = c.req.query("feed");
+  const member = c.req.query("member");
+  if (member !== undefined && !MEMBER_ID.test(member))
+    return jsonErrorResponse(
+      new StrandError("BAD_REQUEST", `member must be 1 to 64 letters, digits, '.', '_' or '-', got "${member.slice(0, 40)}"`),
+    );
+  const memberKey = member === undefined ? undefined : requestHeader(c, incomingOf(c), MEMBER_KEY_HEADER);
+  // A replica asks from a version of this feed only once it has applied every change up to it
+  // (tenant-sync.ts): its acknowledgement of the tenants' writes, counted as the log's are.
+  if (member !== undefined && feed === tenants.id) node.cluster?.tenantsApplied?.(member, since, memberKey);
   let answer = tenants.answer(feed, since);
   if (!answer.full && answer.tenants.length === 0 && answer.dropped.length === 0 && wait > 0) {
     await tenants.waitPast(since, Math.min(wait, MAX_LOG_WAIT_MS));
     answer = tenants.answer(feed, since);
   }
+  if (member !== undefined) node.cluster?.tenantsSent?.(member, answer.version, memberKey);
   return c.json(answer as unknown as Record<string, never>);
 }
 

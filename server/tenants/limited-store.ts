@@ -35,6 +35,11 @@ export class LimitedStore implements QueryStore, BackupSource {
     private readonly refusal: () => Error | null = () => null,
     /** Runs before each write (once it has run, it costs nothing): the tenant's closed marker goes (kept-positions.ts). */
     private readonly beforeWrite: () => void = () => {},
+    /**
+     * Leading with synchronous replicas: the wait until the in-sync replicas hold the tenant at a
+     * position (throws NOT_REPLICATED or FENCED when they do not); null: a write is acknowledged once committed.
+     */
+    private readonly confirmation: () => ((at: LogPosition) => Promise<void>) | null = () => null,
   ) {}
 
   /** Where the tenant's commit log stands. */
@@ -62,7 +67,19 @@ export class LimitedStore implements QueryStore, BackupSource {
     const refused = this.refusal();
     if (refused !== null) return Promise.reject(refused);
     this.beforeWrite();
-    if (maxBytes === 0 && maxRecords === 0) return this.store.write(fn);
+    const confirm = this.confirmation();
+    const written = maxBytes === 0 && maxRecords === 0 ? this.store.write(fn) : this.limitedWrite(fn);
+    if (confirm === null) return written;
+    // A retry replayed from its stored answer commits nothing and waits too: what it answers may
+    // be a write a new leader inherited and its replicas do not hold yet.
+    return written.then(async (result) => {
+      await confirm(this.position());
+      return result;
+    });
+  }
+
+  private limitedWrite<T>(fn: (db: QueryContext) => T): Promise<T> {
+    const { maxBytes, maxRecords } = this.limits;
     return this.store.write((db) => {
       const before = this.records();
       const result = fn(db);
@@ -81,8 +98,9 @@ export class LimitedStore implements QueryStore, BackupSource {
     });
   }
 
+  /** Not where writes wait for replicas: a retry takes the write path (the role check, the acknowledgement). */
   answersFromSnapshot(): boolean {
-    return this.refusal() === null && this.store.answersFromSnapshot();
+    return this.refusal() === null && this.confirmation() === null && this.store.answersFromSnapshot();
   }
 
   flushed(): Promise<void> {

@@ -28,11 +28,16 @@ export class TenantFeed {
   /** A replica polled lately: tenant stores record every write for it (commit-log/log-readers.ts `shared`). */
   readonly readers = { live: (now: number): boolean => now - this.lastPoll <= FEED_READER_WINDOW_MS };
 
-  /** The tenant's log stands at `at` (after a write, or its creation at 0). */
-  committed(name: string, at: LogPosition): void {
+  /** The version now: a replica that has applied it holds every tenant as this node holds them. */
+  get current(): number {
+    return this.version;
+  }
+
+  /** The tenant's log stands at `at` (after a write, or its creation at 0); the version that says so. */
+  committed(name: string, at: LogPosition): number {
     const known = this.changes.get(name)?.at;
-    if (known != null && known.seq === at.seq && known.time === at.time) return;
-    this.bump(name, at);
+    if (known == null || known.seq !== at.seq || known.time !== at.time) this.bump(name, at);
+    return this.version;
   }
 
   dropped(name: string): void {

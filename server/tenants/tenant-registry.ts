@@ -3,6 +3,7 @@
 // belongs to exactly one tenant, and a drop removes a folder), opened on its first request and
 // closed again when idle, so idle tenants hold no memory. Each open tenant has its own app
 // (its own /mcp connections). Requests in flight keep a tenant open; a drop waits for them.
+import type { UnconfirmedChange } from "../cluster/in-sync.js";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
@@ -32,6 +33,8 @@ export interface TenantRegistryOptions<S extends TenantStore> {
   changed?: (name: string, at: LogPosition | null) => void;
   /** Why this node takes no write now (a replica's 421): no tenant is created or dropped then; null: it does. */
   writeRefusal?: () => Error | null;
+  /** Resolves once a creation or drop is held where it must be (a leader's synchronous replicas); throws NOT_REPLICATED when not. */
+  confirmed?: (change: UnconfirmedChange) => Promise<void>;
   /** Tenants open at once at most; past it the least recently used idle one closes (default 256). */
   maxOpen?: number;
   now?: () => number;
@@ -149,6 +152,11 @@ export class TenantRegistry<S extends TenantStore> {
   /** Why tenants cannot be created or dropped on this node now (it is a replica), or null. */
   writeRefusal(): Error | null {
     return this.options.writeRefusal?.() ?? null;
+  }
+
+  /** Resolves once the creations and drops so far are acknowledged (see the option); at once without synchronous replicas. */
+  confirmed(change: UnconfirmedChange): Promise<void> {
+    return this.options.confirmed?.(change) ?? Promise.resolve();
   }
 
   release(tenant: OpenTenant<S>): void {

@@ -12,6 +12,7 @@ import { DEFAULT_TENANT, tenantNameProblem } from "../../core/tenant-name.js";
 import { callerOf, requireRole } from "../http/caller.js";
 import { errorToResponse, jsonErrorResponse } from "../http/error-response.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
+import type { UnconfirmedChange } from "../cluster/in-sync.js";
 
 export const TENANTS_PATH = "/tenants";
 
@@ -33,6 +34,8 @@ export interface TenantAdmin {
   drop(name: string): Promise<boolean>;
   /** Why tenants cannot be created or dropped here now (a replica: 421 to its leader), or null. */
   writeRefusal(): Error | null;
+  /** Resolves once the creations and drops so far are held by the in-sync replicas; throws NOT_REPLICATED when not. */
+  confirmed(change: UnconfirmedChange): Promise<void>;
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -42,7 +45,7 @@ const json = (body: unknown, status = 200): Response => new Response(JSON.string
 function tenantsOff(method: string, what: string): StrandError {
   return new StrandError(
     "NOT_FOUND",
-    `no route for ${method} ${what}: this server serves one graph, not tenants (--tenants false, --watch, or a failover group with --sync-replicas)`,
+    `no route for ${method} ${what}: this server serves one graph, not tenants (--tenants false, or --watch)`,
   );
 }
 
@@ -83,12 +86,22 @@ export function tenantsHandler(admin: TenantAdmin | null): (c: Context) => Promi
           const existed = admin.exists(name);
           const opened = await admin.acquire(name, true);
           if (opened !== null) admin.release(opened);
+          await admin.confirmed({
+            subject: `the creation of the tenant "${name}"`,
+            seq: null,
+            retry: `check it (GET ${TENANTS_PATH}/${name}) before creating it again`,
+          });
           return json({ name, created: !existed }, existed ? 200 : 201);
         }
         case "DELETE": {
           const refused = admin.writeRefusal();
           if (refused !== null) throw refused;
           if (!(await admin.drop(name))) throw unknownTenant(name);
+          await admin.confirmed({
+            subject: `the drop of the tenant "${name}"`,
+            seq: null,
+            retry: `check it (GET ${TENANTS_PATH}/${name}) before dropping it again`,
+          });
           return json({ name, dropped: true });
         }
         default:

@@ -13,6 +13,7 @@ import type { GraphStore } from "../../runtime/graph-store.js";
 import type { SharedLogReaders } from "../../runtime/commit-log/log-readers.js";
 import type { LeaderAccess } from "../../runtime/replication/leader-fetch.js";
 import type { LogPosition } from "../../runtime/replication/protocol.js";
+import type { UnconfirmedChange } from "../cluster/in-sync.js";
 import { LimitedStore, NO_LIMITS, type TenantLimits } from "./limited-store.js";
 import { TenantDispatch } from "./tenant-dispatch.js";
 import { TenantFeed } from "./tenant-feed.js";
@@ -36,6 +37,12 @@ export interface TenantStores {
   memory?: OpenTenantMemory;
   /** Why this node takes no write now (a replica: 421 to its leader); absent: it always does. */
   writeRefusal?: () => Error | null;
+  /**
+   * Leading with synchronous replicas: the wait until the in-sync replicas hold the tenants'
+   * changes up to a feed version (throws NOT_REPLICATED or FENCED, saying what the change was, when
+   * they do not); null where a change is acknowledged once committed.
+   */
+  confirmation?: () => ((version: number, change: UnconfirmedChange) => Promise<void>) | null;
   /** On a replica: resolves once a tenant holds a sequence (true), false after the Strand-After wait; null where the node follows nobody. */
   awaitPosition?: (name: string, seq: number) => Promise<boolean | null>;
   /** Lines worth an operator's attention (a tenant re-seeded, the leader away). */
@@ -44,8 +51,10 @@ export interface TenantStores {
 
 /** What a replica node (server/node/served-node.ts) does with the tenants as its role changes. */
 export interface TenantReplication {
-  /** Follows the leader's tenants (not started yet). */
-  follow(leader: LeaderAccess): TenantFollowing;
+  /** Follows the leader's tenants (not started yet); in a failover group as `member`, whose polls acknowledge what it holds. */
+  follow(leader: LeaderAccess, member?: string): TenantFollowing;
+  /** The version of this node's feed now: a replica that holds it holds every tenant as this node does. */
+  feedVersion(): number;
   /** This node leads now, in `epoch` (0: no group): new ids of its open tenants sort after the ones they hold. */
   lead(epoch: number): void;
 }
@@ -93,7 +102,13 @@ export function serveTenants(
       // A group's leader: the tenant's new ids sort after the ones its old leader wrote (records/newest-id.ts).
       if ((node?.cluster?.leaderEpoch() ?? 0) > 0) store.keepNewIdsAfterStored();
       const marker = new ClosedMarker(dir);
-      const graph = new LimitedStore(store, basename(dir), dir, limits, refusal, () => marker.beforeChange());
+      const name = basename(dir);
+      const confirmation = (): ((at: LogPosition) => Promise<void>) | null => {
+        const confirm = given.confirmation?.() ?? null;
+        if (confirm === null || feed === null) return null;
+        return (at) => confirm(feed.committed(name, at), { subject: `the write to the tenant "${name}"`, seq: at.seq });
+      };
+      const graph = new LimitedStore(store, name, dir, limits, refusal, () => marker.beforeChange(), confirmation);
       return new TenantHandle(graph, dir, given.memory ?? null, marker);
     },
     idleMs,
@@ -102,10 +117,15 @@ export function serveTenants(
       ? {}
       : { changed: (name: string, at: LogPosition | null) => (at === null ? feed.dropped(name) : feed.committed(name, at)) }),
     writeRefusal: refusal,
+    confirmed: (change) => {
+      const confirm = given.confirmation?.() ?? null;
+      return confirm === null || feed === null ? Promise.resolve() : confirm(feed.current, change);
+    },
     appFor: (name, handle) => appFor(name, handle, node === undefined ? undefined : tenantNode(node, handle.graph.store)),
   });
   if (node !== undefined && feed !== null) {
     node.tenants = {
+      id: feed.id,
       answer: (id, since) => feed.answer(id, since, () => registry.names().map((name) => ({ name, at: registry.positionOf(name) }))),
       waitPast: (since, ms) => feed.waitPast(since, ms),
     };
@@ -119,7 +139,15 @@ export function serveTenants(
       node === undefined
         ? null
         : {
-            follow: (leader) => new TenantSync({ leader, tenants: registry, fingerprint: node.identity.fingerprint, warn }),
+            follow: (leader, member) =>
+              new TenantSync({
+                leader,
+                tenants: registry,
+                fingerprint: node.identity.fingerprint,
+                warn,
+                ...(member === undefined ? {} : { member }),
+              }),
+            feedVersion: () => feed?.current ?? 0,
             lead: (epoch) => {
               if (epoch > 0) for (const store of registry.openStores()) store.graph.store.keepNewIdsAfterStored();
             },

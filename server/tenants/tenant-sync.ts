@@ -53,6 +53,8 @@ export interface TenantSyncOptions<S extends SyncedStore> {
   waitMs?: number;
   /** Tenants brought up to date at once (default 4). */
   concurrency?: number;
+  /** In a failover group, this node's member id: its polls then acknowledge the versions it holds. */
+  member?: string;
 }
 
 const MAX_PAUSE_MS = 5_000;
@@ -118,16 +120,23 @@ export class TenantSync<S extends SyncedStore> {
   private async run(): Promise<void> {
     let feed: string | undefined;
     let pause = 100;
+    let inStep = true;
     while (!this.stopped) {
       try {
         const wait = this.options.waitMs ?? 5_000;
-        const query = `?since=${this.version}&wait=${wait}${feed === undefined ? "" : `&feed=${encodeURIComponent(feed)}`}`;
+        const member = this.options.member === undefined ? "" : `&member=${encodeURIComponent(this.options.member)}`;
+        // Not waiting after an answer that left a tenant behind: asked again at once from the same version.
+        const query = `?since=${this.version}&wait=${inStep ? wait : 0}${member}${feed === undefined ? "" : `&feed=${encodeURIComponent(feed)}`}`;
         const res = await leaderFetch(this.options.leader, TENANTS_FEED_PATH + query, wait + 15_000, this.abort.signal);
         if (!res.ok) throw new Error(`${TENANTS_FEED_PATH}: ${res.status} ${await res.text()}`);
         const answer = (await res.json()) as TenantFeedAnswer;
-        await this.apply(answer);
-        feed = answer.feed;
-        this.version = answer.version;
+        inStep = await this.apply(answer);
+        // The next poll from this version tells the leader every change up to it is held here (its
+        // acknowledgement of the tenants' writes, with synchronous replicas): only once it is.
+        if (inStep) {
+          feed = answer.feed;
+          this.version = answer.version;
+        }
         pause = 100;
       } catch (error) {
         if (this.stopped) return;
@@ -140,8 +149,11 @@ export class TenantSync<S extends SyncedStore> {
     }
   }
 
-  /** Brings every tenant the answer names into step, and drops the ones the leader dropped. */
-  private async apply(answer: TenantFeedAnswer): Promise<void> {
+  /**
+   * Brings every tenant the answer names into step, and drops the ones the leader dropped; false
+   * when one could not be (dropped on the leader after the answer was made: the next answer says so).
+   */
+  private async apply(answer: TenantFeedAnswer): Promise<boolean> {
     const { tenants } = this.options;
     const dropped = new Set(answer.dropped);
     for (const name of dropped) await tenants.drop(name);
@@ -160,31 +172,39 @@ export class TenantSync<S extends SyncedStore> {
       }
     }
     const behind = answer.tenants.filter((t) => !dropped.has(t.name) && !samePosition(t.at, tenants.positionOf(t.name)));
-    await inParallel(behind, this.options.concurrency ?? 4, (t) => this.bringUp(t));
+    let inStep = true;
+    await inParallel(behind, this.options.concurrency ?? 4, async (t) => {
+      if (!(await this.bringUp(t))) inStep = false;
+    });
+    return inStep;
   }
 
-  /** Applies the tenant's log entries until none is left; seeds it first when it is new here or the log cannot serve it. */
-  private async bringUp(change: TenantChange): Promise<void> {
+  /**
+   * Applies the tenant's log entries until none is left; seeds it first when it is new here or the
+   * log cannot serve it. False when the leader no longer has it (dropped after the feed named it).
+   */
+  private async bringUp(change: TenantChange): Promise<boolean> {
     const { tenants } = this.options;
     const { name } = change;
     if (!tenants.exists(name)) await this.seed(name);
+    let outcome: "more" | "done" | "gone" | "dropped" = "more";
     for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
       const held = await tenants.acquire(name, false);
-      if (held === null) return; // dropped meanwhile: the feed says so next
-      let outcome: "more" | "done" | "gone";
+      if (held === null) return false;
       try {
         outcome = await this.pull(name, held.store);
       } finally {
         tenants.release(held);
       }
-      if (outcome === "done") break;
+      if (outcome === "done" || outcome === "dropped") break;
       if (outcome === "gone") await this.seed(name);
     }
     this.moved(name);
+    return outcome === "done";
   }
 
   /** One log answer for the tenant, applied. */
-  private async pull(name: string, store: S): Promise<"more" | "done" | "gone"> {
+  private async pull(name: string, store: S): Promise<"more" | "done" | "gone" | "dropped"> {
     const after = store.position().seq;
     const time = after > 0 ? store.timeOf(after) : null;
     const query = `?after=${after}&wait=0${time === null ? "" : `&time=${time}`}&follower=${this.id}`;
@@ -196,7 +216,7 @@ export class TenantSync<S extends SyncedStore> {
     // The tenant was dropped on the leader after the feed named it: the next answer says so.
     if (res.status === 404) {
       await res.body?.cancel();
-      return "done";
+      return "dropped";
     }
     if (!res.ok) throw new Error(`/t/${name}${LOG_PATH}: ${res.status} ${await res.text()}`);
     const schema = res.headers.get(SCHEMA_HEADER);
