@@ -6,7 +6,9 @@
 //      replica (`strand serve --follow`) following it, and a failover group's leader with 1 sync
 //      replica (`--etcd … --sync-replicas 1`, one local etcd member), in rounds whose order
 //      rotates: the async replica is SIGSTOPped for the 0-replica and the sync runs and let go
-//      (and caught up) for the 1-async runs; each figure is a ratio to the 0-replica runs;
+//      (and caught up) for the 1-async runs; each figure is a ratio to the 0-replica runs; the
+//      group's leader also takes the same writes into a tenant (`/t/bench/AddItem`), whose writes
+//      its sync replica acknowledges by the tenant feed (server/cluster/in-sync.ts);
 //   3. replica lag during those loaded runs: every 100 ms a probe write on the leader, then a read
 //      on the replica with Strand-After set to the probe's Strand-Commit; lag is the time from the
 //      leader's answer to the replica's.
@@ -60,8 +62,17 @@ export interface ReplicationBenchResult {
     p99Ratio: number;
   };
   /** The group leader with 1 sync replica; null when no etcd binary is installed. */
-  sync: { runs: LoadResult[]; throughputRatio: number; p99: number; p99Ratio: number } | null;
+  sync: SyncRuns | null;
+  /** The same leader, the writes going to a tenant; null when no etcd binary is installed. */
+  syncTenant: SyncRuns | null;
   lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
+}
+
+interface SyncRuns {
+  runs: LoadResult[];
+  throughputRatio: number;
+  p99: number;
+  p99Ratio: number;
 }
 
 const KEY = "bench-replication-key";
@@ -71,8 +82,8 @@ export async function runReplicationBench(options: ReplicationBenchOptions): Pro
   options.log(
     `commit log: write p50 ${fmt(logCost.withLog.p50Us)} vs ${fmt(logCost.without.p50Us)} µs without, mean ratio ${logCost.latencyRatio.toFixed(3)}; 64 in flight ${logCost.throughputRatio.toFixed(3)}x the throughput`,
   );
-  const { http, lag, sync } = await benchReplicatedHttp(options);
-  return { logCost, http, lag, sync };
+  const { http, lag, sync, syncTenant } = await benchReplicatedHttp(options);
+  return { logCost, http, lag, sync, syncTenant };
 }
 
 async function benchLogCost(options: ReplicationBenchOptions): Promise<ReplicationBenchResult["logCost"]> {
@@ -120,14 +131,22 @@ async function benchLogCost(options: ReplicationBenchOptions): Promise<Replicati
   };
 }
 
-type Mode = "single" | "async" | "sync";
-const MODES: readonly Mode[] = ["single", "async", "sync"];
+type Mode = "single" | "async" | "sync" | "sync-tenant";
+const MODES: readonly Mode[] = ["single", "async", "sync", "sync-tenant"];
+const LABELS: Record<Mode, string> = {
+  single: "leader with 0 replicas",
+  async: "leader with 1 async replica",
+  sync: "group leader with 1 sync replica",
+  "sync-tenant": "group leader with 1 sync replica, writes to a tenant",
+};
 
-async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pick<ReplicationBenchResult, "http" | "lag" | "sync">> {
+async function benchReplicatedHttp(
+  options: ReplicationBenchOptions,
+): Promise<Pick<ReplicationBenchResult, "http" | "lag" | "sync" | "syncTenant">> {
   const leader = await serve(join(options.root, "leader"), []);
   const replica = await serve(join(options.root, "replica"), ["--follow", leader.url]);
   const group = await syncGroup(options);
-  const runs: Record<Mode, LoadResult[]> = { single: [], async: [], sync: [] };
+  const runs: Record<Mode, LoadResult[]> = { single: [], async: [], sync: [], "sync-tenant": [] };
   const lags: number[] = [];
   let n = 1_000_000;
   const load = (url: string): Promise<LoadResult> =>
@@ -140,7 +159,7 @@ async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pi
   try {
     for (let round = 0; round < options.rounds; round++) {
       // Each mode goes first, second and third in turn, so drift over the run hits all alike.
-      const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!).filter((m) => m !== "sync" || group !== null);
+      const order = MODES.map((_, i) => MODES[(i + round) % MODES.length]!).filter((m) => !m.startsWith("sync") || group !== null);
       for (const mode of order) {
         if (mode === "async") {
           replica.child.kill("SIGCONT");
@@ -150,17 +169,12 @@ async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pi
           await probing.stop();
         } else {
           replica.child.kill("SIGSTOP");
-          runs[mode].push(await load(mode === "sync" ? group!.leader.url : leader.url));
+          const url = mode === "single" ? leader.url : mode === "sync" ? group!.leader.url : `${group!.leader.url}/t/bench`;
+          runs[mode].push(await load(url));
         }
         const last = runs[mode].at(-1)!;
-        const label =
-          mode === "single"
-            ? "leader with 0 replicas"
-            : mode === "async"
-              ? "leader with 1 async replica"
-              : "group leader with 1 sync replica";
         options.log(
-          `round ${round + 1}: ${label}: ${last.requestsPerSec.toFixed(0)} writes/s, p99 ${last.p99Ms} ms, non-2xx ${last.non2xx}`,
+          `round ${round + 1}: ${LABELS[mode]}: ${last.requestsPerSec.toFixed(0)} writes/s, p99 ${last.p99Ms} ms, non-2xx ${last.non2xx}`,
         );
       }
     }
@@ -175,6 +189,12 @@ async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pi
   }
   const ratio = (side: LoadResult[]): number => geomean(runs.single.map((s, i) => side[i]!.requestsPerSec / s.requestsPerSec));
   const p99Ratio = (side: LoadResult[]): number => geomean(runs.single.map((s, i) => side[i]!.p99Ms / Math.max(1, s.p99Ms)));
+  const syncRuns = (side: LoadResult[]): SyncRuns => ({
+    runs: side,
+    throughputRatio: ratio(side),
+    p99: Math.max(...side.map((s) => s.p99Ms)),
+    p99Ratio: p99Ratio(side),
+  });
   const sorted = [...lags].sort((a, b) => a - b);
   return {
     http: {
@@ -185,15 +205,8 @@ async function benchReplicatedHttp(options: ReplicationBenchOptions): Promise<Pi
       p99Replicated: Math.max(...runs.async.map((s) => s.p99Ms)),
       p99Ratio: p99Ratio(runs.async),
     },
-    sync:
-      group === null
-        ? null
-        : {
-            runs: runs.sync,
-            throughputRatio: ratio(runs.sync),
-            p99: Math.max(...runs.sync.map((s) => s.p99Ms)),
-            p99Ratio: p99Ratio(runs.sync),
-          },
+    sync: group === null ? null : syncRuns(runs.sync),
+    syncTenant: group === null ? null : syncRuns(runs["sync-tenant"]),
     lag: {
       samples: sorted.length,
       p50Ms: sorted.length === 0 ? 0 : quantileSorted(sorted, 0.5),
@@ -316,6 +329,11 @@ export function renderReplication(r: ReplicationBenchResult): string {
     r.sync === null
       ? "    1 sync replica: not measured (no etcd binary)"
       : `    1 sync replica (etcd group): throughput ${r.sync.throughputRatio.toFixed(3)}x, p99 ${r.sync.p99Ratio.toFixed(2)}x (${median(r.sync.runs.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.sync.p99} ms)`,
+    ...(r.syncTenant === null || r.sync === null
+      ? []
+      : [
+          `    1 sync replica, to a tenant:  throughput ${r.syncTenant.throughputRatio.toFixed(3)}x, p99 ${r.syncTenant.p99Ratio.toFixed(2)}x (${median(r.syncTenant.runs.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.syncTenant.p99} ms; ${(r.syncTenant.throughputRatio / r.sync.throughputRatio).toFixed(3)}x the project's own graph's throughput with it)`,
+        ]),
     `  replica lag under that load (probe write on the leader → Strand-After read on the replica): p50 ${r.lag.p50Ms.toFixed(1)} ms, p99 ${r.lag.p99Ms.toFixed(1)} ms, max ${r.lag.maxMs.toFixed(1)} ms (${r.lag.samples} probes)`,
   ].join("\n");
 }
