@@ -311,7 +311,14 @@ async function main(): Promise<number> {
     }
     if (!options.skipIdempotency) idempotency = await runIdempotencyBench({ calls: options.quick ? 300 : 2000, root, log });
     if (!options.skipAdhoc) adhoc = await runAdHocBench({ calls: options.quick ? 300 : 2000, root, log });
-    if (!options.skipTenants) tenants = await runTenantsBench({ tenants: options.tenants, calls: options.quick ? 300 : 2000, root, log });
+    if (!options.skipTenants)
+      tenants = await runTenantsBench({
+        tenants: options.tenants,
+        calls: options.quick ? 300 : 2000,
+        settleSeconds: options.quick ? 20 : 60,
+        root,
+        log,
+      });
   } finally {
     await cleanup();
   }

@@ -13,17 +13,17 @@ it("reports memory with every tenant idle, the first request to one, and an open
   const root = mkdtempSync(join(tmpdir(), "strand-bench-tenants-"));
   try {
     const { renderTenants, runTenantsBench } = (await import(COMPILED)) as typeof import("../bench/tenants.js");
-    const result = await runTenantsBench({ tenants: 5, calls: 100, root, log: () => {} });
+    const result = await runTenantsBench({ tenants: 5, calls: 100, settleSeconds: 1, root, log: () => {} });
     expect({
       tenants: result.tenants,
       recordsEach: result.recordsEach,
-      runs: result.memory.map((m) => [m.malloc, m.firstRequest.samples]),
+      runs: result.memory.map((m) => [m.malloc, m.firstRequest.samples, m.settleSeconds]),
     }).toEqual({
       tenants: 5,
       recordsEach: 100,
       runs: [
-        ["glibc defaults", 5],
-        ["tuned", 5],
+        ["glibc defaults", 5, 1],
+        ["tuned", 5, 1],
       ],
     });
     expect(result.sides.map((s) => [s.kind, s.calls])).toEqual([
@@ -31,6 +31,7 @@ it("reports memory with every tenant idle, the first request to one, and an open
       ["tenant read", 100],
     ]);
     expect(renderTenants(result)).toContain("first request to an idle tenant");
+    expect(renderTenants(result)).toContain("1 s later");
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
