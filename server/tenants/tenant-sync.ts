@@ -58,6 +58,8 @@ export interface TenantSyncOptions<S extends SyncedStore> {
 }
 
 const MAX_PAUSE_MS = 5_000;
+/** Before asking again from the same version after an answer that left a tenant behind. */
+const NOT_IN_STEP_PAUSE_MS = 50;
 
 interface Waiter {
   seq: number;
@@ -136,7 +138,7 @@ export class TenantSync<S extends SyncedStore> {
         if (inStep) {
           feed = answer.feed;
           this.version = answer.version;
-        }
+        } else await retryPause(NOT_IN_STEP_PAUSE_MS, this.abort.signal); // not a busy loop should a tenant's log keep answering 404
         pause = 100;
       } catch (error) {
         if (this.stopped) return;
