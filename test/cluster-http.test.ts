@@ -80,6 +80,7 @@ describe("a group node's replication endpoints", () => {
     feedNode.tenants = {
       id: "feed-1",
       answer: (feed, since) => ({ feed: "feed-1", version: 4, full: feed !== "feed-1", tenants: [], dropped: [] }),
+      version: () => 4,
       waitPast: async () => false,
     };
     const feedApp = createApp({ store, queries, schema, replication: feedNode });

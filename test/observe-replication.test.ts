@@ -52,7 +52,11 @@ async function metricsOf(s: Served): Promise<string> {
 }
 
 const REPLICA_FAMILIES = ["strand_replica_lag_entries", "strand_replica_lag_seconds"];
-const LEADER_FAMILIES = ["strand_leader_replica_applied_seq", "strand_leader_replica_lag_entries"];
+const LEADER_FAMILIES = [
+  "strand_leader_replica_applied_seq",
+  "strand_leader_replica_lag_entries",
+  "strand_leader_replica_tenant_versions_behind",
+];
 const familiesOf = (text: string, names: string[]): string[] => names.flatMap((n) => samples(text, n));
 
 describe("a leader and its replica", () => {
@@ -138,6 +142,23 @@ describe("replication figures from the node's state", () => {
       'strand_leader_replica_lag_entries{member="r1"} 0',
       'strand_leader_replica_lag_entries{member="r2"} 5',
     ]);
+    // Serving tenants: how many tenant changes each has not proven (r2 none of this leader's feed yet).
+    const withTenants = node(9, () => null, {
+      replicaPositions: () => [
+        { member: "r1", applied: 9, tenants: 12 },
+        { member: "r2", applied: 9, tenants: -1 },
+      ],
+    });
+    withTenants.tenants = {
+      id: "f",
+      answer: () => ({ feed: "f", version: 14, full: true, tenants: [], dropped: [] }),
+      version: () => 14,
+      waitPast: async () => false,
+    };
+    expect(familiesOf(await text(withTenants), ["strand_leader_replica_tenant_versions_behind"])).toEqual([
+      'strand_leader_replica_tenant_versions_behind{member="r1"} 2',
+      'strand_leader_replica_tenant_versions_behind{member="r2"} 15',
+    ]);
     // A group node that does not say (a view without replicaPositions), and a node without replication: none.
     expect(familiesOf(await text(node(9, () => null, {})), LEADER_FAMILIES)).toEqual([]);
     const bare = await new ServerMetrics().render();
@@ -149,9 +170,10 @@ describe("replication figures from the node's state", () => {
     tracker.replicaApplied("r2", 3);
     tracker.replicaApplied("r1", 5);
     tracker.replicaApplied("r2", 2);
+    tracker.replicaFeed("r1", 2);
     expect(tracker.applied).toEqual([
-      { member: "r1", applied: 5 },
-      { member: "r2", applied: 3 },
+      { member: "r1", applied: 5, tenants: 2 },
+      { member: "r2", applied: 3, tenants: -1 },
     ]);
   });
 });

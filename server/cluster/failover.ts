@@ -105,7 +105,7 @@ export class FailoverController {
   }
 
   /** Leading with synchronous replicas: what each replica has proven it applied; empty otherwise. */
-  get replicaPositions(): readonly { member: string; applied: number }[] {
+  get replicaPositions(): readonly { member: string; applied: number; tenants: number }[] {
     return this.tracker?.applied ?? [];
   }
 

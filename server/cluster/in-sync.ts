@@ -93,9 +93,11 @@ export class InSyncTracker {
     return this.acked;
   }
 
-  /** What each replica that reported has applied, by member id. */
-  get applied(): { member: string; applied: number }[] {
-    return [...this.positions].map(([member, p]) => ({ member, applied: p.applied })).sort((a, b) => (a.member < b.member ? -1 : 1));
+  /** What each replica that reported has applied, by member id: its sequence and (-1: none) its tenant feed version. */
+  get applied(): { member: string; applied: number; tenants: number }[] {
+    return [...this.positions]
+      .map(([member, p]) => ({ member, applied: p.applied, tenants: p.feed }))
+      .sort((a, b) => (a.member < b.member ? -1 : 1));
   }
 
   /**

@@ -30,6 +30,8 @@ export interface TenantFeedView {
   readonly id: string;
   /** The changes after version `since` of feed `feed` (the whole list when the feed is another). */
   answer(feed: string | undefined, since: number): TenantFeedAnswer;
+  /** The feed's version now. */
+  version(): number;
   /** Resolves once the feed's version passes `since` (true) or after `ms` (false). */
   waitPast(since: number, ms: number): Promise<boolean>;
 }
@@ -54,6 +56,8 @@ export interface ClusterView {
 export interface ReplicaPosition {
   member: string;
   applied: number;
+  /** The leader's tenant feed version it has proven it holds (-1 or absent: none). */
+  tenants?: number;
 }
 
 export const DEFAULT_AFTER_TIMEOUT_MS = 5_000;

@@ -127,6 +127,7 @@ export function serveTenants(
     node.tenants = {
       id: feed.id,
       answer: (id, since) => feed.answer(id, since, () => registry.names().map((name) => ({ name, at: registry.positionOf(name) }))),
+      version: () => feed.current,
       waitPast: (since, ms) => feed.waitPast(since, ms),
     };
   }
