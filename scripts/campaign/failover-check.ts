@@ -37,23 +37,57 @@ export function overlaps(acks: readonly Attempt[]): string[] {
   return found;
 }
 
+/** A paused leader's acknowledgement past the lease: when it was answered and sent, and when the node resumed (ms after the pause began). */
+export interface LateAck {
+  fault: number;
+  key: string;
+  afterMs: number;
+  sentMs: number;
+  resumedMs: number;
+}
+
 /**
  * Acknowledgements of a paused leader's old epoch answered later than the lease after the pause
  * began: its last etcd confirmation was before the pause, so each came past the lease.
  */
-export function lateAcks(
-  faults: readonly Fault[],
-  acks: readonly Attempt[],
-  leaseTtlMs: number,
-): { fault: number; key: string; afterMs: number }[] {
-  const late: { fault: number; key: string; afterMs: number }[] = [];
+export function lateAcks(faults: readonly Fault[], acks: readonly Attempt[], leaseTtlMs: number): LateAck[] {
+  const late: LateAck[] = [];
   faults.forEach((f, n) => {
     if (f.kind !== "leader-pause") return;
     for (const a of acks)
       if (a.node === f.target && a.epoch === f.epoch && a.receivedAt > f.at + leaseTtlMs)
-        late.push({ fault: n + 1, key: a.key, afterMs: Math.round(a.receivedAt - f.at) });
+        late.push({
+          fault: n + 1,
+          key: a.key,
+          afterMs: Math.round(a.receivedAt - f.at),
+          sentMs: Math.round(a.sentAt - f.at),
+          resumedMs: Math.round(f.endedAt - f.at),
+        });
   });
   return late;
+}
+
+/** What the writes lost with --sync-replicas 0 were acknowledged before: the first fault that began after each. */
+export interface LostBeforeFault {
+  /** 1-based; 0: after the last fault. */
+  fault: number;
+  kind: FaultKind | "none";
+  target: string;
+  project: number;
+  tenants: number;
+}
+
+export function lostByFault(faults: readonly Fault[], lost: readonly Attempt[]): LostBeforeFault[] {
+  const out = new Map<number, LostBeforeFault>();
+  for (const a of lost) {
+    const n = faults.findIndex((f) => f.at >= a.receivedAt);
+    const f = faults[n];
+    const entry = out.get(n + 1) ?? { fault: n + 1, kind: f?.kind ?? "none", target: f?.target ?? "", project: 0, tenants: 0 };
+    if (a.tenant === undefined) entry.project++;
+    else entry.tenants++;
+    out.set(n + 1, entry);
+  }
+  return [...out.values()].sort((x, y) => x.fault - y.fault);
 }
 
 /** The longest time without any acknowledgement from the fault's start until the group was whole again. */
@@ -133,4 +167,18 @@ export function byKind(values: readonly { kind: FaultKind; ms: number }[]): Part
   const kinds = new Set(values.map((v) => v.kind));
   for (const kind of kinds) out[kind] = spread(values.filter((v) => v.kind === kind).map((v) => v.ms))!;
   return out;
+}
+
+/** Where byte-compared exports first differ (`of`: how many there should be). */
+export function firstDifference(exports: readonly string[], of: number): string {
+  if (exports.length < of) return `only ${exports.length} of ${of} exported`;
+  const lines = exports.map((e) => e.split("\n"));
+  for (let i = 0; ; i++) {
+    const at = lines.map((l) => l[i]);
+    if (at.every((l) => l === at[0])) {
+      if (at[0] === undefined) return "none found";
+      continue;
+    }
+    return `line ${i + 1}: ${at.map((l) => (l ?? "<end>").slice(0, 200)).join(" | ")}`;
+  }
 }

@@ -33,6 +33,8 @@ export interface GroupNode {
   status: NodeStatus | null;
   /** "strand: re-seeded from" lines over all its processes. */
   reseeds: number;
+  /** "strand: re-seeded the tenant" lines over all its processes. */
+  tenantReseeds: number;
 }
 
 export class FailoverGroup {
@@ -50,6 +52,7 @@ export class FailoverGroup {
       paused: false,
       status: null,
       reseeds: 0,
+      tenantReseeds: 0,
     }));
   }
 
@@ -83,7 +86,9 @@ export class FailoverGroup {
     const count = (chunk: string): void => {
       const lines = (partial + chunk).split("\n");
       partial = lines.pop() ?? "";
-      for (const line of lines) if (line.includes("strand: re-seeded from")) node.reseeds++;
+      for (const line of lines)
+        if (line.includes("strand: re-seeded from")) node.reseeds++;
+        else if (line.includes("strand: re-seeded the tenant")) node.tenantReseeds++;
     };
     server.child.stdout!.on("data", count);
     server.child.stderr!.on("data", count);
@@ -213,6 +218,42 @@ export async function readStatus(url: string): Promise<NodeStatus | null> {
   } catch {
     return null;
   }
+}
+
+/** What `readItems` read: the item keys, and the answer's Strand-Commit (the graph's sequence there). */
+export interface HeldItems {
+  keys: string[];
+  commit: number;
+}
+
+/**
+ * The item keys of a graph on a node (`tenant`: that tenant's, else the project's), once the node
+ * holds its sequence `after` (Strand-After; null: as it stands); "unknown" when the node has no
+ * such tenant (404 UNKNOWN_TENANT, asked without `after`), null when it did not answer 200 within 60 s.
+ */
+export async function readItems(url: string, tenant: string | undefined, after: number | null): Promise<HeldItems | "unknown" | null> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}${tenant === undefined ? "" : `/t/${tenant}`}/AllItems`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-replication-key": REPLICATION_KEY,
+          ...(after === null ? {} : { "strand-after": String(after) }),
+        },
+        body: "{}",
+      });
+      const commit = Number(res.headers.get("strand-commit") ?? "-1");
+      if (res.status === 200) return { keys: ((await res.json()) as { items: { key: string }[] }).items.map((i) => i.key), commit };
+      const body = (await res.json().catch(() => ({}))) as { code?: unknown };
+      if (res.status === 404 && body.code === "UNKNOWN_TENANT" && after === null) return "unknown";
+    } catch {
+      // a node still starting: ask again
+    }
+    await sleep(200);
+  }
+  return null;
 }
 
 function lastLines(text: string, count: number): string {

@@ -6,16 +6,30 @@
 // (failover-check.ts): no acknowledged write lost (with --sync-replicas 1; with 0 losses are
 // documented and counted), no key twice, none nobody sent, every node holding the same keys, no
 // two leaderships acknowledging in the same period, no paused leader's acknowledgement later than
-// the lease, `strand verify` clean on every store and byte-identical `strand export`s.
+// the lease, `strand verify` clean on every store and byte-identical `strand export`s. The same for
+// the tenants the tenant lanes write to (failover-tenants.ts), each read at its own sequence.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type EtcdCluster, startEtcdCluster } from "./etcd-cluster.js";
-import { byKind, checkData, failoverMs, lateAcks, overlaps, type Spread, spread, unavailableMs } from "./failover-check.js";
+import {
+  byKind,
+  checkData,
+  failoverMs,
+  firstDifference,
+  lateAcks,
+  type LostBeforeFault,
+  lostByFault,
+  overlaps,
+  type Spread,
+  spread,
+  unavailableMs,
+} from "./failover-check.js";
 import { type Fault, FAULT_KINDS, type FaultKind, inject } from "./failover-faults.js";
-import { FailoverGroup, type GroupNode, readStatus, REPLICATION_KEY } from "./failover-group.js";
-import { Writers } from "./failover-writers.js";
+import { FailoverGroup, type GroupNode, readItems, readStatus } from "./failover-group.js";
+import { checkTenantData, emptyTenantSummary, type TenantSummary, totalTenantReseeds, verifyTenantFolders } from "./failover-tenants.js";
+import { type Attempt, Writers } from "./failover-writers.js";
 import { between, type Random, seededRandom } from "./random.js";
 import { CLI, REPO_ROOT, sleep, verifyDir } from "./strand-child.js";
 
@@ -29,6 +43,9 @@ export interface FailoverOptions {
   /** Writes with no fault before the first one (no node may re-seed meanwhile). */
   steadyMs?: number;
   lanes?: number;
+  /** Tenants written to besides the project's graph (`c0`, `c1`, …; default 3, 0: none), and their lanes (default 2). */
+  tenants?: number;
+  tenantLanes?: number;
   log?: (line: string) => void;
   stopped?: () => boolean;
 }
@@ -39,6 +56,7 @@ export interface FailoverSummary {
   leaseTtlMs: number;
   faults: number;
   faultsByKind: Partial<Record<FaultKind, number>>;
+  /** Writes to the project's own graph (the tenants' are in `tenants`). */
   attempts: number;
   /** Answers by status and code ("200", "503 NOT_REPLICATED", "0": no answer). */
   answers: Record<string, number>;
@@ -56,7 +74,13 @@ export interface FailoverSummary {
   pausedLeaderLastAckMs: Spread | null;
   /** Acknowledged writes gone from the final data with --sync-replicas 0 (documented, not a finding). */
   asyncLost: number;
+  /** With --sync-replicas 0: the lost writes (the project's and the tenants') by the fault that began next after their acknowledgement. */
+  asyncLostByFault: LostBeforeFault[];
   final: { keys: number; nodesAgree: boolean; exportsIdentical: boolean; verified: number };
+  /** The tenants' writes and checks. */
+  tenants: TenantSummary;
+  /** Reads of the project's graph answered 200 with a Strand-Commit below their Strand-After. */
+  stale: number;
   losses: string[];
   findings: string[];
 }
@@ -70,6 +94,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
   const now = (): number => performance.now() - t0;
   const schedule = scheduleOf(options.kinds ?? FAULT_KINDS, options.faults, random);
   const root = mkdtempSync(join(tmpdir(), "strand-campaign-failover-"));
+  const tenantNames = Array.from({ length: options.tenants ?? 3 }, (_, i) => `c${i}`);
+  const tenantLanes = tenantNames.length === 0 ? 0 : (options.tenantLanes ?? 2);
   const summary: FailoverSummary = {
     syncReplicas: options.syncReplicas,
     seed: options.seed,
@@ -86,7 +112,10 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
     unavailableMs: {},
     pausedLeaderLastAckMs: null,
     asyncLost: 0,
+    asyncLostByFault: [],
     final: { keys: 0, nodesAgree: false, exportsIdentical: false, verified: 0 },
+    tenants: emptyTenantSummary(tenantNames, tenantLanes),
+    stale: 0,
     losses: [],
     findings: [],
   };
@@ -104,16 +133,27 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
     });
     await group.start();
     if ((await group.waitStable(60_000)) === null) throw new Error(`the group never became whole: ${group.describe()}`);
-    const writers = new Writers(group, { lanes: options.lanes ?? 4, prefix: `s${options.syncReplicas}`, now });
+    const writers = new Writers(group, {
+      lanes: options.lanes ?? 4,
+      tenants: tenantNames,
+      tenantLanes,
+      prefix: `s${options.syncReplicas}`,
+      now,
+    });
     writers.start();
 
     // Steady writes: a replica that re-seeds here does so with no fault (issue 37 finding 1).
     await sleep(summary.steady.ms);
-    summary.steady.acknowledged = writers.acknowledged().length;
+    const steadyAcks = writers.acknowledged();
+    summary.steady.acknowledged = steadyAcks.filter((a) => a.tenant === undefined).length;
+    summary.tenants.steadyAcknowledged = steadyAcks.length - summary.steady.acknowledged;
     summary.steady.reseeds = totalReseeds(group);
     if (summary.steady.reseeds > 0) summary.findings.push(`steady writes: ${summary.steady.reseeds} re-seeds with no fault`);
+    const steadyTenantReseeds = totalTenantReseeds(group);
+    if (steadyTenantReseeds > 0) summary.findings.push(`steady writes: ${steadyTenantReseeds} tenant re-seeds with no fault`);
     log(
-      `sync ${options.syncReplicas}: steady ${summary.steady.ms} ms, ${summary.steady.acknowledged} writes acknowledged, ${summary.steady.reseeds} re-seeds`,
+      `sync ${options.syncReplicas}: steady ${summary.steady.ms} ms, ${summary.steady.acknowledged} writes acknowledged` +
+        ` (and ${summary.tenants.steadyAcknowledged} to ${tenantNames.length} tenants), ${summary.steady.reseeds} re-seeds`,
     );
 
     const faults: Fault[] = [];
@@ -129,6 +169,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
       await sleep(between(random, 300, 1_500));
       const leader: GroupNode = group.stable() ?? whole;
       const reseedsBefore = totalReseeds(group);
+      const tenantReseedsBefore = totalTenantReseeds(group);
       const fault = await inject(kind, { group, etcd, writers, random, leaseTtlMs, now }, leader);
       faults.push(fault);
       summary.faults++;
@@ -143,6 +184,8 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
       windows.push({ kind, ms: unavailableMs(fault, settledAt, acks) });
       const reseeds = totalReseeds(group) - reseedsBefore;
       if (reseeds > 0) summary.reseeds[kind] = (summary.reseeds[kind] ?? 0) + reseeds;
+      const tenantReseeds = totalTenantReseeds(group) - tenantReseedsBefore;
+      if (tenantReseeds > 0) summary.tenants.reseeds[kind] = (summary.tenants.reseeds[kind] ?? 0) + tenantReseeds;
       let note = "";
       if (kind === "leader-kill") {
         const ms = failoverMs(fault, acks);
@@ -154,18 +197,21 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
       }
       log(
         `sync ${options.syncReplicas}: fault ${n + 1}/${schedule.length} ${kind} of ${fault.target}${fault.pausedMs === undefined ? "" : ` for ${Math.round(fault.pausedMs)} ms`}` +
-          `${note}, unavailable ${Math.round(windows.at(-1)!.ms)} ms, ${reseeds} re-seeds; ${acks.length} acknowledged so far`,
+          `${note}, unavailable ${Math.round(windows.at(-1)!.ms)} ms, ${reseeds} re-seeds` +
+          `${tenantNames.length === 0 ? "" : `, ${tenantReseeds} tenant re-seeds`}; ${acks.length} acknowledged so far`,
       );
     }
     log(`sync ${options.syncReplicas}: stopping the writers`);
     await writers.stop();
     const acks = writers.acknowledged();
-    summary.attempts = writers.attempts.length;
-    summary.acknowledged = acks.length;
-    for (const a of writers.attempts) {
-      const label = a.code === undefined ? String(a.status) : `${a.status} ${a.code}`;
-      summary.answers[label] = (summary.answers[label] ?? 0) + 1;
-    }
+    const projectAttempts = writers.attempts.filter((a) => a.tenant === undefined);
+    const tenantAttempts = writers.attempts.filter((a) => a.tenant !== undefined);
+    summary.attempts = projectAttempts.length;
+    summary.acknowledged = projectAttempts.filter((a) => a.status === 200).length;
+    summary.answers = answersOf(projectAttempts);
+    summary.tenants.attempts = tenantAttempts.length;
+    summary.tenants.acknowledged = tenantAttempts.filter((a) => a.status === 200).length;
+    summary.tenants.answers = answersOf(tenantAttempts);
     summary.failoverMs = spread(failovers);
     summary.unavailableMs = byKind(windows);
     summary.findings.push(...overlaps(acks).map((m) => `overlapping acknowledgements: ${m}`));
@@ -173,12 +219,13 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverSum
     summary.findings.push(
       ...late.map(
         (l) =>
-          `fault ${l.fault}: ${l.key} acknowledged by the paused leader ${l.afterMs} ms after its pause began (lease ${leaseTtlMs} ms)`,
+          `fault ${l.fault}: ${l.key} acknowledged by the paused leader ${l.afterMs} ms after its pause began (lease ${leaseTtlMs} ms;` +
+          ` sent ${l.sentMs} ms after it began, the node resumed after ${l.resumedMs} ms)`,
       ),
     );
     summary.pausedLeaderLastAckMs = spread(lastAcksOfPausedLeaders(faults, acks));
 
-    await finalChecks(group, writers, summary, root, log);
+    await finalChecks(group, writers, faults, summary, root, log);
   } finally {
     await group?.stop().catch(() => {});
     await etcd?.stop();
@@ -193,6 +240,16 @@ function scheduleOf(kinds: readonly FaultKind[], count: number, random: Random):
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Answers by status and code ("200", "503 NOT_REPLICATED", "0": no answer). */
+function answersOf(attempts: readonly Attempt[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const a of attempts) {
+    const label = a.code === undefined ? String(a.status) : `${a.status} ${a.code}`;
+    out[label] = (out[label] ?? 0) + 1;
   }
   return out;
 }
@@ -213,10 +270,11 @@ function lastAcksOfPausedLeaders(faults: readonly Fault[], acks: readonly { node
   return out;
 }
 
-/** The replicas catch up; every node's keys, then (stopped) its `strand verify` and `strand export`. */
+/** The replicas catch up; every node's keys (the project's, then each tenant's), then (stopped) `strand verify` and `strand export` of every store. */
 async function finalChecks(
   group: FailoverGroup,
   writers: Writers,
+  faults: readonly Fault[],
   summary: FailoverSummary,
   root: string,
   log: (line: string) => void,
@@ -230,11 +288,21 @@ async function finalChecks(
   log(`sync ${summary.syncReplicas}: the group is whole; reading every node's keys at sequence ${target}`);
   const held = new Map<string, string[]>();
   for (const node of group.nodes) {
-    const keys = await keysOf(node.server!.url, target);
-    if (keys === null) summary.findings.push(`${node.name} did not reach sequence ${target} within 60 s`);
-    else held.set(node.name, keys);
+    const read = await readItems(node.server!.url, undefined, target);
+    if (read === null || read === "unknown") {
+      summary.findings.push(`${node.name} did not reach sequence ${target} within 60 s`);
+      continue;
+    }
+    if (read.commit < target) {
+      summary.stale++;
+      summary.findings.push(`${node.name} answered Strand-After ${target} at its sequence ${read.commit}`);
+    }
+    held.set(node.name, read.keys);
   }
-  const data = checkData(held, writers.attempts);
+  const data = checkData(
+    held,
+    writers.attempts.filter((a) => a.tenant === undefined),
+  );
   const lost = [...new Set(data.lost.map((l) => l.slice(l.indexOf(": ") + 2)))];
   if (summary.syncReplicas > 0) summary.losses.push(...data.lost.map((l) => `acknowledged write lost on ${l}`));
   else summary.asyncLost = lost.length;
@@ -245,6 +313,27 @@ async function finalChecks(
   );
   summary.final.keys = held.get(group.nodes[0]!.name)?.length ?? 0;
   summary.final.nodesAgree = held.size === 3 && data.differing.length === 0;
+
+  if (summary.tenants.names.length > 0) {
+    log(
+      `sync ${summary.syncReplicas}: reading the keys of the tenants ${summary.tenants.names.join(", ")} on every node, at each one's sequence`,
+    );
+    const tenants = await checkTenantData(group, leader, writers.attempts, summary.tenants);
+    if (summary.syncReplicas > 0) summary.losses.push(...tenants.lost);
+    else {
+      const tenantLost = new Set(tenants.lost.map((l) => l.slice(l.lastIndexOf(": ") + 2)));
+      summary.tenants.asyncLost = tenantLost.size;
+      for (const key of tenantLost) lost.push(key);
+    }
+    summary.findings.push(...tenants.findings);
+  }
+  if (summary.syncReplicas === 0) {
+    const gone = new Set(lost);
+    summary.asyncLostByFault = lostByFault(
+      faults,
+      writers.acknowledged().filter((a) => gone.has(a.key)),
+    );
+  }
 
   log(`sync ${summary.syncReplicas}: stopping the nodes; strand verify and strand export on each`);
   summary.findings.push(...(await group.stop()));
@@ -263,40 +352,14 @@ async function finalChecks(
     else exports.push(readFileSync(out, "utf8"));
   }
   summary.final.exportsIdentical = exports.length === 3 && exports.every((e) => e === exports[0]);
-  if (!summary.final.exportsIdentical) summary.findings.push(`the nodes' exports differ: ${firstDifference(exports)}`);
+  if (!summary.final.exportsIdentical) summary.findings.push(`the nodes' exports differ: ${firstDifference(exports, 3)}`);
   log(
     `sync ${summary.syncReplicas}: final ${summary.final.keys} keys on each node, exports identical ${summary.final.exportsIdentical}, ${summary.final.verified}/3 verified`,
   );
-}
-
-/** The node's item keys once it holds sequence `after`; null when it did not get there. */
-async function keysOf(url: string, after: number): Promise<string[] | null> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${url}/AllItems`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "strand-after": String(after), "x-replication-key": REPLICATION_KEY },
-        body: "{}",
-      });
-      if (res.status === 200) return ((await res.json()) as { items: { key: string }[] }).items.map((i) => i.key);
-    } catch {
-      // a node still starting: ask again
-    }
-    await sleep(200);
-  }
-  return null;
-}
-
-function firstDifference(exports: readonly string[]): string {
-  if (exports.length < 3) return `only ${exports.length} of 3 exported`;
-  const lines = exports.map((e) => e.split("\n"));
-  for (let i = 0; ; i++) {
-    const at = lines.map((l) => l[i]);
-    if (at.every((l) => l === at[0])) {
-      if (at[0] === undefined) return "none found";
-      continue;
-    }
-    return `line ${i + 1}: ${at.map((l) => (l ?? "<end>").slice(0, 200)).join(" | ")}`;
-  }
+  if (summary.tenants.names.length === 0) return;
+  summary.findings.push(...verifyTenantFolders(group, summary.tenants, root));
+  const t = summary.tenants;
+  log(
+    `sync ${summary.syncReplicas}: tenants ${t.names.map((n) => `${n} ${t.byTenant[n]?.keys ?? "?"} keys`).join(", ")}, exports identical ${t.exportsIdentical}, ${t.verified}/${t.folders} tenant folders verified`,
+  );
 }
