@@ -27,10 +27,13 @@ export async function downloadSeed(leader: LeaderAccess, dir: string, member?: s
   // A group's member names itself, so its leader counts what the backup holds as sent to it.
   const seedPath = prefix + (member === undefined ? SEED_PATH : `${SEED_PATH}?member=${encodeURIComponent(member)}`);
   let res = await leaderFetch(leader, seedPath, 0);
-  // The leader sends one backup at a time (server/http/backup-route.ts): wait for its turn.
-  for (let waited = 0; res.status === 503 && waited < MAX_SEED_WAIT_S; waited++) {
+  // The leader sends one backup at a time (server/http/backup-route.ts): wait for its turn, asking
+  // again soon at first (a new tenant's backup, which another replica is taking, is sent in a few
+  // ms: with synchronous replicas a tenant's first write waits for it), then every second.
+  for (let waitedMs = 0, pause = 25; res.status === 503 && waitedMs < MAX_SEED_WAIT_S * 1000; waitedMs += pause) {
     await res.body?.cancel();
-    await new Promise((r) => setTimeout(r, 1_000));
+    pause = Math.min(pause * 2, 1_000);
+    await new Promise((r) => setTimeout(r, pause));
     res = await leaderFetch(leader, seedPath, 0);
   }
   if (!res.ok || res.body === null) throw new Error(`the leader refused its backup: ${res.status} ${await res.text()}`);
