@@ -3,7 +3,9 @@
 // answer what Strand's import lets a query ask, put plainly with lmdb-js: a node's record by its
 // id and its INDEX entry (group, id); an edge's record by its id with its ends, and the edge under
 // each end (from → to and to → from), every id as its 16 bytes. Nothing is checked and nothing
-// is grouped into lists: below it, only a store that answers fewer questions.
+// is grouped into lists. The keys go in the file's order, so the edges' keys land at random places
+// in their B-trees: Strand's import, which sorts what it writes, beats it (0.56-0.60x its CPU at
+// 100k nodes + 1M edges); it is what a plain loader costs, not a lower bound.
 import { open } from "lmdb";
 import { forEachFileLine } from "../runtime/data/lines.js";
 
