@@ -52,6 +52,11 @@ export function leadingRatio(c: Comparison): { ratio: number; byCpu: boolean } {
   return { ratio: byCpu ? (c.cpuRatio as number) : c.ratio, byCpu };
 }
 
+/** A report with nothing measured yet: each bench fills its part. */
+export function emptyBenchReport(): BenchReport {
+  return { read: null, write: null, traversal: null, scan: null, indexWhere: null, vector: null, bm25: null, restart: null, startup: null };
+}
+
 export function verdicts(report: BenchReport): Verdict[] {
   const out: Verdict[] = [];
   if (report.read) {

@@ -33,7 +33,7 @@ import { compareRoutes, type Comparison } from "./http-bench.js";
 import { OptionsError, parseOptions, USAGE, type BenchOptions } from "./options.js";
 import { benchSchema } from "./project.js";
 import { randomIndex, seededRandom } from "./random.js";
-import { renderJson, renderTable, type BenchReport } from "./report.js";
+import { emptyBenchReport, renderJson, renderTable, type BenchReport } from "./report.js";
 import { startFloor, startStrand, type ChildServer } from "./servers.js";
 import { runTraversal } from "./traversal.js";
 import { runScan } from "./scan.js";
@@ -163,17 +163,7 @@ async function main(): Promise<number> {
   installCleanupHandlers();
   const schema = benchSchema();
   const root = tempDir("strand-bench-");
-  const report: BenchReport = {
-    read: null,
-    write: null,
-    traversal: null,
-    scan: null,
-    indexWhere: null,
-    vector: null,
-    bm25: null,
-    restart: null,
-    startup: null,
-  };
+  const report: BenchReport = emptyBenchReport();
   let compile: CompileTiming[] = [];
   let data: DataBenchResult | null = null;
   let storage: StorageBenchResult | null = null;

@@ -2,7 +2,7 @@
 // per request (their req/s is the load's), saturated ones by req/s.
 import { describe, expect, it } from "vitest";
 import type { Comparison, SideSummary } from "../bench/http-bench.js";
-import { type BenchReport, leadingRatio, verdicts } from "../bench/report.js";
+import { type BenchReport, emptyBenchReport, leadingRatio, verdicts } from "../bench/report.js";
 
 function side(requestsPerSec: number, cpuUsPerRequest: number, cpuBusy: number): SideSummary {
   return { requestsPerSec, p50Ms: 1, p99Ms: 2, errors: 0, non2xx: 0, cpuUsPerRequest, cpuBusy, runs: [] };
@@ -21,18 +21,7 @@ function comparison(strand: SideSummary, floor: SideSummary): Comparison {
   };
 }
 
-const report = (read: Comparison): BenchReport =>
-  ({
-    read,
-    write: null,
-    traversal: null,
-    scan: null,
-    indexWhere: null,
-    vector: null,
-    bm25: null,
-    restart: null,
-    startup: null,
-  }) as BenchReport;
+const report = (read: Comparison): BenchReport => ({ ...emptyBenchReport(), read });
 
 describe("the HTTP verdicts", () => {
   it("judge servers that are not saturated by CPU per request", () => {
