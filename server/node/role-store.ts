@@ -69,22 +69,27 @@ export class RoleStore implements QueryStore, BackupSource {
     if (refused !== null) throw refused;
     if (role.kind !== "leader") throw new Error("unreachable: only a leader writes");
     const store = this.store();
-    if (role.acked === undefined) return store.write(fn);
-    this.inFlight++;
-    let result: T;
-    let seq: number;
-    let outcome: AckOutcome;
-    try {
-      result = await store.write(fn);
+    const acked = role.acked;
+    if (acked === undefined) return store.write(fn);
+    const { result, seq, outcome } = await this.waiting(async () => {
+      const result = await store.write(fn);
       // At least this write's sequence (later writes of the same batch may be in it too: waiting
       // for them as well only waits a little longer).
-      seq = store.log.committed;
-      outcome = await role.acked(seq);
+      const seq = store.log.committed;
+      return { result, seq, outcome: await acked(seq) };
+    });
+    if (outcome === "acked") return result;
+    throw this.unacknowledged(outcome, { subject: "the write", seq });
+  }
+
+  /** Runs `work` counted as a write waiting for its replicas (a stopping node lets them finish, `drained`). */
+  private async waiting<T>(work: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await work();
     } finally {
       if (--this.inFlight === 0) for (const done of this.drainedWaiters.splice(0)) done();
     }
-    if (outcome === "acked") return result;
-    throw this.unacknowledged(outcome, { subject: "the write", seq });
   }
 
   /**
@@ -97,13 +102,7 @@ export class RoleStore implements QueryStore, BackupSource {
     if (role.kind !== "leader" || role.tenantsAcked === undefined) return null;
     const wait = role.tenantsAcked;
     return async (version, change) => {
-      this.inFlight++;
-      let outcome: AckOutcome;
-      try {
-        outcome = await wait(version);
-      } finally {
-        if (--this.inFlight === 0) for (const done of this.drainedWaiters.splice(0)) done();
-      }
+      const outcome = await this.waiting(() => wait(version));
       if (outcome !== "acked") throw this.unacknowledged(outcome, change);
     };
   }

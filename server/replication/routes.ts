@@ -91,16 +91,10 @@ async function logAnswer(c: Context, node: ReplicationNode): Promise<Response> {
   if (typeof after !== "number") return jsonErrorResponse(after);
   if (typeof wait !== "number") return jsonErrorResponse(wait);
   if (time !== null && typeof time !== "number") return jsonErrorResponse(time);
-  const member = c.req.query("member");
-  if (member !== undefined && !MEMBER_ID.test(member))
-    return jsonErrorResponse(
-      new StrandError("BAD_REQUEST", `member must be 1 to 64 letters, digits, '.', '_' or '-', got "${member.slice(0, 40)}"`),
-    );
-  const follower = c.req.query("follower");
-  if (follower !== undefined && !MEMBER_ID.test(follower))
-    return jsonErrorResponse(
-      new StrandError("BAD_REQUEST", `follower must be 1 to 64 letters, digits, '.', '_' or '-', got "${follower.slice(0, 40)}"`),
-    );
+  const member = idParam(c, "member");
+  if (member instanceof StrandError) return jsonErrorResponse(member);
+  const follower = idParam(c, "follower");
+  if (follower instanceof StrandError) return jsonErrorResponse(follower);
   let log = node.log();
   const gone = divergence(log, after, time);
   if (gone !== null) return jsonErrorResponse(new StrandError("LOG_GONE", gone));
@@ -141,11 +135,8 @@ async function tenantFeedAnswer(c: Context, node: ReplicationNode): Promise<Resp
   if (typeof since !== "number") return jsonErrorResponse(since);
   if (typeof wait !== "number") return jsonErrorResponse(wait);
   const feed = c.req.query("feed");
-  const member = c.req.query("member");
-  if (member !== undefined && !MEMBER_ID.test(member))
-    return jsonErrorResponse(
-      new StrandError("BAD_REQUEST", `member must be 1 to 64 letters, digits, '.', '_' or '-', got "${member.slice(0, 40)}"`),
-    );
+  const member = idParam(c, "member");
+  if (member instanceof StrandError) return jsonErrorResponse(member);
   const memberKey = member === undefined ? undefined : requestHeader(c, incomingOf(c), MEMBER_KEY_HEADER);
   // A replica asks from a version of this feed only once it has applied every change up to it
   // (tenant-sync.ts): its acknowledgement of the tenants' writes, counted as the log's are.
@@ -175,6 +166,13 @@ function divergence(log: ReturnType<ReplicationNode["log"]>, after: number, time
     if (mine !== time) return `the follower's entry ${after} is not this node's: its data has another history; seed again`;
   }
   return null;
+}
+
+/** A member's or follower's id from `?<name>=`: undefined when absent, an error when not an id. */
+function idParam(c: Context, name: "member" | "follower"): string | undefined | StrandError {
+  const id = c.req.query(name);
+  if (id === undefined || MEMBER_ID.test(id)) return id;
+  return new StrandError("BAD_REQUEST", `${name} must be 1 to 64 letters, digits, '.', '_' or '-', got "${id.slice(0, 40)}"`);
 }
 
 function intParam(text: string | undefined, name: string, min: number, max: number): number | StrandError {

@@ -95,6 +95,9 @@ export function serveTenants(
   const node = options.replication;
   const feed = node === undefined ? null : new TenantFeed();
   const refusal = given.writeRefusal ?? (() => null);
+  // The role's wait for the replicas, read at each change; null without one (or without a feed to number changes by).
+  const confirmationNow = (): ReturnType<NonNullable<TenantStores["confirmation"]>> =>
+    feed === null ? null : (given.confirmation?.() ?? null);
   const registry: TenantRegistry<TenantHandle> = new TenantRegistry({
     root: given.root,
     open: (dir) => {
@@ -104,9 +107,9 @@ export function serveTenants(
       const marker = new ClosedMarker(dir);
       const name = basename(dir);
       const confirmation = (): ((at: LogPosition) => Promise<void>) | null => {
-        const confirm = given.confirmation?.() ?? null;
-        if (confirm === null || feed === null) return null;
-        return (at) => confirm(feed.committed(name, at), { subject: `the write to the tenant "${name}"`, seq: at.seq });
+        const confirm = confirmationNow();
+        if (confirm === null) return null;
+        return (at) => confirm(feed!.committed(name, at), { subject: `the write to the tenant "${name}"`, seq: at.seq });
       };
       const graph = new LimitedStore(store, name, dir, limits, refusal, () => marker.beforeChange(), confirmation);
       return new TenantHandle(graph, dir, given.memory ?? null, marker);
@@ -118,8 +121,8 @@ export function serveTenants(
       : { changed: (name: string, at: LogPosition | null) => (at === null ? feed.dropped(name) : feed.committed(name, at)) }),
     writeRefusal: refusal,
     confirmed: (change) => {
-      const confirm = given.confirmation?.() ?? null;
-      return confirm === null || feed === null ? Promise.resolve() : confirm(feed.current, change);
+      const confirm = confirmationNow();
+      return confirm === null ? Promise.resolve() : confirm(feed!.current, change);
     },
     appFor: (name, handle) => appFor(name, handle, node === undefined ? undefined : tenantNode(node, handle.graph.store)),
   });
