@@ -9,7 +9,7 @@
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
-# hnswlib-node and lmdb compile native code when no prebuilt binary fits.
+# hnswlib-node, lmdb (when no prebuilt binary fits) and Strand's own native module compile here.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
@@ -25,6 +25,8 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Strand's native module (binding.gyp): gives back the memory idle tenants freed.
+COPY --from=build /app/build/Release/strand_native.node ./build/Release/strand_native.node
 COPY --from=build /app/templates ./templates
 COPY --from=build /app/examples/social /project
 RUN mkdir -p /data && chown node:node /data

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keysFileLine } from "../server/access/keys-file.js";
 import { TenantRegistry } from "../server/tenants/tenant-registry.js";
+import { samples } from "./support/metrics-text.js";
 import { CLI, REPO_ROOT, type StrandServer, startStrand, tempDir } from "./support/server.js";
 
 const ADMIN = "tenant-admin-key-0123";
@@ -445,12 +446,14 @@ describe("requests per tenant in /metrics", () => {
     metrics.trackTenants(
       () => requests,
       () => 3,
+      () => 2,
     );
     const lines = (await metrics.render()).split("\n").filter((l) => l.startsWith("strand_tenant"));
     expect(lines).toEqual([
       ...Array.from({ length: 20 }, (_, i) => `strand_tenant_requests{tenant="t${i}"} ${100 - i}`),
       `strand_tenant_requests{tenant="(other)"} ${76 + 77 + 78 + 79 + 80}`,
       "strand_tenants_open 3",
+      "strand_tenant_memory_releases_total 2",
     ]);
   });
 });
@@ -491,5 +494,43 @@ describe("a memory per tenant", () => {
     expect(existsSync(join(dataDir, "tenants", "ann"))).toBe(false);
     await rpc("/t/ann", "create_entities", { entities: [entity("Abe")] });
     expect(await rpc("/t/ann", "read_graph", {})).toEqual({ entities: [entity("Abe")], relations: [] });
+  });
+});
+
+describe("idle tenants' memory given back", () => {
+  let dataDir: string;
+  let server: StrandServer;
+
+  beforeAll(async () => {
+    dataDir = tempDir("strand-tenant-release-");
+    server = await startStrand({ dataDir, extraArgs: ["--tenant-idle", "1"] });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("once the tenant has closed and no tenant request came for a sweep, and the tenant opens again after", async () => {
+    const added = await fetch(`${server.url}/t/quiet/AddUser`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ handle: "q", name: "Q", city: "Oslo", age: 30 }),
+    });
+    expect(added.status).toBe(200);
+    // /metrics is no tenant request: reading it does not put the release off.
+    let seen: string[] = [];
+    for (;;) {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      seen = [...samples(text, "strand_tenants_open"), ...samples(text, "strand_tenant_memory_releases_total")];
+      if (seen[1] !== "strand_tenant_memory_releases_total 0") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toEqual(["strand_tenants_open 0", "strand_tenant_memory_releases_total 1"]);
+    const count = await fetch(`${server.url}/t/quiet/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "N<User>::COUNT" }),
+    });
+    expect(await count.json()).toEqual({ result: 1 });
   });
 });

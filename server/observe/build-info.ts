@@ -15,15 +15,15 @@ export interface BuildInfo {
 
 const COMMIT = /^[0-9a-f]{7,64}$/;
 
-/** Strand's package.json (the one whose `bin` has `strand`), read once; null when none is found. */
-function strandPackage(from: string): { version?: unknown; gitHead?: unknown } | null {
+/** Strand's package folder and its package.json (the one whose `bin` has `strand`), or null when none is found. */
+export function strandPackage(from: string = import.meta.url): { dir: string; json: { version?: unknown; gitHead?: unknown } } | null {
   let dir = dirname(fileURLToPath(from));
   for (let up = 0; up < 6; up++, dir = dirname(dir)) {
     const file = join(dir, "package.json");
     if (!existsSync(file)) continue;
     try {
       const pkg = JSON.parse(readFileSync(file, "utf8")) as { version?: unknown; gitHead?: unknown; bin?: Record<string, unknown> };
-      if (pkg.bin?.strand !== undefined) return pkg;
+      if (pkg.bin?.strand !== undefined) return { dir, json: pkg };
     } catch {
       // not a package.json we can read: look further up
     }
@@ -35,7 +35,7 @@ let cached: BuildInfo | null = null;
 
 export function buildInfo(): BuildInfo {
   if (cached !== null) return cached;
-  const pkg = strandPackage(import.meta.url);
+  const pkg = strandPackage()?.json;
   const version = typeof pkg?.version === "string" ? pkg.version : "unknown";
   const head = pkg?.gitHead;
   cached = { version, node: process.version, ...(typeof head === "string" && COMMIT.test(head) ? { commit: head } : {}) };

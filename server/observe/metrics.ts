@@ -136,7 +136,7 @@ export class ServerMetrics {
    * Requests per tenant, as `strand_tenant_requests{tenant}`: the TOP_TENANTS busiest by name and
    * the rest summed as "(other)" (no tenant can be named so), so many tenants cannot grow the metrics without bound.
    */
-  trackTenants(requests: () => ReadonlyMap<string, number>, open: () => number): void {
+  trackTenants(requests: () => ReadonlyMap<string, number>, open: () => number, memoryReleases: () => number): void {
     const registers = [this.registry];
     new Gauge({
       name: "strand_tenant_requests",
@@ -160,6 +160,15 @@ export class ServerMetrics {
       registers,
       collect() {
         this.set(open());
+      },
+    });
+    new Counter({
+      name: "strand_tenant_memory_releases_total",
+      help: "Times the memory closed tenants freed was given back to the system (once they closed and the server was quiet)",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(memoryReleases());
       },
     });
   }

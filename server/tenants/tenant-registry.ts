@@ -37,6 +37,8 @@ export interface TenantRegistryOptions<S extends TenantStore> {
   confirmed?: (change: UnconfirmedChange) => Promise<void>;
   /** Tenants open at once at most; past it the least recently used idle one closes (default 256). */
   maxOpen?: number;
+  /** A tenant's store has closed (idle-release.ts). */
+  closed?: () => void;
   now?: () => number;
 }
 
@@ -62,6 +64,8 @@ export class TenantRegistry<S extends TenantStore> {
   private readonly idleMs: number;
   private readonly maxOpen: number;
   private readonly now: () => number;
+  /** Requests that asked for a tenant since start (idle-release.ts waits for it to stand still). */
+  acquisitions = 0;
 
   constructor(private readonly options: TenantRegistryOptions<S>) {
     this.idleMs = options.idleMs ?? 60_000;
@@ -113,6 +117,7 @@ export class TenantRegistry<S extends TenantStore> {
    * store and `create` is false, or while it is being dropped.
    */
   async acquire(name: string, create: boolean): Promise<OpenTenant<S> | null> {
+    this.acquisitions++;
     for (;;) {
       const closing = this.closing.get(name) ?? this.replacing.get(name);
       if (closing === undefined) break;
@@ -272,6 +277,13 @@ export class TenantRegistry<S extends TenantStore> {
     for (const t of idle.slice(0, this.opened.size - this.maxOpen)) void this.close(t);
   }
 
+  /** Whether a request holds a tenant or a tenant is closing now. */
+  get busy(): boolean {
+    if (this.closing.size > 0) return true;
+    for (const t of this.opened.values()) if (t.inFlight > 0) return true;
+    return false;
+  }
+
   private close(tenant: OpenTenant<S>): Promise<void> {
     if (this.opened.get(tenant.name) !== tenant) return this.closing.get(tenant.name) ?? Promise.resolve();
     this.opened.delete(tenant.name);
@@ -279,7 +291,10 @@ export class TenantRegistry<S extends TenantStore> {
     const dir = join(this.options.root, tenant.name);
     const closing = tenant.store
       .close()
-      .then(() => writeClosedPosition(dir, at))
+      .then(() => {
+        writeClosedPosition(dir, at);
+        this.options.closed?.();
+      })
       .finally(() => this.closing.delete(tenant.name));
     this.closing.set(tenant.name, closing);
     return closing;

@@ -21,6 +21,8 @@ import { ClosedMarker } from "./kept-positions.js";
 import { type OpenTenantMemory, TenantHandle } from "./tenant-handle.js";
 import { TenantRegistry } from "./tenant-registry.js";
 import { TenantSync } from "./tenant-sync.js";
+import { IdleRelease } from "./idle-release.js";
+import { type MemoryReleased, nativeMemory, releaseMemory } from "./release-memory.js";
 
 export interface TenantStores {
   /** `<data>/tenants` */
@@ -47,6 +49,8 @@ export interface TenantStores {
   awaitPosition?: (name: string, seq: number) => Promise<boolean | null>;
   /** Lines worth an operator's attention (a tenant re-seeded, the leader away). */
   warn?: (line: string) => void;
+  /** Gives back what closed tenants freed, once they closed and the server is quiet (default: release-memory.ts). */
+  releaseMemory?: () => MemoryReleased;
 }
 
 /** What a replica node (server/node/served-node.ts) does with the tenants as its role changes. */
@@ -77,6 +81,14 @@ export interface ServedTenants {
 /** How the server makes a tenant's app: the project's queries over `handle`, with the tenant's replication view. */
 export type TenantAppMaker = (name: string, handle: TenantHandle, replication: ReplicationNode | undefined) => EngineApp;
 
+/** releaseMemory, or, without Strand's native module, a warning now and no release (null). */
+function releaseMemoryOrWarn(warn: (line: string) => void): (() => MemoryReleased) | null {
+  const memory = nativeMemory();
+  if (!("missing" in memory)) return releaseMemory;
+  warn(`strand: idle tenants' memory will not be given back to the system until V8 and glibc do so themselves: ${memory.missing}`);
+  return null;
+}
+
 /** The tenants of a server with `tenantStores`, or null when it serves one graph. */
 export function serveTenants(
   options: {
@@ -98,6 +110,12 @@ export function serveTenants(
   // The role's wait for the replicas, read at each change; null without one (or without a feed to number changes by).
   const confirmationNow = (): ReturnType<NonNullable<TenantStores["confirmation"]>> =>
     feed === null ? null : (given.confirmation?.() ?? null);
+  const warn = given.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const idle = new IdleRelease({
+    requests: () => registry.acquisitions,
+    busy: () => registry.busy,
+    release: given.releaseMemory ?? releaseMemoryOrWarn(warn),
+  });
   const registry: TenantRegistry<TenantHandle> = new TenantRegistry({
     root: given.root,
     open: (dir) => {
@@ -115,6 +133,7 @@ export function serveTenants(
       return new TenantHandle(graph, dir, given.memory ?? null, marker);
     },
     idleMs,
+    closed: () => idle.closed(),
     ...(given.maxOpen === undefined ? {} : { maxOpen: given.maxOpen }),
     ...(feed === null
       ? {}
@@ -134,9 +153,13 @@ export function serveTenants(
       waitPast: (since, ms) => feed.waitPast(since, ms),
     };
   }
-  const sweeper = setInterval(() => void registry.sweep(), Math.max(1000, idleMs / 2));
+  const sweeper = setInterval(
+    () => {
+      void registry.sweep().then(() => idle.tick());
+    },
+    Math.max(1000, idleMs / 2),
+  );
   sweeper.unref();
-  const warn = given.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     registry,
     replication:
@@ -172,6 +195,7 @@ export function serveTenants(
       metrics?.trackTenants(
         () => dispatch.requests,
         () => registry.openCount,
+        () => idle.releases,
       );
       return dispatch;
     },
