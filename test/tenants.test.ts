@@ -308,6 +308,48 @@ describe("the tenant registry", () => {
   });
 });
 
+describe("the tenant registry's sweep", () => {
+  it("closes idle tenants one per turn of the event loop, so requests run between the closes", async () => {
+    const root = tempDir("strand-registry-sweep-");
+    const order: string[] = [];
+    let now = 0;
+    const registry = new TenantRegistry({
+      root,
+      open: (dir) => {
+        writeFileSync(join(dir, "data.mdb"), "");
+        const name = dir.slice(dir.lastIndexOf("/") + 1);
+        return {
+          close: async () => {
+            order.push(`close ${name}`);
+          },
+          position: () => ({ seq: 0, time: null }),
+        };
+      },
+      appFor: () => ({ fetch: () => new Response("{}") }),
+      idleMs: 1000,
+      now: () => now,
+    });
+    try {
+      for (const name of ["a", "b", "c"]) registry.release((await registry.acquire(name, true))!);
+      now = 1000;
+      // A request arriving meanwhile runs at its turn, between two closes; "c", taken by it
+      // before its own turn came, stays open.
+      setImmediate(() => {
+        order.push("a request");
+        void registry.acquire("c", false);
+      });
+      await registry.sweep();
+      expect({ order: [...order], open: ["a", "b", "c"].filter((n) => registry.isOpen(n)) }).toEqual({
+        order: ["close a", "a request", "close b"],
+        open: ["c"],
+      });
+    } finally {
+      await registry.closeAll();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("tenant limits and metrics", () => {
   let dataDir: string;
   let server: StrandServer;

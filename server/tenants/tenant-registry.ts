@@ -171,10 +171,21 @@ export class TenantRegistry<S extends TenantStore> {
     if (tenant.inFlight === 0) for (const done of tenant.drained.splice(0)) done();
   }
 
-  /** Closes the tenants idle longer than the idle time. */
+  /**
+   * Closes the tenants idle longer than the idle time, one per turn of the event loop: closing a
+   * store is synchronous work (~0.3 ms), and a sweep may find thousands idle, which closed at once
+   * held every request meanwhile (first requests to idle tenants: p99 25-40 ms, max 80).
+   */
   async sweep(): Promise<void> {
     const cutoff = this.now() - this.idleMs;
-    await Promise.all([...this.opened.values()].filter((t) => t.inFlight === 0 && t.lastUsed <= cutoff).map((t) => this.close(t)));
+    const closing: Promise<void>[] = [];
+    for (const t of [...this.opened.values()]) {
+      // Asked again at its turn: a request may have taken it meanwhile.
+      if (t.inFlight > 0 || t.lastUsed > cutoff) continue;
+      closing.push(this.close(t));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(closing);
   }
 
   /**
