@@ -6,7 +6,8 @@ import { writeBackup, type BackupOutcome } from "./backup/backup.js";
 import { checkedQueryTimeout } from "./query/query-deadline.js";
 import { TxnQueryContext } from "./query/context.js";
 import { silentProgress, type ProgressSink } from "../core/progress.js";
-import type { QueryContext } from "../core/query-context.js";
+import type { QueryContext, StoredAnswer } from "../core/query-context.js";
+import { storedAnswer } from "./idempotency/answers.js";
 import type { SchemaDescriptor } from "../core/schema.js";
 import { migrateStore, type MigrationOutcome } from "./migrate/migrate.js";
 import { openDbs, type StoreDbs } from "./store/dbs.js";
@@ -223,6 +224,10 @@ export class GraphStore {
 
   async flushed(): Promise<void> {
     await this.dbs.env.flushed;
+  }
+
+  storedAnswer(key: string, notBefore: number): StoredAnswer | undefined {
+    return storedAnswer(this.dbs, key, notBefore);
   }
 
   /** A query's context, over a read snapshot or in the write transaction; its time limit starts now. */

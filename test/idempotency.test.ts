@@ -122,6 +122,30 @@ describe("a write with an Idempotency-Key, in process", () => {
   });
 });
 
+describe("the sweep of expired answers", () => {
+  it("removes at most 16 a write, the rest at the next, and an answer stored after a sweep once it expires", async () => {
+    const hx = await openHxApp(HX);
+    try {
+      const remember = (key: string, at: number, expiredBefore: number) =>
+        hx.store.write((db) => db.rememberAnswer(key, { hash: "h", at, result: key }, expiredBefore));
+      const kept = (keys: string[]) => hx.store.read((db) => keys.filter((k) => db.storedAnswer(k, 0) !== undefined));
+      const old = Array.from({ length: 20 }, (_, i) => `old-${i + 1}`);
+      for (const [i, key] of old.entries()) await remember(key, i + 1, 0);
+      await remember("a", 100, 100); // removes old-1 … old-16
+      expect(kept([...old, "a"])).toEqual(["old-17", "old-18", "old-19", "old-20", "a"]);
+      await remember("b", 101, 100); // the backlog's rest
+      await remember("c", 102, 100); // nothing expired: no sweep
+      expect(kept([...old, "a", "b", "c"])).toEqual(["a", "b", "c"]);
+      // Stored after the sweeps found the oldest at 100: 50 is older still, and swept once expired.
+      await remember("d", 50, 0);
+      await remember("e", 103, 60);
+      expect(kept(["a", "b", "c", "d", "e"])).toEqual(["a", "b", "c", "e"]);
+    } finally {
+      await hx.close();
+    }
+  });
+});
+
 describe("an #[mcp] query tool that writes", () => {
   const MCP_HX = HX.replace("QUERY Remember", "#[mcp]\nQUERY Remember").replace("QUERY All", "#[mcp]\nQUERY All");
   it("takes an idempotency_key: a retry returns the first answer; another request under the key is the 422 error; tools/list shows it", async () => {

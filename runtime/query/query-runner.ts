@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { EmbeddingsMissing, type EmbeddingLookup } from "../../core/embedding-lookup.js";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
-import type { QueryContext } from "../../core/query-context.js";
+import type { QueryContext, StoredAnswer } from "../../core/query-context.js";
 import type { QueryModule } from "../../core/query-module.js";
 import { vectorAnswerShaper } from "../../core/vector-score.js";
 import type { EmbedderFor, EmbedOptions } from "../embed/types.js";
@@ -94,7 +94,11 @@ export interface Idempotency {
  * older than the window); IDEMPOTENCY_KEY_REUSED when that run was another request.
  */
 function answeredBefore(db: QueryContext, once: Idempotency, query: string): { result: unknown } | undefined {
-  const stored = db.storedAnswer(once.key, once.now - once.windowMs);
+  return checkedAnswer(db.storedAnswer(once.key, once.now - once.windowMs), once, query);
+}
+
+/** `stored`'s result when it answered this request; IDEMPOTENCY_KEY_REUSED when it answered another. */
+function checkedAnswer(stored: StoredAnswer | undefined, once: Idempotency, query: string): { result: unknown } | undefined {
   if (stored === undefined) return undefined;
   if (stored.hash !== once.hash) throw keyReused(once.key, query);
   return { result: stored.result };
@@ -143,10 +147,12 @@ export class QueryRunner {
   async runOnce(query: QueryModule, params: Record<string, unknown>, once: Idempotency): Promise<{ result: unknown; replayed: boolean }> {
     // A retry of an answered write, where a write is acknowledged once committed: from a read
     // snapshot, once what it saw is on disk (the write path would take the write lock for it).
-    if (this.store.answersFromSnapshot?.() === true && this.store.flushed !== undefined) {
-      const stored = this.store.read((db) => answeredBefore(db, once, query.name));
+    const { store } = this;
+    if (store.answersFromSnapshot?.() === true && store.flushed !== undefined && store.storedAnswer !== undefined) {
+      // One lookup of what is committed, not a snapshot: a miss (a new key) costs the write next to nothing.
+      const stored = checkedAnswer(store.storedAnswer(once.key, once.now - once.windowMs), once, query.name);
       if (stored !== undefined) {
-        await this.store.flushed();
+        await store.flushed();
         return { result: this.shape(stored.result), replayed: true };
       }
     }

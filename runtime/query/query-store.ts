@@ -2,7 +2,7 @@
 // one durable write transaction per request. GraphStore satisfies it structurally, and so does a
 // node's role-aware store (server/node/role-store.ts); tests and benches can put any store with the
 // same contract behind the server.
-import type { QueryContext } from "../../core/query-context.js";
+import type { QueryContext, StoredAnswer } from "../../core/query-context.js";
 import type { StoreStats } from "../records/store-stats.js";
 
 export interface QueryStore {
@@ -22,6 +22,11 @@ export interface QueryStore {
    * checks the node's role and waits for the replicas as a write does.
    */
   answersFromSnapshot?(): boolean;
+  /**
+   * The answer stored under an Idempotency-Key at or after `notBefore` as last committed (one
+   * lookup, no snapshot), for a retry answered without the write path (`answersFromSnapshot`).
+   */
+  storedAnswer?(key: string, notBefore: number): StoredAnswer | undefined;
   /** Resolves once everything committed so far is on disk (a replay from a snapshot waits for it). */
   flushed?(): Promise<void>;
   /** What the store holds, for GET /metrics (optional: stores without it report request metrics only). */

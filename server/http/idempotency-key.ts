@@ -2,7 +2,7 @@
 // once per key (runtime/query/query-runner.ts runOnce); a retry gets the stored answer with
 // `Idempotent-Replayed: true`. The draft writes the key as a structured-field string, quoted
 // ("8e03978e-..."); a bare token is taken too. A read query ignores the header: it changes nothing.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import type { Idempotency } from "../../runtime/query/query-runner.js";
@@ -37,7 +37,6 @@ export function keyedRun(key: string, query: string, params: Readonly<Record<str
 
 /** A request's identity under its key: the query and its parameters, as validated. */
 function requestHash(query: string, params: Readonly<Record<string, unknown>>): string {
-  return createHash("sha256")
-    .update(JSON.stringify([query, params]))
-    .digest("hex");
+  // One-shot: no Hash object per request.
+  return hash("sha256", JSON.stringify([query, params]), "hex");
 }

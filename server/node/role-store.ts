@@ -9,7 +9,7 @@
 //   replica  — 421 NOT_LEADER naming the leader;
 //   starting / fenced — 503 FENCED: this node does not know of a leader it may write for.
 import { NotLeaderError, StrandError } from "../../core/errors.js";
-import type { QueryContext } from "../../core/query-context.js";
+import type { QueryContext, StoredAnswer } from "../../core/query-context.js";
 import type { BackupOutcome } from "../../runtime/backup/backup.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import type { StoreStats } from "../../runtime/records/store-stats.js";
@@ -57,6 +57,10 @@ export class RoleStore implements QueryStore, BackupSource {
 
   flushed(): Promise<void> {
     return this.store().flushed();
+  }
+
+  storedAnswer(key: string, notBefore: number): StoredAnswer | undefined {
+    return this.store().storedAnswer(key, notBefore);
   }
 
   get queryTimeoutMs(): number {

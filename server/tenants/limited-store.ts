@@ -6,7 +6,7 @@
 // walking the tenant's keys (bounded by the limit).
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { QueryContext } from "../../core/query-context.js";
+import type { QueryContext, StoredAnswer } from "../../core/query-context.js";
 import { StrandError } from "../../core/errors.js";
 import type { GraphStore } from "../../runtime/graph-store.js";
 import type { QueryStore } from "../../runtime/query/query-store.js";
@@ -105,6 +105,10 @@ export class LimitedStore implements QueryStore, BackupSource {
 
   flushed(): Promise<void> {
     return this.store.flushed();
+  }
+
+  storedAnswer(key: string, notBefore: number): StoredAnswer | undefined {
+    return this.store.storedAnswer(key, notBefore);
   }
 
   stats(): StoreStats {
