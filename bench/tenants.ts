@@ -3,9 +3,9 @@
 //      records each were written and closed again as idle (`--tenant-idle 1`); once with glibc's
 //      allocator as it comes, once tuned to give freed blocks back (TUNED_MALLOC): each open
 //      tenant's LMDB environment allocates a few MB, and glibc keeps what tenants closing free;
-//      measured once every tenant is closed, and again after `settleSeconds` with no request (V8
-//      gives the pages of its heap back only when its memory reducer finds the process idle, some
-//      8 to 30 s later, or not at all while anything allocates);
+//      measured once every tenant is closed, and again after `settleSeconds` with no request (the
+//      server gives back what closed tenants freed once no tenant request came for a sweep
+//      interval: server/tenants/idle-release.ts);
 //   2. the first request to an idle tenant (it opens the tenant's store): p50, p99, max;
 //   3. on a second server (tenants stay open): a point read of the project's own graph vs the same
 //      read of an open tenant, blocks alternating, server CPU per request.
