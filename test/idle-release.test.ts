@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IdleRelease } from "../server/tenants/idle-release.js";
 import { nativeMemory, releaseMemory } from "../server/tenants/release-memory.js";
+import { releaseMemoryOrWarn } from "../server/tenants/tenant-server.js";
 
 describe("giving back what closed tenants freed", () => {
   it("releases once after a close, when a whole tick saw no tenant request and none in flight", () => {
@@ -29,6 +30,21 @@ describe("giving back what closed tenants freed", () => {
     idle.closed();
     expect(idle.tick()).toEqual({ heapMs: 1, allocatorMs: 1 });
     expect({ done, releases: idle.releases }).toEqual({ done: ["release at 5", "release at 5"], releases: 2 });
+  });
+
+  it("without a way to release (--tenant-memory-release false, or no native module) releases nothing, and says why once", () => {
+    const idle = new IdleRelease({ requests: () => 0, busy: () => false, release: null });
+    idle.closed();
+    expect([idle.tick(), idle.tick(), idle.releases]).toEqual([null, null, 0]);
+    const lines: string[] = [];
+    const release = releaseMemoryOrWarn((line) => lines.push(line), { missing: "build/Release/strand_native.node does not load" });
+    expect({ release, lines }).toEqual({
+      release: null,
+      lines: [
+        "strand: idle tenants' memory will not be given back to the system until V8 and glibc do so themselves: build/Release/strand_native.node does not load",
+      ],
+    });
+    expect(releaseMemoryOrWarn((line) => lines.push(line))).toBe(releaseMemory);
   });
 
   it("reaches V8 and glibc's malloc_trim through the native module npm ci builds", () => {

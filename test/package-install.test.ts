@@ -6,7 +6,7 @@
 // The install resolves the dependencies from npm's cache first (`npm ci` filled it) and builds
 // hnswlib-node's addon, so this file takes about a minute.
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,12 +56,13 @@ afterAll(() => {
 });
 
 describe("the packed package", () => {
-  it("ships compiled dist/, the init templates and the docs, and nothing of the sources, tests or benchmarks", async () => {
+  it("ships compiled dist/, the native module's source, the init templates and the docs, and nothing of the sources, tests or benchmarks", async () => {
     const tops = [...new Set(packedFiles.map((p) => (p.startsWith("dist/") ? p.split("/").slice(0, 2).join("/") : p.split("/")[0])))];
     expect(tops.sort()).toEqual([
       "LICENSE",
       "README.md",
       "bin",
+      "binding.gyp",
       "dist/cli",
       "dist/compiler",
       "dist/core",
@@ -69,9 +70,11 @@ describe("the packed package", () => {
       "dist/langgraph",
       "dist/runtime",
       "dist/server",
+      "native",
       "package.json",
       "templates",
     ]);
+    expect(packedFiles.filter((p) => p.startsWith("native/"))).toEqual(["native/strand_native.cc"]);
     expect(packedFiles.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
     expect(packedFiles).toContain("dist/cli/strand.js");
     expect(packedFiles).toContain("bin/strand.js");
@@ -91,12 +94,24 @@ describe("the packed package", () => {
     ]);
   });
 
-  it("installs a strand bin that answers --version without building anything", async () => {
+  it("installs a strand bin that answers --version without compiling TypeScript, and builds its native module", async () => {
     const r = await run(bin, ["--version"], join(work, "app"));
     expect(r).toEqual({ status: 0, stdout: `strand ${VERSION}\n`, stderr: "" });
-    // nothing was compiled at install or first run: the installed package has no TypeScript sources
+    // No TypeScript was compiled at install or first run: the installed package has no sources;
+    // node-gyp built the native module (binding.gyp), as it builds hnswlib-node's.
     const installed = join(work, "app", "node_modules", "strand");
-    expect(readdirSync(installed).sort()).toEqual(["LICENSE", "README.md", "bin", "dist", "package.json", "templates"]);
+    expect(readdirSync(installed).sort()).toEqual([
+      "LICENSE",
+      "README.md",
+      "bin",
+      "binding.gyp",
+      "build",
+      "dist",
+      "native",
+      "package.json",
+      "templates",
+    ]);
+    expect(existsSync(join(installed, "build", "Release", "strand_native.node"))).toBe(true);
   });
 
   it("runs with npx from the project that installed it", async () => {

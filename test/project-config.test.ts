@@ -147,7 +147,7 @@ describe("strand.toml", () => {
   test("unknown keys name the key and list the known ones", () => {
     expect(strandErrors("bm25 = true\nbm_25 = true\n[vector]\nmetrics = 'l2'\n[server]\nport = 1")).toEqual([
       "<dir>/strand.toml: vector.metrics: unknown key (known: m, ef_construction, ef_search, metric)",
-      "<dir>/strand.toml: server.port: unknown key (known: body_limit, answer_limit, idempotency_window_s, vector_data_in_answers, memory, tenants, tenant_idle_s, tenant_max_records, tenant_max_bytes, tenant_max_rps, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
+      "<dir>/strand.toml: server.port: unknown key (known: body_limit, answer_limit, idempotency_window_s, vector_data_in_answers, memory, tenants, tenant_idle_s, tenant_memory_release, tenant_max_records, tenant_max_bytes, tenant_max_rps, body_memory_limit, answer_memory_limit, stall_limit_ms, max_connections_per_client, query_timeout_ms)",
       "<dir>/strand.toml: bm_25: unknown key (known: bm25, bm25_stemmer, mcp, mcp_idle_timeout_seconds, mcp_max_connections, mcp_max_connections_per_client, mcp_max_items, mcp_max_total_items, mcp_max_request_items, embedding_model, [server], [vector], [replication], [cluster])",
     ]);
   });

@@ -489,6 +489,7 @@ describe("requests per tenant in /metrics", () => {
       () => requests,
       () => 3,
       () => 2,
+      () => ({ heapMs: 120, allocatorMs: 5 }),
     );
     const lines = (await metrics.render()).split("\n").filter((l) => l.startsWith("strand_tenant"));
     expect(lines).toEqual([
@@ -496,6 +497,7 @@ describe("requests per tenant in /metrics", () => {
       `strand_tenant_requests{tenant="(other)"} ${76 + 77 + 78 + 79 + 80}`,
       "strand_tenants_open 3",
       "strand_tenant_memory_releases_total 2",
+      "strand_tenant_memory_release_last_seconds 0.125",
     ]);
   });
 });
@@ -568,6 +570,8 @@ describe("idle tenants' memory given back", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(seen).toEqual(["strand_tenants_open 0", "strand_tenant_memory_releases_total 1"]);
+    const took = samples(await (await fetch(`${server.url}/metrics`)).text(), "strand_tenant_memory_release_last_seconds");
+    expect(Number(took[0]?.split(" ")[1]) > 0).toBe(true);
     const count = await fetch(`${server.url}/t/quiet/query`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -139,6 +139,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
             awaitPosition: (name, seq) => served.awaitTenantPosition(name, seq),
             warn: say,
             idleMs: settings.server.tenantIdleS * 1000,
+            ...(settings.server.tenantMemoryRelease ? {} : { releaseMemory: null }),
             limits: {
               maxRecords: settings.server.tenantMaxRecords,
               maxBytes: settings.server.tenantMaxBytes,

@@ -40,6 +40,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 --watch)
       --tenant-idle <s>         close a tenant unused this long (default: strand.toml [server]
                                 tenant_idle_s, else 60)
+      --tenant-memory-release <bool>
+                                give back what closed tenants freed once tenants are quiet; a
+                                collection requests wait for (default: [server]
+                                tenant_memory_release, else true)
       --tenant-max-records <n>  records one tenant may hold; past it its writes answer 507
                                 TENANT_FULL (default: [server] tenant_max_records, else 0: none)
       --tenant-max-bytes <size> bytes one tenant's data file may take, e.g. 1GiB; past it 507

@@ -136,7 +136,12 @@ export class ServerMetrics {
    * Requests per tenant, as `strand_tenant_requests{tenant}`: the TOP_TENANTS busiest by name and
    * the rest summed as "(other)" (no tenant can be named so), so many tenants cannot grow the metrics without bound.
    */
-  trackTenants(requests: () => ReadonlyMap<string, number>, open: () => number, memoryReleases: () => number): void {
+  trackTenants(
+    requests: () => ReadonlyMap<string, number>,
+    open: () => number,
+    memoryReleases: () => number,
+    lastRelease: () => { heapMs: number; allocatorMs: number | null } | null,
+  ): void {
     const registers = [this.registry];
     new Gauge({
       name: "strand_tenant_requests",
@@ -169,6 +174,15 @@ export class ServerMetrics {
       collect() {
         this.reset();
         this.inc(memoryReleases());
+      },
+    });
+    new Gauge({
+      name: "strand_tenant_memory_release_last_seconds",
+      help: "How long the last release held the engine (its heap's collection and the allocator's trim); 0 before the first",
+      registers,
+      collect() {
+        const last = lastRelease();
+        this.set(last === null ? 0 : (last.heapMs + (last.allocatorMs ?? 0)) / 1000);
       },
     });
   }

@@ -1,10 +1,11 @@
 // When to give back the memory closed tenants freed (release-memory.ts): once some tenant has
 // closed since the last release and a whole sweep interval went by with no request for a tenant
-// started and none in flight. The release collects the engine's heap synchronously (tens of ms with
-// 10,000 closed tenants), so it waits until the tenants are quiet; requests to the project's own
-// graph and /metrics scrapes do not count (they would put it off for ever on a monitored server),
-// so one of them may wait that long once per sweep interval. Tenants never quiet for a sweep
-// interval are left to V8's memory reducer and the allocator's own trimming.
+// started and none in flight. The release collects the engine's heap synchronously (as long as the
+// live heap is large: release-memory.ts), so it waits until the tenants are quiet; requests to the
+// project's own graph and /metrics scrapes do not count (they would put it off for ever on a
+// monitored server), so those arriving then wait for it, once per sweep interval at most. Tenants
+// never quiet for a sweep interval are left to V8's memory reducer and the allocator's own
+// trimming; `--tenant-memory-release false` leaves them to those always.
 import type { MemoryReleased } from "./release-memory.js";
 
 export interface IdleReleaseOptions {
@@ -19,8 +20,10 @@ export interface IdleReleaseOptions {
 export class IdleRelease {
   private owed = false;
   private requestsAtTick = -1;
-  /** Releases done since start (strand_tenant_memory_releases). */
+  /** Releases done since start (strand_tenant_memory_releases_total). */
   releases = 0;
+  /** The last release's, null before the first (strand_tenant_memory_release_last_seconds). */
+  last: MemoryReleased | null = null;
 
   constructor(private readonly options: IdleReleaseOptions) {}
 
@@ -38,6 +41,7 @@ export class IdleRelease {
     if (!this.owed || !quiet || release === null) return null;
     this.owed = false;
     this.releases++;
-    return release();
+    this.last = release();
+    return this.last;
   }
 }

@@ -22,7 +22,7 @@ import { type OpenTenantMemory, TenantHandle } from "./tenant-handle.js";
 import { TenantRegistry } from "./tenant-registry.js";
 import { TenantSync } from "./tenant-sync.js";
 import { IdleRelease } from "./idle-release.js";
-import { type MemoryReleased, nativeMemory, releaseMemory } from "./release-memory.js";
+import { type MemoryReleased, type NativeMemory, nativeMemory, releaseMemory } from "./release-memory.js";
 
 export interface TenantStores {
   /** `<data>/tenants` */
@@ -49,8 +49,8 @@ export interface TenantStores {
   awaitPosition?: (name: string, seq: number) => Promise<boolean | null>;
   /** Lines worth an operator's attention (a tenant re-seeded, the leader away). */
   warn?: (line: string) => void;
-  /** Gives back what closed tenants freed, once they closed and the server is quiet (default: release-memory.ts). */
-  releaseMemory?: () => MemoryReleased;
+  /** Gives back what closed tenants freed, once they closed and the server is quiet (default: release-memory.ts; null: never). */
+  releaseMemory?: (() => MemoryReleased) | null;
 }
 
 /** What a replica node (server/node/served-node.ts) does with the tenants as its role changes. */
@@ -82,8 +82,7 @@ export interface ServedTenants {
 export type TenantAppMaker = (name: string, handle: TenantHandle, replication: ReplicationNode | undefined) => EngineApp;
 
 /** releaseMemory, or, without Strand's native module, a warning now and no release (null). */
-function releaseMemoryOrWarn(warn: (line: string) => void): (() => MemoryReleased) | null {
-  const memory = nativeMemory();
+export function releaseMemoryOrWarn(warn: (line: string) => void, memory: NativeMemory = nativeMemory()): (() => MemoryReleased) | null {
   if (!("missing" in memory)) return releaseMemory;
   warn(`strand: idle tenants' memory will not be given back to the system until V8 and glibc do so themselves: ${memory.missing}`);
   return null;
@@ -114,7 +113,7 @@ export function serveTenants(
   const idle = new IdleRelease({
     requests: () => registry.acquisitions,
     busy: () => registry.busy,
-    release: given.releaseMemory ?? releaseMemoryOrWarn(warn),
+    release: given.releaseMemory === undefined ? releaseMemoryOrWarn(warn) : given.releaseMemory,
   });
   const registry: TenantRegistry<TenantHandle> = new TenantRegistry({
     root: given.root,
@@ -153,9 +152,19 @@ export function serveTenants(
       waitPast: (since, ms) => feed.waitPast(since, ms),
     };
   }
+  // A sweep still closing when the next is due is left to finish: two ticks close together would
+  // shorten the quiet interval a release waits for.
+  let sweeping = false;
   const sweeper = setInterval(
     () => {
-      void registry.sweep().then(() => idle.tick());
+      if (sweeping) return;
+      sweeping = true;
+      void registry
+        .sweep()
+        .then(() => idle.tick())
+        .finally(() => {
+          sweeping = false;
+        });
     },
     Math.max(1000, idleMs / 2),
   );
@@ -196,6 +205,7 @@ export function serveTenants(
         () => dispatch.requests,
         () => registry.openCount,
         () => idle.releases,
+        () => idle.last,
       );
       return dispatch;
     },
