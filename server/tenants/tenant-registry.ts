@@ -174,7 +174,7 @@ export class TenantRegistry<S extends TenantStore> {
   /**
    * Closes the tenants idle longer than the idle time, one per turn of the event loop: closing a
    * store is synchronous work (~0.3 ms), and a sweep may find thousands idle, which closed at once
-   * held every request meanwhile (first requests to idle tenants: p99 25-40 ms, max 80).
+   * held every request meanwhile (first requests to idle tenants waited up to 40-80 ms).
    */
   async sweep(): Promise<void> {
     const cutoff = this.now() - this.idleMs;
