@@ -145,11 +145,12 @@ export class QueryRunner {
    * write lock: the second finds the first's answer.
    */
   async runOnce(query: QueryModule, params: Record<string, unknown>, once: Idempotency): Promise<{ result: unknown; replayed: boolean }> {
-    // A retry of an answered write, where a write is acknowledged once committed: from a read
-    // snapshot, once what it saw is on disk (the write path would take the write lock for it).
+    // A retry of an answered write, where a write is acknowledged once committed: from what is
+    // committed, once it is on disk (the write path would take the write lock for it). One lookup,
+    // not a read snapshot: a miss (a new key) costs the write next to nothing, and the write path
+    // looks again inside its transaction.
     const { store } = this;
     if (store.answersFromSnapshot?.() === true && store.flushed !== undefined && store.storedAnswer !== undefined) {
-      // One lookup of what is committed, not a snapshot: a miss (a new key) costs the write next to nothing.
       const stored = checkedAnswer(store.storedAnswer(once.key, once.now - once.windowMs), once, query.name);
       if (stored !== undefined) {
         await store.flushed();
