@@ -218,7 +218,7 @@ export class GraphStore {
   }
 
   /** A store on its own acknowledges a write once committed and flushed (query-store.ts). */
-  answersFromSnapshot(): boolean {
+  replaysWithoutWriting(): boolean {
     return true;
   }
 

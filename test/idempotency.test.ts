@@ -222,11 +222,11 @@ describe("a retry's replay and the node's role", () => {
       const runner = new QueryRunner(roles, null);
       const first = await runner.runOnce(remember, { text: "roles" }, once);
       expect(first.replayed).toBe(false);
-      expect(roles.answersFromSnapshot()).toBe(true);
+      expect(roles.replaysWithoutWriting()).toBe(true);
       expect(await runner.runOnce(remember, { text: "roles" }, once)).toEqual({ result: first.result, replayed: true });
       // A replica holds the answer too, but a write (and so its retry) belongs to the leader.
       roles.role = { kind: "replica", leader: "http://leader.example", epoch: 2 };
-      expect(roles.answersFromSnapshot()).toBe(false);
+      expect(roles.replaysWithoutWriting()).toBe(false);
       await expect(runner.runOnce(remember, { text: "roles" }, once)).rejects.toMatchObject({ code: "NOT_LEADER" });
       // A leader with sync replicas answers the retry once they hold what it committed.
       const acked: number[] = [];

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IdleRelease } from "../server/tenants/idle-release.js";
-import { nativeMemory, releaseMemory } from "../server/tenants/release-memory.js";
-import { releaseMemoryOrWarn } from "../server/tenants/tenant-server.js";
+import { nativeMemory, releaseMemory, releaseMemoryOrWarn } from "../server/tenants/release-memory.js";
 
 describe("giving back what closed tenants freed", () => {
   it("releases once after a close, when a whole tick saw no tenant request and none in flight", () => {

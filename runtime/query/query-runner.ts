@@ -150,7 +150,7 @@ export class QueryRunner {
     // not a read snapshot: a miss (a new key) costs the write next to nothing, and the write path
     // looks again inside its transaction.
     const { store } = this;
-    if (store.answersFromSnapshot?.() === true && store.flushed !== undefined && store.storedAnswer !== undefined) {
+    if (store.replaysWithoutWriting?.() === true && store.flushed !== undefined && store.storedAnswer !== undefined) {
       const stored = checkedAnswer(store.storedAnswer(once.key, once.now - once.windowMs), once, query.name);
       if (stored !== undefined) {
         await store.flushed();

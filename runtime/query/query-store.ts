@@ -16,18 +16,18 @@ export interface QueryStore {
    */
   readonly queryTimeoutMs?: number;
   /**
-   * Whether a retry's stored answer (an Idempotency-Key's) may be given from a read snapshot,
-   * without the write path: true where a write is acknowledged once committed and flushed (a
+   * Whether a retry's stored answer (an Idempotency-Key's) may be given from what is
+   * committed (storedAnswer), without the write path: true where a write is acknowledged once committed and flushed (a
    * leader without synchronous replicas). Absent or false: the retry takes the write path, which
    * checks the node's role and waits for the replicas as a write does.
    */
-  answersFromSnapshot?(): boolean;
+  replaysWithoutWriting?(): boolean;
   /**
    * The answer stored under an Idempotency-Key at or after `notBefore` as last committed (one
-   * lookup, no snapshot), for a retry answered without the write path (`answersFromSnapshot`).
+   * lookup, no snapshot), for a retry answered without the write path (`replaysWithoutWriting`).
    */
   storedAnswer?(key: string, notBefore: number): StoredAnswer | undefined;
-  /** Resolves once everything committed so far is on disk (a replay from a snapshot waits for it). */
+  /** Resolves once everything committed so far is on disk (a replay without writing waits for it). */
   flushed?(): Promise<void>;
   /** What the store holds, for GET /metrics (optional: stores without it report request metrics only). */
   stats?(): StoreStats;

@@ -51,7 +51,7 @@ export class RoleStore implements QueryStore, BackupSource {
   }
 
   /** Only a leader without synchronous replicas: elsewhere a retry takes the write path (the role check, the acks). */
-  answersFromSnapshot(): boolean {
+  replaysWithoutWriting(): boolean {
     return this.role.kind === "leader" && this.role.acked === undefined;
   }
 

@@ -99,8 +99,8 @@ export class LimitedStore implements QueryStore, BackupSource {
   }
 
   /** Not where writes wait for replicas: a retry takes the write path (the role check, the acknowledgement). */
-  answersFromSnapshot(): boolean {
-    return this.refusal() === null && this.confirmation() === null && this.store.answersFromSnapshot();
+  replaysWithoutWriting(): boolean {
+    return this.refusal() === null && this.confirmation() === null && this.store.replaysWithoutWriting();
   }
 
   flushed(): Promise<void> {

@@ -65,3 +65,10 @@ export function releaseMemory(): MemoryReleased {
   memory.native.mallocTrim();
   return { heapMs: collected - started, allocatorMs: performance.now() - collected };
 }
+
+/** releaseMemory, or, without Strand's native module, a warning now and no release (null). */
+export function releaseMemoryOrWarn(warn: (line: string) => void, memory: NativeMemory = nativeMemory()): (() => MemoryReleased) | null {
+  if (!("missing" in memory)) return releaseMemory;
+  warn(`strand: idle tenants' memory will not be given back to the system until V8 and glibc do so themselves: ${memory.missing}`);
+  return null;
+}

@@ -22,7 +22,7 @@ import { type OpenTenantMemory, TenantHandle } from "./tenant-handle.js";
 import { TenantRegistry } from "./tenant-registry.js";
 import { TenantSync } from "./tenant-sync.js";
 import { IdleRelease } from "./idle-release.js";
-import { type MemoryReleased, type NativeMemory, nativeMemory, releaseMemory } from "./release-memory.js";
+import { type MemoryReleased, releaseMemoryOrWarn } from "./release-memory.js";
 
 export interface TenantStores {
   /** `<data>/tenants` */
@@ -80,13 +80,6 @@ export interface ServedTenants {
 
 /** How the server makes a tenant's app: the project's queries over `handle`, with the tenant's replication view. */
 export type TenantAppMaker = (name: string, handle: TenantHandle, replication: ReplicationNode | undefined) => EngineApp;
-
-/** releaseMemory, or, without Strand's native module, a warning now and no release (null). */
-export function releaseMemoryOrWarn(warn: (line: string) => void, memory: NativeMemory = nativeMemory()): (() => MemoryReleased) | null {
-  if (!("missing" in memory)) return releaseMemory;
-  warn(`strand: idle tenants' memory will not be given back to the system until V8 and glibc do so themselves: ${memory.missing}`);
-  return null;
-}
 
 /** The tenants of a server with `tenantStores`, or null when it serves one graph. */
 export function serveTenants(
