@@ -8,8 +8,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { IncomingRequest } from "../http/request-header.js";
 import type { RequestRecord } from "../observe/request-observer.js";
-import { clientKey } from "../http/client-key.js";
 import { answerParts } from "./answer-response.js";
+import { EngineTurns, type Turn } from "./engine-turns.js";
 import { lazyRequest } from "./lazy-request.js";
 import type { ToEngine, ToFrontDoor } from "./messages.js";
 
@@ -30,6 +30,8 @@ export interface EngineSideOptions {
   commit: () => number | null;
   /** Something failed while answering a request (its stack, and the request's id); the request gets 500 INTERNAL. */
   internalError: (stack: string, reqId: string | undefined) => void;
+  /** The turns this side's requests wait for, shared with the engine's other door (engine-turns.ts); its own by default. */
+  turns?: EngineTurns | undefined;
 }
 
 interface Stream {
@@ -68,87 +70,27 @@ function owned(chunk: Uint8Array): Uint8Array {
   return new Uint8Array(chunk);
 }
 
-type RequestMessage = Extract<ToEngine, { t: "request" }>;
-
 export class EngineSide {
   private readonly streams = new Map<number, Stream>();
-  /**
-   * Requests not started yet: per client (its TCP peer address, http/client-key.ts), in arrival
-   * order. Each starts in a turn of its own, so the messages that came meanwhile are read first: a
-   * request whose client went away (its abort) is dropped unstarted. Started as they arrived, 100 queued requests for
-   * a 27 MB answer each were all computed, holding the engine 70 s after their clients had gone.
-   * Clients take turns, one request each (round robin, in the order they first had one waiting):
-   * in arrival order, a client with 16 connections of 100 ms scans made another client's point
-   * read wait about 1.6 s, behind all of them; now it waits for at most one per other client.
-   */
-  private readonly waiting = new Map<string, Map<number, RequestMessage>>();
-  /** The client (key of `waiting`) of each request not started yet, by request id. */
-  private readonly clientOf = new Map<number, string>();
-  private startScheduled = false;
+  /** The turn each request not started yet waits for, by request id. */
+  private readonly waiting = new Map<number, Turn>();
+  private readonly turns: EngineTurns;
 
-  constructor(private readonly options: EngineSideOptions) {}
-
-  /**
-   * Starts the next waiting request: `soon`, right after the batch of messages being read (a
-   * request that finds the engine idle, so that a client sending one at a time costs no extra turn
-   * of the event loop), else in the next turn.
-   */
-  private scheduleStart(soon: boolean): void {
-    if (this.startScheduled) return;
-    this.startScheduled = true;
-    const start = (): void => {
-      this.startScheduled = false;
-      const next = this.takeNext();
-      if (next === null) return;
-      if (this.clientOf.size > 0) this.scheduleStart(false);
-      void this.answer(next);
-    };
-    if (soon) queueMicrotask(start);
-    else setImmediate(start);
-  }
-
-  /** The first waiting request of the client whose turn it is; that client goes to the back. */
-  private takeNext(): RequestMessage | null {
-    const first = this.waiting.entries().next();
-    if (first.done) return null;
-    const [client, queue] = first.value;
-    const next = queue.values().next().value!;
-    queue.delete(next.id);
-    this.clientOf.delete(next.id);
-    this.waiting.delete(client);
-    if (queue.size > 0) this.waiting.set(client, queue);
-    return next;
-  }
-
-  private enqueue(message: RequestMessage): void {
-    // No address (the socket already gone) is a client of its own, the empty one.
-    const client = clientKey(message.remoteAddress ?? "");
-    let queue = this.waiting.get(client);
-    if (queue === undefined) {
-      queue = new Map();
-      this.waiting.set(client, queue);
-    }
-    queue.set(message.id, message);
-    this.clientOf.set(message.id, client);
-  }
-
-  /** Drops a request not started yet; false when it has started (or is unknown). */
-  private dropWaiting(id: number): boolean {
-    const client = this.clientOf.get(id);
-    if (client === undefined) return false;
-    this.clientOf.delete(id);
-    const queue = this.waiting.get(client)!;
-    queue.delete(id);
-    if (queue.size === 0) this.waiting.delete(client);
-    return true;
+  constructor(private readonly options: EngineSideOptions) {
+    this.turns = options.turns ?? new EngineTurns();
   }
 
   onMessage(message: ToEngine): void {
     switch (message.t) {
-      case "request":
-        this.enqueue(message);
-        this.scheduleStart(true);
+      case "request": {
+        const { id } = message;
+        const turn = this.turns.enqueue(message.remoteAddress, () => {
+          this.waiting.delete(id);
+          void this.answer(message);
+        });
+        this.waiting.set(id, turn);
         return;
+      }
       case "ping":
         this.options.post({ t: "pong", seq: message.seq, commit: this.options.commit() });
         return;
@@ -156,7 +98,12 @@ export class EngineSide {
         this.options.record(message.record);
         return;
       case "abort": {
-        if (this.dropWaiting(message.id)) return;
+        const turn = this.waiting.get(message.id);
+        if (turn !== undefined) {
+          this.waiting.delete(message.id);
+          this.turns.cancel(turn);
+          return;
+        }
         const stream = this.streams.get(message.id);
         if (stream === undefined) return;
         stream.aborted = true;
