@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IdleRelease } from "../server/tenants/idle-release.js";
-import { nativeMemory, releaseMemory, releaseMemoryOrWarn } from "../server/tenants/release-memory.js";
+import { strandNative } from "../server/native/native-module.js";
+import { releaseMemory, releaseMemoryOrWarn } from "../server/tenants/release-memory.js";
 
 describe("giving back what closed tenants freed", () => {
   it("releases once after a close, when a whole tick saw no tenant request and none in flight", () => {
@@ -48,7 +49,7 @@ describe("giving back what closed tenants freed", () => {
 
   it("reaches V8 and glibc's malloc_trim through the native module npm ci builds", () => {
     // On this machine (glibc) the module must load; its reason is shown when it does not.
-    expect(nativeMemory()).not.toHaveProperty("missing");
+    expect(strandNative()).not.toHaveProperty("missing");
     const released = releaseMemory();
     expect({ heap: released.heapMs >= 0, allocator: typeof released.allocatorMs }).toEqual({ heap: true, allocator: "number" });
   });

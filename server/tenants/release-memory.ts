@@ -5,10 +5,8 @@
 // allocates, and a plain or gc-extension collection gives none back (measured: heap 96 → 96 MB);
 // glibc keeps the free pages inside its arenas, fragmented by the stores' opening and closing,
 // until `malloc_trim` (at 10,000 tenants: 68 MB of its main arena against 4 MB in an empty server).
-// Both are asked through Strand's native module (native/strand_native.cc), which `npm ci` builds.
-import { constants } from "node:os";
-import { join } from "node:path";
-import { strandPackage } from "../observe/build-info.js";
+// Both are asked through Strand's native module (../native/native-module.ts).
+import { type StrandNative, strandNative } from "../native/native-module.js";
 
 /** What one release did: the time each part took. */
 export interface MemoryReleased {
@@ -17,46 +15,13 @@ export interface MemoryReleased {
   allocatorMs: number | null;
 }
 
-interface NativeModule {
-  lowMemoryNotification(): void;
-  /** Absent elsewhere than glibc. */
-  mallocTrim?: () => boolean;
-}
-
-/** The native module, or why it does not load. */
-export type NativeMemory = { native: NativeModule } | { missing: string };
-
-let loaded: NativeMemory | null = null;
-
-/** build/Release/strand_native.node under Strand's package folder (binding.gyp). */
-export function nativeMemory(): NativeMemory {
-  if (loaded !== null) return loaded;
-  const root = strandPackage()?.dir;
-  if (root === undefined) {
-    loaded = { missing: "Strand's package.json was not found" };
-    return loaded;
-  }
-  const file = join(root, "build", "Release", "strand_native.node");
-  try {
-    // RTLD_NOW: a V8 function this Node lacks fails the load here, not the first release (which
-    // would end the process with a symbol lookup error).
-    const module = { exports: {} as NativeModule };
-    process.dlopen(module, file, constants.dlopen.RTLD_NOW);
-    loaded = { native: module.exports };
-  } catch (error) {
-    const why = (error as Error).message.split("\n")[0];
-    loaded = { missing: `${file} does not load (${why}); npm ci builds it, and npm rebuild after a Node upgrade` };
-  }
-  return loaded;
-}
-
 /**
  * V8's low-memory collection, then the allocator's trim; synchronous, and as long as the live heap
  * is large (~80 ms at 26 MB live, ~300 ms at 120 MB, ~1.2 s at 350 MB): call it when the engine is
  * idle. The error when the native module is missing.
  */
 export function releaseMemory(): MemoryReleased {
-  const memory = nativeMemory();
+  const memory = strandNative();
   if ("missing" in memory) throw new Error(memory.missing);
   const started = performance.now();
   memory.native.lowMemoryNotification();
@@ -67,7 +32,7 @@ export function releaseMemory(): MemoryReleased {
 }
 
 /** releaseMemory, or, without Strand's native module, a warning now and no release (null). */
-export function releaseMemoryOrWarn(warn: (line: string) => void, memory: NativeMemory = nativeMemory()): (() => MemoryReleased) | null {
+export function releaseMemoryOrWarn(warn: (line: string) => void, memory: StrandNative = strandNative()): (() => MemoryReleased) | null {
   if (!("missing" in memory)) return releaseMemory;
   warn(`strand: idle tenants' memory will not be given back to the system until V8 and glibc do so themselves: ${memory.missing}`);
   return null;
