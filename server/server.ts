@@ -165,6 +165,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     commit: replication === undefined ? () => null : () => replication.log().committed,
   });
   const port = frontDoor.port;
+  metrics?.trackStandby(() => frontDoor.standbyHolds());
   let closing: Promise<void> | null = null;
   return {
     port,

@@ -4,8 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import { FrontDoorHealth, pingIntervalMs } from "../server/front-door/health.js";
 import { lazyRequest } from "../server/front-door/lazy-request.js";
 import { LATER_MS, Outbox } from "../server/front-door/outbox.js";
+import { Writable } from "node:stream";
 import { startFrontDoor } from "../server/front-door/start.js";
-import { silentLogger } from "../server/observe/logger.js";
+import { strandNative } from "../server/native/native-module.js";
+import { createLogger, silentLogger } from "../server/observe/logger.js";
 
 describe("lazyRequest", () => {
   it("answers url and method without building a Request, and builds the real one for anything else", async () => {
@@ -116,7 +118,7 @@ describe("startFrontDoor when the front door fails after it listens", () => {
   const entry = new URL("./fixtures/front-door/failing-worker.mjs", import.meta.url);
   const unusedApp = { fetch: () => new Response("unused") };
 
-  async function fatalMessageOf(failure: Record<string, unknown>): Promise<string> {
+  async function fatalMessageOf(failure: Record<string, unknown>, engineDoor: boolean): Promise<string> {
     let fatal: (message: string) => void = () => {};
     const told = new Promise<string>((resolve) => {
       fatal = resolve;
@@ -129,17 +131,96 @@ describe("startFrontDoor when the front door fails after it listens", () => {
       logger: silentLogger(),
       onFatal: fatal,
       entry,
+      native: engineDoor ? strandNative() : { missing: "left out by this test" },
     });
-    expect(running.port).toBe(1);
-    return told;
+    expect(running.engineDoor).toBe(engineDoor);
+    // The thread's port when it listens; the engine's socket's when the thread stands by.
+    if (engineDoor) expect(running.port).toBeGreaterThan(1);
+    else expect(running.port).toBe(1);
+    const message = await told;
+    await running.close();
+    return message;
   }
 
-  it("tells onFatal about an uncaught exception in the thread, with its message", async () => {
-    const message = await fatalMessageOf({ fail: "throw" });
-    expect(message.startsWith("the HTTP front door failed: Error: front door broke")).toBe(true);
-  });
+  it.each([false, true])(
+    "tells onFatal about an uncaught exception in the thread, with its message (engine's door: %s)",
+    async (engineDoor) => {
+      const message = await fatalMessageOf({ fail: "throw" }, engineDoor);
+      expect(message.startsWith("the HTTP front door failed: Error: front door broke")).toBe(true);
+    },
+  );
 
-  it("tells onFatal about an exit nobody asked for, with its exit code", async () => {
-    expect(await fatalMessageOf({ fail: "exit", code: 3 })).toBe("the HTTP front door stopped unexpectedly (exit code 3)");
+  it.each([false, true])("tells onFatal about an exit nobody asked for, with its exit code (engine's door: %s)", async (engineDoor) => {
+    expect(await fatalMessageOf({ fail: "exit", code: 3 }, engineDoor)).toBe("the HTTP front door stopped unexpectedly (exit code 3)");
   });
+});
+
+describe("startFrontDoor serves on the engine's thread with Strand's native module, through the front-door thread without", () => {
+  const settings = {
+    port: 0,
+    host: "127.0.0.1",
+    bodyLimitBytes: 1024,
+    bodyMemoryLimitBytes: 4096,
+    answerMemoryLimitBytes: 4096,
+    stallLimitMs: 1000,
+    maxConnectionsPerClient: 10,
+    loopbackHostsOnly: false,
+    forceCloseAfterMs: 100,
+    logLevel: "silent" as const,
+    logPretty: false,
+    leaseGate: null,
+  };
+  const app = {
+    fetch: async (req: Request) =>
+      new Response(JSON.stringify({ method: req.method, path: new URL(req.url).pathname, body: await req.text() }), {
+        status: 201,
+        headers: { "content-type": "application/json" },
+      }),
+  };
+
+  it.each([
+    ["the native module", strandNative(), true, []],
+    [
+      "no native module",
+      { missing: "build/Release/strand_native.node does not load (gone)" },
+      false,
+      [
+        "every request crosses from the front-door thread to the engine's and back (about twice the CPU per request): the engine cannot share its socket with a standby front door without Strand's native module: build/Release/strand_native.node does not load (gone)",
+      ],
+    ],
+  ] as const)(
+    "with %s: the same answers, /health included; warned when it serves through the thread",
+    async (_name, native, engineDoor, warned) => {
+      const lines: string[] = [];
+      const logger = createLogger({
+        level: "warn",
+        pretty: false,
+        stream: new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            lines.push(JSON.parse(chunk.toString()).msg);
+            done();
+          },
+        }),
+      });
+      const running = await startFrontDoor({ settings, app, record: () => {}, commit: () => 7, logger, native });
+      try {
+        expect(running.engineDoor).toBe(engineDoor);
+        expect(running.standbyHolds()).toBe(0);
+        const url = `http://127.0.0.1:${running.port}`;
+        const answer = await fetch(`${url}/Echo`, { method: "POST", body: "hi" });
+        expect([answer.status, await answer.json()]).toEqual([201, { method: "POST", path: "/Echo", body: "hi" }]);
+        const health = await fetch(`${url}/health`);
+        // Each probe on a connection of its own (health.ts), with the engine's Strand-Commit.
+        expect([health.status, health.headers.get("connection"), health.headers.get("strand-commit"), await health.json()]).toEqual([
+          200,
+          "close",
+          "7",
+          { status: "ok" },
+        ]);
+        expect(lines).toEqual(warned);
+      } finally {
+        await running.close();
+      }
+    },
+  );
 });

@@ -181,6 +181,86 @@ describe("/health while one request holds the engine", () => {
   });
 });
 
+/** One keep-alive connection, read answer by answer (Content-Length bodies). */
+function rawConnection(port: number): { send(request: string): Promise<{ head: string; body: string }>; closed: Promise<void> } {
+  const socket = connect(port, "127.0.0.1");
+  let buffered = "";
+  let waiting: ((answer: { head: string; body: string }) => void) | null = null;
+  const take = (): void => {
+    const end = buffered.indexOf("\r\n\r\n");
+    if (waiting === null || end < 0) return;
+    const head = buffered.slice(0, end);
+    const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+    if (buffered.length < end + 4 + length) return;
+    const body = buffered.slice(end + 4, end + 4 + length);
+    buffered = buffered.slice(end + 4 + length);
+    const resolve = waiting;
+    waiting = null;
+    resolve({ head, body });
+  };
+  socket.setEncoding("utf8").on("data", (d: string) => {
+    buffered += d;
+    take();
+  });
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  return {
+    send: (request) =>
+      new Promise((resolve) => {
+        waiting = resolve;
+        socket.write(request);
+      }),
+    closed,
+  };
+}
+
+describe("the standby front door", () => {
+  it("takes new connections while the engine is held; such a connection ends after an answer once the engine is back, and /metrics counts the holds", async () => {
+    const server = await startStrand({ project, extraArgs: ["--log-level", "warn"] });
+    try {
+      let done = false;
+      const big = ingest(server, ITEMS).then((r) => {
+        done = true;
+        return r.status;
+      });
+      // Held: a request to the engine has waited 100 ms unanswered while the ingest runs.
+      let held = false;
+      while (!held && !done) {
+        let answered = false;
+        void fetch(`${server.url}/introspect`).then(() => {
+          answered = true;
+        });
+        const sent = performance.now();
+        while (!answered && !done && performance.now() - sent < 100) await sleep(10);
+        held = !answered && !done;
+      }
+      expect(held, "the ingest held the engine for 100 ms").toBe(true);
+      const connection = rawConnection(server.port);
+      const count = "POST /CountItems HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
+      // Sent while the engine is held: answered once it is free, and kept alive (the client may send more now).
+      const first = await connection.send(count);
+      expect(await big).toBe(200);
+      expect(first.head.split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+      expect(first.head.toLowerCase()).not.toContain("connection: close");
+      // Before or after the ingest, as their turns fell (the ingest's body may still have been read).
+      expect([0, ITEMS]).toContain((JSON.parse(first.body) as { n: number }).n);
+      // Once the standby has seen the engine beat again (within a few ms), its next answer closes the connection.
+      let answers = 0;
+      let last = first;
+      while (!last.head.toLowerCase().includes("connection: close")) {
+        last = await connection.send(count);
+        expect([last.head.split("\r\n")[0], JSON.parse(last.body)]).toEqual(["HTTP/1.1 200 OK", { n: ITEMS }]);
+        answers += 1;
+        expect(answers, "the standby kept the connection after the engine was back").toBeLessThan(1_000);
+      }
+      await connection.closed;
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/^strand_standby_holds_total [1-9]\d*$/m);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("ENGINE_STALLED", () => {
   it("is the 503 /health answers once the engine has not answered for longer than --stall-limit, naming how long; 200 again after", async () => {
     const server = await startStrand({ project, extraArgs: ["--log-level", "warn", "--stall-limit", "100"] });

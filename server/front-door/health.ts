@@ -75,6 +75,10 @@ export class FrontDoorHealth {
     const answer: Record<string, string | number> = { "content-type": "application/json", "content-length": body.length };
     if (this.commit !== null) answer[COMMIT_HEADER] = String(this.commit);
     if (stalled !== null) noteErrorCode(res, "ENGINE_STALLED");
+    // Each probe on a connection of its own: a kept-alive one the engine's door accepted could
+    // only be read by the engine, and a probe sent on it while the engine is held would wait for
+    // it instead of reaching the standby (standby.ts).
+    res.shouldKeepAlive = false;
     res.writeHead(stalled === null ? 200 : httpStatus("ENGINE_STALLED"), answer);
     res.end(method === "HEAD" ? undefined : body);
     return true;

@@ -8,9 +8,30 @@ import type { LogLevel } from "../observe/log-level.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 
 /** The settings the front door starts with (its workerData). */
-export interface FrontDoorSettings {
+export interface FrontDoorSettings extends DoorSettings {
   port: number;
   host: string;
+  /** The front door's own log lines (refusals, failed accepts, its internal errors): the server's level and form. */
+  logLevel: LogLevel;
+  /** Readable lines instead of JSON (logger.ts). */
+  logPretty: boolean;
+}
+
+/** What the front-door thread is told beside its settings: to listen itself, or to stand by (standby.ts). */
+export interface FrontDoorWorkerData extends FrontDoorSettings {
+  standby: StandbySettings | null;
+}
+
+/** The engine's listening socket and heartbeat, for the standby door (standby.ts). */
+export interface StandbySettings {
+  /** The engine's listening descriptor, which the standby duplicates while it accepts. */
+  listenFd: number;
+  /** The engine's heartbeat (heartbeat.ts). */
+  beats: SharedArrayBuffer;
+}
+
+/** The limits of one door (door.ts). */
+export interface DoorSettings {
   bodyLimitBytes: number;
   /** The most bytes of request bodies held at once for requests not yet answered (byte-budget.ts). */
   bodyMemoryLimitBytes: number;
@@ -24,10 +45,6 @@ export interface FrontDoorSettings {
   loopbackHostsOnly: boolean;
   /** After close() began, connections still open after this long are closed. */
   forceCloseAfterMs: number;
-  /** The front door's own log lines (refusals, failed accepts, its internal errors): the server's level and form. */
-  logLevel: LogLevel;
-  /** Readable lines instead of JSON (logger.ts). */
-  logPretty: boolean;
   /** A failover group's node: the lease gate's cell (lease-gate.ts); null outside a group. */
   leaseGate: SharedArrayBuffer | null;
 }
@@ -63,6 +80,10 @@ export type ToEngine =
   | { t: "record"; record: RequestRecord }
   | { t: "listening"; port: number }
   | { t: "listen-failed"; message: string; code: string | undefined }
+  /** The standby took connections: the engine had not beaten for HELD_AFTER_MS (standby.ts). */
+  | { t: "held" }
+  /** The standby has stopped taking connections for good (asked to close): the engine may close its socket. */
+  | { t: "stood-down" }
   | { t: "closed" };
 
 /** Engine → front door. */

@@ -1,41 +1,31 @@
-// The front-door thread (a worker_threads worker started by start.ts). It owns the listening
-// socket: it accepts connections, parses HTTP, reads each body up to the limit (request-body.ts),
-// answers /health itself (health.ts) and Node's parser refusals with JSON (client-error.ts),
-// closes gracefully (graceful-close.ts), and forwards every other request to the engine thread
-// (engine.ts), writing back the response it streams. Nothing here touches the store.
+// The front-door thread (a worker_threads worker started by start.ts), a door (door.ts) whose
+// `post` crosses a MessagePort to the engine (engine.ts). Two ways to run, as workerData says:
+// - standby (the usual): the engine serves HTTP on its own thread, and this thread accepts on the
+//   engine's listening socket only while the engine is held (standby.ts), so /health is answered
+//   and connections are taken while one request holds the engine for seconds;
+// - listening: without Strand's native module (no way to share the socket) this thread owns it
+//   and every request crosses to the engine and back.
 //
-// Why a thread of its own: generated handlers and the runtime are synchronous over LMDB (one
-// write transaction is one synchronous call), so a request that traverses 216,000 users or
-// ingests 20,000 items holds the engine's thread for hundreds of milliseconds; meanwhile this
-// thread goes on accepting connections, reading bodies and answering /health. A write is still
-// answered only after its commit. bench/front-door.ts (`--baseline` another build) measures what
-// the extra hop costs on point reads and writes.
-import { closeIdleAfterPendingReads } from "./keep-alive-timeout.js";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+// Why a thread at all: generated handlers and the runtime are synchronous over LMDB (one write
+// transaction is one synchronous call), so a request that traverses 216,000 users or ingests
+// 20,000 items holds the engine's thread for hundreds of milliseconds; meanwhile this thread
+// goes on accepting connections, reading bodies and answering /health. A write is still answered
+// only after its commit.
+import { createServer } from "node:http";
+import { type AddressInfo, Server as NetServer } from "node:net";
 import { parentPort, workerData } from "node:worker_threads";
-import { StrandError } from "../../core/errors.js";
-import { answerClientErrors } from "../http/client-error.js";
-import { gracefulCloser } from "../http/graceful-close.js";
-import { httpStatus } from "../http/status.js";
+import { strandNative } from "../native/native-module.js";
 import { createLogger, fdStream } from "../observe/logger.js";
-import { errorCodeOfBody, noteErrorCode, watchRequests } from "../observe/request-observer.js";
-import { REQUEST_ID_HEADER } from "../observe/request-id.js";
-import { FrontDoorHealth } from "./health.js";
-import type { FrontDoorSettings, ToEngine, ToFrontDoor } from "./messages.js";
-import { Outbox } from "./outbox.js";
-import { afterEarlierAnswers } from "./answer-turns.js";
-import { drainAfterAnswer, readRequestBody } from "./request-body.js";
+import { openDoor } from "./door.js";
 import { handleListenErrors } from "./listen-errors.js";
-import { limitPipelining } from "./pipeline-limit.js";
+import type { FrontDoorWorkerData, StandbySettings, ToEngine, ToFrontDoor } from "./messages.js";
+import { Outbox } from "./outbox.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
-import { answersBusy, ByteBudget, BUSY_RETRY_AFTER_SECONDS } from "./byte-budget.js";
-import { LEADER_ANSWER_HEADER, LeaseGate, leaseRanOut } from "./lease-gate.js";
-import { guardConnections } from "./connection-guard.js";
+import { StandbyWatch } from "./standby.js";
 
 if (parentPort === null) throw new Error("server/front-door/worker.js runs as a worker thread (front-door/start.ts)");
 const port = parentPort;
-const settings = workerData as FrontDoorSettings;
+const settings = workerData as FrontDoorWorkerData;
 // The server's level and form, written straight to stderr (logger.ts fdStream).
 const logger = createLogger({ level: settings.logLevel, pretty: settings.logPretty, stream: fdStream(2) });
 
@@ -43,280 +33,71 @@ const logger = createLogger({ level: settings.logLevel, pretty: settings.logPret
 // response finishes and goes with the next batch, so it reaches the engine before any request
 // that arrives after that (and /metrics counts every response finished before it was asked for).
 const outbox = new Outbox<ToEngine>(port);
-function post(message: ToEngine, transfer?: ArrayBuffer[]): void {
-  outbox.push(message, transfer);
-}
+const post = (message: ToEngine, transfer?: ArrayBuffer[]): void => outbox.push(message, transfer);
 
 const server = createServer();
-// A client may half-close its side after sending (`socket.end(request)`) and still wait for the
-// answer. Node's default aborts the requests still unanswered at that FIN, and every request here
-// is unanswered for one hop to the engine; with this (a plain property of http.Server), the
-// connection ends after the last answer instead.
-(server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-watchRequests(server, (record) => outbox.later({ t: "record", record }));
-answerClientErrors(server);
-const closeGracefully = gracefulCloser(server, settings.forceCloseAfterMs);
-const health = new FrontDoorHealth({
-  stallLimitMs: settings.stallLimitMs,
-  loopbackHostsOnly: settings.loopbackHostsOnly,
-  ping: (seq) => post({ t: "ping", seq }),
+const door = openDoor(server, {
+  settings,
+  post,
+  record: (record) => outbox.later({ t: "record", record }),
+  logger,
 });
 
-const bodyBudget = new ByteBudget(settings.bodyMemoryLimitBytes);
-const answerBudget = new ByteBudget(settings.answerMemoryLimitBytes);
-const leaseGate = settings.leaseGate === null ? null : new LeaseGate(settings.leaseGate);
-
-/** The responses the engine has still to end, by request id. */
-const open = new Map<number, ServerResponse>();
-let nextId = 1;
-
-function answerError(res: ServerResponse, error: StrandError, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(error.toJSON());
-  noteErrorCode(res, error.code);
-  res.writeHead(httpStatus(error.code), { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
-
-/** A budget refusal (byte-budget.ts): 503 SERVER_BUSY with Retry-After. */
-function answerBusy(res: ServerResponse, error: StrandError): void {
-  answerError(res, error, { "retry-after": String(BUSY_RETRY_AFTER_SECONDS) });
-}
-
-/** RFC 3986 reg-name (unreserved, sub-delims, percent-escapes) or a bracketed IPv6 literal, then an optional port. */
-const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
-
-/** The absolute URL the engine's Request gets, or null when the Host or the target is unusable. */
-function absoluteUrl(req: IncomingMessage): string | null {
-  const host = req.headers.host;
-  const target = req.url ?? "";
-  // A Host is a name or an address and a port, nothing more: "x/mcp" would move the path.
-  if (host === undefined || !VALID_HOST.test(host) || !target.startsWith("/")) return null;
-  try {
-    return new URL(`http://${host}${target}`).href;
-  } catch {
-    return null;
-  }
-}
-
-/** Something this thread got wrong (a bug): logged with its stack. */
-function internalError(error: unknown): void {
-  logger.error({ stack: (error as Error)?.stack ?? String(error) }, "internal error in the HTTP front door");
-}
-
-/** Something this thread got wrong answering one request: that response is cut, the server goes on. */
-function failed(res: ServerResponse, error: unknown): void {
-  internalError(error);
-  if (!res.headersSent) {
-    try {
-      answerError(res, new StrandError("INTERNAL", "internal error"));
-      return;
-    } catch {
-      // fall through: cut the connection
-    }
-  }
-  res.destroy();
-}
-
-/** What a client can cause at will (refused and closed connections): warn, at most a line a second. */
-const warn = (line: string): void => logger.warn(line);
-const pipelineLog = rateLimitedLog(warn);
-function pipelinedTooFar(socket: Socket, waiting: number): void {
-  pipelineLog(
-    `closed a connection from ${socket.remoteAddress} with ${waiting} requests waiting for their answers (pipelined far ahead of them)`,
-  );
-}
-
-closeIdleAfterPendingReads(server);
-
-const connectionLog = rateLimitedLog(warn);
-const wasRefused = guardConnections(server, {
-  maxPerClient: settings.maxConnectionsPerClient,
-  firstRequestMs: server.headersTimeout,
-  refused: (address, open) =>
-    connectionLog(`refused a connection from ${address}: it holds ${open} open, its limit (max_connections_per_client)`),
-});
-
-server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-  // Its connection was refused (429 written, not read): a request from it is not served.
-  if (wasRefused(req.socket)) {
-    req.socket.destroy();
-    return;
-  }
-  try {
-    if (limitPipelining(req, res, pipelinedTooFar)) forward(req, res);
-  } catch (error) {
-    failed(res, error);
-  }
-});
-
-function forward(req: IncomingMessage, res: ServerResponse): void {
-  if (health.answer(req, res)) return;
-  const url = absoluteUrl(req);
-  if (url === null) {
-    answerError(res, new StrandError("BAD_REQUEST", "malformed request: a Host header and a path are required"));
-    return;
-  }
-  const turn = afterEarlierAnswers(req.socket, res);
-  Promise.all([readRequestBody(req, settings.bodyLimitBytes, !isMcpEndpoint(req.url), bodyBudget), turn]).then(
-    ([read]) => {
-      if (read === null) return; // the client went away mid-body: nobody to answer
-      if (res.destroyed) {
-        bodyBudget.give(read.held); // ... or while an earlier answer on its connection was leaving
-        return;
-      }
-      res.once("close", () => bodyBudget.give(read.held));
-      if (read.refusal?.code === "SERVER_BUSY") {
-        // Answered here: the engine may be what holds the bodies, and this request never reaches it.
-        drainAfterAnswer(req, res);
-        answerBusy(res, new StrandError(read.refusal.code, read.refusal.message));
-        return;
-      }
-      const id = nextId++;
-      open.set(id, res);
-      if (!read.complete) drainAfterAnswer(req, res);
-      res.once("close", () => {
-        if (open.delete(id)) post({ t: "abort", id });
-      });
-      const body = read.body;
-      post(
-        {
-          t: "request",
-          id,
-          method: req.method ?? "GET",
-          url,
-          rawHeaders: req.rawHeaders,
-          remoteAddress: req.socket.remoteAddress,
-          reqId: requestIdOf(res),
-          body,
-          refusal: read.refusal,
-        },
-        body === null ? [] : [body.buffer as ArrayBuffer],
-      );
-    },
-    (error: unknown) => failed(res, error),
-  );
-}
-
-/** The id watchRequests gave the request `res` answers (observe/request-id.ts). */
-function requestIdOf(res: ServerResponse): string | undefined {
-  const id = res.getHeader(REQUEST_ID_HEADER);
-  return typeof id === "string" ? id : undefined;
-}
-
-/** POST /mcp (mcp/routes.ts MCP_PATH): the MCP SDK's transport reads and bounds that body itself. */
-function isMcpEndpoint(target: string | undefined): boolean {
-  return target === "/mcp" || target?.startsWith("/mcp?") === true;
-}
-
-function bodySize(chunks: readonly Uint8Array[]): number {
-  return chunks.reduce((n, c) => n + c.byteLength, 0);
-}
-
-/** A streamed answer's Content-Length, 0 when it has none. */
-function declaredLength(headers: Record<string, string>): number {
-  const length = Number(headers["content-length"]);
-  return Number.isSafeInteger(length) && length > 0 ? length : 0;
-}
-
-/** Statuses whose responses carry no body (and so no Content-Length). */
-function bodiless(status: number): boolean {
-  return status < 200 || status === 204 || status === 304;
-}
-
-function onEngineMessage(message: ToFrontDoor): void {
-  switch (message.t) {
-    case "head": {
-      const res = open.get(message.id);
-      if (res === undefined) return;
-      // Held until the system has taken it all (the response's close): an answer a client does not read stays counted.
-      // A long answer streamed with its length (http/json-answer.ts) counts whole: the engine holds
-      // its text until the client has read it.
-      const size = message.end ? bodySize(message.body) : Math.max(bodySize(message.body), declaredLength(message.headers));
-      if (!answerBudget.take(size)) {
-        open.delete(message.id);
-        if (!message.end) post({ t: "abort", id: message.id });
-        answerBusy(res, answersBusy(answerBudget.limitBytes));
-        return;
-      }
-      res.once("close", () => answerBudget.give(size));
-      const epoch = message.headers[LEADER_ANSWER_HEADER];
-      if (epoch !== undefined && leaseGate !== null && !leaseGate.allows(Date.now())) {
-        open.delete(message.id);
-        if (!message.end) post({ t: "abort", id: message.id });
-        answerError(res, leaseRanOut(epoch));
-        return;
-      }
-      const headers: Record<string, string | number> = message.headers;
-      if (message.end && !bodiless(message.status) && headers["content-length"] === undefined) {
-        headers["content-length"] = size;
-      }
-      if (message.status >= 400 && message.end) {
-        const code = errorCodeOfBody(message.body);
-        if (code !== null) noteErrorCode(res, code);
-      }
-      res.writeHead(message.status, headers);
-      if (message.end) {
-        open.delete(message.id);
-        if (message.body.length === 1) res.end(message.body[0]);
-        else {
-          for (const chunk of message.body) res.write(chunk);
-          res.end();
-        }
-      } else for (const chunk of message.body) res.write(chunk);
-      return;
-    }
-    case "chunk": {
-      const res = open.get(message.id);
-      if (res === undefined) return;
-      const { id, data } = message;
-      if (data.byteLength > 0) res.write(data, () => post({ t: "written", id, bytes: data.byteLength }));
-      if (message.end) {
-        open.delete(id);
-        res.end();
-      }
-      return;
-    }
-    case "fail": {
-      const res = open.get(message.id);
-      open.delete(message.id);
-      res?.destroy();
-      return;
-    }
-    case "pong":
-      health.pong(message.seq, message.commit);
-      return;
-    case "close":
-      void closeGracefully().then(() => {
-        health.stop();
-        post({ t: "closed" });
-      });
-      return;
-  }
-}
+/** Stops taking connections for good (standby); set below. */
+let standDown = (): void => {};
 
 port.on("message", (batch: ToFrontDoor[]) => {
   for (const message of batch) {
-    try {
-      onEngineMessage(message);
-    } catch (error) {
-      // E.g. a header value Node refuses to write: that response fails, not the front door.
-      const res = "id" in message ? open.get(message.id) : undefined;
-      if (res !== undefined && "id" in message) {
-        open.delete(message.id);
-        post({ t: "abort", id: message.id }); // the engine stops producing the body
-        failed(res, error);
-      } else internalError(error);
-    }
+    if (message.t === "close") {
+      standDown();
+      post({ t: "stood-down" });
+      void door.close().then(() => post({ t: "closed" }));
+    } else door.fromEngine(message);
   }
 });
-handleListenErrors(server, {
-  failed: (error) => {
-    health.stop();
-    post({ t: "listen-failed", message: error.message, code: error.code });
-  },
-  // A failed accept loses a connection (no descriptors left, say): an error, not a client's doing.
-  log: (line) => logger.error(line),
-});
-server.listen(settings.port, settings.host, () => {
-  post({ t: "listening", port: (server.address() as AddressInfo).port });
-});
+
+if (settings.standby === null) listen();
+else stand(settings.standby);
+
+function listen(): void {
+  handleListenErrors(server, {
+    failed: (error) => post({ t: "listen-failed", message: error.message, code: error.code }),
+    // A failed accept loses a connection (no descriptors left, say): an error, not a client's doing.
+    log: (line) => logger.error(line),
+  });
+  server.listen(settings.port, settings.host, () => {
+    post({ t: "listening", port: (server.address() as AddressInfo).port });
+  });
+}
+
+function stand(standby: StandbySettings): void {
+  const loaded = strandNative();
+  if ("missing" in loaded) throw new Error(`the standby front door needs Strand's native module: ${loaded.missing}`);
+  const { native } = loaded;
+  const log = rateLimitedLog((line) => logger.error(line));
+  // Failed accepts, and a failed take: that hold is lost, the engine's own socket serves on.
+  server.on("error", (error) => log(`the standby HTTP front door could not accept a connection: ${error.message}`));
+  const watch = new StandbyWatch(standby.beats, {
+    take: () => {
+      post({ t: "held" });
+      try {
+        server.listen({ fd: native.duplicate(standby.listenFd) });
+      } catch (error) {
+        log(`the standby HTTP front door could not take the engine's socket: ${(error as Error).message}`);
+      }
+    },
+    // net.Server's close: the listener only (http.Server's would also close idle connections,
+    // resetting a request a client is sending on one).
+    give: () => {
+      if (server.listening) NetServer.prototype.close.call(server);
+    },
+  });
+  // A connection taken while the engine was held ends after the first answer it gets once the
+  // engine is back, so its client reconnects to the engine (idle ones end at the keep-alive timeout).
+  server.prependListener("request", (_req, res) => {
+    if (!watch.accepting) res.shouldKeepAlive = false;
+  });
+  standDown = () => watch.stop();
+  watch.start();
+  post({ t: "listening", port: settings.port });
+}

@@ -187,6 +187,19 @@ export class ServerMetrics {
     });
   }
 
+  /** How often the standby front door took connections because the engine was held (front-door/standby.ts). */
+  trackStandby(holds: () => number): void {
+    new Counter({
+      name: "strand_standby_holds_total",
+      help: "Times the engine's thread was held long enough (25 ms without a heartbeat) that the standby front door took new connections and answered /health",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(holds());
+      },
+    });
+  }
+
   /** Where the /mcp figures come from (the app's connection registry). */
   trackMcp(connections: () => number, heldItems: () => number): void {
     this.mcpConnections = connections;
