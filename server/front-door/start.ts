@@ -102,13 +102,18 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<Running
   });
   toDoor = (message) => door.fromEngine(message);
   for (const message of early.splice(0)) door.fromEngine(message);
-  await new Promise<void>((resolve, reject) => {
-    handleListenErrors(server, {
-      failed: reject,
-      log: (line) => options.logger.error(line),
+  try {
+    await new Promise<void>((resolve, reject) => {
+      handleListenErrors(server, {
+        failed: reject,
+        log: (line) => options.logger.error(line),
+      });
+      server.listen(options.settings.port, options.settings.host, resolve);
     });
-    server.listen(options.settings.port, options.settings.host, resolve);
-  });
+  } catch (error) {
+    await door.close(); // its /health timer would keep the process alive
+    throw error;
+  }
   const cell = heartbeatCell();
   const heartbeat = new EngineHeartbeat(cell);
   const standby: StandbySettings = { listenFd: listeningDescriptor(server), beats: cell };
