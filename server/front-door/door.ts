@@ -11,6 +11,7 @@ import type { Socket } from "node:net";
 import { StrandError } from "../../core/errors.js";
 import { answerClientErrors } from "../http/client-error.js";
 import { gracefulCloser } from "../http/graceful-close.js";
+import { HostMemo } from "../http/host-memo.js";
 import { httpStatus } from "../http/status.js";
 import type { Logger } from "../observe/logger.js";
 import { errorCodeOfBody, noteErrorCode, type RequestRecord, watchRequests } from "../observe/request-observer.js";
@@ -46,17 +47,33 @@ export interface Door {
 const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
 
 /** The absolute URL the engine's Request gets, or null when the Host or the target is unusable. */
-function absoluteUrl(req: IncomingMessage): string | null {
-  const host = req.headers.host;
-  const target = req.url ?? "";
+export function absoluteUrl(host: string | undefined, target: string): string | null {
   // A Host is a name or an address and a port, nothing more: "x/mcp" would move the path.
   if (host === undefined || !VALID_HOST.test(host) || !target.startsWith("/")) return null;
+  // A path of letters, digits, "_", "-" and "/" (every query route) is its own serialization
+  // (nothing to percent-encode, no dot segment): only the Host needs the parser, once (origins).
+  if (PLAIN_PATH.test(target)) {
+    const origin = origins.get(host);
+    if (origin !== null) return origin + target;
+  }
+  return parsedUrl(`http://${host}${target}`);
+}
+
+const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*$/;
+
+function parsedUrl(text: string): string | null {
   try {
-    return new URL(`http://${host}${target}`).href;
+    return new URL(text).href;
   } catch {
     return null;
   }
 }
+
+/** `http://<host>` as the URL parser writes it (lower case, default port dropped), or null when it refuses it. */
+const origins = new HostMemo((host) => {
+  const href = parsedUrl(`http://${host}/`);
+  return href === null ? null : href.slice(0, -1);
+});
 
 /** The id watchRequests gave the request `res` answers (observe/request-id.ts). */
 function requestIdOf(res: ServerResponse): string | undefined {
@@ -172,7 +189,7 @@ export function openDoor(server: Server, options: DoorOptions): Door {
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     if (health.answer(req, res)) return;
-    const url = absoluteUrl(req);
+    const url = absoluteUrl(req.headers.host, req.url ?? "");
     if (url === null) {
       answerError(res, new StrandError("BAD_REQUEST", "malformed request: a Host header and a path are required"));
       return;

@@ -13,6 +13,7 @@ import type { MiddlewareHandler } from "hono";
 import { echo } from "../../core/echo.js";
 import { StrandError } from "../../core/errors.js";
 import { jsonErrorResponse } from "./error-response.js";
+import { HostMemo } from "./host-memo.js";
 import { incomingOf, requestHeader } from "./request-header.js";
 
 export interface OriginGuardOptions {
@@ -43,6 +44,12 @@ export function normalOrigin(value: string): string | undefined {
 
 /** Whether a Host header names this machine's loopback interface. */
 export function isLoopbackHost(host: string): boolean {
+  return loopbackHosts.get(host);
+}
+
+const loopbackHosts = new HostMemo(loopbackName);
+
+function loopbackName(host: string): boolean {
   let name: string;
   try {
     name = new URL(`http://${host}`).hostname.toLowerCase();
