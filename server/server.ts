@@ -1,7 +1,8 @@
-// Serves a Strand app over HTTP/1.1 in two threads. The engine (the store, the runtime, the Hono
-// app, replication) stays on this, the main thread; the sockets live on a front-door thread
-// (front-door/), which parses HTTP, reads bodies, answers GET/HEAD /health itself (so a request
-// that keeps the engine busy never delays it) and forwards every other request here. `close()`
+// Serves a Strand app over HTTP/1.1. The engine (the store, the runtime, the Hono app,
+// replication) and its own HTTP door stay on this, the main thread; a front-door thread stands by
+// (front-door/) and takes new connections while one request holds the engine, answering GET/HEAD
+// /health itself (so a request that keeps the engine busy never delays it) and forwarding every
+// other request here. `close()`
 // stops accepting connections, lets in-flight requests finish (so acknowledged writes are
 // acknowledged), closes kept-alive connections as they fall idle (http/graceful-close.ts), then
 // resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON

@@ -1,6 +1,8 @@
 // Pieces of the front door (server/front-door/) on their own: the lazily built Request the engine
 // hands the app, the heartbeat that decides ENGINE_STALLED, and the batching outbox.
 import { describe, expect, it, vi } from "vitest";
+import { absoluteUrl } from "../server/front-door/door.js";
+import { HostMemo, MAX_HOSTS } from "../server/http/host-memo.js";
 import { FrontDoorHealth, pingIntervalMs } from "../server/front-door/health.js";
 import { lazyRequest } from "../server/front-door/lazy-request.js";
 import { LATER_MS, Outbox } from "../server/front-door/outbox.js";
@@ -218,9 +220,96 @@ describe("startFrontDoor serves on the engine's thread with Strand's native modu
           { status: "ok" },
         ]);
         expect(lines).toEqual(warned);
+        // A second server on the same port: EADDRINUSE, whichever thread listens (serve names the holder, cli.test.ts).
+        const clash = startFrontDoor({
+          settings: { ...settings, port: running.port },
+          app,
+          record: () => {},
+          commit: () => null,
+          logger,
+          native,
+        });
+        await expect(clash).rejects.toMatchObject({ code: "EADDRINUSE" });
       } finally {
         await running.close();
       }
     },
   );
+});
+
+describe("absoluteUrl (the URL a door gives the engine's Request)", () => {
+  it("is what the URL parser writes for every Host and target, its memo of hosts and plain paths included; null for what it refuses", () => {
+    const hosts = [
+      "localhost",
+      "LOCALHOST:80",
+      "localhost:6969",
+      "127.1",
+      "127.0.0.1:6969",
+      "[::1]:6969",
+      "Example.COM:443",
+      "a%41b",
+      "a_b",
+      "0x7f.1:81",
+      "x:99999",
+      "é",
+      "x/mcp",
+      "",
+      "[::1",
+    ];
+    const targets = [
+      "/GetItem",
+      "/t/acme/GetItem",
+      "/",
+      "//x",
+      "/a/../b",
+      "/a/./b",
+      "/a?x=1",
+      "/%7e",
+      "/a\\b",
+      "/mcp/init",
+      "/Q-_9",
+      "*",
+      "x",
+    ];
+    const differences: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const host of hosts) {
+        for (const target of targets) {
+          const valid = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/.test(host) && target.startsWith("/");
+          let expected: string | null = null;
+          if (valid) {
+            try {
+              expected = new URL(`http://${host}${target}`).href;
+            } catch {
+              expected = null;
+            }
+          }
+          const got = absoluteUrl(host, target);
+          if (got !== expected) differences.push(`${host} ${target}: ${got} != ${expected}`);
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(absoluteUrl(undefined, "/GetItem")).toBe(null);
+    expect(absoluteUrl("LOCALHOST:80", "/t/acme/GetItem")).toBe("http://localhost/t/acme/GetItem");
+  });
+});
+
+describe("HostMemo", () => {
+  it("computes once per Host, null and false remembered too, and starts over past MAX_HOSTS names", () => {
+    const computed: string[] = [];
+    const memo = new HostMemo((host) => {
+      computed.push(host);
+      return host === "a" ? null : host.length;
+    });
+    expect([memo.get("a"), memo.get("a"), memo.get("bb"), memo.get("bb")]).toEqual([null, null, 2, 2]);
+    expect(computed).toEqual(["a", "bb"]);
+    for (let i = 0; i < MAX_HOSTS - 2; i++) memo.get(`h${i}`);
+    expect(computed).toHaveLength(MAX_HOSTS);
+    memo.get("a");
+    expect(computed).toHaveLength(MAX_HOSTS);
+    memo.get("one more");
+    memo.get("a");
+    expect(computed.slice(-2)).toEqual(["one more", "a"]);
+  });
 });

@@ -1,6 +1,6 @@
 // Until when answers given as a failover group's leader may leave this process. The engine decides
 // a write's acknowledgement within the lease (cluster/failover.ts checks it), but the answer then
-// crosses to the front-door thread before it reaches the socket: a process paused in between
+// waits for its turn in a door (on the standby's thread, a hop away) before it reaches the socket: a process paused in between
 // (SIGSTOP, a VM stall) would send it on resume, after another node may have taken over — the
 // failover campaign saw 4 such answers in 8 paused-leader faults. So the front door checks again,
 // right before writing the head of an answer that carries `Strand-Epoch`: past the lease it

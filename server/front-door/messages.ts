@@ -1,8 +1,9 @@
-// What the front-door thread (worker.ts) and the engine thread (engine.ts) say to each other over
-// the worker's MessagePort, in batches (outbox.ts: each postMessage carries an array of these). The front door owns the sockets; the engine owns the store and the
-// Hono app. Everything here is structured-cloneable; bodies travel as Uint8Arrays whose buffers
-// are transferred (never copied twice), and a response body streams in chunks so long-polls and
-// backups keep working.
+// What a door (door.ts) and the engine (engine.ts) say to each other: over the front-door
+// thread's MessagePort in batches (outbox.ts: each postMessage carries an array of these), or, for
+// the engine's own door, as plain calls on one thread (start.ts). A door owns its sockets; the
+// engine owns the store and the Hono app. Everything here is structured-cloneable; bodies travel
+// as Uint8Arrays whose buffers are transferred (never copied twice), and a response body streams
+// in chunks so long-polls and backups keep working.
 import type { ErrorCode } from "../../core/errors.js";
 import type { LogLevel } from "../observe/log-level.js";
 import type { RequestRecord } from "../observe/request-observer.js";

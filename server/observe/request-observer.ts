@@ -1,8 +1,8 @@
-// One log line and one metrics observation per answered request. The front-door thread watches its
-// Node server: it gives each request its id (request-id.ts) as it arrives, and takes a record
-// where Node finishes each response (so the duration covers writing it, and requests no route saw
-// are counted too); the engine thread, which owns the logger and the metrics registry, turns each
-// record into the line and the observation.
+// One log line and one metrics observation per answered request. Each door (front-door/door.ts)
+// watches its Node server: it gives each request its id (request-id.ts) as it arrives, and takes a
+// record where Node finishes each response (so the duration covers writing it, and requests no
+// route saw are counted too); the engine thread, which owns the logger and the metrics registry,
+// turns each record into the line and the observation.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "./logger.js";
 import type { ServerMetrics } from "./metrics.js";
