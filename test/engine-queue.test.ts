@@ -122,3 +122,26 @@ it("answers 500 INTERNAL when the app throws, and reports the stack to the serve
   // With the request's id, for its log line (front-door/start.ts).
   expect(internalErrors[0]!.startsWith("req-1 Error: the app broke\n    at ")).toBe(true);
 });
+
+it("of requests read one by one in a turn (each connection's callback), one starts at once and the rest take turns at the turn's end", async () => {
+  const { engine, started } = recordingEngine();
+  // The engine's own door reads each connection in a callback of its own: microtasks run between them.
+  for (const [id, address] of [
+    [1, "10.0.0.1"],
+    [2, "10.0.0.1"],
+    [3, "10.0.0.1"],
+    [4, "10.0.0.2"],
+  ] as const) {
+    engine.onMessage(request(id, address));
+    await Promise.resolve();
+  }
+  expect(started).toEqual(["/q1"]);
+  // Started at once one after another, /q4 would have waited for /q2 and /q3 (16 scans in the bench, not one).
+  for (let i = 0; i < 4; i++) await turn();
+  expect(started).toEqual(["/q1", "/q2", "/q4", "/q3"]);
+  // The next turn starts one at once again.
+  await turn();
+  engine.onMessage(request(5, "10.0.0.3"));
+  await Promise.resolve();
+  expect(started).toEqual(["/q1", "/q2", "/q4", "/q3", "/q5"]);
+});
