@@ -3,7 +3,7 @@
 // first beat after, and gives it back for good when stopped. Driven step by step with a clock.
 import { expect, it } from "vitest";
 import { BEAT_MS, EngineHeartbeat, heartbeatCell } from "../server/front-door/heartbeat.js";
-import { CHECK_EVERY_MS, HELD_AFTER_MS, StandbyWatch } from "../server/front-door/standby.js";
+import { CHECK_EVERY_MS, FREE_AFTER_MS, HELD_AFTER_MS, StandbyWatch } from "../server/front-door/standby.js";
 
 function watched(): { cell: SharedArrayBuffer; beat: () => void; clock: { now: number }; actions: string[]; watch: StandbyWatch } {
   const cell = heartbeatCell();
@@ -18,8 +18,8 @@ function watched(): { cell: SharedArrayBuffer; beat: () => void; clock: { now: n
   return { cell, beat: () => void Atomics.add(beats, 0, 1), clock, actions, watch };
 }
 
-it("holds once the heartbeat has stood still for HELD_AFTER_MS (25 ms), and gives back at the next beat", () => {
-  expect([BEAT_MS, HELD_AFTER_MS, CHECK_EVERY_MS]).toEqual([10, 25, 5]);
+it("holds once the heartbeat has stood still for HELD_AFTER_MS (25 ms), and gives back once it has beaten FREE_AFTER_MS (50 ms)", () => {
+  expect([BEAT_MS, HELD_AFTER_MS, FREE_AFTER_MS, CHECK_EVERY_MS]).toEqual([10, 25, 50, 5]);
   const { beat, clock, actions, watch } = watched();
   // Beating every 10 ms: never held.
   for (let t = 0; t < 10; t++) {
@@ -41,17 +41,29 @@ it("holds once the heartbeat has stood still for HELD_AFTER_MS (25 ms), and give
   clock.now = 1_500;
   watch.check();
   expect(actions).toEqual(["take@1075"]);
-  // The engine beats again: given back at once, and held again only after another 25 still ms.
-  beat();
-  clock.now = 1_505;
-  watch.check();
-  expect(actions).toEqual(["take@1075", "give@1505"]);
+  // The engine beats again: given back once it has beaten FREE_AFTER_MS (50 ms) without standing still 25 ms.
+  const beatEvery10 = (from: number, to: number): void => {
+    for (clock.now = from; clock.now <= to; clock.now += 5) {
+      if (clock.now % 10 === 0) beat();
+      watch.check();
+    }
+  };
+  beatEvery10(1_500, 1_545);
+  expect(actions).toEqual(["take@1075"]);
+  beatEvery10(1_550, 1_550);
+  expect(actions).toEqual(["take@1075", "give@1550"]);
   expect(watch.accepting).toBe(false);
-  clock.now = 1_525;
+  // Held again after another 25 still ms; a gap of beats shorter than 50 ms between two holds keeps it.
+  clock.now = 1_575;
   watch.check();
-  clock.now = 1_530;
+  expect(actions).toEqual(["take@1075", "give@1550", "take@1575"]);
+  beatEvery10(2_000, 2_030);
+  clock.now = 2_060;
   watch.check();
-  expect(actions).toEqual(["take@1075", "give@1505", "take@1530"]);
+  beatEvery10(2_070, 2_115);
+  expect(actions).toEqual(["take@1075", "give@1550", "take@1575"]);
+  beatEvery10(2_120, 2_120);
+  expect(actions).toEqual(["take@1075", "give@1550", "take@1575", "give@2120"]);
 });
 
 it("gives the socket back when stopped while holding it, and not again after", () => {
