@@ -5,6 +5,7 @@
 // addresses) take turns, so one client's queue does not hold back another's requests.
 import { expect, it } from "vitest";
 import { EngineSide } from "../server/front-door/engine.js";
+import { EngineTurns } from "../server/front-door/engine-turns.js";
 import type { ToEngine, ToFrontDoor } from "../server/front-door/messages.js";
 
 function request(id: number, remoteAddress: string | undefined = "127.0.0.1", path = `/q${id}`): ToEngine {
@@ -24,7 +25,7 @@ function request(id: number, remoteAddress: string | undefined = "127.0.0.1", pa
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** An engine whose app records the paths it starts, and what it posts to the front door. */
-function recordingEngine(): { engine: EngineSide; started: string[]; posted: ToFrontDoor[]; internalErrors: string[] } {
+function recordingEngine(turns?: EngineTurns): { engine: EngineSide; started: string[]; posted: ToFrontDoor[]; internalErrors: string[] } {
   const started: string[] = [];
   const posted: ToFrontDoor[] = [];
   const internalErrors: string[] = [];
@@ -41,6 +42,7 @@ function recordingEngine(): { engine: EngineSide; started: string[]; posted: ToF
     record: () => {},
     commit: () => null,
     internalError: (stack, reqId) => internalErrors.push(`${reqId} ${stack}`),
+    turns,
   });
   return { engine, started, posted, internalErrors };
 }
@@ -92,13 +94,13 @@ it("starts requests in arrival order, one per turn, and drops one aborted before
   ]);
 });
 
-it("starts a request that finds the engine idle right after its batch is read, the next one a turn later", async () => {
+it("starts a request at the end of the turn its batch is read in (the check phase), the next one a turn later", async () => {
   const { engine, started } = recordingEngine();
   engine.onMessage(request(1));
   engine.onMessage(request(2));
-  expect(started).toEqual([]);
-  // No turn of the event loop for the first: a client sending one request at a time pays none.
   await Promise.resolve();
+  expect(started).toEqual([]);
+  await turn();
   expect(started).toEqual(["/q1"]);
   await turn();
   expect(started).toEqual(["/q1", "/q2"]);
@@ -123,7 +125,7 @@ it("answers 500 INTERNAL when the app throws, and reports the stack to the serve
   expect(internalErrors[0]!.startsWith("req-1 Error: the app broke\n    at ")).toBe(true);
 });
 
-it("of requests read one by one in a turn (each connection's callback), one starts at once and the rest take turns at the turn's end", async () => {
+it("requests read one by one in a turn (each connection's callback) take turns by client from the turn's end", async () => {
   const { engine, started } = recordingEngine();
   // The engine's own door reads each connection in a callback of its own: microtasks run between them.
   for (const [id, address] of [
@@ -135,13 +137,28 @@ it("of requests read one by one in a turn (each connection's callback), one star
     engine.onMessage(request(id, address));
     await Promise.resolve();
   }
-  expect(started).toEqual(["/q1"]);
-  // Started at once one after another, /q4 would have waited for /q2 and /q3 (16 scans in the bench, not one).
+  expect(started).toEqual([]);
+  // Each started as it was read, /q4 would have waited for /q2 and /q3 (16 scans in the bench, not one).
   for (let i = 0; i < 4; i++) await turn();
-  expect(started).toEqual(["/q1", "/q2", "/q4", "/q3"]);
-  // The next turn starts one at once again.
+  expect(started).toEqual(["/q1", "/q4", "/q2", "/q3"]);
+});
+
+it("waits one turn more after a connection was accepted, so what it sent is read before a request starts; once per start", async () => {
+  const turns = new EngineTurns();
+  const { engine, started } = recordingEngine(turns);
+  turns.noteAccepted();
+  engine.onMessage(request(1, "10.0.0.1"));
   await turn();
-  engine.onMessage(request(5, "10.0.0.3"));
-  await Promise.resolve();
-  expect(started).toEqual(["/q1", "/q2", "/q4", "/q3", "/q5"]);
+  expect(started).toEqual([]);
+  // Read in the next turn's poll, before the check phase starts anything.
+  engine.onMessage(request(2, "10.0.0.2"));
+  await turn();
+  expect(started).toEqual(["/q1"]);
+  // Accepted after that start: the next one waits a turn too, but not a second one for a second accept.
+  turns.noteAccepted();
+  await turn();
+  expect(started).toEqual(["/q1"]);
+  turns.noteAccepted();
+  await turn();
+  expect(started).toEqual(["/q1", "/q2"]);
 });

@@ -19,8 +19,10 @@ export interface Turn {
 export class EngineTurns {
   private readonly waiting = new Map<string, Set<Turn>>();
   private startScheduled = false;
-  /** A request started soon in this turn of the event loop (scheduleStart). */
-  private startedSoon = false;
+  /** A connection was accepted since the last start (noteAccepted). */
+  private accepted = false;
+  /** The scheduled start already waited a turn for one. */
+  private deferred = false;
 
   /** Queues `start` for `remoteAddress`'s next turn (no address, a socket already gone, is a client of its own). */
   enqueue(remoteAddress: string | undefined, start: () => void): Turn {
@@ -31,7 +33,7 @@ export class EngineTurns {
       this.waiting.set(turn.client, queue);
     }
     queue.add(turn);
-    this.scheduleStart(true);
+    this.scheduleStart();
     return turn;
   }
 
@@ -44,32 +46,38 @@ export class EngineTurns {
   }
 
   /**
-   * Starts the next waiting request: `soon`, right after the batch of messages being read (a
-   * request that finds the engine idle, so that a client sending one at a time costs no extra turn
-   * of the event loop), else in the next turn. Only one request a turn starts soon: the engine's
-   * own door reads each connection in a callback of its own, and with every request that found
-   * the queue empty started at once, 16 connections of 60 ms scans read in one poll all ran before
-   * another client's request read in the same poll (it waited ~16 scans instead of one); the
-   * rest wait for the turn's end, when all that poll read is queued and clients take turns.
+   * A connection was accepted in this turn of the event loop (the engine's own door): the next
+   * start waits one turn more, so what it sent is read first. Its request is read only in the next
+   * turn's poll, and a request started now (an ingest, a scan) would hold it that long: a probe's
+   * /health waited up to 1.2 s so.
    */
-  private scheduleStart(soon: boolean): void {
+  noteAccepted(): void {
+    this.accepted = true;
+  }
+
+  /** Starts the next waiting request at the end of this turn of the event loop (its check phase). */
+  private scheduleStart(): void {
     if (this.startScheduled) return;
     this.startScheduled = true;
-    const start = (): void => {
-      this.startScheduled = false;
-      const next = this.takeNext();
-      if (next === null) return;
-      if (this.waiting.size > 0) this.scheduleStart(false);
-      next.start();
-    };
-    if (soon && !this.startedSoon) {
-      this.startedSoon = true;
-      queueMicrotask(start);
-      setImmediate(() => {
-        this.startedSoon = false;
-      });
-    } else setImmediate(start);
+    setImmediate(this.startNext);
   }
+
+  private readonly startNext = (): void => {
+    // Once per start, so that a stream of new connections cannot hold every request back.
+    if (this.accepted && !this.deferred) {
+      this.accepted = false;
+      this.deferred = true;
+      setImmediate(this.startNext);
+      return;
+    }
+    this.accepted = false;
+    this.deferred = false;
+    this.startScheduled = false;
+    const next = this.takeNext();
+    if (next === null) return;
+    if (this.waiting.size > 0) this.scheduleStart();
+    next.start();
+  };
 
   /** The first waiting turn of the client whose turn it is; that client goes to the back. */
   private takeNext(): Turn | null {

@@ -16,6 +16,7 @@ import type { Logger } from "../observe/logger.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 import { useAnswerResponses } from "./answer-response.js";
 import { openDoor } from "./door.js";
+import type { FrontDoor } from "./front-doors.js";
 import { type EngineApp, EngineSide } from "./engine.js";
 import { EngineTurns } from "./engine-turns.js";
 import { EngineHeartbeat, heartbeatCell } from "./heartbeat.js";
@@ -33,6 +34,8 @@ export interface FrontDoorOptions {
   onFatal?: ((message: string) => void) | undefined;
   /** The worker module to run (tests substitute one that fails); the built worker.js by default. */
   entry?: URL | undefined;
+  /** Which thread serves HTTP (front-doors.ts; default "engine"). */
+  door?: FrontDoor | undefined;
   /** Strand's native module, or why it is missing (then the front-door thread listens); loaded by default. */
   native?: StrandNative | undefined;
 }
@@ -79,11 +82,12 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<Running
         options.logger.error(reqId === undefined ? { stack } : { stack, reqId }, "internal error while answering a request"),
       turns,
     });
-  const native = options.native ?? strandNative();
-  if ("missing" in native) {
-    options.logger.warn(
-      `every request crosses from the front-door thread to the engine's and back (about twice the CPU per request): the engine cannot share its socket with a standby front door without Strand's native module: ${native.missing}`,
-    );
+  const native = options.door === "thread" ? null : (options.native ?? strandNative());
+  if (native === null || "missing" in native) {
+    if (native !== null)
+      options.logger.warn(
+        `every request crosses from the front-door thread to the engine's and back (about twice the CPU per request): the engine cannot share its socket with a standby front door without Strand's native module: ${native.missing}`,
+      );
     const thread = await startThread(options, { ...options.settings, standby: null }, engineSide);
     return { port: thread.port, engineDoor: false, standbyHolds: () => 0, close: thread.close };
   }
@@ -100,6 +104,7 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<Running
     record: options.record,
     logger: options.logger,
   });
+  server.on("connection", () => turns.noteAccepted());
   toDoor = (message) => door.fromEngine(message);
   for (const message of early.splice(0)) door.fromEngine(message);
   try {
