@@ -11,6 +11,7 @@ import { appRouteNames, createApp, DEFAULT_BODY_LIMIT_BYTES, keyRingOf, type App
 import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES, DEFAULT_BODY_MEMORY_LIMIT_BYTES } from "./front-door/byte-budget.js";
 import type { LeaseGate } from "./front-door/lease-gate.js";
 import { startFrontDoor } from "./front-door/start.js";
+import type { FrontDoor } from "./front-door/front-doors.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "./front-door/stall-limit.js";
 import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, MAX_MAX_CONNECTIONS_PER_CLIENT } from "./front-door/connection-guard.js";
 import { type Logger, silentLogger } from "./observe/logger.js";
@@ -22,6 +23,8 @@ import { serveTenants, type TenantReplication, type TenantStores } from "./tenan
 
 /** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
 export interface FrontDoorLimits {
+  /** Which thread serves HTTP (front-door/front-doors.ts; default "engine"). */
+  door?: FrontDoor | undefined;
   /** /health answers 503 ENGINE_STALLED once the engine has not answered for longer (default 30 s). */
   stallLimitMs?: number | undefined;
   /**
@@ -161,6 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       leaseGate: options.leaseGate?.buffer ?? null,
     },
     app,
+    door: limits.door ?? "engine",
     logger: options.logger ?? silentLogger(),
     record: requestRecorder({ logger: options.logger ?? silentLogger(), metrics, names }),
     commit: replication === undefined ? () => null : () => replication.log().committed,

@@ -98,6 +98,7 @@ describe("options from the environment", () => {
       STRAND_BODY_MEMORY_LIMIT: "1MiB",
       STRAND_ANSWER_MEMORY_LIMIT: "3MiB",
       STRAND_STALL_LIMIT: "2500",
+      STRAND_FRONT_DOOR: "thread",
       STRAND_QUERY_TIMEOUT: "0",
       STRAND_CACHE_ENTRIES: "10",
       STRAND_CACHE_SIZE: "64MiB",
@@ -123,6 +124,7 @@ describe("options from the environment", () => {
           answerMemoryLimitBytes: 3 * 2 ** 20,
           stallLimitMs: 2500,
           maxConnectionsPerClient: 64,
+          door: "thread",
         },
         store: { dataDir: "/tmp/from-env", queryTimeoutMs: 0, cacheEntries: 10, cacheBytes: 64 * 2 ** 20 },
       },
@@ -136,6 +138,7 @@ describe("options from the environment", () => {
       expect(parseCommand(args, { STRAND_DATA: "/tmp/d" }), command).toMatchObject({ dataDir: "/tmp/d" });
     }
     expect(parseCommand(["mcp", "--stdio"], { STRAND_DATA: "/tmp/d" }), "mcp").toMatchObject({ flags: { store: { dataDir: "/tmp/d" } } });
+    expect(() => parseCommand(["serve", "--front-door", "both"], {})).toThrow('--front-door must be one of engine, thread, got "both"');
     // Bad values from the environment are named like flags.
     expect(() => parseCommand(["serve"], { STRAND_PORT: "x" })).toThrow('--port must be an integer from 0 to 65535, got "x"');
     expect(() => parseCommand(["serve", "--stall-limit", "0"], {})).toThrow('--stall-limit must be an integer from 1 to 86400000, got "0"');

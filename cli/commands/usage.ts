@@ -66,6 +66,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 answers held at once that clients have not read yet; past it
                                 503 SERVER_BUSY; one answer alone always passes (default:
                                 strand.toml [server] answer_memory_limit, else 1 GiB)
+      --front-door <engine|thread>
+                                which thread serves HTTP: the engine's own, with a standby
+                                thread while one request holds it (default), or a thread
+                                every request crosses (/health prompter, ~2x the CPU)
       --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)

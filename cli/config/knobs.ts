@@ -9,6 +9,7 @@ import { DEFAULT_QUERY_TIMEOUT_MS, MAX_QUERY_TIMEOUT_MS } from "../../runtime/qu
 import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, MAX_MAX_CONNECTIONS_PER_CLIENT } from "../../server/front-door/connection-guard.js";
 import { DEFAULT_ANSWER_MEMORY_LIMIT_BYTES } from "../../server/front-door/byte-budget.js";
 import { DEFAULT_STALL_LIMIT_MS, MAX_STALL_LIMIT_MS } from "../../server/front-door/stall-limit.js";
+import { FRONT_DOORS, type FrontDoor } from "../../server/front-door/front-doors.js";
 import { MIN_BODY_LIMIT_BYTES } from "../../server/http/read-body.js";
 import { DEFAULT_ANSWER_LIMIT_BYTES } from "../../server/http/json-answer.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "../../server/http/idempotency-key.js";
@@ -148,6 +149,12 @@ export const KNOBS = {
       toml: ["server", "answer_memory_limit"],
       value: bytes(1),
       default: DEFAULT_ANSWER_MEMORY_LIMIT_BYTES,
+    }),
+    door: knob({
+      flag: "--front-door",
+      env: "STRAND_FRONT_DOOR",
+      value: oneOf(FRONT_DOORS),
+      default: "engine" as FrontDoor,
     }),
     stallLimitMs: knob({
       flag: "--stall-limit",
