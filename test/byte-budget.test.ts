@@ -5,8 +5,9 @@
 // too (150 clients not reading a 27 MB answer held 4.5 GB). Past a budget a request is answered
 // 503 SERVER_BUSY with Retry-After, and the bytes come back when a held request ends.
 import { connect, type Socket } from "node:net";
+import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ByteBudget } from "../server/front-door/byte-budget.js";
+import { budgetCell, ByteBudget } from "../server/front-door/byte-budget.js";
 import { startServer, type RunningServer } from "../server/server.js";
 import { openFixture, queries, schema, type McpFixture } from "./support/mcp-fixture.js";
 
@@ -76,6 +77,33 @@ describe("ByteBudget", () => {
     expect(budget.take(150)).toBe(true);
     expect(budget.take(1)).toBe(false);
   });
+
+  it("is one budget for every door given its cell, in whichever thread (the engine's door and the standby's)", async () => {
+    const cell = budgetCell();
+    const engineDoor = new ByteBudget(100, cell);
+    expect(engineDoor.take(70)).toBe(true);
+    // Another thread's door, over the same cell.
+    const worker = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+       const held = new BigInt64Array(workerData);
+       parentPort.postMessage(String(Atomics.load(held, 0)));`,
+      { eval: true, workerData: cell },
+    );
+    expect(await new Promise((resolve) => worker.once("message", resolve))).toBe("70");
+    await worker.terminate();
+    const standby = new ByteBudget(100, cell);
+    expect(standby.take(40)).toBe(false);
+    expect(standby.take(30)).toBe(true);
+    expect(engineDoor.heldBytes).toBe(100);
+    standby.give(30);
+    engineDoor.give(70);
+    expect([engineDoor.heldBytes, standby.heldBytes]).toEqual([0, 0]);
+    // 4 GiB and more count exactly.
+    const large = new ByteBudget(8 * 2 ** 30);
+    expect(large.take(5 * 2 ** 30)).toBe(true);
+    expect(large.take(2 ** 30)).toBe(true);
+    expect(large.heldBytes).toBe(6 * 2 ** 30);
+  });
 });
 
 describe("request bodies held at once", () => {
@@ -117,6 +145,9 @@ describe("request bodies held at once", () => {
           held[i] = await holdBody(server.port, 64 * KIB, 60 * KIB);
         }
       }
+      // The server runs in this thread (the engine's own door): a few turns of the event loop let
+      // it read what the holders sent before the probe's bytes come.
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
       const reply = await small();
       return held.some((h) => h.answered) ? { ...reply, status: 0 } : reply;
     };

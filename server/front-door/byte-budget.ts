@@ -21,29 +21,45 @@ export const DEFAULT_ANSWER_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
 /** Seconds a client refused with SERVER_BUSY is told to wait (Retry-After). */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
 
-export class ByteBudget {
-  private held = 0;
+/** A budget's count of bytes held, in memory both doors share (start.ts: the engine's and the standby's). */
+export function budgetCell(): SharedArrayBuffer {
+  return new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+}
 
-  constructor(readonly limitBytes: number) {}
+export class ByteBudget {
+  private readonly held: BigInt64Array;
+  private readonly limit: bigint;
+
+  /** `cell` (budgetCell) when another thread's door shares this budget; a cell of its own otherwise. */
+  constructor(
+    readonly limitBytes: number,
+    cell: SharedArrayBuffer = budgetCell(),
+  ) {
+    this.held = new BigInt64Array(cell);
+    this.limit = BigInt(limitBytes);
+  }
 
   /**
    * Takes `bytes` when they fit in what is left, or when nothing is held (so one thing larger
    * than the whole budget still passes, alone); false (nothing taken) otherwise.
    */
   take(bytes: number): boolean {
-    if (this.held + bytes > this.limitBytes && this.held > 0) return false;
-    this.held += bytes;
-    return true;
+    const n = BigInt(bytes);
+    for (;;) {
+      const held = Atomics.load(this.held, 0);
+      if (held + n > this.limit && held > 0n) return false;
+      if (Atomics.compareExchange(this.held, 0, held, held + n) === held) return true;
+    }
   }
 
   /** Gives back bytes taken earlier (their request was answered, or its client went away). */
   give(bytes: number): void {
-    this.held -= bytes;
+    Atomics.sub(this.held, 0, BigInt(bytes));
   }
 
   /** Bytes held now. */
   get heldBytes(): number {
-    return this.held;
+    return Number(Atomics.load(this.held, 0));
   }
 }
 

@@ -116,8 +116,8 @@ export function openDoor(server: Server, options: DoorOptions): Door {
     loopbackHostsOnly: settings.loopbackHostsOnly,
     ping: (seq) => post({ t: "ping", seq }),
   });
-  const bodyBudget = new ByteBudget(settings.bodyMemoryLimitBytes);
-  const answerBudget = new ByteBudget(settings.answerMemoryLimitBytes);
+  const bodyBudget = new ByteBudget(settings.bodyMemoryLimitBytes, settings.budgetCells?.bodies);
+  const answerBudget = new ByteBudget(settings.answerMemoryLimitBytes, settings.budgetCells?.answers);
   const leaseGate = settings.leaseGate === null ? null : new LeaseGate(settings.leaseGate);
 
   /** The responses the engine has still to end, by request id. */

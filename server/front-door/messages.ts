@@ -33,6 +33,8 @@ export interface StandbySettings {
 
 /** The limits of one door (door.ts). */
 export interface DoorSettings {
+  /** The budgets' counts, shared by the engine's door and the standby's (byte-budget.ts); each door its own when absent. */
+  budgetCells?: { bodies: SharedArrayBuffer; answers: SharedArrayBuffer } | undefined;
   bodyLimitBytes: number;
   /** The most bytes of request bodies held at once for requests not yet answered (byte-budget.ts). */
   bodyMemoryLimitBytes: number;

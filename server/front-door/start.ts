@@ -15,6 +15,7 @@ import { type StrandNative, strandNative } from "../native/native-module.js";
 import type { Logger } from "../observe/logger.js";
 import type { RequestRecord } from "../observe/request-observer.js";
 import { useAnswerResponses } from "./answer-response.js";
+import { budgetCell } from "./byte-budget.js";
 import { openDoor } from "./door.js";
 import type { FrontDoor } from "./front-doors.js";
 import { type EngineApp, EngineSide } from "./engine.js";
@@ -69,8 +70,11 @@ function listeningDescriptor(server: Server): number {
   return fd;
 }
 
-export async function startFrontDoor(options: FrontDoorOptions): Promise<RunningFrontDoor> {
+export async function startFrontDoor(given: FrontDoorOptions): Promise<RunningFrontDoor> {
   useAnswerResponses();
+  // Both doors count bodies and answers against the same budgets: a budget per door let a server
+  // hold twice its limit (and the standby's connections escape the engine's).
+  const options = { ...given, settings: { ...given.settings, budgetCells: { bodies: budgetCell(), answers: budgetCell() } } };
   const turns = new EngineTurns();
   const engineSide = (post: (message: ToFrontDoor, transfer?: ArrayBuffer[]) => void): EngineSide =>
     new EngineSide({
