@@ -1,6 +1,6 @@
 // One log line and one metrics observation per answered request. Each door (front-door/door.ts)
 // watches its Node server: it gives each request its id (request-id.ts) as it arrives, and takes a
-// record where Node finishes each response (so the duration covers writing it, and requests no
+// record where Node hands each response's last bytes to the socket (so the duration covers writing it, and requests no
 // route saw are counted too); the engine thread, which owns the logger and the metrics registry,
 // turns each record into the line and the observation.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -67,7 +67,8 @@ export interface RequestObserverOptions {
 
 /**
  * Gives each request of `server` its id (the x-request-id of its answer, set before any handler
- * runs, so every answer carries it) and calls `onRecord` once per response it finishes.
+ * runs, so every answer carries it) and calls `onRecord` once per response it finishes (hands
+ * its last bytes to the socket).
  */
 export function watchRequests(server: Server, onRecord: (record: RequestRecord) => void): void {
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
@@ -76,7 +77,11 @@ export function watchRequests(server: Server, onRecord: (record: RequestRecord) 
     res.setHeader(REQUEST_ID_HEADER, reqId);
     const client = req.socket.remoteAddress ?? null;
     const bytes = countBodyBytes(res);
-    res.once("finish", () => {
+    // "prefinish": the answer's last bytes were handed to the socket, which on the engine's own
+    // door comes before the client can send anything more; at "finish" (the socket's write
+    // callback, a later turn) a /metrics the client sent after reading the answer could be read
+    // first and miss it.
+    res.once("prefinish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const code = errorCodes.get(res) ?? null;
       const method = req.method ?? "";
