@@ -102,21 +102,23 @@ describe("Outbox.later", () => {
   });
 });
 
+/** A front door's settings for the tests that start one in this process. */
+const settings = {
+  port: 0,
+  host: "127.0.0.1",
+  bodyLimitBytes: 1024,
+  bodyMemoryLimitBytes: 4096,
+  answerMemoryLimitBytes: 4096,
+  stallLimitMs: 1000,
+  maxConnectionsPerClient: 10,
+  loopbackHostsOnly: false,
+  forceCloseAfterMs: 100,
+  logLevel: "silent" as const,
+  logPretty: false,
+  leaseGate: null,
+};
+
 describe("startFrontDoor when the front door fails after it listens", () => {
-  const settings = {
-    port: 0,
-    host: "127.0.0.1",
-    bodyLimitBytes: 1024,
-    bodyMemoryLimitBytes: 4096,
-    answerMemoryLimitBytes: 4096,
-    stallLimitMs: 1000,
-    maxConnectionsPerClient: 10,
-    loopbackHostsOnly: false,
-    forceCloseAfterMs: 100,
-    logLevel: "silent" as const,
-    logPretty: false,
-    leaseGate: null,
-  };
   const entry = new URL("./fixtures/front-door/failing-worker.mjs", import.meta.url);
   const unusedApp = { fetch: () => new Response("unused") };
 
@@ -158,20 +160,6 @@ describe("startFrontDoor when the front door fails after it listens", () => {
 });
 
 describe("startFrontDoor serves on the engine's thread with Strand's native module, through the front-door thread without", () => {
-  const settings = {
-    port: 0,
-    host: "127.0.0.1",
-    bodyLimitBytes: 1024,
-    bodyMemoryLimitBytes: 4096,
-    answerMemoryLimitBytes: 4096,
-    stallLimitMs: 1000,
-    maxConnectionsPerClient: 10,
-    loopbackHostsOnly: false,
-    forceCloseAfterMs: 100,
-    logLevel: "silent" as const,
-    logPretty: false,
-    leaseGate: null,
-  };
   const app = {
     fetch: async (req: Request) =>
       new Response(JSON.stringify({ method: req.method, path: new URL(req.url).pathname, body: await req.text() }), {

@@ -271,16 +271,7 @@ describe("the standby front door", () => {
         return r.status;
       });
       // Held: a request to the engine has waited 100 ms unanswered while the ingest runs.
-      let held = false;
-      while (!held && !done) {
-        let answered = false;
-        void fetch(`${server.url}/introspect`).then(() => {
-          answered = true;
-        });
-        const sent = performance.now();
-        while (!answered && !done && performance.now() - sent < 100) await sleep(10);
-        held = !answered && !done;
-      }
+      const held = await engineHeld(server, () => done);
       expect(held, "the ingest held the engine for 100 ms").toBe(true);
       const connection = rawConnection(server.port);
       const count = "POST /CountItems HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
