@@ -1,8 +1,8 @@
 // Serves a Strand app over HTTP/1.1. The engine (the store, the runtime, the Hono app,
-// replication) and its own HTTP door stay on this, the main thread; a front-door thread stands by
-// (front-door/) and takes new connections while one request holds the engine, answering GET/HEAD
-// /health itself (so a request that keeps the engine busy never delays it) and forwarding every
-// other request here. `close()`
+// replication) stays on this, the main thread; a front-door thread (front-door/) owns the sockets,
+// answering GET/HEAD /health itself (so a request that keeps the engine busy never delays it) and
+// forwarding every other request here, or, with --front-door engine, the engine serves HTTP itself
+// and that thread takes new connections only while one request holds it. `close()`
 // stops accepting connections, lets in-flight requests finish (so acknowledged writes are
 // acknowledged), closes kept-alive connections as they fall idle (http/graceful-close.ts), then
 // resolves; the caller closes the store afterwards. Requests Node's parser refuses get JSON
@@ -23,7 +23,7 @@ import { serveTenants, type TenantReplication, type TenantStores } from "./tenan
 
 /** The front door's limits (strand serve: the frontDoor section of its settings); each has a default. */
 export interface FrontDoorLimits {
-  /** Which thread serves HTTP (front-door/front-doors.ts; default "engine"). */
+  /** Which thread serves HTTP (front-door/front-doors.ts; default "thread"). */
   door?: FrontDoor | undefined;
   /** /health answers 503 ENGINE_STALLED once the engine has not answered for longer (default 30 s). */
   stallLimitMs?: number | undefined;
@@ -164,7 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       leaseGate: options.leaseGate?.buffer ?? null,
     },
     app,
-    door: limits.door ?? "engine",
+    door: limits.door ?? "thread",
     logger: options.logger ?? silentLogger(),
     record: requestRecorder({ logger: options.logger ?? silentLogger(), metrics, names }),
     commit: replication === undefined ? () => null : () => replication.log().committed,

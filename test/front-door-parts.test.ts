@@ -135,6 +135,7 @@ describe("startFrontDoor when the front door fails after it listens", () => {
       logger: silentLogger(),
       onFatal: fatal,
       entry,
+      door: engineDoor ? "engine" : "thread",
       native: engineDoor ? strandNative() : { missing: "left out by this test" },
     });
     expect(running.engineDoor).toBe(engineDoor);
@@ -192,7 +193,7 @@ describe("startFrontDoor serves on the engine's thread with Strand's native modu
           },
         }),
       });
-      const running = await startFrontDoor({ settings, app, record: () => {}, commit: () => 7, logger, native });
+      const running = await startFrontDoor({ settings, app, record: () => {}, commit: () => 7, logger, door: "engine", native });
       try {
         expect(running.engineDoor).toBe(engineDoor);
         expect(running.standbyHolds()).toBe(0);
@@ -215,6 +216,7 @@ describe("startFrontDoor serves on the engine's thread with Strand's native modu
           record: () => {},
           commit: () => null,
           logger,
+          door: "engine",
           native,
         });
         await expect(clash).rejects.toMatchObject({ code: "EADDRINUSE" });

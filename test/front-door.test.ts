@@ -263,7 +263,7 @@ describe("--front-door", () => {
 
 describe("the standby front door", () => {
   it("takes new connections while the engine is held; such a connection ends after an answer once the engine is back, and /metrics counts the holds", async () => {
-    const server = await startStrand({ project, extraArgs: ["--log-level", "warn"] });
+    const server = await startStrand({ project, extraArgs: ["--log-level", "warn", "--front-door", "engine"] });
     try {
       let done = false;
       const big = ingest(server, ITEMS).then((r) => {

@@ -67,9 +67,10 @@ const COMMANDS: Readonly<Record<string, string>> = {
                                 503 SERVER_BUSY; one answer alone always passes (default:
                                 strand.toml [server] answer_memory_limit, else 1 GiB)
       --front-door <engine|thread>
-                                which thread serves HTTP: the engine's own, with a standby
-                                thread while one request holds it (default), or a thread
-                                every request crosses (/health prompter, ~2x the CPU)
+                                which thread serves HTTP: a thread every request crosses
+                                (default; /health prompt whatever holds the engine), or the
+                                engine's own, with that thread standing by while one request
+                                holds it (~1.6x less CPU a cheap request, /health slower)
       --stall-limit <ms>        /health answers 503 ENGINE_STALLED once one request has
                                 held the engine this long (default: strand.toml [server]
                                 stall_limit_ms, else 30000)

@@ -154,7 +154,7 @@ export const KNOBS = {
       flag: "--front-door",
       env: "STRAND_FRONT_DOOR",
       value: oneOf(FRONT_DOORS),
-      default: "engine" as FrontDoor,
+      default: "thread" as FrontDoor,
     }),
     stallLimitMs: knob({
       flag: "--stall-limit",

@@ -1,9 +1,11 @@
-// Which thread serves HTTP. "engine" (the default): the engine's own thread, with the front-door
-// thread standing by while one request holds the engine (standby.ts); about half the CPU of a
-// cheap request, but a probe that the engine accepted just before something held it waits for it
-// (/health p99 up to ~90 ms in bench/health-stall, and the standby takes 25 ms to take over).
-// "thread": every request crosses from the front-door thread and back, which keeps /health within
-// ~20 ms whatever holds the engine, at about twice the CPU of a point read.
+// Which thread serves HTTP. "thread" (the default): a front-door thread owns the sockets and every
+// request crosses to the engine and back, which keeps /health within ~20 ms p99 whatever holds the
+// engine. "engine": the engine's own thread serves HTTP, with the front-door thread standing by
+// while one request holds it (standby.ts): about 1.6x less CPU for a cheap request at one
+// connection, but a probe the engine accepted just before something held it waits for it
+// (bench/health-stall: /health p99 up to ~90 ms, once ~1 s during an ingest; the standby takes
+// 25 ms to take over), and one thread saturates sooner than two (32 connections of point reads:
+// ~35% fewer a second).
 export const FRONT_DOORS = ["engine", "thread"] as const;
 
 export type FrontDoor = (typeof FRONT_DOORS)[number];

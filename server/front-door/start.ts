@@ -4,10 +4,11 @@
 // fails afterwards (an unhandled error, an unexpected exit) leaves no process serving without its
 // guarantees: `onFatal` is told (by default the process exits with the message).
 //
-// With Strand's native module (the usual), the engine's own door (door.ts) listens here, so a
-// request costs no hop between threads, and the front-door thread stands by (standby.ts) to
-// accept while the engine is held. Without it, the front-door thread listens and every request
-// crosses to this thread and back (~2x the CPU of a point read), said once at start.
+// By default (front-doors.ts) the front-door thread listens and every request crosses to this
+// thread and back. With --front-door engine and Strand's native module, the engine's own door
+// (door.ts) listens here, so a request costs no hop between threads, and the front-door thread
+// stands by (standby.ts) to accept while the engine is held; without the module it falls back to
+// the thread, said once at start.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
@@ -35,7 +36,7 @@ export interface FrontDoorOptions {
   onFatal?: ((message: string) => void) | undefined;
   /** The worker module to run (tests substitute one that fails); the built worker.js by default. */
   entry?: URL | undefined;
-  /** Which thread serves HTTP (front-doors.ts; default "engine"). */
+  /** Which thread serves HTTP (front-doors.ts; default "thread"). */
   door?: FrontDoor | undefined;
   /** Strand's native module, or why it is missing (then the front-door thread listens); loaded by default. */
   native?: StrandNative | undefined;
@@ -86,7 +87,7 @@ export async function startFrontDoor(given: FrontDoorOptions): Promise<RunningFr
         options.logger.error(reqId === undefined ? { stack } : { stack, reqId }, "internal error while answering a request"),
       turns,
     });
-  const native = options.door === "thread" ? null : (options.native ?? strandNative());
+  const native = (options.door ?? "thread") === "thread" ? null : (options.native ?? strandNative());
   if (native === null || "missing" in native) {
     if (native !== null)
       options.logger.warn(

@@ -1,10 +1,10 @@
 // The front-door thread (a worker_threads worker started by start.ts), a door (door.ts) whose
 // `post` crosses a MessagePort to the engine (engine.ts). Two ways to run, as workerData says:
-// - standby (the usual): the engine serves HTTP on its own thread, and this thread accepts on the
-//   engine's listening socket only while the engine is held (standby.ts), so /health is answered
-//   and connections are taken while one request holds the engine for seconds;
-// - listening: without Strand's native module (no way to share the socket) this thread owns it
-//   and every request crosses to the engine and back.
+// - listening (the default): this thread owns the socket and every request crosses to the engine
+//   and back;
+// - standby (--front-door engine): the engine serves HTTP on its own thread, and this thread
+//   accepts on the engine's listening socket only while the engine is held (standby.ts), so
+//   /health is answered and connections are taken while one request holds the engine for seconds.
 //
 // Why a thread at all: generated handlers and the runtime are synchronous over LMDB (one write
 // transaction is one synchronous call), so a request that traverses 216,000 users or ingests
