@@ -170,7 +170,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     commit: replication === undefined ? () => null : () => replication.log().committed,
   });
   const port = frontDoor.port;
-  metrics?.trackStandby(() => frontDoor.standbyHolds());
+  // Only where there is a standby: through the thread the count would always read 0.
+  if (frontDoor.engineDoor) metrics?.trackStandby(() => frontDoor.standbyHolds());
   let closing: Promise<void> | null = null;
   return {
     port,

@@ -254,6 +254,9 @@ describe("--front-door", () => {
         expect([health.head.split("\r\n")[0], JSON.parse(health.body)]).toEqual(["HTTP/1.1 200 OK", { status: "ok" }]);
         expect(await big).toBe(200);
         if (afterIngest !== null) expect(answeredAfterIngest).toBe(afterIngest);
+        // The standby's count exists only where there is a standby.
+        const metrics = await (await fetch(`${server.url}/metrics`)).text();
+        expect(metrics.includes("strand_standby_holds_total"), "/metrics names the standby's holds").toBe(door === "engine");
       } finally {
         await server.stop();
       }

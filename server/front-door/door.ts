@@ -2,9 +2,10 @@
 // to the limit (request-body.ts), answers /health itself (health.ts) and Node's parser refusals
 // with JSON (client-error.ts), bounds connections and pipelining, closes gracefully
 // (graceful-close.ts), and hands every other request to the engine with `post`, writing back the
-// answer the engine gives to `fromEngine`. It runs in either thread (start.ts): on the engine's
-// own thread, where `post` is a call (no copy, no wake-up of another thread), and on the standby
-// front-door thread (worker.ts), where `post` crosses a MessagePort. Nothing here touches the store.
+// answer the engine gives to `fromEngine`. It runs in either thread (start.ts): on the front-door
+// thread (worker.ts, listening by default, standing by with --front-door engine), where `post`
+// crosses a MessagePort, and on the engine's own thread with --front-door engine, where `post` is
+// a call (no copy, no wake-up of another thread). Nothing here touches the store.
 import { closeIdleAfterPendingReads } from "./keep-alive-timeout.js";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
