@@ -225,7 +225,9 @@ export class Commit {
     this.deferred = this.folded ? 0 : writer.deferredIn;
     if (!this.folded || this.kind === "load") return;
     foldPendingIn(this.parts.dbs); // unrecorded: logged as the one op below
-    if (this.parts.logging) this.commits.recorder.note("inPending", FOLD_OP_KEY as unknown as Key, true, undefined);
+    // In order, after this write's own pending puts: a follower must hold them before it folds
+    // (noted apart, the fold went first, and its follower kept this write's entries pending).
+    if (this.parts.logging) this.commits.recorder.noteInOrder("inPending", FOLD_OP_KEY as unknown as Key, undefined);
   }
 
   /** Last, in the same transaction: the log entry holds exactly what commits. */

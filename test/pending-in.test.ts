@@ -56,7 +56,17 @@ function modelInLists(nodes: readonly NodeItem[], edges: readonly EdgeItem[]): u
   );
 }
 
-describe("property: deferral and folds at random points read as without deferral", () => {
+/** Applies the leader's log entries after `after` to the follower, in answers of up to 100. */
+async function shipLog(leader: GraphStore, follower: GraphStore, after: number): Promise<void> {
+  for (let at = after; at < leader.log.committed; ) {
+    const read = leader.log.read(at, 100, 1 << 24);
+    if (read === "gone") throw new Error("log gone");
+    await follower.applyLogEntries(read.first, read.frames);
+    at = read.first + read.frames.length - 1;
+  }
+}
+
+describe("property: deferral and folds at random points read as without deferral, on the leader and a follower", () => {
   test.each([
     [21, 1_000_000],
     [22, 40],
@@ -136,11 +146,18 @@ describe("property: deferral and folds at random points read as without deferral
       const { dump } = dumpStoreWithPending(store);
       expect(dump).toEqual(expectedDump(store, nodes.values(), edges.values()));
       expect(store.verify().disagreements).toEqual([]);
+      // A follower applying the whole log holds the same bytes, pending entries included.
+      const follower = openStore(1_000_000);
+      await shipLog(store, follower, 0);
+      expect(dumpStoreWithPending(follower)).toEqual(dumpStoreWithPending(store));
+      const seq = store.log.committed;
       await store.foldPendingIn();
       const folded = dumpStoreWithPending(store);
       expect(folded.pendingIn).toBe(0);
       expect(folded.dump).toEqual(dump);
       expect(store.verify().disagreements).toEqual([]);
+      await shipLog(store, follower, seq);
+      expect(dumpStoreWithPending(follower)).toEqual(folded);
     },
     60_000,
   );
@@ -249,4 +266,26 @@ test("a bulk load onto lists with pending entries folds them first: the in list 
     ],
   ]);
   expect(store.verify().disagreements).toEqual([]);
+});
+
+test("a write that folds its own deferred entries: a follower applying its entry holds what the leader holds", async () => {
+  const leader = openStore(100);
+  const follower = openStore(1_000_000);
+  const users = await leader.write((db) => Array.from({ length: 10 }, (_, i) => db.addNode("User", { name: `u${i}` })));
+  const edges = await leader.write((db) =>
+    Array.from({ length: 60 }, (_, i) => db.addEdge("Knows", {}, users[i % 10]!.id, users[(i * 3) % 10]!.id)),
+  );
+  // 60 pending + 60 of this write reach 100: this write folds all 120, its own included.
+  await leader.write((db) => {
+    for (let i = 0; i < 60; i++) db.addEdge("Knows", {}, users[(i * 7) % 10]!.id, users[i % 10]!.id);
+  });
+  expect(dumpStoreWithPending(leader).pendingIn).toBe(0);
+  // An edge of the folded write dropped: the leader cuts it from its list only.
+  await leader.write((db) => db.drop([edges[0]!]));
+  const read = leader.log.read(0, 100, 1 << 24);
+  if (read === "gone") throw new Error("log gone");
+  await follower.applyLogEntries(read.first, read.frames);
+  expect(dumpStoreWithPending(follower)).toEqual(dumpStoreWithPending(leader));
+  expect(readInLists(follower, users)).toEqual(readInLists(leader, users));
+  expect(follower.verify().disagreements).toEqual([]);
 });
