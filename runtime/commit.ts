@@ -25,7 +25,7 @@
 // time; it leaves a gap instead (commit-log/log-writes.ts appendGap), and a replica behind it
 // re-seeds from a backup, which holds the load.
 import { PendingInCount } from "./adjacency/pending-in-count.js";
-import { FOLD_OP_KEY, foldPendingIn } from "./adjacency/pending-in-writes.js";
+import { FOLD_OP_KEY, type FoldSlice, foldOpBounds, foldPendingIn, foldPendingSlice } from "./adjacency/pending-in-writes.js";
 import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";
 import type { CommitLog } from "./commit-log/commit-log.js";
 import { appendCommit, appendGap, appendHollow, appendMark, applyCommitFrames } from "./commit-log/log-writes.js";
@@ -56,8 +56,10 @@ export interface CommitParts {
   readonly dir: string;
   /** false: nothing is appended to the commit log (the benchmark's baseline only). */
   readonly logging: boolean;
-  /** How many deferred incoming entries make the next write fold them (adjacency/pending-in-count.ts). */
+  /** How many deferred incoming entries make the next write fold a slice of them (adjacency/pending-in-count.ts). */
   readonly foldAt: number;
+  /** How many entries such a write folds at least (0: all). */
+  readonly foldSlice: number;
 }
 
 /**
@@ -77,6 +79,8 @@ export class Commits {
   /** The writer's search hook over writeDbs, and over the plain databases for a load (null: BM25 off). */
   readonly search: { readonly recorded: Bm25Writes | null; readonly plain: Bm25Writes | null };
   readonly pendingIn: PendingInCount;
+  /** Where the next write's fold starts in the pending keys (null: at the first); set once a fold commits. */
+  foldFrom: Uint8Array | null = null;
 
   constructor(readonly parts: CommitParts) {
     this.writeDbs = parts.logging ? recordingDbs(parts.dbs, this.recorder) : parts.dbs;
@@ -84,7 +88,7 @@ export class Commits {
       recorded: parts.bm25 === null ? null : new Bm25Writes(this.writeDbs, parts.bm25),
       plain: parts.bm25 === null ? null : new Bm25Writes(parts.dbs, parts.bm25),
     };
-    this.pendingIn = new PendingInCount(parts.dbs.inPending.getKeysCount(), parts.foldAt);
+    this.pendingIn = new PendingInCount(parts.dbs.inPending.getKeysCount(), parts.foldAt, parts.foldSlice);
   }
 
   /**
@@ -160,9 +164,11 @@ export class Commit {
   seq = 0;
   /** The commit time its entry holds (an applied entry's: its leader's clock): what `log.committedAt` says after it. */
   private time = 0;
-  /** Whether it folded the pending incoming entries; else how many it deferred (or, applied, put minus removed). */
-  private folded = false;
+  /** Whether it folded every pending incoming entry; then how many it added after, else by how many it changed their count. */
+  private foldedAll = false;
   private deferred = 0;
+  /** The slice of pending entries it folded, if it folded one. */
+  private foldedSlice: FoldSlice | null = null;
   /** Whether a write records its changes in its log entry, or leaves a hollow one (no follower needs them). */
   private readonly recording: boolean;
 
@@ -214,20 +220,39 @@ export class Commit {
   }
 
   /**
-   * The write that finds enough entries pending folds them, its own included: it is a write of
-   * this store (a replica's store never folds by itself), recorded like any, as one op a follower
-   * replays (FOLD_OP_KEY). A load folded before its body (opened).
+   * The write that finds enough entries pending folds a slice of them, its own included
+   * (adjacency/pending-in-count.ts); a `fold` folds them all. It is a write of this store (a
+   * replica's store never folds by itself), recorded like any, as one op a follower replays
+   * (FOLD_OP_KEY), in order after the write's own pending puts: a follower must hold them before
+   * it folds. A load folded everything before its body (opened).
    */
   private foldIfDue(writer: GraphWriter): void {
     if (this.kind === "mark") return; // changes nothing, folds nothing
-    this.folded = this.kind !== "write" || this.commits.pendingIn.due(writer.deferredIn);
-    // Folded, the write's own deferred entries are in their lists too.
-    this.deferred = this.folded ? 0 : writer.deferredIn;
-    if (!this.folded || this.kind === "load") return;
-    foldPendingIn(this.parts.dbs); // unrecorded: logged as the one op below
-    // In order, after this write's own pending puts: a follower must hold them before it folds
-    // (noted apart, the fold went first, and its follower kept this write's entries pending).
-    if (this.parts.logging) this.commits.recorder.noteInOrder("inPending", FOLD_OP_KEY as unknown as Key, undefined);
+    if (this.kind === "load") {
+      this.foldedAll = true;
+      return;
+    }
+    const fold = this.kind === "fold" ? "all" : this.commits.pendingIn.foldFor(writer.deferredIn);
+    const { dbs } = this.parts; // unrecorded: logged as the one op below
+    if (fold === "all") {
+      foldPendingIn(dbs);
+      this.foldedAll = true; // the write's own deferred entries are in their lists too
+      this.noteFold(null);
+      return;
+    }
+    this.deferred = writer.deferredIn;
+    if (fold === 0) return;
+    const done = foldPendingSlice(dbs, this.commits.foldFrom, fold);
+    this.deferred -= done.folded;
+    this.foldedSlice = done.slice;
+    this.noteFold(done.slice);
+  }
+
+  /** The fold's op in the log entry: null for a fold of all. */
+  private noteFold(slice: FoldSlice | null): void {
+    if (!this.parts.logging) return;
+    const key = FOLD_OP_KEY as unknown as Key;
+    this.commits.recorder.noteOpInOrder(slice === null ? ["inPending", key] : ["inPending", key, foldOpBounds(slice)]);
   }
 
   /** Last, in the same transaction: the log entry holds exactly what commits. */
@@ -258,13 +283,14 @@ export class Commit {
     for (const change of done.vec) this.vectorLog.changes.push(change); // a spread of ~125k+ overflowed the stack
     this.seq = done.seq;
     this.time = done.time;
-    this.folded = done.pending.folded;
+    this.foldedAll = done.pending.folded;
     this.deferred = done.pending.delta;
   }
 
   /** After the commit: the vector indexes, the checkpoints, the durable flush, the log's position. */
   async settle(): Promise<void> {
-    this.commits.pendingIn.committed(this.folded, this.deferred);
+    this.commits.pendingIn.committed(this.foldedAll, this.deferred);
+    if (this.foldedSlice !== null) this.commits.foldFrom = this.foldedSlice.until;
     this.parts.vectors.apply(this.vectorLog);
     if (this.vectorLog.changes.length > 0) this.parts.checkpoints.note();
     await this.parts.dbs.env.flushed;

@@ -30,7 +30,7 @@ import { verifyStore } from "./verify/verify.js";
 import { RecordLoader } from "./load/bulk-loader.js";
 import { Bm25Writes } from "./search/bm25-writes.js";
 import { Commits } from "./commit.js";
-import { DEFAULT_FOLD_AT } from "./adjacency/pending-in-count.js";
+import { DEFAULT_FOLD_AT, DEFAULT_FOLD_SLICE } from "./adjacency/pending-in-count.js";
 import type { GraphWriter } from "./write/graph-writer.js";
 import { orphanCommitFailureGuard } from "./store/commit-failure.js";
 import type { LoadedIds } from "./load/loaded-ids.js";
@@ -73,10 +73,13 @@ export interface GraphStoreOptions {
    */
   logOnDemand?: false | Partial<ReaderPolicy>;
   /**
-   * Deferred incoming adjacency entries (adjacency/pending-in.ts) are folded into their lists by the
-   * first write that finds at least this many pending (default DEFAULT_FOLD_AT; 0: every write).
+   * Deferred incoming adjacency entries (adjacency/pending-in.ts) are folded into their lists by
+   * the writes that find at least this many pending (default DEFAULT_FOLD_AT; 0: every write folds
+   * all), a slice each (adjacency/pending-in-count.ts).
    */
   foldPendingAt?: number;
+  /** The entries such a write folds at least, whole lists (default DEFAULT_FOLD_SLICE; 0: all). */
+  foldSlice?: number;
   /** How long a read() or write() callback may run before QUERY_TIMEOUT (query/query-deadline.ts); 0: no limit. */
   queryTimeoutMs?: number;
 }
@@ -98,6 +101,7 @@ interface OpenedStore {
   readonly dir: string;
   readonly logging: boolean;
   readonly foldAt: number;
+  readonly foldSlice: number;
   readonly queryTimeoutMs: number;
 }
 
@@ -184,6 +188,7 @@ export class GraphStore {
         dir: options.path,
         logging: options.commitLog !== false,
         foldAt: options.foldPendingAt ?? DEFAULT_FOLD_AT,
+        foldSlice: options.foldSlice ?? DEFAULT_FOLD_SLICE,
         queryTimeoutMs,
       });
     } catch (error) {

@@ -21,10 +21,10 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-function openStore(foldPendingAt: number): GraphStore {
+function openStore(foldPendingAt: number, foldSlice?: number): GraphStore {
   const dir = tempDir("strand-pending-in-");
   dirs.push(dir);
-  const store = GraphStore.open({ path: dir, schema, foldPendingAt });
+  const store = GraphStore.open({ path: dir, schema, foldPendingAt, ...(foldSlice !== undefined ? { foldSlice } : {}) });
   stores.push(store);
   return store;
 }
@@ -68,16 +68,18 @@ async function shipLog(leader: GraphStore, follower: GraphStore, after: number):
 
 describe("property: deferral and folds at random points read as without deferral, on the leader and a follower", () => {
   test.each([
-    [21, 1_000_000],
-    [22, 40],
-    [23, 7],
-    [24, 0],
+    [21, 1_000_000, 0],
+    [22, 40, 0],
+    [23, 7, 0],
+    [24, 0, 0],
+    [25, 40, 6],
+    [26, 12, 1],
   ])(
-    "seed %i, fold at %i pending",
-    async (seed, foldAt) => {
+    "seed %i, fold at %i pending, slices of %i (0: all)",
+    async (seed, foldAt, slice) => {
       const rand = rng(seed);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-      const store = openStore(foldAt);
+      const store = openStore(foldAt, slice);
       const nodes = new Map<string, NodeItem>();
       const edges = new Map<string, EdgeItem>();
       const hub = await store.write((db) => db.addNode("User", { name: "hub" }));
@@ -141,7 +143,7 @@ describe("property: deferral and folds at random points read as without deferral
       }
       // The run exercised what it claims: entries pending across writes (unless every write folds), and folds.
       if (foldAt === 0) expect(maxPending).toBe(0);
-      else expect(maxPending).toBeGreaterThan(foldAt === 7 ? 3 : 30); // below 7: a write past it folds
+      else expect(maxPending).toBeGreaterThan(foldAt < 30 ? 3 : 30); // below foldAt: a write past it folds
       expect(foldsSeen).toBeGreaterThan(3);
       const { dump } = dumpStoreWithPending(store);
       expect(dump).toEqual(expectedDump(store, nodes.values(), edges.values()));
@@ -287,5 +289,45 @@ test("a write that folds its own deferred entries: a follower applying its entry
   await follower.applyLogEntries(read.first, read.frames);
   expect(dumpStoreWithPending(follower)).toEqual(dumpStoreWithPending(leader));
   expect(readInLists(follower, users)).toEqual(readInLists(leader, users));
+  expect(follower.verify().disagreements).toEqual([]);
+});
+
+test("a write past the threshold folds a slice: whole lists in key order from where the last one stopped", async () => {
+  const leader = openStore(61, 10);
+  const follower = openStore(1_000_000);
+  // Ten users, created in order: their ids (UUID v7), so their lists' keys, sort as created.
+  const users = await leader.write((db) => Array.from({ length: 10 }, (_, i) => db.addNode("User", { name: `u${i}` })));
+  const pendingOf = () => dumpStoreWithPending(leader).pendingIn;
+  // Six incoming entries per user: 60 pending, under the threshold.
+  await leader.write((db) => {
+    for (let i = 0; i < 60; i++) db.addEdge("Knows", {}, users[(i + 1) % 10]!.id, users[i % 10]!.id);
+  });
+  expect(pendingOf()).toBe(60);
+  const addInto = (to: number, count: number) =>
+    leader.write((db) => {
+      for (let i = 0; i < count; i++) db.addEdge("Knows", {}, users[i % 9]!.id, users[to]!.id);
+    });
+  // 61: a slice of at least 10 from the first list: u0 (6) and u1 (6) go, whole.
+  await addInto(9, 1);
+  expect(pendingOf()).toBe(49);
+  // 61 again; this write deferred 12, so at least 12 go, from where the last slice stopped: u2 and u3.
+  await addInto(9, 12);
+  expect(pendingOf()).toBe(49);
+  await addInto(9, 12); // u4 and u5
+  expect(pendingOf()).toBe(49);
+  // u6 (6), u7 (6): 12 of at least 12.
+  await addInto(9, 12);
+  expect(pendingOf()).toBe(49);
+  // From u8: u8 (6), then u9 (6 + 37): to the end of the keys.
+  await addInto(9, 12);
+  expect(pendingOf()).toBe(0);
+  // The next slice starts at the first list again.
+  await addInto(0, 61);
+  expect(pendingOf()).toBe(0);
+  await shipLog(leader, follower, 0);
+  expect(dumpStoreWithPending(follower)).toEqual(dumpStoreWithPending(leader));
+  expect(readInLists(follower, users)).toEqual(readInLists(leader, users));
+  expect(leader.read((db) => db.countAdjacent([users[9]!], [["in", "Knows"]]))).toBe(6 + 1 + 48);
+  expect(leader.verify().disagreements).toEqual([]);
   expect(follower.verify().disagreements).toEqual([]);
 });

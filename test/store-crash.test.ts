@@ -88,8 +88,8 @@ test("acknowledged writes survive SIGKILL, and the store verifies clean", async 
   const changesUser = (op: Op): number | null => (op.op === "dropUser" || op.op === "update" ? op.user : null);
   const dropsEdge = (op: Op): number | null => (op.op === "dropEdge" ? op.edge : null);
 
-  // foldPendingAt 1: the first write after the restart folds the incoming entries left pending.
-  const store = GraphStore.open({ path: dataDir, schema, foldPendingAt: 1 });
+  // foldPendingAt 1, foldSlice 0: the first write after the restart folds every incoming entry left pending.
+  const store = GraphStore.open({ path: dataDir, schema, foldPendingAt: 1, foldSlice: 0 });
   try {
     const lost: string[] = [];
     store.read((db) => {
@@ -122,7 +122,7 @@ test("acknowledged writes survive SIGKILL, and the store verifies clean", async 
     // Incoming entries the killed writer left pending (runtime/adjacency/pending-in.ts) are read
     // in their lists, and fold into them at the next write: the lists read the same after.
     const before = dumpStoreWithPending(store);
-    // The child folds at the default (16,384 entries), never within its plan: every stored edge's
+    // The child folds at the default (8,192 entries), never within its plan: every stored edge's
     // incoming entry is pending. (A fixed minimum here failed for seeds whose drops left fewer.)
     const edgeCount = store.read((db) => db.edgesByLabel("Follows").length + db.edgesByLabel("Knows").length);
     expect(edgeCount).toBeGreaterThan(0);

@@ -40,14 +40,41 @@ export function deleteInList(dbs: AdjacencyDbs, nodeId: string, edgeLabel: strin
 
 /**
  * A fold in the commit log: the op `["inPending", FOLD_OP_KEY]` (an empty key, which no stored
- * key can be) instead of the ~2 changes per entry it makes, which a follower replays by folding
- * itself (applyCommitFrames): it applied the same changes before, so it holds the same pending
+ * key can be) for a fold of every pending entry, `["inPending", FOLD_OP_KEY, [from, until]]` for a
+ * fold of the slice (FoldSlice), instead of the ~2 changes per entry it makes. A follower replays
+ * it by folding the same entries itself (applyCommitFrames): it applied the same changes before
+ * (the write's own pending puts come before the op in its entry), so it holds the same pending
  * entries and lists, and the fold leaves the same bytes.
  */
 export const FOLD_OP_KEY = new Uint8Array(0);
 
-export function isFoldOp(op: readonly unknown[]): boolean {
-  return op.length === 2 && op[0] === "inPending" && op[1] instanceof Uint8Array && op[1].length === 0;
+/**
+ * The pending keys a fold takes: from `from` (null: the first) up to `until` (exclusive; null:
+ * past the last). A slice holds whole lists (its bounds are list prefixes), so a list's pending
+ * entries stay newer than its stored ones.
+ */
+export interface FoldSlice {
+  readonly from: Uint8Array | null;
+  readonly until: Uint8Array | null;
+}
+
+/** The fold a logged op stands for: null for none, "all", or its slice. */
+export function foldOfOp(op: readonly unknown[]): "all" | FoldSlice | null {
+  if (op[0] !== "inPending" || !(op[1] instanceof Uint8Array) || op[1].length !== 0) return null;
+  if (op.length === 2) return "all";
+  const bounds = op[2];
+  if (op.length !== 3 || !Array.isArray(bounds) || bounds.length !== 2 || !bounds.every(isBound))
+    throw new Error("a fold op of the commit log has malformed bounds");
+  return { from: bounds[0] as Uint8Array | null, until: bounds[1] as Uint8Array | null };
+}
+
+function isBound(bound: unknown): boolean {
+  return bound === null || (bound instanceof Uint8Array && bound.length > 0);
+}
+
+/** The op's third element for a slice (foldOfOp reads it back). */
+export function foldOpBounds(slice: FoldSlice): [Uint8Array | null, Uint8Array | null] {
+  return [slice.from, slice.until];
 }
 
 /**
@@ -57,12 +84,60 @@ export function isFoldOp(op: readonly unknown[]): boolean {
  * Returns the number of entries moved.
  */
 export function foldPendingIn(dbs: AdjacencyDbs): number {
+  const found = pendingRange(dbs, {}, Number.POSITIVE_INFINITY);
+  foldLists(dbs, found);
+  // All of them go: dropping the database's pages costs far less than a delete per key. Never
+  // through a recording database (clearSync is not recorded): the fold is logged as one op.
+  if (found.keys.length > 0) dbs.inPending.clearSync();
+  return found.keys.length;
+}
+
+/**
+ * A write's fold of one slice (pending-in-count.ts): the pending entries of whole lists from
+ * `from` (null: the first), at least `atLeast` of them unless the database ends first, moved
+ * into their lists and removed. Returns the slice folded (its `until` is where the next one
+ * starts; null: at the first again) and the number of entries moved.
+ */
+export function foldPendingSlice(dbs: AdjacencyDbs, from: Uint8Array | null, atLeast: number): { slice: FoldSlice; folded: number } {
+  const found = pendingRange(dbs, from === null ? {} : { start: from }, atLeast);
+  foldLists(dbs, found);
+  for (const key of found.keys) dbs.inPending.removeSync(key);
+  return { slice: { from, until: found.next }, folded: found.keys.length };
+}
+
+/** Folds the slice a logged op names (a follower replaying its leader's fold); returns the entries moved. */
+export function foldLoggedSlice(dbs: AdjacencyDbs, slice: FoldSlice): number {
+  const range = { ...(slice.from === null ? {} : { start: slice.from }), ...(slice.until === null ? {} : { end: slice.until }) };
+  const found = pendingRange(dbs, range, Number.POSITIVE_INFINITY);
+  foldLists(dbs, found);
+  for (const key of found.keys) dbs.inPending.removeSync(key);
+  return found.keys.length;
+}
+
+interface PendingFound {
+  keys: Uint8Array[];
+  values: Uint8Array[];
+  /** The first key of the list after the ones found, when they stopped before the range's end. */
+  next: Uint8Array | null;
+}
+
+/** The pending entries of `range`, in key order: whole lists, stopping at the first list boundary past `atLeast` entries. */
+function pendingRange(dbs: AdjacencyDbs, range: { start?: Uint8Array; end?: Uint8Array }, atLeast: number): PendingFound {
   const keys: Uint8Array[] = [];
   const values: Uint8Array[] = [];
-  for (const { key, value } of dbs.inPending.getRange({})) {
+  for (const { key, value } of dbs.inPending.getRange(range)) {
+    if (keys.length >= atLeast) {
+      const last = keys[keys.length - 1]!;
+      if (!samePrefix(key, last, pendingPrefixLength(last))) return { keys, values, next: key.slice(0, pendingPrefixLength(key)) };
+    }
     keys.push(key);
     values.push(value);
   }
+  return { keys, values, next: null };
+}
+
+/** Appends the entries found (sorted by list, then edge id) to their lists, each list once. */
+function foldLists(dbs: AdjacencyDbs, { keys, values }: PendingFound): void {
   let scratch = new Uint8Array(ENTRY_BYTES * 64);
   const last: LastKey = { key: null };
   for (let i = 0; i < keys.length; ) {
@@ -81,10 +156,6 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
     appendToList(dbs.in, first.subarray(0, prefixLength - 1), scratch.subarray(0, bytes), last);
     i = j;
   }
-  // All of them go: dropping the database's pages costs far less than a delete per key. Never
-  // through a recording database (clearSync is not recorded): the fold is logged as one op.
-  if (keys.length > 0) dbs.inPending.clearSync();
-  return keys.length;
 }
 
 function samePrefix(key: Uint8Array, first: Uint8Array, prefixLength: number): boolean {

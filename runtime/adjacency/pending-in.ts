@@ -11,12 +11,12 @@
 // entries live in the same transaction as the write, so durability and snapshots are unchanged,
 // and a replica applying its leader's raw changes needs nothing special).
 //
-// The write that finds enough entries pending (pending-in-count.ts; 16,384 by default) folds them
-// all in its own transaction: each list rewritten once, in key order, the pending database
-// emptied, logged as one fold op that a follower replays by folding the same entries itself. That
-// write takes longer than the others (a fold of 16k entries rewrites up to 16k lists). A bulk
-// load folds first, then appends straight to the lists. After a crash the pending entries are
-// read from the database and folded by a later write.
+// A write that finds enough entries pending (pending-in-count.ts; 8,192 by default) folds a slice
+// of them in its own transaction: whole lists in key order from where the last slice stopped,
+// each list rewritten once, their pending keys removed, logged as one fold op naming the slice,
+// which a follower replays by folding the same entries itself (pending-in-writes.ts). A bulk load
+// folds them all first, then appends straight to the lists. After a crash the pending entries are
+// read from the database and folded by later writes.
 import type { Transaction } from "lmdb";
 import { adjacencyCount, adjacencyLabels, ENTRY_BYTES, readAdjacency, type AdjacencyDb } from "./lists.js";
 import { ID_BYTES, writeIdBytes } from "../store/id-bytes.js";

@@ -58,6 +58,12 @@ export class ChangeRecorder {
     this.sequence.push(value === undefined ? [db, key] : [db, key, value]);
   }
 
+  /** An op that stands for many changes (a fold of pending incoming entries), in order with the changes around it. */
+  noteOpInOrder(op: LoggedOp): void {
+    if (this.noted === null) return;
+    this.sequence.push(op);
+  }
+
   /** `known`: `value` is what the key now holds (undefined: removed); otherwise take() reads it. */
   note(db: LoggedDbName, key: Key, known = false, value?: Uint8Array): void {
     if (this.noted === null) return; // a write outside a logged transaction (the open's rebuilds)

@@ -14,7 +14,14 @@ import { type Key, LOG_HOLLOW_KEY } from "../store/keys.js";
 /** A database of `StoreDbs` a logged change may name (every one but `env`, `meta` and the log itself). */
 export type LoggedDbName = Exclude<keyof StoreDbs, "env" | "meta" | "commitLog">;
 
-/** `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed. */
+/**
+ * The op forms a log entry may hold, as a number a replica's Strand must know
+ * (replication/identity.ts): 1, a key's change and the fold of every pending incoming entry;
+ * 2 adds the fold of a slice of them (adjacency/pending-in-writes.ts).
+ */
+export const LOG_OPS_VERSION = 2;
+
+/** `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed (and the fold ops, FOLD_OP_KEY). */
 export type LoggedOp = [db: LoggedDbName, key: Key, value: unknown] | [db: LoggedDbName, key: Key];
 
 export type { CommitEntry };

@@ -5,7 +5,7 @@ import { commitSeqOf, type CommitEntry, type LoggedDbName, type LoggedOp } from 
 import type { StoreDbs } from "../store/dbs.js";
 import { type Key, LOG_HOLLOW_KEY } from "../store/keys.js";
 import type { VectorChange } from "../vector/changes.js";
-import { foldPendingIn, isFoldOp } from "../adjacency/pending-in-writes.js";
+import { foldLoggedSlice, foldOfOp, foldPendingIn } from "../adjacency/pending-in-writes.js";
 
 /**
  * Appends the entry of the transaction now ending; call last in its callback, inside it.
@@ -126,10 +126,15 @@ export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly
 }
 
 function applyOp(dbs: StoreDbs, op: LoggedOp, pending: AppliedFrames["pending"]): void {
-  if (isFoldOp(op)) {
+  const fold = foldOfOp(op);
+  if (fold === "all") {
     foldPendingIn(dbs);
     pending.folded = true;
     pending.delta = 0;
+    return;
+  }
+  if (fold !== null) {
+    pending.delta -= foldLoggedSlice(dbs, fold);
     return;
   }
   // A pending key is put once (its edge is new) and removed only where it was found.

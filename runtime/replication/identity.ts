@@ -3,6 +3,7 @@
 // mean what its queries expect.
 import { createHash } from "node:crypto";
 import type { SchemaDescriptor } from "../../core/schema.js";
+import { LOG_OPS_VERSION } from "../commit-log/log-entries.js";
 import { FORMAT_VERSION } from "../store/keys.js";
 import { describeIdentity, type StoreIdentity } from "./protocol.js";
 
@@ -14,7 +15,16 @@ export interface IdentitySettings {
 
 export function storeIdentity(schema: SchemaDescriptor, settings: IdentitySettings, strand: string): StoreIdentity {
   const { bm25, bm25Stemmer, vector } = settings;
-  const text = JSON.stringify({ schema, bm25, bm25Stemmer, vector: [vector.m, vector.efConstruction, vector.metric] });
+  // LOG_OPS_VERSION is in the fingerprint because a replica of every version compares it: one
+  // whose Strand cannot apply an op form its leader logs (a fold of a slice) refuses to follow
+  // instead of failing on every entry.
+  const text = JSON.stringify({
+    schema,
+    bm25,
+    bm25Stemmer,
+    vector: [vector.m, vector.efConstruction, vector.metric],
+    ...(LOG_OPS_VERSION > 1 ? { log: LOG_OPS_VERSION } : {}),
+  });
   return {
     format: FORMAT_VERSION,
     schemaVersion: schema.version ?? null,
@@ -26,5 +36,5 @@ export function storeIdentity(schema: SchemaDescriptor, settings: IdentitySettin
 /** Null when a replica of `mine` may follow a leader of `leader`; else why not. */
 export function identityMismatch(mine: StoreIdentity, leader: StoreIdentity): string | null {
   if (mine.format === leader.format && mine.fingerprint === leader.fingerprint && mine.schemaVersion === leader.schemaVersion) return null;
-  return `the leader serves ${describeIdentity(leader)}, this replica ${describeIdentity(mine)}: deploy the leader's project version here (the same .hx files and strand.toml${leader.schemaVersion === null ? "" : `, schema::${leader.schemaVersion}`}) and start it again`;
+  return `the leader serves ${describeIdentity(leader)}, this replica ${describeIdentity(mine)}: deploy the leader's project version here (the same .hx files and strand.toml${leader.schemaVersion === null ? "" : `, schema::${leader.schemaVersion}`}) and the leader's Strand version, and start it again`;
 }

@@ -68,7 +68,7 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     db: "adjacency_in_pending",
     key: "binary: toId (16 bytes), edgeLabel (UTF-8), 0x00, edgeId (16 bytes)",
     value:
-      "binary: the from node's id (16 bytes): an incoming entry not yet folded into its `adjacency_in` list, which readers see after the list's stored entries; folded by the first write that finds enough pending (adjacency/pending-in.ts)",
+      "binary: the from node's id (16 bytes): an incoming entry not yet folded into its `adjacency_in` list, which readers see after the list's stored entries; folded a slice of whole lists at a time by the writes that find enough pending (adjacency/pending-in.ts)",
   },
   {
     db: "index",
@@ -111,6 +111,6 @@ export const KEY_LAYOUT: readonly KeyLayoutRow[] = [
     db: "commit_log",
     key: "`seq` (a number, 1, 2, ..)",
     value:
-      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention, never the newest: its key is the store's sequence (replication). A hollow entry (`ops`, `vec`, `keys` empty, its sequence at or below meta `log_hollow`) stands for a write no follower needed",
+      "`{t, ops, vec, keys}`: one write transaction's changes: `t` its commit time (ms), `ops` the final `[db, key, value]` (put) or `[db, key]` (remove) of every key it changed (`db` as `StoreDbs` names it), and a fold of pending incoming entries as `['inPending', <empty key>]` (all) or `['inPending', <empty key>, [from, until]]` (the pending keys in that range, null: unbounded), after the write's own pending puts, `vec` the in-memory vector index changes, `keys` the read-cache keys it touched; oldest entries trimmed by the retention, never the newest: its key is the store's sequence (replication). A hollow entry (`ops`, `vec`, `keys` empty, its sequence at or below meta `log_hollow`) stands for a write no follower needed",
   },
 ];
