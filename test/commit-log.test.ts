@@ -101,8 +101,11 @@ describe("commit log", () => {
     expect(read !== "gone" && [read.first, read.frames.length]).toEqual([4, 2]);
   });
 
-  it("a store that applies the entries holds the same bytes, searches the same and verifies clean", async () => {
-    const leader = openStore();
+  it.each([
+    ["at the default threshold (no fold in these writes)", {}],
+    ["folding pending incoming entries two at a time past 6", { foldPendingAt: 6, foldSlice: 2 }],
+  ])("a store that applies the entries holds the same bytes, searches the same and verifies clean, %s", async (_, folds) => {
+    const leader = openStore(folds);
     const follower = openStore();
     await mixedWrites(leader, 120, 7);
     await follow(leader, follower, 17);
