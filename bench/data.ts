@@ -381,7 +381,7 @@ export async function runDataBench(options: DataBenchOptions): Promise<DataBench
 
 /** `withTarget`: the row issue 32's 160 B per edge is for (edges written online into nodes alone). */
 function cpuPerEdge(run: IngestRun, withTarget = true): string {
-  const disk = `, data directory +${Math.round(run.diskBytesPerEdge)} B/edge${withTarget ? " (target ≤ 160)" : ""}`;
+  const disk = `, data directory +${Math.round(run.diskBytesPerEdge)} B/edge${withTarget ? " (target ≤ 160)" : ""}, requests p99 ${run.requestP99Ms.toFixed(1)} ms, slowest ${run.slowestRequestMs.toFixed(1)} ms`;
   return run.serverCpuUsPerEdge === null ? disk : `, server CPU ${run.serverCpuUsPerEdge.toFixed(1)} µs/edge${disk}`;
 }
 
