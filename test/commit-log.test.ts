@@ -145,6 +145,42 @@ describe("commit log", () => {
     expect(nearest(follower)).toEqual(nearest(leader));
   }, 120_000);
 
+  it("logs an adjacency list's append as the entries appended, not the list's new image", async () => {
+    const leader = openStore();
+    const follower = openStore();
+    const author = await leader.write((db) => db.addNode("Author", { name: "prolific" }));
+    // The author's out list of Wrote is what grows here: 40 entries, then 3 more.
+    const targets = await leader.write((db) =>
+      Array.from({ length: 43 }, (_, i) =>
+        db.addVector("Doc", [1, 0, 0, 0, 0, 0, 0, i], { title: `d${i}`, topic: "t", slug: `s${i}`, rank: i }),
+      ),
+    );
+    await leader.write((db) => {
+      for (let i = 0; i < 40; i++) db.addEdge("Wrote", {}, author.id, targets[i]!.id);
+    });
+    const seq = leader.log.committed;
+    await leader.write((db) => {
+      for (let i = 40; i < 43; i++) db.addEdge("Wrote", {}, author.id, targets[i]!.id);
+    });
+    const dbs = (leader as unknown as { dbs: StoreDbs }).dbs;
+    const ops = dbs.commitLog.get(seq + 1)!.ops;
+    // Per op: its database and form; an append's entries are 32 bytes per edge (edge id, other end).
+    const forms = ops.map((op) =>
+      op.length === 4 ? [op[0], op[2], (op[3] as Uint8Array).length] : [op[0], op.length === 3 ? "put" : "remove"],
+    );
+    // The three edges' ends go in one block of edge_ends, put once as the write ends.
+    expect(forms).toEqual([
+      ["inPending", "put"],
+      ["inPending", "put"],
+      ["inPending", "put"],
+      ["out", "append", 96],
+      ["edgeEnds", "put"],
+    ]);
+    await follow(leader, follower, 7);
+    expect(rawDump(follower)).toEqual(rawDump(leader));
+    expect(follower.read((db) => db.out([author], "Wrote").map((d) => d.id))).toEqual(targets.map((d) => d.id));
+  });
+
   it("logs a postings block rewritten many times in one write once, as it ends", async () => {
     // Renaming 3,000 authors takes each out of the postings of "author": up to 3,000 rewrites of
     // the same blocks (12 KiB each) in one write, which the entry held every one of (GBs for a

@@ -25,8 +25,25 @@ function chunkKeyOf(key: Uint8Array, i: number): Uint8Array {
   return chunk;
 }
 
+/**
+ * What a database that logs a list's append as one op has (commit-log/change-recorder.ts): the
+ * append goes through it, so a write's log entry holds the entries appended, not the list's new
+ * tail and chunks (for 1,000 edges from random sources, ~140 KB of tails instead of ~32 KB).
+ */
+export const LOGGED_APPEND: unique symbol = Symbol("logged list append");
+
+export interface LoggedAppend {
+  readonly [LOGGED_APPEND]?: (key: Uint8Array, entries: Uint8Array, last: LastKey) => void;
+}
+
 /** appendAdjacency for the list whose tail key (node id bytes, label) is `key`. */
 export function appendToList(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
+  const logged = (db as LoggedAppend)[LOGGED_APPEND];
+  if (logged !== undefined) logged(key, entries, last);
+  else writeAppend(db, key, entries, last);
+}
+
+function writeAppend(db: AdjacencyDb, key: Uint8Array, entries: Uint8Array, last: LastKey): void {
   const tail = db.get(key);
   if (tail === undefined) {
     newList(db, key, entries, last);

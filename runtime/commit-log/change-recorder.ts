@@ -6,7 +6,9 @@
 import type { Database } from "lmdb";
 import type { StoreDbs } from "../store/dbs.js";
 import type { Key } from "../store/keys.js";
-import type { LoggedDbName, LoggedOp } from "./log-entries.js";
+import type { LastKey } from "../store/append-put.js";
+import { appendToList, LOGGED_APPEND } from "../adjacency/list-writes.js";
+import { LIST_APPEND_OP, type LoggedDbName, type LoggedOp } from "./log-entries.js";
 
 interface Noted {
   db: LoggedDbName;
@@ -110,6 +112,7 @@ function recordingDb(db: Database<unknown, Key>, name: LoggedDbName, recorder: C
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(db, {
     get(target, prop) {
+      if (prop === LOGGED_APPEND) return name === "out" || name === "in" ? loggedAppend(target, name, recorder) : undefined;
       const cached = bound.get(prop);
       if (cached !== undefined) return cached;
       const member: unknown = Reflect.get(target, prop, target);
@@ -149,4 +152,16 @@ function recordingDb(db: Database<unknown, Key>, name: LoggedDbName, recorder: C
       return call;
     },
   });
+}
+
+/** A list's append on the database itself, logged as one op (the entries) in order with the changes around it. */
+function loggedAppend(
+  db: Database<unknown, Key>,
+  name: "out" | "in",
+  recorder: ChangeRecorder,
+): (key: Uint8Array, entries: Uint8Array, last: LastKey) => void {
+  return (key, entries, last) => {
+    appendToList(db as unknown as Parameters<typeof appendToList>[0], key, entries, last);
+    recorder.noteOpInOrder([name, key.slice(), LIST_APPEND_OP, entries.slice()]);
+  };
 }

@@ -17,12 +17,22 @@ export type LoggedDbName = Exclude<keyof StoreDbs, "env" | "meta" | "commitLog">
 /**
  * The op forms a log entry may hold, as a number a replica's Strand must know
  * (replication/identity.ts): 1, a key's change and the fold of every pending incoming entry;
- * 2 adds the fold of a slice of them (adjacency/pending-in-writes.ts).
+ * 2 adds the fold of a slice of them (adjacency/pending-in-writes.ts) and a list's append.
  */
 export const LOG_OPS_VERSION = 2;
 
-/** `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed (and the fold ops, FOLD_OP_KEY). */
-export type LoggedOp = [db: LoggedDbName, key: Key, value: unknown] | [db: LoggedDbName, key: Key];
+/** The third element of a list's append op: `[db, list key, LIST_APPEND_OP, entries]`. */
+export const LIST_APPEND_OP = "append";
+
+/**
+ * `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed (and the fold ops,
+ * FOLD_OP_KEY); `["out" | "in", list key, LIST_APPEND_OP, entries]`: the entries were appended to
+ * the list (adjacency/list-writes.ts appendToList), which a follower does again to the same list.
+ */
+export type LoggedOp =
+  | [db: LoggedDbName, key: Key, value: unknown]
+  | [db: LoggedDbName, key: Key]
+  | [db: "out" | "in", key: Uint8Array, kind: typeof LIST_APPEND_OP, entries: Uint8Array];
 
 export type { CommitEntry };
 

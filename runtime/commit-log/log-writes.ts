@@ -1,11 +1,12 @@
 // Writes of the commit log (runtime/commit-log/log-entries.ts): appending a write transaction's entry,
 // trimming old entries, and a follower applying entries it received from its leader.
 import { asBinary, type Database } from "lmdb";
-import { commitSeqOf, type CommitEntry, type LoggedDbName, type LoggedOp } from "./log-entries.js";
+import { commitSeqOf, type CommitEntry, LIST_APPEND_OP, type LoggedDbName, type LoggedOp } from "./log-entries.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { type Key, LOG_HOLLOW_KEY } from "../store/keys.js";
 import type { VectorChange } from "../vector/changes.js";
 import { foldLoggedSlice, foldOfOp, foldPendingIn } from "../adjacency/pending-in-writes.js";
+import { appendToList } from "../adjacency/list-writes.js";
 
 /**
  * Appends the entry of the transaction now ending; call last in its callback, inside it.
@@ -135,6 +136,13 @@ function applyOp(dbs: StoreDbs, op: LoggedOp, pending: AppliedFrames["pending"])
   }
   if (fold !== null) {
     pending.delta -= foldLoggedSlice(dbs, fold);
+    return;
+  }
+  if (op.length === 4) {
+    const [name, key, kind, entries] = op as unknown[];
+    if (kind !== LIST_APPEND_OP || (name !== "out" && name !== "in") || !(key instanceof Uint8Array) || !(entries instanceof Uint8Array))
+      throw new Error(`log entry holds a malformed op of 4 elements on "${String(name)}"`);
+    appendToList(dbs[name], key, entries, { key: null });
     return;
   }
   // A pending key is put once (its edge is new) and removed only where it was found.

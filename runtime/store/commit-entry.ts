@@ -1,8 +1,14 @@
 // The value of one `commit_log` entry (see commit-log/log-entries.ts). A leaf: dbs.ts types the database with it.
 import type { Key } from "./keys.js";
 
-/** `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed. `db` names a StoreDbs member. */
-export type StoredOp = [db: string, key: Key, value: unknown] | [db: string, key: Key];
+/**
+ * `[db, key, value]`: the key now holds value; `[db, key]`: the key was removed; `[db, key,
+ * "append", entries]`: entries appended to a list (commit-log/log-entries.ts LoggedOp). `db` names a StoreDbs member.
+ */
+export type StoredOp =
+  | [db: string, key: Key, value: unknown]
+  | [db: string, key: Key]
+  | [db: string, key: Key | Uint8Array, kind: string, entries: unknown];
 
 export interface CommitEntry {
   /** When the transaction committed (Date.now() of the writing process, ms). */
