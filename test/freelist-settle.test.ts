@@ -19,7 +19,9 @@ test("a fresh store needs no settling", async () => {
 });
 
 test("after edges written in several transactions, settling runs commits and changes nothing", async () => {
-  const { store, cleanup } = openTempStore();
+  // Folding every pending incoming entry at once (foldSlice 0, as writes did before folds came in
+  // slices) frees thousands of pages in one commit: the free-page list's multi-page records.
+  const { store, cleanup } = openTempStore(undefined, { foldSlice: 0 });
   cleanups.push(cleanup);
   const ids = await store.write((db) => Array.from({ length: 6000 }, (_, i) => db.addNode("User", { name: `u${i}` }).id));
   for (let batch = 0; batch < 4; batch++) {

@@ -76,9 +76,12 @@ export function removeDir(dir: string): void {
 }
 
 /** Opens a store in a fresh temp dir; `cleanup` closes it and removes the dir. */
-export function openTempStore(s: SchemaDescriptor = schema): { store: GraphStore; dir: string; cleanup: () => Promise<void> } {
+export function openTempStore(
+  s: SchemaDescriptor = schema,
+  options: Partial<Parameters<typeof GraphStore.open>[0]> = {},
+): { store: GraphStore; dir: string; cleanup: () => Promise<void> } {
   const dir = tempDir();
-  const store = GraphStore.open({ path: dir, schema: s });
+  const store = GraphStore.open({ path: dir, schema: s, ...options });
   return {
     store,
     dir,
