@@ -181,6 +181,41 @@ describe("commit log", () => {
     expect(follower.read((db) => db.out([author], "Wrote").map((d) => d.id))).toEqual(targets.map((d) => d.id));
   });
 
+  it("a follower's cached lists follow its leader's adjacency changes, though the entries name no list's cache key", async () => {
+    const leader = openStore({ foldPendingAt: 4, foldSlice: 2 });
+    const follower = openStore();
+    const [a, b] = await leader.write((db) => [db.addNode("Author", { name: "a" }), db.addNode("Author", { name: "b" })] as const);
+    const docs = await leader.write((db) =>
+      Array.from({ length: 6 }, (_, i) =>
+        db.addVector("Doc", [1, 0, 0, 0, 0, 0, 0, i], { title: `d${i}`, topic: "t", slug: `c${i}`, rank: i }),
+      ),
+    );
+    await leader.write((db) => db.addEdge("Wrote", {}, a.id, docs[0]!.id));
+    const dbs = (leader as unknown as { dbs: StoreDbs }).dbs;
+    expect(dbs.commitLog.get(leader.log.committed)!.keys).toEqual([]);
+    await follow(leader, follower, 10);
+    // Read (and cached) on the follower: a's out list, doc 0's and doc 1's in lists.
+    const lists = (s: GraphStore) =>
+      s.read((db) => [
+        db.out([a], "Wrote").map((d) => d.id),
+        db.out([b], "Wrote").map((d) => d.id),
+        docs.map((d) => db.in([d], "Wrote").map((x) => x.id)),
+      ]);
+    expect(lists(follower)).toEqual([[docs[0]!.id], [], [[a.id], [], [], [], [], []]]);
+    // Appends to both, a fold of a slice (past 4 pending), and a drop that cuts a stored list.
+    const wrote = await leader.write((db) => docs.slice(1).map((d) => db.addEdge("Wrote", {}, b.id, d.id)));
+    await leader.write((db) => db.addEdge("Wrote", {}, a.id, docs[1]!.id));
+    await leader.write((db) => db.drop([wrote[0]!]));
+    await follow(leader, follower, 10);
+    expect(lists(follower)).toEqual(lists(leader));
+    expect(lists(follower)).toEqual([
+      [docs[0]!.id, docs[1]!.id],
+      docs.slice(2).map((d) => d.id),
+      [[a.id], [a.id], [b.id], [b.id], [b.id], [b.id]],
+    ]);
+    expect(rawDump(follower)).toEqual(rawDump(leader));
+  });
+
   it("logs a postings block rewritten many times in one write once, as it ends", async () => {
     // Renaming 3,000 authors takes each out of the postings of "author": up to 3,000 rewrites of
     // the same blocks (12 KiB each) in one write, which the entry held every one of (GBs for a

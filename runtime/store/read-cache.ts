@@ -185,6 +185,11 @@ export function adjacencyKey(direction: "out" | "in", nodeId: string, edgeLabel:
   return `\u0000${direction === "out" ? "O" : "I"}${edgeLabel}\u0000${nodeId}`;
 }
 
+/** Whether `key` is an adjacency list's (adjacencyKey), not a record's. */
+export function isAdjacencyKey(key: string): boolean {
+  return key.charCodeAt(0) === 0;
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
