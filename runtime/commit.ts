@@ -25,7 +25,7 @@
 // time; it leaves a gap instead (commit-log/log-writes.ts appendGap), and a replica behind it
 // re-seeds from a backup, which holds the load.
 import { PendingInCount } from "./adjacency/pending-in-count.js";
-import { FOLD_OP_KEY, type FoldSlice, foldOpBounds, foldPendingIn, foldPendingSlice } from "./adjacency/pending-in-writes.js";
+import { type FoldSlice, foldPendingIn, foldPendingSlice } from "./adjacency/pending-in-writes.js";
 import { ChangeRecorder, recordingDbs } from "./commit-log/change-recorder.js";
 import type { CommitLog } from "./commit-log/commit-log.js";
 import { appendCommit, appendGap, appendHollow, appendMark, applyCommitFrames } from "./commit-log/log-writes.js";
@@ -33,7 +33,6 @@ import type { Bm25Index } from "./search/bm25-index.js";
 import { Bm25Writes } from "./search/bm25-writes.js";
 import { storageFailure } from "./store/commit-failure.js";
 import type { StoreDbs } from "./store/dbs.js";
-import type { Key } from "./store/keys.js";
 import type { ReadCache } from "./store/read-cache.js";
 import type { SchemaInfo } from "./store/schema-info.js";
 import type { VectorLog } from "./vector/changes.js";
@@ -250,9 +249,7 @@ export class Commit {
 
   /** The fold's op in the log entry: null for a fold of all. */
   private noteFold(slice: FoldSlice | null): void {
-    if (!this.parts.logging) return;
-    const key = FOLD_OP_KEY as unknown as Key;
-    this.commits.recorder.noteOpInOrder(slice === null ? ["inPending", key] : ["inPending", key, foldOpBounds(slice)]);
+    if (this.parts.logging) this.commits.recorder.noteFold(slice);
   }
 
   /** Last, in the same transaction: the log entry holds exactly what commits. */
@@ -271,9 +268,10 @@ export class Commit {
       this.seq = appendHollow(this.parts.dbs, this.time);
       return;
     }
-    const ops = this.commits.recorder.take(this.parts.dbs);
+    const { ops, packed } = this.commits.recorder.take(this.parts.dbs);
     // A write that changed nothing (an UPDATE of no item) has nothing to replicate.
-    if (ops.length > 0) this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched, this.time);
+    if (ops.length > 0 || packed !== null)
+      this.seq = appendCommit(this.parts.dbs, ops, this.vectorLog.changes, this.touched, this.time, packed);
   }
 
   /** A replica's prepare: its leader's entries stored and applied, their cache keys marked, their vector changes kept. */

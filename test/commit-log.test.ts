@@ -7,7 +7,7 @@ import type { EdgeItem, NodeItem } from "../core/items.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import type { StoreDbs } from "../runtime/store/dbs.js";
 import { commitSeqOf } from "../runtime/commit-log/log-entries.js";
-import { appendCommit } from "../runtime/commit-log/log-writes.js";
+import { appendCommit, entryOps } from "../runtime/commit-log/log-writes.js";
 import { removeDir, tempDir } from "./support/store-fixtures.js";
 import { rng, unitVector, gaussian, vectorSchema } from "./support/vector-fixtures.js";
 
@@ -163,7 +163,7 @@ describe("commit log", () => {
       for (let i = 40; i < 43; i++) db.addEdge("Wrote", {}, author.id, targets[i]!.id);
     });
     const dbs = (leader as unknown as { dbs: StoreDbs }).dbs;
-    const ops = dbs.commitLog.get(seq + 1)!.ops;
+    const ops = entryOps(dbs.commitLog.get(seq + 1)!);
     // Per op: its database and form; an append's entries are 32 bytes per edge (edge id, other end).
     const forms = ops.map((op) =>
       op.length === 4 ? [op[0], op[2], (op[3] as Uint8Array).length] : [op[0], op.length === 3 ? "put" : "remove"],

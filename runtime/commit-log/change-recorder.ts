@@ -8,7 +8,9 @@ import type { StoreDbs } from "../store/dbs.js";
 import type { Key } from "../store/keys.js";
 import type { LastKey } from "../store/append-put.js";
 import { appendToList, LOGGED_APPEND } from "../adjacency/list-writes.js";
-import { LIST_APPEND_OP, type LoggedDbName, type LoggedOp } from "./log-entries.js";
+import type { KeyedOp, LoggedDbName } from "./log-entries.js";
+import { BINARY_DBS, type BinaryDbName, BinaryOps } from "./binary-ops.js";
+import type { FoldSlice } from "../adjacency/pending-in-writes.js";
 
 interface Noted {
   db: LoggedDbName;
@@ -30,7 +32,7 @@ interface Noted {
  * entry held every version (20 MB for renaming 3,000 nodes; a bulk UPDATE of 100k failed its
  * commit after growing to GBs), so its keys are noted once and their values read at the end.
  */
-const BYTES_AS_GIVEN = new Set<LoggedDbName>(["edgeEnds", "out", "in", "inPending"]);
+const BYTES_AS_GIVEN: ReadonlySet<LoggedDbName> = new Set<LoggedDbName>(BINARY_DBS);
 
 /** A text naming the key within its database: JSON for lmdb's array and scalar keys, the bytes for binary ones. */
 function keyText(key: Key): string {
@@ -40,8 +42,8 @@ function keyText(key: Key): string {
 
 export class ChangeRecorder {
   private noted: Map<string, Noted> | null = null;
-  /** Changes of BYTES_AS_GIVEN databases, in the order made. */
-  private sequence: LoggedOp[] = [];
+  /** Changes of BYTES_AS_GIVEN databases, in the order made, packed (binary-ops.ts). */
+  private packed = new BinaryOps();
 
   /** Whether a recording is open (a write that records its changes is running). */
   get active(): boolean {
@@ -51,19 +53,26 @@ export class ChangeRecorder {
   /** A write transaction's callback starts. */
   begin(): void {
     this.noted = new Map();
-    this.sequence = [];
+    this.packed = new BinaryOps();
   }
 
-  /** A change of a BYTES_AS_GIVEN database: `value` (a copy) now, or undefined: removed. */
+  /** A change of a BYTES_AS_GIVEN database: `value` now (copied here), or undefined: removed. */
   noteInOrder(db: LoggedDbName, key: Key, value: Uint8Array | undefined): void {
     if (this.noted === null) return; // a write outside a logged transaction
-    this.sequence.push(value === undefined ? [db, key] : [db, key, value]);
+    const name = binaryDb(db);
+    const bytes = key as unknown as Uint8Array;
+    if (value === undefined) this.packed.remove(name, bytes);
+    else this.packed.put(name, bytes, value);
   }
 
-  /** An op that stands for many changes (a fold of pending incoming entries), in order with the changes around it. */
-  noteOpInOrder(op: LoggedOp): void {
-    if (this.noted === null) return;
-    this.sequence.push(op);
+  /** A list's append (adjacency/list-writes.ts), in order with the changes around it. */
+  noteAppend(db: "out" | "in", key: Uint8Array, entries: Uint8Array): void {
+    if (this.noted !== null) this.packed.append(db, key, entries);
+  }
+
+  /** A fold of the pending incoming entries (null: all of them), in order after the write's own. */
+  noteFold(slice: FoldSlice | null): void {
+    if (this.noted !== null) this.packed.fold(slice);
   }
 
   /** `known`: `value` is what the key now holds (undefined: removed); otherwise take() reads it. */
@@ -72,28 +81,34 @@ export class ChangeRecorder {
     this.noted.set(`${db}\u0000${keyText(key)}`, { db, key, known, value });
   }
 
-  /** The callback ends: each noted key with its value now (`dbs` read inside the transaction). */
-  take(dbs: StoreDbs): LoggedOp[] {
+  /**
+   * The callback ends: each noted key with its value now (`dbs` read inside the transaction), and
+   * the packed changes (null: none). The two touch disjoint databases: their order is free.
+   */
+  take(dbs: StoreDbs): { ops: KeyedOp[]; packed: Uint8Array | null } {
     const noted = this.noted;
-    const sequence = this.sequence;
+    const packed = this.packed;
     this.noted = null;
-    this.sequence = [];
-    if (noted === null) return [];
-    const ops: LoggedOp[] = [];
+    this.packed = new BinaryOps();
+    if (noted === null) return { ops: [], packed: null };
+    const ops: KeyedOp[] = [];
     for (const { db, key, known, value: given } of noted.values()) {
       const value: unknown = known ? given : (dbs[db] as Database<unknown, Key>).get(key);
       ops.push(value === undefined ? [db, key] : [db, key, value]);
     }
-    // Other databases' keys and these are disjoint: the order between the two parts is free.
-    for (const op of sequence) ops.push(op);
-    return ops;
+    return { ops, packed: packed.empty ? null : packed.bytes() };
   }
 
   /** The callback failed: nothing of it is logged. */
   discard(): void {
     this.noted = null;
-    this.sequence = [];
+    this.packed = new BinaryOps();
   }
+}
+
+function binaryDb(db: LoggedDbName): BinaryDbName {
+  if (!BYTES_AS_GIVEN.has(db)) throw new Error(`${db}: its changes are not recorded in order`);
+  return db as BinaryDbName;
 }
 
 const LOGGED_METHODS = new Set<PropertyKey>(["putSync", "removeSync", "put", "remove"]);
@@ -125,9 +140,9 @@ function recordingDb(db: Database<unknown, Key>, name: LoggedDbName, recorder: C
               const value = rest[0];
               if (!(value instanceof Uint8Array)) throw new Error(`${name}: putSync of a value that is not bytes`);
               const done = fn.call(target, key, ...rest);
-              // A copy of the bytes (the caller may reuse its buffer) is the value, unless the
-              // put was refused (an append whose key is not the last: nothing was written).
-              if (done !== false && recorder.active) recorder.noteInOrder(name, key, value.slice());
+              // The bytes are copied as they are noted (the caller may reuse its buffer), unless
+              // the put was refused (an append whose key is not the last: nothing was written).
+              if (done !== false && recorder.active) recorder.noteInOrder(name, key, value);
               return done;
             }
           : asGiven && prop === "removeSync"
@@ -162,6 +177,6 @@ function loggedAppend(
 ): (key: Uint8Array, entries: Uint8Array, last: LastKey) => void {
   return (key, entries, last) => {
     appendToList(db as unknown as Parameters<typeof appendToList>[0], key, entries, last);
-    recorder.noteOpInOrder([name, key.slice(), LIST_APPEND_OP, entries.slice()]);
+    recorder.noteAppend(name, key, entries);
   };
 }

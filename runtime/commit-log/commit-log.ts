@@ -50,7 +50,8 @@ export class CommitLog {
     this.time = this.seq === 0 ? null : loggedTime(dbs, this.seq);
     // The grace after opening is for followers of the node before it stopped: there were some
     // only if its newest entry holds a write's changes (not a hollow entry, nor a load's gap).
-    const followedBefore = this.seq > 0 && (dbs.commitLog.get(this.seq)?.ops.length ?? 0) > 0;
+    const newest = this.seq > 0 ? dbs.commitLog.get(this.seq) : undefined;
+    const followedBefore = newest !== undefined && (newest.ops.length > 0 || newest.b !== undefined);
     const policy = { ...DEFAULT_READER_POLICY, ...onDemand };
     this.readers = onDemand === false ? null : new LogReaders(followedBefore ? policy : { ...policy, graceMs: 0 }, Date.now());
     this.schedule();

@@ -29,10 +29,10 @@ export const LIST_APPEND_OP = "append";
  * FOLD_OP_KEY); `["out" | "in", list key, LIST_APPEND_OP, entries]`: the entries were appended to
  * the list (adjacency/list-writes.ts appendToList), which a follower does again to the same list.
  */
-export type LoggedOp =
-  | [db: LoggedDbName, key: Key, value: unknown]
-  | [db: LoggedDbName, key: Key]
-  | [db: "out" | "in", key: Uint8Array, kind: typeof LIST_APPEND_OP, entries: Uint8Array];
+export type LoggedOp = KeyedOp | [db: "out" | "in", key: Uint8Array, kind: typeof LIST_APPEND_OP, entries: Uint8Array];
+
+/** A key's final value or its removal: what an entry's `ops` hold (the rest is packed, commit-log/binary-ops.ts). */
+export type KeyedOp = [db: LoggedDbName, key: Key, value: unknown] | [db: LoggedDbName, key: Key];
 
 export type { CommitEntry };
 

@@ -1,12 +1,13 @@
 // Writes of the commit log (runtime/commit-log/log-entries.ts): appending a write transaction's entry,
 // trimming old entries, and a follower applying entries it received from its leader.
 import { asBinary, type Database } from "lmdb";
-import { commitSeqOf, type CommitEntry, LIST_APPEND_OP, type LoggedDbName, type LoggedOp } from "./log-entries.js";
+import { commitSeqOf, type CommitEntry, type KeyedOp, LIST_APPEND_OP, type LoggedDbName, type LoggedOp } from "./log-entries.js";
 import type { StoreDbs } from "../store/dbs.js";
 import { type Key, LOG_HOLLOW_KEY } from "../store/keys.js";
 import type { VectorChange } from "../vector/changes.js";
 import { foldLoggedSlice, foldOfOp, foldPendingIn } from "../adjacency/pending-in-writes.js";
 import { appendToList } from "../adjacency/list-writes.js";
+import { decodeBinaryOps } from "./binary-ops.js";
 import { ID_BYTES, readIdBytes } from "../store/id-bytes.js";
 import { adjacencyKey, isAdjacencyKey } from "../store/read-cache.js";
 
@@ -14,11 +15,20 @@ import { adjacencyKey, isAdjacencyKey } from "../store/read-cache.js";
  * Appends the entry of the transaction now ending; call last in its callback, inside it.
  * Returns the entry's sequence number.
  */
-export function appendCommit(dbs: StoreDbs, ops: LoggedOp[], vec: VectorChange[], keys: string[], t = Date.now()): number {
+export function appendCommit(
+  dbs: StoreDbs,
+  ops: KeyedOp[],
+  vec: VectorChange[],
+  keys: string[],
+  t = Date.now(),
+  /** The binary databases' changes, packed (binary-ops.ts); null: none. */
+  packed: Uint8Array | null = null,
+): number {
   const seq = commitSeqOf(dbs) + 1;
   // Adjacency lists' keys are left out: every change of a list is an op on its keys, from which a
   // follower names them again (adjacencyKeyOfOp); they were ~40% of a FOR-loop write's entry.
   const entry: CommitEntry = { t, ops, vec: vec as unknown[], keys: keys.filter((key) => !isAdjacencyKey(key)) };
+  if (packed !== null) entry.b = packed;
   dbs.commitLog.putSync(seq, entry);
   return seq;
 }
@@ -122,9 +132,9 @@ export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly
     dbs.commitLog.putSync(seq, asBinary(frame) as unknown as CommitEntry);
     const entry = dbs.commitLog.get(seq);
     if (entry === undefined || !Array.isArray(entry.ops)) throw new Error(`log entry ${seq} is not a commit entry`);
-    for (const op of entry.ops) {
-      applyOp(dbs, op as LoggedOp, applied.pending);
-      const list = adjacencyKeyOfOp(op as LoggedOp);
+    for (const op of entryOps(entry)) {
+      applyOp(dbs, op, applied.pending);
+      const list = adjacencyKeyOfOp(op);
       if (list !== null) lists.add(list);
     }
     for (const change of entry.vec) applied.vec.push(change as VectorChange);
@@ -134,6 +144,12 @@ export function applyCommitFrames(dbs: StoreDbs, first: number, frames: readonly
   }
   for (const list of lists) applied.keys.push(list);
   return applied;
+}
+
+/** An entry's changes in the order a follower applies them: the keyed ones, then the packed ones. */
+export function entryOps(entry: CommitEntry): LoggedOp[] {
+  const ops = entry.ops as LoggedOp[];
+  return entry.b === undefined ? ops : [...ops, ...decodeBinaryOps(entry.b)];
 }
 
 const labelDecoder = new TextDecoder();
