@@ -5,7 +5,7 @@
 // A member whose lease is lost, or that reads an epoch above its own, is fenced: it must refuse
 // writes (the server's job). EtcdGroup.peek reads a group without joining it, for `strand status`
 // and for a node's seed before its store opens (server/node/seed-before-open.ts).
-import { Etcd3, type Lease, type Namespace } from "etcd3";
+import { Etcd3, EtcdLeaseInvalidError, type Lease, type Namespace } from "etcd3";
 import type { Group, GroupLeader, GroupMember, InSyncSet, LeadAttempt, MemberState } from "./group.js";
 import {
   inSyncValue,
@@ -133,6 +133,17 @@ export class EtcdGroup implements Group {
   async stillLeads(epoch: number): Promise<boolean> {
     const leader = await this.leader();
     return leader !== null && leader.id === this.member.id && leader.epoch === epoch && (await this.epoch()) === epoch;
+  }
+
+  async renewLease(): Promise<boolean> {
+    try {
+      await this.lease.keepaliveOnce();
+      return true;
+    } catch (error) {
+      // etcd answered that the lease is gone (etcd3 also emits its loss); anything else is etcd unreachable.
+      if (error instanceof EtcdLeaseInvalidError) return false;
+      throw error;
+    }
   }
 
   async publishInSync(epoch: number, ids: readonly string[]): Promise<boolean> {

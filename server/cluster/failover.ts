@@ -327,6 +327,14 @@ export class FailoverController {
     if (this.roleNow === "leader") {
       const checkedAt = this.clock.now();
       const epoch = this.epoch;
+      // The lease renewed from now on is what lets this node answer as leader until checkedAt +
+      // the lease time; its key alone does not (a process paused past its lease found its key
+      // still there while etcd's revoke was pending, and acknowledged writes on resume).
+      if (!(await this.group.renewLease())) {
+        if (!run.abandoned) this.toFenced(`etcd no longer holds this node's lease (epoch ${epoch})`);
+        return;
+      }
+      if (run.abandoned) return;
       const leads = await this.group.stillLeads(epoch);
       if (run.abandoned) return;
       if (!leads) {

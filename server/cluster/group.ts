@@ -76,6 +76,13 @@ export interface Group {
   resign(leader: GroupLeader): Promise<boolean>;
   /** Whether a member that won `epoch` still leads: its leader key stands and no later epoch exists. */
   stillLeads(epoch: number): Promise<boolean>;
+  /**
+   * Renews this member's lease at etcd now: true when etcd still held it, which then lasts at least
+   * its TTL from the moment this was called; false when etcd no longer holds it. A key that is
+   * still there proves nothing of the kind: etcd deletes an expired lease's keys only once the
+   * revoke has gone through its raft log, which a loaded cluster can take seconds to do.
+   */
+  renewLease(): Promise<boolean>;
   /** Publishes the in-sync set; false (nothing written) when this member no longer leads `epoch`. */
   publishInSync(epoch: number, ids: readonly string[]): Promise<boolean>;
   inSync(): Promise<InSyncSet | null>;

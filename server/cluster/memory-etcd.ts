@@ -27,6 +27,8 @@ export class MemoryEtcd {
   private nextLease = 1;
   private readonly keys = new Map<string, StoredKey>();
   private readonly leases = new Set<number>();
+  /** Leases whose time ran out, their keys not yet deleted (lapseLease). */
+  private readonly lapsed = new Set<number>();
   private readonly watchers = new Set<(event: KeyEvent) => void>();
 
   get(key: string): StoredKey | null {
@@ -72,9 +74,22 @@ export class MemoryEtcd {
     return this.leases.has(id);
   }
 
+  /** Whether the lease still holds keys: alive, or lapsed and not yet ended. */
+  leaseHeld(id: number): boolean {
+    return this.leases.has(id) || this.lapsed.has(id);
+  }
+
+  /**
+   * A lease's time runs out but its revoke has not gone through yet: it cannot be renewed, and
+   * its keys stay until endLease (a loaded etcd can take seconds between the two).
+   */
+  lapseLease(id: number): void {
+    if (this.leases.delete(id)) this.lapsed.add(id);
+  }
+
   /** Ends a lease (revoked, or expired): its keys are deleted with it. */
   endLease(id: number): void {
-    if (!this.leases.delete(id)) return;
+    if (!this.leases.delete(id) && !this.lapsed.delete(id)) return;
     const bound = [...this.keys.entries()].filter(([, stored]) => stored.lease === id).map(([key]) => key);
     if (bound.length > 0)
       this.txn(

@@ -69,10 +69,15 @@ export class MemoryGroups {
    * once its link is up (a member cut off hears nothing until healed, or until `leaseLost`).
    */
   expire(id: string): void {
-    for (const group of this.joined.filter((g) => g.member.id === id && this.etcd.leaseAlive(g.lease))) {
+    for (const group of this.joined.filter((g) => g.member.id === id && this.etcd.leaseHeld(g.lease))) {
       this.etcd.endLease(group.lease);
       this.notify(group, "lease", () => group.leaseLost(leaseExpired()));
     }
+  }
+
+  /** `id`'s leases run out at etcd, whose revoke (deleting their keys) is still pending: expire ends them. */
+  lapse(id: string): void {
+    for (const group of this.joined.filter((g) => g.member.id === id)) this.etcd.lapseLease(group.lease);
   }
 
   /** `id`'s etcd client gives up on its lease (etcd3 does after 2 TTLs without a renewal), cut off or not. */
@@ -238,6 +243,10 @@ export class MemoryGroup implements Group {
       leader.epoch === epoch &&
       parseEpoch(await this.value("stillLeads", "epoch")) === epoch
     );
+  }
+
+  renewLease(): Promise<boolean> {
+    return this.call("renewLease", () => this.host.etcd.leaseAlive(this.lease));
   }
 
   publishInSync(epoch: number, ids: readonly string[]): Promise<boolean> {

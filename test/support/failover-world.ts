@@ -18,6 +18,8 @@
 //   write <id> <seq> [timeout=D]      the node commits `seq` and waits for its acknowledgement
 //   tick <D>                          time passes: due timers fire in order
 //   expire <id>                       etcd expires the node's lease(s); a node cut off hears it when healed
+//   lapse <id>                        etcd lets the node's lease(s) run out, the revoke (deleting their
+//                                     keys) still pending: renewals fail, the keys stay until expire
 //   lease-lost <id>                   the node's etcd client gives up on its lease (as etcd3 does after
 //                                     2 TTLs without a renewal), cut off or not
 //   partition <id> [hang]             cut the node off from etcd: its calls reject (hang: go unanswered)
@@ -149,6 +151,8 @@ export class FailoverWorld {
         return this.clock.advance(duration(id));
       case "expire":
         return this.groups.expire(id);
+      case "lapse":
+        return this.groups.lapse(id);
       case "lease-lost":
         return this.groups.leaseLost(id);
       case "partition":
