@@ -21,6 +21,7 @@ import type { SchemaDescriptor } from "../core/schema.js";
 import { GraphStore } from "../runtime/graph-store.js";
 import { stopChild, trackChild } from "./cleanup.js";
 import { itemProps } from "./fill.js";
+import { randomIndex, seededRandom } from "./random.js";
 import { startBenchEtcd } from "./etcd.js";
 import { runLoad, type LoadResult } from "./load.js";
 import { BENCH_PROJECT, captureOutput, CLI, REPO_ROOT, waitFor } from "./servers.js";
@@ -51,6 +52,8 @@ export interface ReplicationBenchResult {
     throughputWith: number;
     throughputWithout: number;
     throughputRatio: number;
+    /** Writes of 1,000 edges with random ends among 5,000 nodes (issue 32 item 2). */
+    edges: EdgeWritesCost;
   };
   http: {
     single: LoadResult[];
@@ -67,6 +70,21 @@ export interface ReplicationBenchResult {
   syncTenant: SyncRuns | null;
   lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
 }
+
+/** The log's cost on writes of EDGE_BATCH edges each, in process CPU per write. */
+export interface EdgeWritesCost {
+  writes: number;
+  cpuWithMs: number;
+  cpuWithoutMs: number;
+  /** 1 - without / with: the part of a write's CPU the log takes (target ≤ 0.1). */
+  share: number;
+  /** The log entries' bytes per edge (a follower reading: every write recorded). */
+  logBytesPerEdge: number;
+}
+
+export const EDGE_BATCH = 1000;
+const EDGE_NODES = 5000;
+export const LOG_SHARE_TARGET = 0.1;
 
 interface SyncRuns {
   runs: LoadResult[];
@@ -116,6 +134,7 @@ async function benchLogCost(options: ReplicationBenchOptions): Promise<Replicati
   } finally {
     for (const side of sides) await side.store.close();
   }
+  const edges = await benchEdgeWrites(options);
   const [withLog, without] = sides.map((s) => latency(s.single)) as [Latency, Latency];
   const [flightWith, flightWithout] = sides.map((s) => (64 * 1e6) / (s.flight.reduce((a, b) => a + b, 0) / s.flight.length)) as [
     number,
@@ -128,6 +147,58 @@ async function benchLogCost(options: ReplicationBenchOptions): Promise<Replicati
     throughputWith: flightWith,
     throughputWithout: flightWithout,
     throughputRatio: flightWith / flightWithout,
+    edges,
+  };
+}
+
+/**
+ * Writes of EDGE_BATCH edges with random ends (each touches ~1,000 out lists), on a store that
+ * records its log and one without, in alternating blocks; the process's CPU per write (lmdb's
+ * flushing threads included, alike on both sides), the first block of each side left out.
+ */
+export async function benchEdgeWrites(options: ReplicationBenchOptions): Promise<EdgeWritesCost> {
+  const sides = [true, false].map((commitLog) => {
+    const path = join(options.root, `log-cost-edges-${commitLog}`);
+    fs.mkdirSync(path);
+    return { store: GraphStore.open({ path, schema: options.schema, commitLog }), cpuUs: 0, ids: [] as string[] };
+  });
+  const random = seededRandom(15);
+  const blocks = Math.max(4, Math.round(options.writes / 100));
+  const perBlock = 5;
+  let logBytes = 0;
+  try {
+    for (const side of sides)
+      side.ids = await side.store.write((db) => Array.from({ length: EDGE_NODES }, (_, i) => db.addNode("Item", itemProps(i)).id));
+    const [recorded] = sides;
+    for (let block = 0; block < blocks; block++) {
+      for (const side of block % 2 === 0 ? sides : [...sides].reverse()) {
+        const before = side.store.log.committed;
+        const cpu = process.cpuUsage();
+        for (let w = 0; w < perBlock; w++) {
+          await side.store.write((db) => {
+            for (let e = 0; e < EDGE_BATCH; e++)
+              db.addEdge("Link", {}, side.ids[randomIndex(random, EDGE_NODES)]!, side.ids[randomIndex(random, EDGE_NODES)]!);
+          });
+        }
+        const used = process.cpuUsage(cpu);
+        if (block > 1) side.cpuUs += used.user + used.system;
+        if (side === recorded && block > 1) {
+          const read = side.store.log.read(before, perBlock, 1 << 30);
+          if (read !== "gone") for (const frame of read.frames) logBytes += frame.length;
+        }
+      }
+    }
+  } finally {
+    for (const side of sides) await side.store.close();
+  }
+  const writes = (blocks - 2) * perBlock;
+  const [cpuWith, cpuWithout] = sides.map((s) => s.cpuUs / writes / 1000) as [number, number];
+  return {
+    writes,
+    cpuWithMs: cpuWith,
+    cpuWithoutMs: cpuWithout,
+    share: 1 - cpuWithout / cpuWith,
+    logBytesPerEdge: logBytes / (writes * EDGE_BATCH),
   };
 }
 
@@ -324,6 +395,7 @@ export function renderReplication(r: ReplicationBenchResult): string {
     "Replication (issue 15; one machine: the replica shares the cores, so this is overhead, not scale)",
     `  commit log, in process: durable write mean ${fmt(l.withLog.meanUs)} µs (p50 ${fmt(l.withLog.p50Us)}, p99 ${fmt(l.withLog.p99Us)}) vs ${fmt(l.without.meanUs)} µs (p50 ${fmt(l.without.p50Us)}, p99 ${fmt(l.without.p99Us)}) without the log: ${l.latencyRatio.toFixed(3)}x`,
     `                         64 writes in flight: ${l.throughputWith.toFixed(0)} vs ${l.throughputWithout.toFixed(0)} writes/s: ${l.throughputRatio.toFixed(3)}x`,
+    `                         a write of ${EDGE_BATCH} edges (random ends among ${EDGE_NODES} nodes, ${l.edges.writes} per side): CPU ${l.edges.cpuWithMs.toFixed(1)} vs ${l.edges.cpuWithoutMs.toFixed(1)} ms without the log: the log's share ${(l.edges.share * 100).toFixed(1)}% (target ≤ ${LOG_SHARE_TARGET * 100}%, issue 32 item 2), its entries ${l.edges.logBytesPerEdge.toFixed(0)} B per edge`,
     `  POST /AddItem on the leader, as ratios to the leader with 0 replicas (${median(r.http.single.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.http.p99Single} ms):`,
     `    1 async replica:             throughput ${r.http.throughputRatio.toFixed(3)}x, p99 ${r.http.p99Ratio.toFixed(2)}x (${median(r.http.replicated.map((x) => x.requestsPerSec)).toFixed(0)} writes/s median, worst p99 ${r.http.p99Replicated} ms)`,
     r.sync === null
