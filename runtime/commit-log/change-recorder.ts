@@ -127,9 +127,14 @@ function recordingDb(db: Database<unknown, Key>, name: LoggedDbName, recorder: C
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(db, {
     get(target, prop) {
-      if (prop === LOGGED_APPEND) return name === "out" || name === "in" ? loggedAppend(target, name, recorder) : undefined;
       const cached = bound.get(prop);
       if (cached !== undefined) return cached;
+      if (prop === LOGGED_APPEND) {
+        if (name !== "out" && name !== "in") return undefined;
+        const append = loggedAppend(target, name, recorder);
+        bound.set(prop, append);
+        return append;
+      }
       const member: unknown = Reflect.get(target, prop, target);
       if (typeof member !== "function") return member;
       const fn = member as (...args: unknown[]) => unknown;
