@@ -1,6 +1,7 @@
 // Read replicas from the commit log, end to end with real processes (built dist/cli/strand.js) on
 // 127.0.0.1: a leader and two replicas (`strand serve --follow`) under a seeded stream of mixed
-// writes (nodes, edges, vectors, updates, drops, FOR ingests). Every example query plus SearchV and
+// writes (nodes, edges, vectors, updates, drops, FOR ingests, 12,000 edges whose incoming entries
+// the leader folds in slices). Every example query plus SearchV and
 // SearchBM25 answer the same on all three; each store verifies clean; a replica killed with
 // SIGKILL mid-stream resumes from its sequence; a write then a read with Strand-After on a
 // replica always sees the write; a write to a replica (HTTP or MCP) is 421 NOT_LEADER.
@@ -63,6 +64,22 @@ QUERY KeywordDocs(text: String, k: I64) =>
 QUERY DocsAbout(topic: String) =>
     docs <- V<Doc>::WHERE(_::{topic}::EQ(topic))
     RETURN docs
+
+E::Links { From: User, To: User }
+
+QUERY AddLinks(links: [{from: ID, to: ID}]) =>
+    FOR {from, to} IN links {
+        AddE<Links>::From(from)::To(to)
+    }
+    RETURN "ok"
+
+QUERY LinksInto(id: ID) =>
+    users <- N<User>(id)::In<Links>
+    RETURN users
+
+QUERY LinksOutOf(id: ID) =>
+    users <- N<User>(id)::Out<Links>
+    RETURN users
 
 #[mcp]
 QUERY Greet(handle: String) =>
@@ -211,6 +228,10 @@ function readCalls(s: Stream): [string, unknown][] {
     ["KeywordDocs", { text: "replica leader", k: 10 }],
     ["KeywordDocs", { text: "vector graph log", k: 20 }],
     ["DocsAbout", { topic: "batch" }],
+    ...s.users.slice(0, 6).flatMap((id): [string, unknown][] => [
+      ["LinksInto", { id }],
+      ["LinksOutOf", { id }],
+    ]),
   ];
 }
 
@@ -245,6 +266,17 @@ describe("read replicas", () => {
         two = await start("two", ["--follow", leader.url], twoDir);
         expect(two.output()).not.toContain("seeding");
       }
+    }
+    // 12,000 edges in requests of 1,000: past 8,192 pending incoming entries the leader's writes
+    // fold slices of them, which the replicas replay; then drops cut lists already folded.
+    for (let b = 0; b < 12; b++) {
+      const links = Array.from({ length: 1000 }, () => ({ from: pick(s, s.users), to: pick(s, s.users) }));
+      const reply = await post(leader, "AddLinks", { links });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    }
+    for (let d = 0; d < 3; d++) {
+      const id = s.users.splice(Math.floor(s.random() * s.users.length), 1)[0]!;
+      expect((await post(leader, "DropUser", { id })).status).toBe(200);
     }
     // The generated client carries the bookmark: a write through the leader's client, then a
     // read through a replica's client that took the bookmark, sees it.
