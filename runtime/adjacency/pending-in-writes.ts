@@ -99,19 +99,22 @@ export function foldPendingIn(dbs: AdjacencyDbs): number {
  * starts; null: at the first again) and the number of entries moved.
  */
 export function foldPendingSlice(dbs: AdjacencyDbs, from: Uint8Array | null, atLeast: number): { slice: FoldSlice; folded: number } {
-  const found = pendingRange(dbs, from === null ? {} : { start: from }, atLeast);
-  foldLists(dbs, found);
-  for (const key of found.keys) dbs.inPending.removeSync(key);
+  const found = foldRange(dbs, from === null ? {} : { start: from }, atLeast);
   return { slice: { from, until: found.next }, folded: found.keys.length };
 }
 
 /** Folds the slice a logged op names (a follower replaying its leader's fold); returns the entries moved. */
 export function foldLoggedSlice(dbs: AdjacencyDbs, slice: FoldSlice): number {
   const range = { ...(slice.from === null ? {} : { start: slice.from }), ...(slice.until === null ? {} : { end: slice.until }) };
-  const found = pendingRange(dbs, range, Number.POSITIVE_INFINITY);
+  return foldRange(dbs, range, Number.POSITIVE_INFINITY).keys.length;
+}
+
+/** Folds the whole lists pendingRange finds and removes their pending keys (a slice: the rest stay). */
+function foldRange(dbs: AdjacencyDbs, range: { start?: Uint8Array; end?: Uint8Array }, atLeast: number): PendingFound {
+  const found = pendingRange(dbs, range, atLeast);
   foldLists(dbs, found);
   for (const key of found.keys) dbs.inPending.removeSync(key);
-  return found.keys.length;
+  return found;
 }
 
 interface PendingFound {

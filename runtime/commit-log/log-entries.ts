@@ -17,7 +17,9 @@ export type LoggedDbName = Exclude<keyof StoreDbs, "env" | "meta" | "commitLog">
 /**
  * The op forms a log entry may hold, as a number a replica's Strand must know
  * (replication/identity.ts): 1, a key's change and the fold of every pending incoming entry;
- * 2 adds the fold of a slice of them (adjacency/pending-in-writes.ts) and a list's append.
+ * 2 adds the fold of a slice of them (adjacency/pending-in-writes.ts), a list's append, and the
+ * binary databases' changes packed in the entry's `b` (binary-ops.ts), which a follower of
+ * version 1 would not even see: it would apply the entry without them.
  */
 export const LOG_OPS_VERSION = 2;
 

@@ -16,8 +16,8 @@ export interface IdentitySettings {
 export function storeIdentity(schema: SchemaDescriptor, settings: IdentitySettings, strand: string): StoreIdentity {
   const { bm25, bm25Stemmer, vector } = settings;
   // LOG_OPS_VERSION is in the fingerprint because a replica of every version compares it: one
-  // whose Strand cannot apply an op form its leader logs (a fold of a slice) refuses to follow
-  // instead of failing on every entry.
+  // whose Strand cannot apply what its leader logs refuses to follow, instead of failing on a fold
+  // of a slice or, worse, applying entries without their packed part (log-entries.ts).
   const text = JSON.stringify({
     schema,
     bm25,
